@@ -1,0 +1,112 @@
+// Package score holds the per-row metrics that compare a model's response
+// with a golden answer, and a registry that finds them by id.
+//
+// Every metric documents its exact rule and the ways it is wrong in both
+// directions: a false positive (scored correct, is not) and a false
+// negative (scored wrong, is not). Deterministic metrics are lower bounds
+// on correctness in the sense that matters for an evaluation: they cannot
+// see paraphrase, negation or numbers written differently.
+//
+// Metrics are looked up by id (Lookup) and used through a Scorer, which
+// each goroutine makes for itself with Metric.New: scorers keep scratch
+// buffers, so scoring a row allocates nothing on the common paths.
+package score
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Verdict is the outcome of scoring one row under one metric.
+type Verdict struct {
+	// Value is 1 (correct) or 0 (wrong) for a binary metric, and a
+	// number in [0, 1] for a graded one.
+	Value float64
+	// Matching and Total give word_overlap's partial credit: how many
+	// distinct golden words the response contains, out of how many.
+	// Other metrics leave them zero.
+	Matching, Total int
+}
+
+// A Scorer scores rows for one metric. A Scorer is not safe for
+// concurrent use; make one per goroutine with Metric.New.
+type Scorer interface {
+	Score(golden, response string) Verdict
+}
+
+// A Metric describes a per-row metric and makes scorers for it.
+type Metric struct {
+	ID     string // snake_case registry id, also the verdict column name
+	Name   string // a short human name
+	Graded bool   // true when Value lies in [0,1] rather than {0,1}
+	// Rule states exactly when a row is correct (or how it is graded).
+	Rule string
+	// FalsePositives and FalseNegatives describe how the metric errs.
+	FalsePositives string
+	FalseNegatives string
+	// Blank says how an empty (or whitespace-only) response or golden
+	// answer is scored.
+	Blank string
+	// Source names where the definition comes from.
+	Source string
+	// New returns a fresh Scorer with its own scratch space.
+	New func() Scorer
+}
+
+var (
+	registry = map[string]*Metric{}
+	order    []string
+)
+
+// Register adds m to the registry. It panics if the id is taken or the
+// metric is incomplete: registration is a programming act, not input.
+func Register(m *Metric) {
+	if m.ID == "" || m.New == nil || m.Rule == "" {
+		panic("score: Register: metric needs ID, Rule and New")
+	}
+	if _, dup := registry[m.ID]; dup {
+		panic("score: Register: duplicate metric id " + m.ID)
+	}
+	registry[m.ID] = m
+	order = append(order, m.ID)
+}
+
+// Lookup returns the metric with the given id.
+func Lookup(id string) (*Metric, error) {
+	if m, ok := registry[id]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("unknown metric id %q (known: %s)", id, strings.Join(IDs(), ", "))
+}
+
+// IDs returns the registered metric ids in registration order.
+func IDs() []string { return append([]string(nil), order...) }
+
+// Default is the metric set scored when none is named: the two seed protocols.
+var Default = []string{"exact_substring", "word_overlap"}
+
+// ParseList splits a comma-separated list of metric ids and looks each up.
+// Duplicates are an error, so that verdict columns stay unique.
+func ParseList(s string) ([]*Metric, error) {
+	var out []*Metric
+	seen := map[string]bool{}
+	for _, id := range strings.Split(s, ",") {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue
+		}
+		if seen[id] {
+			return nil, fmt.Errorf("metric %q is listed twice", id)
+		}
+		seen[id] = true
+		m, err := Lookup(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no metric ids in %q (known: %s)", s, strings.Join(IDs(), ", "))
+	}
+	return out, nil
+}
