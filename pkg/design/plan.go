@@ -1,0 +1,253 @@
+// Package design holds the parts of an evaluation that come before any
+// score: the written plan (what can fail, what each failure costs, which
+// metric shows it and whether it blocks a release), the case records with
+// their taxonomy, the coverage matrix, the dataset hash, the dev/holdout
+// split and the leakage check.
+//
+// Everything here is deterministic: the same input gives the same bytes,
+// maps are read in sorted order, and the split uses SHA-256 of a salt and
+// the case id, never a random source.
+package design
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The allowed values of a plan's enumerated fields.
+var (
+	Costs      = []string{"high", "medium", "low"}
+	Families   = []string{"retrieval", "groundedness", "correctness", "format", "tool_use"}
+	Gates      = []string{"block", "report"}
+	Directions = []string{"min", "max"}
+)
+
+// Plan is an evaluation plan kept as data: the task, what can go wrong and
+// at what cost, the metric that shows each failure, how each metric gates a
+// release, the dataset it is measured on and the release rule in words.
+type Plan struct {
+	Task        string     `json:"task"`
+	Failures    []Failure  `json:"failures"`
+	Metrics     []Metric   `json:"metrics"`
+	Dataset     DatasetRef `json:"dataset"`
+	ReleaseRule string     `json:"release_rule"`
+	// CaseValues adds allowed values of task, set and lang to
+	// DefaultVocabulary for this plan's case records. Optional.
+	CaseValues *Vocabulary `json:"case_values,omitempty"`
+}
+
+// Failure is one way the system can fail, its cost, and the metric that
+// shows it.
+type Failure struct {
+	Name   string `json:"name"`
+	Cost   string `json:"cost"`   // high, medium or low
+	Metric string `json:"metric"` // the name of one of the plan's metrics
+}
+
+// Metric is one measured quantity and how it gates a release.
+type Metric struct {
+	Name   string `json:"name"`
+	Family string `json:"family"` // retrieval, groundedness, correctness, format or tool_use
+	Gate   string `json:"gate"`   // block or report
+	// Threshold is the value the metric must reach; nil when absent. A
+	// blocking metric needs one (Problems says so when it is missing).
+	Threshold *float64 `json:"threshold,omitempty"`
+	// Direction says which side of the threshold passes: "min" (the
+	// value must be at least the threshold, the default when empty) or
+	// "max" (at most).
+	Direction string `json:"direction,omitempty"`
+}
+
+// DatasetRef names the dataset a plan is measured on.
+type DatasetRef struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+var planSchema = schema{
+	"":            {"task", "failures", "metrics", "dataset", "release_rule", "case_values"},
+	"failures[]":  {"name", "cost", "metric"},
+	"metrics[]":   {"name", "family", "gate", "threshold", "direction"},
+	"dataset":     {"name", "version"},
+	"case_values": {"task", "set", "lang"},
+}
+
+// ReadPlan reads one plan from r; file names the input in errors. Decoding
+// is strict: unknown or repeated fields, wrong types, values outside the
+// allowed lists, empty names and repeated failure or metric names are
+// errors that name the field, its line and its column. Gaps in the design
+// (a high-cost failure nobody guards) are not errors: see Problems.
+func ReadPlan(r io.Reader, file string) (*Plan, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	data = trimBOM(data)
+	var p Plan
+	doc, err := parseStrict(data, planSchema, &p)
+	if err != nil {
+		return nil, toParseError(file, data, 0, err)
+	}
+	var errs ErrorList
+	add := func(field string, format string, a ...any) {
+		line, col := lineCol(data, max(doc.at(field), 0))
+		errs = append(errs, &ParseError{File: file, Line: line, Column: col, Field: field, Err: fmt.Errorf(format, a...)})
+	}
+	need := func(field, value string) {
+		if strings.TrimSpace(value) == "" {
+			add(field, "must not be empty")
+		}
+	}
+	oneOf := func(field, value string, allowed []string) {
+		if !contains(allowed, value) {
+			add(field, "%q is not one of %s", value, strings.Join(allowed, ", "))
+		}
+	}
+	need("task", p.Task)
+	need("dataset.name", p.Dataset.Name)
+	need("dataset.version", p.Dataset.Version)
+	need("release_rule", p.ReleaseRule)
+	if len(p.Failures) == 0 {
+		add("failures", "must list at least one failure")
+	}
+	if len(p.Metrics) == 0 {
+		add("metrics", "must list at least one metric")
+	}
+	seen := map[string]bool{}
+	for i, f := range p.Failures {
+		at := "failures[" + strconv.Itoa(i) + "]"
+		need(at+".name", f.Name)
+		if f.Name != "" && seen[f.Name] {
+			add(at+".name", "failure %q is listed twice", f.Name)
+		}
+		seen[f.Name] = true
+		oneOf(at+".cost", f.Cost, Costs)
+		need(at+".metric", f.Metric)
+	}
+	seen = map[string]bool{}
+	for i, m := range p.Metrics {
+		at := "metrics[" + strconv.Itoa(i) + "]"
+		need(at+".name", m.Name)
+		if m.Name != "" && seen[m.Name] {
+			add(at+".name", "metric %q is listed twice", m.Name)
+		}
+		seen[m.Name] = true
+		oneOf(at+".family", m.Family, Families)
+		oneOf(at+".gate", m.Gate, Gates)
+		if m.Direction != "" {
+			oneOf(at+".direction", m.Direction, Directions)
+		}
+		if m.Threshold != nil && (math.IsNaN(*m.Threshold) || math.IsInf(*m.Threshold, 0)) {
+			add(at+".threshold", "must be a finite number")
+		}
+	}
+	if p.CaseValues != nil {
+		for _, fv := range []struct {
+			name string
+			vals []string
+		}{{"task", p.CaseValues.Task}, {"set", p.CaseValues.Set}, {"lang", p.CaseValues.Lang}} {
+			for i, v := range fv.vals {
+				if strings.TrimSpace(v) == "" || v != strings.TrimSpace(v) {
+					add(fmt.Sprintf("case_values.%s[%d]", fv.name, i), "must be a non-empty value without surrounding spaces")
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return &p, nil
+}
+
+// Vocabulary returns the allowed case values for this plan: the defaults
+// extended by the plan's case_values.
+func (p *Plan) Vocabulary() Vocabulary {
+	if p == nil || p.CaseValues == nil {
+		return DefaultVocabulary
+	}
+	return DefaultVocabulary.Extend(*p.CaseValues)
+}
+
+// Metric returns the plan's metric with the given name.
+func (p *Plan) Metric(name string) (Metric, bool) {
+	for _, m := range p.Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Problems lists what the plan leaves unguarded, in this order (and, inside
+// each kind, in the order the plan lists its metrics and failures):
+//
+//  1. blocking metric <name> has no threshold
+//  2. failure <name> names unknown metric <metric>
+//  3. no correctness metric
+//  4. no groundedness metric
+//  5. high-cost failure <name> is not guarded by a blocking metric
+//
+// A failure is guarded when the metric it names exists and has gate
+// "block". The result is empty, not nil, for a plan with no problems.
+func (p *Plan) Problems() []string {
+	out := []string{}
+	for _, m := range p.Metrics {
+		if m.Gate == "block" && m.Threshold == nil {
+			out = append(out, fmt.Sprintf("blocking metric %s has no threshold", m.Name))
+		}
+	}
+	for _, f := range p.Failures {
+		if _, ok := p.Metric(f.Metric); !ok {
+			out = append(out, fmt.Sprintf("failure %s names unknown metric %s", f.Name, f.Metric))
+		}
+	}
+	for _, fam := range []string{"correctness", "groundedness"} {
+		found := false
+		for _, m := range p.Metrics {
+			found = found || m.Family == fam
+		}
+		if !found {
+			out = append(out, "no "+fam+" metric")
+		}
+	}
+	for _, f := range p.Failures {
+		m, ok := p.Metric(f.Metric)
+		if f.Cost == "high" && (!ok || m.Gate != "block") {
+			out = append(out, fmt.Sprintf("high-cost failure %s is not guarded by a blocking metric", f.Name))
+		}
+	}
+	return out
+}
+
+// Passes reports whether value meets the metric's threshold in its
+// direction (value >= threshold for "min", value <= threshold for "max").
+// A metric without a threshold passes any value.
+func (m Metric) Passes(value float64) bool {
+	if m.Threshold == nil {
+		return true
+	}
+	if m.Direction == "max" {
+		return value <= *m.Threshold
+	}
+	return value >= *m.Threshold
+}
+
+func toParseError(file string, data []byte, lineOffset int, err error) error {
+	var oe *offsetError
+	if errors.As(err, &oe) {
+		line, col := lineCol(data, oe.off)
+		return &ParseError{File: file, Line: line + lineOffset, Column: col, Field: oe.field, Err: oe.err}
+	}
+	return &ParseError{File: file, Err: err}
+}
+
+func trimBOM(b []byte) []byte {
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		return b[3:]
+	}
+	return b
+}
