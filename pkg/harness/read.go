@@ -1,0 +1,199 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ReadDataset reads an answer-or-abstain dataset: a JSON array of cases or
+// JSONL with one case per line. Unknown fields, a trailing value and a case
+// without an id are errors naming file and line.
+func ReadDataset(r io.Reader, file string) ([]Case, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	data = trimBOM(data)
+	var out []Case
+	check := func(c Case, line int) error {
+		if strings.TrimSpace(c.ID) == "" {
+			return fmt.Errorf("%s:%d: id: must be a non-empty string", file, line)
+		}
+		return nil
+	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		err := forEachArrayElement(data, func(dec *json.Decoder, line int) error {
+			var c Case
+			if err := dec.Decode(&c); err != nil {
+				return fmt.Errorf("%s:%d: %v", file, line, err)
+			}
+			out = append(out, c)
+			return check(c, line)
+		}, file)
+		return out, err
+	}
+	err = forEachLine(data, func(line int, b []byte) error {
+		var c Case
+		if err := decodeOne(b, &c); err != nil {
+			return fmt.Errorf("%s:%d: %v", file, line, err)
+		}
+		out = append(out, c)
+		return check(c, line)
+	})
+	return out, err
+}
+
+// ReadResults reads recorded outcomes: either one JSON object from case id
+// to outcome ({"E1": {"kind": "answer", "fact": "f"}, ...}) or JSONL with
+// one {"id", "kind", "fact"} per line. An id recorded twice is an error (in
+// the object form as in JSONL, where Go's decoder would silently keep the
+// last).
+func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	data = trimBOM(data)
+	out := map[string]Outcome{}
+	if isOutcomeMap(data) {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.Token() // the opening brace, checked by isOutcomeMap
+		for dec.More() {
+			off := dec.InputOffset()
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", file, lineAt(data, off), err)
+			}
+			id := tok.(string)
+			if _, dup := out[id]; dup {
+				return nil, fmt.Errorf("%s:%d: result for case %q recorded twice", file, lineAt(data, off), id)
+			}
+			var o Outcome
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&o); err != nil {
+				return nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, dec.InputOffset()), id, err)
+			}
+			out[id] = o
+		}
+		return out, nil
+	}
+	first := map[string]int{}
+	err = forEachLine(data, func(line int, b []byte) error {
+		var rec struct {
+			ID   string `json:"id"`
+			Kind string `json:"kind"`
+			Fact string `json:"fact"`
+		}
+		if err := decodeOne(b, &rec); err != nil {
+			return fmt.Errorf("%s:%d: %v", file, line, err)
+		}
+		if rec.ID == "" {
+			return fmt.Errorf("%s:%d: id: must be a non-empty string", file, line)
+		}
+		if prev, dup := first[rec.ID]; dup {
+			return fmt.Errorf("%s:%d: result for case %q recorded twice (first on line %d)", file, line, rec.ID, prev)
+		}
+		first[rec.ID] = line
+		out[rec.ID] = Outcome{Kind: rec.Kind, Fact: rec.Fact}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// isOutcomeMap reports whether data is one JSON object whose members are
+// all objects (the map form), rather than JSONL records.
+func isOutcomeMap(data []byte) bool {
+	var m map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&m); err != nil {
+		return false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return false
+	}
+	for _, v := range m {
+		if t := bytes.TrimSpace(v); len(t) == 0 || t[0] != '{' {
+			return false
+		}
+	}
+	return true
+}
+
+func forEachArrayElement(data []byte, fn func(dec *json.Decoder, line int) error, file string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("%s:1: %v", file, err)
+	}
+	for dec.More() {
+		off := dec.InputOffset()
+		if err := fn(dec, lineAt(data, skipSep(data, off))); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("%s:%d: %v", file, lineAt(data, dec.InputOffset()), err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("%s:%d: unexpected data after the JSON array", file, lineAt(data, dec.InputOffset()))
+	}
+	return nil
+}
+
+func forEachLine(data []byte, fn func(line int, b []byte) error) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		if err := fn(line, sc.Bytes()); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+// decodeOne decodes exactly one JSON object from b into v, rejecting
+// unknown fields and trailing data.
+func decodeOne(b []byte, v any) error {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 || t[0] != '{' {
+		return errors.New("want a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(t))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON object")
+	}
+	return nil
+}
+
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
+}
+
+func skipSep(data []byte, off int64) int64 {
+	for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+func trimBOM(b []byte) []byte {
+	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+}
