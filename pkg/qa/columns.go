@@ -1,0 +1,99 @@
+package qa
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Columns names the columns of a response table. The zero value is not
+// useful; start from DefaultColumns and rename what differs.
+type Columns struct {
+	Question string // required
+	Answer   string // required: the golden answer
+	Domain   string // required
+	Response string // required: the model's raw output
+	ID       string // optional: a row or question id
+	Language string // optional
+	Model    string // optional
+}
+
+// DefaultColumns are the column names of the seed format. Names match exactly.
+var DefaultColumns = Columns{
+	Question: "question",
+	Answer:   "answer",
+	Domain:   "Domain",
+	Response: "response",
+	ID:       "id",
+	Language: "language",
+	Model:    "model",
+}
+
+// layout is the resolved position of every column in a header.
+type layout struct {
+	header              []string
+	question, answer    int
+	domain, response    int
+	id, language, model int // -1 when absent
+	byCols              [][]int
+	byNames             []string
+	cluster             int // -1 when not clustering
+}
+
+func resolve(file string, header []string, c Columns, by [][]string, cluster string) (*layout, error) {
+	idx := map[string]int{}
+	for i, h := range header {
+		if _, dup := idx[h]; dup {
+			return nil, &ParseError{File: file, Line: 1, Field: h, Err: fmt.Errorf("the header names column %q twice", h)}
+		}
+		idx[h] = i
+	}
+	var missing []string
+	need := func(name, role string) int {
+		if i, ok := idx[name]; ok {
+			return i
+		}
+		missing = append(missing, fmt.Sprintf("%q (%s)", name, role))
+		return -1
+	}
+	opt := func(name string) int {
+		if i, ok := idx[name]; ok && name != "" {
+			return i
+		}
+		return -1
+	}
+	l := &layout{
+		header:   header,
+		question: need(c.Question, "the question"),
+		answer:   need(c.Answer, "the golden answer"),
+		domain:   need(c.Domain, "the domain"),
+		response: need(c.Response, "the model's response"),
+		id:       opt(c.ID),
+		language: opt(c.Language),
+		model:    opt(c.Model),
+		cluster:  -1,
+	}
+	for _, g := range by {
+		cols := make([]int, len(g))
+		for j, name := range g {
+			cols[j] = need(name, "a --by column")
+		}
+		l.byCols = append(l.byCols, cols)
+		l.byNames = append(l.byNames, strings.Join(g, " / "))
+	}
+	if cluster != "" {
+		l.cluster = need(cluster, "the --cluster column")
+	}
+	if len(missing) > 0 {
+		return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w %s; the header has: %s (rename with --question-col, --answer-col, --domain-col, --response-col)",
+			ErrMissingColumn, strings.Join(missing, ", "), quoteList(header))}
+	}
+	return l, nil
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}

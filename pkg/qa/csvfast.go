@@ -1,0 +1,304 @@
+package qa
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file is the fast CSV path: the file is cut into blocks that end on
+// record boundaries, each block is parsed and scored by a worker, and the
+// results are merged and written in file order. The parser accepts what
+// encoding/csv accepts with its defaults (RFC 4180, comma, no lazy quotes,
+// empty lines skipped, CRLF or LF) and reports the same problems; the
+// tests check it against encoding/csv as an oracle.
+
+const blockSize = 1 << 20
+
+// chunk is a run of whole records.
+type chunk struct {
+	seq       int
+	text      string // the records, as one string (fields are substrings)
+	firstLine int    // line number of text's first byte
+}
+
+// splitter cuts a reader into chunks of whole records.
+type splitter struct {
+	r     io.Reader
+	carry []byte
+	line  int // line number of the next chunk's first byte
+	seq   int
+	eof   bool
+}
+
+// next returns the next chunk, or io.EOF.
+func (s *splitter) next() (*chunk, error) {
+	if s.eof && len(s.carry) == 0 {
+		return nil, io.EOF
+	}
+	buf := s.carry
+	for {
+		if !s.eof {
+			if cap(buf)-len(buf) < blockSize {
+				nb := make([]byte, len(buf), len(buf)+blockSize)
+				copy(nb, buf)
+				buf = nb
+			}
+			n, err := io.ReadFull(s.r, buf[len(buf):len(buf)+blockSize])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				s.eof = true
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		cut := len(buf)
+		if !s.eof {
+			cut = lastBoundary(buf)
+			if cut <= 0 {
+				continue // one record longer than the buffer: read more
+			}
+		}
+		c := &chunk{seq: s.seq, text: string(buf[:cut]), firstLine: s.line}
+		s.seq++
+		s.line += bytes.Count(buf[:cut], []byte{'\n'})
+		s.carry = append(s.carry[:0:0], buf[cut:]...)
+		if len(c.text) == 0 && s.eof {
+			return nil, io.EOF
+		}
+		return c, nil
+	}
+}
+
+// lastBoundary returns the offset just after the last newline of buf that
+// is outside quotes (buf starts at a record boundary), or 0.
+func lastBoundary(buf []byte) int {
+	best := 0
+	pos := 0
+	for {
+		q := bytes.IndexByte(buf[pos:], '"')
+		seg := buf[pos:]
+		if q >= 0 {
+			seg = buf[pos : pos+q]
+		}
+		if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
+			best = pos + nl + 1
+		}
+		if q < 0 {
+			return best
+		}
+		// Skip the quoted section; "" inside toggles twice and stays inside.
+		pos += q + 1
+		for {
+			e := bytes.IndexByte(buf[pos:], '"')
+			if e < 0 {
+				return best // unterminated here: the record continues past buf
+			}
+			pos += e + 1
+			if pos < len(buf) && buf[pos] == '"' {
+				pos++
+				continue
+			}
+			break
+		}
+	}
+}
+
+// record is one parsed CSV record.
+type record struct {
+	fields []string
+	line   int    // line of the record's first byte
+	raw    string // the record's text without its line ending (fast path only)
+}
+
+// csvParser parses records out of a chunk.
+type csvParser struct {
+	file  string
+	text  string
+	pos   int
+	line  int
+	buf   []string
+	nCols int
+}
+
+// parse returns the next record, or ok=false at the end of the chunk.
+func (p *csvParser) parse() (rec record, ok bool, err error) {
+	for p.pos < len(p.text) {
+		start, line := p.pos, p.line
+		e := strings.IndexByte(p.text[p.pos:], '\n')
+		var lineText string
+		next := len(p.text)
+		if e >= 0 {
+			lineText = p.text[p.pos : p.pos+e]
+			next = p.pos + e + 1
+		} else {
+			lineText = p.text[p.pos:]
+		}
+		if strings.IndexByte(lineText, '"') < 0 {
+			p.pos = next
+			p.line++
+			raw := strings.TrimSuffix(lineText, "\r")
+			if raw == "" {
+				continue // encoding/csv skips empty lines
+			}
+			p.buf = splitCommas(p.buf[:0], raw)
+			return record{fields: p.buf, line: line, raw: raw}, true, nil
+		}
+		fields, err := p.slow()
+		if err != nil {
+			return record{}, false, err
+		}
+		raw := p.text[start:p.pos]
+		raw = strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r")
+		return record{fields: fields, line: line, raw: raw}, true, nil
+	}
+	return record{}, false, nil
+}
+
+func splitCommas(dst []string, s string) []string {
+	for {
+		i := strings.IndexByte(s, ',')
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst = append(dst, s[:i])
+		s = s[i+1:]
+	}
+}
+
+// slow parses one record that contains quotes, starting at p.pos.
+func (p *csvParser) slow() ([]string, error) {
+	p.buf = p.buf[:0]
+	t := p.text
+	lineStart := p.pos // offset of the current line's first byte, for columns
+	for {
+		if p.pos < len(t) && t[p.pos] == '"' {
+			openLine, openCol := p.line, col(t, lineStart, p.pos)
+			p.pos++
+			fieldStart := p.pos
+			escaped := false
+			for {
+				j := strings.IndexByte(t[p.pos:], '"')
+				if j < 0 {
+					return nil, &ParseError{File: p.file, Line: openLine, Column: openCol,
+						Err: fmt.Errorf("%w: the quoted field opened here is never closed", ErrQuote)}
+				}
+				if nl := strings.Count(t[p.pos:p.pos+j], "\n"); nl > 0 {
+					p.line += nl
+					lineStart = p.pos + strings.LastIndexByte(t[p.pos:p.pos+j], '\n') + 1
+				}
+				p.pos += j + 1
+				if p.pos < len(t) && t[p.pos] == '"' {
+					escaped = true
+					p.pos++
+					continue
+				}
+				break
+			}
+			f := t[fieldStart : p.pos-1]
+			if escaped {
+				f = strings.ReplaceAll(f, `""`, `"`)
+			}
+			if strings.IndexByte(f, '\r') >= 0 {
+				f = strings.ReplaceAll(f, "\r\n", "\n")
+			}
+			p.buf = append(p.buf, f)
+			switch {
+			case p.pos >= len(t):
+				return p.buf, nil
+			case t[p.pos] == ',':
+				p.pos++
+				continue
+			case t[p.pos] == '\n':
+				p.pos++
+				p.line++
+				return p.buf, nil
+			case t[p.pos] == '\r' && p.pos+1 < len(t) && t[p.pos+1] == '\n':
+				p.pos += 2
+				p.line++
+				return p.buf, nil
+			default:
+				return nil, &ParseError{File: p.file, Line: p.line, Column: col(t, lineStart, p.pos),
+					Err: fmt.Errorf("%w: extraneous or missing \" in quoted field (a quote inside a quoted field must be doubled)", ErrQuote)}
+			}
+		}
+		// Unquoted field: up to the next comma or end of line.
+		end := p.pos
+		for end < len(t) && t[end] != ',' && t[end] != '\n' {
+			if t[end] == '"' {
+				return nil, &ParseError{File: p.file, Line: p.line, Column: col(t, lineStart, end),
+					Err: fmt.Errorf("%w: bare \" in a field that does not start with a quote (quote the whole field and double the quote)", ErrQuote)}
+			}
+			end++
+		}
+		f := t[p.pos:end]
+		p.pos = end
+		if p.pos >= len(t) || t[p.pos] == '\n' {
+			f = strings.TrimSuffix(f, "\r")
+			p.buf = append(p.buf, f)
+			if p.pos < len(t) {
+				p.pos++
+				p.line++
+			}
+			return p.buf, nil
+		}
+		p.buf = append(p.buf, f)
+		p.pos++ // the comma
+	}
+}
+
+// col is the 1-based rune column of byte offset pos in the line starting at lineStart.
+func col(t string, lineStart, pos int) int {
+	if pos > len(t) {
+		pos = len(t)
+	}
+	return utf8.RuneCountInString(t[lineStart:pos]) + 1
+}
+
+// badUTF8 locates the first invalid UTF-8 in rec for an error message.
+func badUTF8(file string, rec record, header []string) error {
+	for i, f := range rec.fields {
+		if !utf8.ValidString(f) {
+			off := 0
+			for off < len(f) {
+				r, n := utf8.DecodeRuneInString(f[off:])
+				if r == utf8.RuneError && n == 1 {
+					break
+				}
+				off += n
+			}
+			name := ""
+			if i < len(header) {
+				name = header[i]
+			}
+			return &ParseError{File: file, Line: rec.line + strings.Count(f[:off], "\n"), Field: name,
+				Err: fmt.Errorf("%w; first bad byte 0x%02X at character %d of the field", ErrInvalidUTF8, f[off], utf8.RuneCountInString(f[:off])+1)}
+		}
+	}
+	return &ParseError{File: file, Line: rec.line, Err: ErrInvalidUTF8}
+}
+
+// readHeader parses the header record from the splitter's first chunk
+// and returns the header and the rest of that chunk.
+func readHeader(file string, c *chunk) ([]string, *chunk, error) {
+	text := strings.TrimPrefix(c.text, "\uFEFF")
+	p := &csvParser{file: file, text: text, line: c.firstLine}
+	rec, ok, err := p.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, &ParseError{File: file, Err: ErrEmptyFile}
+	}
+	if !utf8.ValidString(rec.raw) {
+		return nil, nil, &ParseError{File: file, Line: rec.line, Err: fmt.Errorf("header: %w", ErrInvalidUTF8)}
+	}
+	header := append([]string(nil), rec.fields...)
+	rest := &chunk{seq: c.seq, text: text[p.pos:], firstLine: p.line}
+	return header, rest, nil
+}
+
+var errStop = errors.New("stopped")

@@ -1,0 +1,594 @@
+package qa
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/textnorm"
+	"golang.org/x/text/unicode/norm"
+)
+
+// maxWarnLines caps the line numbers a warning lists.
+const maxWarnLines = 20
+
+// acc accumulates the figures of one group within one batch of rows, or
+// over the whole file once batches are merged (in file order).
+type acc struct {
+	n, blank, emptyGolden int
+	sum, sumsq            []float64 // per metric
+	matching, golden      []int     // per metric (word_overlap only)
+	agree                 [][4]int  // per binary metric pair: both, neither, only first, only second
+	values                [][]float64
+	clusters              []string
+}
+
+func (e *engine) newAcc() *acc {
+	a := &acc{
+		sum:      make([]float64, len(e.metrics)),
+		sumsq:    make([]float64, len(e.metrics)),
+		matching: make([]int, len(e.metrics)),
+		golden:   make([]int, len(e.metrics)),
+		agree:    make([][4]int, len(e.pairs)),
+	}
+	if e.keepValues {
+		a.values = make([][]float64, len(e.metrics))
+	}
+	return a
+}
+
+func (a *acc) merge(b *acc) {
+	a.n += b.n
+	a.blank += b.blank
+	a.emptyGolden += b.emptyGolden
+	for i := range a.sum {
+		a.sum[i] += b.sum[i]
+		a.sumsq[i] += b.sumsq[i]
+		a.matching[i] += b.matching[i]
+		a.golden[i] += b.golden[i]
+	}
+	for i := range a.agree {
+		for j := range a.agree[i] {
+			a.agree[i][j] += b.agree[i][j]
+		}
+	}
+	for i := range a.values {
+		a.values[i] = append(a.values[i], b.values[i]...)
+	}
+	a.clusters = append(a.clusters, b.clusters...)
+}
+
+// batchResult is what a worker returns for one batch.
+type batchResult struct {
+	seq      int
+	combined *acc
+	groups   []map[string]*acc // per grouping
+	examples [][4][]results.Example
+	warn     map[string]*results.Warning
+	out      []byte
+	err      error
+}
+
+type engine struct {
+	file       string
+	opt        *Options
+	metrics    []*score.Metric
+	pairs      [][2]int // indices of binary metric pairs
+	keepValues bool
+	lay        *layout
+	verdictHdr []string
+
+	combined *acc
+	groups   []map[string]*acc
+	examples [][4][]results.Example
+	warn     map[string]*results.Warning
+	overlap  int // index of word_overlap in metrics, or -1
+}
+
+func newEngine(file string, opt *Options) *engine {
+	e := &engine{file: file, opt: opt, metrics: opt.Metrics, overlap: -1}
+	var binary []int
+	for i, m := range e.metrics {
+		if !m.Graded {
+			binary = append(binary, i)
+		}
+		if m.ID == "word_overlap" {
+			e.overlap = i
+		}
+		if m.Graded && opt.CI == "bootstrap" {
+			e.keepValues = true
+		}
+	}
+	for i := 0; i < len(binary); i++ {
+		for j := i + 1; j < len(binary); j++ {
+			e.pairs = append(e.pairs, [2]int{binary[i], binary[j]})
+		}
+	}
+	if opt.Cluster != "" {
+		e.keepValues = true
+	}
+	e.warn = map[string]*results.Warning{}
+	return e
+}
+
+// begin resolves the header; it runs before any batch.
+func (e *engine) begin(header []string) error {
+	lay, err := resolve(e.file, header, e.opt.Columns, e.opt.By, e.opt.Cluster)
+	if err != nil {
+		return err
+	}
+	e.lay = lay
+	e.combined = e.newAcc()
+	e.groups = make([]map[string]*acc, len(lay.byCols))
+	for i := range e.groups {
+		e.groups[i] = map[string]*acc{}
+	}
+	e.examples = make([][4][]results.Example, len(e.pairs))
+	if e.opt.Verdicts != nil {
+		hdr := append([]string(nil), header...)
+		for _, m := range e.metrics {
+			hdr = append(hdr, m.ID)
+		}
+		if e.overlap >= 0 {
+			hdr = append(hdr, "matching_words", "total_golden_words")
+		}
+		hdr = append(hdr, "blank_response", "empty_golden")
+		seen := map[string]bool{}
+		for _, h := range hdr {
+			if seen[h] {
+				return &ParseError{File: e.file, Line: 1, Field: h, Err: errorf("the input already has a column named %q, which the verdict file adds; rename or drop it", h)}
+			}
+			seen[h] = true
+		}
+		e.verdictHdr = hdr
+	}
+	return nil
+}
+
+// worker holds one goroutine's scorers and scratch space.
+type worker struct {
+	e       *engine
+	scorers []score.Scorer
+	vals    []score.Verdict
+	gbuf    []byte
+	rbuf    []byte
+	keybuf  []byte
+}
+
+func (e *engine) newWorker() *worker {
+	w := &worker{e: e, vals: make([]score.Verdict, len(e.metrics))}
+	for _, m := range e.metrics {
+		w.scorers = append(w.scorers, m.New())
+	}
+	return w
+}
+
+func (w *worker) newBatch(seq int) *batchResult {
+	e := w.e
+	b := &batchResult{seq: seq, combined: e.newAcc(), groups: make([]map[string]*acc, len(e.lay.byCols)), examples: make([][4][]results.Example, len(e.pairs))}
+	for i := range b.groups {
+		b.groups[i] = map[string]*acc{}
+	}
+	return b
+}
+
+func (b *batchResult) warnLine(code string, line int) {
+	if b.warn == nil {
+		b.warn = map[string]*results.Warning{}
+	}
+	wr := b.warn[code]
+	if wr == nil {
+		wr = &results.Warning{Code: code}
+		b.warn[code] = wr
+	}
+	wr.Count++
+	if len(wr.Lines) < maxWarnLines {
+		wr.Lines = append(wr.Lines, line)
+	}
+}
+
+// row scores one record into b, appending its verdict line to b.out when
+// a verdict file is wanted. raw is the record's CSV text, or "" to encode fields.
+func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
+	e := w.e
+	lay := e.lay
+	golden, response := fields[lay.answer], fields[lay.response]
+	if e.opt.Profile == textnorm.None {
+		if !norm.NFC.IsNormalString(golden) || !norm.NFC.IsNormalString(response) {
+			b.warnLine("not_nfc", line)
+		}
+	} else {
+		w.gbuf = e.opt.Profile.AppendApply(w.gbuf[:0], golden)
+		w.rbuf = e.opt.Profile.AppendApply(w.rbuf[:0], response)
+		golden, response = string(w.gbuf), string(w.rbuf)
+	}
+	blank := textnorm.IsBlank(response)
+	emptyGolden := golden == ""
+	if blank {
+		b.warnLine("blank_response", line)
+	}
+	if emptyGolden {
+		b.warnLine("empty_golden", line)
+	} else if textnorm.Strip(golden) != golden {
+		b.warnLine("golden_whitespace", line)
+	}
+	for i, s := range w.scorers {
+		w.vals[i] = s.Score(golden, response)
+	}
+	add := func(a *acc) {
+		a.n++
+		if blank {
+			a.blank++
+		}
+		if emptyGolden {
+			a.emptyGolden++
+		}
+		for i, v := range w.vals {
+			a.sum[i] += v.Value
+			a.sumsq[i] += v.Value * v.Value
+			a.matching[i] += v.Matching
+			a.golden[i] += v.Total
+			if a.values != nil {
+				a.values[i] = append(a.values[i], v.Value)
+			}
+		}
+		for p, pr := range e.pairs {
+			a.agree[p][bucket(w.vals[pr[0]].Value, w.vals[pr[1]].Value)]++
+		}
+		if lay.cluster >= 0 {
+			a.clusters = append(a.clusters, strings.Clone(fields[lay.cluster]))
+		}
+	}
+	add(b.combined)
+	firstGroup := ""
+	for g, cols := range lay.byCols {
+		key := w.groupKey(fields, cols)
+		a := b.groups[g][key]
+		if a == nil {
+			a = e.newAcc()
+			key = strings.Clone(key)
+			b.groups[g][key] = a
+		}
+		if g == 0 {
+			firstGroup = key
+		}
+		add(a)
+	}
+	for p, pr := range e.pairs {
+		k := bucket(w.vals[pr[0]].Value, w.vals[pr[1]].Value)
+		if len(b.examples[p][k]) < e.opt.Examples {
+			ex := results.Example{Line: line, Group: strings.Clone(firstGroup), Golden: strings.Clone(fields[lay.answer]), Response: strings.Clone(fields[lay.response])}
+			if lay.id >= 0 {
+				ex.ID = strings.Clone(fields[lay.id])
+			}
+			b.examples[p][k] = append(b.examples[p][k], ex)
+		}
+	}
+	if e.opt.Verdicts != nil {
+		if raw != "" {
+			b.out = append(b.out, raw...)
+		} else {
+			b.out = appendCSV(b.out, fields)
+		}
+		for i, m := range e.metrics {
+			b.out = append(b.out, ',')
+			b.out = appendValue(b.out, w.vals[i].Value, m.Graded)
+		}
+		if e.overlap >= 0 {
+			v := w.vals[e.overlap]
+			b.out = append(b.out, ',')
+			b.out = strconv.AppendInt(b.out, int64(v.Matching), 10)
+			b.out = append(b.out, ',')
+			b.out = strconv.AppendInt(b.out, int64(v.Total), 10)
+		}
+		b.out = append(b.out, ',', bit(blank), ',', bit(emptyGolden), '\n')
+	}
+}
+
+func (w *worker) groupKey(fields []string, cols []int) string {
+	if len(cols) == 1 {
+		return fields[cols[0]]
+	}
+	w.keybuf = w.keybuf[:0]
+	for i, c := range cols {
+		if i > 0 {
+			w.keybuf = append(w.keybuf, " / "...)
+		}
+		w.keybuf = append(w.keybuf, fields[c]...)
+	}
+	return string(w.keybuf)
+}
+
+// bucket maps two verdicts to both(0), neither(1), only first(2), only second(3).
+func bucket(a, b float64) int {
+	switch {
+	case a == 1 && b == 1:
+		return 0
+	case a != 1 && b != 1:
+		return 1
+	case a == 1:
+		return 2
+	}
+	return 3
+}
+
+func bit(b bool) byte {
+	if b {
+		return '1'
+	}
+	return '0'
+}
+
+func appendValue(dst []byte, v float64, graded bool) []byte {
+	if !graded {
+		return append(dst, bit(v == 1))
+	}
+	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+}
+
+// appendCSV appends fields as one CSV record (no line ending), quoting as
+// encoding/csv does.
+func appendCSV(dst []byte, fields []string) []byte {
+	for i, f := range fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if f == "" || !strings.ContainsAny(f, ",\"\r\n") && f[0] != ' ' && f[0] != '\t' {
+			dst = append(dst, f...)
+			continue
+		}
+		dst = append(dst, '"')
+		for j := 0; j < len(f); j++ {
+			if f[j] == '"' {
+				dst = append(dst, '"')
+			}
+			dst = append(dst, f[j])
+		}
+		dst = append(dst, '"')
+	}
+	return dst
+}
+
+// mergeBatch folds a batch into the engine's totals; batches arrive in file order.
+func (e *engine) mergeBatch(b *batchResult) {
+	e.combined.merge(b.combined)
+	for g, m := range b.groups {
+		for k, a := range m {
+			if t := e.groups[g][k]; t != nil {
+				t.merge(a)
+			} else {
+				e.groups[g][k] = a
+			}
+		}
+	}
+	for p := range b.examples {
+		for k := range b.examples[p] {
+			room := e.opt.Examples - len(e.examples[p][k])
+			if room > 0 {
+				ex := b.examples[p][k]
+				if len(ex) > room {
+					ex = ex[:room]
+				}
+				e.examples[p][k] = append(e.examples[p][k], ex...)
+			}
+		}
+	}
+	for code, w := range b.warn {
+		t := e.warn[code]
+		if t == nil {
+			e.warn[code] = w
+			continue
+		}
+		t.Count += w.Count
+		for _, l := range w.Lines {
+			if len(t.Lines) < maxWarnLines {
+				t.Lines = append(t.Lines, l)
+			}
+		}
+	}
+}
+
+// pipeline runs produce (which sends batches to the work channel in
+// order), scores them on opt.Workers goroutines, and merges and writes
+// their results in sequence order.
+func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context, work chan<- func(*worker) *batchResult) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inflight := e.opt.Workers * 2
+	work := make(chan func(*worker) *batchResult, inflight)
+	done := make(chan *batchResult, inflight)
+	var wg sync.WaitGroup
+	for i := 0; i < e.opt.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := e.newWorker()
+			for job := range work {
+				done <- job(w)
+			}
+		}()
+	}
+	var prodErr error
+	go func() {
+		prodErr = produce(ctx, work)
+		close(work)
+		wg.Wait()
+		close(done)
+	}()
+	if e.opt.Verdicts != nil {
+		if _, err := e.opt.Verdicts.Write(append(appendCSV(nil, e.verdictHdr), '\n')); err != nil {
+			cancel()
+			for range done {
+			}
+			return err
+		}
+	}
+	pending := map[int]*batchResult{}
+	next := 0
+	var firstErr error
+	for b := range done {
+		if firstErr != nil {
+			continue
+		}
+		pending[b.seq] = b
+		for {
+			r, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if r.err != nil {
+				firstErr = r.err
+				cancel()
+				break
+			}
+			e.mergeBatch(r)
+			if e.opt.Verdicts != nil && len(r.out) > 0 {
+				if _, err := e.opt.Verdicts.Write(r.out); err != nil {
+					firstErr = err
+					cancel()
+					break
+				}
+			}
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if prodErr != nil {
+		return prodErr
+	}
+	return ctx.Err()
+}
+
+// runCSV is the fast path for CSV input.
+func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
+	sp := &splitter{r: r, line: 1}
+	first, err := sp.next()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return &ParseError{File: e.file, Err: ErrEmptyFile}
+		}
+		return err
+	}
+	header, rest, err := readHeader(e.file, first)
+	if err != nil {
+		return err
+	}
+	if err := e.begin(header); err != nil {
+		return err
+	}
+	nCols := len(header)
+	job := func(c *chunk) func(*worker) *batchResult {
+		return func(w *worker) *batchResult {
+			b := w.newBatch(c.seq)
+			if ctx.Err() != nil {
+				b.err = ctx.Err()
+				return b
+			}
+			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
+			valid := utf8.ValidString(c.text)
+			for {
+				rec, ok, err := p.parse()
+				if err != nil {
+					b.err = err
+					return b
+				}
+				if !ok {
+					return b
+				}
+				if len(rec.fields) != nCols {
+					b.err = &ParseError{File: e.file, Line: rec.line, Err: errorf("%w: the record has %d fields, the header has %d (a field with a comma or line break must be quoted)", ErrFieldCount, len(rec.fields), nCols)}
+					return b
+				}
+				if !valid && !utf8.ValidString(rec.raw) {
+					b.err = badUTF8(e.file, rec, header)
+					return b
+				}
+				w.row(b, rec.fields, rec.line, rec.raw)
+			}
+		}
+	}
+	return e.pipeline(ctx, func(ctx context.Context, work chan<- func(*worker) *batchResult) error {
+		c := rest
+		for {
+			select {
+			case work <- job(c):
+			case <-ctx.Done():
+				return nil
+			}
+			var err error
+			c, err = sp.next()
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				return err
+			}
+		}
+	})
+}
+
+// runSource scores records from a RowSource, in batches.
+func (e *engine) runSource(ctx context.Context, src RowSource) error {
+	header, err := src.Header()
+	if err != nil {
+		return err
+	}
+	if err := e.begin(header); err != nil {
+		return err
+	}
+	type rec struct {
+		fields []string
+		line   int
+	}
+	const batchRows = 2048
+	seq := 0
+	return e.pipeline(ctx, func(ctx context.Context, work chan<- func(*worker) *batchResult) error {
+		for {
+			var recs []rec
+			var end error
+			for len(recs) < batchRows {
+				f, line, err := src.Next()
+				if err != nil {
+					end = err
+					break
+				}
+				if len(f) != len(header) {
+					end = &ParseError{File: e.file, Line: line, Err: errorf("%w: the record has %d fields, the header has %d", ErrFieldCount, len(f), len(header))}
+					break
+				}
+				recs = append(recs, rec{f, line})
+			}
+			s := seq
+			seq++
+			job := func(w *worker) *batchResult {
+				b := w.newBatch(s)
+				for _, r := range recs {
+					w.row(b, r.fields, r.line, "")
+				}
+				return b
+			}
+			if len(recs) > 0 {
+				select {
+				case work <- job:
+				case <-ctx.Done():
+					return nil
+				}
+			}
+			if end != nil {
+				if errors.Is(end, io.EOF) {
+					return nil
+				}
+				return end
+			}
+		}
+	})
+}

@@ -1,0 +1,217 @@
+// Package qa loads response tables (a golden answer and a model response
+// per row) and scores them: per-row verdicts under any metrics of
+// pkg/score, per-group and combined accuracy with intervals, and the
+// agreement between metrics.
+//
+// Input is CSV (UTF-8 with or without a byte-order mark, LF or CRLF),
+// JSONL (one object per line), or any format registered with
+// RegisterFormat (the XLSX reader lives in an edge package because it
+// needs excelize). Files are streamed: CSV is cut into blocks of whole
+// records, scored on all cores, and written back in file order, so a
+// million-row file needs a few megabytes of memory.
+package qa
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/textnorm"
+)
+
+// Options configures Score. The zero value scores the default metrics on
+// the default columns, grouped by Domain, with 95% Wilson intervals.
+type Options struct {
+	// Columns names the input columns; zero fields take DefaultColumns.
+	Columns Columns
+	// Metrics to score, in output order; nil means score.Default.
+	Metrics []*score.Metric
+	// Profile normalises golden answers and responses before scoring.
+	Profile textnorm.Profile
+	// By lists the groupings: each is one column, or several columns
+	// for a cross grouping. nil means [[Domain]]; an empty non-nil
+	// slice means no groups, only the combined figures.
+	By [][]string
+	// Interval settings.
+	CI         string  // "wilson" (default), "bootstrap" or "none"
+	Confidence float64 // default 0.95
+	Resamples  int     // bootstrap resamples, default 10000
+	Seed       uint64  // bootstrap seed
+	Cluster    string  // column whose values cluster rows (clustered intervals)
+	// Examples is the number of example rows kept per agreement bucket (default 5).
+	Examples int
+	// RepairUTF8 replaces invalid UTF-8 with U+FFFD and counts the rows,
+	// instead of failing.
+	RepairUTF8 bool
+	// Verdicts, if set, receives the verdict file as CSV: the input
+	// columns, one column per metric, then matching_words and
+	// total_golden_words (with word_overlap), blank_response and empty_golden.
+	Verdicts io.Writer
+	// Workers is the number of scoring goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// Format forces the input format ("csv", "jsonl", or a registered one);
+	// empty means decide by file extension.
+	Format string
+}
+
+func (o *Options) fill() {
+	c := &o.Columns
+	d := DefaultColumns
+	for _, f := range []struct {
+		dst *string
+		def string
+	}{
+		{&c.Question, d.Question}, {&c.Answer, d.Answer}, {&c.Domain, d.Domain}, {&c.Response, d.Response},
+		{&c.ID, d.ID}, {&c.Language, d.Language}, {&c.Model, d.Model},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.def
+		}
+	}
+	if o.Metrics == nil {
+		for _, id := range score.Default {
+			m, _ := score.Lookup(id)
+			o.Metrics = append(o.Metrics, m)
+		}
+	}
+	if o.By == nil {
+		o.By = [][]string{{c.Domain}}
+	}
+	if o.CI == "" {
+		o.CI = "wilson"
+	}
+	if o.Confidence == 0 {
+		o.Confidence = 0.95
+	}
+	if o.Resamples == 0 {
+		o.Resamples = 10000
+	}
+	if o.Examples == 0 {
+		o.Examples = 5
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+}
+
+func (o *Options) validate() error {
+	switch o.CI {
+	case "wilson", "bootstrap", "none":
+	default:
+		return fmt.Errorf("unknown interval method %q (want wilson, bootstrap or none)", o.CI)
+	}
+	if !(o.Confidence > 0 && o.Confidence < 1) {
+		return fmt.Errorf("confidence %v is not between 0 and 1 (e.g. 0.95)", o.Confidence)
+	}
+	if o.Resamples < 1 {
+		return fmt.Errorf("resamples must be positive, got %d", o.Resamples)
+	}
+	return nil
+}
+
+// ScoreFile scores the response table in the named file.
+func ScoreFile(ctx context.Context, path string, opt Options) (*results.Score, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Score(ctx, f, path, opt)
+}
+
+// Score scores a response table read from r; name is used in messages
+// and to choose the format by extension.
+func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results.Score, error) {
+	opt.fill()
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	format := opt.Format
+	if format == "" {
+		format = formatOf(name)
+	}
+	h := sha256.New()
+	r = io.TeeReader(r, h)
+	e := newEngine(name, &opt)
+	var err error
+	switch {
+	case format == "csv" && !opt.RepairUTF8:
+		err = e.runCSV(ctx, r)
+	case format == "csv":
+		err = e.runSource(ctx, newCSVSource(r, name, true))
+	case format == "jsonl":
+		err = e.runSource(ctx, newJSONLSource(r, name))
+	default:
+		open, ok := formats[format]
+		if !ok {
+			return nil, fmt.Errorf("%s: unknown input format %q (known: csv, jsonl%s)", name, format, registeredList())
+		}
+		src, oerr := open(r, name)
+		if oerr != nil {
+			return nil, oerr
+		}
+		err = e.runSource(ctx, src)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Drain what the parser did not read (e.g. trailing bytes) so the hash covers the file.
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return nil, err
+	}
+	res, err := e.result()
+	if err != nil {
+		return nil, err
+	}
+	res.Dataset = results.Dataset{Path: name, Format: format, Hash: hex.EncodeToString(h.Sum(nil))[:12], Rows: res.Combined.N}
+	return res, nil
+}
+
+func formatOf(name string) string {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
+	switch ext {
+	case "jsonl", "ndjson":
+		return "jsonl"
+	case "", "csv", "txt", "tsv":
+		return "csv"
+	}
+	return ext
+}
+
+// A RowSource yields records one at a time; formats other than CSV plug
+// into Score through it.
+type RowSource interface {
+	// Header returns the column names.
+	Header() ([]string, error)
+	// Next returns the next record's fields and its 1-based line (or
+	// row) number, or io.EOF.
+	Next() (fields []string, line int, err error)
+}
+
+var formats = map[string]func(r io.Reader, name string) (RowSource, error){}
+
+// RegisterFormat makes Score accept files with the given extension
+// (lower case, no dot). Edge packages call it from init.
+func RegisterFormat(ext string, open func(r io.Reader, name string) (RowSource, error)) {
+	formats[ext] = open
+}
+
+func registeredList() string {
+	var s []string
+	for k := range formats {
+		s = append(s, k)
+	}
+	if len(s) == 0 {
+		return ""
+	}
+	sortStrings(s)
+	return ", " + strings.Join(s, ", ")
+}

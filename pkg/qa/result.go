@@ -1,0 +1,182 @@
+package qa
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
+)
+
+// warningText explains each warning code; the count and lines come from the data.
+var warningText = map[string]string{
+	"empty_golden": "rows have an empty golden answer: exact_substring and word_overlap score them correct " +
+		"(the empty string is in everything), so check whether these questions have no answer on purpose",
+	"blank_response": "rows have a blank response (empty after trimming): they score 0 under the seed protocols " +
+		"and are counted in the blank column, so missing output is not mistaken for a wrong answer",
+	"golden_whitespace": "golden answers have leading or trailing whitespace: exact_substring does not strip them, " +
+		"so a response without that whitespace can fail",
+	"not_nfc": "rows contain text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; " +
+		"consider --normalize nfc (or indic)",
+	"repaired_utf8": "rows had invalid UTF-8 replaced by U+FFFD (--repair-utf8)",
+}
+
+var warningOrder = []string{"empty_golden", "blank_response", "golden_whitespace", "not_nfc", "repaired_utf8"}
+
+func (e *engine) result() (*results.Score, error) {
+	if e.combined.n == 0 {
+		return nil, &ParseError{File: e.file, Err: ErrNoRows}
+	}
+	o := e.opt
+	res := &results.Score{
+		Kind: "score",
+		Settings: results.Settings{
+			Normalize: o.Profile.String(), By: o.By, CI: o.CI, Confidence: o.Confidence, Seed: o.Seed, Cluster: o.Cluster,
+		},
+		Groups:    []results.Group{},
+		Agreement: []results.Agreement{},
+		Warnings:  []results.Warning{},
+	}
+	if o.CI == "bootstrap" {
+		res.Settings.Resamples = o.Resamples
+	}
+	for _, m := range e.metrics {
+		res.Settings.Metrics = append(res.Settings.Metrics, m.ID)
+		res.Metrics = append(res.Metrics, results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule,
+			FalsePositives: m.FalsePositives, FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source})
+	}
+	ivWarn := map[string]int{}
+	res.Combined = e.group("", "", e.combined, ivWarn)
+	for g, m := range e.groups {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			res.Groups = append(res.Groups, e.group(e.lay.byNames[g], k, m[k], ivWarn))
+		}
+	}
+	for p, pr := range e.pairs {
+		a := results.Agreement{First: e.metrics[pr[0]].ID, Second: e.metrics[pr[1]].ID, Examples: map[string][]results.Example{}}
+		c := e.combined.agree[p]
+		a.Both, a.Neither, a.OnlyFirst, a.OnlySecond = c[0], c[1], c[2], c[3]
+		for k, b := range results.Buckets {
+			a.Examples[b.Name] = append([]results.Example{}, e.examples[p][k]...)
+		}
+		if len(e.groups) > 0 {
+			m := e.groups[0]
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				c := m[k].agree[p]
+				a.Groups = append(a.Groups, results.AgreementGroup{Group: k, Both: c[0], Neither: c[1], OnlyFirst: c[2], OnlySecond: c[3]})
+			}
+		}
+		res.Agreement = append(res.Agreement, a)
+	}
+	for _, code := range warningOrder {
+		w := e.warn[code]
+		if w == nil || w.Count == 0 {
+			continue
+		}
+		w.Message = fmt.Sprintf("%d %s", w.Count, warningText[code])
+		res.Warnings = append(res.Warnings, *w)
+	}
+	msgs := make([]string, 0, len(ivWarn))
+	for m := range ivWarn {
+		msgs = append(msgs, m)
+	}
+	sort.Strings(msgs)
+	for _, m := range msgs {
+		res.Warnings = append(res.Warnings, results.Warning{Code: "interval", Message: m, Count: ivWarn[m]})
+	}
+	return res, nil
+}
+
+func (e *engine) group(by, name string, a *acc, ivWarn map[string]int) results.Group {
+	o := e.opt
+	g := results.Group{By: by, Group: name, N: a.n, Blank: a.blank, EmptyGolden: a.emptyGolden, Metrics: map[string]results.MetricScore{}}
+	for i, m := range e.metrics {
+		s := results.MetricScore{Correct: a.sum[i]}
+		if a.n > 0 {
+			s.Accuracy = a.sum[i] / float64(a.n)
+		}
+		if m.ID == "word_overlap" {
+			s.MatchingWords, s.GoldenWords = a.matching[i], a.golden[i]
+		}
+		var iv stats.Interval
+		switch {
+		case o.CI == "none":
+			iv = stats.Interval{Lo: s.Accuracy, Hi: s.Accuracy}
+		case o.Cluster != "" && o.CI == "bootstrap":
+			iv = stats.ClusterBootstrapInterval(a.values[i], a.clusters, o.Resamples, o.Confidence, o.Seed)
+		case o.Cluster != "":
+			est := stats.ClusterProportionEstimate(a.values[i], a.clusters, o.Confidence)
+			iv, s.SE = est.Interval, est.SE
+			g.Clusters = est.Clusters
+		case o.CI == "bootstrap" && m.Graded:
+			iv = stats.BootstrapMeanInterval(a.values[i], o.Resamples, o.Confidence, o.Seed)
+		case o.CI == "bootstrap":
+			iv = stats.BootstrapProportionInterval(int(a.sum[i]+0.5), a.n, o.Resamples, o.Confidence, o.Seed)
+		case m.Graded:
+			// Wilson is for counts: a graded mean gets the normal
+			// interval mean ∓ z·sd/√n from its sum of squares.
+			iv = normalInterval(a.sum[i], a.sumsq[i], a.n, o.Confidence)
+		default:
+			iv = stats.WilsonInterval(int(a.sum[i]), a.n, o.Confidence)
+		}
+		s.CILow, s.CIHigh = iv.Lo, iv.Hi
+		for _, w := range iv.Warnings {
+			ivWarn[m.ID+": "+w]++
+		}
+		g.Metrics[m.ID] = s
+	}
+	if o.Cluster != "" && g.Clusters == 0 {
+		g.Clusters = countDistinct(a.clusters)
+	}
+	return g
+}
+
+func countDistinct(s []string) int {
+	seen := map[string]bool{}
+	for _, x := range s {
+		seen[x] = true
+	}
+	return len(seen)
+}
+
+// normalInterval is the large-sample interval for the mean of values in
+// [0, 1] with the given sum and sum of squares:
+//
+//	mean ∓ z·sd/√n,  sd² = (Σx² − n·mean²)/(n − 1),
+//
+// clipped to [0, 1]. It warns when n < 30, where the normal
+// approximation is rough.
+func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interval {
+	iv := stats.Interval{Confidence: confidence, Method: "normal"}
+	if n == 0 {
+		iv.Warnings = []string{"no rows: no interval"}
+		return iv
+	}
+	mean := sum / float64(n)
+	iv.Lo, iv.Hi = mean, mean
+	if n < 2 {
+		iv.Warnings = []string{"one row: no interval"}
+		return iv
+	}
+	v := (sumsq - float64(n)*mean*mean) / float64(n-1)
+	if v < 0 {
+		v = 0
+	}
+	h := stats.NormalQuantile(1-(1-confidence)/2) * math.Sqrt(v/float64(n))
+	iv.Lo, iv.Hi = math.Max(0, mean-h), math.Min(1, mean+h)
+	if n < 30 {
+		iv.Warnings = []string{"fewer than 30 rows: the normal interval of a graded metric is rough; prefer --ci bootstrap"}
+	}
+	return iv
+}

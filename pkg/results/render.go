@@ -1,0 +1,206 @@
+package results
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteJSON writes s as one indented JSON document, full precision.
+func (s *Score) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(s)
+}
+
+// ReadScore decodes a document written by WriteJSON.
+func ReadScore(r io.Reader) (*Score, error) {
+	var s Score
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, err
+	}
+	if s.Kind != "score" {
+		return nil, fmt.Errorf("not a score result (kind %q)", s.Kind)
+	}
+	return &s, nil
+}
+
+// pct formats a rate in [0,1] as a percentage with one decimal.
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) }
+
+// WriteText writes the human-readable report: one table per grouping
+// with a combined line, the agreement buckets with examples, and the
+// warnings. Figures are rounded; use JSON or CSV for full precision.
+func (s *Score) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	level := ""
+	if s.Settings.CI != "none" && s.Settings.CI != "" {
+		level = fmt.Sprintf(" with %s%% %s intervals", strconv.FormatFloat(100*s.Settings.Confidence, 'f', -1, 64), s.Settings.CI)
+		if s.Settings.Cluster != "" {
+			level += fmt.Sprintf(" clustered by %s", s.Settings.Cluster)
+		}
+	}
+	fmt.Fprintf(ew, "%s: %d rows, dataset hash %s, normalize %s%s\n", s.Dataset.Path, s.Dataset.Rows, s.Dataset.Hash, s.Settings.Normalize, level)
+	byNames := []string{}
+	seen := map[string]bool{}
+	for _, g := range s.Groups {
+		if !seen[g.By] {
+			seen[g.By] = true
+			byNames = append(byNames, g.By)
+		}
+	}
+	if len(byNames) == 0 {
+		byNames = append(byNames, "")
+	}
+	for _, by := range byNames {
+		fmt.Fprintln(ew)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+		head := []string{by, "n", "blank"}
+		if by == "" {
+			head[0] = " "
+		}
+		for _, m := range s.Settings.Metrics {
+			head = append(head, m, "")
+		}
+		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+		row := func(g Group, name string) {
+			cells := []string{name, strconv.Itoa(g.N), strconv.Itoa(g.Blank)}
+			for _, id := range s.Settings.Metrics {
+				ms := g.Metrics[id]
+				cells = append(cells, correctText(ms.Correct)+"  "+pct(ms.Accuracy)+"%")
+				if s.Settings.CI == "none" {
+					cells = append(cells, "")
+				} else {
+					cells = append(cells, "["+pct(ms.CILow)+", "+pct(ms.CIHigh)+"]")
+				}
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		}
+		for _, g := range s.Groups {
+			if g.By == by {
+				row(g, g.Group)
+			}
+		}
+		row(s.Combined, "combined")
+		tw.Flush()
+	}
+	for _, a := range s.Agreement {
+		fmt.Fprintf(ew, "\nAgreement of %s (first) and %s (second) over %d rows:\n", a.First, a.Second, a.Both+a.Neither+a.OnlyFirst+a.OnlySecond)
+		counts := map[string]int{"both": a.Both, "neither": a.Neither, "only_first": a.OnlyFirst, "only_second": a.OnlySecond}
+		for _, b := range Buckets {
+			meaning := b.Meaning
+			switch b.Name {
+			case "only_first":
+				meaning = "only " + a.First + " passes" + bucketHint(a.First, a.Second, true)
+			case "only_second":
+				meaning = "only " + a.Second + " passes" + bucketHint(a.First, a.Second, false)
+			}
+			fmt.Fprintf(ew, "  %-12s %6d  %s\n", b.Name, counts[b.Name], meaning)
+			for _, ex := range a.Examples[b.Name] {
+				id := ""
+				if ex.ID != "" {
+					id = " " + ex.ID
+				}
+				fmt.Fprintf(ew, "      line %d%s: golden %s | response %s\n", ex.Line, id, clip(ex.Golden, 40), clip(ex.Response, 70))
+			}
+		}
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintln(ew, "\nWarnings:")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(ew, "  %s", w.Message)
+			if len(w.Lines) > 0 {
+				fmt.Fprintf(ew, " (lines %s", joinInts(w.Lines))
+				if w.Count > len(w.Lines) {
+					fmt.Fprintf(ew, ", ... %d more", w.Count-len(w.Lines))
+				}
+				fmt.Fprint(ew, ")")
+			}
+			fmt.Fprintln(ew)
+		}
+	}
+	return ew.err
+}
+
+func bucketHint(first, second string, onlyFirst bool) string {
+	if first == "exact_substring" && second == "word_overlap" {
+		if onlyFirst {
+			return ": usually an inflection inside a longer word (amalak / Amalaka), mostly right answers"
+		}
+		return ": golden words present but not contiguous; a paraphrase or a different claim: review these"
+	}
+	return ""
+}
+
+func correctText(c float64) string {
+	if c == float64(int64(c)) {
+		return strconv.FormatInt(int64(c), 10)
+	}
+	return strconv.FormatFloat(c, 'f', 1, 64)
+}
+
+// clip quotes s (so whitespace and line breaks stay visible) and shortens
+// it to at most n characters for one-line display.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		s = string(r[:n-1]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func joinInts(x []int) string {
+	s := make([]string, len(x))
+	for i, v := range x {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+// WriteCSV writes the per-group figures as CSV: one row per group and a
+// combined row, columns by, group, n, blank, empty_golden, then
+// <metric>_correct, <metric>_accuracy, <metric>_ci_low, <metric>_ci_high.
+func (s *Score) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := []string{"by", "group", "n", "blank", "empty_golden"}
+	for _, m := range s.Settings.Metrics {
+		head = append(head, m+"_correct", m+"_accuracy", m+"_ci_low", m+"_ci_high")
+	}
+	cw.Write(head)
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	row := func(g Group, by, name string) {
+		r := []string{by, name, strconv.Itoa(g.N), strconv.Itoa(g.Blank), strconv.Itoa(g.EmptyGolden)}
+		for _, m := range s.Settings.Metrics {
+			ms := g.Metrics[m]
+			r = append(r, f(ms.Correct), f(ms.Accuracy), f(ms.CILow), f(ms.CIHigh))
+		}
+		cw.Write(r)
+	}
+	for _, g := range s.Groups {
+		row(g, g.By, g.Group)
+	}
+	row(s.Combined, "", "combined")
+	cw.Flush()
+	return cw.Error()
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
