@@ -1,0 +1,144 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+)
+
+// Interval is a two-sided confidence interval together with the warnings
+// that qualify it. A nil Warnings means nothing needed saying.
+type Interval struct {
+	Lo, Hi     float64
+	Confidence float64
+	// Method names how the interval was made: "wilson", "bootstrap",
+	// "cluster-normal", "cluster-bootstrap", "paired-bootstrap".
+	Method   string
+	Warnings []string
+}
+
+// MinBootstrapN is the number of items below which a bootstrap interval
+// carries a warning: with a handful of items the resampled statistic
+// takes only a few values and the percentile interval is ragged and too
+// narrow.
+const MinBootstrapN = 10
+
+// NormalQuantile returns the value z with P(Z <= z) = p for a standard
+// normal Z:
+//
+//	z = √2 · erf⁻¹(2p − 1)
+//
+// It returns -Inf for p = 0 and +Inf for p = 1, and panics outside [0, 1].
+func NormalQuantile(p float64) float64 {
+	if !(p >= 0 && p <= 1) {
+		panic(fmt.Sprintf("stats: NormalQuantile of %v", p))
+	}
+	return math.Sqrt2 * math.Erfinv(2*p-1)
+}
+
+// NormalCDF returns P(Z <= z) for a standard normal Z:
+//
+//	Φ(z) = erfc(−z/√2) / 2
+func NormalCDF(z float64) float64 {
+	return 0.5 * math.Erfc(-z/math.Sqrt2)
+}
+
+// zFor returns the two-sided critical value for a confidence level, e.g.
+// 1.959964 for 0.95.
+func zFor(confidence float64) float64 {
+	checkConfidence(confidence)
+	return NormalQuantile(1 - (1-confidence)/2)
+}
+
+func checkConfidence(c float64) {
+	if !(c > 0 && c < 1) {
+		panic(fmt.Sprintf("stats: confidence %v is not strictly between 0 and 1", c))
+	}
+}
+
+func checkResamples(r int) {
+	if r < 1 {
+		panic(fmt.Sprintf("stats: %d resamples; need at least 1", r))
+	}
+}
+
+func checkCounts(successes, n int) {
+	if n < 0 || successes < 0 || successes > n {
+		panic(fmt.Sprintf("stats: %d successes out of %d", successes, n))
+	}
+}
+
+// Wilson returns the Wilson score interval for a proportion of successes
+// out of n trials at the given confidence. With p̂ = successes/n and z
+// the two-sided normal critical value,
+//
+//	centre = (p̂ + z²/2n) / (1 + z²/n)
+//	half   = z/(1 + z²/n) · √(p̂(1 − p̂)/n + z²/4n²)
+//	lo, hi = centre ∓ half
+//
+// The interval always contains p̂, stays inside [0, 1] and is not empty
+// at 0 or n successes. With n = 0 it returns [0, 1]. This is R's
+// prop.test(correct = FALSE) and statsmodels' proportion_confint(method =
+// "wilson"). See WilsonInterval for the warnings.
+func Wilson(successes, n int, confidence float64) (lo, hi float64) {
+	iv := WilsonInterval(successes, n, confidence)
+	return iv.Lo, iv.Hi
+}
+
+// WilsonInterval is Wilson with warnings: one when n = 0 (the interval is
+// then the whole of [0, 1]).
+func WilsonInterval(successes, n int, confidence float64) Interval {
+	checkCounts(successes, n)
+	z := zFor(confidence)
+	iv := Interval{Confidence: confidence, Method: "wilson"}
+	if n == 0 {
+		iv.Lo, iv.Hi = 0, 1
+		iv.Warnings = []string{"no cases: the interval is all of [0, 1]"}
+		return iv
+	}
+	nf := float64(n)
+	p := float64(successes) / nf
+	z2 := z * z
+	denom := 1 + z2/nf
+	centre := (p + z2/(2*nf)) / denom
+	half := z / denom * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	iv.Lo = math.Max(0, centre-half)
+	iv.Hi = math.Min(1, centre+half)
+	// At 0 or n successes the bound on that side is exactly p̂; rounding
+	// must not move it off.
+	if successes == 0 {
+		iv.Lo = 0
+	}
+	if successes == n {
+		iv.Hi = 1
+	}
+	return iv
+}
+
+// Percentile returns the q-quantile (0 <= q <= 1) of sorted data by linear
+// interpolation between order statistics (Hyndman and Fan's type 7, the
+// default of R's quantile and NumPy's percentile):
+//
+//	h = (n − 1)q,  Q = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋])
+//
+// It panics if sorted is empty.
+func Percentile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		panic("stats: Percentile of no data")
+	}
+	if !(q >= 0 && q <= 1) {
+		panic(fmt.Sprintf("stats: Percentile at %v", q))
+	}
+	h := float64(len(sorted)-1) * q
+	i := int(math.Floor(h))
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+}
+
+// percentileInterval turns sorted resampled statistics into the
+// equal-tailed percentile interval.
+func percentileInterval(sorted []float64, confidence float64) (lo, hi float64) {
+	a := (1 - confidence) / 2
+	return Percentile(sorted, a), Percentile(sorted, 1-a)
+}
