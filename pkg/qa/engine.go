@@ -12,7 +12,6 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/textnorm"
-	"golang.org/x/text/unicode/norm"
 )
 
 // maxWarnLines caps the line numbers a warning lists.
@@ -155,6 +154,9 @@ func (e *engine) begin(header []string) error {
 type worker struct {
 	e       *engine
 	scorers []score.Scorer
+	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
+	anyLow  bool
+	gl, rl  []byte
 	vals    []score.Verdict
 	gbuf    []byte
 	rbuf    []byte
@@ -164,7 +166,11 @@ type worker struct {
 func (e *engine) newWorker() *worker {
 	w := &worker{e: e, vals: make([]score.Verdict, len(e.metrics))}
 	for _, m := range e.metrics {
-		w.scorers = append(w.scorers, m.New())
+		s := m.New()
+		w.scorers = append(w.scorers, s)
+		ls, _ := s.(score.LowerScorer)
+		w.lowers = append(w.lowers, ls)
+		w.anyLow = w.anyLow || ls != nil
 	}
 	return w
 }
@@ -200,7 +206,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 	lay := e.lay
 	golden, response := fields[lay.answer], fields[lay.response]
 	if e.opt.Profile == textnorm.None {
-		if !norm.NFC.IsNormalString(golden) || !norm.NFC.IsNormalString(response) {
+		if !textnorm.IsNFC(golden) || !textnorm.IsNFC(response) {
 			b.warnLine("not_nfc", line)
 		}
 	} else {
@@ -218,8 +224,17 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 	} else if textnorm.Strip(golden) != golden {
 		b.warnLine("golden_whitespace", line)
 	}
+	if w.anyLow {
+		// Lower-case once for every metric that works on lower-cased text.
+		w.gl = textnorm.AppendLower(w.gl[:0], golden)
+		w.rl = textnorm.AppendLower(w.rl[:0], response)
+	}
 	for i, s := range w.scorers {
-		w.vals[i] = s.Score(golden, response)
+		if ls := w.lowers[i]; ls != nil {
+			w.vals[i] = ls.ScoreLower(w.gl, w.rl)
+		} else {
+			w.vals[i] = s.Score(golden, response)
+		}
 	}
 	add := func(a *acc) {
 		a.n++

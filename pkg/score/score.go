@@ -34,6 +34,15 @@ type Scorer interface {
 	Score(golden, response string) Verdict
 }
 
+// A LowerScorer can score from text that was already lower-cased with
+// textnorm.AppendLower, so that a caller running several such metrics
+// lower-cases each row once. ScoreLower(AppendLower(g), AppendLower(r))
+// must equal Score(g, r).
+type LowerScorer interface {
+	Scorer
+	ScoreLower(golden, response []byte) Verdict
+}
+
 // A Metric describes a per-row metric and makes scorers for it.
 type Metric struct {
 	ID     string // snake_case registry id, also the verdict column name

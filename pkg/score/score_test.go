@@ -233,6 +233,12 @@ func FuzzMetrics(f *testing.F) {
 			if v.Value < 0 || v.Value > 1 || math.IsNaN(v.Value) {
 				t.Fatalf("%s(%q, %q) = %v, outside [0,1]", id, golden, response, v.Value)
 			}
+			if ls, ok := m.New().(LowerScorer); ok {
+				lv := ls.ScoreLower(textnorm.AppendLower(nil, golden), textnorm.AppendLower(nil, response))
+				if lv != v {
+					t.Fatalf("%s: ScoreLower = %+v, Score = %+v on %q, %q", id, lv, v, golden, response)
+				}
+			}
 			if !m.Graded && v.Value != 0 && v.Value != 1 {
 				t.Fatalf("%s is binary but gave %v", id, v.Value)
 			}

@@ -43,15 +43,39 @@ func init() {
 type substringScorer struct{ g, r []byte }
 
 func (s *substringScorer) Score(golden, response string) Verdict {
-	if textnorm.IsBlank(response) {
-		return Verdict{}
-	}
 	s.g = textnorm.AppendLower(s.g[:0], golden)
 	s.r = textnorm.AppendLower(s.r[:0], response)
-	if bytes.Contains(s.r, s.g) {
+	return s.ScoreLower(s.g, s.r)
+}
+
+func (s *substringScorer) ScoreLower(golden, response []byte) Verdict {
+	if isBlankBytes(response) {
+		return Verdict{}
+	}
+	if bytes.Contains(response, golden) {
 		return Verdict{Value: 1}
 	}
 	return Verdict{}
+}
+
+// isBlankBytes is textnorm.IsBlank for a byte slice (lower-casing never
+// changes whether a character is whitespace).
+func isBlankBytes(b []byte) bool {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if !textnorm.IsSpace(rune(c)) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if !textnorm.IsSpace(r) {
+			return false
+		}
+		i += n
+	}
+	return true
 }
 
 // span is a token's [start, end) offsets in a scratch buffer.
@@ -62,9 +86,9 @@ type overlapScorer struct {
 	gw, rw []span
 }
 
-// words lower-cases s into buf and returns the stripped tokens as spans.
-func words(buf []byte, sp []span, s string) ([]byte, []span) {
-	buf = textnorm.AppendLower(buf[:0], s)
+// words returns the tokens of the lower-cased text buf, stripped of ASCII
+// punctuation, as spans of buf.
+func words(buf []byte, sp []span) []span {
 	sp = sp[:0]
 	i := 0
 	for i < len(buf) {
@@ -111,17 +135,23 @@ func words(buf []byte, sp []span, s string) ([]byte, []span) {
 		sp = append(sp, span{int32(a), int32(b)})
 		i = j
 	}
-	return buf, sp
+	return sp
 }
 
 func (s *overlapScorer) Score(golden, response string) Verdict {
-	s.g, s.gw = words(s.g, s.gw, golden)
+	s.g = textnorm.AppendLower(s.g[:0], golden)
+	s.r = textnorm.AppendLower(s.r[:0], response)
+	return s.ScoreLower(s.g, s.r)
+}
+
+func (s *overlapScorer) ScoreLower(g, r []byte) Verdict {
+	s.gw = words(g, s.gw)
 	// Distinct golden words, in first-seen order.
 	distinct := s.gw[:0]
 	for _, w := range s.gw {
 		dup := false
 		for _, d := range distinct {
-			if bytes.Equal(s.g[w.a:w.b], s.g[d.a:d.b]) {
+			if bytes.Equal(g[w.a:w.b], g[d.a:d.b]) {
 				dup = true
 				break
 			}
@@ -132,15 +162,15 @@ func (s *overlapScorer) Score(golden, response string) Verdict {
 	}
 	s.gw = distinct
 	total := len(distinct)
-	if textnorm.IsBlank(response) {
+	if isBlankBytes(r) {
 		return Verdict{Total: total}
 	}
-	s.r, s.rw = words(s.r, s.rw, response)
+	s.rw = words(r, s.rw)
 	matching := 0
 	for _, w := range distinct {
-		gw := s.g[w.a:w.b]
+		gw := g[w.a:w.b]
 		for _, v := range s.rw {
-			if bytes.Equal(gw, s.r[v.a:v.b]) {
+			if bytes.Equal(gw, r[v.a:v.b]) {
 				matching++
 				break
 			}

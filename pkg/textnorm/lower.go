@@ -51,6 +51,8 @@ func AppendLower(dst []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case r >= caselessLo && r < caselessHi:
+			dst = append(dst, s[i:i+size]...)
 		case r == utf8.RuneError && size == 1:
 			// Keep invalid bytes as they are; callers validate UTF-8 earlier.
 			dst = append(dst, s[i])
@@ -69,6 +71,12 @@ func AppendLower(dst []byte, s string) []byte {
 	}
 	return dst
 }
+
+// Code points from Hebrew to Myanmar (U+0590 to U+109F), which include
+// every Indic script, have no case mappings at all; AppendLower copies
+// them without a table lookup. TestLowerEveryCodePoint checks this
+// against Python for every code point.
+const caselessLo, caselessHi = 0x0590, 0x10A0
 
 // finalSigma reports whether the capital sigma at s[i:i+size] is in
 // Unicode's Final_Sigma context, the rule Python applies:

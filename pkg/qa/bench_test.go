@@ -1,0 +1,46 @@
+package qa
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"testing"
+)
+
+// BenchmarkScoreCSV scores the file named by $EVALBOOK_BENCH_CSV (e.g. the
+// million-row file that scripts/bench-score.sh generates) with the two seed
+// metrics and writes the verdict file to io.Discard. Without the variable it
+// scores the embedded sample repeated to about 20 MB.
+func BenchmarkScoreCSV(b *testing.B) {
+	data := benchData(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, err := Score(context.Background(), bytes.NewReader(data), "bench.csv", Options{Verdicts: io.Discard})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchData(b *testing.B) []byte {
+	if p := os.Getenv("EVALBOOK_BENCH_CSV"); p != "" {
+		d, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	sample, err := os.ReadFile("../../datasets/responses.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	nl := bytes.IndexByte(sample, '\n')
+	var buf bytes.Buffer
+	buf.Write(sample[:nl+1])
+	for buf.Len() < 20<<20 {
+		buf.Write(sample[nl+1:])
+	}
+	return buf.Bytes()
+}

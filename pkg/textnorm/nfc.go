@@ -1,0 +1,139 @@
+package textnorm
+
+import (
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// IsNFC reports whether s is in Unicode Normalization Form C. It gives
+// the same answer as norm.NFC.IsNormalString, faster on Indic text: it
+// runs the quick check of UAX #15 (section 9) over compact per-code-point
+// tables and calls the full check only when the quick check says "maybe".
+//
+// A string passes the quick check when it has no character whose NFC
+// quick-check property is No, none whose property is Maybe (a character
+// that can combine with the one before it, such as the Devanagari nukta
+// or the Bengali vowel sign AA), and its combining marks are in canonical
+// order. Such a string is in NFC; anything else is decided by the full
+// algorithm.
+func IsNFC(s string) bool {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return true
+	}
+	nfcOnce.Do(buildNFCTables)
+	prev := uint8(0)
+	last := rune(-1) // the previous rune
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			prev = 0
+			last = rune(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if r >= nfcTableSize {
+			return norm.NFC.IsNormalString(s)
+		}
+		f := nfcFlags[r]
+		if f&qcNo != 0 {
+			return false
+		}
+		ccc := nfcCCC[r]
+		if f&qcMaybe != 0 {
+			// A Maybe character right after a starter composes only
+			// with that starter: look the pair up. Anything subtler
+			// (marks in between) goes to the full algorithm.
+			if last < 0 || prev != 0 {
+				return norm.NFC.IsNormalString(s)
+			}
+			if _, ok := nfcPairs[uint64(last)<<32|uint64(r)]; ok {
+				return false
+			}
+		}
+		if ccc != 0 && prev > ccc {
+			return false // marks out of canonical order
+		}
+		prev = ccc
+		last = r
+	}
+	return true
+}
+
+const (
+	nfcTableSize = 0x30000
+	qcNo         = 1
+	qcMaybe      = 2
+)
+
+var (
+	nfcOnce  sync.Once
+	nfcFlags []uint8 // qcNo, qcMaybe per code point below nfcTableSize
+	nfcCCC   []uint8 // canonical combining class
+	nfcPairs map[uint64]struct{} // first<<32 | second for every primary composite
+)
+
+// buildNFCTables derives the quick-check tables from x/text's data: a code
+// point is No when it alone is not NFC; it is Maybe when it is the last
+// element of the canonical decomposition of some composed NFC character
+// (the second element of a primary composite), or a Hangul vowel or
+// trailing consonant jamo.
+func buildNFCTables() {
+	flags := make([]uint8, nfcTableSize)
+	ccc := make([]uint8, nfcTableSize)
+	pairs := map[uint64]struct{}{}
+	var buf [utf8.UTFMax]byte
+	for r := rune(0x80); r < nfcTableSize; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		n := utf8.EncodeRune(buf[:], r)
+		s := string(buf[:n])
+		p := norm.NFC.PropertiesString(s)
+		ccc[r] = p.CCC()
+		if !norm.NFC.IsNormalString(s) {
+			flags[r] |= qcNo
+			continue
+		}
+		d := norm.NFD.String(s)
+		if d != s && utf8.RuneCountInString(d) >= 2 {
+			last, size := utf8.DecodeLastRuneInString(d)
+			if last < nfcTableSize {
+				flags[last] |= qcMaybe
+			}
+			// The composite's immediate first element is the NFC of
+			// the rest of its decomposition.
+			if first := norm.NFC.String(d[:len(d)-size]); utf8.RuneCountInString(first) == 1 {
+				f, _ := utf8.DecodeRuneInString(first)
+				pairs[uint64(f)<<32|uint64(last)] = struct{}{}
+			}
+		}
+	}
+	for r := rune(0x1161); r <= 0x1175; r++ { // Hangul V jamo
+		flags[r] |= qcMaybe
+	}
+	for r := rune(0x11A8); r <= 0x11C2; r++ { // Hangul T jamo
+		flags[r] |= qcMaybe
+	}
+	// Hangul syllables compose algorithmically (LV from L+V, LVT from
+	// LV+T); send those to the full algorithm by never trusting a pair
+	// lookup after a Hangul starter.
+	for r := rune(0x1100); r <= 0x1112; r++ {
+		for v := rune(0x1161); v <= 0x1175; v++ {
+			pairs[uint64(r)<<32|uint64(v)] = struct{}{}
+		}
+	}
+	for lv := rune(0xAC00); lv <= 0xD7A3; lv += 28 {
+		for t := rune(0x11A8); t <= 0x11C2; t++ {
+			pairs[uint64(lv)<<32|uint64(t)] = struct{}{}
+		}
+	}
+	nfcFlags, nfcCCC, nfcPairs = flags, ccc, pairs
+}

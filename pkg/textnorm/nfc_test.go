@@ -1,0 +1,77 @@
+package textnorm
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The reference for IsNFC is norm.NFC.IsNormalString (golang.org/x/text).
+func TestIsNFCMatchesXText(t *testing.T) {
+	cases := []string{
+		"", "ascii only", "é", "e\u0301", "\u0958", "\u0915\u093c", "\u0929", "\u0928\u093c",
+		"\u09df", "\u09af\u09bc", "\u0995\u09cb", "\u0995\u09c7\u09be", "হিন্দি", "हिन्दी", "क्\u200dष",
+		"a\u0323\u0301", "a\u0301\u0323", "\u1100\u1161", "\uAC00\u11A8", "Å", "\u212B", "ந\u0bca", "ந\u0bc6\u0bbe",
+	}
+	for _, s := range cases {
+		if got, want := IsNFC(s), norm.NFC.IsNormalString(s); got != want {
+			t.Errorf("IsNFC(%+q) = %v, x/text says %v", s, got, want)
+		}
+	}
+}
+
+// Every code point alone, and every pair within the Indic blocks
+// (U+0900-U+0DFF), gets the same answer as x/text.
+func TestIsNFCExhaustive(t *testing.T) {
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		s := string(r)
+		if IsNFC(s) != norm.NFC.IsNormalString(s) {
+			t.Fatalf("IsNFC(U+%04X) disagrees with x/text", r)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for a := rune(0x0900); a < 0x0E00; a++ {
+		for b := rune(0x0900); b < 0x0E00; b++ {
+			s := string([]rune{a, b})
+			if IsNFC(s) != norm.NFC.IsNormalString(s) {
+				t.Fatalf("IsNFC(U+%04X U+%04X) disagrees with x/text", a, b)
+			}
+		}
+	}
+}
+
+func FuzzIsNFC(f *testing.F) {
+	for _, s := range []string{"हिन्दी", "\u0958", "e\u0301", "ক\u09c7\u09be", "a\u0301\u0323"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		if IsNFC(s) != norm.NFC.IsNormalString(s) {
+			t.Fatalf("IsNFC(%+q) disagrees with x/text", s)
+		}
+	})
+}
+
+func BenchmarkIsNFC(b *testing.B) {
+	s := "भारत का संविधान २६ जनवरी १९५० को लागू हुआ; বাংলা ভাষায় লেখা উত্তর।"
+	b.SetBytes(int64(len(s)))
+	for i := 0; i < b.N; i++ {
+		IsNFC(s)
+	}
+}
+
+func BenchmarkIsNormalStringXText(b *testing.B) {
+	s := "भारत का संविधान २६ जनवरी १९५० को लागू हुआ; বাংলা ভাষায় লেখা উত্তর।"
+	b.SetBytes(int64(len(s)))
+	for i := 0; i < b.N; i++ {
+		norm.NFC.IsNormalString(s)
+	}
+}
