@@ -1,0 +1,429 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/design"
+)
+
+func init() {
+	register(&command{name: "cases coverage", summary: "count case records over two fields (task x set) and list thin and empty cells", run: runCasesCoverage})
+	register(&command{name: "cases hash", summary: "print the order-independent content hash of case records", run: runCasesHash})
+	register(&command{name: "cases split", summary: "split case records into dev and holdout by a salted hash of each id", run: runCasesSplit})
+	register(&command{name: "cases leakage", summary: "find near-copies across the split and in outside sources", run: runCasesLeakage})
+}
+
+// kitSampleCases is the embedded case file used when no FILE is given.
+const kitSampleCases = "helpdesk/cases.jsonl"
+
+// kitParse parses flags wherever they appear among the positional
+// arguments ("cases hash FILE --json" as well as "cases hash --json FILE").
+func kitParse(e *env, fs *flag.FlagSet) ([]string, error) {
+	args, err := parseFlags(e, fs)
+	if err != nil {
+		return nil, err
+	}
+	var pos []string
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			pos = append(pos, args[1:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			if err := fs.Parse(args); err != nil {
+				return nil, usagef("%s: %v (see evalbook %s --help)", fs.Name(), err, fs.Name())
+			}
+			args = fs.Args()
+			continue
+		}
+		pos = append(pos, a)
+		args = args[1:]
+	}
+	return pos, nil
+}
+
+// kitReadFile reads a named file, or standard input for "-".
+func kitReadFile(e *env, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(e.stdin)
+	}
+	return os.ReadFile(name)
+}
+
+// kitEmbedded reads a file of the embedded sample and says so on stderr.
+func kitEmbedded(e *env, name, what string) ([]byte, error) {
+	fmt.Fprintf(e.stderr, "evalbook: no %s given; using the embedded sample datasets/%s\n", what, name)
+	return datasets.Helpdesk.ReadFile(name)
+}
+
+// kitLoadPlan reads a plan file; "" gives nil and no error.
+func kitLoadPlan(e *env, file string) (*design.Plan, error) {
+	if file == "" {
+		return nil, nil
+	}
+	b, err := kitReadFile(e, file)
+	if err != nil {
+		return nil, err
+	}
+	return design.ReadPlan(bytes.NewReader(b), file)
+}
+
+// kitLoadCases reads case records from files (the embedded sample when
+// there are none), validated under the vocabulary of the plan file if one
+// is given. It returns the cases, the vocabulary and a label for the input.
+func kitLoadCases(e *env, files []string, planFile string) ([]design.Case, design.Vocabulary, string, error) {
+	plan, err := kitLoadPlan(e, planFile)
+	if err != nil {
+		return nil, design.Vocabulary{}, "", err
+	}
+	voc := plan.Vocabulary()
+	if len(files) == 0 {
+		b, err := kitEmbedded(e, kitSampleCases, "FILE")
+		if err != nil {
+			return nil, voc, "", err
+		}
+		cases, err := design.ReadCases(bytes.NewReader(b), "datasets/"+kitSampleCases, voc)
+		return cases, voc, "datasets/" + kitSampleCases, err
+	}
+	var all []design.Case
+	for _, f := range files {
+		b, err := kitReadFile(e, f)
+		if err != nil {
+			return nil, voc, "", err
+		}
+		cases, err := design.ReadCases(bytes.NewReader(b), f, voc)
+		if err != nil {
+			return nil, voc, "", err
+		}
+		all = append(all, cases...)
+	}
+	if err := design.CheckUnique(all); err != nil {
+		return nil, voc, "", fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
+	}
+	return all, voc, strings.Join(files, ", "), nil
+}
+
+const casesCoverageHelp = `
+Usage: evalbook cases coverage [--rows FIELD] [--cols FIELD] [--min N] [--plan FILE] [--json] [FILE ...]
+
+Counts the case records (JSONL, one record per line) in every combination of two fields
+(task x set by default; any two of task, set, lang, expect) and lists the cells with fewer than
+--min cases and the empty cells. Every allowed value gets a row or column, so a value no case
+uses shows up as an empty row. --plan adds the plan's case_values to the allowed values.
+With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
+
+Example:
+	evalbook cases coverage datasets/helpdesk/cases.jsonl
+	evalbook cases coverage --rows lang --cols task --min 3 --json cases.jsonl
+`
+
+func runCasesCoverage(e *env) error {
+	fs := newFlags(e, "cases coverage", casesCoverageHelp)
+	rows := fs.String("rows", "task", "case `field` along the rows: task, set, lang or expect")
+	cols := fs.String("cols", "set", "case `field` along the columns: task, set, lang or expect")
+	minN := fs.Int("min", design.DefaultMinPerCell, "a cell with fewer than `N` cases is listed as thin")
+	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	files, err := kitParse(e, fs)
+	if err != nil {
+		return err
+	}
+	if *minN < 1 {
+		return usagef("cases coverage: --min must be at least 1")
+	}
+	for _, f := range []string{*rows, *cols} {
+		if _, err := design.DefaultVocabulary.Values(f); err != nil {
+			return usagef("cases coverage: %v", err)
+		}
+	}
+	if *rows == *cols {
+		return usagef("cases coverage: --rows and --cols are both %q", *rows)
+	}
+	cases, voc, label, err := kitLoadCases(e, files, *planFile)
+	if err != nil {
+		return err
+	}
+	cov, err := design.CoverageOf(cases, *rows, *cols, voc, *minN)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, struct {
+			N    int    `json:"n"`
+			Hash string `json:"hash"`
+			*design.Coverage
+		}{len(cases), design.Hash(cases), cov})
+	}
+	fmt.Fprintf(e.stdout, "%d cases from %s (hash %s)\n\n", len(cases), label, design.Hash(cases))
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s \\ %s\t", cov.Rows, cov.Cols)
+	for _, c := range cov.ColValues {
+		fmt.Fprintf(tw, "%s\t", c)
+	}
+	fmt.Fprintln(tw, "total\t")
+	for i, r := range cov.RowValues {
+		fmt.Fprintf(tw, "%s\t", r)
+		sum := 0
+		for j := range cov.ColValues {
+			fmt.Fprintf(tw, "%d\t", cov.Counts[i][j])
+			sum += cov.Counts[i][j]
+		}
+		fmt.Fprintf(tw, "%d\t\n", sum)
+	}
+	tw.Flush()
+	fmt.Fprintf(e.stdout, "\ncells with fewer than %d cases: %d of %d\n", cov.Min, len(cov.UnderMin), len(cov.RowValues)*len(cov.ColValues))
+	for _, c := range cov.UnderMin {
+		fmt.Fprintf(e.stdout, "  %s x %s: %d\n", c.Row, c.Col, c.N)
+	}
+	fmt.Fprintf(e.stdout, "empty cells: %d\n", len(cov.Empty))
+	for _, c := range cov.Empty {
+		fmt.Fprintf(e.stdout, "  %s x %s\n", c.Row, c.Col)
+	}
+	return nil
+}
+
+const casesHashHelp = `
+Usage: evalbook cases hash [--plan FILE] [--json] [FILE ...]
+
+Prints the dataset hash of the case records: 12 hex characters of SHA-256 over the records in a
+canonical, order-independent form. Reordering the records keeps it; any edit to any field
+changes it. Printed alone on stdout, so it can label a report or a file name.
+With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
+
+Example:
+	evalbook cases hash datasets/helpdesk/cases.jsonl
+`
+
+func runCasesHash(e *env) error {
+	fs := newFlags(e, "cases hash", casesHashHelp)
+	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	files, err := kitParse(e, fs)
+	if err != nil {
+		return err
+	}
+	cases, _, _, err := kitLoadCases(e, files, *planFile)
+	if err != nil {
+		return err
+	}
+	h := design.Hash(cases)
+	if *asJSON {
+		return writeJSON(e.stdout, map[string]any{"hash": h, "n": len(cases)})
+	}
+	_, err = fmt.Fprintln(e.stdout, h)
+	return err
+}
+
+const casesSplitHelp = `
+Usage: evalbook cases split [--holdout SHARE] [--salt S] [--plan FILE] [--json] [FILE ...]
+
+Splits the case records into dev and holdout by a salted SHA-256 of each id: a case goes to the
+holdout when the first 8 bytes of SHA-256(salt + NUL + id), read as a fraction of 2^64, are below
+SHARE. Each case's side depends only on its id and the salt, so the split reproduces and adding
+cases never moves an old case across. The holdout holds about SHARE of the cases, not exactly.
+With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
+
+Example:
+	evalbook cases split datasets/helpdesk/cases.jsonl
+	evalbook cases split --holdout 0.5 --salt release-7 --json cases.jsonl
+`
+
+func kitSplitFlags(fs *flag.FlagSet) (*float64, *string) {
+	return fs.Float64("holdout", design.DefaultHoldout, "holdout `share`, in [0, 1]"),
+		fs.String("salt", design.DefaultSalt, "salt `S` mixed into each id's hash; change it to draw a new split")
+}
+
+func runCasesSplit(e *env) error {
+	fs := newFlags(e, "cases split", casesSplitHelp)
+	share, salt := kitSplitFlags(fs)
+	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	files, err := kitParse(e, fs)
+	if err != nil {
+		return err
+	}
+	if *share < 0 || *share > 1 || *share != *share {
+		return usagef("cases split: --holdout %v is outside [0, 1]", *share)
+	}
+	cases, _, _, err := kitLoadCases(e, files, *planFile)
+	if err != nil {
+		return err
+	}
+	dev, hold, err := design.Split(cases, *share, *salt)
+	if err != nil {
+		return err
+	}
+	devIDs, holdIDs := kitIDs(dev), kitIDs(hold)
+	if *asJSON {
+		return writeJSON(e.stdout, struct {
+			Salt    string   `json:"salt"`
+			Share   float64  `json:"holdout_share"`
+			Dev     []string `json:"dev"`
+			Holdout []string `json:"holdout"`
+		}{*salt, *share, devIDs, holdIDs})
+	}
+	fmt.Fprintf(e.stdout, "dev %d: %s\n", len(devIDs), strings.Join(devIDs, " "))
+	fmt.Fprintf(e.stdout, "holdout %d: %s\n", len(holdIDs), strings.Join(holdIDs, " "))
+	got := 0.0
+	if len(cases) > 0 {
+		got = float64(len(hold)) / float64(len(cases))
+	}
+	fmt.Fprintf(e.stdout, "salt %q, holdout share %g: %d of %d cases (%.3f)\n", *salt, *share, len(hold), len(cases), got)
+	return nil
+}
+
+func kitIDs(cases []design.Case) []string {
+	out := make([]string, len(cases))
+	for i := range cases {
+		out[i] = cases[i].ID
+	}
+	sort.Strings(out)
+	return out
+}
+
+const casesLeakageHelp = `
+Usage: evalbook cases leakage [--holdout SHARE] [--salt S] [--threshold T] [--source NAME=FILE]...
+                              [--plan FILE] [--json] [FILE ...]
+
+Looks for paths by which a case reaches what is evaluated: near-copies between the dev and the
+holdout side of the split (the same --holdout and --salt as "cases split"), and cases that
+appear in outside sources (--source, repeatable: a text file with one question per line, or a
+JSONL file whose objects have a "question", such as a few-shot prompt's examples or an earlier
+tuning set). Two methods, each reported on its own row when it reaches --threshold:
+  jaccard     word-set Jaccard after lower-casing, dropping punctuation and function words
+  char_ngram  Jaccard of character 3-gram sets; catches inflected and lightly reworded copies
+Neither catches paraphrases in other words, translations, transliterations, or what a hosted
+model saw in training. Large sets are compared with MinHash banding, not all pairs.
+With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
+
+Example:
+	evalbook cases leakage --source few_shot=datasets/helpdesk/sources/few_shot.txt \
+		--source earlier=datasets/helpdesk/sources/earlier_set.jsonl datasets/helpdesk/cases.jsonl
+`
+
+// kitSourceFlag collects --source NAME=FILE.
+type kitSourceFlag []string
+
+func (s *kitSourceFlag) String() string { return strings.Join(*s, " ") }
+func (s *kitSourceFlag) Set(v string) error {
+	name, file, ok := strings.Cut(v, "=")
+	if !ok || name == "" || file == "" {
+		return fmt.Errorf("want NAME=FILE, got %q", v)
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+func runCasesLeakage(e *env) error {
+	fs := newFlags(e, "cases leakage", casesLeakageHelp)
+	share, salt := kitSplitFlags(fs)
+	threshold := fs.Float64("threshold", design.DefaultLeakageConfig.Threshold, "report pairs whose score reaches `T`, in (0, 1]")
+	var sources kitSourceFlag
+	fs.Var(&sources, "source", "outside source `NAME=FILE` (repeatable)")
+	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	files, err := kitParse(e, fs)
+	if err != nil {
+		return err
+	}
+	if *share < 0 || *share > 1 || *share != *share {
+		return usagef("cases leakage: --holdout %v is outside [0, 1]", *share)
+	}
+	if !(*threshold > 0 && *threshold <= 1) {
+		return usagef("cases leakage: --threshold %v is outside (0, 1]", *threshold)
+	}
+	cases, _, _, err := kitLoadCases(e, files, *planFile)
+	if err != nil {
+		return err
+	}
+	var srcs []design.Source
+	seen := map[string]bool{}
+	for _, s := range sources {
+		name, file, _ := strings.Cut(s, "=")
+		if seen[name] {
+			return usagef("cases leakage: --source %s given twice", name)
+		}
+		seen[name] = true
+		b, err := kitReadFile(e, file)
+		if err != nil {
+			return err
+		}
+		src, err := design.ReadSource(bytes.NewReader(b), name, file)
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, src)
+	}
+	dev, hold, err := design.Split(cases, *share, *salt)
+	if err != nil {
+		return err
+	}
+	cfg := design.DefaultLeakageConfig
+	cfg.Threshold = *threshold
+	rep := cfg.CheckLeakage(dev, hold, srcs)
+	if *asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	fmt.Fprintf(e.stdout, "across the split (dev %d, holdout %d; salt %q, share %g), threshold %g:\n", len(dev), len(hold), *salt, *share, rep.Threshold)
+	if len(rep.DevHoldout) == 0 {
+		fmt.Fprintln(e.stdout, "  none")
+	} else {
+		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  dev\tholdout\tmethod\tscore")
+		for _, r := range rep.DevHoldout {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%.2f\n", r.Dev, r.Holdout, r.Method, r.Score)
+		}
+		tw.Flush()
+	}
+	names := make([]string, len(srcs))
+	for i, s := range srcs {
+		names[i] = fmt.Sprintf("%s (%d)", s.Name, len(s.Texts))
+	}
+	fmt.Fprintf(e.stdout, "outside sources: %s\n", kitOr(strings.Join(names, ", "), "none given"))
+	if len(srcs) > 0 && len(rep.Sources) == 0 {
+		fmt.Fprintln(e.stdout, "  none")
+	}
+	if len(rep.Sources) > 0 {
+		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  id\tsource\tline\tmethod\tscore\ttext")
+		for _, r := range rep.Sources {
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%.2f\t%s\n", r.ID, r.Source, r.Line, r.Method, r.Score, kitClip(r.Text, 60))
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+func kitOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+// kitClip shortens s to at most n characters, marking the cut.
+func kitClip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// kitFmt formats a rate for tables, or "-" for none.
+func kitFmt(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', 3, 64)
+}

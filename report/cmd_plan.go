@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/evalbook/evalbook/pkg/design"
+	"github.com/evalbook/evalbook/pkg/harness"
+)
+
+func init() {
+	register(&command{name: "plan check", summary: "validate an evaluation plan and list what it leaves unguarded", run: runPlanCheck})
+	register(&command{name: "plan gate", summary: "apply a plan's release gates to a run file: release or no release, with reasons", run: runPlanGate})
+}
+
+const kitSamplePlan = "helpdesk/plan_v1.json"
+
+// kitPlanArg reads the plan named by file, or the embedded sample plan.
+func kitPlanArg(e *env, file string) (*design.Plan, string, error) {
+	if file == "" {
+		b, err := kitEmbedded(e, kitSamplePlan, "plan FILE")
+		if err != nil {
+			return nil, "", err
+		}
+		p, err := design.ReadPlan(bytes.NewReader(b), "datasets/"+kitSamplePlan)
+		return p, "datasets/" + kitSamplePlan, err
+	}
+	p, err := kitLoadPlan(e, file)
+	return p, file, err
+}
+
+const planCheckHelp = `
+Usage: evalbook plan check [--json] [FILE]
+
+Reads an evaluation plan (JSON: task, failures [{name, cost, metric}], metrics [{name, family,
+gate, threshold, direction}], dataset {name, version}, release_rule, and optional case_values
+{task, set, lang} that extend the allowed case values). Decoding is strict: an unknown or
+repeated field, a wrong type or a value outside its list is an error naming the field, line and
+column (exit status 1). Then lists the plan's problems, in this order:
+  blocking metric <name> has no threshold
+  failure <name> names unknown metric <metric>
+  no correctness metric
+  no groundedness metric
+  high-cost failure <name> is not guarded by a blocking metric
+or says "no problems". JSON: {"problems": [...]}, an empty list when there are none. A plan with
+problems still exits 0: the problems are the output.
+With no FILE, the embedded sample plan (datasets/helpdesk/plan_v1.json) is checked.
+
+Example:
+	evalbook plan check datasets/helpdesk/plan_weak.json
+`
+
+func runPlanCheck(e *env) error {
+	fs := newFlags(e, "plan check", planCheckHelp)
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	args, err := kitParse(e, fs)
+	if err != nil {
+		return err
+	}
+	if len(args) > 1 {
+		return usagef("plan check: one FILE at most, got %d", len(args))
+	}
+	file := ""
+	if len(args) == 1 {
+		file = args[0]
+	}
+	p, _, err := kitPlanArg(e, file)
+	if err != nil {
+		return err
+	}
+	probs := p.Problems()
+	if *asJSON {
+		return writeJSON(e.stdout, map[string][]string{"problems": probs})
+	}
+	if len(probs) == 0 {
+		fmt.Fprintln(e.stdout, "no problems")
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%d problem(s):\n", len(probs))
+	for _, pr := range probs {
+		fmt.Fprintln(e.stdout, "  "+pr)
+	}
+	return nil
+}
+
+const planGateHelp = `
+Usage: evalbook plan gate [--plan FILE] --run FILE [--json]
+
+Applies the plan's gates to a run file (the CSV that "evalbook run" writes). From a run file it
+can measure two plan metrics:
+  answer_correct   passing answer cases / answer cases
+  abstain_correct  passing abstain cases / abstain cases
+Every other plan metric is listed as not measured; no value is guessed. The verdict is
+"release" only when the plan has no problems, every blocking metric was measured, and each
+measured blocking metric meets its threshold; otherwise "no release" with each reason.
+The verdict is the output: the exit status is 0 either way.
+With no --plan, the embedded sample plan (datasets/helpdesk/plan_v1.json) is used.
+
+Example:
+	evalbook run --chunking sentence --min-score 0.4 --min-margin 0.1 --out new.csv
+	evalbook plan gate --plan datasets/helpdesk/plan_v1.json --run new.csv
+`
+
+func runPlanGate(e *env) error {
+	fs := newFlags(e, "plan gate", planGateHelp)
+	planFile := fs.String("plan", "", "plan `FILE` (default: the embedded sample plan)")
+	runFile := fs.String("run", "", "run `FILE` (CSV: id,task,set,lang,expect,outcome,fact,pass)")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	args, err := kitParse(e, fs)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("plan gate: unexpected argument %q (the run file goes after --run)", args[0])
+	}
+	if *runFile == "" {
+		return usagef("plan gate: --run FILE is required")
+	}
+	p, _, err := kitPlanArg(e, *planFile)
+	if err != nil {
+		return err
+	}
+	b, err := kitReadFile(e, *runFile)
+	if err != nil {
+		return err
+	}
+	rows, err := harness.ReadCSV(bytes.NewReader(b), *runFile)
+	if err != nil {
+		return err
+	}
+	measured := map[string]design.Measurement{}
+	for name, r := range harness.Measure(rows) {
+		measured[name] = design.Measurement{Value: r.Value(), N: r.N}
+	}
+	v := p.Gate(measured)
+	if *asJSON {
+		return writeJSON(e.stdout, v)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tfamily\tgate\tthreshold\tvalue\tn\tresult")
+	for _, r := range v.Metrics {
+		th := "-"
+		if r.Threshold != nil {
+			op := ">="
+			if r.Direction == "max" {
+				op = "<="
+			}
+			th = op + " " + strconv.FormatFloat(*r.Threshold, 'g', -1, 64)
+		}
+		res := "not measured"
+		n := "-"
+		switch {
+		case r.Measured && r.Pass == nil:
+			res, n = "measured", strconv.Itoa(r.N)
+		case r.Measured && *r.Pass:
+			res, n = "pass", strconv.Itoa(r.N)
+		case r.Measured:
+			res, n = "FAIL", strconv.Itoa(r.N)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Metric, r.Family, r.Gate, th, kitFmt(r.Value), n, res)
+	}
+	tw.Flush()
+	if v.Release {
+		fmt.Fprintln(e.stdout, "\nrelease")
+		return nil
+	}
+	fmt.Fprintln(e.stdout, "\nno release:")
+	for _, r := range v.Reasons {
+		fmt.Fprintln(e.stdout, "  "+r)
+	}
+	return nil
+}
