@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // This file is the fast CSV path: the file is cut into blocks that end on
@@ -19,10 +21,25 @@ import (
 const blockSize = 1 << 20
 
 // chunk is a run of whole records.
+//
+// text aliases buf (unsafe.String) so that no block is copied: every
+// string that outlives the chunk (group keys, examples, clusters, the
+// header) is cloned, and buf goes back to the pool only after the
+// chunk's batch has been merged and written.
 type chunk struct {
 	seq       int
 	text      string // the records, as one string (fields are substrings)
 	firstLine int    // line number of text's first byte
+	buf       []byte // backing store of text, from blockPool
+}
+
+var blockPool = sync.Pool{New: func() any { return make([]byte, 0, 2*blockSize) }}
+
+func (c *chunk) release() {
+	if c.buf != nil && cap(c.buf) <= 4*blockSize {
+		blockPool.Put(c.buf[:0]) //nolint:staticcheck // a slice header is fine here
+	}
+	c.buf, c.text = nil, ""
 }
 
 // splitter cuts a reader into chunks of whole records.
@@ -39,11 +56,11 @@ func (s *splitter) next() (*chunk, error) {
 	if s.eof && len(s.carry) == 0 {
 		return nil, io.EOF
 	}
-	buf := s.carry
+	buf := append(blockPool.Get().([]byte)[:0], s.carry...)
 	for {
 		if !s.eof {
 			if cap(buf)-len(buf) < blockSize {
-				nb := make([]byte, len(buf), len(buf)+blockSize)
+				nb := make([]byte, len(buf), 2*len(buf)+blockSize)
 				copy(nb, buf)
 				buf = nb
 			}
@@ -62,11 +79,15 @@ func (s *splitter) next() (*chunk, error) {
 				continue // one record longer than the buffer: read more
 			}
 		}
-		c := &chunk{seq: s.seq, text: string(buf[:cut]), firstLine: s.line}
+		c := &chunk{seq: s.seq, firstLine: s.line, buf: buf}
+		if cut > 0 {
+			c.text = unsafe.String(unsafe.SliceData(buf), cut)
+		}
 		s.seq++
 		s.line += bytes.Count(buf[:cut], []byte{'\n'})
-		s.carry = append(s.carry[:0:0], buf[cut:]...)
+		s.carry = append(s.carry[:0], buf[cut:]...)
 		if len(c.text) == 0 && s.eof {
+			c.release()
 			return nil, io.EOF
 		}
 		return c, nil
@@ -296,8 +317,11 @@ func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	if !utf8.ValidString(rec.raw) {
 		return nil, nil, &ParseError{File: file, Line: rec.line, Err: fmt.Errorf("header: %w", ErrInvalidUTF8)}
 	}
-	header := append([]string(nil), rec.fields...)
-	rest := &chunk{seq: c.seq, text: text[p.pos:], firstLine: p.line}
+	header := make([]string, len(rec.fields))
+	for i, f := range rec.fields {
+		header[i] = strings.Clone(f)
+	}
+	rest := &chunk{seq: c.seq, text: text[p.pos:], firstLine: p.line, buf: c.buf}
 	return header, rest, nil
 }
 

@@ -72,7 +72,10 @@ type batchResult struct {
 	warn     map[string]*results.Warning
 	out      []byte
 	err      error
+	done     func() // releases the batch's input once merged and written
 }
+
+var outPool = sync.Pool{New: func() any { return make([]byte, 0, blockSize+blockSize/2) }}
 
 type engine struct {
 	file       string
@@ -472,6 +475,12 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 					break
 				}
 			}
+			if r.out != nil && cap(r.out) <= 4*blockSize {
+				outPool.Put(r.out[:0]) //nolint:staticcheck
+			}
+			if r.done != nil {
+				r.done()
+			}
 		}
 	}
 	if firstErr != nil {
@@ -504,6 +513,10 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 	job := func(c *chunk) func(*worker) *batchResult {
 		return func(w *worker) *batchResult {
 			b := w.newBatch(c.seq)
+			b.done = c.release
+			if e.opt.Verdicts != nil {
+				b.out = outPool.Get().([]byte)[:0]
+			}
 			if ctx.Err() != nil {
 				b.err = ctx.Err()
 				return b

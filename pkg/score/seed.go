@@ -100,6 +100,8 @@ func words(buf []byte, sp []span) []span {
 				}
 				i++
 				continue
+			} else if !textnorm.MaybeSpaceLead(c) {
+				break
 			}
 			r, n := utf8.DecodeRune(buf[i:])
 			if !textnorm.IsSpace(r) {
@@ -117,6 +119,9 @@ func words(buf []byte, sp []span) []span {
 					break
 				}
 				j++
+				continue
+			} else if !textnorm.MaybeSpaceLead(c) {
+				j++ // a lead or continuation byte that cannot start whitespace
 				continue
 			}
 			r, n := utf8.DecodeRune(buf[j:])

@@ -49,6 +49,12 @@ func AppendLower(dst []byte, s string) []byte {
 			i++
 			continue
 		}
+		if c == 0xE0 && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+			// U+0800 to U+0FFF (every Indic script): no case at all.
+			dst = append(dst, c, s[i+1], s[i+2])
+			i += 3
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r >= caselessLo && r < caselessHi:
@@ -140,6 +146,15 @@ func IsSpace(r rune) bool {
 var asciiSpace = [utf8.RuneSelf]bool{
 	'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true,
 	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true,
+}
+
+// MaybeSpaceLead reports whether a UTF-8 sequence starting with byte b
+// can encode a Python whitespace character. Only ASCII bytes and the lead
+// bytes 0xC2 (U+0085, U+00A0), 0xE1 (U+1680), 0xE2 (U+2000 to U+205F) and
+// 0xE3 (U+3000) can; tokenisers use it to step over Indic text without
+// decoding it.
+func MaybeSpaceLead(b byte) bool {
+	return b < utf8.RuneSelf || b == 0xC2 || b == 0xE1 || b == 0xE2 || b == 0xE3
 }
 
 // Fields splits s around runs of Python whitespace, exactly as Python's

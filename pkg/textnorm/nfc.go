@@ -75,8 +75,8 @@ const (
 
 var (
 	nfcOnce  sync.Once
-	nfcFlags []uint8 // qcNo, qcMaybe per code point below nfcTableSize
-	nfcCCC   []uint8 // canonical combining class
+	nfcFlags []uint8             // qcNo, qcMaybe per code point below nfcTableSize
+	nfcCCC   []uint8             // canonical combining class
 	nfcPairs map[uint64]struct{} // first<<32 | second for every primary composite
 )
 

@@ -236,3 +236,15 @@ func parseHex(t *testing.T, h string) rune {
 	}
 	return rune(v)
 }
+
+func TestMaybeSpaceLead(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF || !IsSpace(r) {
+			continue
+		}
+		b := []byte(string(r))
+		if !MaybeSpaceLead(b[0]) {
+			t.Errorf("U+%04X is whitespace but its lead byte 0x%02X is not accepted", r, b[0])
+		}
+	}
+}
