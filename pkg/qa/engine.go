@@ -579,6 +579,15 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 	}
 	const batchRows = 2048
 	seq := 0
+	if cs, ok := src.(*csvSource); ok {
+		defer func() {
+			if cs.repaired.Count > 0 {
+				w := cs.repaired
+				w.Code = "repaired_utf8"
+				e.warn[w.Code] = &w
+			}
+		}()
+	}
 	return e.pipeline(ctx, func(ctx context.Context, work chan<- func(*worker) *batchResult) error {
 		for {
 			var recs []rec

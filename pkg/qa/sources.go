@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // csvSource reads CSV with encoding/csv; it is used when invalid UTF-8
@@ -19,7 +21,7 @@ type csvSource struct {
 	name     string
 	r        *csv.Reader
 	repair   bool
-	Repaired int // rows in which invalid UTF-8 was replaced
+	repaired results.Warning // rows in which invalid UTF-8 was replaced
 }
 
 func newCSVSource(r io.Reader, name string, repair bool) *csvSource {
@@ -72,7 +74,10 @@ func (s *csvSource) Next() ([]string, int, error) {
 		}
 	}
 	if fixed {
-		s.Repaired++
+		s.repaired.Count++
+		if len(s.repaired.Lines) < maxWarnLines {
+			s.repaired.Lines = append(s.repaired.Lines, line)
+		}
 	}
 	return f, line, nil
 }

@@ -58,8 +58,30 @@ type Metric struct {
 	Blank string
 	// Source names where the definition comes from.
 	Source string
-	// New returns a fresh Scorer with its own scratch space.
+	// New returns a fresh Scorer with its own scratch space. For a
+	// corpus-level metric it scores one row as a corpus of one (the
+	// sentence-level value).
 	New func() Scorer
+	// Corpus, when set, makes the metric corpus-level: a group's value is
+	// computed from the summed sufficient statistics of its rows, not as
+	// the mean of row values (corpus BLEU and chrF are not means).
+	Corpus *CorpusDef
+}
+
+// CorpusDef describes a corpus-level metric's sufficient statistics.
+type CorpusDef struct {
+	// NStats is the number of statistics each row contributes.
+	NStats int
+	// New returns a stats collector for one goroutine.
+	New func() CorpusStats
+	// Final computes the corpus value from statistics summed over rows.
+	Final func(sums []float64) float64
+}
+
+// CorpusStats computes one row's sufficient statistics.
+type CorpusStats interface {
+	// AppendStats appends the row's NStats statistics to dst.
+	AppendStats(dst []float64, golden, response string) []float64
 }
 
 var (
