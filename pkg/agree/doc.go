@@ -1,0 +1,37 @@
+// Package agree measures how well raters agree on labels: observed and
+// chance agreement, Cohen's kappa (plain and weighted), Fleiss' kappa for
+// many raters, Krippendorff's alpha for any number of raters with missing
+// ratings, bootstrap intervals for each over items, and a reader for
+// label tables in CSV.
+//
+// # Which statistic
+//
+//   - Two raters, every item rated by both, unordered labels (a, b, tie):
+//     Cohen's kappa (CohenKappa).
+//   - Two raters, ordered labels (a 1 to 5 scale): weighted kappa
+//     (WeightedKappa with Linear or Quadratic), which counts a 4 against a
+//     5 as a near miss.
+//   - Three or more raters: Fleiss' kappa (FleissKappa), or Krippendorff's
+//     alpha (KrippendorffAlpha), which also handles missing ratings and
+//     ordinal or interval scales. Alpha is the safer default.
+//
+// Kappa depends on how often each label is used, and there is no
+// universal threshold for "good enough"; say what you did with the number
+// (a judge may be held to the agreement that humans reach with each
+// other). Report the interval: 30 items give a wide one.
+//
+// # Conventions
+//
+// Ratings are strings; the empty string is a missing rating. Labels are
+// compared exactly (case and spaces matter; ReadLabels trims spaces).
+// Rows and columns of a confusion matrix, and the scale of weighted and
+// ordinal statistics, follow LabelOrder unless an explicit order is given:
+// numeric order if every label is a number, else byte order.
+//
+// Errors, never NaN: raters with different numbers of items (ErrLength),
+// no items (ErrNoItems), and a statistic that is undefined because every
+// rating is the same label (ErrOneLabel) are returned as errors. The one
+// exception is the seed's rule for Cohen's kappa: when chance agreement is
+// 1 (both raters used one and the same label throughout), kappa is 1, with
+// a warning. Results carry Warnings for figures that are weak but defined.
+package agree

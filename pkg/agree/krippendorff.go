@@ -1,0 +1,293 @@
+package agree
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Level is the level of measurement of Krippendorff's alpha: it chooses
+// the difference function δ²(c, k) between two values.
+type Level int
+
+const (
+	LevelNominal  Level = iota // δ² = 0 if c = k, else 1
+	LevelOrdinal               // δ² = (Σ_{g=c}^{k} n_g − (n_c + n_k)/2)², ranks by the order of values
+	LevelInterval              // δ² = (c − k)², values are numbers
+	LevelRatio                 // δ² = ((c − k)/(c + k))², values are non-negative numbers
+)
+
+// ParseLevel reads "nominal", "ordinal", "interval" or "ratio".
+func ParseLevel(s string) (Level, error) {
+	switch s {
+	case "", "nominal":
+		return LevelNominal, nil
+	case "ordinal":
+		return LevelOrdinal, nil
+	case "interval":
+		return LevelInterval, nil
+	case "ratio":
+		return LevelRatio, nil
+	}
+	return 0, fmt.Errorf("agree: unknown level %q (want nominal, ordinal, interval or ratio)", s)
+}
+
+func (l Level) String() string {
+	return [...]string{"nominal", "ordinal", "interval", "ratio"}[l]
+}
+
+// ValueError reports a rating that is not a number where the level needs
+// one. Unit and Rater are 0-based indices into the ratings.
+type ValueError struct {
+	Unit, Rater int
+	Value       string
+	Level       Level
+}
+
+func (e *ValueError) Error() string {
+	return fmt.Sprintf("agree: unit %d, rater %d: %q is not a number, as the %s level needs", e.Unit+1, e.Rater+1, e.Value, e.Level)
+}
+
+// Alpha is Krippendorff's alpha with the quantities it is made of.
+type Alpha struct {
+	Level Level
+	// Units counts the pairable units (two or more ratings); Values the
+	// ratings in them (n in Krippendorff's notation).
+	Units, Values int
+	// Observed and Expected are the disagreements Dₒ and Dₑ.
+	Observed, Expected float64
+	Alpha              float64
+	// Agreement and ChanceAgreement are the nominal observed and chance
+	// agreement over pairable values (Σ o_cc / n and
+	// Σ n_c(n_c − 1) / (n(n − 1))), reported at every level so that alpha
+	// can be read next to kappa.
+	Agreement, ChanceAgreement float64
+	// Labels lists the values in order.
+	Labels   []string
+	Warnings []string
+}
+
+// KrippendorffAlpha returns Krippendorff's alpha for ratings[u], the
+// values unit u received from its raters ("" is a missing rating), at the
+// given level of measurement. order fixes the order of values for the
+// ordinal level (nil: LabelOrder). It follows K. Krippendorff, "Computing
+// Krippendorff's Alpha-Reliability" (2011). With m_u the number of values
+// in unit u (units with m_u < 2 are not pairable and are left out),
+//
+//	o_ck = Σ_u (number of c-k pairs of values in u, ordered, from different raters) / (m_u − 1)
+//	n_c  = Σ_k o_ck,  n = Σ_c n_c
+//	Dₒ   = (1/n) Σ_c Σ_k o_ck δ²(c, k)
+//	Dₑ   = (1/(n(n − 1))) Σ_c Σ_k n_c n_k δ²(c, k)
+//	α    = 1 − Dₒ/Dₑ
+//
+// Errors: ErrNoItems when no unit has two values, ErrOneLabel when all
+// pairable values are equal (Dₑ = 0: alpha is undefined), and a
+// *ValueError for a non-number at the interval or ratio level.
+func KrippendorffAlpha(ratings [][]string, level Level, order []string) (Alpha, error) {
+	d, err := newAlphaData(ratings, level, order)
+	if err != nil {
+		return Alpha{}, err
+	}
+	weights := make([]int, len(d.units))
+	for i := range weights {
+		weights[i] = 1
+	}
+	a, ok := d.alpha(weights)
+	if !ok {
+		if a.Values == 0 {
+			return a, fmt.Errorf("%w: no unit has two ratings", ErrNoItems)
+		}
+		return a, ErrOneLabel
+	}
+	if a.Units < minItems {
+		a.Warnings = append(a.Warnings, fmt.Sprintf("only %d pairable units: alpha is very uncertain", a.Units))
+	}
+	if left := len(ratings) - a.Units; left > 0 {
+		a.Warnings = append(a.Warnings, fmt.Sprintf("%d units with fewer than two ratings are not pairable and left out", left))
+	}
+	return a, nil
+}
+
+// alphaData holds the units in coded form, ready for repeated evaluation
+// (the bootstrap reweights units).
+type alphaData struct {
+	level  Level
+	labels []string
+	values []float64   // numeric value of each label (interval, ratio)
+	units  [][]int     // per unit: how many of its ratings are each label (sparse: label, count pairs)
+	m      []int       // per unit: number of ratings
+	delta  [][]float64 // δ² for nominal, interval, ratio; ordinal is recomputed per sample
+}
+
+func newAlphaData(ratings [][]string, level Level, order []string) (*alphaData, error) {
+	if len(ratings) == 0 {
+		return nil, ErrNoItems
+	}
+	d := &alphaData{level: level}
+	var all []string
+	for _, r := range ratings {
+		all = append(all, r...)
+	}
+	if order != nil && level == LevelOrdinal {
+		d.labels = slices.Clone(order)
+	} else {
+		d.labels = LabelOrder(all)
+	}
+	index := make(map[string]int, len(d.labels))
+	for i, l := range d.labels {
+		index[l] = i
+	}
+	if level == LevelInterval || level == LevelRatio {
+		d.values = make([]float64, len(d.labels))
+		for i, l := range d.labels {
+			v, err := strconv.ParseFloat(l, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || (level == LevelRatio && v < 0) {
+				u, r := locate(ratings, l)
+				return nil, &ValueError{Unit: u, Rater: r, Value: l, Level: level}
+			}
+			d.values[i] = v
+		}
+	}
+	for u, r := range ratings {
+		counts := map[int]int{}
+		m := 0
+		for rater, l := range r {
+			if l == "" {
+				continue
+			}
+			i, ok := index[l]
+			if !ok {
+				return nil, fmt.Errorf("agree: unit %d, rater %d: value %q is not in the given order %q", u+1, rater+1, l, order)
+			}
+			counts[i]++
+			m++
+		}
+		var sparse []int
+		for i := range d.labels {
+			if c := counts[i]; c > 0 {
+				sparse = append(sparse, i, c)
+			}
+		}
+		d.units = append(d.units, sparse)
+		d.m = append(d.m, m)
+	}
+	k := len(d.labels)
+	d.delta = make([][]float64, k)
+	for c := range k {
+		d.delta[c] = make([]float64, k)
+		for j := range k {
+			switch level {
+			case LevelNominal:
+				if c != j {
+					d.delta[c][j] = 1
+				}
+			case LevelInterval:
+				diff := d.values[c] - d.values[j]
+				d.delta[c][j] = diff * diff
+			case LevelRatio:
+				if s := d.values[c] + d.values[j]; s != 0 {
+					r := (d.values[c] - d.values[j]) / s
+					d.delta[c][j] = r * r
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// locate finds the first place a value occurs.
+func locate(ratings [][]string, v string) (unit, rater int) {
+	for u, r := range ratings {
+		for i, l := range r {
+			if l == v {
+				return u, i
+			}
+		}
+	}
+	return 0, 0
+}
+
+// alpha evaluates α with unit u counted weights[u] times; ok is false
+// when α is undefined (no pairable values, or Dₑ = 0).
+func (d *alphaData) alpha(weights []int) (Alpha, bool) {
+	k := len(d.labels)
+	a := Alpha{Level: d.level, Labels: d.labels}
+	o := make([][]float64, k)
+	for i := range o {
+		o[i] = make([]float64, k)
+	}
+	for u, sp := range d.units {
+		w := weights[u]
+		if w == 0 || d.m[u] < 2 {
+			continue
+		}
+		a.Units += w
+		scale := float64(w) / float64(d.m[u]-1)
+		for x := 0; x < len(sp); x += 2 {
+			c, nc := sp[x], sp[x+1]
+			for y := 0; y < len(sp); y += 2 {
+				j, nj := sp[y], sp[y+1]
+				pairs := nc * nj
+				if c == j {
+					pairs = nc * (nc - 1)
+				}
+				o[c][j] += float64(pairs) * scale
+			}
+		}
+	}
+	nc := make([]float64, k)
+	var n float64
+	for c := range k {
+		for j := range k {
+			nc[c] += o[c][j]
+		}
+		n += nc[c]
+	}
+	a.Values = int(math.Round(n))
+	if a.Units == 0 || n <= 1 {
+		return a, false
+	}
+	delta := d.delta
+	if d.level == LevelOrdinal {
+		delta = ordinalDelta(nc)
+	}
+	var do, de, diag, chance float64
+	for c := range k {
+		diag += o[c][c]
+		chance += nc[c] * (nc[c] - 1)
+		for j := range k {
+			do += o[c][j] * delta[c][j]
+			de += nc[c] * nc[j] * delta[c][j]
+		}
+	}
+	a.Observed = do / n
+	a.Expected = de / (n * (n - 1))
+	a.Agreement = diag / n
+	a.ChanceAgreement = chance / (n * (n - 1))
+	if de == 0 {
+		return a, false
+	}
+	a.Alpha = 1 - (n-1)*do/de
+	return a, true
+}
+
+// ordinalDelta returns δ²(c, k) = (Σ_{g=c}^{k} n_g − (n_c + n_k)/2)² for
+// the marginal counts n_g of the values in order.
+func ordinalDelta(nc []float64) [][]float64 {
+	k := len(nc)
+	m := make([][]float64, k)
+	for c := range k {
+		m[c] = make([]float64, k)
+	}
+	for c := range k {
+		sum := 0.0
+		for j := c; j < k; j++ {
+			sum += nc[j]
+			v := sum - (nc[c]+nc[j])/2
+			m[c][j] = v * v
+			m[j][c] = v * v
+		}
+	}
+	return m
+}

@@ -1,0 +1,130 @@
+package agree
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadLabels(t *testing.T) {
+	in := "\xef\xbb\xbfid,question,ann1,ann2\r\n" +
+		"p01,Which bell?, a ,a\r\n" +
+		"p02,\"Two\nlines\",b,NA\r\n" +
+		"p03,x,tie,.\r\n"
+	tab, err := ReadLabels(strings.NewReader(in), "pairs.csv", []string{"ann2", "ann1"}, "id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LabelRow{
+		{Line: 2, ID: "p01", Ratings: []string{"a", "a"}},
+		{Line: 3, ID: "p02", Ratings: []string{"", "b"}},
+		{Line: 5, ID: "p03", Ratings: []string{"", "tie"}},
+	}
+	if fmt.Sprint(tab.Rows) != fmt.Sprint(want) {
+		t.Errorf("rows %v, want %v", tab.Rows, want)
+	}
+	if got := tab.Rater(1); !slices.Equal(got, []string{"a", "b", "tie"}) {
+		t.Errorf("Rater(1) = %q", got)
+	}
+	if tab.ItemName(1) != "p02" {
+		t.Errorf("ItemName(1) = %q", tab.ItemName(1))
+	}
+	noID, err := ReadLabels(strings.NewReader(in), "pairs.csv", []string{"ann1"}, "")
+	if err != nil || noID.ItemName(2) != "3" {
+		t.Errorf("without id: %v, %v", noID, err)
+	}
+}
+
+func TestReadLabelsErrors(t *testing.T) {
+	tests := []struct {
+		name, in string
+		raters   []string
+		id       string
+		want     string // the full message
+	}{
+		{"empty", "", []string{"a"}, "", "f.csv:1: empty file: no header row"},
+		{"no such rater", "id,ann1\nx,a\n", []string{"ann1", "ann3"}, "id", `f.csv:1: no column "ann3"; the header has "id", "ann1"`},
+		{"no such id", "ann1,ann2\na,b\n", []string{"ann1", "ann2"}, "id", `f.csv:1: no column "id"; the header has "ann1", "ann2"`},
+		{"duplicate header", "id,ann1,ann1\nx,a,b\n", []string{"ann1"}, "id", `f.csv:1:3: column "ann1" appears twice in the header`},
+		{"duplicate id", "id,ann1\nx,a\ny,b\nx,c\n", []string{"ann1"}, "id", `f.csv:4:1: duplicate id "x" (first on line 2)`},
+		{"empty id", "id,ann1\nx,a\n ,b\n", []string{"ann1"}, "id", "f.csv:3:1: empty id"},
+		{"short row", "id,ann1\nx,a\ny\n", []string{"ann1"}, "id", "f.csv:3:1: wrong number of fields"},
+		{"bare quote", "id,ann1\nx,a\"b\n", []string{"ann1"}, "id", `f.csv:2:4: bare " in non-quoted-field`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadLabels(strings.NewReader(tc.in), "f.csv", tc.raters, tc.id)
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *ParseError", err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error\n%s\nwant\n%s", err, tc.want)
+			}
+		})
+	}
+	if _, err := ReadLabels(strings.NewReader("a,b\n"), "f.csv", []string{"a", "a"}, ""); err == nil {
+		t.Error("a rater asked for twice was accepted")
+	}
+	if _, err := ReadLabels(strings.NewReader("a,b\n"), "f.csv", nil, ""); err == nil {
+		t.Error("no raters was accepted")
+	}
+}
+
+// FuzzReadLabels: no input makes the reader panic; what it accepts has one
+// rating per rater on every row, no untrimmed or missing-marker labels,
+// unique ids; and writing the table back and reading it again gives the
+// same ids and ratings.
+func FuzzReadLabels(f *testing.F) {
+	f.Add([]byte("id,ann1,ann2\np01,a,b\np02,tie,NA\n"))
+	f.Add([]byte("\xef\xbb\xbfid,ann1,ann2\r\n\"p,1\",\" a \",\"\"\r\n"))
+	f.Add([]byte("ann1,id,ann2\n1,x,2\n,y,-\n"))
+	f.Add([]byte("id,ann1,ann2\nx,\"a\"\"b\",c\nx,d,e\n"))
+	f.Add([]byte("id,ann1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		raters := []string{"ann1", "ann2"}
+		tab, err := ReadLabels(bytes.NewReader(data), "fuzz.csv", raters, "id")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "fuzz.csv" || pe.Line < 1 {
+				t.Fatalf("error %v is not a placed *ParseError", err)
+			}
+			return
+		}
+		ids := map[string]bool{}
+		for _, r := range tab.Rows {
+			if len(r.Ratings) != len(raters) || r.ID == "" || ids[r.ID] {
+				t.Fatalf("bad row %+v", r)
+			}
+			ids[r.ID] = true
+			for _, l := range r.Ratings {
+				if l != strings.TrimSpace(l) || (l != "" && isMissing(l)) {
+					t.Fatalf("label %q kept untrimmed or as a missing marker", l)
+				}
+			}
+		}
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.Write([]string{"id", "ann1", "ann2"})
+		for _, r := range tab.Rows {
+			w.Write([]string{r.ID, r.Ratings[0], r.Ratings[1]})
+		}
+		w.Flush()
+		again, err := ReadLabels(&buf, "again.csv", raters, "id")
+		if err != nil {
+			t.Fatalf("re-reading what was written: %v\n%q", err, buf.String())
+		}
+		if len(again.Rows) != len(tab.Rows) {
+			t.Fatalf("%d rows, then %d", len(tab.Rows), len(again.Rows))
+		}
+		for i := range tab.Rows {
+			if again.Rows[i].ID != tab.Rows[i].ID || !slices.Equal(again.Rows[i].Ratings, tab.Rows[i].Ratings) {
+				t.Fatalf("row %d: %+v then %+v", i, tab.Rows[i], again.Rows[i])
+			}
+		}
+	})
+}
