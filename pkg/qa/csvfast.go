@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -32,14 +31,43 @@ type chunk struct {
 	seq       int
 	text      string // the records, as one string (fields are substrings)
 	firstLine int    // line number of text's first byte
-	buf       []byte // backing store of text, from blockPool
+	buf       []byte // backing store of text, from free
+	free      *freeList
 }
 
-var blockPool = sync.Pool{New: func() any { return make([]byte, 0, 2*blockSize) }}
+// freeList recycles byte buffers between the reader, the workers and the
+// writer. Unlike sync.Pool it survives garbage collections, so a steady
+// stream of blocks allocates a fixed handful of buffers, which bounds
+// peak memory.
+type freeList struct {
+	c    chan []byte
+	size int // capacity of new buffers
+}
+
+func newFreeList(n, size int) *freeList { return &freeList{c: make(chan []byte, n), size: size} }
+
+func (f *freeList) get() []byte {
+	select {
+	case b := <-f.c:
+		return b[:0]
+	default:
+		return make([]byte, 0, f.size)
+	}
+}
+
+func (f *freeList) put(b []byte) {
+	if cap(b) > 4*f.size {
+		return // an outsized buffer (one huge record): let it go
+	}
+	select {
+	case f.c <- b[:0]:
+	default:
+	}
+}
 
 func (c *chunk) release() {
-	if c.buf != nil && cap(c.buf) <= 4*blockSize {
-		blockPool.Put(c.buf[:0]) //nolint:staticcheck // a slice header is fine here
+	if c.buf != nil && c.free != nil {
+		c.free.put(c.buf)
 	}
 	c.buf, c.text = nil, ""
 }
@@ -51,6 +79,7 @@ type splitter struct {
 	line  int // line number of the next chunk's first byte
 	seq   int
 	eof   bool
+	free  *freeList
 }
 
 // next returns the next chunk, or io.EOF.
@@ -58,7 +87,10 @@ func (s *splitter) next() (*chunk, error) {
 	if s.eof && len(s.carry) == 0 {
 		return nil, io.EOF
 	}
-	buf := append(blockPool.Get().([]byte)[:0], s.carry...)
+	if s.free == nil {
+		s.free = newFreeList(8, blockSize+blockSize/8)
+	}
+	buf := append(s.free.get(), s.carry...)
 	for {
 		if !s.eof {
 			if cap(buf)-len(buf) < blockSize {
@@ -81,7 +113,7 @@ func (s *splitter) next() (*chunk, error) {
 				continue // one record longer than the buffer: read more
 			}
 		}
-		c := &chunk{seq: s.seq, firstLine: s.line, buf: buf}
+		c := &chunk{seq: s.seq, firstLine: s.line, buf: buf, free: s.free}
 		if cut > 0 {
 			c.text = unsafe.String(unsafe.SliceData(buf), cut)
 		}
@@ -323,7 +355,7 @@ func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	for i, f := range rec.fields {
 		header[i] = strings.Clone(f)
 	}
-	rest := &chunk{seq: c.seq, text: text[p.pos:], firstLine: p.line, buf: c.buf}
+	rest := &chunk{seq: c.seq, text: text[p.pos:], firstLine: p.line, buf: c.buf, free: c.free}
 	return header, rest, nil
 }
 

@@ -75,8 +75,6 @@ type batchResult struct {
 	done     func() // releases the batch's input once merged and written
 }
 
-var outPool = sync.Pool{New: func() any { return make([]byte, 0, blockSize+blockSize/2) }}
-
 type engine struct {
 	file       string
 	opt        *Options
@@ -91,6 +89,7 @@ type engine struct {
 	examples [][4][]results.Example
 	warn     map[string]*results.Warning
 	overlap  int // index of word_overlap in metrics, or -1
+	outFree  *freeList
 }
 
 func newEngine(file string, opt *Options) *engine {
@@ -116,6 +115,7 @@ func newEngine(file string, opt *Options) *engine {
 		e.keepValues = true
 	}
 	e.warn = map[string]*results.Warning{}
+	e.outFree = newFreeList(8, blockSize+blockSize/2)
 	return e
 }
 
@@ -418,7 +418,7 @@ func (e *engine) mergeBatch(b *batchResult) {
 func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context, work chan<- func(*worker) *batchResult) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	inflight := e.opt.Workers * 2
+	inflight := e.opt.Workers + 1
 	work := make(chan func(*worker) *batchResult, inflight)
 	done := make(chan *batchResult, inflight)
 	var wg sync.WaitGroup
@@ -475,8 +475,8 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 					break
 				}
 			}
-			if r.out != nil && cap(r.out) <= 4*blockSize {
-				outPool.Put(r.out[:0]) //nolint:staticcheck
+			if r.out != nil {
+				e.outFree.put(r.out)
 			}
 			if r.done != nil {
 				r.done()
@@ -515,7 +515,7 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			b := w.newBatch(c.seq)
 			b.done = c.release
 			if e.opt.Verdicts != nil {
-				b.out = outPool.Get().([]byte)[:0]
+				b.out = e.outFree.get()
 			}
 			if ctx.Err() != nil {
 				b.err = ctx.Err()
