@@ -65,6 +65,7 @@ else
 fi
 
 verdicts=$dir/verdicts.csv
+# shellcheck disable=SC2054 # the comma separates metric ids, not array elements
 cmd=(build/evalbook score --responses "$data" --metrics exact_substring,word_overlap --out "$verdicts")
 echo "command: ${cmd[*]}"
 
