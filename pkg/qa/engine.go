@@ -26,6 +26,11 @@ type acc struct {
 	agree                 [][4]int  // per binary metric pair: both, neither, only first, only second
 	values                [][]float64
 	clusters              []string
+	// csum holds, for each corpus-level metric, its summed sufficient
+	// statistics; crows keeps every row's statistics (in file order)
+	// when a bootstrap interval needs them.
+	csum  [][]float64
+	crows [][]float64
 }
 
 func (e *engine) newAcc() *acc {
@@ -38,6 +43,13 @@ func (e *engine) newAcc() *acc {
 	}
 	if e.keepValues {
 		a.values = make([][]float64, len(e.metrics))
+	}
+	a.csum = make([][]float64, len(e.metrics))
+	a.crows = make([][]float64, len(e.metrics))
+	for i, m := range e.metrics {
+		if m.Corpus != nil {
+			a.csum[i] = make([]float64, m.Corpus.NStats)
+		}
 	}
 	return a
 }
@@ -61,6 +73,12 @@ func (a *acc) merge(b *acc) {
 		a.values[i] = append(a.values[i], b.values[i]...)
 	}
 	a.clusters = append(a.clusters, b.clusters...)
+	for i := range a.csum {
+		for j := range a.csum[i] {
+			a.csum[i][j] += b.csum[i][j]
+		}
+		a.crows[i] = append(a.crows[i], b.crows[i]...)
+	}
 }
 
 // batchResult is what a worker returns for one batch.
@@ -160,6 +178,8 @@ type worker struct {
 	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
 	anyLow  bool
 	gl, rl  []byte
+	corpus  []score.CorpusStats // per metric, nil unless corpus-level
+	cstats  []float64
 	vals    []score.Verdict
 	gbuf    []byte
 	rbuf    []byte
@@ -174,6 +194,11 @@ func (e *engine) newWorker() *worker {
 		ls, _ := s.(score.LowerScorer)
 		w.lowers = append(w.lowers, ls)
 		w.anyLow = w.anyLow || ls != nil
+		var cs score.CorpusStats
+		if m.Corpus != nil {
+			cs = m.Corpus.New()
+		}
+		w.corpus = append(w.corpus, cs)
 	}
 	return w
 }
@@ -239,6 +264,20 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 			w.vals[i] = s.Score(golden, response)
 		}
 	}
+	// Sufficient statistics of corpus-level metrics, computed once per row.
+	var cstats [][]float64
+	for i, cs := range w.corpus {
+		if cs == nil {
+			continue
+		}
+		if cstats == nil {
+			cstats = make([][]float64, len(w.corpus))
+			w.cstats = w.cstats[:0]
+		}
+		start := len(w.cstats)
+		w.cstats = cs.AppendStats(w.cstats, golden, response)
+		cstats[i] = w.cstats[start:]
+	}
 	add := func(a *acc) {
 		a.n++
 		if blank {
@@ -261,6 +300,14 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 		}
 		if lay.cluster >= 0 {
 			a.clusters = append(a.clusters, strings.Clone(fields[lay.cluster]))
+		}
+		for i, st := range cstats {
+			for j, x := range st {
+				a.csum[i][j] += x
+			}
+			if st != nil && e.opt.CI == "bootstrap" {
+				a.crows[i] = append(a.crows[i], st...)
+			}
 		}
 	}
 	add(b.combined)

@@ -3,9 +3,11 @@ package qa
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
 )
 
@@ -106,6 +108,29 @@ func (e *engine) group(by, name string, a *acc, ivWarn map[string]int) results.G
 		if a.n > 0 {
 			s.Accuracy = a.sum[i] / float64(a.n)
 		}
+		if m.Corpus != nil {
+			// A corpus-level metric reports the corpus value, computed
+			// from summed statistics; the mean of sentence values is kept
+			// beside it for reference.
+			s.SentenceMean = s.Accuracy
+			s.Accuracy = m.Corpus.Final(a.csum[i])
+			s.Level = "corpus"
+			var iv stats.Interval
+			if o.CI == "bootstrap" {
+				iv = corpusBootstrap(m.Corpus, a.crows[i], o.Resamples, o.Confidence, o.Seed)
+			} else {
+				iv = stats.Interval{Lo: s.Accuracy, Hi: s.Accuracy}
+				if o.CI != "none" {
+					iv.Warnings = []string{"a corpus-level metric has no Wilson interval; use --ci bootstrap"}
+				}
+			}
+			s.CILow, s.CIHigh = iv.Lo, iv.Hi
+			for _, w := range iv.Warnings {
+				ivWarn[m.ID+": "+w]++
+			}
+			g.Metrics[m.ID] = s
+			continue
+		}
 		if m.ID == "word_overlap" {
 			s.MatchingWords, s.GoldenWords = a.matching[i], a.golden[i]
 		}
@@ -177,6 +202,40 @@ func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interva
 	iv.Lo, iv.Hi = math.Max(0, mean-h), math.Min(1, mean+h)
 	if n < 30 {
 		iv.Warnings = []string{"fewer than 30 rows: the normal interval of a graded metric is rough; prefer --ci bootstrap"}
+	}
+	return iv
+}
+
+// corpusBootstrap is the percentile bootstrap of a corpus-level metric:
+// each resample draws len(rows) rows with replacement, sums their
+// statistics and computes the corpus value. rows holds each row's
+// NStats statistics back to back, in file order.
+func corpusBootstrap(def *score.CorpusDef, rows []float64, resamples int, confidence float64, seed uint64) stats.Interval {
+	k := def.NStats
+	n := len(rows) / k
+	iv := stats.Interval{Confidence: confidence, Method: "bootstrap"}
+	if n == 0 {
+		iv.Warnings = []string{"no rows: no interval"}
+		return iv
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x636f72707573)) // "corpus"
+	vals := make([]float64, resamples)
+	sum := make([]float64, k)
+	for r := range vals {
+		clear(sum)
+		for i := 0; i < n; i++ {
+			row := rows[rng.IntN(n)*k:]
+			for j := 0; j < k; j++ {
+				sum[j] += row[j]
+			}
+		}
+		vals[r] = def.Final(sum)
+	}
+	sort.Float64s(vals)
+	alpha := (1 - confidence) / 2
+	iv.Lo, iv.Hi = stats.Percentile(vals, alpha), stats.Percentile(vals, 1-alpha)
+	if n < 30 {
+		iv.Warnings = []string{"fewer than 30 rows: a bootstrap interval of a corpus metric is unreliable"}
 	}
 	return iv
 }

@@ -83,8 +83,14 @@ type Group struct {
 type MetricScore struct {
 	// Correct is the number of correct rows for a binary metric and the
 	// sum of scores for a graded one.
-	Correct  float64 `json:"correct"`
-	Accuracy float64 `json:"accuracy"` // Correct / n; 0 when n is 0
+	Correct float64 `json:"correct"`
+	// Accuracy is Correct / n (0 when n is 0); for a corpus-level metric
+	// (Level "corpus") it is the corpus value computed from statistics
+	// summed over the group's rows, and SentenceMean is the mean of the
+	// rows' sentence-level values.
+	Accuracy     float64 `json:"accuracy"`
+	Level        string  `json:"level,omitempty"`
+	SentenceMean float64 `json:"sentence_mean,omitempty"`
 	// CILow and CIHigh bound Accuracy at Settings.Confidence; both equal
 	// Accuracy when no interval was asked for.
 	CILow  float64 `json:"ci_low"`

@@ -1,0 +1,102 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Table is a titled grid of figures, for results that have no dedicated
+// renderer yet (agree, compare, calibrate): a command fills one or more
+// Tables and every renderer (text here, XLSX, HTML) can show them.
+// Cells are strings so that JSON round-trips them exactly; a column's
+// Kind says how to show them.
+type Table struct {
+	Title string `json:"title"`
+	// Note is a sentence shown under the title (what the table means,
+	// how to read it).
+	Note    string     `json:"note,omitempty"`
+	Columns []Column   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+}
+
+// Column is one column of a Table.
+type Column struct {
+	Name string `json:"name"`
+	// Kind is "text" (the default), "number" (a count or a measure), or
+	// "rate" (a proportion in [0,1], shown as a percentage by human
+	// formats). Number and rate cells hold full-precision decimals
+	// (strconv.FormatFloat(x, 'g', -1, 64)); an empty cell is a missing value.
+	Kind string `json:"kind,omitempty"`
+}
+
+// Column kinds.
+const (
+	KindText   = "text"
+	KindNumber = "number"
+	KindRate   = "rate"
+)
+
+// Float formats x for a number or rate cell at full precision.
+func Float(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// Display returns cell as a human reads it: rates as percentages with one
+// decimal, numbers rounded to at most three decimals, text unchanged.
+func (c Column) Display(cell string) string {
+	if c.Kind != KindNumber && c.Kind != KindRate {
+		return cell
+	}
+	x, ok := Number(cell)
+	if !ok {
+		return cell
+	}
+	if c.Kind == KindRate {
+		return pct(x) + "%"
+	}
+	if x == float64(int64(x)) {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
+}
+
+// Check returns an error when a row's length differs from the number of
+// columns, naming the table and the row.
+func (t *Table) Check() error {
+	for i, r := range t.Rows {
+		if len(r) != len(t.Columns) {
+			return fmt.Errorf("table %q: row %d has %d cells for %d columns", t.Title, i+1, len(r), len(t.Columns))
+		}
+	}
+	return nil
+}
+
+// WriteText writes the table as aligned text under its title and note.
+func (t *Table) WriteText(w io.Writer) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	ew := &errWriter{w: w}
+	fmt.Fprintln(ew, t.Title)
+	if t.Note != "" {
+		fmt.Fprintln(ew, t.Note)
+	}
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	head := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		head[i] = c.Name
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	cells := make([]string, len(t.Columns))
+	for _, r := range t.Rows {
+		for i, c := range t.Columns {
+			// Keep each row on one line: a line break inside a cell would
+			// break the alignment.
+			cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c.Display(r[i]))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+	return ew.err
+}
