@@ -54,7 +54,8 @@ var rules = []rule{
 
 	// Edge: adapters from the result model to heavy libraries.
 	{pkg: "pkg/xlsxreport", allow: []string{"pkg/results"}, ext: []string{excelize}},
-	{pkg: "pkg/workbook", allow: []string{"pkg/qa"}, ext: []string{excelize}}, // XLSX input, registered with qa
+	// XLSX input: a reader registered with qa from the edge (issue 2: excelize stays out of the core).
+	{pkg: "pkg/workbook", allow: []string{"pkg/qa"}, ext: []string{excelize}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},
