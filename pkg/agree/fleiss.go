@@ -122,7 +122,7 @@ func FleissCounts(counts [][]int) (Fleiss, error) {
 	}
 	f.Kappa = (f.Observed - f.Expected) / (1 - f.Expected)
 	if skipped > 0 {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("%d items with fewer than two ratings left out", skipped))
+		f.Warnings = append(f.Warnings, fmt.Sprintf("%d %s with fewer than two ratings left out", skipped, plural(skipped, "item", "items")))
 	}
 	if minR != maxR {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("items have between %d and %d ratings: Fleiss' kappa assumes the same number; Krippendorff's alpha is built for missing ratings", minR, maxR))
@@ -194,4 +194,11 @@ func Disagreements(items [][]string) []int {
 		}
 	}
 	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -104,7 +104,7 @@ func KrippendorffAlpha(ratings [][]string, level Level, order []string) (Alpha, 
 		a.Warnings = append(a.Warnings, fmt.Sprintf("only %d pairable units: alpha is very uncertain", a.Units))
 	}
 	if left := len(ratings) - a.Units; left > 0 {
-		a.Warnings = append(a.Warnings, fmt.Sprintf("%d units with fewer than two ratings are not pairable and left out", left))
+		a.Warnings = append(a.Warnings, fmt.Sprintf("%d %s with fewer than two ratings left out (not pairable)", left, plural(left, "unit", "units")))
 	}
 	return a, nil
 }

@@ -36,7 +36,10 @@ type LabelTable struct {
 	File     string
 	Raters   []string // rater column names, in the order asked for
 	IDColumn string   // "" when items are named by row number
-	Rows     []LabelRow
+	// RaterFields gives each rater column's 1-based field number in the
+	// file, for error messages that point at a cell.
+	RaterFields []int
+	Rows        []LabelRow
 }
 
 // LabelRow is one item.
@@ -148,6 +151,7 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		if idx[j], err = col(name); err != nil {
 			return nil, err
 		}
+		t.RaterFields = append(t.RaterFields, idx[j]+1)
 	}
 	idIdx := -1
 	if idColumn != "" {

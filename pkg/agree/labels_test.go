@@ -27,6 +27,9 @@ func TestReadLabels(t *testing.T) {
 	if fmt.Sprint(tab.Rows) != fmt.Sprint(want) {
 		t.Errorf("rows %v, want %v", tab.Rows, want)
 	}
+	if !slices.Equal(tab.RaterFields, []int{4, 3}) {
+		t.Errorf("RaterFields = %v, want [4 3]", tab.RaterFields)
+	}
 	if got := tab.Rater(1); !slices.Equal(got, []string{"a", "b", "tie"}) {
 		t.Errorf("Rater(1) = %q", got)
 	}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The golden files hold the commands' full output; runCLI, golden and the
+// -update flag are shared with score_test.go.
+func TestAgreeGolden(t *testing.T) {
+	pairs := filepath.Join("..", "datasets", "agreement", "pairs.csv")
+	ratings := filepath.Join("..", "datasets", "agreement", "ratings.csv")
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"agree_pairs.stdout", []string{"agree", "--labels", pairs, "--raters", "ann1,ann2", "--id", "id"}},
+		{"agree_pairs.json", []string{"agree", "--labels", pairs, "--raters", "ann1,ann2", "--id", "id", "--json"}},
+		{"agree_pairs_rownumbers.stdout", []string{"agree", "--labels", pairs, "--raters", "ann2,ann1", "--confidence", "0.9", "--resamples", "500", "--seed", "3"}},
+		{"agree_ratings_weighted.stdout", []string{"agree", "--labels", ratings, "--raters", "r1,r2", "--id", "id", "--weights", "quadratic"}},
+		{"agree_ratings_alpha.stdout", []string{"agree", "--labels", ratings, "--raters", "r1,r2,r3,r4", "--id", "id", "--level", "ordinal"}},
+		{"agree_ratings_alpha.json", []string{"agree", "--labels", ratings, "--raters", "r1,r2,r3,r4", "--id", "id", "--metric", "alpha", "--level", "interval", "--json"}},
+		{"agree_ratings_fleiss.json", []string{"agree", "--labels", ratings, "--raters", "r1,r2,r3,r4", "--id", "id", "--metric", "fleiss", "--json"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			golden(t, c.name, out)
+		})
+	}
+}
+
+// The sample pairs reproduce the seed's figures (SPEC.md section 3):
+// observed 26/30, expected 307/900, kappa 0.798, the confusion
+// a {a 10}, b {b 11}, tie {a 3, b 1, tie 5}, and four items to adjudicate.
+func TestAgreeSeedFigures(t *testing.T) {
+	out, _, code := runCLI(t, "agree", "--labels", filepath.Join("..", "datasets", "agreement", "pairs.csv"), "--raters", "ann1,ann2", "--id", "id", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var r struct {
+		N         int     `json:"n"`
+		Observed  float64 `json:"observed"`
+		Expected  float64 `json:"expected"`
+		Kappa     float64 `json:"kappa"`
+		CILow     float64 `json:"ci_low"`
+		CIHigh    float64 `json:"ci_high"`
+		Confusion struct {
+			Labels []string `json:"labels"`
+			Rows   [][]int  `json:"rows"`
+		} `json:"confusion"`
+		Disagreements []struct {
+			Item string `json:"item"`
+		} `json:"disagreements"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.N != 30 || fmt.Sprintf("%.3f %.3f %.3f", r.Observed, r.Expected, r.Kappa) != "0.867 0.341 0.798" {
+		t.Errorf("n %d observed %v expected %v kappa %v", r.N, r.Observed, r.Expected, r.Kappa)
+	}
+	if fmt.Sprint(r.Confusion.Labels, r.Confusion.Rows) != "[a b tie] [[10 0 0] [0 11 0] [3 1 5]]" {
+		t.Errorf("confusion %v %v", r.Confusion.Labels, r.Confusion.Rows)
+	}
+	if len(r.Disagreements) != 4 || !(r.CILow < r.Kappa && r.Kappa < r.CIHigh) || r.Warnings == nil {
+		t.Errorf("disagreements %v, interval (%v, %v), warnings %v", r.Disagreements, r.CILow, r.CIHigh, r.Warnings)
+	}
+}
+
+func TestAgreeErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.csv", "id,r1,r2,r3\nx,1,2,2\ny,2,2,3\n")
+	dup := write("dup.csv", "id,r1,r2\nx,a,b\nx,b,b\n")
+	word := write("word.csv", "id,r1,r2\nx,1,2\ny,2,high\n")
+	same := write("same.csv", "id,r1,r2,r3\nx,a,a,a\ny,a,a,\n")
+	empty := write("empty.csv", "id,r1,r2\n")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no flags", []string{"agree"}, 2, "evalbook: agree: --labels and --raters are required (see evalbook agree --help)\n"},
+		{"one rater", []string{"agree", "--labels", good, "--raters", "r1"}, 2, "evalbook: agree: --raters needs at least two columns, got \"r1\"\n"},
+		{"kappa of three", []string{"agree", "--labels", good, "--raters", "r1,r2,r3", "--metric", "kappa"}, 2, "evalbook: agree: Cohen's kappa is for two raters, got 3; use --metric fleiss or alpha\n"},
+		{"bad weights", []string{"agree", "--labels", good, "--raters", "r1,r2", "--weights", "cubic"}, 2, "evalbook: agree: --weights \"cubic\": want linear or quadratic\n"},
+		{"weights with alpha", []string{"agree", "--labels", good, "--raters", "r1,r2", "--metric", "alpha", "--weights", "linear"}, 2, "evalbook: agree: --weights applies to --metric kappa only\n"},
+		{"level with kappa", []string{"agree", "--labels", good, "--raters", "r1,r2", "--level", "ordinal"}, 2, "evalbook: agree: --level applies to --metric alpha only\n"},
+		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: --confidence must be between 0 and 1, got 95\n"},
+		{"missing column", []string{"agree", "--labels", good, "--raters", "r1,r9"}, 1, "evalbook: " + good + ":1: no column \"r9\"; the header has \"id\", \"r1\", \"r2\", \"r3\"\n"},
+		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1: duplicate id \"x\" (first on line 2)\n"},
+		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:3: r2 rated \"high\", not a number as the interval level needs\n"},
+		{"one label for alpha", []string{"agree", "--labels", same, "--raters", "r1,r2,r3"}, 1, "evalbook: " + same + ": agree: every rating is the same label, so chance agreement is 1 and the statistic is undefined\n"},
+		{"no items", []string{"agree", "--labels", empty, "--raters", "r1,r2"}, 1, "evalbook: " + empty + ": no items after the header\n"},
+		{"no file", []string{"agree", "--labels", filepath.Join(dir, "none.csv"), "--raters", "r1,r2"}, 1, "evalbook: open " + filepath.Join(dir, "none.csv") + ": no such file or directory\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tc.args...)
+			if code != tc.code || errOut != tc.stderr || out != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q\nwant exit %d, stderr %q", code, errOut, out, tc.code, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestAgreeHelp(t *testing.T) {
+	out, _, code := runCLI(t, "agree", "--help")
+	if code != 0 || !strings.Contains(out, "Usage: evalbook agree") || !strings.Contains(out, "-resamples") {
+		t.Errorf("exit %d, help %q", code, out)
+	}
+}
+
+// Kappa leaves out items missing a rating, and says so.
+func TestAgreeMissingRatings(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "gaps.csv")
+	os.WriteFile(p, []byte("r1,r2\na,a\nb,\na,b\nNA,b\nb,b\n"), 0o644)
+	out, _, code := runCLI(t, "agree", "--labels", p, "--raters", "r1,r2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var r struct {
+		N        int      `json:"n"`
+		Warnings []string `json:"warnings"`
+	}
+	json.Unmarshal([]byte(out), &r)
+	if r.N != 3 || len(r.Warnings) == 0 || r.Warnings[0] != "2 items lack a rating from r1 or r2 and are left out (lines 3, 5)" {
+		t.Errorf("n %d, warnings %q", r.N, r.Warnings)
+	}
+}

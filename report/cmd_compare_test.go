@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// testdata/compare_old.csv and compare_new.csv rebuild the seed's version
+// comparison (seed 003, SPEC.md section 3) in the shape "evalbook run
+// --out" writes: 31 cases, old passes 25, new 27, p02 and p09 better,
+// none worse. The new file lists the cases in another order.
+const (
+	compareOld = "testdata/compare_old.csv"
+	compareNew = "testdata/compare_new.csv"
+)
+
+func TestCompareGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"compare_seed.stdout", []string{"compare", "--old", compareOld, "--new", compareNew, "--metric", "pass", "--by", "task"}},
+		{"compare_seed.json", []string{"compare", "--old", compareOld, "--new", compareNew, "--metric", "pass", "--by", "task", "--json"}},
+		{"compare_bootstrap.stdout", []string{"compare", "--old", compareOld, "--new", compareNew, "--ci", "bootstrap", "--confidence", "0.9", "--resamples", "5000", "--seed", "4", "--by", "lang"}},
+		{"compare_reversed.json", []string{"compare", "--old", compareNew, "--new", compareOld, "--json"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			golden(t, c.name, out)
+		})
+	}
+}
+
+// The seed prints n=31, old 0.806, new 0.871, better p02 and p09, worse
+// none, unchanged 29, sign test p = 0.5, and new pass rates by task
+// exact_term 1.0 (3), lookup 1.0 (12), multi_fact 1.0 (6), paraphrase 0.5
+// (4), unanswerable 0.67 (6). Its bootstrap intervals, (0.677, 0.935) and
+// (0.742, 0.968), come from other resampling code, so only their
+// neighbourhood is checked (within 0.03).
+func TestCompareSeedFigures(t *testing.T) {
+	out, _, code := runCLI(t, "compare", "--old", compareOld, "--new", compareNew, "--by", "task", "--ci", "bootstrap", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var r compareReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("n=%d old %.3f new %.3f better %v worse %v unchanged %d p %v metric %s",
+		r.N, r.Old, r.New, r.Better, r.Worse, r.Unchanged, r.PSign, r.Metric)
+	if want := "n=31 old 0.806 new 0.871 better [p02 p09] worse [] unchanged 29 p 0.5 metric pass"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	var groups []string
+	for _, g := range r.Groups {
+		groups = append(groups, fmt.Sprintf("%s %.2g (%d)", g.Group, g.New, g.N))
+	}
+	if got, want := strings.Join(groups, ", "), "exact_term 1 (3), lookup 1 (12), multi_fact 1 (6), paraphrase 0.5 (4), unanswerable 0.67 (6)"; got != want {
+		t.Errorf("groups %s\nwant   %s", got, want)
+	}
+	for _, c := range []struct{ got, want float64 }{
+		{r.OldCILow, 0.677}, {r.OldCIHigh, 0.935}, {r.NewCILow, 0.742}, {r.NewCIHigh, 0.968},
+	} {
+		if c.got < c.want-0.03 || c.got > c.want+0.03 {
+			t.Errorf("interval bound %.3f, the seed's is %.3f", c.got, c.want)
+		}
+	}
+}
+
+func TestCompareErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.csv", "id,task,pass,exact\nq1,x,1,0\nq2,x,0,0\nq3,y,1,1\n")
+	b := write("b.csv", "id,task,pass,exact\nq1,x,1,1\nq2,x,1,0\nq3,y,0,1\n")
+	extra := write("extra.csv", "id,task,pass,exact\nq1,x,1,1\nq2,x,1,0\nq4,y,0,1\nq5,y,0,1\n")
+	dup := write("dup.csv", "id,task,pass,exact\nq1,x,1,1\nq2,x,1,0\nq1,y,0,1\n")
+	half := write("half.csv", "id,task,pass,exact\nq1,x,1,1\nq2,x,0.5,0\nq3,y,0,1\n")
+	moved := write("moved.csv", "id,task,pass,exact\nq1,x,1,1\nq2,z,1,0\nq3,y,0,1\n")
+	none := write("none.csv", "id,task,score\nq1,x,0.5\n")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no flags", []string{"compare"}, 2, "evalbook: compare: --old and --new are required (see evalbook compare --help)\n"},
+		{"bad ci", []string{"compare", "--old", a, "--new", b, "--ci", "exact"}, 2, "evalbook: compare: --ci \"exact\": want wilson or bootstrap\n"},
+		{"several candidates", []string{"compare", "--old", a, "--new", b}, 1, "evalbook: several 0/1 columns could be the metric: pass, exact; choose one with --metric\n"},
+		{"no candidate", []string{"compare", "--old", none, "--new", none}, 1, "evalbook: no column besides id holds only 0 and 1 in both " + none + " and " + none + "; name the metric with --metric (columns: id, task, score)\n"},
+		{"unknown metric", []string{"compare", "--old", a, "--new", b, "--metric", "f1"}, 1, "evalbook: " + a + ":1: no column \"f1\"; the header has id, task, pass, exact\n"},
+		{"mismatched keys", []string{"compare", "--old", a, "--new", extra, "--metric", "pass"}, 1, "evalbook: the files do not hold the same id values; 1 only in " + a + ": \"q3\" (line 4); 2 only in " + extra + ": \"q4\" (line 4), \"q5\" (line 5)\n"},
+		{"duplicate key", []string{"compare", "--old", a, "--new", dup, "--metric", "pass"}, 1, "evalbook: " + dup + ":4:1: duplicate id \"q1\" (first on line 2)\n"},
+		{"not 0/1", []string{"compare", "--old", a, "--new", half, "--metric", "pass"}, 1, "evalbook: " + half + ":3:3: pass is \"0.5\", not 0 or 1\n"},
+		{"group moved", []string{"compare", "--old", a, "--new", moved, "--metric", "pass", "--by", "task"}, 1, "evalbook: " + a + ":3 and " + moved + ":3: id \"q2\" has task \"x\" in the old file and \"z\" in the new one\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tc.args...)
+			if code != tc.code || errOut != tc.stderr || out != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q\nwant exit %d, stderr %q", code, errOut, out, tc.code, tc.stderr)
+			}
+		})
+	}
+}
+
+// "evalbook run --out" files feed compare directly with --metric pass --by
+// task, as the run command's help promises.
+func TestCompareRunOutput(t *testing.T) {
+	if _, ok := commands["run"]; !ok {
+		t.Skip("no run command in this build")
+	}
+	dir := t.TempDir()
+	old, new := filepath.Join(dir, "old.csv"), filepath.Join(dir, "new.csv")
+	for _, args := range [][]string{
+		{"run", "--chunking", "paragraph", "--min-score", "0.3", "--out", old},
+		{"run", "--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1", "--out", new},
+	} {
+		if _, errOut, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	out, errOut, code := runCLI(t, "compare", "--old", old, "--new", new, "--metric", "pass", "--by", "task", "--json")
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, errOut)
+	}
+	var r compareReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range r.Groups {
+		n += g.N
+	}
+	if r.N == 0 || n != r.N || len(r.Better)+len(r.Worse)+r.Unchanged != r.N {
+		t.Errorf("n %d, groups add to %d, flips %d+%d+%d", r.N, n, len(r.Better), len(r.Worse), r.Unchanged)
+	}
+}
