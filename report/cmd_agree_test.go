@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/agree"
 )
 
 // The golden files hold the commands' full output; runCLI, golden and the
@@ -141,5 +144,26 @@ func TestAgreeMissingRatings(t *testing.T) {
 	json.Unmarshal([]byte(out), &r)
 	if r.N != 3 || len(r.Warnings) == 0 || r.Warnings[0] != "2 items lack a rating from r1 or r2 and are left out (lines 3, 5)" {
 		t.Errorf("n %d, warnings %q", r.N, r.Warnings)
+	}
+}
+
+// The embedded copy of the sample pairs (datasets.Agreement) is the same
+// data: kappa 0.798 on 30 items.
+func TestAgreeEmbeddedSample(t *testing.T) {
+	f, err := datasets.Agreement.Open("agreement/pairs.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tab, err := agree.ReadLabels(f, "pairs.csv", []string{"ann1", "ann2"}, "id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := agree.CohenKappa(tab.Rater(0), tab.Rater(1))
+	if err != nil || k.N != 30 || fmt.Sprintf("%.3f", k.Kappa) != "0.798" {
+		t.Errorf("kappa %+v, %v", k, err)
+	}
+	if _, err := datasets.Agreement.Open("agreement/ratings.csv"); err != nil {
+		t.Error(err)
 	}
 }
