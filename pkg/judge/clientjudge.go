@@ -1,0 +1,225 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ClientJudge is a model judge: it renders a versioned prompt, sends it
+// through any Completer, and parses the reply strictly. A reply that
+// breaks the contract is never guessed at: a pairwise comparison counts it
+// as a tie, a reference judgment as invalid, and both are counted by
+// reason, so that the damage shows as a number.
+//
+// A ClientJudge is safe for concurrent use.
+type ClientJudge struct {
+	Client Completer
+	Prompt Prompt
+
+	mu      sync.Mutex
+	replies int
+	invalid map[string]int
+}
+
+// NewClientJudge returns a judge that asks c with prompt p.
+func NewClientJudge(c Completer, p Prompt) *ClientJudge {
+	return &ClientJudge{Client: c, Prompt: p}
+}
+
+func (j *ClientJudge) count(err error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.replies++
+	if err == nil {
+		return
+	}
+	var re *ReplyError
+	reason := err.Error()
+	if errors.As(err, &re) {
+		reason = re.Reason
+	}
+	if j.invalid == nil {
+		j.invalid = map[string]int{}
+	}
+	j.invalid[reason]++
+}
+
+// InvalidReplies returns how many replies broke the contract so far, in
+// total and by reason.
+func (j *ClientJudge) InvalidReplies() (int, map[string]int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	by := make(map[string]int, len(j.invalid))
+	for r, k := range j.invalid {
+		n += k
+		by[r] = k
+	}
+	return n, by
+}
+
+// Replies returns how many replies the judge has parsed.
+func (j *ClientJudge) Replies() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.replies
+}
+
+// Compare implements Judge with a pairwise prompt. The facts of q are not
+// shown to the model: it judges the answers as a reader would.
+func (j *ClientJudge) Compare(ctx context.Context, q Query) (Winner, error) {
+	text, err := j.Prompt.RenderPairwise(q.Question, q.First, q.Second)
+	if err != nil {
+		return "", err
+	}
+	reply, err := j.Client.Complete(ctx, Request{PromptHash: j.Prompt.Hash(), User: text})
+	if err != nil {
+		return "", err
+	}
+	w, _, perr := ParsePairwise(reply)
+	j.count(perr)
+	if perr != nil {
+		return Tie, nil
+	}
+	return w, nil
+}
+
+// A RefVerdict is a reference judgment: Valid says the reply kept the
+// contract; Correct is meaningful only then. Invalid holds the reason a
+// reply was rejected.
+type RefVerdict struct {
+	Valid   bool   `json:"valid"`
+	Correct bool   `json:"correct"`
+	Reason  string `json:"reason,omitempty"`
+	Invalid string `json:"invalid,omitempty"`
+}
+
+// Reference asks whether response gives the same answer as golden, with a
+// reference prompt.
+func (j *ClientJudge) Reference(ctx context.Context, question, golden, response string) (RefVerdict, error) {
+	text, err := j.Prompt.RenderReference(question, golden, response)
+	if err != nil {
+		return RefVerdict{}, err
+	}
+	reply, err := j.Client.Complete(ctx, Request{PromptHash: j.Prompt.Hash(), User: text})
+	if err != nil {
+		return RefVerdict{}, err
+	}
+	ok, reason, perr := ParseReference(reply)
+	j.count(perr)
+	if perr != nil {
+		var re *ReplyError
+		why := perr.Error()
+		if errors.As(perr, &re) {
+			why = re.Reason
+		}
+		return RefVerdict{Invalid: why}, nil
+	}
+	return RefVerdict{Valid: true, Correct: ok, Reason: reason}, nil
+}
+
+// A RefItem is one row to judge against its golden answer.
+type RefItem struct {
+	Question, Golden, Response string
+}
+
+// JudgeReferences judges every item with up to workers calls at once
+// (the client's own concurrency limit still applies) and returns the
+// verdicts in item order. progress, when set, is called after each item
+// from several goroutines. The first error (a request that failed after
+// its retries, a cancelled context) stops the run; the replies obtained
+// until then are in the client's cache, so a rerun resumes.
+func JudgeReferences(ctx context.Context, j *ClientJudge, items []RefItem, workers int, progress func(done, total int)) ([]RefVerdict, error) {
+	if workers <= 0 {
+		workers = DefaultConcurrency
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([]RefVerdict, len(items))
+	next := make(chan int)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		done     int
+		firstErr error
+	)
+	for w := 0; w < min(workers, len(items)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				v, err := j.Reference(ctx, items[i].Question, items[i].Golden, items[i].Response)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = fmt.Errorf("row %d: %w", i+1, err)
+					}
+					mu.Unlock()
+					cancel()
+					continue
+				}
+				out[i] = v
+				done++
+				d := done
+				mu.Unlock()
+				if progress != nil {
+					progress(d, len(items))
+				}
+			}
+		}()
+	}
+feed:
+	for i := range items {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if done < len(items) {
+		return nil, ctx.Err()
+	}
+	return out, nil
+}
+
+// A PromptComparison is one judge model calibrated with two prompt
+// wordings on the same pairs. A large gap in agreement, or a low
+// agreement between the two versions' own labels, means the judge reads
+// the wording rather than the answers.
+type PromptComparison struct {
+	First  Record `json:"first"`
+	Second Record `json:"second"`
+	// Between is the share of pairs on which the two versions gave the
+	// same label.
+	Between Share `json:"between"`
+	// Gap is Second.Agreement − First.Agreement.
+	Gap float64 `json:"gap"`
+}
+
+// ComparePrompts calibrates a judge model (through c) with prompts p1 and
+// p2 on the same pairs, asking in both orders when swap is set.
+func ComparePrompts(ctx context.Context, c Completer, p1, p2 Prompt, pairs []Pair, opt CalibrateOptions) (PromptComparison, error) {
+	r1, err := Calibrate(ctx, NewClientJudge(c, p1), p1, pairs, opt)
+	if err != nil {
+		return PromptComparison{}, fmt.Errorf("prompt %s: %w", p1.ID(), err)
+	}
+	r2, err := Calibrate(ctx, NewClientJudge(c, p2), p2, pairs, opt)
+	if err != nil {
+		return PromptComparison{}, fmt.Errorf("prompt %s: %w", p2.ID(), err)
+	}
+	pc := PromptComparison{First: r1, Second: r2, Gap: r2.Agreement - r1.Agreement}
+	for i := range r1.Pairs {
+		pc.Between.N++
+		if r1.Pairs[i].Label == r2.Pairs[i].Label {
+			pc.Between.Hits++
+		}
+	}
+	return pc, nil
+}

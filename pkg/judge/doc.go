@@ -1,0 +1,43 @@
+// Package judge treats an LLM judge as an instrument: versioned prompts,
+// strict parsing of replies, deterministic fake judges with switchable
+// biases, bias probes, calibration against human labels per slice, and a
+// client for any OpenAI-compatible chat-completions endpoint.
+//
+// # Prompts
+//
+// A Prompt is data (datasets/judge/prompts.json): a name, a version, a
+// kind (reference or pairwise), ordered criteria and a text with
+// placeholders. Its Hash covers every word of the text, so a changed word
+// is a new judge. Rendering puts the question and the answers between
+// delimiters whose tag the data cannot forge, and says they are untrusted.
+//
+// # Replies
+//
+// ParsePairwise and ParseReference accept the reply contract and nothing
+// else (a code fence around the object is unwrapped). A ClientJudge counts
+// every rejected reply by reason and, for a pairwise comparison, treats it
+// as a tie.
+//
+// # Fake judges, probes and calibration
+//
+// Fake scores an answer by the share of listed facts it contains, plus
+// 0.15 for a cited source id, plus switchable bonuses for position,
+// verbosity and its own style, and can be blind to Bangla. Fakes returns
+// the named set clean, position, verbosity, self and mixed. RunProbes
+// measures each bias's fingerprint (first_pick, order_flip, longer_wins,
+// self_wins); Calibrate compares a judge with the final human labels and
+// returns a Record (agreement with a bootstrap interval, kappa, confusion,
+// per kind and per language, order disagreements, error shapes); Usable
+// and IsStale turn a record into decisions. Dimensions judges correctness,
+// evidence and concision separately.
+//
+// # The client
+//
+// Client speaks the chat-completions protocol with net/http only:
+// temperature 0 and an optional seed, a timeout per attempt, retries with
+// exponential backoff and jitter on 429, 5xx, network errors and malformed
+// replies (honouring Retry-After), a concurrency limit, an optional
+// requests-per-minute limit, context cancellation and a persistent
+// append-only cache (OpenCache) keyed by CacheKey. The API key comes from
+// an environment variable and appears in no log, cache or error.
+package judge

@@ -1,0 +1,217 @@
+package judge
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// A Label is a human or judge decision about a pair: answer a, answer b,
+// or a tie.
+type Label string
+
+// The three labels of a pairwise decision.
+const (
+	LabelA   Label = "a"
+	LabelB   Label = "b"
+	LabelTie Label = "tie"
+)
+
+// Labels lists the labels in the order confusion tables use (rows and
+// columns a, b, tie).
+var Labels = []Label{LabelA, LabelB, LabelTie}
+
+func (l Label) valid() bool { return l == LabelA || l == LabelB || l == LabelTie }
+
+// Kinds lists the pair kinds of the labelled set, each a slice of the
+// calibration:
+//
+//	clear         one answer is right, the other wrong
+//	verbose_tie   the same facts, one answer padded with extra words
+//	padded_wrong  a long wrong answer against a short right one
+//	cite          the same facts, only one answer cites a source id
+//	tie           the same facts and citations, worded differently
+//	self          a plain cited answer against an uncited one in the
+//	              judge's own style
+var Kinds = []string{"clear", "verbose_tie", "padded_wrong", "cite", "tie", "self"}
+
+// A Pair is one labelled comparison: a question, the facts a correct
+// answer must state, two answers, and the labels of two annotators and the
+// adjudicated final label.
+type Pair struct {
+	ID       string   `json:"id"`
+	Question string   `json:"question"`
+	Facts    []string `json:"facts"`
+	A        string   `json:"a"`
+	B        string   `json:"b"`
+	Kind     string   `json:"kind"`
+	Lang     string   `json:"lang"`
+	Ann1     Label    `json:"ann1"`
+	Ann2     Label    `json:"ann2"`
+	Final    Label    `json:"final"`
+	// Note is the annotators' note, required by guideline rule 4 when
+	// they label a tie because they are unsure; optional otherwise.
+	Note string `json:"note,omitempty"`
+}
+
+// A ParseError reports a problem in a data file with its position. Line
+// and Column count from 1; Column is 0 when the problem concerns the whole
+// line.
+type ParseError struct {
+	File   string
+	Line   int
+	Column int
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// maxLine bounds one JSONL record (a pair or a cache entry).
+const maxLine = 16 << 20
+
+// ReadPairs reads labelled pairs from JSON Lines, one object per line
+// (blank lines are skipped). Records are strict: unknown fields, missing
+// fields, labels other than a, b and tie, kinds outside Kinds, an empty
+// facts list and duplicate ids are errors, reported as a *ParseError
+// naming the file (name), line and column.
+func ReadPairs(r io.Reader, name string) ([]Pair, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	var pairs []Pair
+	seen := map[string]int{}
+	line := 0
+	for sc.Scan() {
+		line++
+		raw := sc.Bytes()
+		if line == 1 {
+			raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		p, col, err := decodePair(raw)
+		if err != nil {
+			return nil, &ParseError{File: name, Line: line, Column: col, Err: err}
+		}
+		if first, dup := seen[p.ID]; dup {
+			return nil, &ParseError{File: name, Line: line, Column: fieldColumn(raw, "id"),
+				Err: fmt.Errorf("duplicate pair id %q (first on line %d)", p.ID, first)}
+		}
+		seen[p.ID] = line
+		pairs = append(pairs, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{File: name, Line: line + 1, Err: err}
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%s: no pairs", name)
+	}
+	return pairs, nil
+}
+
+// decodePair decodes and validates one line; col is the 1-based column of
+// the problem, or 0.
+func decodePair(raw []byte) (p Pair, col int, err error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return p, int(syn.Offset), fmt.Errorf("invalid JSON: %v", syn)
+		case errors.As(err, &typ):
+			return p, fieldColumn(raw, typ.Field), fmt.Errorf("field %q: want %s, got JSON %s", typ.Field, typ.Type, typ.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			return p, fieldColumn(raw, f), fmt.Errorf("unknown field %q", f)
+		}
+		return p, 0, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if dec.More() {
+		return p, int(dec.InputOffset()) + 1, errors.New("more than one JSON value on the line")
+	}
+	need := []struct {
+		field string
+		empty bool
+	}{
+		{"id", p.ID == ""}, {"question", p.Question == ""}, {"facts", len(p.Facts) == 0},
+		{"a", p.A == ""}, {"b", p.B == ""}, {"kind", p.Kind == ""}, {"lang", p.Lang == ""},
+		{"ann1", p.Ann1 == ""}, {"ann2", p.Ann2 == ""}, {"final", p.Final == ""},
+	}
+	for _, n := range need {
+		if n.empty {
+			return p, fieldColumn(raw, n.field), fmt.Errorf("pair %q: field %q is missing or empty", p.ID, n.field)
+		}
+	}
+	for i, f := range p.Facts {
+		if strings.TrimSpace(f) == "" {
+			return p, fieldColumn(raw, "facts"), fmt.Errorf("pair %q: fact %d is empty", p.ID, i+1)
+		}
+	}
+	for _, l := range []struct {
+		field string
+		l     Label
+	}{{"ann1", p.Ann1}, {"ann2", p.Ann2}, {"final", p.Final}} {
+		if !l.l.valid() {
+			return p, fieldColumn(raw, l.field), fmt.Errorf("pair %q: %s is %q, want a, b or tie", p.ID, l.field, l.l)
+		}
+	}
+	if !contains(Kinds, p.Kind) {
+		return p, fieldColumn(raw, "kind"), fmt.Errorf("pair %q: kind %q, want one of %s", p.ID, p.Kind, strings.Join(Kinds, ", "))
+	}
+	return p, 0, nil
+}
+
+// fieldColumn returns the 1-based column of the key "field" in a JSON
+// line, or 0 when it does not occur.
+func fieldColumn(raw []byte, field string) int {
+	if field == "" {
+		return 0
+	}
+	i := bytes.Index(raw, []byte(`"`+field+`"`))
+	if i < 0 {
+		return 0
+	}
+	return i + 1
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// LabelSetHash returns a short content hash of a labelled pair set: the
+// first 12 hex digits of SHA-256 over the pairs' canonical JSON, one per
+// line, sorted by id. It is independent of file order and of formatting,
+// and changes with any edit to a question, fact, answer, kind, language,
+// label or note, so a calibration record can say which labels it used.
+func LabelSetHash(pairs []Pair) string {
+	sorted := append([]Pair(nil), pairs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	h := sha256.New()
+	for _, p := range sorted {
+		b, _ := json.Marshal(p) // a Pair of strings always marshals
+		h.Write(b)
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
