@@ -27,13 +27,16 @@ func IsNFC(s string) bool {
 		return true
 	}
 	nfcOnce.Do(buildNFCTables)
-	prev := uint8(0)
-	last := rune(-1) // the previous rune
+	prev := uint8(0)    // combining class of the previous rune
+	starter := rune(-1) // the last rune of combining class 0
+	if i > 0 {
+		starter = rune(s[i-1])
+	}
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			prev = 0
-			last = rune(c)
+			starter = rune(c)
 			i++
 			continue
 		}
@@ -47,22 +50,26 @@ func IsNFC(s string) bool {
 			return false
 		}
 		ccc := nfcCCC[r]
-		if f&qcMaybe != 0 {
-			// A Maybe character right after a starter composes only
-			// with that starter: look the pair up. Anything subtler
-			// (marks in between) goes to the full algorithm.
-			if last < 0 || prev != 0 {
-				return norm.NFC.IsNormalString(s)
-			}
-			if _, ok := nfcPairs[uint64(last)<<32|uint64(r)]; ok {
-				return false
+		if f&qcMaybe != 0 && starter >= 0 {
+			// A Maybe character can compose only with the last starter,
+			// and only if no character in between blocks it: one of
+			// class 0, or of a class at least its own (UAX #15, D118).
+			// The characters in between are in canonical order (else
+			// the string already failed), so the largest class among
+			// them is prev.
+			if prev == 0 || (ccc != 0 && prev < ccc) {
+				if _, ok := nfcPairs[uint64(starter)<<32|uint64(r)]; ok {
+					return false
+				}
 			}
 		}
 		if ccc != 0 && prev > ccc {
 			return false // marks out of canonical order
 		}
 		prev = ccc
-		last = r
+		if ccc == 0 {
+			starter = r
+		}
 	}
 	return true
 }

@@ -46,6 +46,36 @@ func TestIsNFCExhaustive(t *testing.T) {
 	}
 }
 
+// Triples exercise blocking: a starter, a mark, then a mark or a
+// character that may compose with the starter.
+func TestIsNFCTriples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	check := func(rs ...rune) {
+		s := string(rs)
+		if IsNFC(s) != norm.NFC.IsNormalString(s) {
+			t.Fatalf("IsNFC(%+q) = %v, x/text says %v", s, IsNFC(s), !IsNFC(s))
+		}
+	}
+	for a := rune(0x0980); a < 0x0A00; a++ { // Bengali
+		for b := rune(0x0980); b < 0x0A00; b++ {
+			for c := rune(0x0980); c < 0x0A00; c++ {
+				check(a, b, c)
+			}
+		}
+	}
+	marks := []rune{0x0300, 0x0301, 0x0302, 0x0303, 0x0308, 0x030A, 0x030C, 0x0323, 0x0327, 0x0328, 0x0331, 0x0345, 0x093C, 0x094D, 0x0B3C, 0x05B4}
+	for _, a := range []rune{'a', 'e', 'o', 'u', 'A', 0x03B1, 0x0915, 0x0B21, 0x1100, 0xAC00} {
+		for _, b := range marks {
+			for _, c := range marks {
+				check(a, b, c)
+				check(a, b, c, 0x0301)
+			}
+		}
+	}
+}
+
 func FuzzIsNFC(f *testing.F) {
 	for _, s := range []string{"हिन्दी", "\u0958", "e\u0301", "ক\u09c7\u09be", "a\u0301\u0323"} {
 		f.Add(s)
