@@ -250,8 +250,40 @@ func FuzzMetrics(f *testing.F) {
 			t.Fatal("identical strings fail exact_match")
 		}
 		w := scoreOne(t, "word_overlap", golden, response)
+		if ref := naiveOverlap(golden, response); ref != w {
+			t.Fatalf("word_overlap(%q, %q) = %+v, the naive Python transcription gives %+v", golden, response, w, ref)
+		}
+		if sub := strings.Contains(textnorm.Lower(response), textnorm.Lower(golden)) && !textnorm.IsBlank(response); (scoreOne(t, "exact_substring", golden, response).Value == 1) != sub {
+			t.Fatalf("exact_substring disagrees with the naive transcription on %q, %q", golden, response)
+		}
 		if w.Matching > w.Total || (w.Value == 1) != (w.Matching == w.Total && !textnorm.IsBlank(response)) {
 			t.Fatalf("word_overlap inconsistent: %+v on %q, %q", w, golden, response)
 		}
 	})
+}
+
+// naiveOverlap transcribes the seed's Python one-liner directly:
+// set(w.strip(punct) for w in s.lower().split()).
+func naiveOverlap(golden, response string) Verdict {
+	set := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range textnorm.Fields(textnorm.Lower(s)) {
+			m[textnorm.StripASCIIPunct(w)] = true
+		}
+		return m
+	}
+	g, r := set(golden), set(response)
+	v := Verdict{Total: len(g)}
+	if textnorm.IsBlank(response) {
+		return v
+	}
+	for w := range g {
+		if r[w] {
+			v.Matching++
+		}
+	}
+	if v.Matching == v.Total {
+		v.Value = 1
+	}
+	return v
 }

@@ -86,46 +86,53 @@ type overlapScorer struct {
 	gw, rw []span
 }
 
-// words returns the tokens of the lower-cased text buf, stripped of ASCII
-// punctuation, as spans of buf.
+// byteClass classifies bytes for the tokeniser: 0 cannot start
+// whitespace, 1 is ASCII whitespace, 2 may start a non-ASCII whitespace
+// character (textnorm.MaybeSpaceLead) and needs decoding.
+var byteClass = func() (t [256]uint8) {
+	for b := 0; b < 256; b++ {
+		switch {
+		case b < utf8.RuneSelf && textnorm.IsSpace(rune(b)):
+			t[b] = 1
+		case b >= utf8.RuneSelf && textnorm.MaybeSpaceLead(byte(b)):
+			t[b] = 2
+		}
+	}
+	return t
+}()
+
+// spaceAt reports whether a Python whitespace character starts at
+// buf[i], and its length.
+func spaceAt(buf []byte, i int) (bool, int) {
+	switch byteClass[buf[i]] {
+	case 0:
+		return false, 1
+	case 1:
+		return true, 1
+	}
+	r, n := utf8.DecodeRune(buf[i:])
+	return textnorm.IsSpace(r), n
+}
+
+// words returns the tokens of the lower-cased text buf, split on Python
+// whitespace and stripped of ASCII punctuation, as spans of buf.
 func words(buf []byte, sp []span) []span {
 	sp = sp[:0]
 	i := 0
 	for i < len(buf) {
-		// skip whitespace
-		for i < len(buf) {
-			if c := buf[i]; c < 0x80 {
-				if !textnorm.IsSpace(rune(c)) {
-					break
-				}
-				i++
-				continue
-			} else if !textnorm.MaybeSpaceLead(c) {
-				break
-			}
-			r, n := utf8.DecodeRune(buf[i:])
-			if !textnorm.IsSpace(r) {
-				break
-			}
+		sp1, n := spaceAt(buf, i)
+		if sp1 {
 			i += n
-		}
-		if i >= len(buf) {
-			break
+			continue
 		}
 		j := i
 		for j < len(buf) {
-			if c := buf[j]; c < 0x80 {
-				if textnorm.IsSpace(rune(c)) {
-					break
-				}
+			if byteClass[buf[j]] == 0 {
 				j++
 				continue
-			} else if !textnorm.MaybeSpaceLead(c) {
-				j++ // a lead or continuation byte that cannot start whitespace
-				continue
 			}
-			r, n := utf8.DecodeRune(buf[j:])
-			if textnorm.IsSpace(r) {
+			isSp, n := spaceAt(buf, j)
+			if isSp {
 				break
 			}
 			j += n

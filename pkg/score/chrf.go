@@ -1,0 +1,459 @@
+package score
+
+import (
+	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/textnorm"
+)
+
+func init() {
+	Register(&Metric{
+		ID:     "chrf",
+		Name:   "chrF",
+		Graded: true,
+		Rule: "Character n-gram F-score (Popović 2015) as sacreBLEU 2.x computes it by default: whitespace is removed, " +
+			"character n-grams of orders 1 to 6 are counted on both sides, and for each order precision and recall are the " +
+			"clipped matches over the response's and the golden answer's n-grams; precision and recall are averaged over the " +
+			"orders both sides have (effective order) and combined as F_β = (1+β²)PR/(β²P+R) with β = 2, so recall weighs " +
+			"four times as much as precision. Case-sensitive; no tokenisation. Reported on [0, 1] (sacreBLEU's score / 100). " +
+			"A group's value is corpus chrF from statistics summed over its rows, not the mean of row values.",
+		FalsePositives: "Sharing many character n-grams is not agreeing: a response that repeats the golden answer's words " +
+			"in a different claim, or a long response that contains them, scores high (recall dominates).",
+		FalseNegatives: "Synonyms and transliterations share few n-grams; an answer in another script scores near 0.",
+		Blank: "A blank response or golden answer has no n-grams and scores 0 (as sacreBLEU); identical strings with at least " +
+			"one non-space character score 1.",
+		Source: "sacreBLEU 2.6.0 (github.com/mjpost/sacrebleu) CHRF(char_order=6, word_order=0, beta=2); Popović (2015)",
+		New:    func() Scorer { return &chrfScorer{c: newCHRF(CHRFOptions{})} },
+		Corpus: chrfCorpus(CHRFOptions{}),
+	})
+	Register(&Metric{
+		ID:     "chrf_pp",
+		Name:   "chrF++",
+		Graded: true,
+		Rule: "chrF with word unigrams and bigrams added to the six character orders (Popović 2017), as sacreBLEU's " +
+			"CHRF(word_order=2): words are whitespace-separated tokens with one ASCII punctuation character split off the " +
+			"end (or else the start) of each token of two or more characters; all eight orders are averaged. β = 2, " +
+			"case-sensitive, on [0, 1]. A group's value is corpus chrF++.",
+		FalsePositives: "As chrf.",
+		FalseNegatives: "As chrf, and word n-grams punish inflection more than character n-grams do.",
+		Blank:          "A blank response or golden answer scores 0 (as sacreBLEU).",
+		Source:         "sacreBLEU 2.6.0 CHRF(char_order=6, word_order=2, beta=2); Popović (2017)",
+		New:            func() Scorer { return &chrfScorer{c: newCHRF(CHRFOptions{WordOrder: 2})} },
+		Corpus:         chrfCorpus(CHRFOptions{WordOrder: 2}),
+	})
+}
+
+// CHRFOptions configures chrF. The zero value is sacreBLEU's default
+// chrF: six character orders, no word n-grams, β = 2, whitespace
+// removed, effective-order averaging, case-sensitive.
+type CHRFOptions struct {
+	CharOrder int     // character n-gram orders 1..CharOrder (0 means 6; at most 6)
+	WordOrder int     // word n-gram orders 1..WordOrder (0 for chrF, 2 for chrF++; at most 2)
+	Beta      float64 // weight of recall (0 means 2)
+	// Whitespace keeps spaces inside character n-grams (sacreBLEU
+	// whitespace=True); by default all whitespace is removed first.
+	Whitespace bool
+	// EpsSmoothing averages F-scores over all orders with an epsilon for
+	// empty ones (chrF++.py, NLTK, Moses); by default precision and recall
+	// are averaged over the orders present on both sides (sacreBLEU).
+	EpsSmoothing bool
+	// Lowercase lower-cases both sides first (as Python's str.lower).
+	Lowercase bool
+}
+
+func (o CHRFOptions) fill() CHRFOptions {
+	if o.CharOrder == 0 {
+		o.CharOrder = 6
+	}
+	if o.Beta == 0 {
+		o.Beta = 2
+	}
+	if o.CharOrder < 1 || o.CharOrder > 6 || o.WordOrder < 0 || o.WordOrder > 2 || o.Beta < 0 {
+		panic("score: CHRFOptions: CharOrder must be 1..6, WordOrder 0..2 and Beta positive")
+	}
+	return o
+}
+
+// NStats is the number of sufficient statistics a sentence contributes:
+// hypothesis, reference and matching n-gram counts per order.
+func (o CHRFOptions) NStats() int {
+	o = o.fill()
+	return 3 * (o.CharOrder + o.WordOrder)
+}
+
+// CorpusCHRF returns chrF (on [0, 1]) of the hypotheses against the
+// references. refs holds one stream per reference set, each as long as
+// hyps (sacreBLEU's layout): refs[k][i] is the k-th reference of hyps[i].
+// With several references, each sentence keeps the statistics of the
+// reference it scores best against. The corpus value is computed from the
+// statistics summed over sentences:
+//
+//	for each order n: P_n = Σ match_n / Σ hyp_n,  R_n = Σ match_n / Σ ref_n
+//	P, R = means of P_n, R_n over the orders with Σ hyp_n > 0 and Σ ref_n > 0
+//	chrF = (1+β²)·P·R / (β²·P + R)
+//
+// It panics if a reference stream's length differs from len(hyps).
+func CorpusCHRF(hyps []string, refs [][]string, opt CHRFOptions) float64 {
+	c := newCHRF(opt)
+	sums := make([]float64, c.opt.NStats())
+	var st []float64
+	for i, h := range hyps {
+		st = c.bestStats(st[:0], h, refColumn(refs, i, len(hyps)))
+		for j, v := range st {
+			sums[j] += v
+		}
+	}
+	return c.final(sums)
+}
+
+// SentenceCHRF returns chrF (on [0, 1]) of one hypothesis against its
+// references: CorpusCHRF of a corpus of one.
+func SentenceCHRF(hyp string, refs []string, opt CHRFOptions) float64 {
+	c := newCHRF(opt)
+	return c.final(c.bestStats(nil, hyp, refs))
+}
+
+// refColumn returns the references of sentence i from reference streams.
+func refColumn(refs [][]string, i, n int) []string {
+	col := make([]string, len(refs))
+	for k, s := range refs {
+		if len(s) != n {
+			panic("score: reference stream length differs from the number of hypotheses")
+		}
+		col[k] = s[i]
+	}
+	return col
+}
+
+func chrfCorpus(opt CHRFOptions) *CorpusDef {
+	return &CorpusDef{
+		NStats: opt.NStats(),
+		New:    func() CorpusStats { return newCHRF(opt) },
+		Final:  newCHRF(opt).final,
+	}
+}
+
+type chrfScorer struct {
+	c  *chrf
+	st []float64
+}
+
+func (s *chrfScorer) Score(golden, response string) Verdict {
+	s.st = s.c.AppendStats(s.st[:0], golden, response)
+	return Verdict{Value: s.c.final(s.st)}
+}
+
+// chrf computes chrF statistics, reusing its buffers between sentences.
+type chrf struct {
+	opt          CHRFOptions
+	hr, rr       []rune
+	chars, words gramTable
+	ids          wordIDs
+	hw, rw       []string
+	hid, rid     []uint32
+	tmp          []float64
+}
+
+func newCHRF(opt CHRFOptions) *chrf { return &chrf{opt: opt.fill()} }
+
+// AppendStats appends the statistics of response against one golden answer.
+func (c *chrf) AppendStats(dst []float64, golden, response string) []float64 {
+	return c.stats(dst, response, golden)
+}
+
+// bestStats appends the statistics of hyp against the reference it
+// scores best against (the first one on ties, as sacreBLEU).
+func (c *chrf) bestStats(dst []float64, hyp string, refs []string) []float64 {
+	if len(refs) == 1 {
+		return c.stats(dst, hyp, refs[0])
+	}
+	best := -1.0
+	start := len(dst)
+	for _, r := range refs {
+		c.tmp = c.stats(c.tmp[:0], hyp, r)
+		if f := c.final(c.tmp); f > best {
+			best = f
+			dst = append(dst[:start], c.tmp...)
+		}
+	}
+	return dst
+}
+
+func (c *chrf) prep(s string) string {
+	if c.opt.Lowercase {
+		return textnorm.Lower(s)
+	}
+	return s
+}
+
+// stats appends [hyp_n, ref_n, match_n] for every order, character orders
+// first. An order for which the reference has no n-gram reports 0
+// hypothesis n-grams, as sacreBLEU does.
+func (c *chrf) stats(dst []float64, hyp, ref string) []float64 {
+	hyp, ref = c.prep(hyp), c.prep(ref)
+	c.hr = appendChars(c.hr[:0], hyp, c.opt.Whitespace)
+	c.rr = appendChars(c.rr[:0], ref, c.opt.Whitespace)
+	var match [6]int
+	t := &c.chars
+	t.reset(len(c.rr) * c.opt.CharOrder)
+	forEachCharGram(c.rr, c.opt.CharOrder, func(n int, k gramKey) { t.add(k) })
+	forEachCharGram(c.hr, c.opt.CharOrder, func(n int, k gramKey) {
+		if t.take(k) {
+			match[n-1]++
+		}
+	})
+	for n := 1; n <= c.opt.CharOrder; n++ {
+		dst = appendOrder(dst, len(c.hr)-n+1, len(c.rr)-n+1, match[n-1])
+	}
+	if c.opt.WordOrder == 0 {
+		return dst
+	}
+	c.hw = chrfWords(c.hw[:0], hyp)
+	c.rw = chrfWords(c.rw[:0], ref)
+	c.ids.reset()
+	c.hid = c.ids.appendIDs(c.hid[:0], c.hw)
+	c.rid = c.ids.appendIDs(c.rid[:0], c.rw)
+	match = [6]int{}
+	w := &c.words
+	w.reset(len(c.rid) * c.opt.WordOrder)
+	forEachWordGram(c.rid, c.opt.WordOrder, func(n int, k gramKey) { w.add(k) })
+	forEachWordGram(c.hid, c.opt.WordOrder, func(n int, k gramKey) {
+		if w.take(k) {
+			match[n-1]++
+		}
+	})
+	for n := 1; n <= c.opt.WordOrder; n++ {
+		dst = appendOrder(dst, len(c.hid)-n+1, len(c.rid)-n+1, match[n-1])
+	}
+	return dst
+}
+
+func appendOrder(dst []float64, nh, nr, m int) []float64 {
+	nh, nr = max(nh, 0), max(nr, 0)
+	if nr == 0 {
+		nh = 0
+	}
+	return append(dst, float64(nh), float64(nr), float64(m))
+}
+
+// final computes chrF on [0, 1] from (summed) statistics.
+func (c *chrf) final(st []float64) float64 {
+	const eps = 1e-16
+	orders := c.opt.CharOrder + c.opt.WordOrder
+	factor := c.opt.Beta * c.opt.Beta
+	var score, avgP, avgR float64
+	eff := 0
+	for i := 0; i < orders; i++ {
+		nh, nr, nm := st[3*i], st[3*i+1], st[3*i+2]
+		p, r := eps, eps
+		if nh > 0 {
+			p = nm / nh
+		}
+		if nr > 0 {
+			r = nm / nr
+		}
+		if d := factor*p + r; d > 0 {
+			score += (1 + factor) * p * r / d
+		} else {
+			score += eps
+		}
+		if nh > 0 && nr > 0 {
+			avgP += p
+			avgR += r
+			eff++
+		}
+	}
+	if c.opt.EpsSmoothing {
+		return score / float64(orders)
+	}
+	if eff == 0 {
+		return 0
+	}
+	avgP /= float64(eff)
+	avgR /= float64(eff)
+	if avgP+avgR == 0 {
+		return 0
+	}
+	return (1 + factor) * avgP * avgR / (factor*avgP + avgR)
+}
+
+// appendChars appends the code points of s, leaving out Python
+// whitespace unless keepSpace is set.
+func appendChars(dst []rune, s string, keepSpace bool) []rune {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if keepSpace || !textnorm.IsSpace(rune(c)) {
+				dst = append(dst, rune(c))
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if keepSpace || !textnorm.MaybeSpaceLead(c) || !textnorm.IsSpace(r) {
+			dst = append(dst, r)
+		}
+		i += n
+	}
+	return dst
+}
+
+// chrfWords splits s on whitespace and separates one ASCII punctuation
+// character from the end, or else the start, of each token longer than
+// one code point (sacreBLEU's chrF++ word splitting; "(hi)" becomes "(hi"
+// and ")").
+func chrfWords(dst []string, s string) []string {
+	for _, w := range textnorm.Fields(s) {
+		if len(w) == 1 || utf8.RuneCountInString(w) == 1 {
+			dst = append(dst, w)
+			continue
+		}
+		switch {
+		case textnorm.IsASCIIPunct(w[len(w)-1]):
+			dst = append(dst, w[:len(w)-1], w[len(w)-1:])
+		case textnorm.IsASCIIPunct(w[0]):
+			dst = append(dst, w[:1], w[1:])
+		default:
+			dst = append(dst, w)
+		}
+	}
+	return dst
+}
+
+// forEachCharGram calls f for every character n-gram of orders 1..maxN.
+func forEachCharGram(rs []rune, maxN int, f func(n int, k gramKey)) {
+	for i := range rs {
+		var k gramKey
+		for n := 1; n <= maxN && i+n <= len(rs); n++ {
+			k = k.with(n-1, uint64(rs[i+n-1])+1)
+			f(n, k)
+		}
+	}
+}
+
+// forEachWordGram calls f for every word n-gram of orders 1..maxN (at
+// most 4) over word ids.
+func forEachWordGram(ids []uint32, maxN int, f func(n int, k gramKey)) {
+	for i := range ids {
+		var k gramKey
+		for n := 1; n <= maxN && i+n <= len(ids); n++ {
+			k = k.with32(n-1, uint64(ids[i+n-1])+1)
+			f(n, k)
+		}
+	}
+}
+
+// A gramKey holds an n-gram exactly: up to six 21-bit values (code
+// points + 1) or up to four 32-bit values (word ids + 1), packed so that
+// n-grams of different orders never share a key (no packed value is 0).
+type gramKey struct{ a, b uint64 }
+
+// with sets the 21-bit slot i (0..5) of k to v.
+func (k gramKey) with(i int, v uint64) gramKey {
+	if i < 3 {
+		k.a |= v << (21 * i)
+	} else {
+		k.b |= v << (21 * (i - 3))
+	}
+	return k
+}
+
+// with32 sets the 32-bit slot i (0..3) of k to v.
+func (k gramKey) with32(i int, v uint64) gramKey {
+	if i < 2 {
+		k.a |= v << (32 * i)
+	} else {
+		k.b |= v << (32 * (i - 2))
+	}
+	return k
+}
+
+// gramTable is an open-addressing multiset of n-gram keys. Entries are
+// invalidated in O(1) between sentences by bumping a generation number.
+type gramTable struct {
+	keys []gramKey
+	cnt  []int32
+	gen  []uint32
+	cur  uint32
+	mask uint64
+}
+
+// reset empties the table and makes room for n insertions.
+func (t *gramTable) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	if size > len(t.keys) {
+		t.keys = make([]gramKey, size)
+		t.cnt = make([]int32, size)
+		t.gen = make([]uint32, size)
+		t.cur = 0
+	}
+	t.mask = uint64(len(t.keys) - 1)
+	t.cur++
+	if t.cur == 0 { // wrapped: clear the generations
+		clear(t.gen)
+		t.cur = 1
+	}
+}
+
+func (t *gramTable) slot(k gramKey) uint64 {
+	h := k.a*0x9E3779B97F4A7C15 ^ k.b*0xC2B2AE3D27D4EB4F
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	h ^= h >> 32
+	i := h & t.mask
+	for t.gen[i] == t.cur && t.keys[i] != k {
+		i = (i + 1) & t.mask
+	}
+	return i
+}
+
+// add counts one occurrence of k.
+func (t *gramTable) add(k gramKey) {
+	i := t.slot(k)
+	if t.gen[i] != t.cur {
+		t.gen[i], t.keys[i], t.cnt[i] = t.cur, k, 0
+	}
+	t.cnt[i]++
+}
+
+// take removes one occurrence of k and reports whether there was one.
+func (t *gramTable) take(k gramKey) bool {
+	i := t.slot(k)
+	if t.gen[i] != t.cur || t.cnt[i] == 0 {
+		return false
+	}
+	t.cnt[i]--
+	return true
+}
+
+// wordIDs numbers the distinct words of one sentence pair.
+type wordIDs struct {
+	m map[string]uint32
+}
+
+func (w *wordIDs) reset() {
+	if w.m == nil {
+		w.m = make(map[string]uint32)
+	} else {
+		clear(w.m)
+	}
+}
+
+func (w *wordIDs) id(s string) uint32 {
+	if id, ok := w.m[s]; ok {
+		return id
+	}
+	id := uint32(len(w.m))
+	w.m[s] = id
+	return id
+}
+
+func (w *wordIDs) appendIDs(dst []uint32, words []string) []uint32 {
+	for _, s := range words {
+		dst = append(dst, w.id(s))
+	}
+	return dst
+}
