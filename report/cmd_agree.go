@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -19,7 +20,7 @@ func init() {
 const agreeHelp = `
 Usage: evalbook agree --labels FILE --raters COL1,COL2[,COL3...] [--id COL]
                       [--metric kappa|fleiss|alpha] [--weights linear|quadratic]
-                      [--level nominal|ordinal|interval|ratio]
+                      [--level nominal|ordinal|interval|ratio] [--order L1,L2,...]
                       [--confidence 0.95] [--resamples N] [--seed N] [--json]
 
 Measures how well raters agree on a CSV label table (a header row, one row per item, one
@@ -31,14 +32,19 @@ every item on which the raters disagree: the list to send to adjudication, named
 
 Metrics:
   kappa   Cohen's kappa, two raters (the default for two). --weights linear or quadratic
-          gives weighted kappa for ordered labels; numbers sort numerically, other labels
-          alphabetically. Items missing either rating are left out, with a warning.
+          gives weighted kappa for ordered labels. Items missing either rating are left
+          out, with a warning.
   fleiss  Fleiss' kappa, any number of raters; observed is the mean share of agreeing
           rater pairs per item.
   alpha   Krippendorff's alpha (the default for three or more raters), built for missing
           ratings; --level nominal, ordinal, interval or ratio. Observed and expected are
           then the nominal agreement and chance agreement over pairable ratings; the
           disagreements alpha is made of are in the JSON.
+
+Labels are ordered numerically when they are all numbers, else alphabetically; --order
+gives the order instead (needed for scales like low,mid,high with weights or the ordinal
+level, and to show unused scale points in the confusion matrix). Every label in the file
+must then be in it.
 
 Kappa has no universal "good enough" threshold and depends on how often each label is
 used; 30 items give a wide interval. When chance agreement is 1 (one label throughout)
@@ -72,7 +78,8 @@ type agreeReport struct {
 	Disagreements        []disagreeEntry `json:"disagreements"`
 	Warnings             []string        `json:"warnings"`
 
-	agreeing int // items on which all raters agree (text output only)
+	agreeing int      // items on which all raters agree (text output only)
+	order    []string // --order, nil for the default order
 }
 
 type confusionJSON struct {
@@ -94,6 +101,7 @@ func runAgree(e *env) error {
 	metric := fs.String("metric", "", "`statistic`: kappa, fleiss or alpha (default kappa for two raters, alpha for more)")
 	weightsFlag := fs.String("weights", "", "kappa `weights` for ordered labels: linear or quadratic")
 	levelFlag := fs.String("level", "", "alpha `level`: nominal (default), ordinal, interval or ratio")
+	orderFlag := fs.String("order", "", "comma-separated label `order` (default: numeric or alphabetical)")
 	confidence := fs.Float64("confidence", 0.95, "confidence `level` of the interval")
 	resamples := fs.Int("resamples", 2000, "bootstrap `resamples`")
 	seed := fs.Uint64("seed", 1, "bootstrap `seed`")
@@ -148,6 +156,16 @@ func runAgree(e *env) error {
 		return usagef("agree: --resamples must be at least 1, got %d", *resamples)
 	}
 
+	var order []string
+	if *orderFlag != "" {
+		order = splitRaters(*orderFlag)
+		for i, l := range order {
+			if slices.Contains(order[:i], l) {
+				return usagef("agree: --order lists %q twice", l)
+			}
+		}
+	}
+
 	f, err := os.Open(*labels)
 	if err != nil {
 		return err
@@ -162,7 +180,7 @@ func runAgree(e *env) error {
 	}
 	rep := &agreeReport{
 		Metric: *metric, Raters: raters, Confidence: *confidence, Resamples: *resamples, Seed: *seed,
-		Disagreements: []disagreeEntry{}, Warnings: []string{},
+		Disagreements: []disagreeEntry{}, Warnings: []string{}, order: order,
 	}
 	switch *metric {
 	case "kappa":
@@ -220,11 +238,11 @@ func agreeKappa(rep *agreeReport, tab *agree.LabelTable, w agree.Weights) error 
 	if len(a) == 0 {
 		return fmt.Errorf("%s: no item has both ratings", tab.File)
 	}
-	k, err := agree.WeightedKappa(a, b, nil, w)
+	k, err := agree.WeightedKappa(a, b, rep.order, w)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}
-	iv, err := agree.BootstrapKappa(a, b, nil, w, rep.Resamples, rep.Confidence, rep.Seed)
+	iv, err := agree.BootstrapKappa(a, b, rep.order, w, rep.Resamples, rep.Confidence, rep.Seed)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}
@@ -267,7 +285,7 @@ func agreeFleiss(rep *agreeReport, tab *agree.LabelTable) error {
 
 func agreeAlpha(rep *agreeReport, tab *agree.LabelTable, level agree.Level) error {
 	items := tab.Items()
-	a, err := agree.KrippendorffAlpha(items, level, nil)
+	a, err := agree.KrippendorffAlpha(items, level, rep.order)
 	var ve *agree.ValueError
 	if errors.As(err, &ve) {
 		return &agree.ParseError{File: tab.File, Line: tab.Rows[ve.Unit].Line, Column: tab.RaterFields[ve.Rater],
@@ -276,7 +294,7 @@ func agreeAlpha(rep *agreeReport, tab *agree.LabelTable, level agree.Level) erro
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}
-	iv, err := agree.BootstrapAlpha(items, level, nil, rep.Resamples, rep.Confidence, rep.Seed)
+	iv, err := agree.BootstrapAlpha(items, level, rep.order, rep.Resamples, rep.Confidence, rep.Seed)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}
@@ -303,7 +321,7 @@ func setConfusion(rep *agreeReport, tab *agree.LabelTable) {
 			b = append(b, row.Ratings[1])
 		}
 	}
-	if c, err := agree.NewConfusion(a, b, nil); err == nil {
+	if c, err := agree.NewConfusion(a, b, rep.order); err == nil {
 		rep.Confusion = &confusionJSON{Labels: c.Labels, Rows: c.Counts}
 	}
 }

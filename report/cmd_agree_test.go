@@ -92,6 +92,7 @@ func TestAgreeErrors(t *testing.T) {
 	word := write("word.csv", "id,r1,r2\nx,1,2\ny,2,high\n")
 	same := write("same.csv", "id,r1,r2,r3\nx,a,a,a\ny,a,a,\n")
 	empty := write("empty.csv", "id,r1,r2\n")
+	scale := write("scale.csv", "id,r1,r2\nx,low,mid\ny,high,high\nz,mid,low\n")
 	tests := []struct {
 		name   string
 		args   []string
@@ -109,6 +110,8 @@ func TestAgreeErrors(t *testing.T) {
 		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1: duplicate id \"x\" (first on line 2)\n"},
 		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:3: r2 rated \"high\", not a number as the interval level needs\n"},
 		{"one label for alpha", []string{"agree", "--labels", same, "--raters", "r1,r2,r3"}, 1, "evalbook: " + same + ": agree: every rating is the same label, so chance agreement is 1 and the statistic is undefined\n"},
+		{"label outside --order", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid"}, 1, "evalbook: " + scale + ": agree: label \"high\" of item 2 is not in the given order [\"low\" \"mid\"]\n"},
+		{"order twice", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid,low"}, 2, "evalbook: agree: --order lists \"low\" twice\n"},
 		{"no items", []string{"agree", "--labels", empty, "--raters", "r1,r2"}, 1, "evalbook: " + empty + ": no items after the header\n"},
 		{"no file", []string{"agree", "--labels", filepath.Join(dir, "none.csv"), "--raters", "r1,r2"}, 1, "evalbook: open " + filepath.Join(dir, "none.csv") + ": no such file or directory\n"},
 	}
@@ -121,6 +124,36 @@ func TestAgreeErrors(t *testing.T) {
 		})
 	}
 }
+
+// A named scale: without --order, high < low < mid alphabetically and
+// linear weights would count low against high as a near miss.
+func TestAgreeOrder(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "scale.csv")
+	os.WriteFile(p, []byte("id,r1,r2\n1,low,mid\n2,high,high\n3,mid,mid\n4,low,low\n5,high,mid\n6,mid,low\n7,low,low\n8,high,high\n9,mid,high\n10,low,high\n"), 0o644)
+	out, errOut, code := runCLI(t, "agree", "--labels", p, "--raters", "r1,r2", "--weights", "linear", "--order", "low,mid,high", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Kappa     float64 `json:"kappa"`
+		Confusion struct {
+			Labels []string `json:"labels"`
+			Rows   [][]int  `json:"rows"`
+		} `json:"confusion"`
+	}
+	json.Unmarshal([]byte(out), &r)
+	// Hand computation, positions low 0, mid 1, high 2, weights 1, 0.5, 0.
+	// Table (r1 rows): low {low 2, mid 1, high 1}, mid {low 1, mid 1,
+	// high 1}, high {mid 1, high 2}. pₒ = (5 + 0.5·4 + 0·1)/10 = 0.7.
+	// Rows (4, 3, 3)/10, columns (3, 3, 4)/10; pₑ = Σ wᵢⱼ rᵢ cⱼ =
+	// (4·3 + 0.5·4·3 + 0 + 0.5·3·3 + 3·3 + 0.5·3·4 + 0 + 0.5·3·3 + 3·4)/100
+	// = (12 + 6 + 4.5 + 9 + 6 + 4.5 + 12)/100 = 0.54; κ = 0.16/0.46.
+	if fmt.Sprint(r.Confusion.Labels, r.Confusion.Rows) != "[low mid high] [[2 1 1] [1 1 1] [0 1 2]]" || !nearly(r.Kappa, 0.16/0.46) {
+		t.Errorf("kappa %v, confusion %v %v", r.Kappa, r.Confusion.Labels, r.Confusion.Rows)
+	}
+}
+
+func nearly(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 
 func TestAgreeHelp(t *testing.T) {
 	out, _, code := runCLI(t, "agree", "--help")
