@@ -231,14 +231,14 @@ func (p *csvParser) slow() ([]string, error) {
 	lineStart := p.pos // offset of the current line's first byte, for columns
 	for {
 		if p.pos < len(t) && t[p.pos] == '"' {
-			openLine, openCol := p.line, col(t, lineStart, p.pos)
+			openLine, openLineStart, openPos := p.line, lineStart, p.pos
 			p.pos++
 			fieldStart := p.pos
 			escaped := false
 			for {
 				j := strings.IndexByte(t[p.pos:], '"')
 				if j < 0 {
-					return nil, &ParseError{File: p.file, Line: openLine, Column: openCol,
+					return nil, &ParseError{File: p.file, Line: openLine, Column: col(t, openLineStart, openPos),
 						Err: fmt.Errorf("%w: the quoted field opened here is never closed", ErrQuote)}
 				}
 				if nl := strings.Count(t[p.pos:p.pos+j], "\n"); nl > 0 {
@@ -282,6 +282,9 @@ func (p *csvParser) slow() ([]string, error) {
 		}
 		// Unquoted field: up to the next comma or end of line.
 		end := p.pos
+		for end < len(t) && !csvSpecial[t[end]] {
+			end++
+		}
 		for end < len(t) && t[end] != ',' && t[end] != '\n' {
 			if t[end] == '"' {
 				return nil, &ParseError{File: p.file, Line: p.line, Column: col(t, lineStart, end),
@@ -304,6 +307,9 @@ func (p *csvParser) slow() ([]string, error) {
 		p.pos++ // the comma
 	}
 }
+
+// csvSpecial marks the bytes that end or break an unquoted field.
+var csvSpecial = [256]bool{',': true, '\n': true, '"': true}
 
 // col is the 1-based rune column of byte offset pos in the line starting at lineStart.
 func col(t string, lineStart, pos int) int {

@@ -40,8 +40,16 @@ func IsNFC(s string) bool {
 			i++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		i += n
+		var r rune
+		if c == 0xE0 && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+			// U+0800 to U+0FFF, every Indic script: decode inline.
+			r = rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			i += 3
+		} else {
+			var n int
+			r, n = utf8.DecodeRuneInString(s[i:])
+			i += n
+		}
 		if r >= nfcTableSize {
 			return norm.NFC.IsNormalString(s)
 		}
