@@ -88,7 +88,8 @@ func isMissing(s string) bool {
 // ReadLabels reads a CSV label table: a header row, then one row per item.
 // The columns named in raters (at least one) hold the ratings; idColumn,
 // if not empty, names each item and must be unique and non-empty. Other
-// columns are ignored. Cells are trimmed of spaces; an empty cell or NA,
+// columns are ignored. Labels and ids may not contain line breaks. Cells
+// are trimmed of spaces; an empty cell or NA,
 // N/A, "." or "-" (any case) is a missing rating, stored as "". A UTF-8
 // byte-order mark and CRLF line ends are accepted. Every error is a
 // *ParseError naming file, line and column.
@@ -172,12 +173,18 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		row := LabelRow{Line: line, Ratings: make([]string, len(raters))}
 		for j, i := range idx {
 			v := strings.TrimSpace(rec[i])
+			if strings.ContainsAny(v, "\r\n") {
+				return nil, perr(line, i+1, fmt.Errorf("%s: a label may not contain a line break", raters[j]))
+			}
 			if !isMissing(v) {
 				row.Ratings[j] = v
 			}
 		}
 		if idIdx >= 0 {
 			row.ID = strings.TrimSpace(rec[idIdx])
+			if strings.ContainsAny(row.ID, "\r\n") {
+				return nil, perr(line, idIdx+1, fmt.Errorf("%s may not contain a line break", idColumn))
+			}
 			if row.ID == "" {
 				return nil, perr(line, idIdx+1, fmt.Errorf("empty %s", idColumn))
 			}

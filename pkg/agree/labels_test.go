@@ -11,6 +11,8 @@ import (
 )
 
 func TestReadLabels(t *testing.T) {
+	// The question column may hold line breaks; only rating and id
+	// columns may not.
 	in := "\xef\xbb\xbfid,question,ann1,ann2\r\n" +
 		"p01,Which bell?, a ,a\r\n" +
 		"p02,\"Two\nlines\",b,NA\r\n" +
@@ -56,6 +58,7 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"duplicate id", "id,ann1\nx,a\ny,b\nx,c\n", []string{"ann1"}, "id", `f.csv:4:1: duplicate id "x" (first on line 2)`},
 		{"empty id", "id,ann1\nx,a\n ,b\n", []string{"ann1"}, "id", "f.csv:3:1: empty id"},
 		{"short row", "id,ann1\nx,a\ny\n", []string{"ann1"}, "id", "f.csv:3:1: wrong number of fields"},
+		{"line break in a label", "id,ann1\nx,\"a\nb\"\n", []string{"ann1"}, "id", "f.csv:2:2: ann1: a label may not contain a line break"},
 		{"bare quote", "id,ann1\nx,a\"b\n", []string{"ann1"}, "id", `f.csv:2:4: bare " in non-quoted-field`},
 	}
 	for _, tc := range tests {
