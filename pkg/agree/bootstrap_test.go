@@ -161,3 +161,27 @@ func BenchmarkBootstrapKappa(b *testing.B) {
 		BootstrapKappa(x, y, nil, Unweighted, 2000, 0.95, 1)
 	}
 }
+
+func ExampleFleissKappa() {
+	// Three raters; "" is a rating not given. By hand: Pᵢ = 1, 1/3, 1, 1/3,
+	// so P̄ = 2/3; shares a 5/11, b 4/11, tie 2/11, so P̄ₑ = 45/121;
+	// κ = (2/3 − 45/121)/(1 − 45/121) = 0.469.
+	items := [][]string{{"a", "a", "a"}, {"a", "b", "a"}, {"b", "b", ""}, {"tie", "tie", "b"}}
+	f, _ := FleissKappa(items)
+	fmt.Printf("%d items, kappa %.3f\n", f.Items, f.Kappa)
+	// Output: 4 items, kappa 0.469
+}
+
+func ExampleLabelOrder() {
+	fmt.Println(LabelOrder([]string{"10", "9", "1"}), LabelOrder([]string{"tie", "b", "a"}))
+	// Output: [1 9 10] [a b tie]
+}
+
+func ExampleObserved() {
+	a := strings.Fields("y y y y y n n n n n")
+	b := strings.Fields("y y y y n y y n n n")
+	o, _ := Observed(a, b)
+	e, _ := Expected(a, b)
+	fmt.Println(o, e)
+	// Output: 0.7 0.5
+}

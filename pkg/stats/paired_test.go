@@ -205,3 +205,45 @@ func ExampleSampleSizeUnpaired() {
 	fmt.Println(SampleSizeUnpaired(0.50, 0.75, 0.05, 0.9))
 	// Output: 77
 }
+
+func ExampleWilsonInterval() {
+	iv := WilsonInterval(0, 0, 0.95)
+	fmt.Println(iv.Lo, iv.Hi, iv.Warnings)
+	// Output: 0 1 [no cases: the interval is all of [0, 1]]
+}
+
+func ExampleBootstrapProportionInterval() {
+	// Four of four: the bootstrap has nothing to resample, and says so.
+	iv := BootstrapProportionInterval(4, 4, 1000, 0.95, 1)
+	fmt.Println(iv.Lo, iv.Hi)
+	for _, w := range iv.Warnings {
+		fmt.Println(w)
+	}
+	// Output:
+	// 1 1
+	// bootstrap over only 4 cases: the interval is rough and too narrow
+	// all 4 cases have the same outcome: the bootstrap interval is a single point; use the Wilson interval
+}
+
+func ExamplePowerUnpaired() {
+	// R's power.prop.test(n = 50, p1 = .50, p2 = .75) prints power = 0.740.
+	fmt.Printf("%.3f\n", PowerUnpaired(50, 0.50, 0.75, 0.05))
+	// Output: 0.740
+}
+
+func ExamplePowerPaired() {
+	fmt.Printf("%.3f\n", PowerPaired(469, 0.10, 0.05, 0.05))
+	// Output: 0.800
+}
+
+func ExampleMcNemarChiSquare() {
+	// Agresti's presidential approval table: 150 and 86 changed their minds.
+	chi2, p := McNemarChiSquare(86, 150, false)
+	fmt.Printf("%.2f %.1e\n", chi2, p)
+	// Output: 17.36 3.1e-05
+}
+
+func ExamplePercentile() {
+	fmt.Println(Percentile([]float64{1, 2, 3, 4, 5}, 0.1))
+	// Output: 1.4
+}
