@@ -74,7 +74,11 @@ func (s *Score) WriteText(w io.Writer) error {
 			cells := []string{name, strconv.Itoa(g.N), strconv.Itoa(g.Blank)}
 			for _, id := range s.Settings.Metrics {
 				ms := g.Metrics[id]
-				cells = append(cells, correctText(ms.Correct)+"  "+pct(ms.Accuracy)+"%")
+				if ms.Level == "corpus" {
+					cells = append(cells, "corpus  "+pct(ms.Accuracy)+"%")
+				} else {
+					cells = append(cells, correctText(ms.Correct)+"  "+pct(ms.Accuracy)+"%")
+				}
 				if s.Settings.CI == "none" {
 					cells = append(cells, "")
 				} else {
