@@ -1,0 +1,304 @@
+package xlsxreport
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"sort"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
+)
+
+// seriesColors are the fill colours of chart series, one per metric; they
+// stay distinguishable for readers with the common colour-vision deficiencies.
+var seriesColors = []string{"4472C4", "ED7D31", "7F7F7F", "FFC000", "2E75B6", "70AD47", "9E480E", "264478"}
+
+// groupSheet writes one grouping: a table of the figures per group with a
+// combined row, and a native bar chart of accuracy per group and metric.
+func (b *book) groupSheet(by string) error {
+	s := b.s
+	name := b.sheetName("By " + by)
+	if err := b.addSheet(name); err != nil {
+		return err
+	}
+	var groups []results.Group
+	for _, g := range s.Groups {
+		if g.By == by {
+			groups = append(groups, g)
+		}
+	}
+	metrics := s.Settings.Metrics
+	g := &grid{f: b.f, sheet: name}
+	nameWidth := float64(len(by))
+	for _, gr := range groups {
+		nameWidth = max(nameWidth, float64(displayWidth(gr.Group)))
+	}
+	nameWidth = min(max(nameWidth+2, 14), 40)
+	widths := []float64{nameWidth, 8, 8, 9}
+	for range metrics {
+		widths = append(widths, 9, 10, 9, 9)
+	}
+	g.widths(widths...)
+	lastCol := 4 + 4*len(metrics)
+	total, px := 0.0, 0.0
+	for _, w := range widths {
+		total += w
+		px += w*7 + 5 // Excel's column width in pixels for the default font
+	}
+
+	g.set(1, 1, "Accuracy by "+by, b.st.title)
+	g.text(1, lastCol, 2, fmt.Sprintf("%d groups. Accuracy is correct / n for each group; the interval is the %s; the combined row covers all %d rows. Blank counts responses that are empty after trimming; empty golden counts rows whose golden answer is empty (they score as correct).",
+		len(groups), ciText(s), s.Combined.N), b.st.muted, total)
+
+	// Two header rows: the metric over its four columns, then the figures.
+	const head1, head2 = 4, 5
+	for c, h := range []string{by, "n", "blank", "empty golden"} {
+		g.set(c+1, head1, "", b.st.header)
+		g.set(c+1, head2, h, b.st.header)
+	}
+	for i, id := range metrics {
+		c := 5 + 4*i
+		g.set(c, head1, id, b.st.header)
+		if g.err == nil {
+			g.err = b.f.MergeCell(name, cell(c, head1), cell(c+3, head1))
+		}
+		for j, h := range []string{"correct", "accuracy", "CI low", "CI high"} {
+			g.set(c+j, head2, h, b.st.header)
+		}
+	}
+	row := head2
+	put := func(gr results.Group, label string, total bool) {
+		row++
+		lab, in, pc, dec := b.st.text, b.st.integer, b.st.percent, b.st.decimal
+		if total {
+			lab, in, pc, dec = b.st.totalLabel, b.st.totalInt, b.st.totalPct, b.st.totalDec
+		}
+		g.set(1, row, label, lab)
+		g.set(2, row, gr.N, in)
+		g.set(3, row, gr.Blank, in)
+		g.set(4, row, gr.EmptyGolden, in)
+		for i, id := range metrics {
+			ms := gr.Metrics[id]
+			c := 5 + 4*i
+			correctStyle := in
+			if ms.Correct != float64(int64(ms.Correct)) {
+				correctStyle = dec
+			}
+			g.set(c, row, ms.Correct, correctStyle)
+			g.set(c+1, row, ms.Accuracy, pc)
+			g.set(c+2, row, ms.CILow, pc)
+			g.set(c+3, row, ms.CIHigh, pc)
+		}
+	}
+	for _, gr := range groups {
+		put(gr, gr.Group, false)
+	}
+	put(s.Combined, "combined", true)
+	if g.err != nil {
+		return g.err
+	}
+	if err := b.f.SetPanes(name, &excelize.Panes{Freeze: true, XSplit: 1, YSplit: head2, TopLeftCell: cell(2, head2+1), ActivePane: "bottomRight"}); err != nil {
+		return err
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	firstRow, lastRow := head2+1, head2+len(groups)
+	errCols := 0
+	if hasIntervals(s) {
+		// The chart's error bars read their lengths from cells (LibreOffice
+		// ignores literal lengths), so write them beside the table, after
+		// a spacer column, under a header that says what they are for.
+		errCols = lastCol + 2
+		g.text(errCols, errCols+2*len(metrics)-1, head1-1, "Error bar lengths for the chart: accuracy − CI low, CI high − accuracy.", b.st.muted, float64(2*len(metrics)*10))
+		for i, id := range metrics {
+			c := errCols + 2*i
+			g.set(c, head1, id, b.st.header)
+			if g.err == nil {
+				g.err = b.f.MergeCell(name, cell(c, head1), cell(c+1, head1))
+			}
+			g.set(c, head2, "below", b.st.header)
+			g.set(c+1, head2, "above", b.st.header)
+			for j, gr := range groups {
+				ms := gr.Metrics[id]
+				g.set(c, firstRow+j, max(0, ms.Accuracy-ms.CILow), b.st.decimal)
+				g.set(c+1, firstRow+j, max(0, ms.CIHigh-ms.Accuracy), b.st.decimal)
+			}
+		}
+		for c := errCols; c < errCols+2*len(metrics); c++ {
+			if g.err == nil {
+				g.err = b.f.SetColWidth(name, colName(c), colName(c), 10)
+			}
+		}
+	}
+	if g.err != nil {
+		return g.err
+	}
+	// The chart starts a printed page of its own, below the table.
+	at := row + 2
+	if err := b.f.InsertPageBreak(name, cell(1, at)); err != nil {
+		return err
+	}
+	height, err := b.accuracyChart(name, by, groups, head1, firstRow, lastRow, errCols, cell(1, at), px)
+	if err != nil {
+		return err
+	}
+	// Print the table and the chart, not the error bar lengths.
+	chartRows := int(float64(height)/20) + 2
+	b.printAreas[name] = fmt.Sprintf("%s!$A$1:$%s$%d", quoteSheet(name), colName(lastCol), at+chartRows)
+	return nil
+}
+
+func hasIntervals(s *results.Score) bool { return s.Settings.CI != "none" && s.Settings.CI != "" }
+
+// accuracyChart adds a horizontal clustered bar chart (groups down the
+// side, so that 20 or more group names stay legible) with one series per
+// metric, and the intervals as error bars whose lengths are in the two
+// columns per metric from errCol (0: no error bars). It returns the
+// chart's height in pixels.
+func (b *book) accuracyChart(sheet, by string, groups []results.Group, nameRow, firstRow, lastRow, errCol int, at string, tablePixels float64) (uint, error) {
+	s := b.s
+	q := quoteSheet(sheet)
+	var series []excelize.ChartSeries
+	for i := range s.Settings.Metrics {
+		acc := colName(6 + 4*i)
+		series = append(series, excelize.ChartSeries{
+			Name:       fmt.Sprintf("%s!$%s$%d", q, colName(5+4*i), nameRow),
+			Categories: fmt.Sprintf("%s!$A$%d:$A$%d", q, firstRow, lastRow),
+			Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", q, acc, firstRow, acc, lastRow),
+			Fill:       excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{seriesColors[i%len(seriesColors)]}},
+		})
+	}
+	zero, one, no := 0.0, 1.0, false
+	m := len(s.Settings.Metrics)
+	height := uint(110 + len(groups)*(m*14+10))
+	width := uint(max(tablePixels-12, 480))
+	gap := uint(50)
+	sub := "bars: accuracy"
+	if errCol > 0 {
+		sub += "; whiskers: " + ciText(s)
+	}
+	dark := "262626"
+	chart := &excelize.Chart{
+		Type:   excelize.Bar,
+		Series: series,
+		Format: excelize.GraphicOptions{OffsetX: 4, OffsetY: 4},
+		Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{
+			{Text: "Accuracy by " + by, Font: &excelize.Font{Bold: true, Size: 13, Color: dark}},
+			{Text: " (" + sub + ")", Font: &excelize.Font{Size: 10, Color: dark}},
+		}},
+		Legend:    excelize.ChartLegend{Position: "bottom", Font: &excelize.Font{Size: 10, Color: dark}},
+		Dimension: excelize.ChartDimension{Width: width, Height: height},
+		// Category axis: the first group at the top, as in the table.
+		XAxis: excelize.ChartAxis{ReverseOrder: true, Font: excelize.Font{Size: 10, Color: dark}},
+		YAxis: excelize.ChartAxis{
+			Minimum: &zero, Maximum: &one, MajorUnit: 0.1, MajorGridLines: true,
+			NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0%"}, Font: excelize.Font{Size: 9, Color: dark},
+		},
+		GapWidth:   &gap,
+		VaryColors: &no,
+	}
+	before := chartParts(b.f)
+	if err := b.f.AddChart(sheet, at, chart); err != nil {
+		return 0, err
+	}
+	if errCol == 0 {
+		return height, nil
+	}
+	var added []string
+	for p := range chartParts(b.f) {
+		if !before[p] {
+			added = append(added, p)
+		}
+	}
+	if len(added) != 1 {
+		return 0, fmt.Errorf("found %d new chart parts after adding a chart, want 1", len(added))
+	}
+	var refs [][2]string // per series: below, above
+	for i := range s.Settings.Metrics {
+		c := errCol + 2*i
+		refs = append(refs, [2]string{
+			fmt.Sprintf("%s!$%s$%d:$%s$%d", q, colName(c), firstRow, colName(c), lastRow),
+			fmt.Sprintf("%s!$%s$%d:$%s$%d", q, colName(c+1), firstRow, colName(c+1), lastRow),
+		})
+	}
+	return height, addErrorBars(b.f, added[0], refs)
+}
+
+// chartParts returns the package paths of the workbook's chart parts.
+func chartParts(f *excelize.File) map[string]bool {
+	out := map[string]bool{}
+	f.Pkg.Range(func(k, _ any) bool {
+		if p, ok := k.(string); ok && strings.HasPrefix(p, "xl/charts/chart") && strings.HasSuffix(p, ".xml") {
+			out[p] = true
+		}
+		return true
+	})
+	return out
+}
+
+// addErrorBars adds custom error bars to the series of a bar chart part.
+// excelize (v2.11) has no error-bar option, so the chart's XML is edited:
+// DrawingML allows one errBars element in each ser of a bar chart, before
+// cat (ECMA-376 Part 1, 21.2.2.58 errBars, CT_BarSer). The lengths below
+// and above each bar are cell references: LibreOffice 7.4 drops literal
+// (numLit) lengths, Excel reads both. excelize keeps the part with the
+// chart namespace as the default namespace (no c: prefix), a: bound to
+// DrawingML.
+func addErrorBars(f *excelize.File, part string, refs [][2]string) error {
+	v, ok := f.Pkg.Load(part)
+	if !ok {
+		return fmt.Errorf("chart part %s not found", part)
+	}
+	src, ok := v.([]byte)
+	if !ok {
+		return fmt.Errorf("chart part %s is not bytes", part)
+	}
+	var out bytes.Buffer
+	rest := src
+	for i, r := range refs {
+		ser := bytes.Index(rest, []byte("<ser>"))
+		if ser < 0 {
+			return fmt.Errorf("chart part %s: series %d not found", part, i+1)
+		}
+		cat := bytes.Index(rest[ser:], []byte("<cat>"))
+		if cat < 0 {
+			return fmt.Errorf("chart part %s: series %d has no categories", part, i+1)
+		}
+		cut := ser + cat
+		out.Write(rest[:cut])
+		out.WriteString(`<errBars><errBarType val="both"/><errValType val="cust"/><noEndCap val="0"/>`)
+		out.WriteString(`<plus><numRef><f>` + html.EscapeString(r[1]) + `</f></numRef></plus>`)
+		out.WriteString(`<minus><numRef><f>` + html.EscapeString(r[0]) + `</f></numRef></minus>`)
+		out.WriteString(`<spPr><a:ln w="12700"><a:solidFill><a:srgbClr val="262626"/></a:solidFill></a:ln></spPr></errBars>`)
+		rest = rest[cut:]
+	}
+	out.Write(rest)
+	f.Pkg.Store(part, out.Bytes())
+	return nil
+}
+
+// displayWidth approximates the width of s in characters of the default font.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x1100 && (r <= 0x115F || (r >= 0x2E80 && r <= 0xA4CF) || (r >= 0xAC00 && r <= 0xD7A3) || (r >= 0xF900 && r <= 0xFAFF) || (r >= 0xFF00 && r <= 0xFF60)) {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for x := range m {
+		k = append(k, x)
+	}
+	sort.Strings(k)
+	return k
+}

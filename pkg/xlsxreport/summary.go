@@ -1,0 +1,199 @@
+package xlsxreport
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// summaryWidths are the Summary sheet's column widths; long texts are
+// merged over columns B to G.
+var summaryWidths = []float64{24, 12, 10, 11, 11, 11, 50}
+
+// summaryText is the width in characters of the merged B:G text cells.
+const summaryText = 105
+
+// summarySheet writes the Summary: provenance, settings, key figures, a
+// guide to the sheets, and what each metric means. It is written last,
+// when the other sheets and the rendering notes are known.
+func (b *book) summarySheet() error {
+	s := b.s
+	const name = "Summary"
+	if err := b.printLayout(name); err != nil {
+		return err
+	}
+	g := &grid{f: b.f, sheet: name}
+	g.widths(summaryWidths...)
+	g.set(1, 1, title(s), b.st.title)
+	by := s.Tool
+	if s.Created != nil {
+		by += ", " + s.Created.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	g.set(1, 2, by, b.st.subtitle)
+	row := 3
+
+	section := func(t string) {
+		row += 2
+		g.set(1, row, t, b.st.section)
+		for c := 2; c <= 7; c++ {
+			g.set(c, row, "", b.st.section)
+		}
+	}
+	pair := func(label string, v any) {
+		row++
+		g.set(1, row, label, b.st.label)
+		switch x := v.(type) {
+		case string:
+			g.text(2, 7, row, x, b.st.wrap, summaryText)
+		case int:
+			g.set(2, row, x, b.st.integer)
+		default:
+			g.set(2, row, x, b.st.text)
+		}
+	}
+
+	section("Data and settings")
+	pair("Dataset", s.Dataset.Path)
+	pair("Format", s.Dataset.Format)
+	pair("Dataset hash", s.Dataset.Hash+" (the first 12 hex digits of SHA-256 over the file's bytes: the same hash means the same data)")
+	pair("Rows", s.Dataset.Rows)
+	pair("Metrics", strings.Join(s.Settings.Metrics, ", "))
+	pair("Normalisation", normText(s.Settings.Normalize))
+	var bys []string
+	for _, b := range s.Settings.By {
+		bys = append(bys, strings.Join(b, " × "))
+	}
+	if len(bys) == 0 {
+		bys = []string{"no grouping (combined figures only)"}
+	}
+	pair("Grouped by", strings.Join(bys, "; "))
+	iv := ciText(s)
+	if s.Settings.CI == "bootstrap" {
+		iv += fmt.Sprintf(", %d resamples, seed %d", s.Settings.Resamples, s.Settings.Seed)
+	}
+	pair("Intervals", iv)
+
+	section("Key figures (all rows)")
+	row++
+	for c, h := range []string{"metric", "correct", "n", "accuracy", "CI low", "CI high", "in words"} {
+		g.set(c+1, row, h, b.st.header)
+	}
+	defs := map[string]results.MetricDef{}
+	for _, d := range s.Metrics {
+		defs[d.ID] = d
+	}
+	for _, id := range s.Settings.Metrics {
+		ms := s.Combined.Metrics[id]
+		row++
+		g.set(1, row, id, b.st.label)
+		if ms.Correct == float64(int64(ms.Correct)) {
+			g.set(2, row, ms.Correct, b.st.integer)
+		} else {
+			g.set(2, row, ms.Correct, b.st.decimal)
+		}
+		g.set(3, row, s.Combined.N, b.st.integer)
+		g.set(4, row, ms.Accuracy, b.st.percent)
+		g.set(5, row, ms.CILow, b.st.percent)
+		g.set(6, row, ms.CIHigh, b.st.percent)
+		words := fmt.Sprintf("%s of %d rows correct (%s)", trimFloat(ms.Correct), s.Combined.N, pct(ms.Accuracy))
+		if s.Settings.CI != "none" && s.Settings.CI != "" {
+			words += fmt.Sprintf("; %s from %s to %s", ciText(s), pct(ms.CILow), pct(ms.CIHigh))
+		}
+		g.text(7, 7, row, words, b.st.wrap, summaryWidths[6])
+	}
+	pair("Blank responses", s.Combined.Blank)
+	pair("Empty golden answers", s.Combined.EmptyGolden)
+	for _, a := range s.Agreement {
+		if t := a.Total(); t > 0 {
+			d := a.OnlyFirst + a.OnlySecond
+			pair("Disagreement", fmt.Sprintf("%s and %s disagree on %d of %d rows (%s): only %s passes on %d, only %s on %d. See the Agreement sheet.",
+				a.First, a.Second, d, t, pct(float64(d)/float64(t)), a.First, a.OnlyFirst, a.Second, a.OnlySecond))
+		}
+	}
+	if len(s.Warnings) > 0 {
+		var codes []string
+		for _, w := range s.Warnings {
+			codes = append(codes, fmt.Sprintf("%s (%d)", w.Code, w.Count))
+		}
+		pair("Warnings", strings.Join(codes, ", ")+". See the Warnings sheet.")
+	}
+
+	section("Sheets in this workbook")
+	for _, sh := range b.order {
+		pair(sh, b.describe(sh))
+	}
+	if b.opt.Verdicts == nil {
+		pair("(no verdicts)", "No verdict file was given, so there are no Verdicts and Disagreements sheets. Score with --out FILE (or pass --verdicts FILE to evalbook report) to include every row.")
+	}
+
+	section("What each metric means")
+	for _, id := range s.Settings.Metrics {
+		d, ok := defs[id]
+		if !ok {
+			continue
+		}
+		row++
+		head := id
+		if d.Name != "" {
+			head += ": " + d.Name
+		}
+		if d.Graded {
+			head += " (graded: a score from 0 to 1 per row; accuracy is the mean score)"
+		}
+		g.text(1, 7, row, head, b.st.label, 130)
+		for _, f := range []struct{ label, text string }{
+			{"Rule", d.Rule}, {"False positives", d.FalsePositives}, {"False negatives", d.FalseNegatives},
+			{"Blank and empty", d.Blank}, {"Source", d.Source},
+		} {
+			if f.text != "" {
+				pair(f.label, f.text)
+			}
+		}
+	}
+	if len(b.notes) > 0 {
+		section("Notes")
+		for _, n := range b.notes {
+			pair("Note", n)
+		}
+	}
+	return g.err
+}
+
+// describe says what a sheet holds.
+func (b *book) describe(sheet string) string {
+	switch {
+	case sheet == "Summary":
+		return "This page: data, settings, key figures, and what each metric means."
+	case sheet == "Agreement":
+		return "For each pair of binary metrics: rows where both pass, neither, only one; per group; example rows."
+	case sheet == "Warnings":
+		return "Everything the reader must know about the data: counts and first lines."
+	case strings.HasPrefix(sheet, "Verdicts"):
+		return "Every row with its verdict per metric (1 pass, 0 fail), as a filterable table. Passes are green, failures red."
+	case strings.HasPrefix(sheet, "Disagreements"):
+		return "The rows where the binary metrics disagree (one passes, another fails), for review; 'row' is the row's place in Verdicts."
+	case strings.HasPrefix(sheet, "By "):
+		return "Accuracy per group with intervals, a combined row, and a bar chart."
+	}
+	return ""
+}
+
+func normText(p string) string {
+	switch p {
+	case "", "none":
+		return "none (the seed protocols exactly: lower-casing only)"
+	case "nfc":
+		return "nfc (Unicode NFC on both sides before scoring)"
+	case "indic":
+		return "indic (NFC, zero-width joiners removed, Indic digits folded to ASCII, punctuation such as the danda stripped from word ends, before scoring)"
+	}
+	return p
+}
+
+func trimFloat(x float64) string {
+	if x == float64(int64(x)) {
+		return fmt.Sprint(int64(x))
+	}
+	return fmt.Sprintf("%.2f", x)
+}

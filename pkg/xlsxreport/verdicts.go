@@ -1,0 +1,385 @@
+package xlsxreport
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
+)
+
+// sampleRows is how many rows are read before writing, to size the columns.
+const sampleRows = 500
+
+// maxCellChars is the most characters (UTF-16 units) an Excel cell holds.
+const maxCellChars = excelize.TotalCellChars
+
+// verdictSheets streams the verdict file into the Verdicts sheets and the
+// rows where metrics disagree into the Disagreements sheets.
+func (b *book) verdictSheets() error {
+	vr, err := results.NewVerdictReader(b.opt.Verdicts, b.opt.VerdictsName, b.s)
+	if err != nil {
+		return err
+	}
+	var sample [][]string
+	for len(sample) < sampleRows {
+		rec, err := vr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		sample = append(sample, append([]string(nil), rec...))
+	}
+	lay := layoutColumns(vr, sample)
+	verdicts := &rowSheets{b: b, base: "Verdicts", table: "Verdicts", lay: lay}
+	var disagree *rowSheets
+	if vr.Binary() >= 2 {
+		dl := lay.withRowColumn()
+		disagree = &rowSheets{b: b, base: "Disagreements", table: "Disagreements", lay: dl}
+	}
+	// Create both first sheets now, so they keep this order.
+	if err := verdicts.open(); err != nil {
+		return err
+	}
+	if disagree != nil {
+		if err := disagree.open(); err != nil {
+			return err
+		}
+	}
+	n := 0
+	row := func(rec []string) error {
+		n++
+		if err := verdicts.write(rec, 0); err != nil {
+			return err
+		}
+		if disagree != nil && vr.Disagree(rec) {
+			return disagree.write(rec, n)
+		}
+		return nil
+	}
+	for _, rec := range sample {
+		if err := row(rec); err != nil {
+			return err
+		}
+	}
+	if len(sample) == sampleRows {
+		for {
+			rec, err := vr.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if err := row(rec); err != nil {
+				return err
+			}
+		}
+	}
+	if n != b.s.Combined.N {
+		return fmt.Errorf("%s has %d rows but the result has %d: is it the verdict file of this result?", b.opt.VerdictsName, n, b.s.Combined.N)
+	}
+	if err := verdicts.close(); err != nil {
+		return err
+	}
+	b.info.VerdictRows = verdicts.rows
+	b.info.Clipped = verdicts.clipped
+	if len(verdicts.sheets) > 1 {
+		b.notes = append(b.notes, fmt.Sprintf("The %d verdict rows continue over %d sheets (%s), because an Excel sheet holds at most %d rows including its header.",
+			verdicts.rows, len(verdicts.sheets), strings.Join(verdicts.sheets, ", "), b.opt.RowsPerSheet))
+	}
+	if verdicts.clipped > 0 {
+		b.notes = append(b.notes, fmt.Sprintf("%d text cells were longer than the %d characters an Excel cell holds and were cut; the verdict CSV has them in full.", verdicts.clipped, maxCellChars))
+	}
+	if disagree != nil {
+		if disagree.rows == 0 {
+			disagree.note("No row where the metrics disagree: every row passes all binary metrics or fails them all.")
+		}
+		if err := disagree.close(); err != nil {
+			return err
+		}
+		b.info.Disagreements = disagree.rows
+		if len(disagree.sheets) > 1 {
+			b.notes = append(b.notes, fmt.Sprintf("The %d disagreement rows continue over %d sheets (%s).", disagree.rows, len(disagree.sheets), strings.Join(disagree.sheets, ", ")))
+		}
+	} else {
+		b.notes = append(b.notes, "No Disagreements sheet: disagreement needs at least two binary metrics.")
+	}
+	return nil
+}
+
+// layout is the column layout of a verdict sheet.
+type layout struct {
+	header  []string // unique, non-empty (an Excel table needs that)
+	widths  []float64
+	wrap    []bool
+	numeric []bool
+	metric  []int // columns of metric verdicts, with graded[i]
+	graded  []bool
+	rowCol  bool // a leading "row" column holds the data row number
+}
+
+// layoutColumns sizes the columns from the header and a sample of rows:
+// text columns as wide as most of their values (up to 40 characters,
+// wrapped beyond), figures as wide as their header.
+func layoutColumns(vr *results.VerdictReader, sample [][]string) layout {
+	l := layout{header: uniqueHeader(vr.Header), numeric: vr.Numeric}
+	l.metric = vr.MetricCol
+	l.graded = vr.Graded
+	for c, h := range l.header {
+		hw := float64(displayWidth(h)) + 2
+		if l.numeric[c] {
+			l.widths = append(l.widths, min(max(hw, 7), 20))
+			l.wrap = append(l.wrap, false)
+			continue
+		}
+		var lens []int
+		for _, r := range sample {
+			lens = append(lens, displayWidth(r[c]))
+		}
+		sort.Ints(lens)
+		w := 0.0
+		if len(lens) > 0 {
+			w = float64(lens[len(lens)*9/10]) + 2 // the 90th percentile
+		}
+		w = min(max(w, hw, 8), 40)
+		l.widths = append(l.widths, w)
+		wrap := false
+		if len(lens) > 0 && float64(lens[len(lens)-1]) > w {
+			wrap = true
+		}
+		l.wrap = append(l.wrap, wrap)
+	}
+	return l
+}
+
+// withRowColumn returns l with a leading "row" column.
+func (l layout) withRowColumn() layout {
+	out := layout{rowCol: true, graded: l.graded}
+	out.header = uniqueHeader(append([]string{"row"}, l.header...))
+	out.widths = append([]float64{8}, l.widths...)
+	out.wrap = append([]bool{false}, l.wrap...)
+	out.numeric = append([]bool{true}, l.numeric...)
+	for _, c := range l.metric {
+		out.metric = append(out.metric, c+1)
+	}
+	return out
+}
+
+// uniqueHeader makes header names non-empty and unique (case-insensitively,
+// as Excel tables require) by numbering repeats.
+func uniqueHeader(h []string) []string {
+	out := make([]string, len(h))
+	seen := map[string]bool{}
+	for i, s := range h {
+		s = strings.TrimSpace(strings.NewReplacer("\n", " ", "\r", " ").Replace(s))
+		if s == "" {
+			s = fmt.Sprintf("column %d", i+1)
+		}
+		base := s
+		for n := 2; seen[strings.ToLower(s)]; n++ {
+			s = fmt.Sprintf("%s (%d)", base, n)
+		}
+		seen[strings.ToLower(s)] = true
+		out[i] = s
+	}
+	return out
+}
+
+// rowSheets writes rows with the stream writer onto a sheet, continuing on
+// "<base> (2)", "<base> (3)", ... when a sheet is full.
+type rowSheets struct {
+	b       *book
+	base    string
+	table   string
+	lay     layout
+	sheets  []string
+	sheet   string
+	sw      *excelize.StreamWriter
+	row     int // last row written on the current sheet
+	rows    int // data rows written in all
+	clipped int
+	vals    []any
+	styles  struct{ text, wrap, num int }
+	noted   bool
+}
+
+var boxed = map[string]any{"0": 0, "1": 1}
+
+// open starts the next sheet: print layout, column widths and styles,
+// frozen header, and the header row.
+func (r *rowSheets) open() error {
+	b := r.b
+	name := r.base
+	if len(r.sheets) > 0 {
+		name = b.sheetName(fmt.Sprintf("%s (%d)", r.base, len(r.sheets)+1))
+	}
+	if _, err := b.f.NewSheet(name); err != nil {
+		return err
+	}
+	// Keep continuation sheets right after the sheet they continue.
+	at := len(b.order)
+	for i, s := range b.order {
+		for _, mine := range r.sheets {
+			if s == mine {
+				at = i + 1
+			}
+		}
+	}
+	b.order = append(b.order[:at], append([]string{name}, b.order[at:]...)...)
+	// Sheet properties go into the stream's first bytes: set them first.
+	if err := b.printLayout(name); err != nil {
+		return err
+	}
+	sw, err := b.f.NewStreamWriter(name)
+	if err != nil {
+		return err
+	}
+	r.sw, r.sheet, r.row = sw, name, 0
+	r.sheets = append(r.sheets, name)
+	if r.styles.text == 0 {
+		r.styles.text, r.styles.wrap, r.styles.num = b.st.text, b.st.wrap, b.st.integer
+	}
+	for c, w := range r.lay.widths {
+		if err := sw.SetColWidth(c+1, c+1, w); err != nil {
+			return err
+		}
+	}
+	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return err
+	}
+	head := make([]any, len(r.lay.header))
+	for i, h := range r.lay.header {
+		head[i] = excelize.Cell{StyleID: b.st.header, Value: h}
+	}
+	r.row = 1
+	b.printTitles[name] = 1
+	return sw.SetRow("A1", head, excelize.RowOpts{Height: 30})
+}
+
+// write appends one verdict row (with its data row number n first when
+// the layout has a row column).
+func (r *rowSheets) write(rec []string, n int) error {
+	if r.row >= r.b.opt.RowsPerSheet {
+		if err := r.close(); err != nil {
+			return err
+		}
+		if err := r.open(); err != nil {
+			return err
+		}
+	}
+	r.vals = r.vals[:0]
+	if r.lay.rowCol {
+		r.vals = append(r.vals, excelize.Cell{StyleID: r.styles.num, Value: n})
+	}
+	off := len(r.vals)
+	for i, v := range rec {
+		c := i + off
+		if r.lay.numeric[c] {
+			if x, ok := boxed[v]; ok {
+				r.vals = append(r.vals, excelize.Cell{StyleID: r.styles.num, Value: x})
+				continue
+			}
+			if x, ok := results.Number(v); ok {
+				r.vals = append(r.vals, excelize.Cell{Value: x})
+				continue
+			}
+		}
+		if len(v) > maxCellChars && utf16Len(v) > maxCellChars {
+			r.clipped++
+		}
+		st := r.styles.text
+		if r.lay.wrap[c] {
+			st = r.styles.wrap
+		}
+		// A string value is written as an inline string: never a formula.
+		r.vals = append(r.vals, excelize.Cell{StyleID: st, Value: v})
+	}
+	r.row++
+	r.rows++
+	// Spreadsheet programs do not all grow rows to fit wrapped text when
+	// they open a file (LibreOffice 7.4 does not), so give each row the
+	// height of its longest wrapped cell, up to maxLines lines.
+	lines := 1
+	for i, v := range rec {
+		c := i + off
+		if r.lay.wrap[c] && len(v) > int(r.lay.widths[c]) {
+			lines = max(lines, textLines(v, r.lay.widths[c]))
+		}
+	}
+	if lines > 1 {
+		return r.sw.SetRow(cell(1, r.row), r.vals, excelize.RowOpts{Height: float64(min(lines, maxLines))*15 + 3})
+	}
+	return r.sw.SetRow(cell(1, r.row), r.vals)
+}
+
+// maxLines caps the height of a verdict row; longer texts scroll in the cell.
+const maxLines = 8
+
+// note writes a line of text under the header (used when there are no rows).
+func (r *rowSheets) note(s string) {
+	r.noted = true
+	r.row++
+	r.sw.SetRow(cell(1, r.row), []any{excelize.Cell{StyleID: r.b.st.muted, Value: s}})
+}
+
+// close finishes the current sheet: pass/fail colours on the metric
+// columns, an Excel table with a filter over the rows, then Flush.
+func (r *rowSheets) close() error {
+	b := r.b
+	if r.row > 1 && !r.noted {
+		for i, c := range r.lay.metric {
+			ref := fmt.Sprintf("%s2:%s%d", colName(c+1), colName(c+1), r.row)
+			var rules []excelize.ConditionalFormatOptions
+			if r.lay.graded[i] {
+				rules = []excelize.ConditionalFormatOptions{{
+					Type: "3_color_scale", Criteria: "=",
+					MinType: "num", MinValue: "0", MinColor: "#F8696B",
+					MidType: "num", MidValue: "0.5", MidColor: "#FFEB84",
+					MaxType: "num", MaxValue: "1", MaxColor: "#63BE7B",
+				}}
+			} else {
+				pass, fail := b.st.pass, b.st.fail
+				rules = []excelize.ConditionalFormatOptions{
+					{Type: "cell", Criteria: "==", Value: "1", Format: &pass},
+					{Type: "cell", Criteria: "==", Value: "0", Format: &fail},
+				}
+			}
+			if err := b.f.SetConditionalFormat(r.sheet, ref, rules); err != nil {
+				return err
+			}
+		}
+		// A sheet autofilter set around streaming is dropped by excelize;
+		// a table carries its own filter.
+		name := r.table
+		if len(r.sheets) > 1 {
+			name = fmt.Sprintf("%s%d", r.table, len(r.sheets))
+		}
+		no := false
+		if err := r.sw.AddTable(&excelize.Table{
+			Range:          fmt.Sprintf("A1:%s%d", colName(len(r.lay.header)), r.row),
+			Name:           name,
+			StyleName:      "TableStyleLight1",
+			ShowRowStripes: &no,
+		}); err != nil {
+			return err
+		}
+	}
+	return r.sw.Flush()
+}
+
+// utf16Len is the length of s in UTF-16 code units, as Excel counts.
+func utf16Len(s string) int {
+	n := 0
+	for _, c := range s {
+		n++
+		if c >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}

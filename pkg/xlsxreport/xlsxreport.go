@@ -1,0 +1,314 @@
+// Package xlsxreport renders a result of pkg/results as an Excel workbook
+// (XLSX, written with excelize) that a person can open, filter, print and
+// forward without running anything.
+//
+// A score workbook has these sheets, in order:
+//
+//   - Summary: title, provenance (tool, creation time, dataset path,
+//     format, hash and rows), the settings that change a figure, the key
+//     figures (combined accuracy with its interval per metric, blank
+//     responses, empty golden answers), a guide to the other sheets, and
+//     what each metric means, in words.
+//   - By <grouping>: one sheet per grouping (Domain, model / language, ...)
+//     with n, blank, empty golden and, per metric, correct, accuracy and
+//     the interval per group plus a combined row, and a native Excel bar
+//     chart of accuracy per group, one series per metric, with the
+//     intervals drawn as error bars.
+//   - Agreement: for each pair of binary metrics, the rows in each bucket
+//     (both pass, neither, only the first, only the second) overall and
+//     per group, and the example rows of each bucket.
+//   - Verdicts: every row of the verdict file, as an Excel table with a
+//     filter on every column, a frozen header, wrapped text, and pass/fail
+//     colours on the metric columns. Past Excel's 1,048,576 rows a sheet,
+//     the rows continue on Verdicts (2), Verdicts (3), ... and the Summary
+//     and Warnings say so.
+//   - Disagreements: the rows where the binary metrics disagree, laid out
+//     like Verdicts, for review.
+//   - Warnings: every warning of the result, with counts and first lines,
+//     and notes from rendering (continued sheets, clipped cells).
+//
+// Model output is untrusted: every text cell from the data is written as
+// an inline string, never as a formula, so a response such as
+// "=HYPERLINK(...)" or "@SUM(A1)" stays text. Only figures computed by
+// evalbook are written as numbers. Every sheet prints landscape, one page
+// wide, with its header row repeated on each page.
+package xlsxreport
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
+)
+
+// MaxRows is the number of rows of an Excel worksheet, header included.
+const MaxRows = excelize.TotalRows
+
+// Options configures Write. The zero value writes a workbook without
+// Verdicts and Disagreements sheets.
+type Options struct {
+	// Verdicts, if set, is the verdict file of the result (the CSV of
+	// `evalbook score --out`); its rows fill the Verdicts and
+	// Disagreements sheets. It is read once, as a stream.
+	Verdicts io.Reader
+	// VerdictsName names Verdicts in error messages.
+	VerdictsName string
+	// RowsPerSheet is the number of rows per verdict sheet, header
+	// included; 0 means MaxRows. Tests set it low to check continuation.
+	RowsPerSheet int
+}
+
+// Info tells the caller what was written.
+type Info struct {
+	Sheets        []string // in workbook order
+	VerdictRows   int
+	Disagreements int
+	// Clipped counts text cells longer than Excel's 32,767 characters,
+	// which Excel cannot hold and which were cut.
+	Clipped int
+}
+
+// book is one workbook being written.
+type book struct {
+	f     *excelize.File
+	s     *results.Score
+	opt   Options
+	st    styles
+	info  Info
+	notes []string // rendering notes for Summary and Warnings
+	// printTitles maps a sheet to its header row (1-based), set as the
+	// sheet's repeated print rows once the sheet order is final.
+	printTitles map[string]int
+	// printAreas maps a sheet to its print area, set with printTitles.
+	printAreas map[string]string
+	order      []string
+}
+
+// Write renders s as an XLSX workbook to w.
+func Write(w io.Writer, s *results.Score, opt Options) (Info, error) {
+	if opt.RowsPerSheet <= 0 || opt.RowsPerSheet > MaxRows {
+		opt.RowsPerSheet = MaxRows
+	}
+	if opt.RowsPerSheet < 2 {
+		opt.RowsPerSheet = 2
+	}
+	if opt.VerdictsName == "" {
+		opt.VerdictsName = "verdicts"
+	}
+	b := &book{f: excelize.NewFile(), s: s, opt: opt, printTitles: map[string]int{}, printAreas: map[string]string{}}
+	defer b.f.Close()
+	if err := b.write(); err != nil {
+		return b.info, err
+	}
+	if err := b.f.Write(w); err != nil {
+		return b.info, err
+	}
+	return b.info, nil
+}
+
+func (b *book) write() error {
+	var err error
+	if b.st, err = newStyles(b.f); err != nil {
+		return err
+	}
+	if err := b.f.SetSheetName("Sheet1", "Summary"); err != nil {
+		return err
+	}
+	b.order = append(b.order, "Summary")
+	for _, by := range groupings(b.s) {
+		if err := b.groupSheet(by); err != nil {
+			return fmt.Errorf("grouping %s: %w", by, err)
+		}
+	}
+	if len(b.s.Agreement) > 0 {
+		if err := b.agreementSheet(); err != nil {
+			return err
+		}
+	}
+	if b.opt.Verdicts != nil {
+		if err := b.verdictSheets(); err != nil {
+			return err
+		}
+	}
+	if err := b.warningsSheet(); err != nil {
+		return err
+	}
+	if err := b.summarySheet(); err != nil {
+		return err
+	}
+	return b.finish()
+}
+
+// finish puts the sheets in order, sets the repeated print rows (defined
+// names are scoped by sheet position, so only once the order is final),
+// makes Summary the active sheet and sets the document properties.
+func (b *book) finish() error {
+	for i, name := range b.order {
+		list := b.f.GetSheetList()
+		if list[i] != name {
+			if err := b.f.MoveSheet(name, list[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range b.order {
+		if row, ok := b.printTitles[name]; ok {
+			if err := b.f.SetDefinedName(&excelize.DefinedName{
+				Name:     "_xlnm.Print_Titles",
+				RefersTo: fmt.Sprintf("%s!$%d:$%d", quoteSheet(name), row, row),
+				Scope:    name,
+			}); err != nil {
+				return err
+			}
+		}
+		if area, ok := b.printAreas[name]; ok {
+			if err := b.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Area", RefersTo: area, Scope: name}); err != nil {
+				return err
+			}
+		}
+	}
+	b.f.SetActiveSheet(0)
+	b.info.Sheets = b.f.GetSheetList()
+	props := &excelize.DocProperties{
+		Title:       title(b.s),
+		Subject:     "evaluation report",
+		Creator:     b.s.Tool,
+		Description: fmt.Sprintf("Scores of %s (dataset hash %s)", b.s.Dataset.Path, b.s.Dataset.Hash),
+	}
+	if b.s.Created != nil {
+		props.Created = b.s.Created.UTC().Format("2006-01-02T15:04:05Z")
+		props.Modified = props.Created
+	}
+	return b.f.SetDocProps(props)
+}
+
+// title is the report's title: the result's own, or one naming the data.
+func title(s *results.Score) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return "Evaluation report: " + s.Dataset.Path
+}
+
+// groupings lists the distinct By values of s.Groups in order.
+func groupings(s *results.Score) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range s.Groups {
+		if !seen[g.By] {
+			seen[g.By] = true
+			out = append(out, g.By)
+		}
+	}
+	return out
+}
+
+// addSheet creates a sheet (normal mode), records its place in the order,
+// and sets the print layout.
+func (b *book) addSheet(name string) error {
+	if _, err := b.f.NewSheet(name); err != nil {
+		return err
+	}
+	b.order = append(b.order, name)
+	return b.printLayout(name)
+}
+
+// printLayout makes a sheet print landscape, one page wide and as many
+// pages tall as needed, with the sheet name and page numbers.
+func (b *book) printLayout(sheet string) error {
+	yes := true
+	if err := b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &yes}); err != nil {
+		return err
+	}
+	landscape, one, zero, a4 := "landscape", 1, 0, 9
+	if err := b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{
+		Size: &a4, Orientation: &landscape, FitToWidth: &one, FitToHeight: &zero,
+	}); err != nil {
+		return err
+	}
+	m, h := 0.5, 0.3
+	if err := b.f.SetPageMargins(sheet, &excelize.PageLayoutMarginsOptions{
+		Left: &m, Right: &m, Top: &m, Bottom: &m, Header: &h, Footer: &h,
+	}); err != nil {
+		return err
+	}
+	return b.f.SetHeaderFooter(sheet, &excelize.HeaderFooterOptions{
+		OddHeader: "&L&A",
+		OddFooter: "&Levalbook&RPage &P of &N",
+	})
+}
+
+// sheetName makes a valid, unused sheet name from s: at most 31
+// characters, none of : \ / ? * [ ] or the apostrophe.
+func (b *book) sheetName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case ':', '\\', '/', '?', '*', '[', ']', '\'':
+			return '-'
+		}
+		if r < ' ' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.TrimSpace(s)
+	if s == "" {
+		s = "Sheet"
+	}
+	base := s
+	for n := 2; ; n++ {
+		if utf8.RuneCountInString(s) > 31 {
+			s = string([]rune(s)[:31])
+		}
+		if idx, _ := b.f.GetSheetIndex(s); idx < 0 && !strings.EqualFold(s, "History") {
+			return s
+		}
+		suffix := fmt.Sprintf(" (%d)", n)
+		r := []rune(base)
+		if len(r)+len(suffix) > 31 {
+			r = r[:31-len(suffix)]
+		}
+		s = string(r) + suffix
+	}
+}
+
+// quoteSheet quotes a sheet name for a cell reference.
+func quoteSheet(name string) string {
+	return "'" + strings.ReplaceAll(name, "'", "''") + "'"
+}
+
+// cell returns the A1 name of column col (1-based) and row.
+func cell(col, row int) string {
+	c, err := excelize.CoordinatesToCellName(col, row)
+	if err != nil {
+		panic("xlsxreport: " + err.Error()) // columns and rows are computed here, never from data
+	}
+	return c
+}
+
+// colName returns the letters of column col (1-based).
+func colName(col int) string {
+	c, err := excelize.ColumnNumberToName(col)
+	if err != nil {
+		panic("xlsxreport: " + err.Error())
+	}
+	return c
+}
+
+// pct formats a rate as a percentage for prose.
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// ciText describes the interval setting in words.
+func ciText(s *results.Score) string {
+	if s.Settings.CI == "none" || s.Settings.CI == "" {
+		return "no interval"
+	}
+	t := fmt.Sprintf("%g%% %s interval", 100*s.Settings.Confidence, s.Settings.CI)
+	if s.Settings.Cluster != "" {
+		t += ", clustered by " + s.Settings.Cluster
+	}
+	return t
+}
