@@ -1,0 +1,431 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/judge"
+)
+
+func init() {
+	register(&command{name: "judge", summary: "judge each response against its golden answer with a model (any OpenAI-compatible endpoint)", run: runJudge})
+}
+
+const judgeHelp = `
+Usage: evalbook judge --endpoint URL --model NAME [--responses FILE] [--prompt ID] [--limit N]
+                      [--by COL] [--concurrency N] [--rpm N] [--timeout D] [--retries N]
+                      [--api-key-env NAME] [--model-seed N] [--cache FILE] [--out FILE] [--json]
+
+Asks a judge model whether each response gives the same answer as its golden answer, with a
+versioned reference prompt whose reply must be exactly {"verdict": "correct"|"incorrect",
+"reason": "..."} (a code fence around it is accepted; anything else is invalid, never
+guessed). Prints the accuracy of llm_judge per group and combined beside exact_substring and
+word_overlap, with 95% Wilson intervals; the agreement of llm_judge with each deterministic
+metric; and what the judge says in each agreement bucket of the two deterministic metrics.
+The "overlap only" rows (golden words present but not contiguous: a paraphrase or a
+different claim) are the ones a judge is for.
+
+A reply that breaks the contract leaves the llm_judge cell empty, counts as not correct in
+the accuracy (so it is a lower bound), and is counted and listed under warnings. Blank
+responses are not sent: they are incorrect, as under the seed protocols.
+
+The endpoint is the base URL as OpenAI clients take it; requests go to
+<endpoint>/chat/completions with temperature 0 (and --model-seed when given). Local servers:
+vLLM http://127.0.0.1:8000/v1, Ollama http://127.0.0.1:11434/v1, llama.cpp server
+http://127.0.0.1:8080/v1. The API key is read from the environment variable named by
+--api-key-env (default OPENAI_API_KEY); when it is unset no key is sent. The key is never
+printed, logged, cached or written to a report.
+
+Failed requests are retried (--retries, with exponential backoff and jitter, honouring
+Retry-After) on 429, 5xx, timeouts, dropped connections and malformed replies. Every reply
+is appended to the cache (--cache, JSON Lines; default evalbook/judge-cache.jsonl in the
+user cache directory; "none" keeps replies in memory only), so a rerun makes no repeated
+call and an interrupted run (Ctrl-C) resumes where it stopped. Request counts go to stderr,
+and so does a progress bar when stderr is a terminal.
+
+With no --responses the built-in sample (datasets/responses.csv) is judged, and a note says
+so on stderr.
+
+Examples:
+	evalbook judge --endpoint http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --responses run.csv
+	evalbook judge --endpoint http://127.0.0.1:11434/v1 --model llama3.1:8b --limit 50 --out judged.csv
+	evalbook judge --endpoint https://api.openai.com/v1 --model gpt-4o-mini --rpm 500 --concurrency 16 --json
+`
+
+// clientFlags are the flags of a model judge, shared by judge, calibrate
+// and probes.
+type clientFlags struct {
+	model       *string
+	apiKeyEnv   *string
+	cache       *string
+	prompts     *string
+	concurrency *int
+	rpm         *int
+	retries     *int
+	timeout     *time.Duration
+	seed        *string
+}
+
+func addClientFlags(fs *flag.FlagSet, concurrency int) *clientFlags {
+	return &clientFlags{
+		model:       fs.String("model", "", "judge model `NAME` as the endpoint knows it"),
+		apiKeyEnv:   fs.String("api-key-env", judge.DefaultAPIKeyEnv, "environment `variable` holding the API key (unset: no key sent)"),
+		cache:       fs.String("cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/judge-cache.jsonl in the user cache directory; none: memory only"),
+		prompts:     fs.String("prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json"),
+		concurrency: fs.Int("concurrency", concurrency, "`requests` in flight at once"),
+		rpm:         fs.Int("rpm", 0, "at most this many `requests` per minute (0: no limit)"),
+		retries:     fs.Int("retries", judge.DefaultRetries, "`retries` after a failed attempt (429, 5xx, timeout, network, malformed reply)"),
+		timeout:     fs.Duration("timeout", judge.DefaultTimeout, "time allowed for each attempt (`duration`, e.g. 30s)"),
+		seed:        fs.String("model-seed", "", "sampling `seed` sent with every request (default: none)"),
+	}
+}
+
+// modelJudge is an opened client with its cache.
+type modelJudge struct {
+	client    *judge.Client
+	cache     *judge.Cache
+	cachePath string
+	endpoint  string
+}
+
+func (m *modelJudge) close() error { return m.cache.Close() }
+
+// open checks the client flags and opens the cache and the client for
+// endpoint. cmd names the command in messages.
+func (cf *clientFlags) open(e *env, cmd, endpoint string) (*modelJudge, error) {
+	if *cf.model == "" {
+		return nil, usagef("%s: --model is required with an endpoint", cmd)
+	}
+	if *cf.concurrency < 1 {
+		return nil, usagef("%s: --concurrency must be at least 1", cmd)
+	}
+	if *cf.rpm < 0 || *cf.retries < 0 || *cf.timeout <= 0 {
+		return nil, usagef("%s: --rpm and --retries must not be negative, --timeout must be positive", cmd)
+	}
+	var seed *int64
+	if *cf.seed != "" {
+		var s int64
+		if _, err := fmt.Sscan(*cf.seed, &s); err != nil {
+			return nil, usagef("%s: --model-seed must be an integer, not %q", cmd, *cf.seed)
+		}
+		seed = &s
+	}
+	m := &modelJudge{cachePath: *cf.cache}
+	var err error
+	switch m.cachePath {
+	case "none":
+		m.cache = judge.NewMemoryCache()
+	case "":
+		dir, derr := os.UserCacheDir()
+		if derr != nil {
+			return nil, fmt.Errorf("%s: no user cache directory (%v); pass --cache FILE or --cache none", cmd, derr)
+		}
+		m.cachePath = filepath.Join(dir, "evalbook", "judge-cache.jsonl")
+		if err := os.MkdirAll(filepath.Dir(m.cachePath), 0o755); err != nil {
+			return nil, err
+		}
+		fallthrough
+	default:
+		if m.cache, err = judge.OpenCache(m.cachePath); err != nil {
+			return nil, err
+		}
+		for _, w := range m.cache.Warnings() {
+			fmt.Fprintln(e.stderr, "evalbook: warning:", w)
+		}
+	}
+	retries := *cf.retries
+	if retries == 0 {
+		retries = -1 // Config: negative means none, zero means the default
+	}
+	m.client, err = judge.NewClient(judge.Config{
+		BaseURL: endpoint, Model: *cf.model, APIKeyEnv: *cf.apiKeyEnv, Seed: seed,
+		Timeout: *cf.timeout, Retries: retries, Concurrency: *cf.concurrency, RPM: *cf.rpm,
+		Cache: m.cache,
+		Logf: func(format string, args ...any) {
+			fmt.Fprintf(e.stderr, "evalbook: "+format+"\n", args...)
+		},
+	})
+	if err != nil {
+		m.cache.Close()
+		return nil, usagef("%s: %v", cmd, err)
+	}
+	m.endpoint = redactedURL(endpoint)
+	return m, nil
+}
+
+// report prints the client's request counts on stderr: they change from
+// run to run (a rerun is served from the cache), so they stay out of the
+// report itself.
+func (m *modelJudge) report(e *env) {
+	st := m.client.Stats()
+	where := m.cachePath
+	if where == "none" {
+		where = "memory"
+	}
+	fmt.Fprintf(e.stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n",
+		st.Requests, st.Retries, st.CacheHits, where)
+}
+
+// interrupted turns a cancelled run into a message that says how to resume.
+func (m *modelJudge) interrupted(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted; %d replies are in the cache %s: run the same command again to resume", m.cache.Len(), m.cachePath)
+	}
+	return err
+}
+
+func redactedURL(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return strings.TrimRight(u.Redacted(), "/")
+	}
+	return s
+}
+
+// loadPrompts reads the prompt file, or the built-in one.
+func loadPrompts(path string) ([]judge.Prompt, error) {
+	if path == "" {
+		f, err := datasets.Judge.Open("judge/prompts.json")
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return judge.ReadPrompts(f, "datasets/judge/prompts.json")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return judge.ReadPrompts(f, path)
+}
+
+// choosePrompt finds the prompt id among the prompts and checks its kind.
+func choosePrompt(cmd, path, id string, kind judge.Kind) (judge.Prompt, error) {
+	ps, err := loadPrompts(path)
+	if err != nil {
+		return judge.Prompt{}, err
+	}
+	p, err := judge.FindPrompt(ps, id)
+	if err != nil {
+		return judge.Prompt{}, usagef("%s: --prompt: %v", cmd, err)
+	}
+	if p.Kind != kind {
+		return judge.Prompt{}, usagef("%s: --prompt %s is a %s prompt; this command needs a %s prompt", cmd, p.ID(), p.Kind, kind)
+	}
+	return p, nil
+}
+
+// loadPairs reads labelled pairs from path, or the built-in set with a note
+// on stderr.
+func loadPairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
+	if path == "" {
+		fmt.Fprintf(e.stderr, "evalbook: no --pairs given: %s uses the built-in datasets/judge/pairs.jsonl\n", cmd)
+		f, err := datasets.Judge.Open("judge/pairs.jsonl")
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		ps, err := judge.ReadPairs(f, "datasets/judge/pairs.jsonl")
+		return ps, "datasets/judge/pairs.jsonl", err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	ps, err := judge.ReadPairs(f, path)
+	return ps, path, err
+}
+
+// progress returns a callback drawing a progress bar on stderr when it is
+// a terminal, and nil otherwise (pipes, files, tests), with a function
+// that clears the bar.
+func progress(e *env, total int, what string) (func(done, total int), func()) {
+	f, ok := e.stderr.(*os.File)
+	if !ok || total < 2 || os.Getenv("TERM") == "dumb" {
+		return nil, func() {}
+	}
+	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return nil, func() {}
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	return func(done, _ int) { bar.Set(done) }, func() { bar.Finish() }
+}
+
+func runJudge(e *env) error {
+	fs := newFlags(e, "judge", judgeHelp)
+	var (
+		endpoint  = fs.String("endpoint", "", "base `URL` of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
+		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl); default: the built-in sample")
+		promptID  = fs.String("prompt", "reference", "reference prompt `ID`: name, name@version or a hash prefix")
+		limit     = fs.Int("limit", 0, "judge only the first `N` rows (0: all)")
+		by        = fs.String("by", "Domain", "group by `COL` (\"\" for none)")
+		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid), llm_judge_reason")
+		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
+	)
+	cf := addClientFlags(fs, 8)
+	args, err := parseFlags(e, fs)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("judge: unexpected argument %q", args[0])
+	}
+	if *endpoint == "" {
+		return usagef("judge: --endpoint is required (e.g. http://127.0.0.1:8000/v1 for vLLM)")
+	}
+	if *limit < 0 {
+		return usagef("judge: --limit must not be negative")
+	}
+	p, err := choosePrompt("judge", *cf.prompts, *promptID, judge.KindReference)
+	if err != nil {
+		return err
+	}
+	data, name := datasets.Responses, datasets.ResponsesName
+	if *responses == "" {
+		fmt.Fprintf(e.stderr, "evalbook: no --responses given: judging the built-in sample %s\n", name)
+	} else {
+		if data, err = os.ReadFile(*responses); err != nil {
+			return err
+		}
+		name = *responses
+	}
+	tbl, err := readJudgeTable(e.ctx, data, name, *by, *limit)
+	if err != nil {
+		return err
+	}
+	m, err := cf.open(e, "judge", *endpoint)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+	j := judge.NewClientJudge(m.client, p)
+
+	var items []judge.RefItem
+	var index []int // items[k] is row index[k]
+	for i, r := range tbl.rows {
+		if r.blank {
+			continue
+		}
+		items = append(items, judge.RefItem{Question: r.question, Golden: r.golden, Response: r.response})
+		index = append(index, i)
+	}
+	tick, finish := progress(e, len(items), "judging")
+	verdicts, err := judge.JudgeReferences(e.ctx, j, items, *cf.concurrency, tick)
+	finish()
+	m.report(e)
+	if err != nil {
+		return m.interrupted(err)
+	}
+	for k, v := range verdicts {
+		tbl.rows[index[k]].verdict = v
+	}
+	for i := range tbl.rows {
+		if tbl.rows[i].blank {
+			tbl.rows[i].verdict = judge.RefVerdict{Valid: true, Reason: "blank response (not sent)"}
+		}
+	}
+	rep := buildJudgeReport(tbl, p, *cf.model, m.endpoint, *by)
+	rep.Score.Created = createdTime()
+	if *out != "" {
+		if err := writeJudgeVerdicts(*out, tbl); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %d rows to %s\n", len(tbl.rows), *out)
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	return rep.writeText(e.stdout)
+}
+
+// writeJudgeVerdicts writes the verdict file: the input columns, the two
+// deterministic verdicts, llm_judge and the judge's reason.
+func writeJudgeVerdicts(path string, tbl *judgeTable) error {
+	w, commit, abort, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer abort()
+	cw := csv.NewWriter(w)
+	cw.Write(append(append([]string(nil), tbl.inputHeader...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason"))
+	for _, r := range tbl.rows {
+		lj := ""
+		if r.verdict.Valid {
+			lj = bit(r.verdict.Correct)
+		}
+		reason := r.verdict.Reason
+		if !r.verdict.Valid {
+			reason = "invalid reply: " + r.verdict.Invalid
+		}
+		cw.Write(append(append([]string(nil), r.fields...), bit(r.exact), bit(r.overlap), lj, reason))
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return commit()
+}
+
+func bit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// recordBounds returns, for each data record of a CSV or JSONL file, the
+// 1-based line it starts on and the byte offset just past it; ok is false
+// for other formats or a file the standard CSV reader cannot read (qa
+// then reports the problem itself).
+func recordBounds(data []byte, name string) (lines []int, ends []int64, ok bool) {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv":
+		r := csv.NewReader(bytes.NewReader(data))
+		r.FieldsPerRecord = -1
+		r.ReuseRecord = true
+		for first := true; ; first = false {
+			if _, err := r.Read(); err == io.EOF {
+				return lines, ends, true
+			} else if err != nil {
+				return nil, nil, false
+			}
+			if !first {
+				line, _ := r.FieldPos(0)
+				lines = append(lines, line)
+				ends = append(ends, r.InputOffset())
+			}
+		}
+	case ".jsonl", ".ndjson":
+		var off int64
+		for i, l := range bytes.SplitAfter(data, []byte("\n")) {
+			off += int64(len(l))
+			if len(bytes.TrimSpace(l)) > 0 {
+				lines = append(lines, i+1)
+				ends = append(ends, off)
+			}
+		}
+		return lines, ends, true
+	}
+	return nil, nil, false
+}
