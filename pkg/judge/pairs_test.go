@@ -212,3 +212,28 @@ func TestLabelSetHash(t *testing.T) {
 		t.Error("dropping a pair does not change the hash")
 	}
 }
+
+// FuzzReadPairs checks that no input makes the reader panic, and that a
+// set it accepts has unique ids, valid labels and kinds, and a stable hash.
+func FuzzReadPairs(f *testing.F) {
+	good := `{"id":"x","question":"q","facts":["f"],"a":"A","b":"B","kind":"tie","lang":"en","ann1":"tie","ann2":"a","final":"tie"}`
+	for _, s := range []string{good, good + "\n" + strings.Replace(good, `"x"`, `"y"`, 1), "\ufeff" + good + "\r\n", `{"id":1}`, "{", "", "\n\n", strings.Replace(good, `"tie"`, `"TIE"`, 1)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		pairs, err := ReadPairs(strings.NewReader(input), "f.jsonl")
+		if err != nil {
+			return
+		}
+		ids := map[string]bool{}
+		for _, p := range pairs {
+			if ids[p.ID] || !p.Final.valid() || !p.Ann1.valid() || !p.Ann2.valid() || !contains(Kinds, p.Kind) || len(p.Facts) == 0 {
+				t.Fatalf("accepted an invalid pair %+v", p)
+			}
+			ids[p.ID] = true
+		}
+		if LabelSetHash(pairs) != LabelSetHash(pairs) {
+			t.Fatal("hash is not stable")
+		}
+	})
+}
