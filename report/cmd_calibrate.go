@@ -65,7 +65,7 @@ type calibrateReport struct {
 
 // openPairJudge turns a --judge value into a pairwise judge: a named fake
 // judge, or a model behind an endpoint asked with prompt p.
-func openPairJudge(e *env, cmd, spec string, cf *clientFlags, p judge.Prompt) (judge.Judge, string, *modelJudge, error) {
+func openPairJudge(e *env, cmd, spec string, cf *judgeClientFlags, p judge.Prompt) (judge.Judge, string, *modelJudge, error) {
 	if name, ok := strings.CutPrefix(spec, "fake:"); ok {
 		f, err := judge.FakeByName(name)
 		if err != nil {
@@ -97,7 +97,7 @@ func runCalibrate(e *env) error {
 		seed      = fs.Uint64("seed", 1, "bootstrap random `seed` (same seed, same interval)")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
 	)
-	cf := addClientFlags(fs, 8)
+	cf := addJudgeClientFlags(fs, 8)
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -111,17 +111,17 @@ func runCalibrate(e *env) error {
 	if *resamples < 1 {
 		return usagef("calibrate: --resamples must be positive")
 	}
-	p, err := choosePrompt("calibrate", *cf.prompts, *promptID, judge.KindPairwise)
+	p, err := chooseJudgePrompt("calibrate", *cf.prompts, *promptID, judge.KindPairwise)
 	if err != nil {
 		return err
 	}
 	var p2 judge.Prompt
 	if *vs != "" {
-		if p2, err = choosePrompt("calibrate", *cf.prompts, *vs, judge.KindPairwise); err != nil {
+		if p2, err = chooseJudgePrompt("calibrate", *cf.prompts, *vs, judge.KindPairwise); err != nil {
 			return err
 		}
 	}
-	pairs, pairsName, err := loadPairs(e, "calibrate", *pairsPath)
+	pairs, pairsName, err := loadJudgePairs(e, "calibrate", *pairsPath)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func runCalibrate(e *env) error {
 		defer m.close()
 	}
 	opt := judge.CalibrateOptions{Judge: name, Swap: *swap, Resamples: *resamples, Seed: *seed, Workers: *cf.concurrency}
-	tick, finish := progress(e, len(pairs), "calibrating")
+	tick, finish := judgeProgress(e, len(pairs), "calibrating")
 	opt.Progress = tick
 	rep := calibrateReport{Kind: "calibration", Pairs: pairsName, MinKappa: *minKappa, MinSlice: *minSlice}
 	if m != nil && *vs != "" {
@@ -180,12 +180,12 @@ func (rep *calibrateReport) writeText(w io.Writer, fake bool) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "agreement\t%d/%d = %s\t%.0f%% bootstrap interval [%s, %s]\n", r.Agree, r.N, pct(r.Agreement), r.Confidence*100, pct(r.AgreementLow), pct(r.AgreementHigh))
+	fmt.Fprintf(tw, "agreement\t%d/%d = %s\t%.0f%% bootstrap interval [%s, %s]\n", r.Agree, r.N, judgePct(r.Agreement), r.Confidence*100, judgePct(r.AgreementLow), judgePct(r.AgreementHigh))
 	fmt.Fprintf(tw, "kappa\t%.3f\n", r.Kappa)
 	fmt.Fprintf(tw, "order disagreements\t%d\n", r.OrderDisagreements)
 	if !fake {
 		if r.Invalid > 0 {
-			fmt.Fprintf(tw, "invalid replies\t%d\t%s\n", r.Invalid, reasonList(r.InvalidReasons))
+			fmt.Fprintf(tw, "invalid replies\t%d\t%s\n", r.Invalid, judgeReasonList(r.InvalidReasons))
 		} else {
 			fmt.Fprintf(tw, "invalid replies\t0\n")
 		}
@@ -208,10 +208,10 @@ func (rep *calibrateReport) writeText(w io.Writer, fake bool) error {
 		what string
 		m    map[string]judge.Share
 	}{{"kind", r.ByKind}, {"lang", r.ByLang}} {
-		for _, k := range sortedStrings(shareKeys(s.m)) {
+		for _, k := range judgeSortedKeys(judgeShareKeys(s.m)) {
 			sh := s.m[k]
 			v, _ := sh.Value()
-			fmt.Fprintf(tw, "  %s %s\t%d\t%d\t%s\n", s.what, k, sh.Hits, sh.N, pct(v))
+			fmt.Fprintf(tw, "  %s %s\t%d\t%d\t%s\n", s.what, k, sh.Hits, sh.N, judgePct(v))
 		}
 	}
 	tw.Flush()
@@ -242,9 +242,9 @@ func (rep *calibrateReport) writeText(w io.Writer, fake bool) error {
 	return err
 }
 
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", x*100) }
+func judgePct(x float64) string { return fmt.Sprintf("%.1f%%", x*100) }
 
-func shareKeys(m map[string]judge.Share) map[string]int {
+func judgeShareKeys(m map[string]judge.Share) map[string]int {
 	out := make(map[string]int, len(m))
 	for k, s := range m {
 		out[k] = s.N
@@ -252,9 +252,9 @@ func shareKeys(m map[string]judge.Share) map[string]int {
 	return out
 }
 
-func reasonList(m map[string]int) string {
+func judgeReasonList(m map[string]int) string {
 	var parts []string
-	for _, k := range sortedStrings(m) {
+	for _, k := range judgeSortedKeys(m) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")

@@ -65,9 +65,9 @@ Examples:
 	evalbook judge --endpoint https://api.openai.com/v1 --model gpt-4o-mini --rpm 500 --concurrency 16 --json
 `
 
-// clientFlags are the flags of a model judge, shared by judge, calibrate
+// judgeClientFlags are the flags of a model judge, shared by judge, calibrate
 // and probes.
-type clientFlags struct {
+type judgeClientFlags struct {
 	model       *string
 	apiKeyEnv   *string
 	cache       *string
@@ -79,8 +79,8 @@ type clientFlags struct {
 	seed        *string
 }
 
-func addClientFlags(fs *flag.FlagSet, concurrency int) *clientFlags {
-	return &clientFlags{
+func addJudgeClientFlags(fs *flag.FlagSet, concurrency int) *judgeClientFlags {
+	return &judgeClientFlags{
 		model:       fs.String("model", "", "judge model `NAME` as the endpoint knows it"),
 		apiKeyEnv:   fs.String("api-key-env", judge.DefaultAPIKeyEnv, "environment `variable` holding the API key (unset: no key sent)"),
 		cache:       fs.String("cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/judge-cache.jsonl in the user cache directory; none: memory only"),
@@ -105,7 +105,7 @@ func (m *modelJudge) close() error { return m.cache.Close() }
 
 // open checks the client flags and opens the cache and the client for
 // endpoint. cmd names the command in messages.
-func (cf *clientFlags) open(e *env, cmd, endpoint string) (*modelJudge, error) {
+func (cf *judgeClientFlags) open(e *env, cmd, endpoint string) (*modelJudge, error) {
 	if *cf.model == "" {
 		return nil, usagef("%s: --model is required with an endpoint", cmd)
 	}
@@ -162,7 +162,7 @@ func (cf *clientFlags) open(e *env, cmd, endpoint string) (*modelJudge, error) {
 		m.cache.Close()
 		return nil, usagef("%s: %v", cmd, err)
 	}
-	m.endpoint = redactedURL(endpoint)
+	m.endpoint = judgeRedactedURL(endpoint)
 	return m, nil
 }
 
@@ -187,7 +187,7 @@ func (m *modelJudge) interrupted(err error) error {
 	return err
 }
 
-func redactedURL(s string) string {
+func judgeRedactedURL(s string) string {
 	if u, err := url.Parse(s); err == nil {
 		return strings.TrimRight(u.Redacted(), "/")
 	}
@@ -195,7 +195,7 @@ func redactedURL(s string) string {
 }
 
 // loadPrompts reads the prompt file, or the built-in one.
-func loadPrompts(path string) ([]judge.Prompt, error) {
+func loadJudgePrompts(path string) ([]judge.Prompt, error) {
 	if path == "" {
 		f, err := datasets.Judge.Open("judge/prompts.json")
 		if err != nil {
@@ -213,8 +213,8 @@ func loadPrompts(path string) ([]judge.Prompt, error) {
 }
 
 // choosePrompt finds the prompt id among the prompts and checks its kind.
-func choosePrompt(cmd, path, id string, kind judge.Kind) (judge.Prompt, error) {
-	ps, err := loadPrompts(path)
+func chooseJudgePrompt(cmd, path, id string, kind judge.Kind) (judge.Prompt, error) {
+	ps, err := loadJudgePrompts(path)
 	if err != nil {
 		return judge.Prompt{}, err
 	}
@@ -230,7 +230,7 @@ func choosePrompt(cmd, path, id string, kind judge.Kind) (judge.Prompt, error) {
 
 // loadPairs reads labelled pairs from path, or the built-in set with a note
 // on stderr.
-func loadPairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
+func loadJudgePairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
 	if path == "" {
 		fmt.Fprintf(e.stderr, "evalbook: no --pairs given: %s uses the built-in datasets/judge/pairs.jsonl\n", cmd)
 		f, err := datasets.Judge.Open("judge/pairs.jsonl")
@@ -253,7 +253,7 @@ func loadPairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
 // progress returns a callback drawing a progress bar on stderr when it is
 // a terminal, and nil otherwise (pipes, files, tests), with a function
 // that clears the bar.
-func progress(e *env, total int, what string) (func(done, total int), func()) {
+func judgeProgress(e *env, total int, what string) (func(done, total int), func()) {
 	f, ok := e.stderr.(*os.File)
 	if !ok || total < 2 || os.Getenv("TERM") == "dumb" {
 		return nil, func() {}
@@ -283,7 +283,7 @@ func runJudge(e *env) error {
 		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid), llm_judge_reason")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
 	)
-	cf := addClientFlags(fs, 8)
+	cf := addJudgeClientFlags(fs, 8)
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -297,7 +297,7 @@ func runJudge(e *env) error {
 	if *limit < 0 {
 		return usagef("judge: --limit must not be negative")
 	}
-	p, err := choosePrompt("judge", *cf.prompts, *promptID, judge.KindReference)
+	p, err := chooseJudgePrompt("judge", *cf.prompts, *promptID, judge.KindReference)
 	if err != nil {
 		return err
 	}
@@ -330,7 +330,7 @@ func runJudge(e *env) error {
 		items = append(items, judge.RefItem{Question: r.question, Golden: r.golden, Response: r.response})
 		index = append(index, i)
 	}
-	tick, finish := progress(e, len(items), "judging")
+	tick, finish := judgeProgress(e, len(items), "judging")
 	verdicts, err := judge.JudgeReferences(e.ctx, j, items, *cf.concurrency, tick)
 	finish()
 	m.report(e)
@@ -372,13 +372,13 @@ func writeJudgeVerdicts(path string, tbl *judgeTable) error {
 	for _, r := range tbl.rows {
 		lj := ""
 		if r.verdict.Valid {
-			lj = bit(r.verdict.Correct)
+			lj = judgeBit(r.verdict.Correct)
 		}
 		reason := r.verdict.Reason
 		if !r.verdict.Valid {
 			reason = "invalid reply: " + r.verdict.Invalid
 		}
-		cw.Write(append(append([]string(nil), r.fields...), bit(r.exact), bit(r.overlap), lj, reason))
+		cw.Write(append(append([]string(nil), r.fields...), judgeBit(r.exact), judgeBit(r.overlap), lj, reason))
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
@@ -387,7 +387,7 @@ func writeJudgeVerdicts(path string, tbl *judgeTable) error {
 	return commit()
 }
 
-func bit(b bool) string {
+func judgeBit(b bool) string {
 	if b {
 		return "1"
 	}
@@ -398,7 +398,7 @@ func bit(b bool) string {
 // 1-based line it starts on and the byte offset just past it; ok is false
 // for other formats or a file the standard CSV reader cannot read (qa
 // then reports the problem itself).
-func recordBounds(data []byte, name string) (lines []int, ends []int64, ok bool) {
+func judgeRecordBounds(data []byte, name string) (lines []int, ends []int64, ok bool) {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv":
 		r := csv.NewReader(bytes.NewReader(data))

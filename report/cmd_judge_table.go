@@ -47,7 +47,7 @@ type judgeTable struct {
 // and warning of the report covers exactly the judged rows, with their
 // lines in the original file.
 func readJudgeTable(ctx context.Context, data []byte, name, by string, limit int) (*judgeTable, error) {
-	lines, ends, known := recordBounds(data, name)
+	lines, ends, known := judgeRecordBounds(data, name)
 	in := data
 	t := &judgeTable{name: name, fileRows: -1}
 	if known {
@@ -156,7 +156,7 @@ type judgeInfo struct {
 	InvalidReasons map[string]int  `json:"invalid_reasons,omitempty"`
 }
 
-const maxWarningLines = 20
+const judgeMaxWarningLines = 20
 
 func buildJudgeReport(t *judgeTable, p judge.Prompt, model, endpoint, by string) *judgeReport {
 	sc := t.score
@@ -187,7 +187,7 @@ func buildJudgeReport(t *judgeTable, p judge.Prompt, model, endpoint, by string)
 		if !r.verdict.Valid {
 			info.Invalid++
 			info.InvalidReasons[r.verdict.Invalid]++
-			if len(invalidLines) < maxWarningLines {
+			if len(invalidLines) < judgeMaxWarningLines {
 				invalidLines = append(invalidLines, r.line)
 			}
 		}
@@ -226,7 +226,7 @@ func buildJudgeReport(t *judgeTable, p judge.Prompt, model, endpoint, by string)
 		judgeAgreement(t.rows, "word_overlap", func(r judgeRow) bool { return r.overlap }, by != ""))
 	if info.Invalid > 0 {
 		var reasons []string
-		for _, k := range sortedStrings(info.InvalidReasons) {
+		for _, k := range judgeSortedKeys(info.InvalidReasons) {
 			reasons = append(reasons, fmt.Sprintf("%s %d", k, info.InvalidReasons[k]))
 		}
 		sc.Warnings = append(sc.Warnings, results.Warning{
@@ -235,7 +235,7 @@ func buildJudgeReport(t *judgeTable, p judge.Prompt, model, endpoint, by string)
 				info.Invalid, strings.Join(reasons, ", ")),
 		})
 	}
-	return &judgeReport{Kind: "judge", Judge: info, Score: sc, Review: reviewTable(t.rows)}
+	return &judgeReport{Kind: "judge", Judge: info, Score: sc, Review: judgeReviewTable(t.rows)}
 }
 
 // judgeAgreement compares llm_judge with a deterministic metric row by row,
@@ -294,9 +294,9 @@ func judgeAgreement(rows []judgeRow, other string, pass func(judgeRow) bool, gro
 	return a
 }
 
-// reviewTable says what the judge decided in each agreement bucket of the
+// judgeReviewTable says what the judge decided in each agreement bucket of the
 // two seed metrics.
-func reviewTable(rows []judgeRow) *results.Table {
+func judgeReviewTable(rows []judgeRow) *results.Table {
 	names := []struct{ key, label string }{
 		{"both", "both pass"}, {"neither", "both fail"},
 		{"only_first", "exact_substring only"}, {"only_second", "word_overlap only (review these)"},
@@ -360,7 +360,7 @@ func (r *judgeReport) writeText(w io.Writer) error {
 	return r.Review.WriteText(w)
 }
 
-func sortedStrings(m map[string]int) []string {
+func judgeSortedKeys(m map[string]int) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -209,7 +209,9 @@ func TestJudgeResume(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "interrupted;") || !strings.Contains(err.Error(), "run the same command again to resume") {
 		t.Fatalf("error %v", err)
 	}
+	s.mu.Lock()
 	s.onReq = nil
+	s.mu.Unlock()
 	before := s.count()
 	_, errOut, code := runCLI(t, args...)
 	if code != 0 {
@@ -286,5 +288,62 @@ func TestJudgeKeyNeverShown(t *testing.T) {
 		if strings.Contains(text, key) {
 			t.Errorf("the key appears in %s", name)
 		}
+	}
+}
+
+// TestJudgeJSONL judges a JSON Lines table grouped by language, with a
+// blank line inside it: the blank response is not sent, and every line
+// number (qa's warnings and the judge's own) counts the file's lines.
+func TestJudgeJSONL(t *testing.T) {
+	s := newJudgeStub(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	rows := `{"question": "Which city was the capital of British India until 1911?", "answer": "Calcutta", "Domain": "History", "response": "Calcutta", "language": "en"}
+{"question": "Which river flows through Kolkata?", "answer": "Hooghly", "Domain": "Geography", "response": "   ", "language": "en"}
+
+{"question": "भारत की राजधानी क्या है?", "answer": "नई दिल्ली", "Domain": "Civics", "response": "मुंबई", "language": "hi"}
+{"question": "Which emperor issued rock edicts after the Kalinga war?", "answer": "Ashoka", "Domain": "History", "response": "Emperor Ashoka", "language": "en"}
+`
+	os.WriteFile(path, []byte(rows), 0o644)
+	out, errOut, code := runCLI(t, "judge", "--endpoint", s.endpoint(), "--model", "m", "--cache", "none", "--responses", path, "--by", "language", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Judge judgeInfo      `json:"judge"`
+		Score *results.Score `json:"score"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Judge.Rows != 4 || rep.Judge.Sent != 3 || s.count() != 3 {
+		t.Errorf("rows %d, sent %d, requests %d; want 4, 3, 3", rep.Judge.Rows, rep.Judge.Sent, s.count())
+	}
+	got := map[string]float64{}
+	for _, g := range rep.Score.Groups {
+		got[g.Group] = g.Metrics["llm_judge"].Correct
+	}
+	// en: Calcutta and Ashoka are correct, the blank response is not; hi: मुंबई is wrong.
+	if got["en"] != 2 || got["hi"] != 0 || len(got) != 2 {
+		t.Errorf("llm_judge correct by language %v", got)
+	}
+	var blankLines []int
+	for _, w := range rep.Score.Warnings {
+		if w.Code == "blank_response" {
+			blankLines = w.Lines
+		}
+	}
+	var judgeLines []int
+	for _, a := range rep.Score.Agreement {
+		if a.First == "llm_judge" && a.Second == "exact_substring" {
+			for _, b := range []string{"both", "neither"} {
+				for _, ex := range a.Examples[b] {
+					judgeLines = append(judgeLines, ex.Line)
+				}
+			}
+		}
+	}
+	// Lines 1, 2, 4 and 5 hold rows; line 3 is blank.
+	if fmt.Sprint(blankLines) != "[2]" || fmt.Sprint(judgeLines) != "[1 5 2 4]" {
+		t.Errorf("blank response on lines %v, judge examples on lines %v", blankLines, judgeLines)
 	}
 }

@@ -71,7 +71,7 @@ func runProbes(e *env) error {
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID` for a model judge")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of a table")
 	)
-	cf := addClientFlags(fs, 8)
+	cf := addJudgeClientFlags(fs, 8)
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -82,11 +82,11 @@ func runProbes(e *env) error {
 	if *spec == "" {
 		return usagef("probes: --judge is required (fake:NAME, fake:all or an endpoint URL)")
 	}
-	p, err := choosePrompt("probes", *cf.prompts, *promptID, judge.KindPairwise)
+	p, err := chooseJudgePrompt("probes", *cf.prompts, *promptID, judge.KindPairwise)
 	if err != nil {
 		return err
 	}
-	pairs, pairsName, err := loadPairs(e, "probes", *pairsPath)
+	pairs, pairsName, err := loadJudgePairs(e, "probes", *pairsPath)
 	if err != nil {
 		return err
 	}
