@@ -90,7 +90,7 @@ func (s *judgeStub) normalize(out string) string {
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		if strings.Contains(l, s.URL) {
-			lines[i] = regexp.MustCompile(`  +`).ReplaceAllString(strings.ReplaceAll(l, s.URL, "http://stub"), "  ")
+			lines[i] = regexp.MustCompile(`(\S)  +`).ReplaceAllString(strings.ReplaceAll(l, s.URL, "http://stub"), "$1  ")
 		}
 	}
 	return strings.Join(lines, "\n")
