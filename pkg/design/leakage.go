@@ -1,10 +1,11 @@
 package design
 
 import (
+	"cmp"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"sort"
+	"slices"
 )
 
 // Leakage methods, as named in reports.
@@ -120,18 +121,26 @@ func (c LeakageConfig) score(out []Match, x, y profile, i, j int) []Match {
 	return out
 }
 
+// methodRank orders the methods of one pair as score emits them.
+func methodRank(m string) int {
+	if m == MethodJaccard {
+		return 0
+	}
+	return 1
+}
+
 // numHashes is the MinHash signature length.
 const numHashes = 128
 
-// minhashSeeds are fixed (PCG with a constant seed), so the candidate
-// pairs, and therefore the report, are the same on every run.
-var minhashSeeds = func() [numHashes]uint64 {
-	var s [numHashes]uint64
+// minhashA and minhashB are the coefficients of the hash family, fixed
+// (PCG with a constant seed) so the candidate pairs, and therefore the
+// report, are the same on every run. Each A is odd.
+var minhashA, minhashB = func() (a, b [numHashes]uint64) {
 	r := rand.New(rand.NewPCG(0x65766c626f6f6b, 0x6c65616b616765))
-	for i := range s {
-		s[i] = r.Uint64()
+	for i := range a {
+		a[i], b[i] = r.Uint64()|1, r.Uint64()
 	}
-	return s
+	return a, b
 }()
 
 func mix64(x uint64) uint64 { // the splitmix64 finaliser
@@ -144,17 +153,22 @@ func mix64(x uint64) uint64 { // the splitmix64 finaliser
 }
 
 // signature writes the MinHash signature of a set of keys into sig: for
-// each of the numHashes hash functions h_k(x) = mix64(mix64(x) ^ seed_k),
+// each of the numHashes hash functions
+//
+//	h_k(x) = A_k * mix64(x) + B_k  (mod 2^64)
+//
 // the smallest value over the set. Two sets agree at position k with
-// probability close to their Jaccard similarity.
+// probability close to their Jaccard similarity (mix64 spreads the keys;
+// the multiply-add permutes them, and the comparison is led by the
+// well-mixed high bits).
 func signature(keys []uint64, sig []uint64) {
 	for k := range sig {
 		sig[k] = math.MaxUint64
 	}
 	for _, x := range keys {
 		base := mix64(x)
-		for k, seed := range minhashSeeds {
-			if v := mix64(base ^ seed); v < sig[k] {
+		for k := range sig {
+			if v := minhashA[k]*base + minhashB[k]; v < sig[k] {
 				sig[k] = v
 			}
 		}
@@ -186,57 +200,57 @@ type bandEntry struct {
 	side int8
 }
 
-// lsh finds candidate pairs by MinHash banding, for both methods, then
-// scores each candidate exactly. With b == nil it compares a with itself.
+// lsh finds candidate pairs by MinHash banding, separately for each
+// method, and scores each candidate exactly under the method that proposed
+// it (a pair that reaches the threshold under the other method is, with
+// the same probability, proposed by that method's own bands). With b ==
+// nil it compares a with itself.
 func (c LeakageConfig) lsh(a, b []profile) []Match {
 	rows, bands := Banding(c.Threshold)
-	type side struct {
-		p    []profile
-		side int8
-	}
-	sides := []side{{a, 0}}
+	other := a
 	if b != nil {
-		sides = append(sides, side{b, 1})
+		other = b
 	}
-	seen := map[uint64]struct{}{}
-	var cands [][2]int32
+	var out []Match
 	sig := make([]uint64, numHashes)
-	for method := 0; method < 2; method++ {
-		// One signature per text, kept as band keys only.
-		total := 0
-		for _, s := range sides {
-			total += len(s.p)
+	for _, method := range []string{MethodJaccard, MethodCharNGram} {
+		set := func(p *profile) []uint64 {
+			if method == MethodJaccard {
+				return p.wkeys
+			}
+			return p.grams
 		}
-		keys := make([][]uint64, 0, total)
-		ids := make([]bandEntry, 0, total)
-		for _, s := range sides {
-			for i, p := range s.p {
-				set := p.wkeys
-				if method == 1 {
-					set = p.grams
-				}
-				if len(set) == 0 {
+		// Band keys of every text with a non-empty set: keys[t*bands+band].
+		var ids []bandEntry
+		var keys []uint64
+		add := func(ps []profile, side int8) {
+			for i := range ps {
+				s := set(&ps[i])
+				if len(s) == 0 {
 					continue
 				}
-				signature(set, sig)
-				bk := make([]uint64, bands)
+				signature(s, sig)
 				for band := 0; band < bands; band++ {
 					h := uint64(band) * 0x9e3779b97f4a7c15
 					for r := 0; r < rows; r++ {
 						h = mix64(h ^ sig[band*rows+r])
 					}
-					bk[band] = h
+					keys = append(keys, h)
 				}
-				keys = append(keys, bk)
-				ids = append(ids, bandEntry{id: int32(i), side: s.side})
+				ids = append(ids, bandEntry{id: int32(i), side: side})
 			}
 		}
+		add(a, 0)
+		if b != nil {
+			add(b, 1)
+		}
+		var pairs []uint64 // i<<32 | j, with duplicates
 		entries := make([]bandEntry, len(ids))
 		for band := 0; band < bands; band++ {
 			for k := range ids {
-				entries[k] = bandEntry{keys[k][band], ids[k].id, ids[k].side}
+				entries[k] = bandEntry{keys[k*bands+band], ids[k].id, ids[k].side}
 			}
-			sort.Slice(entries, func(i, j int) bool { return entries[i].key < entries[j].key })
+			slices.SortFunc(entries, func(x, y bandEntry) int { return cmp.Compare(x.key, y.key) })
 			for lo := 0; lo < len(entries); {
 				hi := lo + 1
 				for hi < len(entries) && entries[hi].key == entries[lo].key {
@@ -256,30 +270,35 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 						default:
 							continue
 						}
-						pk := uint64(uint32(i))<<32 | uint64(uint32(j))
-						if _, dup := seen[pk]; !dup {
-							seen[pk] = struct{}{}
-							cands = append(cands, [2]int32{i, j})
-						}
+						pairs = append(pairs, uint64(uint32(i))<<32|uint64(uint32(j)))
 					}
 				}
 				lo = hi
 			}
 		}
-	}
-	sort.Slice(cands, func(x, y int) bool {
-		if cands[x][0] != cands[y][0] {
-			return cands[x][0] < cands[y][0]
+		slices.Sort(pairs)
+		pairs = slices.Compact(pairs)
+		for _, pk := range pairs {
+			i, j := int(pk>>32), int(uint32(pk))
+			var s float64
+			if method == MethodJaccard {
+				s = jaccardSorted(a[i].words, other[j].words)
+			} else {
+				s = jaccardUint(a[i].grams, other[j].grams)
+			}
+			if s >= c.Threshold && s > 0 {
+				out = append(out, Match{i, j, method, s})
+			}
 		}
-		return cands[x][1] < cands[y][1]
+	}
+	slices.SortFunc(out, func(x, y Match) int {
+		if x.A != y.A {
+			return cmp.Compare(x.A, y.A)
+		}
+		if x.B != y.B {
+			return cmp.Compare(x.B, y.B)
+		}
+		return cmp.Compare(methodRank(x.Method), methodRank(y.Method))
 	})
-	var out []Match
-	other := a
-	if b != nil {
-		other = b
-	}
-	for _, cp := range cands {
-		out = c.score(out, a[cp[0]], other[cp[1]], int(cp[0]), int(cp[1]))
-	}
 	return out
 }

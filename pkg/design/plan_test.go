@@ -1,0 +1,200 @@
+package design
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func readPlanFile(t *testing.T, name string) *Plan {
+	t.Helper()
+	f, err := os.Open("../../datasets/helpdesk/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := ReadPlan(f, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The lesson (seed 003, SPEC.md section 3): the example plan has no
+// problems; demoting abstain_correct to report gives exactly one, with this
+// message.
+func TestPlanExample(t *testing.T) {
+	p := readPlanFile(t, "plan_v1.json")
+	if got := p.Problems(); len(got) != 0 {
+		t.Errorf("plan_v1 problems = %q, want none", got)
+	}
+	if len(p.Failures) != 5 {
+		t.Errorf("plan_v1 has %d failures, want the five of SPEC.md", len(p.Failures))
+	}
+	weak := readPlanFile(t, "plan_weak.json")
+	want := []string{"high-cost failure answer given when the documents are silent is not guarded by a blocking metric"}
+	if got := weak.Problems(); !reflect.DeepEqual(got, want) {
+		t.Errorf("plan_weak problems = %q, want %q", got, want)
+	}
+	// The same demotion done in code, as the lesson does it.
+	for i := range p.Metrics {
+		if p.Metrics[i].Name == "abstain_correct" {
+			p.Metrics[i].Gate = "report"
+		}
+	}
+	if got := p.Problems(); !reflect.DeepEqual(got, want) {
+		t.Errorf("demoted in code: problems = %q, want %q", got, want)
+	}
+}
+
+func TestPlanProblemsOrder(t *testing.T) {
+	th := 0.9
+	p := &Plan{
+		Failures: []Failure{
+			{Name: "wrong fact", Cost: "high", Metric: "answer_ok"},
+			{Name: "bad cite", Cost: "medium", Metric: "cites"},
+			{Name: "silent docs", Cost: "high", Metric: "abstain_ok"},
+		},
+		Metrics: []Metric{
+			{Name: "answer_ok", Family: "retrieval", Gate: "block"},
+			{Name: "abstain_ok", Family: "format", Gate: "report", Threshold: &th},
+		},
+	}
+	want := []string{
+		"blocking metric answer_ok has no threshold",
+		"failure bad cite names unknown metric cites",
+		"no correctness metric",
+		"no groundedness metric",
+		"high-cost failure silent docs is not guarded by a blocking metric",
+	}
+	if got := p.Problems(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Problems() =\n%q\nwant\n%q", got, want)
+	}
+	// A high-cost failure naming an unknown metric is unguarded too.
+	p.Failures = []Failure{{Name: "x", Cost: "high", Metric: "nope"}}
+	p.Metrics = []Metric{{Name: "a", Family: "correctness", Gate: "report"}, {Name: "b", Family: "groundedness", Gate: "report"}}
+	want = []string{"failure x names unknown metric nope", "high-cost failure x is not guarded by a blocking metric"}
+	if got := p.Problems(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Problems() = %q, want %q", got, want)
+	}
+}
+
+func TestReadPlanErrors(t *testing.T) {
+	const good = `{"task":"t","failures":[{"name":"f","cost":"high","metric":"m"}],` +
+		`"metrics":[{"name":"m","family":"correctness","gate":"block","threshold":0.9}],` +
+		`"dataset":{"name":"d","version":"1"},"release_rule":"r"}`
+	if _, err := ReadPlan(strings.NewReader(good), "p.json"); err != nil {
+		t.Fatalf("good plan: %v", err)
+	}
+	tests := []struct {
+		name, in, want string
+	}{
+		// Columns counted by hand (python3 str.index + 1 gives the same).
+		{"unknown top field", strings.Replace(good, `"task":"t"`, `"task":"t","owner":"me"`, 1),
+			`p.json:1:13: owner: unknown field "owner"`},
+		{"unknown nested field", strings.Replace(good, `"threshold":0.9`, `"thresh":0.9`, 1),
+			`p.json:1:127: metrics[0].thresh: unknown field "thresh"`},
+		{"duplicate member", strings.Replace(good, `"task":"t"`, `"task":"t","task":"u"`, 1),
+			`p.json:1:13: task: duplicate member name`},
+		{"bad cost", strings.Replace(good, `"cost":"high"`, `"cost":"huge"`, 1),
+			`p.json:1:44: failures[0].cost: "huge" is not one of high, medium, low`},
+		{"bad gate", strings.Replace(good, `"gate":"block"`, `"gate":"blocking"`, 1),
+			`metrics[0].gate: "blocking" is not one of block, report`},
+		{"bad direction", strings.Replace(good, `"threshold":0.9`, `"threshold":0.9,"direction":"up"`, 1),
+			`metrics[0].direction: "up" is not one of min, max`},
+		{"wrong type", strings.Replace(good, `"threshold":0.9`, `"threshold":"high"`, 1),
+			`metrics[0].threshold: want a number, got a JSON string`},
+		{"empty task", strings.Replace(good, `"task":"t"`, `"task":" "`, 1), `task: must not be empty`},
+		{"missing dataset version", strings.Replace(good, `,"version":"1"`, ``, 1), `dataset.version: must not be empty`},
+		{"repeated metric", strings.Replace(good, `"threshold":0.9}]`, `"threshold":0.9},{"name":"m","family":"format","gate":"report"}]`, 1),
+			`metrics[1].name: metric "m" is listed twice`},
+		{"trailing data", good + ` {}`, `unexpected data after the JSON object`},
+		{"not an object", `[1]`, `p.json:1:1: want a JSON object`},
+		{"syntax", `{"task": }`, `p.json:1:10: invalid character '}'`},
+		{"truncated", `{"task": "t"`, `unexpected end of JSON input`},
+		{"second line", "{\n  \"task\": \"t\",\n  \"bogus\": 1}", `p.json:3:3: bogus: unknown field`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadPlan(strings.NewReader(tc.in), "p.json")
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line < 1 {
+				t.Errorf("error %v carries no *ParseError with a line", err)
+			}
+		})
+	}
+}
+
+func TestPlanVocabulary(t *testing.T) {
+	in := `{"task":"t","failures":[{"name":"f","cost":"low","metric":"m"}],` +
+		`"metrics":[{"name":"m","family":"correctness","gate":"report"}],` +
+		`"dataset":{"name":"d","version":"1"},"release_rule":"r","case_values":{"lang":["hi"],"task":["lookup","table"]}}`
+	p, err := ReadPlan(strings.NewReader(in), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := p.Vocabulary()
+	if want := []string{"en", "bn", "hi"}; !reflect.DeepEqual(v.Lang, want) {
+		t.Errorf("lang = %q, want %q", v.Lang, want)
+	}
+	if want := append(append([]string(nil), DefaultVocabulary.Task...), "table"); !reflect.DeepEqual(v.Task, want) {
+		t.Errorf("task = %q, want %q", v.Task, want)
+	}
+	if !reflect.DeepEqual(v.Set, DefaultVocabulary.Set) {
+		t.Errorf("set = %q, want the defaults", v.Set)
+	}
+	var nilPlan *Plan
+	if !reflect.DeepEqual(nilPlan.Vocabulary(), DefaultVocabulary) {
+		t.Error("a nil plan should give the default vocabulary")
+	}
+}
+
+func TestGate(t *testing.T) {
+	p := readPlanFile(t, "plan_v1.json")
+	check := func(name string, measured map[string]Measurement, release bool, reasons []string, notMeasured []string) {
+		t.Helper()
+		t.Run(name, func(t *testing.T) {
+			v := p.Gate(measured)
+			if v.Release != release || !reflect.DeepEqual(v.Reasons, reasons) || !reflect.DeepEqual(v.NotMeasured, notMeasured) {
+				t.Errorf("Gate = release %v, reasons %q, not measured %q; want %v, %q, %q",
+					v.Release, v.Reasons, v.NotMeasured, release, reasons, notMeasured)
+			}
+		})
+	}
+	others := []string{"citation_support", "recall_at_3", "format_ok"}
+	// SPEC.md section 3: unanswerable 0.67 (4 of 6) under the 0.9 abstain threshold is no release.
+	check("lesson figures", map[string]Measurement{"answer_correct": {25.0 / 25, 25}, "abstain_correct": {4.0 / 6, 6}},
+		false, []string{"abstain_correct 0.667 (n=6) is below its blocking threshold 0.9"}, others)
+	// Exactly at the threshold passes (direction min: value >= threshold).
+	check("at threshold", map[string]Measurement{"answer_correct": {0.8, 10}, "abstain_correct": {0.9, 10}}, true, []string{}, others)
+	check("blocking metric not measured", map[string]Measurement{"answer_correct": {1, 3}, "abstain_correct": {1, 0}},
+		false, []string{"blocking metric abstain_correct was not measured by this run"}, []string{"abstain_correct", "citation_support", "recall_at_3", "format_ok"})
+	weak := readPlanFile(t, "plan_weak.json")
+	v := weak.Gate(map[string]Measurement{"answer_correct": {1, 3}, "abstain_correct": {1, 3}})
+	if v.Release || len(v.Reasons) != 1 || !strings.HasPrefix(v.Reasons[0], "plan problem: high-cost failure") {
+		t.Errorf("a plan with a problem must not release: %+v", v)
+	}
+}
+
+func TestMetricPasses(t *testing.T) {
+	th := 0.1
+	minM := Metric{Threshold: &th}
+	maxM := Metric{Threshold: &th, Direction: "max"}
+	for _, tc := range []struct {
+		m    Metric
+		v    float64
+		want bool
+	}{{minM, 0.1, true}, {minM, 0.09, false}, {maxM, 0.1, true}, {maxM, 0.11, false}, {Metric{}, -5, true}} {
+		if got := tc.m.Passes(tc.v); got != tc.want {
+			t.Errorf("%+v.Passes(%v) = %v, want %v", tc.m, tc.v, got, tc.want)
+		}
+	}
+}
