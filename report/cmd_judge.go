@@ -85,11 +85,11 @@ func addJudgeClientFlags(fs *flag.FlagSet, concurrency int) *judgeClientFlags {
 		apiKeyEnv:   fs.String("api-key-env", judge.DefaultAPIKeyEnv, "environment `variable` holding the API key (unset: no key sent)"),
 		cache:       fs.String("cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/judge-cache.jsonl in the user cache directory; none: memory only"),
 		prompts:     fs.String("prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json"),
-		concurrency: fs.Int("concurrency", concurrency, "`requests` in flight at once"),
-		rpm:         fs.Int("rpm", 0, "at most this many `requests` per minute (0: no limit)"),
-		retries:     fs.Int("retries", judge.DefaultRetries, "`retries` after a failed attempt (429, 5xx, timeout, network, malformed reply)"),
+		concurrency: fs.Int("concurrency", concurrency, "`N` requests in flight at once"),
+		rpm:         fs.Int("rpm", 0, "at most `N` requests per minute (0: no limit)"),
+		retries:     fs.Int("retries", judge.DefaultRetries, "`N` retries after a failed attempt (429, 5xx, timeout, network, malformed reply)"),
 		timeout:     fs.Duration("timeout", judge.DefaultTimeout, "time allowed for each attempt (`duration`, e.g. 30s)"),
-		seed:        fs.String("model-seed", "", "sampling `seed` sent with every request (default: none)"),
+		seed:        fs.String("model-seed", "", "sampling seed `N` sent with every request (default: none)"),
 	}
 }
 
