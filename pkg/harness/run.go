@@ -108,7 +108,7 @@ func WriteCSV(w io.Writer, rows []RunRow) error {
 // unique. Errors name file, line and column.
 func ReadCSV(r io.Reader, file string) ([]RunRow, error) {
 	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(CSVHeader)
+	cr.FieldsPerRecord = -1 // the header is checked below, with a clearer message
 	head, err := cr.Read()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -119,6 +119,7 @@ func ReadCSV(r io.Reader, file string) ([]RunRow, error) {
 	if strings.Join(head, ",") != strings.Join(CSVHeader, ",") {
 		return nil, fmt.Errorf("%s:1: header is %q, want %q", file, strings.Join(head, ","), strings.Join(CSVHeader, ","))
 	}
+	cr.FieldsPerRecord = len(CSVHeader)
 	var rows []RunRow
 	first := map[string]int{}
 	for {
