@@ -175,7 +175,9 @@ type bleu struct {
 	ht, rt   []string
 	ids      wordIDs
 	hid, rid []uint32
-	grams    gramTable
+	idx      gramIndex
+	tmp      []int32
+	touched  []int32
 }
 
 func newBLEU(opt BLEUOptions) *bleu { return &bleu{opt: opt.fill()} }
@@ -247,97 +249,48 @@ func (b *bleu) stats(dst []float64, hyp string, refs []string) []float64 {
 	}
 	correct := make([]float64, N)
 	total := make([]float64, N)
-	if len(b.ids.m) >= 1<<bitsFor(N)-2 {
-		b.slowCounts(correct, total, refs)
-	} else if len(refs) == 1 {
-		// b.rid holds the one reference's ids.
-		b.grams.reset(len(b.rid) * N)
-		forEachIDGram(b.rid, N, func(n int, k gramKey) { b.grams.add(k) })
-		forEachIDGram(b.hid, N, func(n int, k gramKey) {
-			total[n-1]++
-			if b.grams.take(k) {
-				correct[n-1]++
-			}
-		})
-	} else {
-		b.multiRefCounts(correct, total, refs)
+	for n := 1; n <= N; n++ {
+		total[n-1] = float64(max(len(b.hid)-n+1, 0))
 	}
+	if len(refs) == 1 {
+		// b.rid holds the one reference's ids.
+		b.idx.reset(len(b.rid) * N)
+		b.idx.countRef(b.rid, N)
+	} else {
+		b.countRefs(refs)
+	}
+	b.idx.matchHyp(b.hid, N, correct)
 	dst = append(dst, float64(len(b.ht)), float64(refLen))
 	dst = append(dst, correct...)
 	return append(dst, total...)
 }
 
-// multiRefCounts clips each hypothesis n-gram by its largest count in
-// any one reference.
-func (b *bleu) multiRefCounts(correct, total []float64, refs []string) {
+// countRefs leaves in the index, for each n-gram, the largest count it
+// has in any one reference: hypothesis n-grams are clipped by it.
+func (b *bleu) countRefs(refs []string) {
 	N := b.opt.MaxOrder
-	limit := map[gramKey]int{}
-	one := map[gramKey]int{}
+	b.idx.reset(64 * N)
 	for _, r := range refs {
 		b.rt = b.tokens(b.rt[:0], r)
 		b.rid = b.ids.appendIDs(b.rid[:0], b.rt)
-		clear(one)
-		forEachIDGram(b.rid, N, func(n int, k gramKey) { one[k]++ })
-		for k, c := range one {
-			limit[k] = max(limit[k], c)
-		}
-	}
-	forEachIDGram(b.hid, N, func(n int, k gramKey) {
-		total[n-1]++
-		if limit[k] > 0 {
-			limit[k]--
-			correct[n-1]++
-		}
-	})
-}
-
-// slowCounts counts n-grams with string keys; it is used only for a
-// sentence pair with more distinct words than the packed keys can hold.
-func (b *bleu) slowCounts(correct, total []float64, refs []string) {
-	N := b.opt.MaxOrder
-	limit := map[string]int{}
-	one := map[string]int{}
-	grams := func(toks []string, f func(n int, g string)) {
-		for i := range toks {
-			for n := 1; n <= N && i+n <= len(toks); n++ {
-				f(n, strings.Join(toks[i:i+n], "\x00"))
+		// Count this reference alone in tmp, then raise the kept maximum.
+		b.touched = b.touched[:0]
+		for i := range b.rid {
+			p := int32(-1)
+			for n := 1; n <= N && i+n <= len(b.rid); n++ {
+				p = b.idx.add(p, b.rid[i+n-1])
+				for int(p) >= len(b.tmp) {
+					b.tmp = append(b.tmp, 0)
+				}
+				if b.tmp[p] == 0 {
+					b.touched = append(b.touched, p)
+				}
+				b.tmp[p]++
 			}
 		}
-	}
-	for _, r := range refs {
-		clear(one)
-		grams(b.tokens(nil, r), func(n int, g string) { one[g]++ })
-		for k, c := range one {
-			limit[k] = max(limit[k], c)
-		}
-	}
-	grams(b.ht, func(n int, g string) {
-		total[n-1]++
-		if limit[g] > 0 {
-			limit[g]--
-			correct[n-1]++
-		}
-	})
-}
-
-// bitsFor is the width of a word id (+1) in a key holding n-grams up to
-// order n: the first ⌈n/2⌉ ids go in one 64-bit word, the rest in the other.
-func bitsFor(n int) int { return min(32, 64/((n+1)/2)) }
-
-// forEachIDGram calls f for every n-gram of orders 1..maxN over word ids.
-func forEachIDGram(ids []uint32, maxN int, f func(n int, k gramKey)) {
-	bits := bitsFor(maxN)
-	per := (maxN + 1) / 2
-	for i := range ids {
-		var k gramKey
-		for n := 1; n <= maxN && i+n <= len(ids); n++ {
-			v := uint64(ids[i+n-1]) + 1
-			if j := n - 1; j < per {
-				k.a |= v << (bits * j)
-			} else {
-				k.b |= v << (bits * (j - per))
-			}
-			f(n, k)
+		for _, p := range b.touched {
+			b.idx.cnt[p] = max(b.idx.cnt[p], b.tmp[p])
+			b.tmp[p] = 0
 		}
 	}
 }

@@ -145,13 +145,14 @@ func (s *chrfScorer) Score(golden, response string) Verdict {
 
 // chrf computes chrF statistics, reusing its buffers between sentences.
 type chrf struct {
-	opt          CHRFOptions
-	hr, rr       []rune
-	chars, words gramTable
-	ids          wordIDs
-	hw, rw       []string
-	hid, rid     []uint32
-	tmp          []float64
+	opt      CHRFOptions
+	hr, rr   []uint32 // code points
+	idx      gramIndex
+	ids      wordIDs
+	hw, rw   []string
+	hid, rid []uint32
+	match    [8]float64
+	tmp      []float64
 }
 
 func newCHRF(opt CHRFOptions) *chrf { return &chrf{opt: opt.fill()} }
@@ -193,16 +194,13 @@ func (c *chrf) stats(dst []float64, hyp, ref string) []float64 {
 	hyp, ref = c.prep(hyp), c.prep(ref)
 	c.hr = appendChars(c.hr[:0], hyp, c.opt.Whitespace)
 	c.rr = appendChars(c.rr[:0], ref, c.opt.Whitespace)
-	var match [6]int
-	t := &c.chars
-	t.reset(len(c.rr) * c.opt.CharOrder)
-	forEachCharGram(c.rr, c.opt.CharOrder, func(n int, k gramKey) { t.add(k) })
-	forEachCharGram(c.hr, c.opt.CharOrder, func(n int, k gramKey) {
-		if t.take(k) {
-			match[n-1]++
-		}
-	})
-	for n := 1; n <= c.opt.CharOrder; n++ {
+	N := c.opt.CharOrder
+	match := c.match[:N]
+	clear(match)
+	c.idx.reset(len(c.rr) * N)
+	c.idx.countRef(c.rr, N)
+	c.idx.matchHyp(c.hr, N, match)
+	for n := 1; n <= N; n++ {
 		dst = appendOrder(dst, len(c.hr)-n+1, len(c.rr)-n+1, match[n-1])
 	}
 	if c.opt.WordOrder == 0 {
@@ -213,27 +211,24 @@ func (c *chrf) stats(dst []float64, hyp, ref string) []float64 {
 	c.ids.reset()
 	c.hid = c.ids.appendIDs(c.hid[:0], c.hw)
 	c.rid = c.ids.appendIDs(c.rid[:0], c.rw)
-	match = [6]int{}
-	w := &c.words
-	w.reset(len(c.rid) * c.opt.WordOrder)
-	forEachWordGram(c.rid, c.opt.WordOrder, func(n int, k gramKey) { w.add(k) })
-	forEachWordGram(c.hid, c.opt.WordOrder, func(n int, k gramKey) {
-		if w.take(k) {
-			match[n-1]++
-		}
-	})
-	for n := 1; n <= c.opt.WordOrder; n++ {
+	W := c.opt.WordOrder
+	match = c.match[:W]
+	clear(match)
+	c.idx.reset(len(c.rid) * W)
+	c.idx.countRef(c.rid, W)
+	c.idx.matchHyp(c.hid, W, match)
+	for n := 1; n <= W; n++ {
 		dst = appendOrder(dst, len(c.hid)-n+1, len(c.rid)-n+1, match[n-1])
 	}
 	return dst
 }
 
-func appendOrder(dst []float64, nh, nr, m int) []float64 {
+func appendOrder(dst []float64, nh, nr int, m float64) []float64 {
 	nh, nr = max(nh, 0), max(nr, 0)
 	if nr == 0 {
 		nh = 0
 	}
-	return append(dst, float64(nh), float64(nr), float64(m))
+	return append(dst, float64(nh), float64(nr), m)
 }
 
 // final computes chrF on [0, 1] from (summed) statistics.
@@ -279,19 +274,19 @@ func (c *chrf) final(st []float64) float64 {
 
 // appendChars appends the code points of s, leaving out Python
 // whitespace unless keepSpace is set.
-func appendChars(dst []rune, s string, keepSpace bool) []rune {
+func appendChars[T rune | uint32](dst []T, s string, keepSpace bool) []T {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if keepSpace || !textnorm.IsSpace(rune(c)) {
-				dst = append(dst, rune(c))
+				dst = append(dst, T(c))
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if keepSpace || !textnorm.MaybeSpaceLead(c) || !textnorm.IsSpace(r) {
-			dst = append(dst, r)
+			dst = append(dst, T(r))
 		}
 		i += n
 	}
@@ -320,113 +315,130 @@ func chrfWords(dst []string, s string) []string {
 	return dst
 }
 
-// forEachCharGram calls f for every character n-gram of orders 1..maxN.
-func forEachCharGram(rs []rune, maxN int, f func(n int, k gramKey)) {
-	for i := range rs {
-		var k gramKey
-		for n := 1; n <= maxN && i+n <= len(rs); n++ {
-			k = k.with(n-1, uint64(rs[i+n-1])+1)
-			f(n, k)
-		}
-	}
+// gramIndex numbers the n-grams of one sentence pair as nodes of a
+// trie: an n-gram is its (n−1)-gram prefix's node plus one symbol (a code
+// point or a word id), looked up in an open-addressing table keyed by
+// that pair, so every n-gram up to any order is one 64-bit key and the
+// counts live in a dense slice indexed by node. Identity is exact. The
+// table is emptied in O(1) between sentences by bumping a generation.
+type gramIndex struct {
+	keys  []uint64 // (parent+1)<<32 | symbol
+	nodes []int32
+	gen   []uint32
+	cur   uint32
+	mask  uint64
+	cnt   []int32 // per node: reference count not yet matched
+	n     int32   // nodes in use
 }
 
-// forEachWordGram calls f for every word n-gram of orders 1..maxN (at
-// most 4) over word ids.
-func forEachWordGram(ids []uint32, maxN int, f func(n int, k gramKey)) {
-	for i := range ids {
-		var k gramKey
-		for n := 1; n <= maxN && i+n <= len(ids); n++ {
-			k = k.with32(n-1, uint64(ids[i+n-1])+1)
-			f(n, k)
-		}
-	}
-}
-
-// A gramKey holds an n-gram exactly: up to six 21-bit values (code
-// points + 1) or up to four 32-bit values (word ids + 1), packed so that
-// n-grams of different orders never share a key (no packed value is 0).
-type gramKey struct{ a, b uint64 }
-
-// with sets the 21-bit slot i (0..5) of k to v.
-func (k gramKey) with(i int, v uint64) gramKey {
-	if i < 3 {
-		k.a |= v << (21 * i)
-	} else {
-		k.b |= v << (21 * (i - 3))
-	}
-	return k
-}
-
-// with32 sets the 32-bit slot i (0..3) of k to v.
-func (k gramKey) with32(i int, v uint64) gramKey {
-	if i < 2 {
-		k.a |= v << (32 * i)
-	} else {
-		k.b |= v << (32 * (i - 2))
-	}
-	return k
-}
-
-// gramTable is an open-addressing multiset of n-gram keys. Entries are
-// invalidated in O(1) between sentences by bumping a generation number.
-type gramTable struct {
-	keys []gramKey
-	cnt  []int32
-	gen  []uint32
-	cur  uint32
-	mask uint64
-}
-
-// reset empties the table and makes room for n insertions.
-func (t *gramTable) reset(n int) {
-	size := 16
+// reset empties the index and makes room for about n nodes.
+func (x *gramIndex) reset(n int) {
+	size := 64
 	for size < 2*n {
 		size <<= 1
 	}
-	if size > len(t.keys) {
-		t.keys = make([]gramKey, size)
-		t.cnt = make([]int32, size)
-		t.gen = make([]uint32, size)
-		t.cur = 0
+	if size > len(x.keys) {
+		x.keys = make([]uint64, size)
+		x.nodes = make([]int32, size)
+		x.gen = make([]uint32, size)
+		x.cur = 0
 	}
-	t.mask = uint64(len(t.keys) - 1)
-	t.cur++
-	if t.cur == 0 { // wrapped: clear the generations
-		clear(t.gen)
-		t.cur = 1
+	x.mask = uint64(len(x.keys) - 1)
+	x.cur++
+	if x.cur == 0 { // wrapped: forget every generation
+		clear(x.gen)
+		x.cur = 1
+	}
+	x.n = 0
+	x.cnt = x.cnt[:0]
+}
+
+// find returns the node of parent extended by sym, or −1.
+func (x *gramIndex) find(parent int32, sym uint32) int32 {
+	k := uint64(parent+1)<<32 | uint64(sym)
+	for i := x.hash(k); ; i = (i + 1) & x.mask {
+		if x.gen[i] != x.cur {
+			return -1
+		}
+		if x.keys[i] == k {
+			return x.nodes[i]
+		}
 	}
 }
 
-func (t *gramTable) slot(k gramKey) uint64 {
-	h := k.a*0x9E3779B97F4A7C15 ^ k.b*0xC2B2AE3D27D4EB4F
-	h ^= h >> 29
-	h *= 0xBF58476D1CE4E5B9
-	h ^= h >> 32
-	i := h & t.mask
-	for t.gen[i] == t.cur && t.keys[i] != k {
-		i = (i + 1) & t.mask
+// add returns the node of parent extended by sym, making it if needed.
+func (x *gramIndex) add(parent int32, sym uint32) int32 {
+	k := uint64(parent+1)<<32 | uint64(sym)
+	i := x.hash(k)
+	for ; x.gen[i] == x.cur; i = (i + 1) & x.mask {
+		if x.keys[i] == k {
+			return x.nodes[i]
+		}
 	}
-	return i
+	if int(x.n)*2 >= len(x.keys) { // keep the load under one half
+		x.grow()
+		return x.add(parent, sym)
+	}
+	id := x.n
+	x.n++
+	x.gen[i], x.keys[i], x.nodes[i] = x.cur, k, id
+	x.cnt = append(x.cnt, 0)
+	return id
 }
 
-// add counts one occurrence of k.
-func (t *gramTable) add(k gramKey) {
-	i := t.slot(k)
-	if t.gen[i] != t.cur {
-		t.gen[i], t.keys[i], t.cnt[i] = t.cur, k, 0
-	}
-	t.cnt[i]++
+func (x *gramIndex) hash(k uint64) uint64 {
+	k *= 0x9E3779B97F4A7C15
+	return (k ^ k>>29) & x.mask
 }
 
-// take removes one occurrence of k and reports whether there was one.
-func (t *gramTable) take(k gramKey) bool {
-	i := t.slot(k)
-	if t.gen[i] != t.cur || t.cnt[i] == 0 {
-		return false
+// grow doubles the table, keeping its entries.
+func (x *gramIndex) grow() {
+	keys, nodes, gen, cur := x.keys, x.nodes, x.gen, x.cur
+	size := 2 * len(keys)
+	x.keys, x.nodes, x.gen = make([]uint64, size), make([]int32, size), make([]uint32, size)
+	x.mask, x.cur = uint64(size-1), 1
+	for i, g := range gen {
+		if g != cur {
+			continue
+		}
+		j := x.hash(keys[i])
+		for x.gen[j] == x.cur {
+			j = (j + 1) & x.mask
+		}
+		x.gen[j], x.keys[j], x.nodes[j] = x.cur, keys[i], nodes[i]
 	}
-	t.cnt[i]--
-	return true
+}
+
+// countRef adds every n-gram of orders 1..maxN of the reference symbols
+// to the index, counting each occurrence.
+func (x *gramIndex) countRef(sym []uint32, maxN int) {
+	for i := range sym {
+		p := int32(-1)
+		for n := 1; n <= maxN && i+n <= len(sym); n++ {
+			p = x.add(p, sym[i+n-1])
+			x.cnt[p]++
+		}
+	}
+}
+
+// matchHyp counts, per order, the hypothesis n-grams matched by a
+// reference n-gram not matched before (so each n-gram matches at most as
+// often as the reference has it: the clipped count Σ min(c_hyp, c_ref)).
+// An n-gram absent from the reference ends the search for longer ones
+// from the same start.
+func (x *gramIndex) matchHyp(sym []uint32, maxN int, match []float64) {
+	for i := range sym {
+		p := int32(-1)
+		for n := 1; n <= maxN && i+n <= len(sym); n++ {
+			if p = x.find(p, sym[i+n-1]); p < 0 {
+				break
+			}
+			if x.cnt[p] > 0 {
+				x.cnt[p]--
+				match[n-1]++
+			}
+		}
+	}
 }
 
 // wordIDs numbers the distinct words of one sentence pair.

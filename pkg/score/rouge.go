@@ -98,7 +98,8 @@ type rougeScorer struct {
 	gs, rs   [][2]int
 	ids      wordIDs
 	gid, rid []uint32
-	table    gramTable
+	idx      gramIndex
+	match    [4]float64
 	row      []int32
 }
 
@@ -138,19 +139,13 @@ func (s *rougeScorer) score(target, prediction string) PRF {
 		return PRF{}
 	}
 	ng, nr = max(ng, 0), max(nr, 0)
-	match := 0
-	s.table.reset(ng * n)
-	forEachIDGram(s.gid, n, func(order int, k gramKey) {
-		if order == n {
-			s.table.add(k)
-		}
-	})
-	forEachIDGram(s.rid, n, func(order int, k gramKey) {
-		if order == n && s.table.take(k) {
-			match++
-		}
-	})
-	return prf(float64(match)/float64(max(nr, 1)), float64(match)/float64(max(ng, 1)))
+	// The index counts n-grams of every order up to n; only order n is used.
+	s.idx.reset(ng * n)
+	s.idx.countRef(s.gid, n)
+	clear(s.match[:n])
+	s.idx.matchHyp(s.rid, n, s.match[:n])
+	match := s.match[n-1]
+	return prf(match/float64(max(nr, 1)), match/float64(max(ng, 1)))
 }
 
 func equalIDs(a, b []uint32) bool {

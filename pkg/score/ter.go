@@ -291,25 +291,33 @@ func commonPrefix(a, b []int32) int {
 
 // performShift writes into dst the words with the run [start,
 // start+length) moved so that it begins before position target of the
-// original (sacreBLEU's _perform_shift).
+// original (sacreBLEU's _perform_shift, whose slices Python clamps to the
+// list: a target inside the run moves it past the words that follow).
 func performShift(dst, w []int32, start, length, target int) []int32 {
+	cut := func(a, b int) []int32 { // w[a:b] with Python's clamping
+		a, b = min(max(a, 0), len(w)), min(max(b, 0), len(w))
+		if a > b {
+			return nil
+		}
+		return w[a:b]
+	}
 	dst = dst[:0]
 	switch {
 	case target < start:
-		dst = append(dst, w[:target]...)
-		dst = append(dst, w[start:start+length]...)
-		dst = append(dst, w[target:start]...)
-		dst = append(dst, w[start+length:]...)
+		dst = append(dst, cut(0, target)...)
+		dst = append(dst, cut(start, start+length)...)
+		dst = append(dst, cut(target, start)...)
+		dst = append(dst, cut(start+length, len(w))...)
 	case target > start+length:
-		dst = append(dst, w[:start]...)
-		dst = append(dst, w[start+length:target]...)
-		dst = append(dst, w[start:start+length]...)
-		dst = append(dst, w[target:]...)
+		dst = append(dst, cut(0, start)...)
+		dst = append(dst, cut(start+length, target)...)
+		dst = append(dst, cut(start, start+length)...)
+		dst = append(dst, cut(target, len(w))...)
 	default:
-		dst = append(dst, w[:start]...)
-		dst = append(dst, w[start+length:length+target]...)
-		dst = append(dst, w[start:start+length]...)
-		dst = append(dst, w[length+target:]...)
+		dst = append(dst, cut(0, start)...)
+		dst = append(dst, cut(start+length, length+target)...)
+		dst = append(dst, cut(start, start+length)...)
+		dst = append(dst, cut(length+target, len(w))...)
 	}
 	return dst
 }
