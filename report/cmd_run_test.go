@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The two versions of the sample system for the comparison story.
+func TestRunGolden(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"run_old", []string{"--chunking", "paragraph", "--min-score", "0.3"}},
+		{"run_new", []string{"--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			csv := filepath.Join(dir, tc.name+".csv")
+			out, errOut, code := runCLI(t, append([]string{"run", "--out", csv}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden(t, tc.name+".stdout", strings.ReplaceAll(out, dir, "DIR"))
+			b, err := os.ReadFile(csv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(b), "id,task,set,lang,expect,outcome,fact,pass\n") {
+				t.Errorf("CSV header: %q", strings.SplitN(string(b), "\n", 2)[0])
+			}
+			golden(t, tc.name+".csv", string(b))
+			js, _, _ := runCLI(t, append([]string{"run", "--json"}, tc.args...)...)
+			golden(t, tc.name+".json", js)
+		})
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--chunking", "word"},
+		{"run", "extra"},
+	} {
+		if _, errOut, code := runCLI(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2 (%s)", args, code, errOut)
+		}
+	}
+	empty := t.TempDir()
+	if _, errOut, code := runCLI(t, "run", "--corpus", empty); code != 1 || !strings.Contains(errOut, "no *.md document") {
+		t.Errorf("empty corpus: exit %d, %q", code, errOut)
+	}
+	out, _, code := runCLI(t, "run", "--help")
+	if code != 0 || !strings.Contains(out, "Example:") {
+		t.Errorf("--help: %d %q", code, out)
+	}
+}
