@@ -34,9 +34,10 @@ func InHoldout(id string, share float64, salt string) bool {
 // Split divides cases into dev and holdout, keeping their input order. A
 // case goes to the holdout when InHoldout(id, share, salt), so each case's
 // side is reproducible and adding cases never moves an old one across. The
-// holdout holds about share of the cases, not exactly: with 31 cases and
-// share 0.35 anything from 6 to 16 is ordinary (binomial, 31 x 0.35 =
-// 10.85 expected). share must be in [0, 1].
+// holdout holds about share of the cases, not exactly: each case is an
+// independent draw, so with 31 cases and share 0.35 the holdout count has
+// mean 31 x 0.35 = 10.85 and standard deviation sqrt(31 x 0.35 x 0.65) =
+// 2.66 (the sample in datasets/helpdesk draws 7). share must be in [0, 1].
 func Split(cases []Case, share float64, salt string) (dev, holdout []Case, err error) {
 	if math.IsNaN(share) || share < 0 || share > 1 {
 		return nil, nil, fmt.Errorf("holdout share %v is outside [0, 1]", share)
