@@ -1,0 +1,272 @@
+// Package htmlreport renders a result of pkg/results as one
+// self-contained HTML file: inline CSS, charts as inline SVG, a few lines
+// of inline script to sort tables, and nothing fetched from the network
+// (a Content-Security-Policy in the page forbids it). The page reads on a
+// phone: tables scroll sideways inside their section and charts scale.
+//
+// A score report has these sections, in order: the key figures; the
+// data and settings; accuracy per group for each grouping (a bar chart
+// with interval whiskers and a sortable table); agreement between
+// metrics (stacked bars per group, the bucket meanings and example
+// rows); warnings; what each metric means; the rows where metrics
+// disagree; and the verdict rows. Verdict and disagreement rows are
+// capped (DefaultMaxRows each) with a note of how many were left out.
+//
+// Every string from the data goes through html/template, which escapes
+// it for its context: a response holding <script>alert(1)</script>
+// shows as that text and never runs.
+package htmlreport
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// DefaultMaxRows is the number of verdict rows (and of disagreement rows)
+// shown when Options.MaxRows is 0.
+const DefaultMaxRows = 1000
+
+// Options configures Write. The zero value writes a report without
+// verdict rows.
+type Options struct {
+	// Verdicts, if set, is the verdict file of the result (the CSV of
+	// `evalbook score --out`). Only the rows shown are read, plus as
+	// many as it takes to find the disagreement rows shown.
+	Verdicts io.Reader
+	// VerdictsName names Verdicts in error messages.
+	VerdictsName string
+	// MaxRows caps the verdict rows and, separately, the disagreement
+	// rows shown: 0 means DefaultMaxRows, a negative value shows none.
+	MaxRows int
+	// Fragment writes only the report's body (its CSS scoped to it, no
+	// script), for embedding in another page such as a notebook.
+	Fragment bool
+}
+
+// page is what the template renders.
+type page struct {
+	Title, Tool, Created string
+	Fragment             bool
+	CSP                  string
+	CSS                  template.CSS
+	JS                   template.JS
+	S                    *results.Score
+	CIText               string
+	Key                  []keyFigure
+	Settings             [][2]string
+	Groupings            []grouping
+	Agreement            []agreementView
+	Defs                 []results.MetricDef
+	Verdicts             *rowsView
+	Disagreements        *rowsView
+	NoVerdicts           bool
+	Sections             [][2]string // id, title: the table of contents
+}
+
+type keyFigure struct {
+	Metric, Accuracy, Count, Interval string
+}
+
+type grouping struct {
+	ID, By string
+	Chart  barChart
+	Rows   []groupRow
+	Total  groupRow
+}
+
+type groupRow struct {
+	Name            string
+	N, Blank, Empty int
+	Cells           []metricCells
+}
+
+type metricCells struct {
+	Correct, Accuracy, Lo, Hi string // displayed
+	Acc                       string // sort key, full precision
+}
+
+type agreementView struct {
+	A       results.Agreement
+	Bars    []bucketBar
+	Buckets []bucketView
+}
+
+type bucketView struct {
+	Name, Meaning, Share, Class string
+	Count                       int
+	Examples                    []results.Example
+}
+
+// rowsView is a capped table of verdict rows.
+type rowsView struct {
+	Header  []string
+	Rows    [][]cellView
+	Shown   int
+	Total   int    // -1 when unknown
+	Note    string // how many were left out
+	RowCol  bool   // a leading data row number
+	Numeric []bool
+}
+
+type cellView struct {
+	Text  string
+	Class string // pass, fail, num or empty
+}
+
+// Write renders s as HTML to w.
+func Write(w io.Writer, s *results.Score, opt Options) error {
+	p, err := build(s, opt)
+	if err != nil {
+		return err
+	}
+	return pageTemplate.Execute(w, p)
+}
+
+func build(s *results.Score, opt Options) (*page, error) {
+	p := &page{S: s, Fragment: opt.Fragment, Tool: s.Tool, CIText: ciText(s)}
+	p.Title = s.Title
+	if p.Title == "" {
+		p.Title = "Evaluation report: " + s.Dataset.Path
+	}
+	if s.Created != nil {
+		p.Created = s.Created.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	p.CSS = template.CSS(css)
+	p.JS = template.JS(sortJS)
+	sum := sha256.Sum256([]byte(sortJS))
+	p.CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+
+	for _, id := range s.Settings.Metrics {
+		ms := s.Combined.Metrics[id]
+		k := keyFigure{Metric: id, Accuracy: pct(ms.Accuracy), Count: fmt.Sprintf("%s of %d rows", trimFloat(ms.Correct), s.Combined.N)}
+		if hasCI(s) {
+			k.Interval = fmt.Sprintf("%s to %s", pct(ms.CILow), pct(ms.CIHigh))
+		}
+		p.Key = append(p.Key, k)
+	}
+	p.Settings = settingsRows(s)
+	p.Sections = append(p.Sections, [2]string{"summary", "Key figures"}, [2]string{"settings", "Data and settings"})
+	for i, by := range groupings(s) {
+		gv := grouping{ID: "by-" + strconv.Itoa(i+1), By: by}
+		var groups []results.Group
+		for _, g := range s.Groups {
+			if g.By == by {
+				groups = append(groups, g)
+				gv.Rows = append(gv.Rows, rowOf(s, g, g.Group))
+			}
+		}
+		gv.Total = rowOf(s, s.Combined, "combined")
+		gv.Chart = accuracyChart(s, by, groups)
+		p.Groupings = append(p.Groupings, gv)
+		p.Sections = append(p.Sections, [2]string{gv.ID, "Accuracy by " + by})
+	}
+	for _, a := range s.Agreement {
+		av := agreementView{A: a, Bars: bucketBars(a)}
+		for _, b := range results.Buckets {
+			bv := bucketView{Name: b.Name, Meaning: a.Meaning(b.Name), Count: a.Count(b.Name), Class: "b-" + b.Name, Examples: a.Examples[b.Name]}
+			if t := a.Total(); t > 0 {
+				bv.Share = pct(float64(bv.Count) / float64(t))
+			}
+			av.Buckets = append(av.Buckets, bv)
+		}
+		p.Agreement = append(p.Agreement, av)
+	}
+	if len(p.Agreement) > 0 {
+		p.Sections = append(p.Sections, [2]string{"agreement", "Agreement between metrics"})
+	}
+	p.Sections = append(p.Sections, [2]string{"warnings", fmt.Sprintf("Warnings (%d)", len(s.Warnings))}, [2]string{"metrics", "What each metric means"})
+	p.Defs = s.Metrics
+	if opt.Verdicts == nil {
+		p.NoVerdicts = true
+		return p, nil
+	}
+	if err := readVerdicts(p, s, opt); err != nil {
+		return nil, err
+	}
+	if p.Disagreements != nil {
+		p.Sections = append(p.Sections, [2]string{"disagreements", "Disagreements"})
+	}
+	p.Sections = append(p.Sections, [2]string{"verdicts", "Verdicts"})
+	return p, nil
+}
+
+func rowOf(s *results.Score, g results.Group, name string) groupRow {
+	r := groupRow{Name: name, N: g.N, Blank: g.Blank, Empty: g.EmptyGolden}
+	for _, id := range s.Settings.Metrics {
+		ms := g.Metrics[id]
+		mc := metricCells{Correct: trimFloat(ms.Correct), Accuracy: pct(ms.Accuracy), Acc: strconv.FormatFloat(ms.Accuracy, 'g', -1, 64)}
+		if hasCI(s) {
+			mc.Lo, mc.Hi = pct(ms.CILow), pct(ms.CIHigh)
+		}
+		r.Cells = append(r.Cells, mc)
+	}
+	return r
+}
+
+func settingsRows(s *results.Score) [][2]string {
+	var bys []string
+	for _, b := range s.Settings.By {
+		bys = append(bys, strings.Join(b, " × "))
+	}
+	if len(bys) == 0 {
+		bys = []string{"no grouping"}
+	}
+	rows := [][2]string{
+		{"Dataset", s.Dataset.Path},
+		{"Format", s.Dataset.Format},
+		{"Dataset hash", s.Dataset.Hash + " (SHA-256 of the file's bytes, first 12 hex digits)"},
+		{"Rows", strconv.Itoa(s.Dataset.Rows)},
+		{"Metrics", strings.Join(s.Settings.Metrics, ", ")},
+		{"Normalisation", s.Settings.Normalize},
+		{"Grouped by", strings.Join(bys, "; ")},
+		{"Intervals", ciText(s)},
+	}
+	if s.Settings.CI == "bootstrap" {
+		rows = append(rows, [2]string{"Bootstrap", fmt.Sprintf("%d resamples, seed %d", s.Settings.Resamples, s.Settings.Seed)})
+	}
+	if s.Tool != "" {
+		rows = append(rows, [2]string{"Tool", s.Tool})
+	}
+	return rows
+}
+
+func groupings(s *results.Score) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range s.Groups {
+		if !seen[g.By] {
+			seen[g.By] = true
+			out = append(out, g.By)
+		}
+	}
+	return out
+}
+
+func hasCI(s *results.Score) bool { return s.Settings.CI != "none" && s.Settings.CI != "" }
+
+func ciText(s *results.Score) string {
+	if !hasCI(s) {
+		return "no interval"
+	}
+	t := fmt.Sprintf("%g%% %s interval", 100*s.Settings.Confidence, s.Settings.CI)
+	if s.Settings.Cluster != "" {
+		t += ", clustered by " + s.Settings.Cluster
+	}
+	return t
+}
+
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+
+func trimFloat(x float64) string {
+	if x == float64(int64(x)) {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}

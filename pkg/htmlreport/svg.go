@@ -1,0 +1,171 @@
+package htmlreport
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// seriesColors are the bar colours, one per metric, the same as the
+// workbook's charts.
+var seriesColors = []string{"#4472C4", "#ED7D31", "#7F7F7F", "#FFC000", "#2E75B6", "#70AD47", "#9E480E", "#264478"}
+
+// bucketColors colour the agreement buckets: both, neither, only first, only second.
+var bucketColors = map[string]string{"both": "#4E9A5B", "neither": "#B4B4B4", "only_first": "#4472C4", "only_second": "#ED7D31"}
+
+// barChart is the geometry of a horizontal bar chart of accuracy per
+// group, one bar per metric, with interval whiskers. Coordinates are in
+// SVG user units; the chart scales to its container through its viewBox.
+type barChart struct {
+	Title         string
+	Width, Height int
+	PlotX, PlotW  int // left edge and width of the plot area
+	PlotY, PlotH  int
+	Ticks         []tick
+	Legend        []legendItem
+	Groups        []barGroup
+}
+
+type tick struct {
+	X     string
+	Label string
+}
+
+type legendItem struct {
+	X     int
+	Color string
+	Label string
+}
+
+type barGroup struct {
+	Label  string
+	LabelY string
+	Bars   []bar
+}
+
+type bar struct {
+	Y, H, W   string // bar rectangle (x is PlotX)
+	Color     string
+	Whisker   bool
+	Lo, Hi    string // whisker x positions
+	MidY      string
+	CapY1     string
+	CapY2     string
+	Tip       string // tooltip: group, metric, accuracy and interval
+	Value     string // the accuracy as a label at the bar's end
+	ValueX    string
+	Dark      bool // value label inside a long bar
+	ValueText string
+}
+
+// f1 formats a coordinate with one decimal.
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+// accuracyChart lays out the chart of one grouping.
+func accuracyChart(s *results.Score, by string, groups []results.Group) barChart {
+	metrics := s.Settings.Metrics
+	maxLabel := 0
+	for _, g := range groups {
+		maxLabel = max(maxLabel, len([]rune(g.Group)))
+	}
+	const barH, barGap, groupGap = 13, 2, 10
+	c := barChart{Title: "Accuracy by " + by, Width: 600}
+	c.PlotX = min(max(maxLabel*7+16, 60), 200)
+	c.PlotW = c.Width - c.PlotX - 24
+	c.PlotY = 46
+	groupH := len(metrics)*(barH+barGap) - barGap
+	c.PlotH = len(groups)*(groupH+groupGap) + groupGap
+	c.Height = c.PlotY + c.PlotH + 8
+	x := func(v float64) float64 { return float64(c.PlotX) + max(0, min(1, v))*float64(c.PlotW) }
+	for i := 0; i <= 10; i += 2 {
+		c.Ticks = append(c.Ticks, tick{X: f1(x(float64(i) / 10)), Label: fmt.Sprintf("%d%%", i*10)})
+	}
+	lx := c.PlotX
+	for i, id := range metrics {
+		c.Legend = append(c.Legend, legendItem{X: lx, Color: seriesColors[i%len(seriesColors)], Label: id})
+		lx += 24 + len(id)*7 + 12
+	}
+	ci := s.Settings.CI != "none" && s.Settings.CI != ""
+	y := float64(c.PlotY + groupGap)
+	for _, g := range groups {
+		bg := barGroup{Label: g.Group, LabelY: f1(y + float64(groupH)/2 + 4)}
+		for i, id := range metrics {
+			ms := g.Metrics[id]
+			w := x(ms.Accuracy) - float64(c.PlotX)
+			b := bar{
+				Y: f1(y), H: strconv.Itoa(barH), W: f1(w), Color: seriesColors[i%len(seriesColors)],
+				MidY: f1(y + barH/2.0), CapY1: f1(y + 2), CapY2: f1(y + barH - 2),
+				ValueText: pct(ms.Accuracy),
+			}
+			b.Tip = fmt.Sprintf("%s · %s: %s (%s of %d)", g.Group, id, pct(ms.Accuracy), trimFloat(ms.Correct), g.N)
+			if ci {
+				b.Whisker = true
+				b.Lo, b.Hi = f1(x(ms.CILow)), f1(x(ms.CIHigh))
+				b.Tip += fmt.Sprintf(", interval %s to %s", pct(ms.CILow), pct(ms.CIHigh))
+			}
+			// The value goes after the whisker, or inside a long bar.
+			end := x(ms.Accuracy)
+			if ci {
+				end = max(end, x(ms.CIHigh))
+			}
+			if end+40 > float64(c.Width) {
+				b.Dark = true
+				b.ValueX = f1(float64(c.PlotX) + 4)
+			} else {
+				b.ValueX = f1(end + 4)
+			}
+			bg.Bars = append(bg.Bars, b)
+			y += barH + barGap
+		}
+		y += groupGap - barGap
+		c.Groups = append(c.Groups, bg)
+	}
+	return c
+}
+
+// bucketBar is one stacked bar of the four agreement buckets.
+type bucketBar struct {
+	Label    string
+	N        int
+	Segments []segment
+}
+
+type segment struct {
+	X, W  string // in percent of the bar
+	Color string
+	Tip   string
+	Text  string // count, when the segment is wide enough
+}
+
+// bucketBars lays out one bar for all rows and one per group.
+func bucketBars(a results.Agreement) []bucketBar {
+	mk := func(label string, counts map[string]int) bucketBar {
+		n := 0
+		for _, v := range counts {
+			n += v
+		}
+		bb := bucketBar{Label: label, N: n}
+		x := 0.0
+		for _, b := range results.Buckets {
+			v := counts[b.Name]
+			if n == 0 || v == 0 {
+				continue
+			}
+			w := 100 * float64(v) / float64(n)
+			sg := segment{X: f1(x), W: f1(w), Color: bucketColors[b.Name],
+				Tip: fmt.Sprintf("%s, %s: %d of %d rows (%s)", label, b.Name, v, n, pct(float64(v)/float64(n)))}
+			if w >= 6 {
+				sg.Text = strconv.Itoa(v)
+			}
+			bb.Segments = append(bb.Segments, sg)
+			x += w
+		}
+		return bb
+	}
+	out := []bucketBar{mk("all rows", map[string]int{"both": a.Both, "neither": a.Neither, "only_first": a.OnlyFirst, "only_second": a.OnlySecond})}
+	for _, g := range a.Groups {
+		out = append(out, mk(g.Group, map[string]int{"both": g.Both, "neither": g.Neither, "only_first": g.OnlyFirst, "only_second": g.OnlySecond}))
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package htmlreport
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// readVerdicts reads the verdict rows shown: the first MaxRows rows, and
+// the first MaxRows rows where the binary metrics disagree. It stops as
+// soon as both are found, so a million-row file costs a few thousand rows.
+func readVerdicts(p *page, s *results.Score, opt Options) error {
+	limit := opt.MaxRows
+	if limit == 0 {
+		limit = DefaultMaxRows
+	}
+	limit = max(limit, 0)
+	name := opt.VerdictsName
+	if name == "" {
+		name = "verdicts"
+	}
+	vr, err := results.NewVerdictReader(opt.Verdicts, name, s)
+	if err != nil {
+		return err
+	}
+	ver := &rowsView{Header: vr.Header, Numeric: vr.Numeric, Total: s.Combined.N}
+	var dis *rowsView
+	if vr.Binary() >= 2 {
+		dis = &rowsView{Header: append([]string{"row"}, vr.Header...), Numeric: append([]bool{true}, vr.Numeric...), RowCol: true, Total: -1}
+		// With exactly two binary metrics, the rows where they disagree
+		// are the agreement's only_first and only_second buckets.
+		if vr.Binary() == 2 && len(s.Agreement) == 1 {
+			dis.Total = s.Agreement[0].OnlyFirst + s.Agreement[0].OnlySecond
+		}
+	}
+	passFail := map[int]bool{}
+	for i, c := range vr.MetricCol {
+		if !vr.Graded[i] {
+			passFail[c] = true
+		}
+	}
+	cells := func(rec []string, rowNo int) []cellView {
+		var out []cellView
+		if rowNo > 0 {
+			out = append(out, cellView{Text: strconv.Itoa(rowNo), Class: "num"})
+		}
+		for c, v := range rec {
+			cv := cellView{Text: v}
+			switch {
+			case passFail[c] && v == "1":
+				cv.Class = "pass"
+			case passFail[c] && v == "0":
+				cv.Class = "fail"
+			case vr.Numeric[c]:
+				cv.Class = "num"
+			}
+			out = append(out, cv)
+		}
+		return out
+	}
+	n, found, eof := 0, 0, false
+	for {
+		verDone := len(ver.Rows) >= limit
+		disDone := dis == nil || len(dis.Rows) >= limit || (dis.Total >= 0 && found == dis.Total)
+		if verDone && disDone {
+			break
+		}
+		rec, err := vr.Read()
+		if err == io.EOF {
+			eof = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		n++
+		if !verDone {
+			ver.Rows = append(ver.Rows, cells(rec, 0))
+		}
+		if dis != nil && vr.Disagree(rec) {
+			found++
+			if len(dis.Rows) < limit {
+				dis.Rows = append(dis.Rows, cells(rec, n))
+			}
+		}
+	}
+	if eof {
+		if n != s.Combined.N {
+			return fmt.Errorf("%s has %d rows but the result has %d: is it the verdict file of this result?", name, n, s.Combined.N)
+		}
+		if dis != nil {
+			dis.Total = found
+		}
+	}
+	ver.markLong()
+	if dis != nil {
+		dis.markLong()
+	}
+	ver.Shown = len(ver.Rows)
+	ver.Note = leftOut(ver.Shown, ver.Total, "rows")
+	p.Verdicts = ver
+	if dis != nil {
+		dis.Shown = len(dis.Rows)
+		if dis.Total >= 0 {
+			dis.Note = leftOut(dis.Shown, dis.Total, "disagreement rows")
+		} else if dis.Shown > 0 {
+			dis.Note = fmt.Sprintf("Showing the first %s disagreement rows; more may follow in the verdict file.", commas(dis.Shown))
+		}
+		p.Disagreements = dis
+	}
+	return nil
+}
+
+// markLong gives the text cells of columns holding long texts (over 30
+// characters in some shown row) the class "text long", which keeps them
+// wide enough to read; short text columns stay narrow.
+func (v *rowsView) markLong() {
+	long := make([]bool, len(v.Header))
+	for _, r := range v.Rows {
+		for c, cv := range r {
+			if cv.Class == "" && len(cv.Text) > 30 {
+				long[c] = true
+			}
+		}
+	}
+	for _, r := range v.Rows {
+		for c := range r {
+			if r[c].Class == "" {
+				r[c].Class = "text"
+				if long[c] {
+					r[c].Class = "text long"
+				}
+			}
+		}
+	}
+}
+
+// leftOut says how many of total rows are not shown.
+func leftOut(shown, total int, what string) string {
+	if shown >= total {
+		return fmt.Sprintf("All %s %s are shown.", commas(total), what)
+	}
+	return fmt.Sprintf("Showing the first %s of %s %s; %s are left out here (the verdict CSV and the XLSX workbook hold every row).",
+		commas(shown), commas(total), what, commas(total-shown))
+}
+
+// commas formats n with thousands separators.
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	neg := ""
+	if n < 0 {
+		neg, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return neg + s
+}
