@@ -1,0 +1,332 @@
+// Package chart draws the figures of evalbook's results with gonum/plot:
+// accuracy per group (metrics side by side, interval error bars), the
+// agreement buckets of two metrics, a confusion heat map for rater
+// agreement, and per-kind calibration bars for a judge. Each function
+// returns a Figure, which writes itself as PNG or SVG to an io.Writer.
+//
+// Groups and kinds go down the vertical axis with horizontal bars, and
+// the figure grows with their number, so 20 or more labels stay legible.
+//
+// Text is drawn in Liberation Sans, which gonum/plot embeds. It has no
+// Devanagari or Bengali glyphs: PNG output shows such labels as boxes,
+// while SVG output names the font and lets the viewer substitute one that
+// has them (a browser does).
+package chart
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Figure is a plot with the size it is meant to be drawn at.
+type Figure struct {
+	Plot          *plot.Plot
+	Width, Height vg.Length
+}
+
+// Write draws the figure in the given format ("png", "svg", "pdf", ...,
+// as gonum/plot names them) to w.
+func (f *Figure) Write(w io.Writer, format string) error {
+	wt, err := f.Plot.WriterTo(f.Width, f.Height, format)
+	if err != nil {
+		return err
+	}
+	_, err = wt.WriteTo(w)
+	return err
+}
+
+// PNG draws the figure as PNG (96 dots per inch) to w.
+func (f *Figure) PNG(w io.Writer) error { return f.Write(w, "png") }
+
+// SVG draws the figure as SVG to w.
+func (f *Figure) SVG(w io.Writer) error { return f.Write(w, "svg") }
+
+// Bytes returns the figure drawn in the given format.
+func (f *Figure) Bytes(format string) ([]byte, error) {
+	var buf bytes.Buffer
+	err := f.Write(&buf, format)
+	return buf.Bytes(), err
+}
+
+// Colors are the series colours, one per metric, the same as the
+// workbook's and the HTML report's.
+var Colors = []color.Color{
+	rgb(0x4472C4), rgb(0xED7D31), rgb(0x7F7F7F), rgb(0xFFC000),
+	rgb(0x2E75B6), rgb(0x70AD47), rgb(0x9E480E), rgb(0x264478),
+}
+
+func rgb(x uint32) color.RGBA {
+	return color.RGBA{R: uint8(x >> 16), G: uint8(x >> 8), B: uint8(x), A: 255}
+}
+
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// newPlot makes a plot with sans-serif text of readable sizes.
+func newPlot(title string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = sans
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Title.Padding = vg.Points(6)
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle.Font = sans
+		ax.Label.TextStyle.Font.Size = vg.Points(11)
+		ax.Tick.Label.Font = sans
+		ax.Tick.Label.Font.Size = vg.Points(10)
+	}
+	p.Legend.TextStyle.Font = sans
+	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	return p
+}
+
+// percentTicks marks a [0,1] axis every 10% with labels every 20%.
+type percentTicks struct{}
+
+func (percentTicks) Ticks(min, max float64) []plot.Tick {
+	var t []plot.Tick
+	for i := 0; i <= 10; i++ {
+		x := float64(i) / 10
+		if x < min-1e-9 || x > max+1e-9 {
+			continue
+		}
+		lab := ""
+		if i%2 == 0 {
+			lab = fmt.Sprintf("%d%%", i*10)
+		}
+		t = append(t, plot.Tick{Value: x, Label: lab})
+	}
+	return t
+}
+
+// whiskers draws interval bars across horizontal bars: from lo to hi at
+// each category's y, moved by the bar's offset, with end caps.
+type whiskers struct {
+	lo, hi, y []float64
+	offset    vg.Length
+	cap       vg.Length
+	style     draw.LineStyle
+}
+
+func (w *whiskers) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := range w.lo {
+		y := trY(w.y[i]) + w.offset
+		x0, x1 := trX(w.lo[i]), trX(w.hi[i])
+		c.StrokeLine2(w.style, x0, y, x1, y)
+		c.StrokeLine2(w.style, x0, y-w.cap, x0, y+w.cap)
+		c.StrokeLine2(w.style, x1, y-w.cap, x1, y+w.cap)
+	}
+}
+
+// Accuracy draws accuracy per group of one grouping of s (by is a value
+// of results.Group.By): one horizontal bar per metric and group, the
+// first group at the top, and the interval as an error bar when s has
+// intervals.
+func Accuracy(s *results.Score, by string) (*Figure, error) {
+	var groups []results.Group
+	for _, g := range s.Groups {
+		if g.By == by {
+			groups = append(groups, g)
+		}
+	}
+	if len(groups) == 0 {
+		return nil, fmt.Errorf("chart: no groups for grouping %q", by)
+	}
+	metrics := s.Settings.Metrics
+	if len(metrics) == 0 {
+		return nil, fmt.Errorf("chart: the result has no metrics")
+	}
+	title := "Accuracy by " + by
+	hasCI := s.Settings.CI != "none" && s.Settings.CI != ""
+	if hasCI {
+		title += fmt.Sprintf(" (whiskers: %g%% %s interval)", 100*s.Settings.Confidence, s.Settings.CI)
+	}
+	p := newPlot(title)
+	n, m := len(groups), len(metrics)
+	// Each group gets one category unit; its bars share 80% of it.
+	rowH := vg.Points(float64(min(max(12, 40/m), 16)))
+	barW := rowH
+	groupH := vg.Length(m)*barW + vg.Points(8)
+	legendH := vg.Points(float64(13*m + 10))
+	height := vg.Points(90) + vg.Length(n)*groupH + legendH
+	names := make([]string, n)
+	ys := make([]float64, n)
+	for i, g := range groups {
+		names[n-1-i] = g.Group // the first group at the top
+		ys[i] = float64(n - 1 - i)
+	}
+	for j, id := range metrics {
+		vals := make(plotter.Values, n)
+		lo, hi := make([]float64, n), make([]float64, n)
+		for i, g := range groups {
+			ms := g.Metrics[id]
+			vals[n-1-i] = ms.Accuracy
+			lo[i], hi[i] = ms.CILow, ms.CIHigh
+		}
+		bars, err := plotter.NewBarChart(vals, barW)
+		if err != nil {
+			return nil, err
+		}
+		bars.Horizontal = true
+		bars.Color = Colors[j%len(Colors)]
+		bars.LineStyle.Width = 0
+		// Metrics stack downwards within a group, in the legend's order.
+		bars.Offset = vg.Length(float64(m-1)/2-float64(j)) * barW
+		p.Add(bars)
+		p.Legend.Add(id, bars)
+		if hasCI {
+			p.Add(&whiskers{lo: lo, hi: hi, y: ys, offset: bars.Offset, cap: barW / 3,
+				style: draw.LineStyle{Color: color.Gray{Y: 0x26}, Width: vg.Points(1)}})
+		}
+	}
+	p.NominalY(names...)
+	p.X.Min, p.X.Max = 0, 1
+	p.X.Tick.Marker = percentTicks{}
+	p.X.Label.Text = "accuracy"
+	p.Add(plotter.NewGrid())
+	// Leave room above the first group for the legend, at the top right.
+	p.Legend.Top = true
+	p.Legend.Left = false
+	p.Y.Padding = 0
+	p.Y.Min = -0.5
+	p.Y.Max = float64(n) - 0.5 + float64(legendH/groupH)
+	width := vg.Points(460) + labelWidth(names)
+	return &Figure{Plot: p, Width: width, Height: max(height, vg.Points(200))}, nil
+}
+
+// labelWidth estimates the room the longest label needs.
+func labelWidth(names []string) vg.Length {
+	w := 0
+	for _, s := range names {
+		w = max(w, len([]rune(s)))
+	}
+	return vg.Points(float64(min(w, 40) * 6))
+}
+
+// Agreement draws the four buckets of two metrics as horizontal bars with
+// their counts.
+func Agreement(a results.Agreement) (*Figure, error) {
+	p := newPlot(fmt.Sprintf("%s (first) and %s (second), %d rows", a.First, a.Second, a.Total()))
+	var vals plotter.Values
+	var names []string
+	var labels []string
+	var xys plotter.XYs
+	for i := len(results.Buckets) - 1; i >= 0; i-- { // "both" at the top
+		b := results.Buckets[i]
+		v := a.Count(b.Name)
+		name := b.Name
+		switch b.Name {
+		case "only_first":
+			name = "only " + a.First
+		case "only_second":
+			name = "only " + a.Second
+		}
+		vals = append(vals, float64(v))
+		names = append(names, name)
+		share := ""
+		if t := a.Total(); t > 0 {
+			share = fmt.Sprintf(" (%.1f%%)", 100*float64(v)/float64(t))
+		}
+		labels = append(labels, fmt.Sprintf(" %d%s", v, share))
+		xys = append(xys, plotter.XY{X: float64(v), Y: float64(len(vals) - 1)})
+	}
+	bars, err := plotter.NewBarChart(vals, vg.Points(22))
+	if err != nil {
+		return nil, err
+	}
+	bars.Horizontal = true
+	bars.Color = Colors[0]
+	bars.LineStyle.Width = 0
+	p.Add(bars)
+	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	if err != nil {
+		return nil, err
+	}
+	for i := range lab.TextStyle {
+		lab.TextStyle[i].Font = sans
+		lab.TextStyle[i].Font.Size = vg.Points(10)
+		lab.TextStyle[i].YAlign = draw.YCenter
+	}
+	p.Add(lab)
+	p.NominalY(names...)
+	p.X.Min = 0
+	p.X.Max = float64(a.Total()) * 1.2
+	if p.X.Max == 0 {
+		p.X.Max = 1
+	}
+	p.X.Label.Text = "rows"
+	p.Add(plotter.NewGrid())
+	return &Figure{Plot: p, Width: vg.Points(460) + labelWidth(names), Height: vg.Points(200)}, nil
+}
+
+// Slug turns a grouping or metric name into a file-name part: lower-case
+// letters, digits and dashes.
+func Slug(s string) string {
+	var sb strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
+			sb.WriteRune(r)
+			dash = false
+		} else if !dash && sb.Len() > 0 {
+			sb.WriteByte('-')
+			dash = true
+		}
+	}
+	out := strings.TrimRight(sb.String(), "-")
+	if out == "" {
+		out = "x"
+	}
+	return out
+}
+
+// Named is a figure with a file-name stem.
+type Named struct {
+	Name   string
+	Figure *Figure
+}
+
+// ScoreFigures returns every figure of a score result, in a stable order:
+// "accuracy-by-<grouping>" for each grouping, then
+// "agreement-<first>-<second>" for each pair of metrics.
+func ScoreFigures(s *results.Score) ([]Named, error) {
+	var out []Named
+	seen, names := map[string]bool{}, map[string]bool{}
+	add := func(name string, f *Figure) {
+		base := name
+		for i := 2; names[name]; i++ {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		names[name] = true
+		out = append(out, Named{name, f})
+	}
+	for _, g := range s.Groups {
+		if seen[g.By] {
+			continue
+		}
+		seen[g.By] = true
+		f, err := Accuracy(s, g.By)
+		if err != nil {
+			return nil, err
+		}
+		add("accuracy-by-"+Slug(g.By), f)
+	}
+	for _, a := range s.Agreement {
+		f, err := Agreement(a)
+		if err != nil {
+			return nil, err
+		}
+		add("agreement-"+Slug(a.First)+"-"+Slug(a.Second), f)
+	}
+	return out, nil
+}
