@@ -23,6 +23,7 @@ func init() {
 const scoreHelp = `
 Usage: evalbook score [--responses FILE] [--metrics IDS] [--by COL]... [--normalize none|nfc|indic]
                       [--ci wilson|bootstrap|none] [--out FILE] [--json]
+                      [--xlsx FILE] [--html FILE] [--html-rows N] [--charts DIR]
 
 Scores every row of a response table (CSV, JSONL or XLSX with columns question, answer,
 Domain, response; optional id, language, model) under each metric, and prints accuracy per
@@ -40,6 +41,7 @@ Examples:
 	evalbook score --responses run.csv --metrics exact_substring,word_overlap,squad_f1 --by Domain --by language
 	evalbook score --responses run.csv --by model,language --normalize indic --out verdicts.csv --json
 	evalbook score --responses run.csv --ci bootstrap --resamples 10000 --seed 7 --cluster id
+	evalbook score --responses run.csv --xlsx report.xlsx --html report.html --charts charts/
 `
 
 // multiFlag collects a repeatable string flag.
@@ -72,8 +74,12 @@ func runScore(e *env) error {
 		idCol      = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
 	)
 	fs.Var(&by, "by", "group by `COL` (repeat for several groupings; COL1,COL2 for a cross grouping; \"\" for none); default Domain")
+	exp := addExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)
 	args, err := parseFlags(e, fs)
 	if err != nil {
+		return err
+	}
+	if err := exp.check("score"); err != nil {
 		return err
 	}
 	if len(args) > 0 {
@@ -110,6 +116,9 @@ func runScore(e *env) error {
 		Examples:   *examples,
 		RepairUTF8: *repair,
 		Format:     *format,
+	}
+	if *examples == 0 {
+		opt.Examples = -1 // none
 	}
 	if len(by) > 0 {
 		opt.By = [][]string{}
@@ -150,6 +159,16 @@ func runScore(e *env) error {
 		opt.Verdicts = w
 		commit = c
 	}
+	// The workbook and the HTML page list verdict rows: without --out,
+	// spool them to a temporary file.
+	var spool *verdictSpool
+	if exp.needVerdicts() && *out == "" {
+		if spool, err = newVerdictSpool(); err != nil {
+			return err
+		}
+		defer spool.remove()
+		opt.Verdicts = spool
+	}
 	res, err := qa.Score(e.ctx, in, name, opt)
 	if err != nil {
 		return err
@@ -161,6 +180,17 @@ func runScore(e *env) error {
 	}
 	res.Tool = "evalbook " + version
 	res.Created = createdTime()
+	if exp.any() {
+		verdicts := *out
+		if spool != nil {
+			if verdicts, err = spool.finish(); err != nil {
+				return err
+			}
+		}
+		if err := exportScore(e, exp, res, verdicts, "verdicts of "+name); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		return res.WriteJSON(e.stdout)
 	}

@@ -46,7 +46,8 @@ type Options struct {
 	Resamples  int     // bootstrap resamples, default 10000
 	Seed       uint64  // bootstrap seed
 	Cluster    string  // column whose values cluster rows (clustered intervals)
-	// Examples is the number of example rows kept per agreement bucket (default 5).
+	// Examples is the number of example rows kept per agreement bucket:
+	// 0 means the default, 5; a negative number means none.
 	Examples int
 	// RepairUTF8 replaces invalid UTF-8 with U+FFFD and counts the rows,
 	// instead of failing.
@@ -96,6 +97,8 @@ func (o *Options) fill() {
 	}
 	if o.Examples == 0 {
 		o.Examples = 5
+	} else if o.Examples < 0 {
+		o.Examples = 0
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
