@@ -218,3 +218,25 @@ func registeredList() string {
 	sortStrings(s)
 	return ", " + strings.Join(s, ", ")
 }
+
+// Open returns a RowSource over the table in r, for callers that need
+// the rows themselves rather than scores (the judge command, notebooks).
+// format is "csv", "jsonl", a registered format, or "" to decide by
+// name's extension. Records are checked as Score checks them: quoting,
+// UTF-8 and, through the caller's use of Header, the column count.
+func Open(r io.Reader, name, format string) (RowSource, error) {
+	if format == "" {
+		format = formatOf(name)
+	}
+	switch format {
+	case "csv":
+		return newCSVSource(r, name, false), nil
+	case "jsonl":
+		return newJSONLSource(r, name), nil
+	}
+	open, ok := formats[format]
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown input format %q (known: csv, jsonl%s)", name, format, registeredList())
+	}
+	return open(r, name)
+}

@@ -338,3 +338,35 @@ func FuzzCSVLoader(f *testing.F) {
 		}
 	})
 }
+
+func TestOpen(t *testing.T) {
+	in := "id,question,answer,Domain,response\n1,q,a,D,\"multi\nline\"\n2,q,b,D,r\n"
+	src, err := Open(strings.NewReader(in), "x.csv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := src.Header()
+	if err != nil || len(h) != 5 {
+		t.Fatalf("header %q, %v", h, err)
+	}
+	var lines []int
+	for {
+		f, line, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, line)
+		if len(f) != 5 {
+			t.Fatalf("record %q", f)
+		}
+	}
+	if !reflect.DeepEqual(lines, []int{2, 4}) {
+		t.Errorf("lines = %v, want [2 4] (the first record spans lines 2-3)", lines)
+	}
+	if _, err := Open(strings.NewReader(""), "x.parquet", ""); err == nil || !strings.Contains(err.Error(), "parquet") {
+		t.Errorf("unknown format: %v", err)
+	}
+}
