@@ -181,13 +181,14 @@ func runScore(e *env) error {
 	res.Tool = "evalbook " + version
 	res.Created = createdTime()
 	if exp.any() {
-		verdicts := *out
+		verdicts, vname := *out, *out
 		if spool != nil {
 			if verdicts, err = spool.finish(); err != nil {
 				return err
 			}
+			vname = "verdicts of " + name
 		}
-		if err := exportScore(e, exp, res, verdicts, "verdicts of "+name); err != nil {
+		if err := exportScore(e, exp, res, verdicts, vname); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+func init() {
+	register(&command{name: "report", summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", run: runReport})
+}
+
+const reportHelp = `
+Usage: evalbook report --from RESULT.json [--verdicts FILE] [--xlsx FILE] [--html FILE]
+                       [--html-rows N] [--charts DIR] [--title TEXT] [--json]
+
+Renders a result saved with "evalbook score --json > RESULT.json" again, without reading
+the response table or scoring anything: every figure comes from the JSON document.
+--verdicts names the verdict file of the same run (score --out FILE) so that the workbook
+and the HTML page can list every row and the rows where metrics disagree; it must have as
+many rows as the result. With no output flag, the text report is printed (or, with --json,
+the result again as one JSON document).
+
+The workbook has a Summary sheet, one sheet per grouping with a native bar chart and
+interval error bars, Agreement, Verdicts (continued on further sheets past Excel's
+1,048,576 rows), Disagreements and Warnings. The HTML page is one self-contained file.
+Charts are written as PNG and SVG, one file per grouping and per metric pair.
+
+Examples:
+	evalbook score --responses run.csv --out verdicts.csv --json > result.json
+	evalbook report --from result.json --verdicts verdicts.csv --xlsx report.xlsx --html report.html
+	evalbook report --from result.json --charts charts/ --title "Run 7, Hindi and Bengali"
+`
+
+func runReport(e *env) error {
+	fs := newFlags(e, "report", reportHelp)
+	from := fs.String("from", "", "saved result `FILE` (the JSON of score --json); - reads standard input")
+	verdicts := fs.String("verdicts", "", "verdict `FILE` of the same run (the CSV of score --out)")
+	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset>\")")
+	asJSON := fs.Bool("json", false, "print the result as one JSON document instead of the text report")
+	exp := addExportFlags(fs)
+	args, err := parseFlags(e, fs)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("report: unexpected argument %q (the result file goes after --from)", args[0])
+	}
+	if *from == "" {
+		return usagef("report: --from RESULT.json is required (save one with evalbook score --json > RESULT.json)")
+	}
+	if err := exp.check("report"); err != nil {
+		return err
+	}
+	if *verdicts != "" && !exp.needVerdicts() {
+		return usagef("report: --verdicts is only read for --xlsx or --html")
+	}
+	var data []byte
+	if *from == "-" {
+		data, err = io.ReadAll(e.stdin)
+	} else {
+		data, err = os.ReadFile(*from)
+	}
+	if err != nil {
+		return err
+	}
+	res, err := readResult(*from, data)
+	if err != nil {
+		return err
+	}
+	if *title != "" {
+		res.Title = *title
+	}
+	if *verdicts != "" {
+		if _, err := os.Stat(*verdicts); err != nil {
+			return err
+		}
+	}
+	if exp.any() {
+		if err := exportScore(e, exp, res, *verdicts, *verdicts); err != nil {
+			return err
+		}
+		if !*asJSON {
+			return nil
+		}
+	}
+	if *asJSON {
+		return res.WriteJSON(e.stdout)
+	}
+	return res.WriteText(e.stdout)
+}
+
+// readResult decodes a saved result, naming the file and, for a JSON
+// syntax error, the line where it is.
+func readResult(name string, data []byte) (*results.Score, error) {
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
+	}
+	if head.Kind != "score" {
+		return nil, fmt.Errorf("%s: a result of kind %q; evalbook report renders score results (kind \"score\", from evalbook score --json)", name, head.Kind)
+	}
+	res, err := results.ReadScore(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
+	}
+	return res, nil
+}
+
+// jsonErr adds the line and column to a JSON syntax error.
+func jsonErr(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off := int64(-1)
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(data)) {
+		return err.Error()
+	}
+	// Offset counts the bytes read, the offending one included.
+	off = max(off-1, 0)
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}

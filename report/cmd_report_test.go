@@ -1,0 +1,215 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+	"golang.org/x/net/html"
+)
+
+// TestReportReplaysScore checks that rendering a saved result reproduces
+// what score wrote in the same run, byte for byte: report --from reads
+// every figure from the JSON and recomputes nothing. It also checks that
+// score without --out (verdicts spooled to a temporary file) writes the
+// same workbook.
+func TestReportReplaysScore(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	by := []string{"--by", "Domain", "--by", "model,language"}
+	stdout, stderr, code := runCLI(t, append([]string{"score"}, append(by, "--out", p("v.csv"), "--json", "--xlsx", p("a.xlsx"), "--html", p("a.html"), "--charts", p("ch1"))...)...)
+	if code != 0 {
+		t.Fatalf("score: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"wrote " + p("a.xlsx") + " (7 sheets, 284 verdict rows, 43 disagreements)", "wrote " + p("a.html"), "wrote 3 charts"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("score stderr %q does not say %q", stderr, want)
+		}
+	}
+	if err := os.WriteFile(p("result.json"), []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runCLI(t, "report", "--from", p("result.json"), "--verdicts", p("v.csv"), "--xlsx", p("b.xlsx"), "--html", p("b.html"), "--charts", p("ch2")); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, append([]string{"score"}, append(by, "--xlsx", p("c.xlsx"))...)...); code != 0 {
+		t.Fatalf("score without --out: exit %d: %s", code, stderr)
+	}
+	same := func(a, b string) {
+		t.Helper()
+		x, err := os.ReadFile(p(a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(p(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s and %s differ", a, b)
+		}
+	}
+	// excelize writes the parts of a workbook, and the entries of
+	// [Content_Types].xml, in map order: compare part by part, and the
+	// content types as a sorted list.
+	sameParts := func(a, b string) {
+		t.Helper()
+		x, y := reportZipParts(t, p(a)), reportZipParts(t, p(b))
+		if len(x) != len(y) {
+			t.Errorf("%s has %d parts, %s %d", a, len(x), b, len(y))
+		}
+		for name, data := range x {
+			if name == "[Content_Types].xml" {
+				data, y[name] = sortedElements(data), sortedElements(y[name])
+			}
+			if !bytes.Equal(data, y[name]) {
+				t.Errorf("part %s of %s and %s differs", name, a, b)
+			}
+		}
+	}
+	sameParts("a.xlsx", "b.xlsx")
+	sameParts("a.xlsx", "c.xlsx")
+	same("a.html", "b.html")
+	charts, _ := filepath.Glob(p("ch1/*"))
+	if len(charts) != 6 {
+		t.Errorf("charts %q, want 3 figures in PNG and SVG", charts)
+	}
+	for _, c := range charts {
+		same(filepath.Join("ch1", filepath.Base(c)), filepath.Join("ch2", filepath.Base(c)))
+	}
+
+	f, err := excelize.OpenFile(p("b.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := []string{"Summary", "By Domain", "By model - language", "Agreement", "Verdicts", "Disagreements", "Warnings"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Errorf("sheets %q, want %q", got, want)
+	}
+	page, err := os.ReadFile(p("b.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := html.Parse(bytes.NewReader(page)); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`id="verdicts"`, `id="disagreements"`, "All 284 rows are shown."} {
+		if !bytes.Contains(page, []byte(s)) {
+			t.Errorf("HTML has no %s", s)
+		}
+	}
+}
+
+// TestReportText renders the saved sample result as text: the same
+// table score prints for the same run.
+func TestReportText(t *testing.T) {
+	got, stderr, code := runCLI(t, "report", "--from", filepath.Join("testdata", "report_result.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "report_result.stdout", got)
+	scored, _, _ := runCLI(t, "score", "--by", "Domain", "--by", "model,language")
+	if got != scored {
+		t.Error("report --from prints a different table than score for the same run")
+	}
+}
+
+func TestReportHTMLRows(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.html")
+	if _, stderr, code := runCLI(t, "score", "--html", out, "--html-rows", "10"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page, _ := os.ReadFile(out)
+	// 284 sample rows, 10 shown: 274 left out.
+	if !bytes.Contains(page, []byte("Showing the first 10 of 284 rows; 274 are left out")) {
+		t.Error("no note of the 274 rows left out")
+	}
+}
+
+func TestReportErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	result := filepath.Join("testdata", "report_result.json")
+	bad := write("bad.json", "{\n  \"kind\": \"score\",\n  \"tool\": x\n}\n")
+	agree := write("agree.json", `{"kind": "agree"}`)
+	unknown := write("unknown.json", `{"kind": "score", "colour": 1}`)
+	short := write("short.csv", "id,question,answer,Domain,response,language,model,exact_substring,word_overlap,matching_words,total_golden_words,blank_response,empty_golden\n")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no from", []string{"report"}, 2, "--from RESULT.json is required"},
+		{"argument", []string{"report", "--from", result, "extra"}, 2, `unexpected argument "extra"`},
+		{"missing file", []string{"report", "--from", filepath.Join(dir, "nope.json")}, 1, "no such file"},
+		{"syntax", []string{"report", "--from", bad}, 1, "bad.json: line 3, column 11: invalid character 'x'"},
+		{"kind", []string{"report", "--from", agree}, 1, `a result of kind "agree"`},
+		{"unknown field", []string{"report", "--from", unknown}, 1, `unknown field "colour"`},
+		{"verdicts alone", []string{"report", "--from", result, "--verdicts", short}, 2, "--verdicts is only read for --xlsx or --html"},
+		{"negative rows", []string{"report", "--from", result, "--html", filepath.Join(dir, "x.html"), "--html-rows", "-1"}, 2, "--html-rows must not be negative"},
+		{"same file", []string{"report", "--from", result, "--html", filepath.Join(dir, "x"), "--xlsx", filepath.Join(dir, "x")}, 2, "name the same file"},
+		{"short verdicts", []string{"report", "--from", result, "--verdicts", short, "--xlsx", filepath.Join(dir, "short.xlsx")}, 1, "has 0 rows but the result has 284"},
+		{"score negative rows", []string{"score", "--html-rows", "-3", "--html", filepath.Join(dir, "y.html")}, 2, "--html-rows must not be negative"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, c.args...)
+			if code != c.code || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, c.code, c.want)
+			}
+		})
+	}
+	// A failed export leaves no file behind.
+	if _, err := os.Stat(filepath.Join(dir, "short.xlsx")); !os.IsNotExist(err) {
+		t.Errorf("short.xlsx exists after a failed run: %v", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// reportZipParts reads every part of a zip file.
+func reportZipParts(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f.Name], err = io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// sortedElements splits XML at element boundaries and sorts the pieces.
+func sortedElements(b []byte) []byte {
+	parts := strings.SplitAfter(string(b), ">")
+	slices.Sort(parts)
+	return []byte(strings.Join(parts, ""))
+}

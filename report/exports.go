@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/evalbook/evalbook/pkg/chart"
+	"github.com/evalbook/evalbook/pkg/htmlreport"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/xlsxreport"
+)
+
+// exportFlags are the report files a command can write besides its
+// table or JSON: an XLSX workbook, a self-contained HTML page, and chart
+// images. score and report share them.
+type exportFlags struct {
+	xlsx, html, charts string
+	htmlRows           int
+}
+
+// addExportFlags defines --xlsx, --html, --charts and --html-rows on fs.
+func addExportFlags(fs *flag.FlagSet) *exportFlags {
+	x := &exportFlags{}
+	fs.StringVar(&x.xlsx, "xlsx", "", "also write an Excel workbook `FILE`: summary, one sheet per grouping with a bar chart, agreement, every verdict row, disagreements, warnings")
+	fs.StringVar(&x.html, "html", "", "also write a self-contained HTML report `FILE` (inline charts, sortable tables, capped verdict rows)")
+	fs.StringVar(&x.charts, "charts", "", "also write the charts as PNG and SVG files into `DIR` (created if missing)")
+	fs.IntVar(&x.htmlRows, "html-rows", htmlreport.DefaultMaxRows, "verdict rows (and disagreement rows) shown in the HTML report, `N`; 0 shows none")
+	return x
+}
+
+// any reports whether a report file was asked for.
+func (x *exportFlags) any() bool { return x.xlsx != "" || x.html != "" || x.charts != "" }
+
+// needVerdicts reports whether the outputs asked for show verdict rows.
+func (x *exportFlags) needVerdicts() bool { return x.xlsx != "" || x.html != "" }
+
+// check rejects flag values that cannot work, as usage errors.
+func (x *exportFlags) check(cmd string) error {
+	if x.htmlRows < 0 {
+		return usagef("%s: --html-rows must not be negative", cmd)
+	}
+	if x.xlsx != "" && x.xlsx == x.html {
+		return usagef("%s: --xlsx and --html name the same file %q", cmd, x.xlsx)
+	}
+	return nil
+}
+
+// verdictSpool holds the verdict CSV of a run that did not ask for one
+// (no --out), in a temporary file, so that the workbook and the HTML page
+// can list every row without keeping them in memory.
+type verdictSpool struct {
+	f  *os.File
+	bw *bufio.Writer
+}
+
+func newVerdictSpool() (*verdictSpool, error) {
+	f, err := os.CreateTemp("", "evalbook-verdicts-*.csv")
+	if err != nil {
+		return nil, err
+	}
+	return &verdictSpool{f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+func (v *verdictSpool) Write(p []byte) (int, error) { return v.bw.Write(p) }
+
+// finish flushes the spool and returns its path.
+func (v *verdictSpool) finish() (string, error) {
+	if err := v.bw.Flush(); err != nil {
+		return "", err
+	}
+	return v.f.Name(), v.f.Close()
+}
+
+// remove deletes the spool file.
+func (v *verdictSpool) remove() {
+	v.f.Close()
+	os.Remove(v.f.Name())
+}
+
+// exportScore writes the report files asked for by x, reading the
+// verdict rows from the file verdicts ("" when there is none), and says
+// on stderr what it wrote.
+func exportScore(e *env, x *exportFlags, res *results.Score, verdicts, verdictsName string) error {
+	open := func() (io.ReadCloser, error) {
+		if verdicts == "" {
+			return nil, nil
+		}
+		return os.Open(verdicts)
+	}
+	if x.xlsx != "" {
+		var info xlsxreport.Info
+		err := writeAtomic(x.xlsx, func(w io.Writer) error {
+			f, err := open()
+			if err != nil {
+				return err
+			}
+			opt := xlsxreport.Options{VerdictsName: verdictsName}
+			if f != nil {
+				defer f.Close()
+				opt.Verdicts = f
+			}
+			info, err = xlsxreport.Write(w, res, opt)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", x.xlsx, err)
+		}
+		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%d sheets, %d verdict rows, %d disagreements)\n", x.xlsx, len(info.Sheets), info.VerdictRows, info.Disagreements)
+	}
+	if x.html != "" {
+		err := writeAtomic(x.html, func(w io.Writer) error {
+			f, err := open()
+			if err != nil {
+				return err
+			}
+			opt := htmlreport.Options{VerdictsName: verdictsName, MaxRows: x.htmlRows}
+			if x.htmlRows == 0 {
+				opt.MaxRows = -1
+			}
+			if f != nil {
+				defer f.Close()
+				opt.Verdicts = f
+			}
+			return htmlreport.Write(w, res, opt)
+		})
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", x.html, err)
+		}
+		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", x.html)
+	}
+	if x.charts != "" {
+		figs, err := chart.ScoreFigures(res)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(x.charts, 0o755); err != nil {
+			return err
+		}
+		for _, f := range figs {
+			for _, format := range []string{"png", "svg"} {
+				path := filepath.Join(x.charts, f.Name+"."+format)
+				if err := writeAtomic(path, func(w io.Writer) error { return f.Figure.Write(w, format) }); err != nil {
+					return fmt.Errorf("writing %s: %w", path, err)
+				}
+			}
+		}
+		fmt.Fprintf(e.stderr, "evalbook: wrote %d charts (PNG and SVG) to %s\n", len(figs), x.charts)
+	}
+	return nil
+}
+
+// writeAtomic writes a file through write, replacing path only when
+// write succeeds.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	w, commit, abort, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer abort()
+	if err := write(w); err != nil {
+		return err
+	}
+	if err := commit(); err != nil {
+		return err
+	}
+	// Reports are for sharing: readable by others, as a plain create would be.
+	return os.Chmod(path, 0o644)
+}
