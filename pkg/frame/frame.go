@@ -1,0 +1,164 @@
+// Package frame moves evalbook's tables in and out of gota DataFrames for
+// notebooks: a response table or a verdict file becomes a DataFrame and
+// goes back to CSV unchanged, and the per-group figures of a score result
+// become DataFrames to sort, filter and join.
+//
+// Input text stays text. gota guesses column types and turns "NA" into a
+// missing value by default; here every input column is a string column
+// and no value is treated as missing, so that an answer "NA" or "1947"
+// round-trips exactly. Only the columns evalbook computes (verdicts, word
+// counts, blank_response, empty_golden) are numbers.
+package frame
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// computed are the columns the scorer appends after the metric columns.
+var computed = []string{"matching_words", "total_golden_words", "blank_response", "empty_golden"}
+
+// readRecords reads a whole CSV (UTF-8, optional byte-order mark).
+func readRecords(r io.Reader, name string) ([][]string, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: empty file (no header row)", name)
+	}
+	return recs, nil
+}
+
+// load builds a DataFrame with the given column types (string by default).
+func load(recs [][]string, types map[string]series.Type) (dataframe.DataFrame, error) {
+	if len(recs) == 1 {
+		// gota refuses a header without rows; build empty columns.
+		cols := make([]series.Series, len(recs[0]))
+		for i, h := range recs[0] {
+			t, ok := types[h]
+			if !ok {
+				t = series.String
+			}
+			cols[i] = series.New([]string{}, t, h)
+		}
+		df := dataframe.New(cols...)
+		return df, df.Err
+	}
+	df := dataframe.LoadRecords(recs,
+		dataframe.DetectTypes(false),
+		dataframe.DefaultType(series.String),
+		dataframe.NaNValues([]string{}),
+		dataframe.WithTypes(types),
+	)
+	return df, df.Err
+}
+
+// ReadResponses loads a response table (CSV with a header row) with every
+// column as text.
+func ReadResponses(r io.Reader) (dataframe.DataFrame, error) {
+	recs, err := readRecords(r, "responses")
+	if err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	return load(recs, nil)
+}
+
+// ReadVerdicts loads a verdict file (the CSV of `evalbook score --out`).
+// The columns of the given metric ids and the scorer's count columns
+// (matching_words, total_golden_words, blank_response, empty_golden) are
+// float columns; every other column is text.
+func ReadVerdicts(r io.Reader, metrics ...string) (dataframe.DataFrame, error) {
+	recs, err := readRecords(r, "verdicts")
+	if err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	types := map[string]series.Type{}
+	for _, m := range metrics {
+		if !slices.Contains(recs[0], m) {
+			return dataframe.DataFrame{}, fmt.Errorf("verdicts: no column %q (columns: %v)", m, recs[0])
+		}
+		types[m] = series.Float
+	}
+	for _, c := range computed {
+		if slices.Contains(recs[0], c) {
+			types[c] = series.Float
+		}
+	}
+	for line, rec := range recs[1:] {
+		for i, h := range recs[0] {
+			if _, ok := types[h]; ok {
+				if _, ok := results.Number(rec[i]); !ok {
+					return dataframe.DataFrame{}, fmt.Errorf("verdicts: line %d, column %s: %q is not a number", line+2, h, rec[i])
+				}
+			}
+		}
+	}
+	return load(recs, types)
+}
+
+// WriteCSV writes df as CSV with a header row: text as it is, numbers in
+// their shortest form (1, not 1.000000), so that a table read by
+// ReadResponses or ReadVerdicts is written back unchanged.
+func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
+	if df.Err != nil {
+		return df.Err
+	}
+	cw := csv.NewWriter(w)
+	names := df.Names()
+	if err := cw.Write(names); err != nil {
+		return err
+	}
+	cols := make([]series.Series, len(names))
+	for i, n := range names {
+		cols[i] = df.Col(n)
+	}
+	row := make([]string, len(names))
+	for r := range df.Nrow() {
+		for i, c := range cols {
+			row[i] = cell(c, r)
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// cell formats element r of c for CSV.
+func cell(c series.Series, r int) string {
+	e := c.Elem(r)
+	switch c.Type() {
+	case series.Float:
+		x := e.Float()
+		if math.IsNaN(x) {
+			return ""
+		}
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case series.Int:
+		if e.IsNA() {
+			return ""
+		}
+		v, _ := e.Int()
+		return strconv.Itoa(v)
+	}
+	return e.String()
+}

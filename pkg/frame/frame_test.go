@@ -1,0 +1,204 @@
+package frame
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/go-gota/gota/series"
+)
+
+func records(t *testing.T, b []byte) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func sample(t *testing.T) (*results.Score, []byte) {
+	t.Helper()
+	var v bytes.Buffer
+	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{
+		By: [][]string{{"Domain"}, {"model", "language"}}, Verdicts: &v,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, v.Bytes()
+}
+
+func TestResponsesRoundTrip(t *testing.T) {
+	df, err := ReadResponses(bytes.NewReader(datasets.Responses))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range df.Names() {
+		if typ := df.Col(n).Type(); typ != series.String {
+			t.Errorf("column %s has type %s, want string", n, typ)
+		}
+	}
+	var out bytes.Buffer
+	if err := WriteCSV(&out, df); err != nil {
+		t.Fatal(err)
+	}
+	want, got := records(t, datasets.Responses), records(t, out.Bytes())
+	if !slices.EqualFunc(want, got, slices.Equal[[]string]) {
+		t.Fatal("the sample's records changed on the way through a DataFrame")
+	}
+}
+
+func TestTrickyValuesStayText(t *testing.T) {
+	// gota by default reads NA and NaN as missing and "1947" as a number.
+	in := "id,answer,response\n1,NA,NaN\n2,1947,007\n3,,=1+1\n"
+	df, err := ReadResponses(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteCSV(&out, df); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != in {
+		t.Errorf("round trip:\n%s\nwant:\n%s", out.String(), in)
+	}
+}
+
+func TestVerdictsRoundTrip(t *testing.T) {
+	s, verdicts := sample(t)
+	df, err := ReadVerdicts(bytes.NewReader(verdicts), s.Settings.Metrics...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range append(slices.Clone(s.Settings.Metrics), computed...) {
+		if typ := df.Col(n).Type(); typ != series.Float {
+			t.Errorf("column %s has type %s, want float", n, typ)
+		}
+	}
+	if typ := df.Col("answer").Type(); typ != series.String {
+		t.Errorf("answer has type %s", typ)
+	}
+	var out bytes.Buffer
+	if err := WriteCSV(&out, df); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(records(t, verdicts), records(t, out.Bytes()), slices.Equal[[]string]) {
+		t.Fatal("verdict records changed on the way through a DataFrame")
+	}
+}
+
+func TestVerdictErrors(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"empty", "", "empty file"},
+		{"no metric", "id,x\n1,2\n", `no column "exact_substring"`},
+		{"not a number", "id,exact_substring\n1,yes\n", `line 2, column exact_substring: "yes" is not a number`},
+		{"ragged", "id,exact_substring\n1\n", "wrong number of fields"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadVerdicts(strings.NewReader(c.in), "exact_substring")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestSummarizeAgreesWithScore recomputes the per-domain figures from the
+// verdict rows through gota and compares them with what pkg/qa reported:
+// two independent computations of n, correct and accuracy.
+func TestSummarizeAgreesWithScore(t *testing.T) {
+	s, verdicts := sample(t)
+	df, err := ReadVerdicts(bytes.NewReader(verdicts), s.Settings.Metrics...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Summarize(df, "Domain", s.Settings.Metrics...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]results.Group{"combined": s.Combined}
+	for _, g := range s.Groups {
+		if g.By == "Domain" {
+			want[g.Group] = g
+		}
+	}
+	groups := sum.Col("group").Records()
+	if len(groups) != len(want) || groups[len(groups)-1] != "combined" || !slices.IsSorted(groups[:len(groups)-1]) {
+		t.Fatalf("groups %q", groups)
+	}
+	n, _ := sum.Col("n").Int()
+	for i, name := range groups {
+		g := want[name]
+		if n[i] != g.N {
+			t.Errorf("%s: n %d, want %d", name, n[i], g.N)
+		}
+		for _, id := range s.Settings.Metrics {
+			c := sum.Col(id + "_correct").Float()[i]
+			a := sum.Col(id + "_accuracy").Float()[i]
+			if c != g.Metrics[id].Correct || a != g.Metrics[id].Accuracy {
+				t.Errorf("%s %s: %v %v, want %v %v", name, id, c, a, g.Metrics[id].Correct, g.Metrics[id].Accuracy)
+			}
+		}
+	}
+	if _, err := Summarize(df, "nope", "exact_substring"); err == nil {
+		t.Error("unknown group column: no error")
+	}
+	if _, err := Summarize(df, "Domain", "answer"); err == nil {
+		t.Error("text metric column: no error")
+	}
+}
+
+func TestGroups(t *testing.T) {
+	s, _ := sample(t)
+	df, err := Groups(s, "model / language")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []results.Group
+	for _, g := range s.Groups {
+		if g.By == "model / language" {
+			want = append(want, g)
+		}
+	}
+	want = append(want, s.Combined)
+	if df.Nrow() != len(want) {
+		t.Fatalf("%d rows, want %d", df.Nrow(), len(want))
+	}
+	n, _ := df.Col("n").Int()
+	for i, g := range want {
+		if i < len(want)-1 && df.Col("group").Records()[i] != g.Group {
+			t.Errorf("row %d group %q, want %q", i, df.Col("group").Records()[i], g.Group)
+		}
+		if n[i] != g.N {
+			t.Errorf("row %d n %d, want %d", i, n[i], g.N)
+		}
+		for _, id := range s.Settings.Metrics {
+			ms := g.Metrics[id]
+			for col, v := range map[string]float64{"_correct": ms.Correct, "_accuracy": ms.Accuracy, "_ci_low": ms.CILow, "_ci_high": ms.CIHigh} {
+				if got := df.Col(id + col).Float()[i]; got != v {
+					t.Errorf("row %d %s%s = %v, want %v", i, id, col, got, v)
+				}
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := WriteCSV(&out, df); err != nil {
+		t.Fatal(err)
+	}
+	// The combined row of the CSV keeps full precision.
+	last := records(t, out.Bytes())[len(want)]
+	if last[0] != "combined" || last[5] != strconv.FormatFloat(s.Combined.Metrics[s.Settings.Metrics[0]].Accuracy, 'g', -1, 64) {
+		t.Errorf("combined CSV row %q", last)
+	}
+	if _, err := Groups(s, "nope"); err == nil {
+		t.Error("unknown grouping: no error")
+	}
+}
