@@ -233,8 +233,19 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 	e := w.e
 	lay := e.lay
 	golden, response := fields[lay.answer], fields[lay.response]
+	lowered := false
 	if e.opt.Profile == textnorm.None {
-		if !textnorm.IsNFC(golden) || !textnorm.IsNFC(response) {
+		var gOK, rOK bool
+		if w.anyLow {
+			// Lower-case once for every metric that works on lower-cased
+			// text, checking NFC in the same pass.
+			w.gl, gOK = textnorm.AppendLowerNFC(w.gl[:0], golden)
+			w.rl, rOK = textnorm.AppendLowerNFC(w.rl[:0], response)
+			lowered = true
+		} else {
+			gOK, rOK = textnorm.IsNFC(golden), textnorm.IsNFC(response)
+		}
+		if !gOK || !rOK {
 			b.warnLine("not_nfc", line)
 		}
 	} else {
@@ -252,8 +263,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 	} else if textnorm.Strip(golden) != golden {
 		b.warnLine("golden_whitespace", line)
 	}
-	if w.anyLow {
-		// Lower-case once for every metric that works on lower-cased text.
+	if w.anyLow && !lowered {
 		w.gl = textnorm.AppendLower(w.gl[:0], golden)
 		w.rl = textnorm.AppendLower(w.rl[:0], response)
 	}

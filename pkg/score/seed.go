@@ -86,6 +86,69 @@ type overlapScorer struct {
 	gw, rw []span
 }
 
+// hasToken reports whether some whitespace-separated token of r, stripped
+// of ASCII punctuation at both ends, equals w (itself such a stripped
+// token). Instead of splitting all of r it finds each occurrence of w
+// and checks that only ASCII punctuation lies between it and whitespace
+// (or the ends) on both sides: the token around such an occurrence
+// strips to exactly w, because w neither starts nor ends with ASCII
+// punctuation. The empty word (a golden token made only of punctuation)
+// needs a token of r made only of punctuation; that rare case splits r
+// into scratch.
+func hasToken(r, w []byte, scratch *[]span) bool {
+	if len(w) == 0 {
+		*scratch = words(r, *scratch)
+		for _, t := range *scratch {
+			if t.a == t.b {
+				return true
+			}
+		}
+		return false
+	}
+	off := 0
+	for {
+		i := bytes.Index(r[off:], w)
+		if i < 0 {
+			return false
+		}
+		p := off + i
+		q := p + len(w)
+		if spaceOrStartBefore(r, p) && spaceOrEndAfter(r, q) {
+			return true
+		}
+		off = p + 1
+	}
+}
+
+// spaceOrStartBefore reports whether r[:p] ends with whitespace or is
+// empty, once trailing ASCII punctuation is skipped.
+func spaceOrStartBefore(r []byte, p int) bool {
+	for p > 0 && textnorm.IsASCIIPunct(r[p-1]) {
+		p--
+	}
+	if p == 0 {
+		return true
+	}
+	if c := r[p-1]; c < utf8.RuneSelf {
+		return byteClass[c] == 1
+	}
+	ru, _ := utf8.DecodeLastRune(r[:p])
+	return textnorm.IsSpace(ru)
+}
+
+// spaceOrEndAfter reports whether r[q:] starts with whitespace or is
+// empty, once leading ASCII punctuation is skipped.
+func spaceOrEndAfter(r []byte, q int) bool {
+	for q < len(r) && textnorm.IsASCIIPunct(r[q]) {
+		q++
+	}
+	if q == len(r) {
+		return true
+	}
+	sp, _ := spaceAt(r, q)
+	return sp
+}
+
 // byteClass classifies bytes for the tokeniser: 0 cannot start
 // whitespace, 1 is ASCII whitespace, 2 may start a non-ASCII whitespace
 // character (textnorm.MaybeSpaceLead) and needs decoding.
@@ -177,15 +240,10 @@ func (s *overlapScorer) ScoreLower(g, r []byte) Verdict {
 	if isBlankBytes(r) {
 		return Verdict{Total: total}
 	}
-	s.rw = words(r, s.rw)
 	matching := 0
 	for _, w := range distinct {
-		gw := g[w.a:w.b]
-		for _, v := range s.rw {
-			if bytes.Equal(gw, r[v.a:v.b]) {
-				matching++
-				break
-			}
+		if hasToken(r, g[w.a:w.b], &s.rw) {
+			matching++
 		}
 	}
 	v := Verdict{Matching: matching, Total: total}

@@ -56,26 +56,30 @@ func AppendLower(dst []byte, s string) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r >= caselessLo && r < caselessHi:
-			dst = append(dst, s[i:i+size]...)
-		case r == utf8.RuneError && size == 1:
-			// Keep invalid bytes as they are; callers validate UTF-8 earlier.
-			dst = append(dst, s[i])
-		case r == 'İ':
-			dst = append(dst, 'i', 0xCC, 0x87) // i + U+0307
-		case r == 'Σ':
-			if finalSigma(s, i, size) {
-				dst = utf8.AppendRune(dst, 'ς')
-			} else {
-				dst = utf8.AppendRune(dst, 'σ')
-			}
-		default:
-			dst = utf8.AppendRune(dst, unicode.ToLower(r))
-		}
+		dst = appendLowerRune(dst, s, i, r, size)
 		i += size
 	}
 	return dst
+}
+
+// appendLowerRune appends the lower case of the non-ASCII rune r, which
+// is s[i:i+size].
+func appendLowerRune(dst []byte, s string, i int, r rune, size int) []byte {
+	switch {
+	case r >= caselessLo && r < caselessHi:
+		return append(dst, s[i:i+size]...)
+	case r == utf8.RuneError && size == 1:
+		// Keep invalid bytes as they are; callers validate UTF-8 earlier.
+		return append(dst, s[i])
+	case r == 'İ':
+		return append(dst, 'i', 0xCC, 0x87) // i + U+0307
+	case r == 'Σ':
+		if finalSigma(s, i, size) {
+			return utf8.AppendRune(dst, 'ς')
+		}
+		return utf8.AppendRune(dst, 'σ')
+	}
+	return utf8.AppendRune(dst, unicode.ToLower(r))
 }
 
 // Code points from Hebrew to Myanmar (U+0590 to U+109F), which include

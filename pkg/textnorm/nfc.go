@@ -27,16 +27,14 @@ func IsNFC(s string) bool {
 		return true
 	}
 	nfcOnce.Do(buildNFCTables)
-	prev := uint8(0)    // combining class of the previous rune
-	starter := rune(-1) // the last rune of combining class 0
+	st := nfcState{starter: -1}
 	if i > 0 {
-		starter = rune(s[i-1])
+		st.starter = rune(s[i-1])
 	}
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			prev = 0
-			starter = rune(c)
+			st.prev, st.starter = 0, rune(c)
 			i++
 			continue
 		}
@@ -48,38 +46,114 @@ func IsNFC(s string) bool {
 		} else {
 			var n int
 			r, n = utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				return norm.NFC.IsNormalString(s) // invalid UTF-8: let x/text decide
+			}
 			i += n
 		}
-		if r >= nfcTableSize {
-			return norm.NFC.IsNormalString(s)
-		}
-		f := nfcFlags[r]
-		if f&qcNo != 0 {
+		switch st.step(r) {
+		case nfcNo:
 			return false
-		}
-		ccc := nfcCCC[r]
-		if f&qcMaybe != 0 && starter >= 0 {
-			// A Maybe character can compose only with the last starter,
-			// and only if no character in between blocks it: one of
-			// class 0, or of a class at least its own (UAX #15, D118).
-			// The characters in between are in canonical order (else
-			// the string already failed), so the largest class among
-			// them is prev.
-			if prev == 0 || (ccc != 0 && prev < ccc) {
-				if _, ok := nfcPairs[uint64(starter)<<32|uint64(r)]; ok {
-					return false
-				}
-			}
-		}
-		if ccc != 0 && prev > ccc {
-			return false // marks out of canonical order
-		}
-		prev = ccc
-		if ccc == 0 {
-			starter = r
+		case nfcUnsure:
+			return norm.NFC.IsNormalString(s)
 		}
 	}
 	return true
+}
+
+// Outcomes of one step of the quick check.
+const (
+	nfcYes    = iota // so far the string is in NFC
+	nfcNo            // it is not
+	nfcUnsure        // the full algorithm must decide
+)
+
+// nfcState carries the quick check from one rune to the next.
+type nfcState struct {
+	prev    uint8 // combining class of the previous rune
+	starter rune  // the last rune of combining class 0, or -1
+}
+
+// step advances the quick check over r (any rune; ASCII may take the
+// shortcut prev = 0, starter = r).
+func (st *nfcState) step(r rune) int {
+	if r < utf8.RuneSelf {
+		st.prev, st.starter = 0, r
+		return nfcYes
+	}
+	if r >= nfcTableSize {
+		return nfcUnsure
+	}
+	f := nfcFlags[r]
+	if f&qcNo != 0 {
+		return nfcNo
+	}
+	ccc := nfcCCC[r]
+	if f&qcMaybe != 0 && st.starter >= 0 {
+		// A Maybe character can compose only with the last starter,
+		// and only if no character in between blocks it: one of class
+		// 0, or of a class at least its own (UAX #15, D118). The
+		// characters in between are in canonical order (else the string
+		// already failed), so the largest class among them is prev.
+		if st.prev == 0 || (ccc != 0 && st.prev < ccc) {
+			if _, ok := nfcPairs[uint64(st.starter)<<32|uint64(r)]; ok {
+				return nfcNo
+			}
+		}
+	}
+	if ccc != 0 && st.prev > ccc {
+		return nfcNo // marks out of canonical order
+	}
+	st.prev = ccc
+	if ccc == 0 {
+		st.starter = r
+	}
+	return nfcYes
+}
+
+// AppendLowerNFC appends Lower(s) to dst and also reports IsNFC(s),
+// in one pass over s: the scoring loop needs both for every field.
+func AppendLowerNFC(dst []byte, s string) ([]byte, bool) {
+	nfcOnce.Do(buildNFCTables)
+	st := nfcState{starter: -1}
+	verdict := nfcYes
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			st.prev, st.starter = 0, rune(s[i])
+			i++
+			continue
+		}
+		if c == 0xE0 && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+			dst = append(dst, c, s[i+1], s[i+2])
+			if verdict == nfcYes {
+				verdict = st.step(rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F))
+			}
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		dst = appendLowerRune(dst, s, i, r, size)
+		if verdict == nfcYes {
+			if r == utf8.RuneError && size == 1 {
+				verdict = nfcUnsure
+			} else {
+				verdict = st.step(r)
+			}
+		}
+		i += size
+	}
+	switch verdict {
+	case nfcNo:
+		return dst, false
+	case nfcUnsure:
+		return dst, norm.NFC.IsNormalString(s)
+	}
+	return dst, true
 }
 
 const (

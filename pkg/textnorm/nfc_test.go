@@ -32,6 +32,9 @@ func TestIsNFCExhaustive(t *testing.T) {
 		if IsNFC(s) != norm.NFC.IsNormalString(s) {
 			t.Fatalf("IsNFC(U+%04X) disagrees with x/text", r)
 		}
+		if l, nfc := AppendLowerNFC(nil, s); nfc != IsNFC(s) || string(l) != Lower(s) {
+			t.Fatalf("AppendLowerNFC(U+%04X) = %q, %v", r, l, nfc)
+		}
 	}
 	if testing.Short() {
 		return
@@ -86,6 +89,21 @@ func FuzzIsNFC(f *testing.F) {
 		}
 		if IsNFC(s) != norm.NFC.IsNormalString(s) {
 			t.Fatalf("IsNFC(%+q) disagrees with x/text", s)
+		}
+	})
+}
+
+func FuzzAppendLowerNFC(f *testing.F) {
+	for _, s := range []string{"हिन्दी", "\u0958", "İΣΑΣ e\u0301", "ক\u09c7\u09be", "\xff\u0301", "ΌΣΟΣ'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, nfc := AppendLowerNFC([]byte("x"), s)
+		if want := "x" + string(AppendLower(nil, s)); string(got) != want {
+			t.Fatalf("AppendLowerNFC(%+q) lowers to %+q, AppendLower gives %+q", s, got, want)
+		}
+		if nfc != IsNFC(s) {
+			t.Fatalf("AppendLowerNFC(%+q) says NFC %v, IsNFC says %v", s, nfc, !nfc)
 		}
 	})
 }
