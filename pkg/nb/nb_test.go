@@ -1,0 +1,149 @@
+package nb
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/chart"
+	"github.com/evalbook/evalbook/pkg/frame"
+	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/janpfeifer/gonb/gonbui"
+)
+
+func sample(t *testing.T) (*results.Score, []byte) {
+	t.Helper()
+	var v bytes.Buffer
+	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{Verdicts: &v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, v.Bytes()
+}
+
+// capture runs f with Out sent to a buffer.
+func capture(t *testing.T, f func() error) string {
+	t.Helper()
+	var buf bytes.Buffer
+	old := Out
+	Out = &buf
+	defer func() { Out = old }()
+	if err := f(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// notebook pretends to run under GoNB and records what would be displayed.
+type notebook struct {
+	html, svg []string
+	png       [][]byte
+}
+
+func fakeNotebook(t *testing.T) *notebook {
+	t.Helper()
+	nbk := &notebook{}
+	oldIn, oldHTML, oldPNG, oldSVG := inNotebook, displayHTML, displayPNG, displaySVG
+	inNotebook = func() bool { return true }
+	displayHTML = func(s string) { nbk.html = append(nbk.html, s) }
+	displayPNG = func(b []byte) { nbk.png = append(nbk.png, b) }
+	displaySVG = func(s string) { nbk.svg = append(nbk.svg, s) }
+	t.Cleanup(func() { inNotebook, displayHTML, displayPNG, displaySVG = oldIn, oldHTML, oldPNG, oldSVG })
+	return nbk
+}
+
+// TestOutsideNotebook runs every helper as `go test` does, outside GoNB:
+// nothing panics, text goes to Out, and Sync returns.
+func TestOutsideNotebook(t *testing.T) {
+	if gonbui.IsNotebook {
+		t.Skip("running inside GoNB")
+	}
+	defer Sync()
+	s, verdicts := sample(t)
+	if InNotebook() {
+		t.Fatal("InNotebook under go test")
+	}
+	out := capture(t, func() error {
+		return Table("Probe", []string{"id", "response"}, [][]string{{"1", "<script>alert(1)</script>"}, {"2", "two\nlines"}}, 0)
+	})
+	if !strings.Contains(out, "<script>alert(1)</script>") || !strings.Contains(out, "two lines") {
+		t.Errorf("text table %q", out)
+	}
+	out = capture(t, func() error { return Report(s, bytes.NewReader(verdicts), 0) })
+	if !strings.Contains(out, "combined  284") {
+		t.Errorf("text report %q", out)
+	}
+	f, err := chart.Accuracy(s, "Domain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = capture(t, func() error { return ChartSVG(f) })
+	if !strings.HasPrefix(out, `[chart "Accuracy by Domain`) {
+		t.Errorf("chart placeholder %q", out)
+	}
+	df, err := frame.Groups(s, "Domain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = capture(t, func() error { return DataFrame("By domain", df, 3) })
+	if !strings.Contains(out, "Showing 3 of 8 rows.") || !strings.Contains(out, "Art") {
+		t.Errorf("data frame text %q", out)
+	}
+}
+
+func TestInNotebook(t *testing.T) {
+	nbk := fakeNotebook(t)
+	s, verdicts := sample(t)
+	if err := Table("Probe", []string{"id", "response"}, [][]string{{"1", "<script>alert(1)</script>"}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if len(nbk.html) != 1 || strings.Contains(nbk.html[0], "<script>") || !strings.Contains(nbk.html[0], "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Errorf("table HTML not escaped: %q", nbk.html)
+	}
+	if err := Report(s, bytes.NewReader(verdicts), 5); err != nil {
+		t.Fatal(err)
+	}
+	rep := nbk.html[1]
+	if !strings.HasPrefix(rep, "<style>") || strings.Contains(rep, "<script") || !strings.Contains(rep, `id="verdicts"`) {
+		t.Errorf("report fragment: %.120q", rep)
+	}
+	f, err := chart.Agreement(s.Agreement[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Chart(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := ChartSVG(f); err != nil {
+		t.Fatal(err)
+	}
+	if len(nbk.png) != 1 || !bytes.HasPrefix(nbk.png[0], []byte("\x89PNG")) {
+		t.Error("no PNG displayed")
+	}
+	if len(nbk.svg) != 1 || !strings.Contains(nbk.svg[0], "<svg") {
+		t.Error("no SVG displayed")
+	}
+	tbl := &results.Table{Title: "Rates", Columns: []results.Column{{Name: "x"}, {Name: "share", Kind: results.KindRate}}, Rows: [][]string{{"a", "0.25"}}}
+	if err := ResultTable(tbl, 0); err != nil {
+		t.Fatal(err)
+	}
+	if last := nbk.html[len(nbk.html)-1]; !strings.Contains(last, "25.0%") {
+		t.Errorf("rate not shown as a percentage: %q", last)
+	}
+}
+
+func TestCapRows(t *testing.T) {
+	rows := make([][]string, 60)
+	for _, c := range []struct {
+		max, shown int
+		note       string
+	}{{0, 50, "Showing 50 of 60 rows."}, {60, 60, ""}, {10, 10, "Showing 10 of 60 rows."}, {100, 60, ""}} {
+		got, note := capRows(rows, c.max)
+		if len(got) != c.shown || note != c.note {
+			t.Errorf("capRows(60 rows, %d) = %d rows, %q; want %d, %q", c.max, len(got), note, c.shown, c.note)
+		}
+	}
+}
