@@ -19,7 +19,7 @@ import (
 
 // blockSize is the size of the blocks a CSV file is cut into (a variable so
 // that tests can cut tiny blocks and exercise every boundary).
-var blockSize = 1 << 20
+var blockSize = 512 << 10
 
 // chunk is a run of whole records.
 //
@@ -88,7 +88,7 @@ func (s *splitter) next() (*chunk, error) {
 		return nil, io.EOF
 	}
 	if s.free == nil {
-		s.free = newFreeList(8, blockSize+blockSize/8)
+		s.free = newFreeList(16, blockSize+blockSize/8)
 	}
 	buf := append(s.free.get(), s.carry...)
 	for {

@@ -133,7 +133,7 @@ func newEngine(file string, opt *Options) *engine {
 		e.keepValues = true
 	}
 	e.warn = map[string]*results.Warning{}
-	e.outFree = newFreeList(8, blockSize+blockSize/2)
+	e.outFree = newFreeList(16, blockSize+blockSize/2)
 	return e
 }
 

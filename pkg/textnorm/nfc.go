@@ -1,6 +1,7 @@
 package textnorm
 
 import (
+	"bytes"
 	"sync"
 	"unicode/utf8"
 
@@ -84,11 +85,15 @@ func (st *nfcState) step(r rune) int {
 	if r >= nfcTableSize {
 		return nfcUnsure
 	}
-	f := nfcFlags[r]
+	v := nfcTab[r]
+	if v == 0 { // the common case: a starter that is NFC on its own and never combines
+		st.prev, st.starter = 0, r
+		return nfcYes
+	}
+	f, ccc := uint8(v>>8), uint8(v)
 	if f&qcNo != 0 {
 		return nfcNo
 	}
-	ccc := nfcCCC[r]
 	if f&qcMaybe != 0 && st.starter >= 0 {
 		// A Maybe character can compose only with the last starter,
 		// and only if no character in between blocks it: one of class
@@ -164,8 +169,7 @@ const (
 
 var (
 	nfcOnce  sync.Once
-	nfcFlags []uint8             // qcNo, qcMaybe per code point below nfcTableSize
-	nfcCCC   []uint8             // canonical combining class
+	nfcTab   []uint16            // per code point below nfcTableSize: flags (qcNo, qcMaybe) << 8 | combining class
 	nfcPairs map[uint64]struct{} // first<<32 | second for every primary composite
 )
 
@@ -178,29 +182,31 @@ func buildNFCTables() {
 	flags := make([]uint8, nfcTableSize)
 	ccc := make([]uint8, nfcTableSize)
 	pairs := map[uint64]struct{}{}
+	// Scratch buffers keep the scan over 196,000 code points from
+	// allocating (it runs inside the scoring job, whose peak memory counts).
 	var buf [utf8.UTFMax]byte
+	var d, first []byte
 	for r := rune(0x80); r < nfcTableSize; r++ {
 		if r >= 0xD800 && r <= 0xDFFF {
 			continue
 		}
 		n := utf8.EncodeRune(buf[:], r)
-		s := string(buf[:n])
-		p := norm.NFC.PropertiesString(s)
-		ccc[r] = p.CCC()
-		if !norm.NFC.IsNormalString(s) {
+		b := buf[:n]
+		ccc[r] = norm.NFC.Properties(b).CCC()
+		if !norm.NFC.IsNormal(b) {
 			flags[r] |= qcNo
 			continue
 		}
-		d := norm.NFD.String(s)
-		if d != s && utf8.RuneCountInString(d) >= 2 {
-			last, size := utf8.DecodeLastRuneInString(d)
+		d = norm.NFD.Append(d[:0], b...)
+		if !bytes.Equal(d, b) && utf8.RuneCount(d) >= 2 {
+			last, size := utf8.DecodeLastRune(d)
 			if last < nfcTableSize {
 				flags[last] |= qcMaybe
 			}
 			// The composite's immediate first element is the NFC of
 			// the rest of its decomposition.
-			if first := norm.NFC.String(d[:len(d)-size]); utf8.RuneCountInString(first) == 1 {
-				f, _ := utf8.DecodeRuneInString(first)
+			if first = norm.NFC.Append(first[:0], d[:len(d)-size]...); utf8.RuneCount(first) == 1 {
+				f, _ := utf8.DecodeRune(first)
 				pairs[uint64(f)<<32|uint64(last)] = struct{}{}
 			}
 		}
@@ -224,5 +230,9 @@ func buildNFCTables() {
 			pairs[uint64(lv)<<32|uint64(t)] = struct{}{}
 		}
 	}
-	nfcFlags, nfcCCC, nfcPairs = flags, ccc, pairs
+	tab := make([]uint16, nfcTableSize)
+	for r := range tab {
+		tab[r] = uint16(flags[r])<<8 | uint16(ccc[r])
+	}
+	nfcTab, nfcPairs = tab, pairs
 }

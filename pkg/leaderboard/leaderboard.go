@@ -1,0 +1,505 @@
+// Package leaderboard builds a models × languages table from a directory
+// of response files, one per model and language (<model>_<language>.csv,
+// the layout of per-language evaluation runs), scoring every file with
+// pkg/qa under one metric.
+//
+// Each cell is a model's score on a language with its interval. The best
+// model of a language is marked only when its lead over the runner-up is
+// significant in a paired test on the questions both answered: the exact
+// two-sided sign test over the questions where the two differ (for a
+// pass/fail metric this is McNemar's exact test). A lead that is not
+// significant is reported as such: with a few dozen questions per
+// language, most leads are not.
+//
+// The language of a row comes from the file name when it has the
+// <model>_<language> form, else from a language column, else from the
+// script of the golden answer (textnorm.ScriptOf; Devanagari is taken as
+// Hindi, Bengali script as Bengali, Latin as English, each flagged as a
+// guess); every file records which.
+package leaderboard
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/pkg/textnorm"
+)
+
+// Options configures Build. The zero value scores exact_substring with
+// no normalisation, 95% intervals, and marks a leader at p < 0.05.
+type Options struct {
+	Metric     string           // metric id (default "exact_substring")
+	Profile    textnorm.Profile // normalisation applied before scoring
+	Confidence float64          // default 0.95
+	Alpha      float64          // significance level of the paired test (default 0.05)
+	// Resamples, when positive, gives corpus-level metrics (chrf, bleu,
+	// ter) a percentile bootstrap interval over rows with this many
+	// resamples; otherwise they get none (their value is not a mean).
+	Resamples int
+	Seed      uint64            // bootstrap seed
+	Columns   qa.Columns        // zero fields take qa.DefaultColumns
+	Workers   int               // scoring goroutines per file (0: all cores)
+	Progress  func(file string) // called before each file is scored
+}
+
+// Input is one response file and what its name says.
+type Input struct {
+	Path     string
+	Model    string // from the file name, or the base name
+	Language string // from the file name; empty when it does not say
+}
+
+// Discover lists the response files of dir (.csv, .jsonl, .ndjson and
+// .xlsx, not descending into subdirectories), sorted by name, with the
+// model and language their names give.
+func Discover(dir string) ([]Input, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Input
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		switch strings.ToLower(filepath.Ext(e.Name())) {
+		case ".csv", ".jsonl", ".ndjson", ".xlsx":
+		default:
+			continue
+		}
+		in := Input{Path: filepath.Join(dir, e.Name())}
+		if m, l, ok := textnorm.LanguageFromFileName(e.Name()); ok {
+			in.Model, in.Language = m, l
+		} else {
+			in.Model = strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))
+		}
+		out = append(out, in)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no response files (.csv, .jsonl, .xlsx)", dir)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// Board is a leaderboard: cells, leaders, per-domain figures, the files
+// it was built from, and warnings.
+type Board struct {
+	Kind   string            `json:"kind"` // always "leaderboard"
+	Metric results.MetricDef `json:"metric"`
+	// Level is "row" (the value is a proportion or mean of row values) or
+	// "corpus" (computed from summed statistics, as corpus BLEU).
+	Level     string            `json:"level"`
+	Settings  Settings          `json:"settings"`
+	Models    []string          `json:"models"`
+	Languages []string          `json:"languages"`
+	Cells     []Cell            `json:"cells"`   // by language, then model
+	Leaders   []Leader          `json:"leaders"` // one per language with two or more models
+	Domains   []DomainCell      `json:"domains"` // by domain, language, model
+	Files     []FileInfo        `json:"files"`
+	Warnings  []results.Warning `json:"warnings"`
+
+	// fileWarn gathers pkg/qa's warnings by code, in order of first
+	// appearance, to be reported once per code.
+	fileWarn     map[string]*fileWarning
+	fileWarnCode []string
+}
+
+type fileWarning struct {
+	count int
+	text  string   // qa's explanation, without its leading count
+	files []string // "path (n)"
+}
+
+// fileWarning records a warning pkg/qa gave for one file.
+func (b *Board) fileWarning(path string, w results.Warning) {
+	if b.fileWarn == nil {
+		b.fileWarn = map[string]*fileWarning{}
+	}
+	fw := b.fileWarn[w.Code]
+	if fw == nil {
+		text := w.Message
+		if i := strings.IndexByte(text, ' '); i > 0 && strings.Trim(text[:i], "0123456789") == "" {
+			text = text[i+1:]
+		}
+		fw = &fileWarning{text: text}
+		b.fileWarn[w.Code] = fw
+		b.fileWarnCode = append(b.fileWarnCode, w.Code)
+	}
+	fw.count += w.Count
+	fw.files = append(fw.files, fmt.Sprintf("%s (%d)", filepath.Base(path), w.Count))
+}
+
+// Settings records every choice that changes a figure.
+type Settings struct {
+	Normalize  string  `json:"normalize"`
+	Confidence float64 `json:"confidence"`
+	Alpha      float64 `json:"alpha"`
+	Interval   string  `json:"interval"` // wilson, normal, bootstrap or none
+	Resamples  int     `json:"resamples,omitempty"`
+	Seed       uint64  `json:"seed"`
+}
+
+// Cell is one model's figures on one language.
+type Cell struct {
+	Model    string  `json:"model"`
+	Language string  `json:"language"`
+	N        int     `json:"n"`
+	Blank    int     `json:"blank"` // blank responses
+	Value    float64 `json:"value"`
+	CILow    float64 `json:"ci_low"`
+	CIHigh   float64 `json:"ci_high"`
+	// Best is set on the language's leader when its lead is significant.
+	Best bool `json:"best"`
+}
+
+// Leader compares the two best models of a language on the questions
+// both answered.
+type Leader struct {
+	Language    string  `json:"language"`
+	Best        string  `json:"best"`
+	RunnerUp    string  `json:"runner_up"`
+	BestValue   float64 `json:"best_value"`
+	RunnerValue float64 `json:"runner_up_value"`
+	// Shared is the number of questions (by id, else question text) both
+	// models answered; Better and Worse count those the best scored
+	// higher and lower on; the rest are ties.
+	Shared      int     `json:"shared"`
+	Better      int     `json:"better"`
+	Worse       int     `json:"worse"`
+	Test        string  `json:"test"`
+	P           float64 `json:"p"`
+	Significant bool    `json:"significant"`
+}
+
+// DomainCell is one model's value on one language within one domain.
+type DomainCell struct {
+	Domain   string  `json:"domain"`
+	Model    string  `json:"model"`
+	Language string  `json:"language"`
+	N        int     `json:"n"`
+	Value    float64 `json:"value"`
+}
+
+// FileInfo says what was read from one file.
+type FileInfo struct {
+	Path  string `json:"path"`
+	Model string `json:"model"`
+	// LanguageSource is "file name", "column" or "script".
+	LanguageSource string   `json:"language_source"`
+	Languages      []string `json:"languages"`
+	Rows           int      `json:"rows"`
+	Hash           string   `json:"hash"`
+}
+
+// row is one scored row of one file.
+type row struct {
+	key      string // question id, else question text
+	domain   string
+	language string
+	value    float64
+	blank    bool
+	stats    []float64 // corpus statistics, for corpus-level metrics
+}
+
+// Build scores every input and assembles the board.
+func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
+	if opt.Metric == "" {
+		opt.Metric = score.Default[0]
+	}
+	if opt.Confidence == 0 {
+		opt.Confidence = 0.95
+	}
+	if opt.Alpha == 0 {
+		opt.Alpha = 0.05
+	}
+	if !(opt.Confidence > 0 && opt.Confidence < 1) || !(opt.Alpha > 0 && opt.Alpha < 1) {
+		return nil, fmt.Errorf("confidence and alpha must lie between 0 and 1 (got %v and %v)", opt.Confidence, opt.Alpha)
+	}
+	m, err := score.Lookup(opt.Metric)
+	if err != nil {
+		return nil, err
+	}
+	if len(inputs) == 0 {
+		return nil, fmt.Errorf("no response files")
+	}
+	b := &Board{Kind: "leaderboard", Level: "row", Cells: []Cell{}, Leaders: []Leader{}, Domains: []DomainCell{},
+		Warnings: []results.Warning{},
+		Metric: results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule, FalsePositives: m.FalsePositives,
+			FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source}}
+	b.Settings = Settings{Normalize: opt.Profile.String(), Confidence: opt.Confidence, Alpha: opt.Alpha, Seed: opt.Seed}
+	switch {
+	case m.Corpus != nil && opt.Resamples > 0:
+		b.Level, b.Settings.Interval, b.Settings.Resamples = "corpus", "bootstrap", opt.Resamples
+	case m.Corpus != nil:
+		b.Level, b.Settings.Interval = "corpus", "none"
+		b.warn("no_interval", 0, fmt.Sprintf("%s is corpus-level (its value is not a mean of rows), so cells have no interval; "+
+			"give a number of bootstrap resamples for one", m.ID))
+	case m.Graded:
+		b.Settings.Interval = "normal"
+	default:
+		b.Settings.Interval = "wilson"
+	}
+	// cells[model][language] holds the rows, in file order.
+	cells := map[string]map[string][]row{}
+	for _, in := range inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(in.Path)
+		}
+		info, rows, err := scoreFile(ctx, in, m, opt, b)
+		if err != nil {
+			return nil, err
+		}
+		b.Files = append(b.Files, info)
+		for model, byLang := range rows {
+			if cells[model] == nil {
+				cells[model] = map[string][]row{}
+			}
+			for lang, rs := range byLang {
+				if len(cells[model][lang]) > 0 {
+					b.warn("merged", len(rs), fmt.Sprintf("model %q, language %q comes from more than one file; their rows are pooled", model, lang))
+				}
+				cells[model][lang] = append(cells[model][lang], rs...)
+			}
+		}
+	}
+	b.assemble(cells, m, opt)
+	return b, nil
+}
+
+func (b *Board) warn(code string, count int, msg string) {
+	b.Warnings = append(b.Warnings, results.Warning{Code: code, Count: count, Message: msg})
+}
+
+// assemble computes the cells, leaders and domain figures.
+func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt Options) {
+	langSet := map[string]bool{}
+	for model, byLang := range cells {
+		b.Models = append(b.Models, model)
+		for l := range byLang {
+			langSet[l] = true
+		}
+	}
+	sort.Strings(b.Models)
+	for l := range langSet {
+		b.Languages = append(b.Languages, l)
+	}
+	sort.Strings(b.Languages)
+	for _, code := range b.fileWarnCode {
+		fw := b.fileWarn[code]
+		b.warn(code, fw.count, fmt.Sprintf("%d %s [%d files: %s]", fw.count, fw.text, len(fw.files), strings.Join(fw.files, ", ")))
+	}
+	ivWarn := map[string]int{}
+	for _, lang := range b.Languages {
+		start := len(b.Cells)
+		for _, model := range b.Models {
+			rs, ok := cells[model][lang]
+			if !ok {
+				continue
+			}
+			c := Cell{Model: model, Language: lang, N: len(rs)}
+			for _, r := range rs {
+				if r.blank {
+					c.Blank++
+				}
+			}
+			var iv stats.Interval
+			c.Value, iv = aggregate(rs, m, opt)
+			c.CILow, c.CIHigh = iv.Lo, iv.Hi
+			for _, w := range iv.Warnings {
+				ivWarn[w]++
+			}
+			b.Cells = append(b.Cells, c)
+		}
+		if ld, ok := leader(lang, b.Cells[start:], cells, opt.Alpha); ok {
+			if ld.Significant {
+				for i := start; i < len(b.Cells); i++ {
+					if b.Cells[i].Model == ld.Best {
+						b.Cells[i].Best = true
+					}
+				}
+			}
+			b.Leaders = append(b.Leaders, ld)
+		}
+	}
+	msgs := make([]string, 0, len(ivWarn))
+	for w := range ivWarn {
+		msgs = append(msgs, w)
+	}
+	sort.Strings(msgs)
+	for _, w := range msgs {
+		b.warn("interval", ivWarn[w], fmt.Sprintf("%s (%d cells)", w, ivWarn[w]))
+	}
+	if len(b.Leaders) > 1 {
+		b.warn("many_tests", len(b.Leaders), fmt.Sprintf("%d languages are tested at α = %g each, so about %.2f false "+
+			"leaders are expected by chance when no model is truly better; look at the p-values, not only the marks",
+			len(b.Leaders), opt.Alpha, float64(len(b.Leaders))*opt.Alpha))
+	}
+	b.domains(cells, m, opt)
+}
+
+// aggregate returns a cell's value and interval.
+func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval) {
+	n := len(rs)
+	if n == 0 {
+		return 0, stats.Interval{Warnings: []string{"a cell with no rows"}}
+	}
+	if m.Corpus != nil {
+		v := corpusValue(rs, m.Corpus, nil)
+		if opt.Resamples <= 0 {
+			return v, stats.Interval{Lo: v, Hi: v, Method: "none"}
+		}
+		return v, corpusBootstrap(rs, m.Corpus, opt.Resamples, opt.Confidence, opt.Seed)
+	}
+	sum, sumsq := 0.0, 0.0
+	for _, r := range rs {
+		sum += r.value
+		sumsq += r.value * r.value
+	}
+	mean := sum / float64(n)
+	if !m.Graded {
+		return mean, stats.WilsonInterval(int(math.Round(sum)), n, opt.Confidence)
+	}
+	return mean, normalInterval(sum, sumsq, n, opt.Confidence)
+}
+
+// normalInterval is the large-sample interval for the mean of values in
+// [0, 1] (the interval pkg/qa gives graded metrics):
+//
+//	mean ∓ z·sd/√n,  sd² = (Σx² − n·mean²)/(n − 1),  clipped to [0, 1]
+func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interval {
+	mean := sum / float64(n)
+	iv := stats.Interval{Lo: mean, Hi: mean, Confidence: confidence, Method: "normal"}
+	if n < 2 {
+		iv.Warnings = []string{"a cell with one row has no interval"}
+		return iv
+	}
+	v := math.Max(0, (sumsq-float64(n)*mean*mean)/float64(n-1))
+	h := stats.NormalQuantile(1-(1-confidence)/2) * math.Sqrt(v/float64(n))
+	iv.Lo, iv.Hi = math.Max(0, mean-h), math.Min(1, mean+h)
+	if n < 30 {
+		iv.Warnings = []string{"cells with fewer than 30 rows: the normal interval of a graded metric is rough"}
+	}
+	return iv
+}
+
+// corpusValue is Final of the statistics summed over rs (or over the rows
+// rs[idx[i]] when idx is given).
+func corpusValue(rs []row, def *score.CorpusDef, idx []int) float64 {
+	sums := make([]float64, def.NStats)
+	if idx == nil {
+		for _, r := range rs {
+			for j, v := range r.stats {
+				sums[j] += v
+			}
+		}
+	} else {
+		for _, i := range idx {
+			for j, v := range rs[i].stats {
+				sums[j] += v
+			}
+		}
+	}
+	return def.Final(sums)
+}
+
+// leader finds the best and runner-up cells of a language and tests the
+// lead on the questions both answered.
+func leader(lang string, cs []Cell, cells map[string]map[string][]row, alpha float64) (Leader, bool) {
+	if len(cs) < 2 {
+		return Leader{}, false
+	}
+	order := make([]Cell, len(cs))
+	copy(order, cs)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Value > order[j].Value })
+	best, second := order[0], order[1]
+	ld := Leader{Language: lang, Best: best.Model, RunnerUp: second.Model, BestValue: best.Value, RunnerValue: second.Value}
+	a := byKey(cells[best.Model][lang])
+	c := byKey(cells[second.Model][lang])
+	for k, va := range a {
+		vc, ok := c[k]
+		if !ok {
+			continue
+		}
+		ld.Shared++
+		switch {
+		case va > vc:
+			ld.Better++
+		case va < vc:
+			ld.Worse++
+		}
+	}
+	ld.Test = "sign test on row scores"
+	if allBinary(cells[best.Model][lang]) && allBinary(cells[second.Model][lang]) {
+		ld.Test = "sign test (exact McNemar)"
+	}
+	ld.P = stats.SignTest(ld.Better, ld.Worse)
+	ld.Significant = best.Value > second.Value && ld.Better > ld.Worse && ld.P < alpha
+	return ld, true
+}
+
+func allBinary(rs []row) bool {
+	for _, r := range rs {
+		if r.value != 0 && r.value != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// byKey maps question keys to row values, keeping the first of duplicates.
+func byKey(rs []row) map[string]float64 {
+	m := make(map[string]float64, len(rs))
+	for _, r := range rs {
+		if _, dup := m[r.key]; !dup {
+			m[r.key] = r.value
+		}
+	}
+	return m
+}
+
+// domains fills the per-domain figures: each model's value per domain
+// and language (no intervals: domains are small).
+func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt Options) {
+	type k struct{ domain, lang, model string }
+	groups := map[k][]row{}
+	for model, byLang := range cells {
+		for lang, rs := range byLang {
+			for _, r := range rs {
+				key := k{r.domain, lang, model}
+				groups[key] = append(groups[key], r)
+			}
+		}
+	}
+	keys := make([]k, 0, len(groups))
+	for key := range groups {
+		keys = append(keys, key)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, c := keys[i], keys[j]
+		if a.domain != c.domain {
+			return a.domain < c.domain
+		}
+		if a.lang != c.lang {
+			return a.lang < c.lang
+		}
+		return a.model < c.model
+	})
+	for _, key := range keys {
+		rs := groups[key]
+		v, _ := aggregate(rs, m, Options{Confidence: opt.Confidence})
+		b.Domains = append(b.Domains, DomainCell{Domain: key.domain, Model: key.model, Language: key.lang, N: len(rs), Value: v})
+	}
+}

@@ -1,0 +1,355 @@
+// Package mc scores multiple-choice predictions: translated ARC,
+// HellaSwag, BoolQ and MMLU style tasks, where a model either gives a
+// log-likelihood for every option or names one option.
+//
+// From log-likelihoods it computes, per language and per subject and
+// overall:
+//
+//	acc             the option with the highest log-likelihood is the gold one
+//	acc_norm_char   the same after dividing each log-likelihood by the option's
+//	                length in characters (Unicode code points), which stops short
+//	                options winning just by being short (lm-evaluation-harness
+//	                acc_norm)
+//	acc_norm_token  the same per token, when every option has a token count
+//	mrr             the mean of 1/rank of the gold option
+//	recall@k        the gold option is among the k most likely
+//
+// From predicted letters it computes acc only. Every proportion carries a
+// Wilson interval; the MRR, a mean, carries a percentile bootstrap
+// interval from a fixed seed.
+//
+// Ranks break ties in favour of the option listed first (as numpy's
+// argmax does), so recall@1 always equals acc.
+//
+// Option labels may be Latin letters, digits, or the option letters of
+// the Indic scripts (Bengali ক খ গ ঘ, Devanagari क ख ग घ or अ ब स द, Tamil
+// அ ஆ இ ஈ, ...): LetterIndex maps them all to positions, so a gold label
+// written ক and a prediction written A agree.
+package mc
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
+)
+
+// Metric ids, in report order.
+const (
+	Acc          = "acc"
+	AccNormChar  = "acc_norm_char"
+	AccNormToken = "acc_norm_token"
+	MRR          = "mrr"
+)
+
+// Recall returns the metric id of recall@k.
+func Recall(k int) string { return fmt.Sprintf("recall@%d", k) }
+
+// A Choice is one option of a question with its log-likelihood.
+type Choice struct {
+	Label  string  // as written in the file
+	Index  int     // position named by the label (LetterIndex)
+	Text   string  // the option's text, for length normalisation
+	LogLik float64 // log-likelihood of the option given the question
+	Tokens int     // tokens in the option, 0 when not given
+}
+
+// A Question is one multiple-choice item with the model's output.
+type Question struct {
+	ID       string
+	Language string
+	Subject  string
+	Line     int // first line of the question in its file
+	Gold     int // position of the correct option
+	// Choices holds the options in file order (log-likelihood mode).
+	Choices []Choice
+	// Predicted is the position the model named (letter mode), or −1
+	// when its answer names no option.
+	Predicted int
+}
+
+// Options configures Evaluate. The zero value computes recall@2, 95%
+// intervals and 10,000 bootstrap resamples with seed 1.
+type Options struct {
+	K          []int   // recall@k for each k (default [2])
+	Confidence float64 // default 0.95
+	Resamples  int     // bootstrap resamples for the MRR interval (default 10000)
+	Seed       uint64  // bootstrap seed (default 1)
+}
+
+// Report is the outcome of Evaluate.
+type Report struct {
+	Kind string `json:"kind"` // always "mc"
+	// Mode is "loglik" (per-option log-likelihoods) or "letters".
+	Mode     string   `json:"mode"`
+	Source   string   `json:"source,omitempty"`
+	Hash     string   `json:"hash,omitempty"` // first 12 hex digits of SHA-256 of the file
+	Metrics  []string `json:"metrics"`
+	Settings struct {
+		Confidence float64 `json:"confidence"`
+		Resamples  int     `json:"resamples"`
+		Seed       uint64  `json:"seed"`
+		K          []int   `json:"k"`
+	} `json:"settings"`
+	Overall   Group             `json:"overall"`
+	Languages []Group           `json:"languages"`
+	Subjects  []Group           `json:"subjects"`
+	Warnings  []results.Warning `json:"warnings"`
+}
+
+// Group is the figures of one language, one subject, or all questions.
+type Group struct {
+	By      string          `json:"by,omitempty"` // "language" or "subject"; empty for Overall
+	Group   string          `json:"group,omitempty"`
+	N       int             `json:"n"` // questions
+	Metrics map[string]Rate `json:"metrics"`
+}
+
+// Rate is one metric over a group.
+type Rate struct {
+	// Correct counts the questions that pass (for a proportion); for the
+	// MRR it is the sum of reciprocal ranks.
+	Correct float64 `json:"correct"`
+	Value   float64 `json:"value"` // Correct / n
+	CILow   float64 `json:"ci_low"`
+	CIHigh  float64 `json:"ci_high"`
+	Method  string  `json:"method"` // "wilson" or "bootstrap"
+}
+
+// outcome is what one question contributes to each metric.
+type outcome struct {
+	pass map[string]bool
+	rr   float64 // reciprocal rank of the gold option
+}
+
+// Evaluate computes the report of questions. All questions must come
+// in the same mode (log-likelihoods or letters); mode names it.
+func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
+	if len(opt.K) == 0 {
+		opt.K = []int{2}
+	}
+	if opt.Confidence == 0 {
+		opt.Confidence = 0.95
+	}
+	if opt.Resamples == 0 {
+		opt.Resamples = 10000
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	if !(opt.Confidence > 0 && opt.Confidence < 1) {
+		return nil, fmt.Errorf("confidence %v is not between 0 and 1", opt.Confidence)
+	}
+	for _, k := range opt.K {
+		if k < 1 {
+			return nil, fmt.Errorf("recall@k needs k ≥ 1, got %d", k)
+		}
+	}
+	if len(qs) == 0 {
+		return nil, fmt.Errorf("no questions")
+	}
+	r := &Report{Kind: "mc", Mode: mode, Languages: []Group{}, Subjects: []Group{}, Warnings: []results.Warning{}}
+	r.Settings.Confidence, r.Settings.Resamples, r.Settings.Seed, r.Settings.K = opt.Confidence, opt.Resamples, opt.Seed, opt.K
+	metrics := []string{Acc}
+	tokens := mode == "loglik"
+	var noTokens, emptyText []int
+	if mode == "loglik" {
+		for _, q := range qs {
+			for _, c := range q.Choices {
+				if c.Tokens <= 0 {
+					tokens = false
+					noTokens = append(noTokens, q.Line)
+					break
+				}
+			}
+			for _, c := range q.Choices {
+				if utf8.RuneCountInString(c.Text) == 0 {
+					emptyText = append(emptyText, q.Line)
+					break
+				}
+			}
+		}
+		metrics = append(metrics, AccNormChar)
+		if tokens {
+			metrics = append(metrics, AccNormToken)
+		}
+		metrics = append(metrics, MRR)
+		for _, k := range opt.K {
+			metrics = append(metrics, Recall(k))
+		}
+	}
+	r.Metrics = metrics
+	outs := make([]outcome, len(qs))
+	var unparsed []int
+	for i, q := range qs {
+		o := outcome{pass: map[string]bool{}}
+		if mode == "letters" {
+			o.pass[Acc] = q.Predicted == q.Gold
+			if q.Predicted < 0 {
+				unparsed = append(unparsed, q.Line)
+			}
+			outs[i] = o
+			continue
+		}
+		ll := make([]float64, len(q.Choices))
+		for j, c := range q.Choices {
+			ll[j] = c.LogLik
+		}
+		g := goldPos(q)
+		rank := rankOf(ll, g)
+		o.pass[Acc] = rank == 1
+		o.rr = 1 / float64(rank)
+		for _, k := range opt.K {
+			o.pass[Recall(k)] = rank <= k
+		}
+		for j, c := range q.Choices {
+			ll[j] = c.LogLik / float64(max(1, utf8.RuneCountInString(c.Text)))
+		}
+		o.pass[AccNormChar] = rankOf(ll, g) == 1
+		if tokens {
+			for j, c := range q.Choices {
+				ll[j] = c.LogLik / float64(c.Tokens)
+			}
+			o.pass[AccNormToken] = rankOf(ll, g) == 1
+		}
+		outs[i] = o
+	}
+	all := make([]int, len(qs))
+	for i := range all {
+		all[i] = i
+	}
+	ivWarn := map[string]int{}
+	r.Overall = group("", "", all, outs, metrics, opt, ivWarn)
+	r.Languages = groups("language", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Language })
+	r.Subjects = groups("subject", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Subject })
+	warn := func(code, msg string, lines []int) {
+		if len(lines) == 0 {
+			return
+		}
+		w := results.Warning{Code: code, Count: len(lines), Message: fmt.Sprintf("%d %s", len(lines), msg)}
+		w.Lines = lines[:min(len(lines), 20)]
+		r.Warnings = append(r.Warnings, w)
+	}
+	warn("unparsed_prediction", "predictions name no option (not a letter, digit or option letter LetterIndex knows); they count as wrong", unparsed)
+	if mode == "loglik" && !tokens {
+		warn("no_tokens", "questions have an option without a token count, so acc_norm_token is not reported", noTokens)
+	}
+	warn("empty_choice_text", "questions have an option with no text; its length counts as 1 character for acc_norm_char", emptyText)
+	msgs := make([]string, 0, len(ivWarn))
+	for m := range ivWarn {
+		msgs = append(msgs, m)
+	}
+	sort.Strings(msgs)
+	for _, m := range msgs {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "interval", Count: ivWarn[m],
+			Message: fmt.Sprintf("%s (%d groups)", m, ivWarn[m])})
+	}
+	for _, g := range append([]Group{r.Overall}, append(r.Languages, r.Subjects...)...) {
+		if g.N < 30 {
+			name := g.Group
+			if name == "" {
+				name = "all questions"
+			}
+			r.Warnings = append(r.Warnings, results.Warning{Code: "small_group", Count: g.N,
+				Message: fmt.Sprintf("%s %q has %d questions: its intervals are wide, and a difference of a few questions is noise", orAll(g.By), name, g.N)})
+		}
+	}
+	return r, nil
+}
+
+func orAll(by string) string {
+	if by == "" {
+		return "overall,"
+	}
+	return by
+}
+
+// goldPos returns the index in q.Choices of the gold option.
+func goldPos(q Question) int {
+	for j, c := range q.Choices {
+		if c.Index == q.Gold {
+			return j
+		}
+	}
+	return -1
+}
+
+// rankOf returns the 1-based rank of scores[g] when scores are sorted in
+// decreasing order, ties going to the option listed first:
+//
+//	rank = 1 + #{j : s_j > s_g} + #{j < g : s_j = s_g}
+func rankOf(scores []float64, g int) int {
+	r := 1
+	for j, s := range scores {
+		if s > scores[g] || s == scores[g] && j < g {
+			r++
+		}
+	}
+	return r
+}
+
+func groups(by string, qs []Question, outs []outcome, metrics []string, opt Options, ivWarn map[string]int, key func(Question) string) []Group {
+	idx := map[string][]int{}
+	for i, q := range qs {
+		k := key(q)
+		idx[k] = append(idx[k], i)
+	}
+	if len(idx) == 1 {
+		if _, ok := idx[""]; ok {
+			return []Group{}
+		}
+	}
+	names := make([]string, 0, len(idx))
+	for k := range idx {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]Group, 0, len(names))
+	for _, k := range names {
+		out = append(out, group(by, k, idx[k], outs, metrics, opt, ivWarn))
+	}
+	return out
+}
+
+// group computes the figures of one group; the warnings of its
+// intervals are counted in ivWarn by metric and message.
+func group(by, name string, members []int, outs []outcome, metrics []string, opt Options, ivWarn map[string]int) Group {
+	g := Group{By: by, Group: name, N: len(members), Metrics: map[string]Rate{}}
+	n := len(members)
+	for _, m := range metrics {
+		if m == MRR {
+			x := make([]float64, n)
+			sum := 0.0
+			for i, j := range members {
+				x[i] = outs[j].rr
+				sum += x[i]
+			}
+			iv := stats.BootstrapMeanInterval(x, opt.Resamples, opt.Confidence, opt.Seed)
+			for _, w := range iv.Warnings {
+				ivWarn[m+": "+w]++
+			}
+			g.Metrics[m] = Rate{Correct: sum, Value: sum / float64(n), CILow: iv.Lo, CIHigh: iv.Hi, Method: "bootstrap"}
+			continue
+		}
+		c := 0
+		for _, j := range members {
+			if outs[j].pass[m] {
+				c++
+			}
+		}
+		iv := stats.WilsonInterval(c, n, opt.Confidence)
+		for _, w := range iv.Warnings {
+			ivWarn[m+": "+w]++
+		}
+		g.Metrics[m] = Rate{Correct: float64(c), Value: float64(c) / float64(n), CILow: iv.Lo, CIHigh: iv.Hi, Method: "wilson"}
+	}
+	return g
+}
+
+// validLogLik reports whether x is a usable log-likelihood: any number
+// or −Inf (an impossible option); NaN and +Inf are refused. Scores from
+// other sources may be positive, so the sign is not checked.
+func validLogLik(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 1) }

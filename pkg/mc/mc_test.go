@@ -1,0 +1,273 @@
+package mc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// handCSV holds four questions whose figures are worked out by hand in
+// TestEvaluateByHand.
+const handCSV = `id,language,subject,choice,choice_text,loglik,tokens,gold
+q1,hindi,physics,A,ab,-1.0,4,A
+q1,hindi,physics,B,abcd,-2.0,1,A
+q1,hindi,physics,C,a,-3.0,1,A
+q2,hindi,history,A,abcdefgh,-4.0,1,A
+q2,hindi,history,B,a,-1.5,1,A
+q2,hindi,history,C,abcd,-2.0,1,A
+q3,bengali,physics,ক,x,-2,1,খ
+q3,bengali,physics,খ,y,-1,1,খ
+q3,bengali,physics,গ,z,-1,1,খ
+q3,bengali,physics,ঘ,w,-5,1,খ
+q4,bengali,history,ক,xx,-1,1,ঘ
+q4,bengali,history,খ,yy,-2,1,ঘ
+q4,bengali,history,গ,zz,-3,1,ঘ
+q4,bengali,history,ঘ,ww,-2.5,10,ঘ
+`
+
+// TestEvaluateByHand. Per question (rank ties go to the option listed first):
+//
+//	q1 gold A: ll −1 −2 −3 → rank 1. Per char −0.5 −0.5 −3: A ties B, listed first → pass.
+//	   Per token −0.25 −2 −3 → pass.
+//	q2 gold A: ll −4 −1.5 −2 → rank 3 (rr 1/3). Per char −0.5 −1.5 −0.5 → A first → pass.
+//	   Per token = ll → fail.
+//	q3 gold খ: ll −2 −1 −1 −5 → খ ties গ, listed first → rank 1. All one character,
+//	   one token → pass, pass.
+//	q4 gold ঘ: ll −1 −2 −3 −2.5 → rank 3 (rr 1/3). Per char (all 2) → fail.
+//	   Per token −1 −2 −3 −0.25 → pass.
+//
+// Overall: acc 2/4, acc_norm_char 3/4, acc_norm_token 3/4, MRR (1 + 1/3 + 1 + 1/3)/4 = 2/3,
+// recall@2 2/4, recall@3 4/4. Hindi: acc 1/2, char 2/2, MRR 2/3. Bengali: acc 1/2, char 1/2.
+func TestEvaluateByHand(t *testing.T) {
+	f, err := Read(strings.NewReader(handCSV), "hand.csv", Columns{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Mode != "loglik" || len(f.Questions) != 4 || f.LanguageSource != "column" {
+		t.Fatalf("mode %q, %d questions, language from %q", f.Mode, len(f.Questions), f.LanguageSource)
+	}
+	r, err := Evaluate(f.Questions, f.Mode, Options{K: []int{2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{Acc, AccNormChar, AccNormToken, MRR, "recall@2", "recall@3"}
+	if fmt.Sprint(r.Metrics) != fmt.Sprint(want) {
+		t.Fatalf("metrics %v, want %v", r.Metrics, want)
+	}
+	check := func(g Group, m string, v float64) {
+		t.Helper()
+		if got := g.Metrics[m].Value; math.Abs(got-v) > 1e-12 {
+			t.Errorf("%s %q %s = %v, want %v", g.By, g.Group, m, got, v)
+		}
+	}
+	o := r.Overall
+	check(o, Acc, 0.5)
+	check(o, AccNormChar, 0.75)
+	check(o, AccNormToken, 0.75)
+	check(o, MRR, 2.0/3)
+	check(o, "recall@2", 0.5)
+	check(o, "recall@3", 1)
+	if len(r.Languages) != 2 || r.Languages[0].Group != "bengali" || r.Languages[1].Group != "hindi" {
+		t.Fatalf("languages %+v", r.Languages)
+	}
+	check(r.Languages[0], Acc, 0.5)
+	check(r.Languages[0], AccNormChar, 0.5)
+	check(r.Languages[1], Acc, 0.5)
+	check(r.Languages[1], AccNormChar, 1)
+	check(r.Languages[1], MRR, 2.0/3)
+	if len(r.Subjects) != 2 || r.Subjects[0].Group != "history" {
+		t.Fatalf("subjects %+v", r.Subjects)
+	}
+	check(r.Subjects[0], Acc, 0) // q2 and q4 both fail
+	check(r.Subjects[1], Acc, 1) // q1 and q3 both pass
+	// Wilson 95% for 2 of 4 by the formula (z = 1.959964): centre
+	// (0.5 + z²/8)/(1 + z²/4) = 0.5, half-width z/(1 + z²/4)·√(0.25/4 + z²/64)
+	// = 0.349962, so [0.150038, 0.849962] (R: prop.test(2, 4, correct = FALSE)).
+	acc := o.Metrics[Acc]
+	if math.Abs(acc.CILow-0.150038) > 1e-5 || math.Abs(acc.CIHigh-0.849962) > 1e-5 || acc.Method != "wilson" {
+		t.Errorf("acc interval %+v", acc)
+	}
+	if m := o.Metrics[MRR]; m.Method != "bootstrap" || !(m.CILow <= m.Value && m.Value <= m.CIHigh) {
+		t.Errorf("MRR interval %+v", m)
+	}
+	codes := map[string]int{}
+	for _, w := range r.Warnings {
+		codes[w.Code]++
+	}
+	// Five groups of fewer than 30 questions (all, 2 languages, 2 subjects);
+	// the bootstrap over 2 or 4 values warns.
+	if codes["small_group"] != 5 || codes["interval"] == 0 {
+		t.Errorf("warnings %+v", r.Warnings)
+	}
+}
+
+// recall@1 is acc by construction: the same ranks, ties to the first.
+func TestRecallAtOneIsAccuracy(t *testing.T) {
+	f, err := Read(strings.NewReader(handCSV), "hand.csv", Columns{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := Evaluate(f.Questions, f.Mode, Options{K: []int{1}})
+	if r.Overall.Metrics["recall@1"] != r.Overall.Metrics[Acc] {
+		t.Errorf("recall@1 %+v, acc %+v", r.Overall.Metrics["recall@1"], r.Overall.Metrics[Acc])
+	}
+}
+
+func TestLettersMode(t *testing.T) {
+	in := `id,language,subject,prediction,gold
+1,hi,science,A,A
+2,hi,science,(ख),B
+3,hi,science,Answer: C,C
+4,bn,science,উত্তর: ঘ,D
+5,bn,science,I think it is B,B
+6,bn,science,খ,C
+`
+	f, err := Read(strings.NewReader(in), "letters.csv", Columns{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Evaluate(f.Questions, f.Mode, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rows 1-4 are right (ख is B, ঘ is D), 5 names no option, 6 is wrong: 4/6.
+	if fmt.Sprint(r.Metrics) != "[acc]" || math.Abs(r.Overall.Metrics[Acc].Value-4.0/6) > 1e-12 {
+		t.Errorf("metrics %v, acc %+v", r.Metrics, r.Overall.Metrics[Acc])
+	}
+	if r.Languages[0].Group != "bengali" || r.Languages[0].Metrics[Acc].Correct != 1 || r.Languages[1].Metrics[Acc].Correct != 3 {
+		t.Errorf("languages %+v", r.Languages)
+	}
+	found := false
+	for _, w := range r.Warnings {
+		if w.Code == "unparsed_prediction" && w.Count == 1 && fmt.Sprint(w.Lines) == "[6]" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no unparsed_prediction warning for line 6: %+v", r.Warnings)
+	}
+}
+
+func TestJSONLAndFileNameLanguage(t *testing.T) {
+	in := `{"id": "q1", "choice": "A", "loglik": -0.5, "choice_text": "yes", "gold": "A"}
+
+{"id": "q1", "choice": "B", "loglik": -1.25, "choice_text": "no", "gold": "A"}
+`
+	f, err := Read(strings.NewReader(in), "runs/kestrel-7b_tamil.jsonl", Columns{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := f.Questions[0]
+	if f.LanguageSource != "file name" || q.Language != "tamil" || len(q.Choices) != 2 || q.Choices[1].LogLik != -1.25 {
+		t.Errorf("%+v %+v", f, q)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	hdr := "id,choice,loglik,gold\n"
+	cases := []struct {
+		name, file, in, want string
+	}{
+		{"no mode column", "x.csv", "id,gold\n1,A\n", "x.csv:1: neither a \"loglik\" column"},
+		{"missing gold", "x.csv", "id,choice,loglik\n1,A,-1\n", "x.csv:1: log-likelihood file has no \"gold\" column"},
+		{"bad loglik", "x.csv", hdr + "1,A,abc,A\n", "x.csv:2:5: log-likelihood \"abc\" is not a number"},
+		{"nan loglik", "x.csv", hdr + "1,A,NaN,A\n", "x.csv:2:5: log-likelihood \"NaN\""},
+		{"bad label", "x.csv", hdr + "1,maybe,-1,A\n", "x.csv:2:3: option label \"maybe\" names no option"},
+		{"gold differs", "x.csv", hdr + "1,A,-1,A\n1,B,-2,B\n", "x.csv:3:8: question \"1\": gold label \"B\" differs from A on line 2"},
+		{"duplicate option", "x.csv", hdr + "1,A,-1,A\n1,a,-2,A\n", "x.csv:3:3: question \"1\": option \"a\" appears twice"},
+		{"one option", "x.csv", hdr + "1,A,-1,A\n", "x.csv:2: question \"1\" has 1 option(s)"},
+		{"gold absent", "x.csv", hdr + "1,A,-1,C\n1,B,-2,C\n", "x.csv:2: question \"1\": the gold option C is not among its options"},
+		{"empty id", "x.csv", hdr + ",A,-1,A\n", "x.csv:2:1: empty question id"},
+		{"bad tokens", "x.csv", "id,choice,loglik,gold,tokens\n1,A,-1,A,0\n", "x.csv:2:10: token count \"0\" is not a positive whole number"},
+		{"duplicate letter question", "x.csv", "id,prediction,gold\n1,A,A\n1,B,A\n", "x.csv:3:1: question \"1\" (language \"\") appears twice; first on line 2"},
+		{"csv quote", "x.csv", hdr + "1,\"A,-1,A\n", "x.csv:2:"},
+		{"bad json", "x.jsonl", "{\"id\": 1, \"prediction\": \"A\", \"gold\": \"A\"}\nnot json\n", "x.jsonl:2: not a JSON object"},
+		{"empty", "x.csv", "", "x.csv: empty file"},
+		{"header only", "x.csv", hdr, "x.csv: no rows after the header"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(c.in), c.file, Columns{})
+			var pe *ParseError
+			if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want a ParseError containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestEvaluateOptions(t *testing.T) {
+	q := []Question{{ID: "1", Gold: 0, Choices: []Choice{{Index: 0, LogLik: -1}, {Index: 1, LogLik: -2}}}}
+	if _, err := Evaluate(q, "loglik", Options{K: []int{0}}); err == nil {
+		t.Error("k = 0 accepted")
+	}
+	if _, err := Evaluate(q, "loglik", Options{Confidence: 1.5}); err == nil {
+		t.Error("confidence 1.5 accepted")
+	}
+	if _, err := Evaluate(nil, "loglik", Options{}); err == nil {
+		t.Error("no questions accepted")
+	}
+	r, err := Evaluate(q, "loglik", Options{})
+	if err != nil || r.Overall.Metrics[Acc].Value != 1 || len(r.Languages) != 0 {
+		t.Errorf("%+v %v", r, err)
+	}
+	found := false
+	for _, w := range r.Warnings {
+		found = found || w.Code == "no_tokens"
+	}
+	if !found || contains(r.Metrics, AccNormToken) {
+		t.Errorf("without token counts: metrics %v, warnings %+v", r.Metrics, r.Warnings)
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzRead: no input makes the reader panic, and what it accepts can be
+// evaluated with every proportion in [0, 1].
+func FuzzRead(f *testing.F) {
+	f.Add(handCSV, "x.csv")
+	f.Add("id,prediction,gold\n1,ক,A\n", "x.csv")
+	f.Add("{\"id\": \"a\", \"choice\": \"A\", \"loglik\": -1, \"gold\": \"B\"}\n", "x.jsonl")
+	f.Fuzz(func(t *testing.T, in, name string) {
+		file, err := Read(strings.NewReader(in), name, Columns{})
+		if err != nil {
+			return
+		}
+		r, err := Evaluate(file.Questions, file.Mode, Options{Resamples: 50})
+		if err != nil {
+			t.Fatalf("read %d questions but Evaluate failed: %v", len(file.Questions), err)
+		}
+		for m, v := range r.Overall.Metrics {
+			if !(v.Value >= 0 && v.Value <= 1 && v.CILow <= v.CIHigh) {
+				t.Fatalf("%s = %+v", m, v)
+			}
+		}
+	})
+}
+
+func ExampleEvaluate() {
+	f, err := Read(strings.NewReader(handCSV), "hand.csv", Columns{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, _ := Evaluate(f.Questions, f.Mode, Options{})
+	for _, m := range r.Metrics {
+		fmt.Printf("%-15s %.3f\n", m, r.Overall.Metrics[m].Value)
+	}
+	// Output:
+	// acc             0.500
+	// acc_norm_char   0.750
+	// acc_norm_token  0.750
+	// mrr             0.667
+	// recall@2        0.500
+}
