@@ -101,7 +101,7 @@ func (st *nfcState) step(r rune) int {
 		// characters in between are in canonical order (else the string
 		// already failed), so the largest class among them is prev.
 		if st.prev == 0 || (ccc != 0 && st.prev < ccc) {
-			if _, ok := nfcPairs[uint64(st.starter)<<32|uint64(r)]; ok {
+			if composes(st.starter, r) {
 				return nfcNo
 			}
 		}
@@ -114,6 +114,22 @@ func (st *nfcState) step(r rune) int {
 		st.starter = r
 	}
 	return nfcYes
+}
+
+// composes reports whether first and second form a primary composite.
+// Second characters from U+0300 to U+0FFF (combining diacritics and every
+// Indic script) are looked up in a flat table; others in a map.
+func composes(first, second rune) bool {
+	if second >= maybeLo && second < maybeHi {
+		for _, f := range nfcFirsts[second-maybeLo] {
+			if f == first {
+				return true
+			}
+		}
+		return false
+	}
+	_, ok := nfcPairs[uint64(first)<<32|uint64(second)]
+	return ok
 }
 
 // AppendLowerNFC appends Lower(s) to dst and also reports IsNFC(s),
@@ -162,15 +178,19 @@ func AppendLowerNFC(dst []byte, s string) ([]byte, bool) {
 }
 
 const (
-	nfcTableSize = 0x30000
-	qcNo         = 1
-	qcMaybe      = 2
+	maybeLo, maybeHi = 0x0300, 0x1000
+	nfcTableSize     = 0x30000
+	qcNo             = 1
+	qcMaybe          = 2
 )
 
 var (
 	nfcOnce  sync.Once
 	nfcTab   []uint16            // per code point below nfcTableSize: flags (qcNo, qcMaybe) << 8 | combining class
 	nfcPairs map[uint64]struct{} // first<<32 | second for every primary composite
+	// nfcFirsts lists, for each second character in [maybeLo, maybeHi),
+	// the first characters it composes with.
+	nfcFirsts [][]rune
 )
 
 // buildNFCTables derives the quick-check tables from x/text's data: a code
@@ -234,5 +254,12 @@ func buildNFCTables() {
 	for r := range tab {
 		tab[r] = uint16(flags[r])<<8 | uint16(ccc[r])
 	}
-	nfcTab, nfcPairs = tab, pairs
+	firsts := make([][]rune, maybeHi-maybeLo)
+	for k := range pairs {
+		f, sec := rune(k>>32), rune(uint32(k))
+		if sec >= maybeLo && sec < maybeHi {
+			firsts[sec-maybeLo] = append(firsts[sec-maybeLo], f)
+		}
+	}
+	nfcTab, nfcPairs, nfcFirsts = tab, pairs, firsts
 }
