@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMCGolden(t *testing.T) {
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"mc_sample.stdout", []string{"mc"}},
+		{"mc_sample_k.json", []string{"mc", "--json", "--k", "1,3", "--resamples", "2000", "--seed", "7"}},
+		{"mc_sample_file.stdout", []string{"mc", "--predictions", "../datasets/mc/kestrel-7b_predictions.csv"}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden(t, tc.golden, out)
+		})
+	}
+}
+
+// The sample's figures, read from the JSON: recall@1 equals acc, and the
+// per-language counts add up to the overall count.
+func TestMCSampleConsistent(t *testing.T) {
+	out, errOut, code := runCLI(t, "mc", "--json", "--k", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Mode           string `json:"mode"`
+		LanguageSource string `json:"language_source"`
+		Overall        struct {
+			N       int
+			Metrics map[string]struct{ Correct, Value float64 }
+		}
+		Languages []struct {
+			Group   string
+			N       int
+			Metrics map[string]struct{ Correct float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Mode != "loglik" || rep.LanguageSource != "column" || rep.Overall.N != 32 || len(rep.Languages) != 4 {
+		t.Fatalf("%+v", rep)
+	}
+	if rep.Overall.Metrics["recall@1"] != rep.Overall.Metrics["acc"] {
+		t.Errorf("recall@1 %+v, acc %+v", rep.Overall.Metrics["recall@1"], rep.Overall.Metrics["acc"])
+	}
+	n, c := 0, 0.0
+	for _, l := range rep.Languages {
+		n += l.N
+		c += l.Metrics["acc"].Correct
+	}
+	if n != rep.Overall.N || c != rep.Overall.Metrics["acc"].Correct {
+		t.Errorf("languages add up to n %d, correct %v", n, c)
+	}
+}
+
+func TestMCLettersAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	letters := write("tern-13b_bengali.csv", "id,subject,prediction,gold\n1,science,ক,A\n2,science,(খ),খ\n3,history,no idea,গ\n")
+	out, errOut, code := runCLI(t, "mc", "--predictions", letters)
+	if code != 0 || !strings.Contains(out, "language from file name") || !strings.Contains(out, "bengali   3  0.667") ||
+		!strings.Contains(out, "1 predictions name no option") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	bad := write("bad.csv", "id,choice,loglik,gold\n1,A,oops,A\n")
+	if _, errOut, code := runCLI(t, "mc", "--predictions", bad); code != 1 || !strings.Contains(errOut, "bad.csv:2:5: log-likelihood \"oops\"") {
+		t.Errorf("bad file: exit %d, %s", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "mc", "--k", "0"); code != 2 || !strings.Contains(errOut, "--k") {
+		t.Errorf("--k 0: exit %d, %s", code, errOut)
+	}
+	if _, _, code := runCLI(t, "mc", "extra"); code != 2 {
+		t.Errorf("positional argument: exit %d", code)
+	}
+	if _, _, code := runCLI(t, "mc", "--predictions", filepath.Join(dir, "missing.csv")); code != 1 {
+		t.Errorf("missing file: exit %d", code)
+	}
+	if out, _, code := runCLI(t, "mc", "--help"); code != 0 || !strings.Contains(out, "acc_norm_char") {
+		t.Errorf("--help: exit %d", code)
+	}
+}
