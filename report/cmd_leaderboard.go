@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/leaderboard"
+	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/textnorm"
+)
+
+func init() {
+	register(&command{name: "leaderboard", summary: "score a directory of <model>_<language> response files into a models × languages table", run: runLeaderboard})
+}
+
+const leaderboardHelp = `
+Usage: evalbook leaderboard [--dir DIR] [--metric ID] [--normalize none|nfc|indic] [--json]
+
+Scores every response file in DIR (<model>_<language>.csv, .jsonl or .xlsx, each with the
+columns question, answer, Domain, response and optionally id) under one metric, and prints a
+models × languages table with intervals, the best model of each language marked * only when
+its lead over the runner-up is significant, the per-domain values, and the files read.
+
+The language of a row comes from the file name (<model>_<language>, e.g. kestrel-7b_hindi.csv;
+names and ISO codes both work), else from a language column, else from the script of the
+golden answer (Devanagari is read as Hindi, Bengali script as Bengali, Latin as English, with
+a warning); the Files table says which.
+
+The lead of the best model over the runner-up is tested on the questions both answered
+(matched by the id column, else the question text): the exact two-sided sign test over the
+questions where they differ, which for a pass/fail metric is McNemar's exact test. Each
+language is one test at --alpha; with many languages some marks are expected by chance.
+
+Corpus-level metrics (bleu, bleu_indic, chrf, chrf_pp, ter) report corpus values per cell
+and have intervals only with --resamples N (a bootstrap over rows).
+
+With no --dir, the built-in sample is used (datasets/leaderboard: 3 fictional models × 5
+languages, 24 questions each).
+
+Examples:
+	evalbook leaderboard
+	evalbook leaderboard --dir runs/ --metric word_overlap --normalize indic
+	evalbook leaderboard --dir runs/ --metric chrf --resamples 1000 --json
+`
+
+func runLeaderboard(e *env) error {
+	fs := newFlags(e, "leaderboard", leaderboardHelp)
+	var (
+		dir        = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
+		metric     = fs.String("metric", score.Default[0], "metric `id` to rank by: "+strings.Join(score.IDs(), ", "))
+		normalize  = fs.String("normalize", "none", "normalisation `profile` applied before scoring: none, nfc, indic")
+		asJSON     = fs.Bool("json", false, "print one JSON document instead of tables")
+		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals")
+		alpha      = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
+		resamples  = fs.Int("resamples", 0, "bootstrap `resamples` for corpus-level metrics (0: no interval)")
+		seed       = fs.Uint64("seed", 1, "bootstrap `seed`")
+		qCol       = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
+		aCol       = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
+		dCol       = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
+		rCol       = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
+		idCol      = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
+	)
+	args, err := parseFlags(e, fs)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("leaderboard: unexpected argument %q (the directory goes after --dir)", args[0])
+	}
+	if _, err := score.Lookup(*metric); err != nil {
+		return usagef("leaderboard: %v", err)
+	}
+	profile, err := textnorm.ParseProfile(*normalize)
+	if err != nil {
+		return usagef("leaderboard: %v", err)
+	}
+	if !(*confidence > 0 && *confidence < 1) || !(*alpha > 0 && *alpha < 1) {
+		return usagef("leaderboard: --confidence and --alpha must lie between 0 and 1")
+	}
+	if *resamples < 0 {
+		return usagef("leaderboard: --resamples must not be negative")
+	}
+	d := *dir
+	if d == "" {
+		tmp, err := os.MkdirTemp("", "evalbook-leaderboard-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		if err := lbExtractSample(tmp); err != nil {
+			return err
+		}
+		d = tmp
+		fmt.Fprintln(e.stderr, "evalbook leaderboard: no --dir given; using the built-in sample datasets/leaderboard")
+	}
+	inputs, err := leaderboard.Discover(d)
+	if err != nil {
+		return err
+	}
+	board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
+		Metric: *metric, Profile: profile, Confidence: *confidence, Alpha: *alpha, Resamples: *resamples, Seed: *seed,
+		Columns: qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
+	})
+	if err != nil {
+		return err
+	}
+	if *dir == "" {
+		// Name the sample files as they are in the repository, not by the temporary copy.
+		for i := range board.Files {
+			board.Files[i].Path = "datasets/leaderboard/" + filepath.Base(board.Files[i].Path)
+		}
+		for i := range board.Warnings {
+			board.Warnings[i].Message = strings.ReplaceAll(board.Warnings[i].Message, d+string(filepath.Separator), "datasets/leaderboard/")
+		}
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, board)
+	}
+	return board.WriteText(e.stdout)
+}
+
+// lbExtractSample writes the embedded sample response files into dir.
+func lbExtractSample(dir string) error {
+	entries, err := datasets.Leaderboard.ReadDir("leaderboard")
+	if err != nil {
+		return err
+	}
+	for _, en := range entries {
+		if !strings.HasSuffix(en.Name(), ".csv") {
+			continue
+		}
+		data, err := datasets.Leaderboard.ReadFile("leaderboard/" + en.Name())
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, en.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
