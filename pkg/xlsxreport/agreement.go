@@ -40,7 +40,7 @@ func (b *book) agreementSheet() error {
 			g.set(1, row, bk.Name, b.st.label)
 			g.set(2, row, n, b.st.integer)
 			if t := a.Total(); t > 0 {
-				g.set(3, row, float64(n)/float64(t), b.st.percent)
+				g.set(3, row, float64(n)/float64(t), b.st.pctCenter)
 			}
 			g.text(4, 6, row, a.Meaning(bk.Name), b.st.indent, meaningWidth)
 		}
@@ -50,6 +50,9 @@ func (b *book) agreementSheet() error {
 			row++
 			for c, h := range []string{"group", "both", "neither", "only " + a.First, "only " + a.Second} {
 				g.set(c+1, row, h, b.st.header)
+			}
+			if g.err == nil {
+				g.err = b.f.SetRowHeight(name, row, 30)
 			}
 			for _, gr := range a.Groups {
 				row++

@@ -36,7 +36,7 @@ func (b *book) groupSheet(by string) error {
 		nameWidth = max(nameWidth, float64(displayWidth(gr.Group)))
 	}
 	nameWidth = min(max(nameWidth+2, 14), 40)
-	widths := []float64{nameWidth, 8, 8, 9}
+	widths := []float64{nameWidth, 8, 8, 13}
 	for range metrics {
 		widths = append(widths, 9, 10, 9, 9)
 	}
@@ -55,17 +55,21 @@ func (b *book) groupSheet(by string) error {
 	// Two header rows: the metric over its four columns, then the figures.
 	const head1, head2 = 4, 5
 	for c, h := range []string{by, "n", "blank", "empty golden"} {
-		g.set(c+1, head1, "", b.st.header)
-		g.set(c+1, head2, h, b.st.header)
+		st := b.st.headerNum
+		if c == 0 {
+			st = b.st.header
+		}
+		g.set(c+1, head1, "", st)
+		g.set(c+1, head2, h, st)
 	}
 	for i, id := range metrics {
 		c := 5 + 4*i
-		g.set(c, head1, id, b.st.header)
+		g.set(c, head1, id, b.st.headerCenter)
 		if g.err == nil {
 			g.err = b.f.MergeCell(name, cell(c, head1), cell(c+3, head1))
 		}
 		for j, h := range []string{"correct", "accuracy", "CI low", "CI high"} {
-			g.set(c+j, head2, h, b.st.header)
+			g.set(c+j, head2, h, b.st.headerNum)
 		}
 	}
 	row := head2

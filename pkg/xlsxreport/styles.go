@@ -11,8 +11,8 @@ import (
 // styles holds the cell style ids of a workbook.
 type styles struct {
 	title, subtitle, section, header, label, text, wrap, muted int
-	center, indent                                             int
-	integer, decimal, percent                                  int
+	center, indent, pctCenter, headerNum, headerCenter         int
+	integer, decimal, percent, general                         int
 	totalLabel, totalInt, totalPct, totalDec                   int
 	pass, fail                                                 int // conditional formats
 }
@@ -45,6 +45,17 @@ func newStyles(f *excelize.File) (styles, error) {
 		Alignment: &excelize.Alignment{Vertical: "center", WrapText: true},
 		Border:    []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}},
 	})
+	for _, h := range []struct {
+		dst   *int
+		align string
+	}{{&st.headerNum, "right"}, {&st.headerCenter, "center"}} {
+		add(h.dst, &excelize.Style{
+			Font:      &excelize.Font{Bold: true},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{headerFill}},
+			Alignment: &excelize.Alignment{Vertical: "center", Horizontal: h.align, WrapText: true},
+			Border:    []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}},
+		})
+	}
 	add(&st.label, &excelize.Style{Font: &excelize.Font{Bold: true}, Alignment: top})
 	add(&st.text, &excelize.Style{Alignment: top})
 	add(&st.wrap, &excelize.Style{Alignment: wrapTop})
@@ -53,7 +64,9 @@ func newStyles(f *excelize.File) (styles, error) {
 	add(&st.center, &excelize.Style{NumFmt: 1, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "center"}})
 	add(&st.indent, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true, Indent: 1}})
 	add(&st.decimal, &excelize.Style{CustomNumFmt: &decFmt, Alignment: top})
+	add(&st.general, &excelize.Style{Alignment: top})
 	add(&st.percent, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: top})
+	add(&st.pctCenter, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "center"}})
 	add(&st.totalLabel, &excelize.Style{Font: &excelize.Font{Bold: true}, Border: totalBorder})
 	add(&st.totalInt, &excelize.Style{Font: &excelize.Font{Bold: true}, NumFmt: 1, Border: totalBorder})
 	add(&st.totalPct, &excelize.Style{Font: &excelize.Font{Bold: true}, CustomNumFmt: &pctFmt, Border: totalBorder})

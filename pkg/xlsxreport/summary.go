@@ -77,7 +77,11 @@ func (b *book) summarySheet() error {
 	section("Key figures (all rows)")
 	row++
 	for c, h := range []string{"metric", "correct", "n", "accuracy", "CI low", "CI high", "in words"} {
-		g.set(c+1, row, h, b.st.header)
+		st := b.st.headerNum
+		if c == 0 || c == 6 {
+			st = b.st.header
+		}
+		g.set(c+1, row, h, st)
 	}
 	defs := map[string]results.MetricDef{}
 	for _, d := range s.Metrics {

@@ -204,7 +204,7 @@ type rowSheets struct {
 	rows    int // data rows written in all
 	clipped int
 	vals    []any
-	styles  struct{ text, wrap, num int }
+	styles  struct{ text, wrap, num, dec int }
 	noted   bool
 }
 
@@ -242,7 +242,7 @@ func (r *rowSheets) open() error {
 	r.sw, r.sheet, r.row = sw, name, 0
 	r.sheets = append(r.sheets, name)
 	if r.styles.text == 0 {
-		r.styles.text, r.styles.wrap, r.styles.num = b.st.text, b.st.wrap, b.st.integer
+		r.styles.text, r.styles.wrap, r.styles.num, r.styles.dec = b.st.text, b.st.wrap, b.st.integer, b.st.general
 	}
 	for c, w := range r.lay.widths {
 		if err := sw.SetColWidth(c+1, c+1, w); err != nil {
@@ -254,7 +254,11 @@ func (r *rowSheets) open() error {
 	}
 	head := make([]any, len(r.lay.header))
 	for i, h := range r.lay.header {
-		head[i] = excelize.Cell{StyleID: b.st.header, Value: h}
+		st := b.st.header
+		if r.lay.numeric[i] {
+			st = b.st.headerNum
+		}
+		head[i] = excelize.Cell{StyleID: st, Value: h}
 	}
 	r.row = 1
 	b.printTitles[name] = 1
@@ -285,7 +289,7 @@ func (r *rowSheets) write(rec []string, n int) error {
 				continue
 			}
 			if x, ok := results.Number(v); ok {
-				r.vals = append(r.vals, excelize.Cell{Value: x})
+				r.vals = append(r.vals, excelize.Cell{StyleID: r.styles.dec, Value: x})
 				continue
 			}
 		}
