@@ -175,6 +175,7 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 		return nil, err
 	}
 	res.Dataset = results.Dataset{Path: name, Format: format, Hash: hex.EncodeToString(h.Sum(nil))[:12], Rows: res.Combined.N}
+	res.Tool = "evalbook" // the command adds its version
 	return res, nil
 }
 

@@ -82,3 +82,14 @@ func TestWriteTextShowsWhitespace(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupTable(t *testing.T) {
+	tab := GroupTable(sample(), "")
+	if tab.Title != "Accuracy by Domain" || len(tab.Rows) != 3 || tab.Rows[2][0] != "combined" {
+		t.Fatalf("table = %+v", tab)
+	}
+	// Geo: 1 of 2 correct.
+	if got := tab.Rows[1]; got[0] != "Geo, India" || got[1] != "2" || got[3] != "0.5" || got[4] != "0.1" || got[5] != "0.9" {
+		t.Errorf("row = %q", got)
+	}
+}

@@ -100,3 +100,38 @@ func (t *Table) WriteText(w io.Writer) error {
 	tw.Flush()
 	return ew.err
 }
+
+// GroupTable returns the figures of one grouping of s (by, as in
+// Group.By; "" for the first grouping) and the combined line as a Table:
+// group, n, blank, then each metric's accuracy and interval bounds.
+func GroupTable(s *Score, by string) Table {
+	if by == "" && len(s.Groups) > 0 {
+		by = s.Groups[0].By
+	}
+	name := by
+	if name == "" {
+		name = "group"
+	}
+	t := Table{Title: "Accuracy by " + name, Columns: []Column{{Name: name}, {Name: "n", Kind: KindNumber}, {Name: "blank", Kind: KindNumber}}}
+	if s.Settings.CI != "" && s.Settings.CI != "none" {
+		t.Note = fmt.Sprintf("%s%% %s intervals", strconv.FormatFloat(100*s.Settings.Confidence, 'f', -1, 64), s.Settings.CI)
+	}
+	for _, m := range s.Settings.Metrics {
+		t.Columns = append(t.Columns, Column{Name: m, Kind: KindRate}, Column{Name: m + " low", Kind: KindRate}, Column{Name: m + " high", Kind: KindRate})
+	}
+	row := func(g Group, label string) {
+		r := []string{label, strconv.Itoa(g.N), strconv.Itoa(g.Blank)}
+		for _, m := range s.Settings.Metrics {
+			ms := g.Metrics[m]
+			r = append(r, Float(ms.Accuracy), Float(ms.CILow), Float(ms.CIHigh))
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	for _, g := range s.Groups {
+		if g.By == by {
+			row(g, g.Group)
+		}
+	}
+	row(s.Combined, "combined")
+	return t
+}
