@@ -14,5 +14,12 @@ import "embed"
 // shared questions. The text is written for this project; the responses
 // are drawn by leaderboard/gen_responses.py from a fixed seed.
 //
-//go:embed leaderboard/*.csv leaderboard/README.md
+// leaderboard/generate_prompts.json holds the prompt templates of
+// `evalbook generate`, one per language (GeneratePromptsName).
+//
+//go:embed leaderboard/*.csv leaderboard/README.md leaderboard/generate_prompts.json
 var Leaderboard embed.FS
+
+// GeneratePromptsName is the path inside Leaderboard of the per-language
+// prompt templates that `evalbook generate` uses by default.
+const GeneratePromptsName = "leaderboard/generate_prompts.json"

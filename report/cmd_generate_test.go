@@ -1,0 +1,220 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// genStub is a chat-completions server that answers each question with
+// its first word in brackets, fails with 500 on questions containing
+// FAIL while fail is set, and records what it was sent.
+type genStub struct {
+	*httptest.Server
+	mu      sync.Mutex
+	systems []string
+	users   []string
+	auth    []string
+	fail    bool
+}
+
+func newGenStub(t *testing.T) *genStub {
+	s := &genStub{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Model       string  `json:"model"`
+			Temperature float64 `json:"temperature"`
+			Messages    []struct{ Role, Content string }
+		}
+		if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&body) != nil || len(body.Messages) != 2 ||
+			body.Model != "kestrel-7b" || body.Temperature != 0 {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		user := body.Messages[1].Content
+		s.mu.Lock()
+		s.systems = append(s.systems, body.Messages[0].Content)
+		s.users = append(s.users, user)
+		s.auth = append(s.auth, r.Header.Get("Authorization"))
+		fail := s.fail
+		s.mu.Unlock()
+		if fail && strings.Contains(user, "FAIL") {
+			http.Error(w, "overloaded", http.StatusInternalServerError)
+			return
+		}
+		q := strings.SplitN(user, "\n", 2)[0]
+		q = q[strings.Index(q, ":")+1:]
+		reply := "[" + strings.Fields(q)[0] + "]"
+		json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]string{"role": "assistant", "content": " " + reply + "\n"}}}})
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *genStub) requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.users)
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func TestGenerate(t *testing.T) {
+	stub := newGenStub(t)
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "questions.csv")
+	os.WriteFile(ds, []byte("id,question,answer,Domain,language\n"+
+		"q1,What is the capital of India?,New Delhi,Geography,en\n"+
+		"q2,भारत की राजधानी क्या है?,नई दिल्ली,Geography,hi\n"+
+		"q3,ভারতের রাজধানী কী?,নতুন দিল্লি,Geography,\n"+
+		"q4,இந்தியாவின் தலைநகரம் எது?,புது தில்லி,Geography,xx\n"), 0o644)
+	out := filepath.Join(dir, "kestrel-7b_mixed.csv")
+	cache := filepath.Join(dir, "cache.jsonl")
+	t.Setenv("EVALBOOK_TEST_KEY", "sk-secret-123")
+	args := []string{"generate", "--dataset", ds, "--endpoint", stub.URL + "/v1", "--model", "kestrel-7b", "--out", out,
+		"--cache", cache, "--api-key-env", "EVALBOOK_TEST_KEY", "--concurrency", "2"}
+	stdout, errOut, code := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "wrote 4 responses") || !strings.Contains(errOut, "4 requests sent") ||
+		!strings.Contains(errOut, "1 questions have no template") {
+		t.Errorf("stdout %q\nstderr %q", stdout, errOut)
+	}
+	recs := readCSV(t, out)
+	want := [][]string{
+		{"id", "question", "answer", "Domain", "language", "model", "response"},
+		{"q1", "What is the capital of India?", "New Delhi", "Geography", "english", "kestrel-7b", "[What]"},
+		{"q2", "भारत की राजधानी क्या है?", "नई दिल्ली", "Geography", "hindi", "kestrel-7b", "[भारत]"},
+		// No language: the script of the question says Bengali.
+		{"q3", "ভারতের রাজধানী কী?", "নতুন দিল্লি", "Geography", "bengali", "kestrel-7b", "[ভারতের]"},
+		// An unknown language code is kept and gets the default template.
+		{"q4", "இந்தியாவின் தலைநகரம் எது?", "புது தில்லி", "Geography", "xx", "kestrel-7b", "[இந்தியாவின்]"},
+	}
+	if len(recs) != len(want) {
+		t.Fatalf("%d rows: %q", len(recs), recs)
+	}
+	for i := range want {
+		if strings.Join(recs[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, recs[i], want[i])
+		}
+	}
+	// Each language's template was sent: the Hindi question with the Hindi prompt.
+	sawHindi, sawDefault := false, false
+	for i, u := range stub.users {
+		sawHindi = sawHindi || strings.HasPrefix(u, "प्रश्न: भारत") && strings.Contains(stub.systems[i], "हिंदी")
+		sawDefault = sawDefault || strings.HasPrefix(u, "Question: இந்தியாவின்") && strings.Contains(stub.systems[i], "language of the question")
+		if stub.auth[i] != "Bearer sk-secret-123" {
+			t.Errorf("Authorization %q", stub.auth[i])
+		}
+	}
+	if !sawHindi || !sawDefault {
+		t.Errorf("templates not chosen by language: %q", stub.users)
+	}
+	if b, _ := os.ReadFile(cache); strings.Contains(string(b), "sk-secret") {
+		t.Error("the API key reached the cache")
+	}
+	// A second run is served from the cache.
+	if _, errOut, code := runCLI(t, args...); code != 0 || stub.requests() != 4 || !strings.Contains(errOut, "0 requests sent") {
+		t.Errorf("rerun: exit %d, %d requests in all: %s", code, stub.requests(), errOut)
+	}
+	// The output scores: the response table has the columns evalbook score needs.
+	if _, errOut, code := runCLI(t, "score", "--responses", out); code != 0 {
+		t.Errorf("score on the output: exit %d: %s", code, errOut)
+	}
+}
+
+func TestGenerateFailureResumes(t *testing.T) {
+	stub := newGenStub(t)
+	stub.fail = true
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "m_english.jsonl")
+	os.WriteFile(ds, []byte(`{"id": "1", "question": "Which river flows through Varanasi?", "answer": "Ganga", "Domain": "G"}
+{"id": "2", "question": "FAIL this one", "answer": "x", "Domain": "G"}
+{"id": 3, "question": "Which desert lies in Rajasthan?", "answer": "Thar", "Domain": "G"}
+`), 0o644)
+	out := filepath.Join(dir, "out.csv")
+	args := []string{"generate", "--dataset", ds, "--endpoint", stub.URL + "/v1", "--model", "kestrel-7b", "--out", out,
+		"--cache", filepath.Join(dir, "c.jsonl"), "--retries", "0", "--concurrency", "1"}
+	_, errOut, code := runCLI(t, args...)
+	if code != 1 || !strings.Contains(errOut, "1 of 3 questions failed") || !strings.Contains(errOut, "line 2") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("output written although a question failed")
+	}
+	stub.fail = false
+	before := stub.requests()
+	if _, errOut, code := runCLI(t, args...); code != 0 || stub.requests() != before+1 {
+		t.Fatalf("resume: exit %d, %d new requests: %s", code, stub.requests()-before, errOut)
+	}
+	recs := readCSV(t, out)
+	// Language from the file name (m_english); a JSON number id is kept as written.
+	if len(recs) != 4 || recs[3][0] != "3" || recs[1][4] != "english" || recs[2][6] != "[FAIL]" {
+		t.Errorf("%q", recs)
+	}
+}
+
+func TestGenerateUsage(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "q.csv")
+	os.WriteFile(ds, []byte("id,prompt\n1,hello\n"), 0o644)
+	base := []string{"generate", "--dataset", ds, "--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--out", filepath.Join(dir, "o.csv"), "--cache", "none"}
+	if _, errOut, code := runCLI(t, base...); code != 1 || !strings.Contains(errOut, `no "question" column`) {
+		t.Errorf("no question column: exit %d, %s", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"generate", "--endpoint", "http://x/v1", "--model", "m", "--out", "o.csv"},
+		append(append([]string{}, base...), "--concurrency", "0"),
+		append(append([]string{}, base...), "--language", "klingon"),
+		append(append([]string{}, base...), "--model-seed", "x"),
+		append(append([]string{}, base...), "extra"),
+	} {
+		if _, errOut, code := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut)
+		}
+	}
+	bad := filepath.Join(dir, "p.json")
+	os.WriteFile(bad, []byte(`{"version": "1", "templates": {"default": {"system": "s", "user": "no placeholder"}}}`), 0o644)
+	if _, errOut, code := runCLI(t, append(append([]string{}, base...), "--prompts", bad)...); code != 1 || !strings.Contains(errOut, "{question}") {
+		t.Errorf("bad prompts: exit %d, %s", code, errOut)
+	}
+	if out, _, code := runCLI(t, "generate", "--help"); code != 0 || !strings.Contains(out, "resumes") {
+		t.Errorf("--help: exit %d", code)
+	}
+}
+
+// The shipped templates load, and every language has a {question}.
+func TestGenerateTemplates(t *testing.T) {
+	tpl, err := genLoadTemplates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"default", "english", "hindi", "bengali", "tamil", "telugu", "marathi", "kannada", "malayalam", "gujarati", "punjabi", "odia"} {
+		if _, ok := tpl.Templates[l]; !ok {
+			t.Errorf("no template for %s", l)
+		}
+	}
+	a, b := tpl.Templates["hindi"], tpl.Templates["marathi"]
+	if a.hash(tpl.Version) == b.hash(tpl.Version) || len(a.hash(tpl.Version)) != 12 {
+		t.Error("template hashes do not tell templates apart")
+	}
+}
