@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/xuri/excelize/v2"
@@ -50,35 +52,92 @@ func (b *book) verdictSheets() error {
 			return err
 		}
 	}
+	// The Verdicts and Disagreements sheets are independent streams: each
+	// is written by its own goroutine, fed in batches, while this one
+	// reads the CSV, so that two cores share the work. mu serialises the
+	// workbook-level calls (new sheets, tables) of continuation sheets.
+	var mu sync.Mutex
+	verdicts.mu = &mu
+	var failed atomic.Bool
+	errs := make(chan error, 2)
+	consume := func(r *rowSheets, ch <-chan []numbered) {
+		var err error
+		for batch := range ch {
+			for _, x := range batch {
+				if err != nil {
+					break // keep draining, so the reader never blocks
+				}
+				if err = r.write(x.rec, x.n); err != nil {
+					failed.Store(true)
+				}
+			}
+		}
+		errs <- err
+	}
+	verCh := make(chan []numbered, 8)
+	go consume(verdicts, verCh)
+	workers := 1
+	var disCh chan []numbered
+	if disagree != nil {
+		disagree.mu = &mu
+		disCh = make(chan []numbered, 8)
+		go consume(disagree, disCh)
+		workers++
+	}
+	const batch = 512
 	n := 0
-	row := func(rec []string) error {
+	var vb, db []numbered
+	send := func(rec []string) {
 		n++
-		if err := verdicts.write(rec, 0); err != nil {
-			return err
+		vb = append(vb, numbered{rec, n})
+		if disCh != nil && vr.Disagree(rec) {
+			db = append(db, numbered{rec, n})
 		}
-		if disagree != nil && vr.Disagree(rec) {
-			return disagree.write(rec, n)
+		if len(vb) == batch {
+			verCh <- vb
+			vb = nil
 		}
-		return nil
+		if len(db) == batch {
+			disCh <- db
+			db = nil
+		}
 	}
-	for _, rec := range sample {
-		if err := row(rec); err != nil {
-			return err
+	readErr := func() error {
+		for _, rec := range sample {
+			send(rec)
 		}
-	}
-	if len(sample) == sampleRows {
-		for {
+		if len(sample) < sampleRows {
+			return nil
+		}
+		for !failed.Load() {
 			rec, err := vr.Read()
 			if err == io.EOF {
-				break
+				return nil
 			}
 			if err != nil {
 				return err
 			}
-			if err := row(rec); err != nil {
-				return err
-			}
+			send(append([]string(nil), rec...))
 		}
+		return nil
+	}()
+	verCh <- vb
+	close(verCh)
+	if disCh != nil {
+		disCh <- db
+		close(disCh)
+	}
+	var writeErr error
+	for range workers {
+		if err := <-errs; err != nil && writeErr == nil {
+			writeErr = err
+		}
+	}
+	if writeErr != nil {
+		return writeErr
+	}
+	if readErr != nil {
+		return readErr
 	}
 	if n != b.s.Combined.N {
 		return fmt.Errorf("%s has %d rows but the result has %d: is it the verdict file of this result?", b.opt.VerdictsName, n, b.s.Combined.N)
@@ -110,6 +169,12 @@ func (b *book) verdictSheets() error {
 		b.notes = append(b.notes, "No Disagreements sheet: disagreement needs at least two binary metrics.")
 	}
 	return nil
+}
+
+// numbered is a verdict row with its place (1-based) in the file.
+type numbered struct {
+	rec []string
+	n   int
 }
 
 // layout is the column layout of a verdict sheet.
@@ -206,6 +271,9 @@ type rowSheets struct {
 	vals    []any
 	styles  struct{ text, wrap, num, dec int }
 	noted   bool
+	// mu, if set, is held while a full sheet is closed and the next
+	// opened, as another goroutine may be writing another sheet.
+	mu *sync.Mutex
 }
 
 var boxed = map[string]any{"0": 0, "1": 1}
@@ -269,10 +337,7 @@ func (r *rowSheets) open() error {
 // the layout has a row column).
 func (r *rowSheets) write(rec []string, n int) error {
 	if r.row >= r.b.opt.RowsPerSheet {
-		if err := r.close(); err != nil {
-			return err
-		}
-		if err := r.open(); err != nil {
+		if err := r.next(); err != nil {
 			return err
 		}
 	}
@@ -323,6 +388,18 @@ func (r *rowSheets) write(rec []string, n int) error {
 
 // maxLines caps the height of a verdict row; longer texts scroll in the cell.
 const maxLines = 8
+
+// next closes the full sheet and opens the following one.
+func (r *rowSheets) next() error {
+	if r.mu != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+	}
+	if err := r.close(); err != nil {
+		return err
+	}
+	return r.open()
+}
 
 // note writes a line of text under the header (used when there are no rows).
 func (r *rowSheets) note(s string) {
