@@ -364,7 +364,7 @@ func randomText(r *rand.Rand) string {
 	return b.String()
 }
 
-// TestCHRFStatsOracle compares the packed-key statistics with the direct
+// TestCHRFStatsOracle compares the n-gram index's statistics with the direct
 // transcription on seeded random texts.
 func TestCHRFStatsOracle(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 1))

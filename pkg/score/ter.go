@@ -341,15 +341,16 @@ const terInf = math.MaxInt32 / 2
 // taking a reference word, which fixes the trace and so the alignment.
 type terEditDistance struct {
 	ref   []int32
-	n     int // hypothesis length (shifts keep it)
 	cost  [][]int32
 	op    [][]byte
 	rowsW []int32 // the words whose rows are in cost and op
 	trace []byte
 }
 
+// init prepares the matrix for a reference and hypotheses of n words
+// (shifts keep the length).
 func (e *terEditDistance) init(ref []int32, n int) {
-	e.ref, e.n = ref, n
+	e.ref = ref
 	m := len(ref) + 1
 	if cap(e.cost) < n+1 {
 		e.cost = make([][]int32, n+1)
