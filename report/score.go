@@ -31,6 +31,10 @@ group and combined (the micro-average over all rows), with confidence intervals,
 of each pair of metrics (both / neither / only first / only second, with example rows) and
 warnings (empty golden answers, blank responses, text not in NFC).
 
+Grouping by language works without a language column: the language is then taken from a file
+name of the form <model>_<language>.csv, or else guessed from the script of the golden answer
+(Devanagari as Hindi, Bengali script as Bengali, Latin as English), and the report says which.
+
 With no --responses, the built-in sample (datasets/responses.csv, 284 rows in English, Hindi
 and Bengali from two fictional models) is scored, and a note says so on stderr.
 

@@ -75,6 +75,10 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 	for _, g := range by {
 		cols := make([]int, len(g))
 		for j, name := range g {
+			if _, ok := idx[name]; !ok && name == c.Language {
+				cols[j] = virtualLanguage
+				continue
+			}
 			cols[j] = need(name, "a --by column")
 		}
 		l.byCols = append(l.byCols, cols)
@@ -97,3 +101,8 @@ func quoteList(s []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// virtualLanguage stands, in a grouping, for the language column when the
+// file has none: the language then comes from the file name or from the
+// script of the golden answer.
+const virtualLanguage = -2

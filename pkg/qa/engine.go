@@ -108,6 +108,9 @@ type engine struct {
 	warn     map[string]*results.Warning
 	overlap  int // index of word_overlap in metrics, or -1
 	outFree  *freeList
+	// fileLanguage is the language named by the file name
+	// (<model>_<language>.csv), used when the file has no language column.
+	fileLanguage string
 }
 
 func newEngine(file string, opt *Options) *engine {
@@ -368,16 +371,32 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 
 func (w *worker) groupKey(fields []string, cols []int) string {
 	if len(cols) == 1 {
-		return fields[cols[0]]
+		return w.field(fields, cols[0])
 	}
 	w.keybuf = w.keybuf[:0]
 	for i, c := range cols {
 		if i > 0 {
 			w.keybuf = append(w.keybuf, " / "...)
 		}
-		w.keybuf = append(w.keybuf, fields[c]...)
+		w.keybuf = append(w.keybuf, w.field(fields, c)...)
 	}
 	return string(w.keybuf)
+}
+
+// field returns a grouping column's value; the virtual language column
+// takes the file's language, or the language of the golden answer's script.
+func (w *worker) field(fields []string, c int) string {
+	if c != virtualLanguage {
+		return fields[c]
+	}
+	if w.e.fileLanguage != "" {
+		return w.e.fileLanguage
+	}
+	lang, _ := textnorm.LanguageOfScript(textnorm.ScriptOf(fields[w.e.lay.answer]))
+	if lang == "" {
+		return "unknown"
+	}
+	return lang
 }
 
 // bucket maps two verdicts to both(0), neither(1), only first(2), only second(3).

@@ -144,6 +144,9 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	h := sha256.New()
 	r = io.TeeReader(r, h)
 	e := newEngine(name, &opt)
+	if _, lang, ok := textnorm.LanguageFromFileName(name); ok {
+		e.fileLanguage = lang
+	}
 	var err error
 	switch {
 	case format == "csv" && !opt.RepairUTF8:

@@ -43,6 +43,7 @@ func (e *engine) result() (*results.Score, error) {
 	if o.CI == "bootstrap" {
 		res.Settings.Resamples = o.Resamples
 	}
+	res.Settings.LanguageSource = e.languageSource()
 	for _, m := range e.metrics {
 		res.Settings.Metrics = append(res.Settings.Metrics, m.ID)
 		res.Metrics = append(res.Metrics, results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule,
@@ -238,4 +239,32 @@ func corpusBootstrap(def *score.CorpusDef, rows []float64, resamples int, confid
 		iv.Warnings = []string{"fewer than 30 rows: a bootstrap interval of a corpus metric is unreliable"}
 	}
 	return iv
+}
+
+// languageSource says where the language of a row came from, when a
+// grouping uses the language: the column, the file name, or the script of
+// the golden answer (a guess: Devanagari is taken as Hindi, the Bengali
+// script as Bengali, Latin as English).
+func (e *engine) languageSource() string {
+	if e.lay.language >= 0 {
+		for _, cols := range e.lay.byCols {
+			for _, c := range cols {
+				if c == e.lay.language {
+					return "column"
+				}
+			}
+		}
+		return ""
+	}
+	for _, cols := range e.lay.byCols {
+		for _, c := range cols {
+			if c == virtualLanguage {
+				if e.fileLanguage != "" {
+					return "file name"
+				}
+				return "script of the golden answer (a guess: Devanagari is read as Hindi, Bengali script as Bengali, Latin as English)"
+			}
+		}
+	}
+	return ""
 }

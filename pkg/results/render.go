@@ -48,6 +48,9 @@ func (s *Score) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(ew, "%s: %d rows, dataset hash %s, normalize %s%s\n", s.Dataset.Path, s.Dataset.Rows, s.Dataset.Hash, s.Settings.Normalize, level)
+	if src := s.Settings.LanguageSource; src != "" && src != "column" {
+		fmt.Fprintf(ew, "language of each row: from the %s\n", src)
+	}
 	byNames := []string{}
 	seen := map[string]bool{}
 	for _, g := range s.Groups {

@@ -49,6 +49,9 @@ type Settings struct {
 	Resamples  int        `json:"resamples,omitempty"`
 	Seed       uint64     `json:"seed"`
 	Cluster    string     `json:"cluster,omitempty"`
+	// LanguageSource says where row languages came from when a grouping
+	// uses them: "column", "file name", or the script of the golden answer.
+	LanguageSource string `json:"language_source,omitempty"`
 }
 
 // MetricDef is a metric's definition in words.
