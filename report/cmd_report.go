@@ -19,7 +19,8 @@ const reportHelp = `
 Usage: evalbook report --from RESULT.json [--verdicts FILE] [--xlsx FILE] [--html FILE]
                        [--html-rows N] [--charts DIR] [--title TEXT] [--json]
 
-Renders a result saved with "evalbook score --json > RESULT.json" again, without reading
+Renders a result saved with "evalbook score --json > RESULT.json" (or "evalbook judge
+--json", whose review table becomes one more sheet and section) again, without reading
 the response table or scoring anything: every figure comes from the JSON document.
 --verdicts names the verdict file of the same run (score --out FILE) so that the workbook
 and the HTML page can list every row and the rows where metrics disagree; it must have as
@@ -69,7 +70,7 @@ func runReport(e *env) error {
 	if err != nil {
 		return err
 	}
-	res, err := readResult(*from, data)
+	res, tables, err := readResult(*from, data)
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func runReport(e *env) error {
 		}
 	}
 	if exp.any() {
-		if err := exportScore(e, exp, res, *verdicts, *verdicts); err != nil {
+		if err := exportScore(e, exp, res, tables, *verdicts, *verdicts); err != nil {
 			return err
 		}
 		if !*asJSON {
@@ -92,26 +93,50 @@ func runReport(e *env) error {
 	if *asJSON {
 		return res.WriteJSON(e.stdout)
 	}
-	return res.WriteText(e.stdout)
+	if err := res.WriteText(e.stdout); err != nil {
+		return err
+	}
+	for i := range tables {
+		fmt.Fprintln(e.stdout)
+		if err := tables[i].WriteText(e.stdout); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readResult decodes a saved result, naming the file and, for a JSON
-// syntax error, the line where it is.
-func readResult(name string, data []byte) (*results.Score, error) {
+// syntax error, the line where it is: a score result, or a judge result
+// (its score figures, with llm_judge beside the seed metrics, and its
+// review table).
+func readResult(name string, data []byte) (*results.Score, []results.Table, error) {
 	var head struct {
-		Kind string `json:"kind"`
+		Kind   string          `json:"kind"`
+		Score  json.RawMessage `json:"score"`
+		Review *results.Table  `json:"review"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
+		return nil, nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
 	}
-	if head.Kind != "score" {
-		return nil, fmt.Errorf("%s: a result of kind %q; evalbook report renders score results (kind \"score\", from evalbook score --json)", name, head.Kind)
+	var tables []results.Table
+	switch head.Kind {
+	case "score":
+	case "judge":
+		if len(head.Score) == 0 {
+			return nil, nil, fmt.Errorf("%s: a judge result without its score figures", name)
+		}
+		data = head.Score
+		if head.Review != nil {
+			tables = append(tables, *head.Review)
+		}
+	default:
+		return nil, nil, fmt.Errorf("%s: a result of kind %q; evalbook report renders score results (from evalbook score --json) and judge results", name, head.Kind)
 	}
 	res, err := results.ReadScore(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
+		return nil, nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
 	}
-	return res, nil
+	return res, tables, nil
 }
 
 // jsonErr adds the line and column to a JSON syntax error.

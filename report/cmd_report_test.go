@@ -213,3 +213,51 @@ func sortedElements(b []byte) []byte {
 	slices.Sort(parts)
 	return []byte(strings.Join(parts, ""))
 }
+
+// TestReportJudgeResult renders a judge result (kind "judge": the score
+// figures and a review table): the table becomes a sheet, a section and
+// a block of the text report.
+func TestReportJudgeResult(t *testing.T) {
+	dir := t.TempDir()
+	score, err := os.ReadFile(filepath.Join("testdata", "report_result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := `{"kind": "judge", "judge": {"model": "stub"}, "score": ` + string(score) + `, "review": {"title": "Judge review by bucket", "columns": [{"name": "bucket"}, {"name": "share", "kind": "rate"}], "rows": [["both", "0.5"]]}}`
+	path := filepath.Join(dir, "judge.json")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "report", "--from", path)
+	if code != 0 || !strings.Contains(out, "Judge review by bucket") || !strings.Contains(out, "50.0%") {
+		t.Fatalf("exit %d, stderr %q, stdout ends %q", code, stderr, out[max(0, len(out)-200):])
+	}
+	xlsx, page := filepath.Join(dir, "j.xlsx"), filepath.Join(dir, "j.html")
+	if _, stderr, code := runCLI(t, "report", "--from", path, "--xlsx", xlsx, "--html", page); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := excelize.OpenFile(xlsx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !slices.Contains(f.GetSheetList(), "Judge review by bucket") {
+		t.Errorf("sheets %q lack the review table", f.GetSheetList())
+	}
+	b, _ := os.ReadFile(page)
+	if !bytes.Contains(b, []byte(`<section id="table-1">`)) {
+		t.Error("HTML lacks the review table section")
+	}
+	if _, stderr, code := runCLI(t, "report", "--from", writeTemp(t, dir, "j2.json", `{"kind": "judge"}`)); code != 1 || !strings.Contains(stderr, "without its score figures") {
+		t.Errorf("judge without score: exit %d, %q", code, stderr)
+	}
+}
+
+func writeTemp(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

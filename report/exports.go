@@ -84,7 +84,8 @@ func (v *verdictSpool) remove() {
 // exportScore writes the report files asked for by x, reading the
 // verdict rows from the file verdicts ("" when there is none), and says
 // on stderr what it wrote.
-func exportScore(e *env, x *exportFlags, res *results.Score, verdicts, verdictsName string) error {
+// Tables are extra tables shown after the agreement (e.g. a judge's review).
+func exportScore(e *env, x *exportFlags, res *results.Score, tables []results.Table, verdicts, verdictsName string) error {
 	open := func() (io.ReadCloser, error) {
 		if verdicts == "" {
 			return nil, nil
@@ -98,7 +99,7 @@ func exportScore(e *env, x *exportFlags, res *results.Score, verdicts, verdictsN
 			if err != nil {
 				return err
 			}
-			opt := xlsxreport.Options{VerdictsName: verdictsName}
+			opt := xlsxreport.Options{VerdictsName: verdictsName, Tables: tables}
 			if f != nil {
 				defer f.Close()
 				opt.Verdicts = f
@@ -117,7 +118,7 @@ func exportScore(e *env, x *exportFlags, res *results.Score, verdicts, verdictsN
 			if err != nil {
 				return err
 			}
-			opt := htmlreport.Options{VerdictsName: verdictsName, MaxRows: x.htmlRows}
+			opt := htmlreport.Options{VerdictsName: verdictsName, MaxRows: x.htmlRows, Tables: tables}
 			if x.htmlRows == 0 {
 				opt.MaxRows = -1
 			}

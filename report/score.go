@@ -192,7 +192,7 @@ func runScore(e *env) error {
 			}
 			vname = "verdicts of " + name
 		}
-		if err := exportScore(e, exp, res, verdicts, vname); err != nil {
+		if err := exportScore(e, exp, res, nil, verdicts, vname); err != nil {
 			return err
 		}
 	}

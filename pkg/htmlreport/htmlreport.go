@@ -48,6 +48,9 @@ type Options struct {
 	// Fragment writes only the report's body (its CSS scoped to it, no
 	// script), for embedding in another page such as a notebook.
 	Fragment bool
+	// Tables are extra tables (e.g. what a judge says per agreement
+	// bucket), each a section after the agreement.
+	Tables []results.Table
 }
 
 // page is what the template renders.
@@ -68,6 +71,19 @@ type page struct {
 	Disagreements        *rowsView
 	NoVerdicts           bool
 	Sections             [][2]string // id, title: the table of contents
+	Tables               []tableView
+	TablesOnly           bool // a page of tables alone (WriteTables)
+}
+
+type tableView struct {
+	ID, Title, Note string
+	Columns         []colView
+	Rows            [][]cellView
+}
+
+type colView struct {
+	Name string
+	Num  bool
 }
 
 type keyFigure struct {
@@ -117,7 +133,8 @@ type rowsView struct {
 
 type cellView struct {
 	Text  string
-	Class string // pass, fail, num or empty
+	Class string // pass, fail, num, text or "text long"
+	Sort  string // sort key, when it differs from Text
 }
 
 // Write renders s as HTML to w.
@@ -181,6 +198,9 @@ func build(s *results.Score, opt Options) (*page, error) {
 	if len(p.Agreement) > 0 {
 		p.Sections = append(p.Sections, [2]string{"agreement", "Agreement between metrics"})
 	}
+	if err := p.addTables(opt.Tables); err != nil {
+		return nil, err
+	}
 	p.Sections = append(p.Sections, [2]string{"warnings", fmt.Sprintf("Warnings (%d)", len(s.Warnings))}, [2]string{"metrics", "What each metric means"})
 	p.Defs = s.Metrics
 	if opt.Verdicts == nil {
@@ -195,6 +215,51 @@ func build(s *results.Score, opt Options) (*page, error) {
 	}
 	p.Sections = append(p.Sections, [2]string{"verdicts", "Verdicts"})
 	return p, nil
+}
+
+// addTables adds a section per table, rates shown as percentages and
+// sorted by their value.
+func (p *page) addTables(tables []results.Table) error {
+	for i := range tables {
+		t := &tables[i]
+		if err := t.Check(); err != nil {
+			return err
+		}
+		tv := tableView{ID: "table-" + strconv.Itoa(i+1), Title: t.Title, Note: t.Note}
+		for _, c := range t.Columns {
+			tv.Columns = append(tv.Columns, colView{Name: c.Name, Num: c.Kind == results.KindNumber || c.Kind == results.KindRate})
+		}
+		for _, r := range t.Rows {
+			cells := make([]cellView, len(r))
+			for j, c := range t.Columns {
+				cv := cellView{Text: c.Display(r[j]), Class: "text"}
+				if tv.Columns[j].Num {
+					cv.Class = "num"
+					if cv.Text != r[j] {
+						cv.Sort = r[j]
+					}
+				}
+				cells[j] = cv
+			}
+			tv.Rows = append(tv.Rows, cells)
+		}
+		p.Tables = append(p.Tables, tv)
+		p.Sections = append(p.Sections, [2]string{tv.ID, t.Title})
+	}
+	return nil
+}
+
+// WriteTables writes a page of tables alone, for results that have no
+// dedicated layout (agree, compare, calibrate).
+func WriteTables(w io.Writer, title string, tables []results.Table, fragment bool) error {
+	s := &results.Score{Title: title}
+	p := &page{S: s, Title: title, Fragment: fragment, TablesOnly: true, CSS: template.CSS(css), JS: template.JS(sortJS)}
+	sum := sha256.Sum256([]byte(sortJS))
+	p.CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	if err := p.addTables(tables); err != nil {
+		return err
+	}
+	return pageTemplate.Execute(w, p)
 }
 
 func rowOf(s *results.Score, g results.Group, name string) groupRow {

@@ -84,10 +84,10 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 {{end}}<div class="evalbook">
 <header>
 <h1>{{.Title}}</h1>
-<p class="meta">{{.Tool}}{{if .Created}} · {{.Created}}{{end}} · dataset <b>{{.S.Dataset.Path}}</b>, {{commas .S.Dataset.Rows}} rows, hash <code>{{.S.Dataset.Hash}}</code></p>
+{{if not .TablesOnly}}<p class="meta">{{.Tool}}{{if .Created}} · {{.Created}}{{end}} · dataset <b>{{.S.Dataset.Path}}</b>, {{commas .S.Dataset.Rows}} rows, hash <code>{{.S.Dataset.Hash}}</code></p>{{end}}
 </header>
 <nav aria-label="Sections"><ul>{{range .Sections}}<li><a href="#{{index . 0}}">{{index . 1}}</a></li>{{end}}</ul></nav>
-
+{{if not .TablesOnly}}
 <section id="summary">
 <h2>Key figures</h2>
 <div class="cards">{{range .Key}}
@@ -141,7 +141,15 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <tbody>{{range $b := .Buckets}}{{range .Examples}}<tr><td>{{$b.Name}}</td><td class="num">{{.Line}}</td><td>{{.ID}}</td><td>{{.Group}}</td><td class="text long">{{.Golden}}</td><td class="text long">{{.Response}}</td></tr>{{end}}{{end}}</tbody>
 </table></div>
 {{end}}</section>
-{{end}}
+{{end}}{{end}}{{range .Tables}}
+<section id="{{.ID}}">
+<h2>{{.Title}}</h2>
+{{if .Note}}<p class="note">{{.Note}}</p>{{end}}<div class="scroll"><table class="sortable">
+<thead><tr>{{range .Columns}}<th{{if .Num}} class="num"{{end}}>{{.Name}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range .}}<td class="{{.Class}}"{{if .Sort}} data-v="{{.Sort}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</tbody></table></div>
+</section>
+{{end}}{{if not .TablesOnly}}
 <section id="warnings">
 <h2>Warnings</h2>
 {{range .S.Warnings}}<div class="warn"><code>{{.Code}}</code> · {{.Count}} rows{{if .Lines}} · first lines {{range $i, $l := .Lines}}{{if $i}}, {{end}}{{$l}}{{end}}{{end}}<br>{{.Message}}</div>
@@ -165,8 +173,8 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <p class="note">One row per response: 1 passes, 0 fails. {{.Note}}</p>
 {{template "rows" .}}
 </section>
-{{end}}{{if .NoVerdicts}}<p class="note">No verdict file was given, so rows are not listed: score with --out FILE, or pass --verdicts FILE to evalbook report.</p>{{end}}
-<footer>Made by {{.Tool}}. This page is self-contained: it loads nothing from the network.</footer>
+{{end}}{{if .NoVerdicts}}<p class="note">No verdict file was given, so rows are not listed: score with --out FILE, or pass --verdicts FILE to evalbook report.</p>{{end}}{{end}}
+<footer>{{if .Tool}}Made by {{.Tool}}. {{end}}This page is self-contained: it loads nothing from the network.</footer>
 </div>
 {{if not .Fragment}}<script>{{.JS}}</script>
 </body>

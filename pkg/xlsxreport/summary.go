@@ -166,6 +166,9 @@ func (b *book) summarySheet() error {
 
 // describe says what a sheet holds.
 func (b *book) describe(sheet string) string {
+	if t, ok := b.tableTitles[sheet]; ok {
+		return t + "."
+	}
 	switch {
 	case sheet == "Summary":
 		return "This page: data, settings, key figures, and what each metric means."

@@ -62,6 +62,9 @@ type Options struct {
 	// RowsPerSheet is the number of rows per verdict sheet, header
 	// included; 0 means MaxRows. Tests set it low to check continuation.
 	RowsPerSheet int
+	// Tables are extra tables (e.g. what a judge says per agreement
+	// bucket), each on a sheet of its own after Agreement.
+	Tables []results.Table
 }
 
 // Info tells the caller what was written.
@@ -87,7 +90,9 @@ type book struct {
 	printTitles map[string]int
 	// printAreas maps a sheet to its print area, set with printTitles.
 	printAreas map[string]string
-	order      []string
+	// tableTitles maps the sheet of each extra table to its title.
+	tableTitles map[string]string
+	order       []string
 }
 
 // Write renders s as an XLSX workbook to w.
@@ -101,16 +106,23 @@ func Write(w io.Writer, s *results.Score, opt Options) (Info, error) {
 	if opt.VerdictsName == "" {
 		opt.VerdictsName = "verdicts"
 	}
-	b := &book{f: excelize.NewFile(), s: s, opt: opt, printTitles: map[string]int{}, printAreas: map[string]string{}}
+	b := &book{f: excelize.NewFile(), s: s, opt: opt, printTitles: map[string]int{}, printAreas: map[string]string{}, tableTitles: map[string]string{}}
 	defer b.f.Close()
 	if err := b.write(); err != nil {
 		return b.info, err
 	}
-	// excelize builds the whole file in a bytes.Buffer before copying it
-	// out, and deflates at the default level. Hand it a zip writer over w
-	// instead: the workbook streams out, and compresses at BestSpeed,
-	// several times faster for a million-row sheet at a modestly larger
-	// file. The buffer it passes stays empty.
+	if err := b.save(w); err != nil {
+		return b.info, err
+	}
+	return b.info, nil
+}
+
+// save writes the workbook to w. excelize builds the whole file in a
+// bytes.Buffer before copying it out, and deflates at the default level;
+// it is handed a zip writer over w instead, so the workbook streams out,
+// compressed at BestSpeed: several times faster for a million-row sheet,
+// at a modestly larger file. The buffer excelize passes stays empty.
+func (b *book) save(w io.Writer) error {
 	var zw *zip.Writer
 	b.f.ZipWriter = func(io.Writer) excelize.ZipWriter {
 		zw = zip.NewWriter(w)
@@ -120,12 +132,12 @@ func Write(w io.Writer, s *results.Score, opt Options) (Info, error) {
 		return zw
 	}
 	if err := b.f.Write(io.Discard); err != nil {
-		return b.info, err
+		return err
 	}
 	if zw == nil {
-		return b.info, errors.New("xlsxreport: excelize did not ask for a zip writer")
+		return errors.New("xlsxreport: excelize did not ask for a zip writer")
 	}
-	return b.info, nil
+	return nil
 }
 
 func (b *book) write() error {
@@ -145,6 +157,12 @@ func (b *book) write() error {
 	if len(b.s.Agreement) > 0 {
 		if err := b.agreementSheet(); err != nil {
 			return err
+		}
+	}
+	for i := range b.opt.Tables {
+		t := &b.opt.Tables[i]
+		if err := b.tableSheet(t); err != nil {
+			return fmt.Errorf("table %q: %w", t.Title, err)
 		}
 	}
 	if b.opt.Verdicts != nil {
@@ -191,11 +209,9 @@ func (b *book) finish() error {
 	}
 	b.f.SetActiveSheet(0)
 	b.info.Sheets = b.f.GetSheetList()
-	props := &excelize.DocProperties{
-		Title:       title(b.s),
-		Subject:     "evaluation report",
-		Creator:     b.s.Tool,
-		Description: fmt.Sprintf("Scores of %s (dataset hash %s)", b.s.Dataset.Path, b.s.Dataset.Hash),
+	props := &excelize.DocProperties{Title: title(b.s), Subject: "evaluation report", Creator: b.s.Tool}
+	if b.s.Dataset.Path != "" {
+		props.Description = fmt.Sprintf("Scores of %s (dataset hash %s)", b.s.Dataset.Path, b.s.Dataset.Hash)
 	}
 	if b.s.Created != nil {
 		props.Created = b.s.Created.UTC().Format("2006-01-02T15:04:05Z")

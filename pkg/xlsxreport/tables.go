@@ -1,0 +1,122 @@
+package xlsxreport
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
+)
+
+// tableSheet writes a results.Table on a sheet of its own: title, note,
+// a header row and the rows, number and rate columns as numbers (rates
+// formatted as percentages), text as text.
+func (b *book) tableSheet(t *results.Table) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	name := b.sheetName(t.Title)
+	if err := b.addSheet(name); err != nil {
+		return err
+	}
+	b.tableTitles[name] = t.Title
+	g := &grid{f: b.f, sheet: name}
+	widths := make([]float64, len(t.Columns))
+	for i, c := range t.Columns {
+		w := float64(displayWidth(c.Name)) + 2
+		for _, r := range t.Rows {
+			w = max(w, float64(displayWidth(c.Display(r[i])))+2)
+		}
+		widths[i] = min(max(w, 8), 50)
+	}
+	g.widths(widths...)
+	total := 0.0
+	for _, w := range widths {
+		total += w
+	}
+	last := max(len(t.Columns), 1)
+	g.set(1, 1, t.Title, b.st.title)
+	row := 2
+	if t.Note != "" {
+		g.text(1, last, row, t.Note, b.st.muted, max(total, 60))
+		row++
+	}
+	row++
+	head := row
+	for c, col := range t.Columns {
+		st := b.st.header
+		if col.Kind == results.KindNumber || col.Kind == results.KindRate {
+			st = b.st.headerNum
+		}
+		g.set(c+1, row, col.Name, st)
+	}
+	for _, r := range t.Rows {
+		row++
+		for c, col := range t.Columns {
+			v := r[c]
+			x, ok := results.Number(v)
+			switch {
+			case v == "":
+			case col.Kind == results.KindRate && ok:
+				g.set(c+1, row, x, b.st.percent)
+			case col.Kind == results.KindNumber && ok:
+				st := b.st.general
+				if x == float64(int64(x)) {
+					st = b.st.integer
+				}
+				g.set(c+1, row, x, st)
+			default:
+				g.set(c+1, row, v, b.st.wrap)
+			}
+		}
+	}
+	if g.err != nil {
+		return g.err
+	}
+	b.printTitles[name] = head
+	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: head, TopLeftCell: cell(1, head+1), ActivePane: "bottomLeft"})
+}
+
+// WriteTables writes a workbook of tables alone, one sheet each, for
+// results that have no dedicated layout (agree, compare, calibrate): a
+// first sheet names the workbook and lists the tables.
+func WriteTables(w io.Writer, title string, tables []results.Table) error {
+	if len(tables) == 0 {
+		return fmt.Errorf("xlsxreport: no tables to write")
+	}
+	b := &book{f: excelize.NewFile(), s: &results.Score{Title: title}, printTitles: map[string]int{}, printAreas: map[string]string{}, tableTitles: map[string]string{}}
+	defer b.f.Close()
+	var err error
+	if b.st, err = newStyles(b.f); err != nil {
+		return err
+	}
+	if err := b.f.SetSheetName("Sheet1", "Contents"); err != nil {
+		return err
+	}
+	b.order = append(b.order, "Contents")
+	if err := b.printLayout("Contents"); err != nil {
+		return err
+	}
+	for i := range tables {
+		if err := b.tableSheet(&tables[i]); err != nil {
+			return fmt.Errorf("table %q: %w", tables[i].Title, err)
+		}
+	}
+	g := &grid{f: b.f, sheet: "Contents"}
+	g.widths(34, 90)
+	g.set(1, 1, title, b.st.title)
+	g.set(1, 3, "sheet", b.st.header)
+	g.set(2, 3, "what it holds", b.st.header)
+	for i, name := range b.order[1:] {
+		g.set(1, 4+i, name, b.st.label)
+		g.text(2, 2, 4+i, strings.TrimSpace(tables[i].Title+". "+tables[i].Note), b.st.wrap, 90)
+	}
+	if g.err != nil {
+		return g.err
+	}
+	if err := b.finish(); err != nil {
+		return err
+	}
+	return b.save(w)
+}

@@ -1,0 +1,88 @@
+package xlsxreport
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
+)
+
+// kappaTables are small tables in the shape other commands fill; the
+// figures are SPEC.md's (30 pairs, observed 26/30, expected 307/900).
+func kappaTables() []results.Table {
+	return []results.Table{
+		{
+			Title: "Cohen's kappa", Note: "Two annotators, 30 pairs.",
+			Columns: []results.Column{{Name: "measure"}, {Name: "value", Kind: results.KindNumber}, {Name: "share", Kind: results.KindRate}},
+			Rows: [][]string{
+				{"observed", "26", results.Float(26.0 / 30)},
+				{"expected", "", results.Float(307.0 / 900)},
+				{"=formula?", "x", ""},
+			},
+		},
+		{
+			Title:   "Confusion",
+			Columns: []results.Column{{Name: "annotator 1"}, {Name: "a", Kind: results.KindNumber}, {Name: "b", Kind: results.KindNumber}, {Name: "tie", Kind: results.KindNumber}},
+			Rows:    [][]string{{"a", "10", "0", "0"}, {"b", "0", "11", "0"}, {"tie", "3", "1", "5"}},
+		},
+	}
+}
+
+func TestWriteTables(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTables(&buf, "Annotator agreement", kappaTables()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, want := f.GetSheetList(), []string{"Contents", "Cohen-s kappa", "Confusion"}; !slices.Equal(got, want) {
+		t.Fatalf("sheets %q, want %q", got, want)
+	}
+	check := func(sheet, ref, want string, typ excelize.CellType) {
+		t.Helper()
+		if got := raw(t, f, sheet, ref); got != want {
+			t.Errorf("%s!%s = %q, want %q", sheet, ref, got, want)
+		}
+		if got, _ := f.GetCellType(sheet, ref); got != typ {
+			t.Errorf("%s!%s type %v, want %v", sheet, ref, got, typ)
+		}
+	}
+	// Title in row 1, note in row 2, a blank row, the header in row 4.
+	// A number cell has no type attribute, which excelize reports as
+	// CellTypeUnset; text has a type (shared string here).
+	const number = excelize.CellTypeUnset
+	check("Cohen-s kappa", "B5", "26", number)
+	check("Cohen-s kappa", "C5", f64(26.0/30), number)
+	check("Cohen-s kappa", "B6", "", excelize.CellTypeUnset)
+	check("Cohen-s kappa", "A7", "=formula?", excelize.CellTypeSharedString)
+	check("Cohen-s kappa", "B7", "x", excelize.CellTypeSharedString)
+	check("Confusion", "D6", "5", number)
+	if fx, _ := f.GetCellFormula("Cohen-s kappa", "A7"); fx != "" {
+		t.Errorf("a text cell became the formula %q", fx)
+	}
+	rows, _ := f.GetRows("Contents")
+	if !strings.Contains(strings.Join(rows[3], " "), "Cohen's kappa. Two annotators, 30 pairs.") {
+		t.Errorf("contents row %q", rows[3])
+	}
+
+	bad := kappaTables()
+	bad[1].Rows[0] = []string{"a", "10"}
+	if err := WriteTables(&bytes.Buffer{}, "x", bad); err == nil || !strings.Contains(err.Error(), "row 1 has 2 cells for 4 columns") {
+		t.Errorf("ragged table: error %v", err)
+	}
+}
+
+func TestScoreWithTables(t *testing.T) {
+	s, _ := sample(t)
+	f, _, _ := render(t, s, Options{Tables: kappaTables()[:1]})
+	want := []string{"Summary", "By Domain", "By model - language", "Agreement", "Cohen-s kappa", "Warnings"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Errorf("sheets %q, want %q", got, want)
+	}
+}
