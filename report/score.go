@@ -60,7 +60,7 @@ func runScore(e *env) error {
 		responses  = fs.String("responses", "", "response table `FILE` (.csv, .jsonl, .xlsx); default: the built-in sample")
 		metrics    = fs.String("metrics", strings.Join(score.Default, ","), "comma-separated metric `ids` to score, in output order")
 		by         multiFlag
-		normalize  = fs.String("normalize", "none", "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic")
+		normalize  = fs.String("normalize", "none", "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
 		out        = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden")
 		asJSON     = fs.Bool("json", false, "print one JSON document (the accuracy JSON) instead of tables")
 		ci         = fs.String("ci", "wilson", "confidence interval `method`: wilson, bootstrap or none")

@@ -51,6 +51,8 @@ var rules = []rule{
 	{pkg: "pkg/design", core: true, allow: coreUpper},
 	{pkg: "pkg/harness", core: true, allow: coreUpper},
 	{pkg: "pkg/judge", core: true, allow: coreUpper},
+	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results"}, ext: []string{xtext}},
+	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
 
 	// Edge: adapters from the result model to heavy libraries.
 	{pkg: "pkg/xlsxreport", allow: []string{"pkg/results"}, ext: []string{excelize}},

@@ -14,6 +14,7 @@ package score
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -110,8 +111,35 @@ func Lookup(id string) (*Metric, error) {
 	return nil, fmt.Errorf("unknown metric id %q (known: %s)", id, strings.Join(IDs(), ", "))
 }
 
-// IDs returns the registered metric ids in registration order.
-func IDs() []string { return append([]string(nil), order...) }
+// listOrder is the order in which IDs lists the metrics: the seed
+// protocols first, then the equality metrics, then the generative ones.
+// Metrics not named here follow in alphabetical order.
+var listOrder = []string{
+	"exact_substring", "word_overlap", "exact_match", "squad_em", "squad_f1", "quasi_exact_match", "prefix_exact_match",
+	"chrf", "chrf_pp", "bleu", "bleu_indic", "rouge1", "rouge2", "rouge_l", "ter", "edit_similarity", "char_f1",
+}
+
+// IDs returns the registered metric ids: the seed protocols first, then
+// exact-match style metrics, then generative ones.
+func IDs() []string {
+	rank := map[string]int{}
+	for i, id := range listOrder {
+		rank[id] = i
+	}
+	ids := append([]string(nil), order...)
+	sort.SliceStable(ids, func(i, j int) bool {
+		ri, oki := rank[ids[i]]
+		rj, okj := rank[ids[j]]
+		switch {
+		case oki && okj:
+			return ri < rj
+		case oki != okj:
+			return oki
+		}
+		return ids[i] < ids[j]
+	})
+	return ids
+}
 
 // Default is the metric set scored when none is named: the two seed protocols.
 var Default = []string{"exact_substring", "word_overlap"}

@@ -31,10 +31,16 @@ const (
 	// from both ends of every whitespace-separated token. Whitespace and
 	// combining marks (matras, virama) are never touched.
 	Indic
+	// IndicStem applies Indic, then strips common Hindi and Bengali
+	// inflectional suffixes from each word (StemWords: a light, documented
+	// stripper, not a morphological analyser). It catches the seed's
+	// amalak/Amalaka class of misses in those languages, and can merge
+	// words that differ in meaning; use it as a second opinion.
+	IndicStem
 )
 
 // Profiles lists the profile names in the order they are documented.
-var Profiles = []string{"none", "nfc", "indic"}
+var Profiles = []string{"none", "nfc", "indic", "indic_stem"}
 
 func (p Profile) String() string {
 	if p >= 0 && int(p) < len(Profiles) {
@@ -64,6 +70,9 @@ func (p Profile) Apply(s string) string {
 		}
 		return norm.NFC.String(s)
 	}
+	if p == IndicStem {
+		return StemWords(string(Indic.AppendApply(nil, s)))
+	}
 	return string(p.AppendApply(nil, s))
 }
 
@@ -77,6 +86,9 @@ func (p Profile) AppendApply(dst []byte, s string) []byte {
 			return append(dst, s...)
 		}
 		return norm.NFC.AppendString(dst, s)
+	}
+	if p == IndicStem {
+		return append(dst, StemWords(string(Indic.AppendApply(nil, s)))...)
 	}
 	start := len(dst)
 	if isASCII(s) {

@@ -158,6 +158,32 @@ func TestProfiles(t *testing.T) {
 	}
 }
 
+// indic_stem unifies inflected forms on both sides; the stems themselves
+// come from StemHindi and StemBengali (tested in stem_test.go).
+func TestIndicStemProfile(t *testing.T) {
+	pairs := [][2]string{
+		{"पुस्तकों में", "पुस्तक में"},    // Hindi oblique plural
+		{"लड़कियाँ", "लड़की"},             // Hindi feminine plural
+		{"পোড়ামাটির ইট", "পোড়ামাটি ইট"}, // Bengali genitive
+		{"नई दिल्ली।", "नई दिल्ली"},       // the indic steps still apply
+	}
+	for _, p := range pairs {
+		a, b := IndicStem.Apply(p[0]), IndicStem.Apply(p[1])
+		if a != b {
+			t.Errorf("indic_stem: %q -> %q but %q -> %q", p[0], a, p[1], b)
+		}
+		if Indic.Apply(p[0]) == Indic.Apply(p[1]) && p[0] != "नई दिल्ली।" {
+			t.Errorf("%q and %q are equal without stemming: not a stemming test", p[0], p[1])
+		}
+		if got := string(IndicStem.AppendApply([]byte("x"), p[0])); got != "x"+a {
+			t.Errorf("AppendApply = %q, Apply = %q", got, a)
+		}
+	}
+	if got := IndicStem.Apply("Amalaka"); got != "Amalaka" {
+		t.Errorf("indic_stem changed Latin text: %q", got)
+	}
+}
+
 func TestParseProfile(t *testing.T) {
 	for i, n := range Profiles {
 		p, err := ParseProfile(n)
@@ -165,7 +191,7 @@ func TestParseProfile(t *testing.T) {
 			t.Errorf("ParseProfile(%q) = %v, %v", n, p, err)
 		}
 	}
-	if _, err := ParseProfile("nfkc"); err == nil || !strings.Contains(err.Error(), "none, nfc, indic") {
+	if _, err := ParseProfile("nfkc"); err == nil || !strings.Contains(err.Error(), "none, nfc, indic, indic_stem") {
 		t.Errorf("ParseProfile(nfkc) error = %v, want a list of profiles", err)
 	}
 }
