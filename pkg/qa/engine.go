@@ -270,13 +270,6 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 		w.gl = textnorm.AppendLower(w.gl[:0], golden)
 		w.rl = textnorm.AppendLower(w.rl[:0], response)
 	}
-	for i, s := range w.scorers {
-		if ls := w.lowers[i]; ls != nil {
-			w.vals[i] = ls.ScoreLower(w.gl, w.rl)
-		} else {
-			w.vals[i] = s.Score(golden, response)
-		}
-	}
 	// Sufficient statistics of corpus-level metrics, computed once per row.
 	var cstats [][]float64
 	for i, cs := range w.corpus {
@@ -290,6 +283,17 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 		start := len(w.cstats)
 		w.cstats = cs.AppendStats(w.cstats, golden, response)
 		cstats[i] = w.cstats[start:]
+	}
+	for i, s := range w.scorers {
+		switch m := e.metrics[i]; {
+		case cstats != nil && cstats[i] != nil && m.Corpus.SentenceIsFinal:
+			// The sentence value is the corpus value of this one row.
+			w.vals[i] = score.Verdict{Value: m.Corpus.Final(cstats[i])}
+		case w.lowers[i] != nil:
+			w.vals[i] = w.lowers[i].ScoreLower(w.gl, w.rl)
+		default:
+			w.vals[i] = s.Score(golden, response)
+		}
 	}
 	add := func(a *acc) {
 		a.n++

@@ -84,6 +84,8 @@ func (s *Score) WriteText(w io.Writer) error {
 				}
 				if s.Settings.CI == "none" {
 					cells = append(cells, "")
+				} else if ms.Level == "corpus" && ms.CILow == ms.CIHigh {
+					cells = append(cells, "[--ci bootstrap]")
 				} else {
 					cells = append(cells, "["+pct(ms.CILow)+", "+pct(ms.CIHigh)+"]")
 				}

@@ -130,6 +130,8 @@ func chrfCorpus(opt CHRFOptions) *CorpusDef {
 		NStats: opt.NStats(),
 		New:    func() CorpusStats { return newCHRF(opt) },
 		Final:  newCHRF(opt).final,
+		// A sentence's chrF is the corpus chrF of that one sentence.
+		SentenceIsFinal: true,
 	}
 }
 

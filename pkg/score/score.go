@@ -77,6 +77,11 @@ type CorpusDef struct {
 	New func() CorpusStats
 	// Final computes the corpus value from statistics summed over rows.
 	Final func(sums []float64) float64
+	// SentenceIsFinal says that a row's sentence-level value equals
+	// Final of that row's own statistics (chrF and TER; not BLEU, whose
+	// sentence form is smoothed), so a caller that collects the
+	// statistics may skip Scorer.Score.
+	SentenceIsFinal bool
 }
 
 // CorpusStats computes one row's sufficient statistics.

@@ -287,3 +287,26 @@ func naiveOverlap(golden, response string) Verdict {
 	}
 	return v
 }
+
+// A metric that declares SentenceIsFinal must give, for every row, the
+// same sentence value from Score as from Final of the row's statistics.
+func TestSentenceIsFinal(t *testing.T) {
+	rows := append([][2]string{{"", ""}, {"Delhi", ""}, {"", "Delhi"}, {"नई दिल्ली", "नई दिल्ली।"}, {"the cat sat", "a cat sat down"}}, benchRows...)
+	n := 0
+	for _, id := range IDs() {
+		m, _ := Lookup(id)
+		if m.Corpus == nil || !m.Corpus.SentenceIsFinal {
+			continue
+		}
+		n++
+		for _, r := range rows {
+			st := m.Corpus.New().AppendStats(nil, r[0], r[1])
+			if a, b := m.New().Score(r[0], r[1]).Value, m.Corpus.Final(st); math.Abs(a-b) > 1e-12 {
+				t.Errorf("%s(%q, %q): Score %v, Final of its statistics %v", id, r[0], r[1], a, b)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no metric declares SentenceIsFinal")
+	}
+}

@@ -30,6 +30,8 @@ func init() {
 			NStats: 2,
 			New:    func() CorpusStats { return newTER(TEROptions{}) },
 			Final:  func(s []float64) float64 { return math.Max(0, 1-terRate(s[0], s[1])) },
+			// A sentence's TER is the corpus TER of that one sentence.
+			SentenceIsFinal: true,
 		},
 	})
 }
