@@ -88,6 +88,26 @@ probes prints the bias fingerprints: how often the first answer wins, how
 often the verdict flips with order, how often the longer or the judge's own
 style wins.
 
+# Indian languages
+
+--normalize nfc, indic or indic_stem (on score, leaderboard and others)
+normalise both sides before any metric: NFC; then zero-width joiners
+removed, Indic digits folded and Unicode punctuation such as the danda
+stripped at word edges; then light Hindi and Bengali suffix stripping.
+Grouping by language works without a language column (file name, else the
+script of the golden answer).
+
+leaderboard scores every <model>_<language>.csv in a directory and prints a
+models-by-languages table with intervals, marking the best model of a
+language only when its lead is significant on shared questions.
+
+mc scores multiple-choice predictions (per-option log-likelihoods or
+letters): accuracy, length-normalised accuracy, MRR and recall@k per
+language and subject.
+
+generate asks an OpenAI-compatible endpoint for a response per question,
+with per-language prompt templates, retries, a cache and resume.
+
 # Exit status
 
 0 on success (including --help), 1 for bad data or a failed read or write
