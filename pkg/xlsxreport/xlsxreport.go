@@ -35,8 +35,6 @@
 package xlsxreport
 
 import (
-	"archive/zip"
-	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
@@ -118,17 +116,14 @@ func Write(w io.Writer, s *results.Score, opt Options) (Info, error) {
 }
 
 // save writes the workbook to w. excelize builds the whole file in a
-// bytes.Buffer before copying it out, and deflates at the default level;
-// it is handed a zip writer over w instead, so the workbook streams out,
-// compressed at BestSpeed: several times faster for a million-row sheet,
-// at a modestly larger file. The buffer excelize passes stays empty.
+// bytes.Buffer before copying it out, and deflates on one core; it is
+// handed a zip writer over w instead (parallelZip), so the workbook
+// streams out, deflated at BestSpeed on all cores. The buffer excelize
+// passes stays empty.
 func (b *book) save(w io.Writer) error {
-	var zw *zip.Writer
+	var zw *parallelZip
 	b.f.ZipWriter = func(io.Writer) excelize.ZipWriter {
-		zw = zip.NewWriter(w)
-		zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-			return flate.NewWriter(out, flate.BestSpeed)
-		})
+		zw = newParallelZip(w)
 		return zw
 	}
 	if err := b.f.Write(io.Discard); err != nil {
