@@ -130,11 +130,7 @@ func runPlanGate(e *env) error {
 	if err != nil {
 		return err
 	}
-	measured := map[string]design.Measurement{}
-	for name, r := range harness.Measure(rows) {
-		measured[name] = design.Measurement{Value: r.Value(), N: r.N}
-	}
-	v := p.Gate(measured)
+	v := p.Gate(harness.Measurements(rows))
 	if *asJSON {
 		return writeJSON(e.stdout, v)
 	}

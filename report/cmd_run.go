@@ -88,12 +88,7 @@ func runRun(e *env) error {
 		return fmt.Errorf("corpus %s: %w", corpusLabel, err)
 	}
 	sys := &harness.System{Retriever: harness.NewRetriever(docs, ch), MinScore: *minScore, MinMargin: *minMargin}
-	rcs := make([]harness.RunCase, len(cases))
-	for i, c := range cases {
-		rcs[i] = harness.RunCase{ID: c.ID, Question: c.Question, Task: c.Task, Set: c.Set, Lang: c.Lang,
-			Expect: c.Expect, DocIDs: c.DocIDs, Facts: c.Facts}
-	}
-	rows := harness.Run(sys, rcs)
+	rows := harness.Run(sys, harness.RunCases(cases))
 	if *out != "" {
 		var buf bytes.Buffer
 		if err := harness.WriteCSV(&buf, rows); err != nil {

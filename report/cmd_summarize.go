@@ -129,16 +129,7 @@ func kitReadDataset(data []byte, file, slice string) ([]harness.Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]harness.Case, len(recs))
-	for i, c := range recs {
-		hc := harness.Case{ID: c.ID, Slice: c.Field(slice), Expected: c.Expect}
-		if c.Expect == harness.KindAnswer {
-			k := harness.FactKey(c.Facts)
-			hc.Fact = &k
-		}
-		out[i] = hc
-	}
-	return out, nil
+	return harness.Dataset(recs, slice), nil
 }
 
 // kitLooksLikeRecords reports whether the first JSON line is an object
@@ -170,15 +161,7 @@ func kitReadResults(data []byte, file string) (map[string]harness.Outcome, error
 		if err != nil {
 			return nil, err
 		}
-		out := make(map[string]harness.Outcome, len(rows))
-		for _, r := range rows {
-			o := harness.Outcome{Kind: r.Outcome}
-			if r.Outcome == harness.KindAnswer {
-				o.Fact = r.Fact
-			}
-			out[r.ID] = o
-		}
-		return out, nil
+		return harness.Outcomes(rows), nil
 	}
 	return harness.ReadResults(bytes.NewReader(data), file)
 }
