@@ -108,6 +108,7 @@ type engine struct {
 	warn     map[string]*results.Warning
 	overlap  int // index of word_overlap in metrics, or -1
 	outFree  *freeList
+	slots    chan struct{} // see pipeline
 	// fileLanguage is the language named by the file name
 	// (<model>_<language>.csv), used when the file has no language column.
 	fileLanguage string
@@ -499,6 +500,10 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	inflight := e.opt.Workers + 1
+	// Every batch holds a slot from the moment its input is read until it
+	// has been merged and written, so however the scheduler orders the
+	// workers, at most cap(slots) blocks are in memory.
+	e.slots = make(chan struct{}, 2*inflight+1)
 	work := make(chan func(*worker) *batchResult, inflight)
 	done := make(chan *batchResult, inflight)
 	var wg sync.WaitGroup
@@ -531,6 +536,7 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 	next := 0
 	var firstErr error
 	for b := range done {
+		<-e.slots
 		if firstErr != nil {
 			continue
 		}
@@ -570,6 +576,16 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 		return prodErr
 	}
 	return ctx.Err()
+}
+
+// acquire takes a batch slot, or reports false when ctx is done.
+func (e *engine) acquire(ctx context.Context) bool {
+	select {
+	case e.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // runCSV is the fast path for CSV input.
@@ -625,11 +641,17 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 		}
 	}
 	return e.pipeline(ctx, func(ctx context.Context, work chan<- func(*worker) *batchResult) error {
+		if !e.acquire(ctx) {
+			return nil
+		}
 		c := rest
 		for {
 			select {
 			case work <- job(c):
 			case <-ctx.Done():
+				return nil
+			}
+			if !e.acquire(ctx) {
 				return nil
 			}
 			var err error
@@ -670,6 +692,9 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 	}
 	return e.pipeline(ctx, func(ctx context.Context, work chan<- func(*worker) *batchResult) error {
 		for {
+			if !e.acquire(ctx) {
+				return nil
+			}
 			var recs []rec
 			var end error
 			for len(recs) < batchRows {
@@ -699,6 +724,8 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 				case <-ctx.Done():
 					return nil
 				}
+			} else {
+				<-e.slots // nothing was sent for this slot
 			}
 			if end != nil {
 				if errors.Is(end, io.EOF) {

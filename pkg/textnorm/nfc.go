@@ -2,6 +2,7 @@ package textnorm
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -138,21 +139,33 @@ func AppendLowerNFC(dst []byte, s string) ([]byte, bool) {
 	nfcOnce.Do(buildNFCTables)
 	st := nfcState{starter: -1}
 	verdict := nfcYes
+	dst = slices.Grow(dst, len(s)+8) // lower-casing rarely changes the length
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+			// A run of ASCII: lower-case it in one go.
+			j := i
+			for j < len(s) && s[j] < utf8.RuneSelf {
+				b := s[j]
+				if 'A' <= b && b <= 'Z' {
+					b += 'a' - 'A'
+				}
+				dst = append(dst, b)
+				j++
 			}
-			dst = append(dst, c)
-			st.prev, st.starter = 0, rune(s[i])
-			i++
+			st.prev, st.starter = 0, rune(s[j-1])
+			i = j
 			continue
 		}
 		if c == 0xE0 && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
 			dst = append(dst, c, s[i+1], s[i+2])
 			if verdict == nfcYes {
-				verdict = st.step(rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F))
+				r := rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				if nfcTab[r] == 0 { // a plain starter: the common case, inline
+					st.prev, st.starter = 0, r
+				} else {
+					verdict = st.step(r)
+				}
 			}
 			i += 3
 			continue
