@@ -48,16 +48,27 @@ func (n blues) Colors() []color.Color {
 // human labels) put in labels[i] and the second (columns, e.g. the
 // judge) in labels[j]. The matrix must be square with one row per label.
 func Confusion(title, first, second string, labels []string, m [][]int) (*Figure, error) {
-	k := len(labels)
-	if k == 0 || len(m) != k {
-		return nil, fmt.Errorf("chart: confusion matrix has %d rows for %d labels", len(m), k)
+	if len(labels) == 0 || len(m) != len(labels) {
+		return nil, fmt.Errorf("chart: confusion matrix has %d rows for %d labels", len(m), len(labels))
 	}
-	fm := make([][]float64, k)
+	return Heatmap(title, first, second, labels, labels, m)
+}
+
+// Heatmap draws a matrix of counts, rows (named by rowName) down the
+// side and columns (colName) across, each cell shaded by its count and
+// labelled with it: a coverage matrix (task x set), or any cross count.
+// Every row must have len(cols) cells, and counts may not be negative.
+func Heatmap(title, rowName, colName string, rows, cols []string, m [][]int) (*Figure, error) {
+	nr, nc := len(rows), len(cols)
+	if nr == 0 || nc == 0 || len(m) != nr {
+		return nil, fmt.Errorf("chart: heat map has %d rows of counts for %d row labels and %d column labels", len(m), nr, nc)
+	}
+	fm := make([][]float64, nr)
 	for i, r := range m {
-		if len(r) != k {
-			return nil, fmt.Errorf("chart: confusion row %d has %d cells for %d labels", i, len(r), k)
+		if len(r) != nc {
+			return nil, fmt.Errorf("chart: heat map row %d has %d cells for %d columns", i, len(r), nc)
 		}
-		fm[i] = make([]float64, k)
+		fm[i] = make([]float64, nc)
 		for j, v := range r {
 			if v < 0 {
 				return nil, fmt.Errorf("chart: negative count %d at row %d, column %d", v, i, j)
@@ -74,9 +85,9 @@ func Confusion(title, first, second string, labels []string, m [][]int) (*Figure
 	p.Add(hm)
 	var xys plotter.XYs
 	var texts []string
-	for i := range k {
-		for j := range k {
-			xys = append(xys, plotter.XY{X: float64(j), Y: float64(k - 1 - i)})
+	for i := range nr {
+		for j := range nc {
+			xys = append(xys, plotter.XY{X: float64(j), Y: float64(nr - 1 - i)})
 			texts = append(texts, fmt.Sprint(m[i][j]))
 		}
 	}
@@ -91,21 +102,22 @@ func Confusion(title, first, second string, labels []string, m [][]int) (*Figure
 		st.Font.Size = vg.Points(12)
 		st.XAlign, st.YAlign = draw.XCenter, draw.YCenter
 		st.Color = color.Black
-		if mx > 0 && float64(m[n/k][n%k]) > 0.55*mx {
+		if mx > 0 && float64(m[n/nc][n%nc]) > 0.55*mx {
 			st.Color = color.White // dark cells
 		}
 	}
 	p.Add(lab)
-	rows := make([]string, k)
-	for i, l := range labels {
-		rows[k-1-i] = l
+	ys := make([]string, nr)
+	for i, l := range rows {
+		ys[nr-1-i] = l
 	}
-	p.NominalX(labels...)
-	p.NominalY(rows...)
-	p.X.Label.Text = second
-	p.Y.Label.Text = first
-	side := vg.Points(float64(60*k + 120))
-	return &Figure{Plot: p, Width: side + labelWidth(labels), Height: side}, nil
+	p.NominalX(cols...)
+	p.NominalY(ys...)
+	p.X.Label.Text = colName
+	p.Y.Label.Text = rowName
+	w := vg.Points(float64(60*nc + 120))
+	h := vg.Points(float64(60*nr + 120))
+	return &Figure{Plot: p, Width: w + labelWidth(rows), Height: h}, nil
 }
 
 // Calibration draws, per kind of item, the share on which a judge agrees

@@ -195,3 +195,30 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestHeatmap(t *testing.T) {
+	// A task x set coverage matrix: 5 tasks, 3 sets, one empty cell.
+	tasks := []string{"lookup", "exact_term", "paraphrase", "multi_fact", "unanswerable"}
+	sets := []string{"golden", "adversarial", "production_like"}
+	m := [][]int{{6, 2, 3}, {2, 1, 1}, {2, 1, 1}, {3, 0, 2}, {3, 2, 2}}
+	f, err := Heatmap("Coverage", "task", "set", tasks, sets, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, svg := save(t, "heatmap", f)
+	checkPNG(t, p, f)
+	for _, c := range []string{">6<", ">0<", ">multi_fact<", ">production_like<", ">task<", ">set<"} {
+		if !bytes.Contains(svg, []byte(c)) {
+			t.Errorf("heat map SVG has no text %s", c)
+		}
+	}
+	if f.Height <= f.Width {
+		t.Errorf("a 5-row, 3-column heat map should be taller than wide; got %v x %v", f.Width, f.Height)
+	}
+	if _, err := Heatmap("x", "r", "c", tasks, sets, m[:4]); err == nil {
+		t.Error("a missing row was accepted")
+	}
+	if _, err := Heatmap("x", "r", "c", tasks, sets[:2], m); err == nil {
+		t.Error("a row longer than the columns was accepted")
+	}
+}

@@ -58,18 +58,53 @@ const DefaultMaxRows = 50
 
 var tableTemplate = template.Must(template.New("table").Parse(`<div style="overflow-x:auto"><table style="border-collapse:collapse;font-size:90%">
 {{if .Title}}<caption style="text-align:left;font-weight:600;padding:4px 0">{{.Title}}</caption>{{end}}<thead><tr>{{range .Header}}<th style="text-align:left;border-bottom:1px solid #999;padding:2px 8px">{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range .Rows}}<tr>{{range .}}<td style="border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">{{.}}</td>{{end}}</tr>
+<tbody>{{range .Rows}}<tr>{{range .}}<td style="text-align:{{.Align}};border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody></table>{{if .Note}}<p style="color:#666;font-size:85%">{{.Note}}</p>{{end}}</div>`))
+
+// htmlCell is a table cell and its alignment: numbers right, text left
+// (stated on every cell, since a notebook's own CSS may right-align
+// cells otherwise).
+type htmlCell struct{ Text, Align string }
 
 // tableHTML renders a table with every cell escaped.
 func tableHTML(title string, header []string, rows [][]string, note string) (string, error) {
+	cells := make([][]htmlCell, len(rows))
+	for i, r := range rows {
+		cells[i] = make([]htmlCell, len(r))
+		for j, c := range r {
+			align := "left"
+			if looksNumeric(c) {
+				align = "right"
+			}
+			cells[i][j] = htmlCell{c, align}
+		}
+	}
 	var b strings.Builder
 	err := tableTemplate.Execute(&b, struct {
 		Title, Note string
 		Header      []string
-		Rows        [][]string
-	}{title, note, header, rows})
+		Rows        [][]htmlCell
+	}{title, note, header, cells})
 	return b.String(), err
+}
+
+// looksNumeric reports whether a cell is a number as tables show them:
+// digits with an optional sign, decimal point, thousands commas and a
+// trailing % (e.g. "-0.5", "1,024", "63.4%").
+func looksNumeric(s string) bool {
+	s = strings.TrimSuffix(strings.TrimSpace(s), "%")
+	s = strings.TrimLeft(s, "+-")
+	digits := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '.' || r == ',':
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }
 
 // capRows keeps the first max rows (0: DefaultMaxRows) and says how

@@ -147,3 +147,22 @@ func TestCapRows(t *testing.T) {
 		}
 	}
 }
+
+func TestCellAlignment(t *testing.T) {
+	h, err := tableHTML("", []string{"name", "n", "rate"}, [][]string{{"Ruru Jataka", "1,024", "63.4%"}, {"-", "-0.5", "x1"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`text-align:left;border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">Ruru Jataka`,
+		`text-align:right;border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">1,024`,
+		`text-align:right;border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">63.4%`,
+		`text-align:right;border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">-0.5`,
+		`text-align:left;border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">-<`,
+		`text-align:left;border-bottom:1px solid #e5e5e5;padding:2px 8px;vertical-align:top;white-space:pre-wrap">x1`,
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("table HTML lacks %s", want)
+		}
+	}
+}
