@@ -2,15 +2,19 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/textnorm"
+	"github.com/evalbook/evalbook/pkg/xlsxreport"
 )
 
 func init() {
@@ -18,10 +22,11 @@ func init() {
 }
 
 const leaderboardHelp = `
-Usage: evalbook leaderboard [--dir DIR] [--metric ID] [--normalize none|nfc|indic] [--json]
+Usage: evalbook leaderboard [--dir DIR] [--metric ID[,ID...]] [--normalize P] [--json]
+                            [--xlsx FILE] [--html FILE]
 
 Scores every response file in DIR (<model>_<language>.csv, .jsonl or .xlsx, each with the
-columns question, answer, Domain, response and optionally id) under one metric, and prints a
+columns question, answer, Domain, response and optionally id) under each metric, and prints a
 models × languages table with intervals, the best model of each language marked * only when
 its lead over the runner-up is significant, the per-domain values, and the files read.
 
@@ -45,14 +50,20 @@ Examples:
 	evalbook leaderboard
 	evalbook leaderboard --dir runs/ --metric word_overlap --normalize indic
 	evalbook leaderboard --dir runs/ --metric chrf --resamples 1000 --json
+	evalbook leaderboard --metric exact_substring,word_overlap,chrf --xlsx board.xlsx --html board.html
+
+With several metrics, each gets its own board (and its own sheets in --xlsx, sections in --html);
+--json then prints a list of boards.
 `
 
 func runLeaderboard(e *env) error {
 	fs := newFlags(e, "leaderboard", leaderboardHelp)
 	var (
 		dir        = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
-		metric     = fs.String("metric", score.Default[0], "metric `id` to rank by: "+strings.Join(score.IDs(), ", "))
-		normalize  = fs.String("normalize", "none", "normalisation `profile` applied before scoring: none, nfc, indic")
+		metric     = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
+		xlsxOut    = fs.String("xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
+		htmlOut    = fs.String("html", "", "write the boards as one self-contained HTML `FILE`")
+		normalize  = fs.String("normalize", "none", "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
 		asJSON     = fs.Bool("json", false, "print one JSON document instead of tables")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals")
 		alpha      = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
@@ -71,8 +82,9 @@ func runLeaderboard(e *env) error {
 	if len(args) > 0 {
 		return usagef("leaderboard: unexpected argument %q (the directory goes after --dir)", args[0])
 	}
-	if _, err := score.Lookup(*metric); err != nil {
-		return usagef("leaderboard: %v", err)
+	ms, err := score.ParseList(*metric)
+	if err != nil {
+		return usagef("leaderboard: --metric: %v", err)
 	}
 	profile, err := textnorm.ParseProfile(*normalize)
 	if err != nil {
@@ -101,26 +113,66 @@ func runLeaderboard(e *env) error {
 	if err != nil {
 		return err
 	}
-	board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
-		Metric: *metric, Profile: profile, Confidence: *confidence, Alpha: *alpha, Resamples: *resamples, Seed: *seed,
-		Columns: qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
-	})
-	if err != nil {
+	var boards []*leaderboard.Board
+	for _, m := range ms {
+		board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
+			Metric: m.ID, Profile: profile, Confidence: *confidence, Alpha: *alpha, Resamples: *resamples, Seed: *seed,
+			Columns: qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
+		})
+		if err != nil {
+			return err
+		}
+		if *dir == "" {
+			// Name the sample files as they are in the repository, not by the temporary copy.
+			for i := range board.Files {
+				board.Files[i].Path = "datasets/leaderboard/" + filepath.Base(board.Files[i].Path)
+			}
+			for i := range board.Warnings {
+				board.Warnings[i].Message = strings.ReplaceAll(board.Warnings[i].Message, d+string(filepath.Separator), "datasets/leaderboard/")
+			}
+		}
+		boards = append(boards, board)
+	}
+	if err := lbExport(e, boards, *xlsxOut, *htmlOut); err != nil {
 		return err
 	}
-	if *dir == "" {
-		// Name the sample files as they are in the repository, not by the temporary copy.
-		for i := range board.Files {
-			board.Files[i].Path = "datasets/leaderboard/" + filepath.Base(board.Files[i].Path)
-		}
-		for i := range board.Warnings {
-			board.Warnings[i].Message = strings.ReplaceAll(board.Warnings[i].Message, d+string(filepath.Separator), "datasets/leaderboard/")
-		}
-	}
 	if *asJSON {
-		return writeJSON(e.stdout, board)
+		if len(boards) == 1 {
+			return writeJSON(e.stdout, boards[0])
+		}
+		return writeJSON(e.stdout, boards)
 	}
-	return board.WriteText(e.stdout)
+	for i, b := range boards {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		if err := b.WriteText(e.stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lbExport writes the boards' tables as a workbook and a page.
+func lbExport(e *env, boards []*leaderboard.Board, xlsxPath, htmlPath string) error {
+	var tables []results.Table
+	for _, b := range boards {
+		tables = append(tables, b.Tables()...)
+	}
+	title := "Leaderboard"
+	if xlsxPath != "" {
+		if err := writeAtomic(xlsxPath, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%d tables)\n", xlsxPath, len(tables))
+	}
+	if htmlPath != "" {
+		if err := writeAtomic(htmlPath, func(w io.Writer) error { return htmlreport.WriteTables(w, title, tables, false) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", htmlPath)
+	}
+	return nil
 }
 
 // lbExtractSample writes the embedded sample response files into dir.
