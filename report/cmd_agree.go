@@ -106,6 +106,7 @@ func runAgree(e *env) error {
 	resamples := fs.Int("resamples", 2000, "bootstrap `resamples`")
 	seed := fs.Uint64("seed", 1, "bootstrap `seed`")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -200,6 +201,9 @@ func runAgree(e *env) error {
 			d.Ratings[r] = row.Ratings[j]
 		}
 		rep.Disagreements = append(rep.Disagreements, d)
+	}
+	if err := export.write(e, "evalbook agree", agreeTables(rep)); err != nil {
+		return err
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, rep)

@@ -105,6 +105,7 @@ func runCompare(e *env) error {
 	resamples := fs.Int("resamples", 10000, "bootstrap `resamples`")
 	seed := fs.Uint64("seed", 1, "bootstrap `seed`")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -185,6 +186,9 @@ func runCompare(e *env) error {
 	}
 	rep := compareVersions(keys, o, nw, groups, *ci, *confidence, *resamples, *seed)
 	rep.OldFile, rep.NewFile, rep.Key, rep.Metric, rep.By = *oldFile, *newFile, *key, *metric, *by
+	if err := export.write(e, "evalbook compare", compareTables(rep)); err != nil {
+		return err
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, rep)
 	}

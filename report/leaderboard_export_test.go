@@ -1,8 +1,10 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,5 +45,67 @@ func TestLeaderboardExports(t *testing.T) {
 	}
 	if strings.Contains(string(page), "http://") || strings.Contains(string(page), "https://") {
 		t.Error("page refers to the network")
+	}
+}
+
+// agree and compare write their tables as a workbook and a page; the
+// figures in them are the ones the text output prints.
+func TestAgreeCompareExports(t *testing.T) {
+	dir := t.TempDir()
+	x, h := filepath.Join(dir, "a.xlsx"), filepath.Join(dir, "a.html")
+	_, errs, code := runCLI(t, "agree", "--labels", "../datasets/agreement/pairs.csv", "--raters", "ann1,ann2", "--id", "id", "--xlsx", x, "--html", h)
+	if code != 0 {
+		t.Fatalf("agree: exit %d: %s", code, errs)
+	}
+	f, err := excelize.OpenFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	found := false
+	for _, sh := range f.GetSheetList() {
+		rows, _ := f.GetRows(sh)
+		for _, r := range rows {
+			// Seed figure: kappa 0.798 on the 30 pairs (full precision in the cell).
+			if len(r) >= 2 && r[0] == "kappa" {
+				if k, err := strconv.ParseFloat(r[1], 64); err == nil && math.Abs(k-0.798) < 0.0005 {
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no kappa 0.798 row in the workbook (sheets %q)", f.GetSheetList())
+	}
+	page, _ := os.ReadFile(h)
+	for _, want := range []string{"lib03", "Disagreements, to adjudicate", "Confusion"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("agree page lacks %q", want)
+		}
+	}
+	x2 := filepath.Join(dir, "c.xlsx")
+	_, errs, code = runCLI(t, "compare", "--old", "testdata/compare_old.csv", "--new", "testdata/compare_new.csv", "--metric", "pass", "--xlsx", x2)
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, errs)
+	}
+	g, err := excelize.OpenFile(x2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ok := false
+	for _, sh := range g.GetSheetList() {
+		rows, _ := g.GetRows(sh)
+		for _, r := range rows {
+			// Seed figure: 2 better, 0 worse gives p = 0.5.
+			if len(r) >= 2 && r[0] == "sign test p" {
+				if p, err := strconv.ParseFloat(r[1], 64); err == nil && p == 0.5 {
+					ok = true
+				}
+			}
+		}
+	}
+	if !ok {
+		t.Error("no sign test p = 0.5 row in the comparison workbook")
 	}
 }
