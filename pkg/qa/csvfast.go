@@ -19,7 +19,7 @@ import (
 
 // blockSize is the size of the blocks a CSV file is cut into (a variable so
 // that tests can cut tiny blocks and exercise every boundary).
-var blockSize = 512 << 10
+var blockSize = 256 << 10
 
 // chunk is a run of whole records.
 //
