@@ -233,7 +233,11 @@ func (b *batchResult) warnLine(code string, line int) {
 
 // row scores one record into b, appending its verdict line to b.out when
 // a verdict file is wanted. raw is the record's CSV text, or "" to encode fields.
-func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
+//
+// It reports false, having recorded nothing, when the golden answer or
+// the response is not valid UTF-8 and the row was asked to check
+// (checkUTF8): the lower-casing pass checks them on the way.
+func (w *worker) row(b *batchResult, fields []string, line int, raw string, checkUTF8 bool) bool {
 	e := w.e
 	lay := e.lay
 	golden, response := fields[lay.answer], fields[lay.response]
@@ -242,9 +246,13 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 		var gOK, rOK bool
 		if w.anyLow {
 			// Lower-case once for every metric that works on lower-cased
-			// text, checking NFC in the same pass.
-			w.gl, gOK = textnorm.AppendLowerNFC(w.gl[:0], golden)
-			w.rl, rOK = textnorm.AppendLowerNFC(w.rl[:0], response)
+			// text, checking NFC and UTF-8 in the same pass.
+			var gValid, rValid bool
+			w.gl, gOK, gValid = textnorm.AppendLowerCheck(w.gl[:0], golden)
+			w.rl, rOK, rValid = textnorm.AppendLowerCheck(w.rl[:0], response)
+			if checkUTF8 && !(gValid && rValid) {
+				return false
+			}
 			lowered = true
 		} else {
 			gOK, rOK = textnorm.IsNFC(golden), textnorm.IsNFC(response)
@@ -372,6 +380,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string) {
 		}
 		b.out = append(b.out, ',', bit(blank), ',', bit(emptyGolden), '\n')
 	}
+	return true
 }
 
 func (w *worker) groupKey(fields []string, cols []int) string {
@@ -618,7 +627,11 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 				return b
 			}
 			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
-			valid := utf8.ValidString(c.text)
+			// UTF-8 is checked per record: the golden answer and the
+			// response by the lower-casing pass when there is one (which
+			// reads them anyway), the other fields here.
+			inRow := e.opt.Profile == textnorm.None && w.anyLow
+			valid := !inRow && utf8.ValidString(c.text)
 			for {
 				rec, ok, err := p.parse()
 				if err != nil {
@@ -632,11 +645,25 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 					b.err = &ParseError{File: e.file, Line: rec.line, Err: errorf("%w: the record has %d fields, the header has %d (a field with a comma or line break must be quoted)", ErrFieldCount, len(rec.fields), nCols)}
 					return b
 				}
-				if !valid && !utf8.ValidString(rec.raw) {
-					b.err = badUTF8(e.file, rec, header)
-					return b
+				if !valid {
+					ok := true
+					if inRow {
+						for i, f := range rec.fields {
+							if i != e.lay.answer && i != e.lay.response && !utf8.ValidString(f) {
+								ok = false
+								break
+							}
+						}
+					} else {
+						ok = utf8.ValidString(rec.raw)
+					}
+					if !ok || !w.row(b, rec.fields, rec.line, rec.raw, inRow) {
+						b.err = badUTF8(e.file, rec, header)
+						return b
+					}
+					continue
 				}
-				w.row(b, rec.fields, rec.line, rec.raw)
+				w.row(b, rec.fields, rec.line, rec.raw, false)
 			}
 		}
 	}
@@ -714,7 +741,7 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 			job := func(w *worker) *batchResult {
 				b := w.newBatch(s)
 				for _, r := range recs {
-					w.row(b, r.fields, r.line, "")
+					w.row(b, r.fields, r.line, "", false) // the sources check UTF-8 as they read
 				}
 				return b
 			}

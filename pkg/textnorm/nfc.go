@@ -136,58 +136,76 @@ func composes(first, second rune) bool {
 // AppendLowerNFC appends Lower(s) to dst and also reports IsNFC(s),
 // in one pass over s: the scoring loop needs both for every field.
 func AppendLowerNFC(dst []byte, s string) ([]byte, bool) {
+	dst, nfc, _ := AppendLowerCheck(dst, s)
+	return dst, nfc
+}
+
+// AppendLowerCheck is AppendLowerNFC that also reports whether s is valid
+// UTF-8, so that a caller lower-casing every field it scores need not run
+// a separate validation pass over them.
+func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 	nfcOnce.Do(buildNFCTables)
+	valid = true
 	st := nfcState{starter: -1}
 	verdict := nfcYes
 	dst = slices.Grow(dst, len(s)+8) // lower-casing rarely changes the length
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			// A run of ASCII: lower-case it in one go.
-			j := i
+			// A run of ASCII: copy it in one go, then lower-case in place.
+			j := i + 1
 			for j < len(s) && s[j] < utf8.RuneSelf {
-				b := s[j]
-				if 'A' <= b && b <= 'Z' {
-					b += 'a' - 'A'
-				}
-				dst = append(dst, b)
 				j++
+			}
+			start := len(dst)
+			dst = append(dst, s[i:j]...)
+			for k := start; k < len(dst); k++ {
+				if b := dst[k]; b-'A' < 26 {
+					dst[k] = b + ('a' - 'A')
+				}
 			}
 			st.prev, st.starter = 0, rune(s[j-1])
 			i = j
 			continue
 		}
-		if c == 0xE0 && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
-			dst = append(dst, c, s[i+1], s[i+2])
-			if verdict == nfcYes {
-				r := rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
-				if nfcTab[r] == 0 { // a plain starter: the common case, inline
-					st.prev, st.starter = 0, r
-				} else {
-					verdict = st.step(r)
+		if c == 0xE0 {
+			// A run of U+0800 to U+0FFF (the Indic scripts, which have no
+			// case): check each rune's NFC property, then copy the run.
+			j := i
+			for j+2 < len(s) && s[j] == 0xE0 && s[j+1] >= 0xA0 && s[j+1] <= 0xBF && s[j+2]&0xC0 == 0x80 {
+				if verdict == nfcYes {
+					r := rune(s[j+1]&0x3F)<<6 | rune(s[j+2]&0x3F)
+					if nfcTab[r] == 0 { // a plain starter: the common case, inline
+						st.prev, st.starter = 0, r
+					} else {
+						verdict = st.step(r)
+					}
 				}
+				j += 3
 			}
-			i += 3
-			continue
+			if j > i {
+				dst = append(dst, s[i:j]...)
+				i = j
+				continue
+			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		dst = appendLowerRune(dst, s, i, r, size)
-		if verdict == nfcYes {
-			if r == utf8.RuneError && size == 1 {
-				verdict = nfcUnsure
-			} else {
-				verdict = st.step(r)
-			}
+		if r == utf8.RuneError && size == 1 {
+			valid = false
+			verdict = nfcUnsure
+		} else if verdict == nfcYes {
+			verdict = st.step(r)
 		}
 		i += size
 	}
 	switch verdict {
 	case nfcNo:
-		return dst, false
+		return dst, false, valid
 	case nfcUnsure:
-		return dst, norm.NFC.IsNormalString(s)
+		return dst, norm.NFC.IsNormalString(s), valid
 	}
-	return dst, true
+	return dst, true, valid
 }
 
 const (

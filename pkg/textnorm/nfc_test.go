@@ -105,6 +105,9 @@ func FuzzAppendLowerNFC(f *testing.F) {
 		if nfc != IsNFC(s) {
 			t.Fatalf("AppendLowerNFC(%+q) says NFC %v, IsNFC says %v", s, nfc, !nfc)
 		}
+		if _, _, valid := AppendLowerCheck(nil, s); valid != utf8.ValidString(s) {
+			t.Fatalf("AppendLowerCheck(%+q) says valid %v", s, valid)
+		}
 	})
 }
 
