@@ -228,6 +228,7 @@ func splitCommas(dst []string, s string) []string {
 func (p *csvParser) slow() ([]string, error) {
 	p.buf = p.buf[:0]
 	t := p.text
+	nl := -1           // offset of the next line break at or after p.pos, once known
 	lineStart := p.pos // offset of the current line's first byte, for columns
 	for {
 		if p.pos < len(t) && t[p.pos] == '"' {
@@ -280,10 +281,22 @@ func (p *csvParser) slow() ([]string, error) {
 					Err: fmt.Errorf("%w: extraneous or missing \" in quoted field (a quote inside a quoted field must be doubled)", ErrQuote)}
 			}
 		}
-		// Unquoted field: up to the next comma or end of line.
-		end := p.pos
-		for end < len(t) && !csvSpecial[t[end]] {
-			end++
+		// Unquoted field: up to the next comma or end of line (both
+		// found with IndexByte; an unquoted field cannot hold a line
+		// break, so the line's end bounds the comma search).
+		if nl < p.pos {
+			if k := strings.IndexByte(t[p.pos:], '\n'); k >= 0 {
+				nl = p.pos + k
+			} else {
+				nl = len(t)
+			}
+		}
+		end := nl
+		if k := strings.IndexByte(t[p.pos:nl], ','); k >= 0 {
+			end = p.pos + k
+		}
+		if q := strings.IndexByte(t[p.pos:end], '"'); q >= 0 {
+			end = p.pos + q // a bare quote: reported below
 		}
 		for end < len(t) && t[end] != ',' && t[end] != '\n' {
 			if t[end] == '"' {
@@ -307,9 +320,6 @@ func (p *csvParser) slow() ([]string, error) {
 		p.pos++ // the comma
 	}
 }
-
-// csvSpecial marks the bytes that end or break an unquoted field.
-var csvSpecial = [256]bool{',': true, '\n': true, '"': true}
 
 // col is the 1-based rune column of byte offset pos in the line starting at lineStart.
 func col(t string, lineStart, pos int) int {
