@@ -115,7 +115,7 @@ func (c LeakageConfig) score(out []Match, x, y profile, i, j int) []Match {
 	if s := jaccardSorted(x.words, y.words); s >= c.Threshold && s > 0 {
 		out = append(out, Match{i, j, MethodJaccard, s})
 	}
-	if s := jaccardUint(x.grams, y.grams); s >= c.Threshold && s > 0 {
+	if s := jaccardSorted(x.grams, y.grams); s >= c.Threshold && s > 0 {
 		out = append(out, Match{i, j, MethodCharNGram, s})
 	}
 	return out
@@ -284,7 +284,7 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 			if method == MethodJaccard {
 				s = jaccardSorted(a[i].words, other[j].words)
 			} else {
-				s = jaccardUint(a[i].grams, other[j].grams)
+				s = jaccardSorted(a[i].grams, other[j].grams)
 			}
 			if s >= c.Threshold && s > 0 {
 				out = append(out, Match{i, j, method, s})

@@ -1,9 +1,9 @@
 package design
 
 import (
+	"cmp"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -62,9 +62,7 @@ func sortedCopy(s []string) []string {
 // (spaces, punctuation, the danda) separates words.
 func Words(s string) []string {
 	s = textnorm.Lower(textnorm.Indic.Apply(s))
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r))
-	})
+	return textnorm.Words(s) // the Indic profile has already removed joiners
 }
 
 // ContentWords returns Words(s) without the FunctionWords, in order of
@@ -98,28 +96,9 @@ func sortedSet(words []string) []string {
 	return out
 }
 
-// jaccardSorted computes |A ∩ B| / |A ∪ B| for sorted sets without duplicates.
-func jaccardSorted(a, b []string) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	i, j, inter := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
-}
-
-func jaccardUint(a, b []uint64) float64 {
+// jaccardSorted computes |A ∩ B| / |A ∪ B| for sorted sets without
+// duplicates (words, or MinHash shingle hashes); 0 when either is empty.
+func jaccardSorted[T cmp.Ordered](a, b []T) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
@@ -210,5 +189,5 @@ func uniqueUint(s []uint64) []uint64 {
 // reworded copies that word-set Jaccard misses, in Bengali and Hindi as
 // well as English. It is 0 when either text has no content words.
 func CharNGramSimilarity(a, b string, n int) float64 {
-	return jaccardUint(CharNGrams(a, n), CharNGrams(b, n))
+	return jaccardSorted(CharNGrams(a, n), CharNGrams(b, n))
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
-	"unicode"
 
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -41,9 +39,7 @@ var stopSet = func() map[string]bool {
 // digit folding and lower-casing.
 func terms(s string) []string {
 	s = textnorm.Lower(textnorm.Indic.Apply(s))
-	ws := strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r))
-	})
+	ws := textnorm.Words(s) // the Indic profile has already removed joiners
 	seen := map[string]bool{}
 	var out []string
 	for _, w := range ws {
