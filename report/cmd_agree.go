@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/chart"
 	"io"
 	"os"
 	"slices"
@@ -106,6 +107,7 @@ func runAgree(e *env) error {
 	resamples := fs.Int("resamples", 2000, "bootstrap `resamples`")
 	seed := fs.Uint64("seed", 1, "bootstrap `seed`")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	charts := fs.String("charts", "", "write the confusion heat map (two raters; PNG and SVG) to `DIR`")
 	export := addTableExportFlags(fs)
 	args, err := parseFlags(e, fs)
 	if err != nil {
@@ -204,6 +206,18 @@ func runAgree(e *env) error {
 	}
 	if err := export.write(e, "evalbook agree", agreeTables(rep)); err != nil {
 		return err
+	}
+	if *charts != "" {
+		if rep.Confusion == nil {
+			return usagef("agree: --charts draws the confusion of two raters; %d were given", len(rep.Raters))
+		}
+		fig, err := chart.Confusion("Agreement of "+rep.Raters[0]+" and "+rep.Raters[1], rep.Raters[0], rep.Raters[1], rep.Confusion.Labels, rep.Confusion.Rows)
+		if err != nil {
+			return err
+		}
+		if err := writeFigures(e, *charts, []chart.Named{{Name: "agree-confusion", Figure: fig}}); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, rep)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/chart"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -96,7 +97,9 @@ func runCalibrate(e *env) error {
 		resamples = fs.Int("resamples", judge.DefaultResamples, "bootstrap `resamples` for the agreement interval")
 		seed      = fs.Uint64("seed", 1, "bootstrap random `seed` (same seed, same interval)")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
+		charts    = fs.String("charts", "", "write the per-kind agreement bars and the confusion heat map (PNG and SVG) to `DIR`")
 	)
+	export := addTableExportFlags(fs)
 	cf := addJudgeClientFlags(fs, 8)
 	args, err := parseFlags(e, fs)
 	if err != nil {
@@ -161,10 +164,34 @@ func runCalibrate(e *env) error {
 	if rep.Reasons == nil {
 		rep.Reasons = []string{}
 	}
+	if err := export.write(e, "evalbook calibrate", judge.CalibrationTables(rep.Record, rep.Usable, rep.Reasons)); err != nil {
+		return err
+	}
+	if *charts != "" {
+		if err := calibrationCharts(e, *charts, rep.Record); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, rep)
 	}
 	return rep.writeText(e.stdout, m == nil)
+}
+
+// calibrationCharts writes the per-kind agreement bars and the confusion
+// heat map of a calibration record.
+func calibrationCharts(e *env, dir string, r judge.Record) error {
+	kinds, agree, n := r.KindShares()
+	bars, err := chart.Calibration("Agreement with the human labels per kind: "+r.Judge, kinds, agree, n)
+	if err != nil {
+		return err
+	}
+	labels, m := r.ConfusionMatrix()
+	heat, err := chart.Confusion("Human labels against "+r.Judge, "human (final label)", "judge", labels, m)
+	if err != nil {
+		return err
+	}
+	return writeFigures(e, dir, []chart.Named{{Name: "calibration-by-kind", Figure: bars}, {Name: "calibration-confusion", Figure: heat}})
 }
 
 func (rep *calibrateReport) writeText(w io.Writer, fake bool) error {

@@ -138,19 +138,27 @@ func exportScore(e *env, x *exportFlags, res *results.Score, tables []results.Ta
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(x.charts, 0o755); err != nil {
+		if err := writeFigures(e, x.charts, figs); err != nil {
 			return err
 		}
-		for _, f := range figs {
-			for _, format := range []string{"png", "svg"} {
-				path := filepath.Join(x.charts, f.Name+"."+format)
-				if err := writeAtomic(path, func(w io.Writer) error { return f.Figure.Write(w, format) }); err != nil {
-					return fmt.Errorf("writing %s: %w", path, err)
-				}
+	}
+	return nil
+}
+
+// writeFigures writes each figure as NAME.png and NAME.svg in dir.
+func writeFigures(e *env, dir string, figs []chart.Named) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range figs {
+		for _, format := range []string{"png", "svg"} {
+			path := filepath.Join(dir, f.Name+"."+format)
+			if err := writeAtomic(path, func(w io.Writer) error { return f.Figure.Write(w, format) }); err != nil {
+				return fmt.Errorf("writing %s: %w", path, err)
 			}
 		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %d charts (PNG and SVG) to %s\n", len(figs), x.charts)
 	}
+	fmt.Fprintf(e.stderr, "evalbook: wrote %d charts (PNG and SVG) to %s\n", len(figs), dir)
 	return nil
 }
 

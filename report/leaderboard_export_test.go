@@ -109,3 +109,47 @@ func TestAgreeCompareExports(t *testing.T) {
 		t.Error("no sign test p = 0.5 row in the comparison workbook")
 	}
 }
+
+// calibrate writes its record as tables and its per-kind bars and
+// confusion as charts; agree draws its confusion.
+func TestCalibrateExports(t *testing.T) {
+	dir := t.TempDir()
+	x, charts := filepath.Join(dir, "c.xlsx"), filepath.Join(dir, "charts")
+	_, errs, code := runCLI(t, "calibrate", "--judge", "fake:mixed", "--xlsx", x, "--charts", charts)
+	if code != 0 {
+		t.Fatalf("calibrate: exit %d: %s", code, errs)
+	}
+	f, err := excelize.OpenFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	found := false
+	for _, sh := range f.GetSheetList() {
+		rows, _ := f.GetRows(sh)
+		for _, r := range rows {
+			// Seed 003: the mixed judge agrees on 19 of 30 pairs (0.633), kappa 0.456.
+			if len(r) >= 2 && r[0] == "agreement" {
+				if v, err := strconv.ParseFloat(r[1], 64); err == nil && math.Abs(v-19.0/30) < 1e-9 {
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no agreement 19/30 row in the calibration workbook (sheets %q)", f.GetSheetList())
+	}
+	for _, name := range []string{"calibration-by-kind.png", "calibration-by-kind.svg", "calibration-confusion.svg"} {
+		if st, err := os.Stat(filepath.Join(charts, name)); err != nil || st.Size() == 0 {
+			t.Errorf("chart %s: %v", name, err)
+		}
+	}
+	_, errs, code = runCLI(t, "agree", "--labels", "../datasets/agreement/pairs.csv", "--raters", "ann1,ann2", "--charts", charts)
+	if code != 0 {
+		t.Fatalf("agree --charts: exit %d: %s", code, errs)
+	}
+	svg, err := os.ReadFile(filepath.Join(charts, "agree-confusion.svg"))
+	if err != nil || !strings.Contains(string(svg), ">10<") || !strings.Contains(string(svg), ">11<") {
+		t.Errorf("agree confusion SVG lacks the seed's diagonal counts 10 and 11 (err %v)", err)
+	}
+}
