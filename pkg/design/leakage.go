@@ -5,7 +5,9 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Leakage methods, as named in reports.
@@ -212,7 +214,6 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 		other = b
 	}
 	var out []Match
-	sig := make([]uint64, numHashes)
 	for _, method := range []string{MethodJaccard, MethodCharNGram} {
 		set := func(p *profile) []uint64 {
 			if method == MethodJaccard {
@@ -221,29 +222,44 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 			return p.grams
 		}
 		// Band keys of every text with a non-empty set: keys[t*bands+band].
+		// The texts are listed first, then their signatures are computed
+		// on every core (each text's keys have fixed slots, so the result
+		// does not depend on the scheduling).
 		var ids []bandEntry
-		var keys []uint64
-		add := func(ps []profile, side int8) {
+		var sets [][]uint64
+		list := func(ps []profile, side int8) {
 			for i := range ps {
-				s := set(&ps[i])
-				if len(s) == 0 {
-					continue
+				if s := set(&ps[i]); len(s) > 0 {
+					ids = append(ids, bandEntry{id: int32(i), side: side})
+					sets = append(sets, s)
 				}
-				signature(s, sig)
-				for band := 0; band < bands; band++ {
-					h := uint64(band) * 0x9e3779b97f4a7c15
-					for r := 0; r < rows; r++ {
-						h = mix64(h ^ sig[band*rows+r])
-					}
-					keys = append(keys, h)
-				}
-				ids = append(ids, bandEntry{id: int32(i), side: side})
 			}
 		}
-		add(a, 0)
+		list(a, 0)
 		if b != nil {
-			add(b, 1)
+			list(b, 1)
 		}
+		keys := make([]uint64, len(sets)*bands)
+		workers := min(runtime.GOMAXPROCS(0), max(1, len(sets)/1024))
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				sig := make([]uint64, numHashes)
+				for t := w; t < len(sets); t += workers {
+					signature(sets[t], sig)
+					for band := 0; band < bands; band++ {
+						h := uint64(band) * 0x9e3779b97f4a7c15
+						for r := 0; r < rows; r++ {
+							h = mix64(h ^ sig[band*rows+r])
+						}
+						keys[t*bands+band] = h
+					}
+				}
+			}(w)
+		}
+		wg.Wait()
 		var pairs []uint64 // i<<32 | j, with duplicates
 		entries := make([]bandEntry, len(ids))
 		for band := 0; band < bands; band++ {
@@ -278,16 +294,28 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 		}
 		slices.Sort(pairs)
 		pairs = slices.Compact(pairs)
-		for _, pk := range pairs {
-			i, j := int(pk>>32), int(uint32(pk))
-			var s float64
-			if method == MethodJaccard {
-				s = jaccardSorted(a[i].words, other[j].words)
-			} else {
-				s = jaccardSorted(a[i].grams, other[j].grams)
-			}
-			if s >= c.Threshold && s > 0 {
-				out = append(out, Match{i, j, method, s})
+		// Score the candidates exactly, on every core; the matches are
+		// sorted below, so their order here does not matter.
+		scores := make([]float64, len(pairs))
+		pw := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/4096))
+		for w := 0; w < pw; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for k := w; k < len(pairs); k += pw {
+					i, j := int(pairs[k]>>32), int(uint32(pairs[k]))
+					if method == MethodJaccard {
+						scores[k] = jaccardSorted(a[i].words, other[j].words)
+					} else {
+						scores[k] = jaccardSorted(a[i].grams, other[j].grams)
+					}
+				}
+			}(w)
+		}
+		wg.Wait()
+		for k, pk := range pairs {
+			if s := scores[k]; s >= c.Threshold && s > 0 {
+				out = append(out, Match{int(pk >> 32), int(uint32(pk)), method, s})
 			}
 		}
 	}
