@@ -21,8 +21,13 @@ func ReadDataset(r io.Reader, file string) ([]Case, error) {
 	data = trimBOM(data)
 	var out []Case
 	check := func(c Case, line int) error {
-		if strings.TrimSpace(c.ID) == "" {
+		switch {
+		case strings.TrimSpace(c.ID) == "":
 			return fmt.Errorf("%s:%d: id: must be a non-empty string", file, line)
+		case c.Expected != KindAnswer && c.Expected != KindAbstain:
+			return fmt.Errorf("%s:%d: expected: must be %q or %q, got %q", file, line, KindAnswer, KindAbstain, c.Expected)
+		case c.Expected == KindAnswer && c.Fact == nil:
+			return fmt.Errorf("%s:%d: fact: an answer case needs the fact a correct answer states", file, line)
 		}
 		return nil
 	}
@@ -78,6 +83,9 @@ func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
 			if err := dec.Decode(&o); err != nil {
 				return nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, dec.InputOffset()), id, err)
 			}
+			if err := checkKind(o.Kind); err != nil {
+				return nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, off), id, err)
+			}
 			out[id] = o
 		}
 		return out, nil
@@ -97,6 +105,9 @@ func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
 		}
 		if prev, dup := first[rec.ID]; dup {
 			return fmt.Errorf("%s:%d: result for case %q recorded twice (first on line %d)", file, line, rec.ID, prev)
+		}
+		if err := checkKind(rec.Kind); err != nil {
+			return fmt.Errorf("%s:%d: %v", file, line, err)
 		}
 		first[rec.ID] = line
 		out[rec.ID] = Outcome{Kind: rec.Kind, Fact: rec.Fact}
@@ -196,4 +207,13 @@ func skipSep(data []byte, off int64) int64 {
 
 func trimBOM(b []byte) []byte {
 	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+}
+
+// checkKind accepts the three outcome kinds.
+func checkKind(k string) error {
+	switch k {
+	case KindAnswer, KindAbstain, KindError:
+		return nil
+	}
+	return fmt.Errorf("kind: must be %q, %q or %q, got %q", KindAnswer, KindAbstain, KindError, k)
 }

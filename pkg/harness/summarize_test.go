@@ -169,7 +169,9 @@ func TestReadersFormats(t *testing.T) {
 		{"unknown field in array", "[\n{\"id\":\"a\",\"slice\":\"s\",\"expected\":\"abstain\",\"fact\":null},\n{\"id\":\"b\",\"kind\":1}\n]", `d:3: json: unknown field "kind"`},
 		{"missing id", `{"slice":"s","expected":"abstain"}`, "d:1: id: must be a non-empty string"},
 		{"trailing", `[] []`, "unexpected data after the JSON array"},
-		{"jsonl garbage", "{\"id\":\"a\"}\n{", "d:2:"},
+		{"jsonl garbage", "{\"id\":\"a\",\"slice\":\"s\",\"expected\":\"abstain\"}\n{", "d:2:"},
+		{"bad expected", `{"id":"a","slice":"s","expected":"maybe"}`, `d:1: expected: must be "answer" or "abstain", got "maybe"`},
+		{"answer without fact", `{"id":"a","slice":"s","expected":"answer"}`, "d:1: fact: an answer case needs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadDataset(strings.NewReader(tc.in), "d")
