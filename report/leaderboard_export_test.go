@@ -57,25 +57,9 @@ func TestAgreeCompareExports(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("agree: exit %d: %s", code, errs)
 	}
-	f, err := excelize.OpenFile(x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	found := false
-	for _, sh := range f.GetSheetList() {
-		rows, _ := f.GetRows(sh)
-		for _, r := range rows {
-			// Seed figure: kappa 0.798 on the 30 pairs (full precision in the cell).
-			if len(r) >= 2 && r[0] == "kappa" {
-				if k, err := strconv.ParseFloat(r[1], 64); err == nil && math.Abs(k-0.798) < 0.0005 {
-					found = true
-				}
-			}
-		}
-	}
-	if !found {
-		t.Errorf("no kappa 0.798 row in the workbook (sheets %q)", f.GetSheetList())
+	// Seed figure: kappa 0.798 on the 30 pairs (full precision in the cell).
+	if k, ok := workbookFigure(t, x, "kappa"); !ok || math.Abs(k-0.798) >= 0.0005 {
+		t.Errorf("kappa row = %v (found %v), want 0.798", k, ok)
 	}
 	page, _ := os.ReadFile(h)
 	for _, want := range []string{"lib03", "Disagreements, to adjudicate", "Confusion"} {
@@ -88,25 +72,9 @@ func TestAgreeCompareExports(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, errs)
 	}
-	g, err := excelize.OpenFile(x2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	ok := false
-	for _, sh := range g.GetSheetList() {
-		rows, _ := g.GetRows(sh)
-		for _, r := range rows {
-			// Seed figure: 2 better, 0 worse gives p = 0.5.
-			if len(r) >= 2 && r[0] == "sign test p" {
-				if p, err := strconv.ParseFloat(r[1], 64); err == nil && p == 0.5 {
-					ok = true
-				}
-			}
-		}
-	}
-	if !ok {
-		t.Error("no sign test p = 0.5 row in the comparison workbook")
+	// Seed figure: 2 better, 0 worse gives p = 0.5.
+	if p, ok := workbookFigure(t, x2, "sign test p"); !ok || p != 0.5 {
+		t.Errorf("sign test p row = %v (found %v), want 0.5", p, ok)
 	}
 }
 
@@ -119,25 +87,9 @@ func TestCalibrateExports(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("calibrate: exit %d: %s", code, errs)
 	}
-	f, err := excelize.OpenFile(x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	found := false
-	for _, sh := range f.GetSheetList() {
-		rows, _ := f.GetRows(sh)
-		for _, r := range rows {
-			// Seed 003: the mixed judge agrees on 19 of 30 pairs (0.633), kappa 0.456.
-			if len(r) >= 2 && r[0] == "agreement" {
-				if v, err := strconv.ParseFloat(r[1], 64); err == nil && math.Abs(v-19.0/30) < 1e-9 {
-					found = true
-				}
-			}
-		}
-	}
-	if !found {
-		t.Errorf("no agreement 19/30 row in the calibration workbook (sheets %q)", f.GetSheetList())
+	// Seed 003: the mixed judge agrees on 19 of 30 pairs (0.633), kappa 0.456.
+	if a, ok := workbookFigure(t, x, "agreement"); !ok || math.Abs(a-19.0/30) > 1e-9 {
+		t.Errorf("agreement row = %v (found %v), want 19/30", a, ok)
 	}
 	for _, name := range []string{"calibration-by-kind.png", "calibration-by-kind.svg", "calibration-confusion.svg"} {
 		if st, err := os.Stat(filepath.Join(charts, name)); err != nil || st.Size() == 0 {
@@ -152,4 +104,28 @@ func TestCalibrateExports(t *testing.T) {
 	if err != nil || !strings.Contains(string(svg), ">10<") || !strings.Contains(string(svg), ">11<") {
 		t.Errorf("agree confusion SVG lacks the seed's diagonal counts 10 and 11 (err %v)", err)
 	}
+}
+
+// workbookFigure finds, on any sheet of the workbook at path, the first row
+// whose first cell is label, and returns its second cell as a number.
+func workbookFigure(t *testing.T, path, label string) (float64, bool) {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, sh := range f.GetSheetList() {
+		rows, err := f.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if len(r) >= 2 && r[0] == label {
+				v, err := strconv.ParseFloat(r[1], 64)
+				return v, err == nil
+			}
+		}
+	}
+	return 0, false
 }

@@ -40,8 +40,8 @@ func FuzzReaders(f *testing.F) {
 		if rep.Total != len(ds) || rep.Success > rep.Total || rep.Answered > rep.Total || rep.CorrectAnswers > rep.Answered {
 			t.Fatalf("inconsistent report %+v for %d cases", rep, len(ds))
 		}
-		if rep.Success+rep.Missing > rep.Total+rep.Success { // missing cases never pass
-			t.Fatalf("report %+v", rep)
+		if rep.Success+rep.Missing > rep.Total { // a missing output never passes
+			t.Fatalf("report %+v: success and missing overlap", rep)
 		}
 	})
 }
