@@ -1,7 +1,6 @@
 package textnorm
 
 import (
-	"bytes"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -141,8 +140,10 @@ func composes(first, second rune) bool {
 		}
 		return false
 	}
-	_, ok := nfcPairs[uint64(first)<<32|uint64(second)]
-	return ok
+	if _, ok := nfcPairs[uint64(first)<<32|uint64(second)]; ok {
+		return true
+	}
+	return hangulComposes(first, second)
 }
 
 // AppendLowerNFC appends Lower(s) to dst and also reports IsNFC(s),
@@ -235,82 +236,58 @@ const (
 	qcMaybe          = 2
 )
 
+//go:generate go test . -run TestNFCTablesMatchXText -update-nfc-tables
+
 var (
 	nfcOnce  sync.Once
 	nfcTab   []uint16            // per code point below nfcTableSize: flags (qcNo, qcMaybe) << 8 | combining class
-	nfcPairs map[uint64]struct{} // first<<32 | second for every primary composite
+	nfcPairs map[uint64]struct{} // first<<32 | second for every primary composite but Hangul's
 	// nfcFirsts lists, for each second character in [maybeLo, maybeHi),
 	// the first characters it composes with.
 	nfcFirsts [][]rune
 )
 
-// buildNFCTables derives the quick-check tables from x/text's data: a code
-// point is No when it alone is not NFC; it is Maybe when it is the last
-// element of the canonical decomposition of some composed NFC character
-// (the second element of a primary composite), or a Hangul vowel or
-// trailing consonant jamo.
+// buildNFCTables expands the generated data of nfc_tables.go (runs of
+// equal table values, and the primary composites) into lookup tables. It
+// takes well under a millisecond; deriving the same data from x/text at
+// run time took 40 ms, during which every other scoring goroutine
+// waited. TestNFCTablesMatchXText derives the data from x/text again and
+// fails, with the command that regenerates the file, if they differ.
 func buildNFCTables() {
-	flags := make([]uint8, nfcTableSize)
-	ccc := make([]uint8, nfcTableSize)
-	pairs := map[uint64]struct{}{}
-	// Scratch buffers keep the scan over 196,000 code points from
-	// allocating (it runs inside the scoring job, whose peak memory counts).
-	var buf [utf8.UTFMax]byte
-	var d, first []byte
-	for r := rune(0x80); r < nfcTableSize; r++ {
-		if r >= 0xD800 && r <= 0xDFFF {
-			continue
-		}
-		n := utf8.EncodeRune(buf[:], r)
-		b := buf[:n]
-		ccc[r] = norm.NFC.Properties(b).CCC()
-		if !norm.NFC.IsNormal(b) {
-			flags[r] |= qcNo
-			continue
-		}
-		d = norm.NFD.Append(d[:0], b...)
-		if !bytes.Equal(d, b) && utf8.RuneCount(d) >= 2 {
-			last, size := utf8.DecodeLastRune(d)
-			if last < nfcTableSize {
-				flags[last] |= qcMaybe
-			}
-			// The composite's immediate first element is the NFC of
-			// the rest of its decomposition.
-			if first = norm.NFC.Append(first[:0], d[:len(d)-size]...); utf8.RuneCount(first) == 1 {
-				f, _ := utf8.DecodeRune(first)
-				pairs[uint64(f)<<32|uint64(last)] = struct{}{}
-			}
-		}
-	}
-	for r := rune(0x1161); r <= 0x1175; r++ { // Hangul V jamo
-		flags[r] |= qcMaybe
-	}
-	for r := rune(0x11A8); r <= 0x11C2; r++ { // Hangul T jamo
-		flags[r] |= qcMaybe
-	}
-	// Hangul syllables compose algorithmically (LV from L+V, LVT from
-	// LV+T); send those to the full algorithm by never trusting a pair
-	// lookup after a Hangul starter.
-	for r := rune(0x1100); r <= 0x1112; r++ {
-		for v := rune(0x1161); v <= 0x1175; v++ {
-			pairs[uint64(r)<<32|uint64(v)] = struct{}{}
-		}
-	}
-	for lv := rune(0xAC00); lv <= 0xD7A3; lv += 28 {
-		for t := rune(0x11A8); t <= 0x11C2; t++ {
-			pairs[uint64(lv)<<32|uint64(t)] = struct{}{}
-		}
-	}
 	tab := make([]uint16, nfcTableSize)
-	for r := range tab {
-		tab[r] = uint16(flags[r])<<8 | uint16(ccc[r])
+	for _, run := range nfcRuns {
+		for r := run.lo; r <= run.hi; r++ {
+			tab[r] = run.v
+		}
 	}
+	pairs := make(map[uint64]struct{}, len(nfcComposites))
 	firsts := make([][]rune, maybeHi-maybeLo)
-	for k := range pairs {
-		f, sec := rune(k>>32), rune(uint32(k))
-		if sec >= maybeLo && sec < maybeHi {
-			firsts[sec-maybeLo] = append(firsts[sec-maybeLo], f)
+	for _, p := range nfcComposites {
+		pairs[uint64(p[0])<<32|uint64(p[1])] = struct{}{}
+		if sec := p[1]; sec >= maybeLo && sec < maybeHi {
+			firsts[sec-maybeLo] = append(firsts[sec-maybeLo], p[0])
 		}
 	}
 	nfcTab, nfcPairs, nfcFirsts = tab, pairs, firsts
+}
+
+// Hangul syllables compose by arithmetic rather than from a list (Unicode
+// chapter 3.12): a leading consonant with a vowel, and a syllable without
+// a final consonant with a trailing consonant.
+const (
+	hangulLBase, hangulLLast  = 0x1100, 0x1112
+	hangulVBase, hangulVLast  = 0x1161, 0x1175
+	hangulTFirst, hangulTLast = 0x11A8, 0x11C2
+	hangulSBase, hangulSLast  = 0xAC00, 0xD7A3
+	hangulTCount              = 28
+)
+
+func hangulComposes(first, second rune) bool {
+	switch {
+	case first >= hangulLBase && first <= hangulLLast:
+		return second >= hangulVBase && second <= hangulVLast
+	case first >= hangulSBase && first <= hangulSLast && (first-hangulSBase)%hangulTCount == 0:
+		return second >= hangulTFirst && second <= hangulTLast
+	}
+	return false
 }
