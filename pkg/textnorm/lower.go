@@ -144,6 +144,11 @@ func IsSpace(r rune) bool {
 	if r < utf8.RuneSelf {
 		return asciiSpace[r]
 	}
+	if r > 0xA0 && r < 0x1680 {
+		// No white space between NO-BREAK SPACE and OGHAM SPACE MARK:
+		// every Indic script answers here without a table search.
+		return false
+	}
 	return unicode.IsSpace(r)
 }
 

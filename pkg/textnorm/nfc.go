@@ -1,6 +1,7 @@
 package textnorm
 
 import (
+	"encoding/binary"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -158,11 +159,74 @@ func AppendLowerNFC(dst []byte, s string) ([]byte, bool) {
 // a separate validation pass over them.
 func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 	nfcOnce.Do(buildNFCTables)
-	valid = true
+	// Fast path for ASCII and U+0800 to U+0FFF (every Indic script), whose
+	// lower case has the same length: copy s in one go, then lower-case
+	// ASCII letters in place and run the NFC quick check over the Indic
+	// runes. Any other rune hands the rest of s to the general loop.
+	base := len(dst)
+	dst = slices.Grow(dst, len(s)+8) // lower-casing rarely changes the length
+	dst = dst[:base+len(s)]
+	o := dst[base:]
+	copy(o, s)
 	st := nfcState{starter: -1}
 	verdict := nfcYes
-	dst = slices.Grow(dst, len(s)+8) // lower-casing rarely changes the length
-	for i := 0; i < len(s); {
+	i := 0
+	for i < len(o) {
+		if i+8 <= len(o) {
+			w := binary.LittleEndian.Uint64(o[i:])
+			if w&0x8080808080808080 == 0 {
+				// Eight ASCII bytes: a byte b has its high bit set in
+				// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
+				// upper marks the capitals; adding 0x20 lowers them.
+				if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+					binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
+				}
+				st.prev, st.starter = 0, rune(s[i+7]) // the check is of s, not its lower case
+				i += 8
+				continue
+			}
+		}
+		c := o[i]
+		if c < utf8.RuneSelf {
+			o[i] = asciiLower[c]
+			st.prev, st.starter = 0, rune(c)
+			i++
+			continue
+		}
+		if c == 0xE0 && i+2 < len(o) && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80 {
+			if verdict == nfcYes {
+				r := rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F)
+				if nfcTab[r] == 0 { // a plain starter: the common case, inline
+					st.prev, st.starter = 0, r
+				} else {
+					verdict = st.step(r)
+				}
+			}
+			i += 3
+			continue
+		}
+		return appendLowerCheckFrom(dst[:base+i], s, i, st, verdict)
+	}
+	return dst, nfcDecide(verdict, s), true
+}
+
+// nfcDecide turns the quick check's verdict over s into an answer.
+func nfcDecide(verdict int, s string) bool {
+	switch verdict {
+	case nfcNo:
+		return false
+	case nfcUnsure:
+		return norm.NFC.IsNormalString(s)
+	}
+	return true
+}
+
+// appendLowerCheckFrom is the general loop of AppendLowerCheck: it
+// continues from s[i:], with the quick check's state so far, appending
+// to dst (which holds the lower case of s[:i]).
+func appendLowerCheckFrom(dst []byte, s string, i int, st nfcState, verdict int) (out []byte, nfc, valid bool) {
+	valid = true
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			// A run of ASCII: find its end eight bytes at a time, copy
@@ -220,13 +284,7 @@ func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 		}
 		i += size
 	}
-	switch verdict {
-	case nfcNo:
-		return dst, false, valid
-	case nfcUnsure:
-		return dst, norm.NFC.IsNormalString(s), valid
-	}
-	return dst, true, valid
+	return dst, nfcDecide(verdict, s), valid
 }
 
 const (

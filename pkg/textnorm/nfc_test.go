@@ -1,6 +1,8 @@
 package textnorm
 
 import (
+	"encoding/csv"
+	"os"
 	"testing"
 	"unicode/utf8"
 
@@ -94,7 +96,8 @@ func FuzzIsNFC(f *testing.F) {
 }
 
 func FuzzAppendLowerNFC(f *testing.F) {
-	for _, s := range []string{"हिन्दी", "\u0958", "İΣΑΣ e\u0301", "ক\u09c7\u09be", "\xff\u0301", "ΌΣΟΣ'"} {
+	for _, s := range []string{"हिन्दी", "\u0958", "İΣΑΣ e\u0301", "ক\u09c7\u09be", "\xff\u0301", "ΌΣΟΣ'",
+		"THE QUICK BROWN FOX\u030A, @[`{ AND HIS ÅNGSTRÖM", "ABCDEFGH\u030A", "Delhi और ঢাকা: QUESTIONS\u0958\u093c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -124,5 +127,36 @@ func BenchmarkIsNormalStringXText(b *testing.B) {
 	b.SetBytes(int64(len(s)))
 	for i := 0; i < b.N; i++ {
 		norm.NFC.IsNormalString(s)
+	}
+}
+
+// BenchmarkAppendLowerCheck lowers every golden answer and response of the
+// embedded sample (English, Hindi and Bengali), as the scoring loop does.
+func BenchmarkAppendLowerCheck(b *testing.B) {
+	f, err := os.Open("../../datasets/responses.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	n := 0
+	for i, h := range rows[0] {
+		if h == "answer" || h == "response" {
+			for _, r := range rows[1:] {
+				texts = append(texts, r[i])
+				n += len(r[i])
+			}
+		}
+	}
+	b.SetBytes(int64(n))
+	var buf []byte
+	for i := 0; i < b.N; i++ {
+		for _, s := range texts {
+			buf, _, _ = AppendLowerCheck(buf[:0], s)
+		}
 	}
 }
