@@ -130,37 +130,30 @@ func (s *splitter) next() (*chunk, error) {
 
 // lastBoundary returns the offset just after the last newline of buf that
 // is outside quotes (buf starts at a record boundary), or 0.
+//
+// A newline is outside quotes when an even number of quotes comes before
+// it: the opening and closing quote of a field count one each, and a
+// doubled quote inside a field counts two. So one count of the quotes in
+// buf (a vectorised scan) and a walk back from the end over the last few
+// lines find the cut, instead of a walk from the start over every quoted
+// field.
 func lastBoundary(buf []byte) int {
-	best := 0
-	pos := 0
+	quotes := bytes.Count(buf, quoteByte)
+	end := len(buf)
 	for {
-		q := bytes.IndexByte(buf[pos:], '"')
-		seg := buf[pos:]
-		if q >= 0 {
-			seg = buf[pos : pos+q]
+		nl := bytes.LastIndexByte(buf[:end], '\n')
+		if nl < 0 {
+			return 0
 		}
-		if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
-			best = pos + nl + 1
+		quotes -= bytes.Count(buf[nl+1:end], quoteByte)
+		if quotes%2 == 0 {
+			return nl + 1
 		}
-		if q < 0 {
-			return best
-		}
-		// Skip the quoted section; "" inside toggles twice and stays inside.
-		pos += q + 1
-		for {
-			e := bytes.IndexByte(buf[pos:], '"')
-			if e < 0 {
-				return best // unterminated here: the record continues past buf
-			}
-			pos += e + 1
-			if pos < len(buf) && buf[pos] == '"' {
-				pos++
-				continue
-			}
-			break
-		}
+		end = nl
 	}
 }
+
+var quoteByte = []byte{'"'}
 
 // record is one parsed CSV record.
 type record struct {

@@ -370,3 +370,38 @@ func TestOpen(t *testing.T) {
 		t.Errorf("unknown format: %v", err)
 	}
 }
+
+// TestLastBoundaryExhaustive checks lastBoundary against a byte-by-byte
+// quote state machine on every string of up to 8 bytes over the four
+// bytes that matter (a, quote, comma, newline): 87,381 inputs.
+func TestLastBoundaryExhaustive(t *testing.T) {
+	alphabet := []byte{'a', '"', ',', '\n'}
+	ref := func(b []byte) int {
+		inside, best := false, 0
+		for i, c := range b {
+			switch {
+			case c == '"':
+				inside = !inside
+			case c == '\n' && !inside:
+				best = i + 1
+			}
+		}
+		return best
+	}
+	buf := make([]byte, 0, 8)
+	var walk func(n int)
+	walk = func(n int) {
+		if got, want := lastBoundary(buf), ref(buf); got != want {
+			t.Fatalf("lastBoundary(%q) = %d, want %d", buf, got, want)
+		}
+		if n == 8 {
+			return
+		}
+		for _, c := range alphabet {
+			buf = append(buf, c)
+			walk(n + 1)
+			buf = buf[:len(buf)-1]
+		}
+	}
+	walk(0)
+}
