@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
@@ -631,7 +630,7 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			// response by the lower-casing pass when there is one (which
 			// reads them anyway), the other fields here.
 			inRow := e.opt.Profile == textnorm.None && w.anyLow
-			valid := !inRow && utf8.ValidString(c.text)
+			valid := !inRow && textnorm.ValidUTF8(c.text)
 			for {
 				rec, ok, err := p.parse()
 				if err != nil {
@@ -649,13 +648,13 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 					ok := true
 					if inRow {
 						for i, f := range rec.fields {
-							if i != e.lay.answer && i != e.lay.response && !utf8.ValidString(f) {
+							if i != e.lay.answer && i != e.lay.response && !textnorm.ValidUTF8(f) {
 								ok = false
 								break
 							}
 						}
 					} else {
-						ok = utf8.ValidString(rec.raw)
+						ok = textnorm.ValidUTF8(rec.raw)
 					}
 					if !ok || !w.row(b, rec.fields, rec.line, rec.raw, inRow) {
 						b.err = badUTF8(e.file, rec, header)

@@ -97,7 +97,7 @@ func FuzzIsNFC(f *testing.F) {
 
 func FuzzAppendLowerNFC(f *testing.F) {
 	for _, s := range []string{"हिन्दी", "\u0958", "İΣΑΣ e\u0301", "ক\u09c7\u09be", "\xff\u0301", "ΌΣΟΣ'",
-		"THE QUICK BROWN FOX\u030A, @[`{ AND HIS ÅNGSTRÖM", "ABCDEFGH\u030A", "Delhi और ঢাকা: QUESTIONS\u0958\u093c"} {
+		"THE QUICK BROWN FOX\u030A, @[`{ AND HIS ÅNGSTRÖM", "ABCDEFGH\u030A", "\xe0\x9f\xbf\xe0\xa0", "\xed\xa0\x80 \xef\xbf\xbf", "Delhi और ঢাকা: QUESTIONS\u0958\u093c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -110,6 +110,9 @@ func FuzzAppendLowerNFC(f *testing.F) {
 		}
 		if _, _, valid := AppendLowerCheck(nil, s); valid != utf8.ValidString(s) {
 			t.Fatalf("AppendLowerCheck(%+q) says valid %v", s, valid)
+		}
+		if ValidUTF8(s) != utf8.ValidString(s) {
+			t.Fatalf("ValidUTF8(%+q) = %v, utf8.ValidString disagrees", s, !utf8.ValidString(s))
 		}
 	})
 }
