@@ -129,6 +129,23 @@ func TestScoreErrors(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, ".never.csv.*")); len(m) > 0 {
 		t.Errorf("temporary files left behind: %v", m)
 	}
+	// An existing verdict file survives a failed run and is replaced by a
+	// successful one (commit removes it, then renames the new file).
+	old := write("old.csv", "earlier verdicts\n")
+	runCLI(t, "score", "--responses", filepath.Join(dir, "r.csv"), "--out", old)
+	if b, _ := os.ReadFile(old); string(b) != "earlier verdicts\n" {
+		t.Errorf("a failed run changed the existing %s to %q", old, b)
+	}
+	if _, errs, code := runCLI(t, "score", "--out", old); code != 0 {
+		t.Fatalf("score --out over an existing file: exit %d, %s", code, errs)
+	}
+	b, _ := os.ReadFile(old)
+	if first, _, _ := strings.Cut(string(b), "\n"); !strings.HasSuffix(first, ",exact_substring,word_overlap,matching_words,total_golden_words,blank_response,empty_golden") {
+		t.Errorf("the existing %s was not replaced by a verdict file: its header is %q", old, first)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".old.csv.*")); len(m) > 0 {
+		t.Errorf("temporary files left behind: %v", m)
+	}
 }
 
 func TestHelp(t *testing.T) {
