@@ -116,10 +116,11 @@ func Write(w io.Writer, s *results.Score, opt Options) (Info, error) {
 }
 
 // save writes the workbook to w. excelize builds the whole file in a
-// bytes.Buffer before copying it out, and deflates on one core; it is
-// handed a zip writer over w instead (parallelZip), so the workbook
-// streams out, deflated at BestSpeed on all cores. The buffer excelize
-// passes stays empty.
+// bytes.Buffer before copying it out, deflates on one core, and orders
+// some parts by map iteration; it is handed our own zip writer over w
+// instead (parallelZip), which deflates at BestSpeed on all cores and
+// writes the parts in a fixed order, so that the same results always give
+// the same bytes. The buffer excelize passes stays empty.
 func (b *book) save(w io.Writer) error {
 	var zw *parallelZip
 	b.f.ZipWriter = func(io.Writer) excelize.ZipWriter {
@@ -127,6 +128,9 @@ func (b *book) save(w io.Writer) error {
 		return zw
 	}
 	if err := b.f.Write(io.Discard); err != nil {
+		if zw != nil {
+			zw.discard()
+		}
 		return err
 	}
 	if zw == nil {
