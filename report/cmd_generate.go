@@ -119,6 +119,9 @@ func runGenerate(e *env) error {
 			return usagef("generate: %s is required (see evalbook generate --help)", f.name)
 		}
 	}
+	if err := refuseDir(*out); err != nil {
+		return usagef("generate: --out: %v", err)
+	}
 	if *concurrency < 1 || *rpm < 0 || *retries < 0 || *timeout <= 0 || *maxTokens < 0 || *limit < 0 {
 		return usagef("generate: --concurrency must be at least 1; --rpm, --retries, --max-tokens and --limit must not be negative; --timeout must be positive")
 	}
@@ -421,8 +424,8 @@ func genReadDataset(path, fixedLang string) ([]genQuestion, error) {
 	return qs, nil
 }
 
-// genWrite writes the response table atomically (a temporary file in
-// the same directory, renamed over the target).
+// genWrite writes the response table through createAtomic (a temporary
+// file beside the target, renamed into place once complete).
 func genWrite(path string, qs []genQuestion, responses []string, model string) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
@@ -438,18 +441,13 @@ func genWrite(path string, qs []genQuestion, responses []string, model string) e
 	if err := w.Error(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".generate-*.csv")
+	out, commit, abort, err := createAtomic(path)
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+	defer abort()
+	if _, err := out.Write(b.Bytes()); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return commit()
 }

@@ -297,6 +297,11 @@ func runJudge(e *env) error {
 	if *limit < 0 {
 		return usagef("judge: --limit must not be negative")
 	}
+	if *out != "" {
+		if err := refuseDir(*out); err != nil {
+			return usagef("judge: --out: %v", err)
+		}
+	}
 	p, err := chooseJudgePrompt("judge", *cf.prompts, *promptID, judge.KindReference)
 	if err != nil {
 		return err

@@ -46,6 +46,14 @@ func (x *exportFlags) check(cmd string) error {
 	if x.xlsx != "" && x.xlsx == x.html {
 		return usagef("%s: --xlsx and --html name the same file %q", cmd, x.xlsx)
 	}
+	for _, f := range []struct{ flag, path string }{{"--xlsx", x.xlsx}, {"--html", x.html}} {
+		if f.path == "" {
+			continue
+		}
+		if err := refuseDir(f.path); err != nil {
+			return usagef("%s: %s: %v", cmd, f.flag, err)
+		}
+	}
 	return nil
 }
 

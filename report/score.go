@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -85,6 +83,11 @@ func runScore(e *env) error {
 	}
 	if err := exp.check("score"); err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := refuseDir(*out); err != nil {
+			return usagef("score: --out: %v", err)
+		}
 	}
 	if len(args) > 0 {
 		return usagef("score: unexpected argument %q (the response file goes after --responses)", args[0])
@@ -222,50 +225,3 @@ func createdTime() *time.Time {
 	return &t
 }
 
-// createAtomic opens a temporary file beside path; commit flushes it,
-// removes the file at path if there is one, and renames the new file into
-// its place; abort removes it. A failed run leaves no half-written output
-// behind and the previous output untouched.
-//
-// Commit removes before renaming rather than renaming over the old file
-// because on ext4 (the default on Linux) a rename that replaces a file
-// makes the kernel allocate and start writing back every block of the new
-// file inside rename(2) (the auto_da_alloc heuristic). For a 230 MB
-// verdict file that took 0.15 s, a sixth of the whole scoring job; into
-// an empty place the rename is instant and writeback happens in the
-// background. The price: for a moment neither file exists, and after a
-// power cut (we never fsync) the new file may be empty rather than the
-// old one being kept.
-func createAtomic(path string) (w io.Writer, commit func() error, abort func(), err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	// 64 KiB: small writes are gathered, and the scorer's batches (about
-	// 256 KiB each) are larger, so they go to the file without a copy.
-	bw := bufio.NewWriterSize(f, 64<<10)
-	done := false
-	commit = func() error {
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-		done = true
-		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
-			if err := os.Remove(path); err != nil {
-				os.Remove(f.Name())
-				return err
-			}
-		}
-		return os.Rename(f.Name(), path)
-	}
-	abort = func() {
-		if !done {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}
-	return bw, commit, abort, nil
-}

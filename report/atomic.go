@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// createAtomic prepares the output file at path. Writes go through a
+// 64 KiB buffer (small writes are gathered; the scorer's batches, about
+// 256 KiB each, go to the file without a copy). What commit and abort do
+// depends on what is at path:
+//
+//   - Nothing, or a regular file: the output goes to a temporary file
+//     beside it; commit flushes it, removes the old file if there is one,
+//     and renames the new file into its place; abort removes the
+//     temporary file. A failed run leaves no half-written output behind
+//     and the previous output untouched. A new file gets mode 0666 less
+//     the umask, as with shell redirection; a replaced file keeps its mode.
+//   - A symbolic link: it is followed, as cp and shell redirection do, and
+//     the file it names is written as above; the link stays.
+//   - A device or a named pipe (/dev/null, /dev/stdout, a FIFO): it is
+//     opened and written directly; nothing is renamed or removed.
+//   - A directory: refused at once, before any work is done.
+//
+// Commit removes before renaming rather than renaming over the old file
+// because on ext4 (the default on Linux) a rename that replaces a file
+// makes the kernel allocate and start writing back every block of the new
+// file inside rename(2) (the auto_da_alloc heuristic). For a 230 MB
+// verdict file that took 0.15 s, a sixth of the whole scoring job; into
+// an empty place the rename is instant and writeback happens in the
+// background. The price: for a moment neither file exists, and after a
+// power cut (we never fsync) the new file may be empty rather than the
+// old one being kept.
+func createAtomic(path string) (w io.Writer, commit func() error, abort func(), err error) {
+	target, err := followLink(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	perm, replace := fs.FileMode(0o666), false
+	if err := refuseDir(target); err != nil {
+		return nil, nil, nil, err
+	}
+	switch fi, err := os.Stat(target); {
+	case err == nil && !fi.Mode().IsRegular():
+		return openSpecial(target)
+	case err == nil:
+		perm, replace = fi.Mode().Perm(), true
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, nil, nil, err
+	}
+	f, err := createTemp(target, perm)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if replace {
+		// The umask applied to the new file; give it the old one's mode.
+		if err := f.Chmod(perm); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, nil, nil, err
+		}
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	done := false
+	commit = func() error {
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		done = true
+		if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() {
+			if err := os.Remove(target); err != nil {
+				os.Remove(f.Name())
+				return err
+			}
+		}
+		if err := os.Rename(f.Name(), target); err != nil {
+			os.Remove(f.Name())
+			return err
+		}
+		return nil
+	}
+	abort = func() {
+		if !done {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	return bw, commit, abort, nil
+}
+
+// followLink returns the file that path names: path itself, or, when path
+// is a symbolic link, the file at the end of the chain of links (which
+// need not exist yet).
+func followLink(path string) (string, error) {
+	for range 40 { // the limit Linux sets on a chain of links
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// createTemp creates a new file beside target, named after it, with perm
+// (less the umask): os.CreateTemp would make it 0600.
+func createTemp(target string, perm fs.FileMode) (*os.File, error) {
+	dir, base := filepath.Split(target)
+	for range 100 {
+		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64()%1e10, 10)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("%s: could not create a temporary file beside it", target)
+}
+
+// openSpecial opens a device or named pipe for writing in place.
+func openSpecial(path string) (io.Writer, func() error, func(), error) {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	closed := false
+	commit := func() error {
+		closed = true
+		if err := bw.Flush(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	abort := func() {
+		if !closed {
+			f.Close()
+		}
+	}
+	return bw, commit, abort, nil
+}
+
+// refuseDir reports an error when path names a directory (through any
+// symbolic links), so that a command can refuse an output path before
+// doing the work whose result it would write there.
+func refuseDir(path string) error {
+	target, err := followLink(path)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory: give the name of a file to write", path)
+	}
+	return nil
+}

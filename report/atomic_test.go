@@ -1,0 +1,125 @@
+//go:build unix
+
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// putAtomic puts text into path through createAtomic and commits.
+func putAtomic(t *testing.T, path, text string) {
+	t.Helper()
+	w, commit, abort, err := createAtomic(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer abort()
+	if _, err := io.WriteString(w, text); err != nil {
+		t.Fatal(err)
+	}
+	if err := commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCreateAtomic(t *testing.T) {
+	dir := t.TempDir()
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+
+	t.Run("new file: 0666 less the umask", func(t *testing.T) {
+		p := filepath.Join(dir, "new.csv")
+		putAtomic(t, p, "a\n")
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := os.FileMode(0o666) &^ os.FileMode(umask); fi.Mode().Perm() != want {
+			t.Errorf("mode %v, want %v (umask %03o)", fi.Mode().Perm(), want, umask)
+		}
+	})
+	t.Run("replaced file keeps its mode", func(t *testing.T) {
+		p := filepath.Join(dir, "old.csv")
+		if err := os.WriteFile(p, []byte("old\n"), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, 0o640)
+		putAtomic(t, p, "new\n")
+		fi, _ := os.Stat(p)
+		if b, _ := os.ReadFile(p); string(b) != "new\n" || fi.Mode().Perm() != 0o640 {
+			t.Errorf("content %q mode %v, want \"new\\n\" and -rw-r-----", b, fi.Mode().Perm())
+		}
+	})
+	t.Run("abort keeps the old file", func(t *testing.T) {
+		p := filepath.Join(dir, "keep.csv")
+		os.WriteFile(p, []byte("keep\n"), 0o644)
+		w, _, abort, err := createAtomic(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, "half")
+		abort()
+		if b, _ := os.ReadFile(p); string(b) != "keep\n" {
+			t.Errorf("after abort the file holds %q", b)
+		}
+	})
+	t.Run("symbolic links are followed", func(t *testing.T) {
+		target := filepath.Join(dir, "target.csv")
+		link := filepath.Join(dir, "link.csv")
+		os.WriteFile(target, []byte("before\n"), 0o644)
+		if err := os.Symlink("target.csv", link); err != nil {
+			t.Fatal(err)
+		}
+		putAtomic(t, link, "after\n")
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "after\n" {
+			t.Errorf("the link's target holds %q", b)
+		}
+		dangling := filepath.Join(dir, "dangling.csv")
+		os.Symlink("created.csv", dangling)
+		putAtomic(t, dangling, "x\n")
+		if b, _ := os.ReadFile(filepath.Join(dir, "created.csv")); string(b) != "x\n" {
+			t.Errorf("a dangling link's target holds %q", b)
+		}
+	})
+	t.Run("a named pipe is written in place", func(t *testing.T) {
+		p := filepath.Join(dir, "pipe")
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+		got := make(chan string)
+		go func() {
+			f, err := os.Open(p)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			b, _ := io.ReadAll(f)
+			f.Close()
+			got <- string(b)
+		}()
+		putAtomic(t, p, "through the pipe\n")
+		if s := <-got; s != "through the pipe\n" {
+			t.Errorf("read %q from the pipe", s)
+		}
+		if fi, _ := os.Lstat(p); fi.Mode()&os.ModeNamedPipe == 0 {
+			t.Errorf("the pipe was replaced by %v", fi.Mode())
+		}
+	})
+	t.Run("a directory is refused", func(t *testing.T) {
+		_, _, _, err := createAtomic(dir)
+		if err == nil || !strings.Contains(err.Error(), "is a directory") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(left) > 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
