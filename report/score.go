@@ -224,4 +224,3 @@ func createdTime() *time.Time {
 	t := time.Now().UTC().Truncate(time.Second)
 	return &t
 }
-
