@@ -170,17 +170,24 @@ var caseSchema = schema{"": {"id", "question", "task", "set", "lang", "expect", 
 // ErrDuplicateID is wrapped by the error for a case id used twice.
 var ErrDuplicateID = errors.New("duplicate case id")
 
+// ErrNoCases is wrapped by the error for an input that holds no case
+// record at all: an empty file, or only blank lines.
+var ErrNoCases = errors.New("no case records")
+
 // ReadCases reads case records, one JSON object per line (JSONL), from r;
 // file names the input in errors. Blank lines are skipped and a leading
 // byte-order mark is allowed. Each record is decoded strictly (unknown or
-// repeated fields, wrong types) and validated under v; a repeated id is an
-// error on its second line. Every problem is reported, as an ErrorList whose
-// entries carry file, line, column and field.
+// repeated fields, wrong types, text that is not UTF-8: see BadText) and
+// validated under v; a repeated id is an error on its second line, and an
+// input without any record is an error (ErrNoCases). Every problem is
+// reported, as an ErrorList whose entries carry file, line, column and
+// field.
 func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
 	var (
 		cases   []Case
 		errs    ErrorList
 		firstAt = map[string]int{}
+		blank   = 0 // blank lines seen
 	)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
@@ -190,6 +197,11 @@ func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
 			data = trimBOM(data)
 		}
 		if len(bytes.TrimSpace(data)) == 0 {
+			blank++
+			continue
+		}
+		if off, terr := BadText(data); terr != nil {
+			errs = append(errs, textError(file, data, line-1, off, terr, caseSchema))
 			continue
 		}
 		c, ferrs, err := parseCaseLine(data, file, line, v)
@@ -211,6 +223,13 @@ func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
 	}
 	if err := sc.Err(); err != nil {
 		errs = append(errs, &ParseError{File: file, Err: err})
+	}
+	if len(errs) == 0 && len(cases) == 0 {
+		what := "the file is empty"
+		if blank > 0 {
+			what = "the file has only blank lines"
+		}
+		errs = append(errs, &ParseError{File: file, Err: fmt.Errorf("%w (%s)", ErrNoCases, what)})
 	}
 	if len(errs) > 0 {
 		return nil, errs

@@ -73,6 +73,17 @@ func TestReadCasesErrors(t *testing.T) {
 		{"duplicate id on line 3", okLine + "\n\n" + okLine, []string{`c.jsonl:3:1: id: duplicate case id "x1" (first on line 1)`}},
 		{"error on line 2", abstain + "\n{\"id\": 1}", []string{"c.jsonl:2:"}},
 		{"every bad line is reported", "{\n" + okLine + "\n[]", []string{"c.jsonl:1:", "c.jsonl:3:1: want a JSON object"}},
+		// encoding/json would read each of these as U+FFFD. Columns:
+		// python3 line.index(" long") + 1 on the same line (the bad byte
+		// replaces the space before "long"), and line.index(" years") + 1.
+		{"invalid UTF-8 in question", strings.Replace(okLine, "How long", "How\xfflong", 1),
+			[]string{"c.jsonl:1:27: question: invalid UTF-8: byte 0xFF is not part of a UTF-8 character"}},
+		{"invalid UTF-8 in a fact", okLine + "\n" + strings.Replace(strings.Replace(okLine, "x1", "x2", 1), "2 years", "2\xc3years", 1),
+			[]string{"c.jsonl:2:139: facts[0]: invalid UTF-8: byte 0xC3"}},
+		{"lone surrogate escape", strings.Replace(okLine, "How long", `How\udc00long`, 1),
+			[]string{`c.jsonl:1:27: question: invalid UTF-8: the escape \udc00 is half of a UTF-16 surrogate pair`}},
+		{"empty file", "", []string{"c.jsonl: no case records (the file is empty)"}},
+		{"blank lines only", "\ufeff\n  \n\n", []string{"c.jsonl: no case records (the file has only blank lines)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -122,7 +123,8 @@ func questions(cases []Case) []string {
 // ReadSource reads an outside source: either a text file with one question
 // per line (blank lines skipped), or, when its first non-blank line starts
 // with "{", JSONL whose objects carry a string "question" (other members
-// are ignored, so an earlier set in another format still reads).
+// are ignored, so an earlier set in another format still reads). Text
+// that is not UTF-8 and a source without any question are errors.
 func ReadSource(r io.Reader, name, file string) (Source, error) {
 	src := Source{Name: name}
 	sc := bufio.NewScanner(r)
@@ -141,6 +143,13 @@ func ReadSource(r io.Reader, name, file string) (Source, error) {
 		if !decided {
 			jsonl, decided = t[0] == '{', true
 		}
+		find := badUTF8
+		if jsonl {
+			find = BadText
+		}
+		if off, terr := find(b); terr != nil {
+			return src, textError(file, b, line-1, off, terr, nil)
+		}
 		if !jsonl {
 			src.Texts = append(src.Texts, SourceText{line, strings.TrimSpace(string(b))})
 			continue
@@ -157,6 +166,9 @@ func ReadSource(r io.Reader, name, file string) (Source, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return src, &ParseError{File: file, Err: err}
+	}
+	if len(src.Texts) == 0 {
+		return src, &ParseError{File: file, Err: errors.New("no questions (the file is empty or has only blank lines)")}
 	}
 	return src, nil
 }

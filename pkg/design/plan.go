@@ -10,6 +10,7 @@
 package design
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -76,10 +77,21 @@ var planSchema = schema{
 	"case_values": {"task", "set", "lang"},
 }
 
+// The range of a metric threshold. Every metric family of a plan is
+// measured as a rate or share of cases (answer_correct, recall_at_3,
+// format_ok ...), so a threshold outside [0, 1] (1.8 typed for 0.8, or 80
+// for 80%) could never be met, or never be missed.
+const (
+	MinThreshold = 0.0
+	MaxThreshold = 1.0
+)
+
 // ReadPlan reads one plan from r; file names the input in errors. Decoding
-// is strict: unknown or repeated fields, wrong types, values outside the
-// allowed lists, empty names and repeated failure or metric names are
-// errors that name the field, its line and its column. Gaps in the design
+// is strict: an empty input, text that is not UTF-8 (see BadText), unknown
+// or repeated fields, wrong types, values outside the allowed lists, a
+// threshold outside [MinThreshold, MaxThreshold], empty names and repeated
+// failure or metric names are errors that name the field, its line and its
+// column. Gaps in the design
 // (a high-cost failure nobody guards) are not errors: see Problems.
 func ReadPlan(r io.Reader, file string) (*Plan, error) {
 	data, err := io.ReadAll(r)
@@ -87,6 +99,16 @@ func ReadPlan(r io.Reader, file string) (*Plan, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	data = trimBOM(data)
+	if len(bytes.TrimSpace(data)) == 0 {
+		what := "the file is empty"
+		if len(data) > 0 {
+			what = "the file has only blank lines"
+		}
+		return nil, &ParseError{File: file, Err: fmt.Errorf("no plan (%s); want one JSON object", what)}
+	}
+	if off, terr := BadText(data); terr != nil {
+		return nil, textError(file, data, 0, off, terr, planSchema)
+	}
 	var p Plan
 	doc, err := parseStrict(data, planSchema, &p)
 	if err != nil {
@@ -141,8 +163,12 @@ func ReadPlan(r io.Reader, file string) (*Plan, error) {
 		if m.Direction != "" {
 			oneOf(at+".direction", m.Direction, Directions)
 		}
-		if m.Threshold != nil && (math.IsNaN(*m.Threshold) || math.IsInf(*m.Threshold, 0)) {
+		switch th := m.Threshold; {
+		case th == nil:
+		case math.IsNaN(*th) || math.IsInf(*th, 0):
 			add(at+".threshold", "must be a finite number")
+		case *th < MinThreshold || *th > MaxThreshold:
+			add(at+".threshold", "%g is outside [%g, %g]: a plan metric is a rate or share, so no run could measure that", *th, MinThreshold, MaxThreshold)
 		}
 	}
 	if p.CaseValues != nil {
@@ -185,8 +211,8 @@ func (p *Plan) Metric(name string) (Metric, bool) {
 // Problems lists what the plan leaves unguarded, in this order (and, inside
 // each kind, in the order the plan lists its metrics and failures):
 //
-//  1. blocking metric <name> has no threshold
-//  2. failure <name> names unknown metric <metric>
+//  1. blocking metric "<name>" has no threshold
+//  2. failure "<name>" names unknown metric "<metric>"
 //  3. no correctness metric
 //  4. no groundedness metric
 //  5. high-cost failure <name> is not guarded by a blocking metric
@@ -197,12 +223,12 @@ func (p *Plan) Problems() []string {
 	out := []string{}
 	for _, m := range p.Metrics {
 		if m.Gate == "block" && m.Threshold == nil {
-			out = append(out, fmt.Sprintf("blocking metric %s has no threshold", m.Name))
+			out = append(out, fmt.Sprintf("blocking metric %q has no threshold", m.Name))
 		}
 	}
 	for _, f := range p.Failures {
 		if _, ok := p.Metric(f.Metric); !ok {
-			out = append(out, fmt.Sprintf("failure %s names unknown metric %s", f.Name, f.Metric))
+			out = append(out, fmt.Sprintf("failure %q names unknown metric %q", f.Name, f.Metric))
 		}
 	}
 	for _, fam := range []string{"correctness", "groundedness"} {

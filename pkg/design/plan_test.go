@@ -63,8 +63,8 @@ func TestPlanProblemsOrder(t *testing.T) {
 		},
 	}
 	want := []string{
-		"blocking metric answer_ok has no threshold",
-		"failure bad cite names unknown metric cites",
+		`blocking metric "answer_ok" has no threshold`,
+		`failure "bad cite" names unknown metric "cites"`,
 		"no correctness metric",
 		"no groundedness metric",
 		"high-cost failure silent docs is not guarded by a blocking metric",
@@ -75,7 +75,7 @@ func TestPlanProblemsOrder(t *testing.T) {
 	// A high-cost failure naming an unknown metric is unguarded too.
 	p.Failures = []Failure{{Name: "x", Cost: "high", Metric: "nope"}}
 	p.Metrics = []Metric{{Name: "a", Family: "correctness", Gate: "report"}, {Name: "b", Family: "groundedness", Gate: "report"}}
-	want = []string{"failure x names unknown metric nope", "high-cost failure x is not guarded by a blocking metric"}
+	want = []string{`failure "x" names unknown metric "nope"`, "high-cost failure x is not guarded by a blocking metric"}
 	if got := p.Problems(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Problems() = %q, want %q", got, want)
 	}
@@ -115,6 +115,21 @@ func TestReadPlanErrors(t *testing.T) {
 		{"syntax", `{"task": }`, `p.json:1:10: invalid character '}'`},
 		{"truncated", `{"task": "t"`, `unexpected end of JSON input`},
 		{"second line", "{\n  \"task\": \"t\",\n  \"bogus\": 1}", `p.json:3:3: bogus: unknown field`},
+		// A rate threshold of 1.8 (0.8 mistyped) could never be met.
+		{"threshold above 1", strings.Replace(good, `"threshold":0.9`, `"threshold":1.8`, 1),
+			`p.json:1:139: metrics[0].threshold: 1.8 is outside [0, 1]`},
+		{"threshold below 0", strings.Replace(good, `"threshold":0.9`, `"threshold":-0.1`, 1),
+			`metrics[0].threshold: -0.1 is outside [0, 1]`},
+		// encoding/json reads both as U+FFFD; the plan must not pass as valid.
+		// Column 10: the bad byte follows {"task":" (9 characters); on line
+		// 2 it follows ` "task": "ok ` (13 characters).
+		{"invalid UTF-8", strings.Replace(good, `"task":"t"`, "\"task\":\"\xff\"", 1),
+			`p.json:1:10: task: invalid UTF-8: byte 0xFF is not part of a UTF-8 character`},
+		{"invalid UTF-8 on line 2", "{\n \"task\": \"ok \xfe\"}", `p.json:2:14: task: invalid UTF-8: byte 0xFE`},
+		{"lone surrogate escape", strings.Replace(good, `"task":"t"`, `"task":"\ud800"`, 1),
+			`p.json:1:10: task: invalid UTF-8: the escape \ud800 is half of a UTF-16 surrogate pair`},
+		{"empty file", "", `p.json: no plan (the file is empty)`},
+		{"blank file", "\n \n", `p.json: no plan (the file has only blank lines)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,7 +141,7 @@ func TestReadPlanErrors(t *testing.T) {
 				t.Errorf("error %q does not contain %q", err, tc.want)
 			}
 			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 {
+			if !errors.As(err, &pe) || pe.Line < 1 && !strings.Contains(tc.want, "no plan") {
 				t.Errorf("error %v carries no *ParseError with a line", err)
 			}
 		})
