@@ -142,3 +142,83 @@ func percentileInterval(sorted []float64, confidence float64) (lo, hi float64) {
 	a := (1 - confidence) / 2
 	return Percentile(sorted, a), Percentile(sorted, 1-a)
 }
+
+// UnitMean returns an interval for the mean of n values that lie in
+// [0, 1] (a graded score such as F1 or chrF), from their sum and sum of
+// squares. See UnitMeanInterval.
+func UnitMean(sum, sumsq float64, n int, confidence float64) (lo, hi float64) {
+	iv := UnitMeanInterval(sum, sumsq, n, confidence)
+	return iv.Lo, iv.Hi
+}
+
+// UnitMeanInterval is the interval of UnitMean, with warnings. With
+// m = sum/n and the sample variance s² = (Σx² − n·m²)/(n − 1) it is the
+// normal interval
+//
+//	m ∓ z·s/√n, clipped to [0, 1]   (Method "normal")
+//
+// whenever s² > 0. When s² = 0 (every value equal; a difference below
+// 10⁻⁹ of the mean square is taken as rounding) or n = 1, that interval
+// would be the single point m, claiming certainty from a sample that
+// cannot give it. By the Bhatia–Davis inequality a variable in [0, 1]
+// with mean μ has variance at most μ(1 − μ), the variance of a 0/1
+// variable, so the interval then falls back to the Wilson interval of m
+// with n (the formula of Wilson with p̂ = m, which need not be k/n):
+//
+//	centre = (m + z²/2n) / (1 + z²/n)
+//	half   = z/(1 + z²/n) · √(m(1 − m)/n + z²/4n²)   (Method "wilson")
+//
+// It never collapses, even at m = 0 or 1. n = 0 gives [0, 1] with a
+// warning; fewer than 30 values with a positive variance warn that the
+// normal interval is rough; the fallback warns that every value was equal.
+func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
+	z := zFor(confidence)
+	if n < 0 {
+		panic(fmt.Sprintf("stats: %d values", n))
+	}
+	iv := Interval{Confidence: confidence, Method: "normal"}
+	if n == 0 {
+		iv.Lo, iv.Hi = 0, 1
+		iv.Method = "wilson"
+		iv.Warnings = []string{"no cases: the interval is all of [0, 1]"}
+		return iv
+	}
+	nf := float64(n)
+	m := math.Min(1, math.Max(0, sum/nf))
+	ss := 0.0 // (n − 1)·s²
+	if n > 1 {
+		ss = sumsq - nf*m*m
+	}
+	if ss <= 1e-9*sumsq || ss <= 0 {
+		iv.Method = "wilson"
+		iv.Lo, iv.Hi = wilsonMean(m, nf, z)
+		if n == 1 {
+			iv.Warnings = []string{"one value: the interval is the Wilson interval of that value, the widest a score in [0, 1] allows"}
+		} else {
+			iv.Warnings = []string{"every value is equal: the interval is the Wilson interval of the mean, the widest a score in [0, 1] allows"}
+		}
+		return iv
+	}
+	h := z * math.Sqrt(ss/(nf-1)/nf)
+	iv.Lo, iv.Hi = math.Max(0, m-h), math.Min(1, m+h)
+	if n < 30 {
+		iv.Warnings = []string{"fewer than 30 values: the normal interval of a graded score is rough; prefer a bootstrap"}
+	}
+	return iv
+}
+
+// wilsonMean is the Wilson score interval at p̂ = m for n trials.
+func wilsonMean(m, n, z float64) (lo, hi float64) {
+	z2 := z * z
+	denom := 1 + z2/n
+	centre := (m + z2/(2*n)) / denom
+	half := z / denom * math.Sqrt(m*(1-m)/n+z2/(4*n*n))
+	lo, hi = math.Max(0, centre-half), math.Min(1, centre+half)
+	if m == 0 {
+		lo = 0
+	}
+	if m == 1 {
+		hi = 1
+	}
+	return lo, hi
+}
