@@ -48,12 +48,24 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 		idx[h] = i
 	}
 	var missing []string
+	reported := map[string]bool{} // a name missing in two roles is listed once
+	required := false             // one of the four required columns is missing
 	need := func(name, role string) int {
 		if i, ok := idx[name]; ok {
 			return i
 		}
-		missing = append(missing, fmt.Sprintf("%q (%s)", name, role))
+		if !reported[name] {
+			reported[name] = true
+			missing = append(missing, fmt.Sprintf("%q (%s)", name, role))
+		}
 		return -1
+	}
+	needRole := func(name, role string) int {
+		i := need(name, role)
+		if i < 0 {
+			required = true
+		}
+		return i
 	}
 	opt := func(name string) int {
 		if i, ok := idx[name]; ok && name != "" {
@@ -63,10 +75,10 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 	}
 	l := &layout{
 		header:   header,
-		question: need(c.Question, "the question"),
-		answer:   need(c.Answer, "the golden answer"),
-		domain:   need(c.Domain, "the domain"),
-		response: need(c.Response, "the model's response"),
+		question: needRole(c.Question, "the question"),
+		answer:   needRole(c.Answer, "the golden answer"),
+		domain:   needRole(c.Domain, "the domain"),
+		response: needRole(c.Response, "the model's response"),
 		id:       opt(c.ID),
 		language: opt(c.Language),
 		model:    opt(c.Model),
@@ -88,8 +100,10 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 		l.cluster = need(cluster, "the --cluster column")
 	}
 	if len(missing) > 0 {
-		return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w %s; the header has: %s (rename with --question-col, --answer-col, --domain-col, --response-col)",
-			ErrMissingColumn, strings.Join(missing, ", "), quoteList(header))}
+		return nil, &ParseError{File: file, Line: 1, Err: &missingError{
+			msg:      fmt.Sprintf("%v %s; the header has: %s", ErrMissingColumn, strings.Join(missing, ", "), quoteList(header)),
+			required: required,
+		}}
 	}
 	return l, nil
 }
@@ -102,7 +116,33 @@ func quoteList(s []string) string {
 	return strings.Join(q, ", ")
 }
 
+// readColumns lists the columns whose values the scorer uses (scores,
+// groups on, clusters by, or names rows by); a JSONL object or array is
+// allowed in any other column.
+func (l *layout) readColumns() []int {
+	cols := []int{l.question, l.answer, l.domain, l.response, l.id, l.language, l.model, l.cluster}
+	for _, g := range l.byCols {
+		cols = append(cols, g...)
+	}
+	return cols
+}
+
 // virtualLanguage stands, in a grouping, for the language column when the
 // file has none: the language then comes from the file name or from the
 // script of the golden answer.
 const virtualLanguage = -2
+
+// missingError lists the missing columns. It is ErrMissingColumn, and
+// also ErrRequiredColumn when one of the four required columns (which
+// Options.Columns can rename) is among them; a grouping or cluster
+// column must simply exist.
+type missingError struct {
+	msg      string
+	required bool
+}
+
+func (e *missingError) Error() string { return e.msg }
+
+func (e *missingError) Is(target error) bool {
+	return target == ErrMissingColumn || e.required && target == ErrRequiredColumn
+}

@@ -707,10 +707,18 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 	}
 	const batchRows = 2048
 	seq := 0
-	if cs, ok := src.(*csvSource); ok {
+	var repaired *results.Warning
+	switch s := src.(type) {
+	case *csvSource:
+		repaired = &s.repaired
+	case *jsonlSource:
+		repaired = &s.repaired
+		s.requireText(e.lay.readColumns())
+	}
+	if repaired != nil {
 		defer func() {
-			if cs.repaired.Count > 0 {
-				w := cs.repaired
+			if repaired.Count > 0 {
+				w := *repaired
 				w.Code = "repaired_utf8"
 				e.warn[w.Code] = &w
 			}

@@ -154,7 +154,7 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	case format == "csv":
 		err = e.runSource(ctx, newCSVSource(r, name, true))
 	case format == "jsonl":
-		err = e.runSource(ctx, newJSONLSource(r, name))
+		err = e.runSource(ctx, newJSONLSource(r, name, opt.RepairUTF8))
 	default:
 		open, ok := formats[format]
 		if !ok {
@@ -211,6 +211,17 @@ func RegisterFormat(ext string, open func(r io.Reader, name string) (RowSource, 
 	formats[ext] = open
 }
 
+// Formats lists the input formats Score and Open accept: csv, jsonl and
+// the registered ones, sorted after those two.
+func Formats() []string {
+	s := make([]string, 0, len(formats))
+	for k := range formats {
+		s = append(s, k)
+	}
+	sortStrings(s)
+	return append([]string{"csv", "jsonl"}, s...)
+}
+
 func registeredList() string {
 	var s []string
 	for k := range formats {
@@ -236,7 +247,7 @@ func Open(r io.Reader, name, format string) (RowSource, error) {
 	case "csv":
 		return newCSVSource(r, name, false), nil
 	case "jsonl":
-		return newJSONLSource(r, name), nil
+		return newJSONLSource(r, name, false), nil
 	}
 	open, ok := formats[format]
 	if !ok {

@@ -2,29 +2,74 @@ package qa
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
 )
 
-// warningText explains each warning code; the count and lines come from the data.
-var warningText = map[string]string{
-	"empty_golden": "rows have an empty golden answer: exact_substring and word_overlap score them correct " +
-		"(the empty string is in everything), so check whether these questions have no answer on purpose",
-	"blank_response": "rows have a blank response (empty after trimming): they score 0 under the seed protocols " +
-		"and are counted in the blank column, so missing output is not mistaken for a wrong answer",
-	"golden_whitespace": "golden answers have leading or trailing whitespace: exact_substring does not strip them, " +
-		"so a response without that whitespace can fail",
-	"not_nfc": "rows contain text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; " +
-		"consider --normalize nfc (or indic)",
-	"repaired_utf8": "rows had invalid UTF-8 replaced by U+FFFD (--repair-utf8)",
+var warningOrder = []string{"empty_golden", "blank_response", "golden_whitespace", "not_nfc", "repaired_utf8"}
+
+// WarningMessage is the sentence that explains the warning code for
+// count rows (singular or plural to match), scored under metrics: the
+// empty-golden warning names only those of the metrics that score an
+// empty golden answer correct against any response (found by asking
+// each), and says nothing about the others.
+func WarningMessage(code string, count int, metrics []*score.Metric) string {
+	one := count == 1
+	pick := func(singular, plural string) string {
+		if one {
+			return singular
+		}
+		return plural
+	}
+	var text string
+	switch code {
+	case "empty_golden":
+		var pass []string
+		for _, m := range metrics {
+			if m.New().Score("", "any response").Value == 1 {
+				pass = append(pass, m.ID)
+			}
+		}
+		text = pick("row has an empty golden answer: ", "rows have an empty golden answer: ")
+		if len(pass) > 0 {
+			verb := " scores "
+			if len(pass) > 1 {
+				verb = " score "
+			}
+			text += joinAnd(pass) + verb + pick("it", "them") + " correct (the empty string is in everything), so "
+		}
+		text += pick("check whether this question has no answer on purpose", "check whether these questions have no answer on purpose")
+	case "blank_response":
+		text = pick("row has a blank response (empty after trimming): it scores 0 under the seed protocols and is counted",
+			"rows have a blank response (empty after trimming): they score 0 under the seed protocols and are counted") +
+			" in the blank column, so missing output is not mistaken for a wrong answer"
+	case "golden_whitespace":
+		text = pick("golden answer has leading or trailing whitespace: exact_substring does not strip it",
+			"golden answers have leading or trailing whitespace: exact_substring does not strip them") +
+			", so a response without that whitespace can fail"
+	case "not_nfc":
+		text = pick("row contains", "rows contain") + " text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; " +
+			"consider --normalize nfc (or indic)"
+	case "repaired_utf8":
+		text = pick("row had its", "rows had their") + " invalid UTF-8 replaced by U+FFFD"
+	default:
+		text = code
+	}
+	return fmt.Sprintf("%d %s", count, text)
 }
 
-var warningOrder = []string{"empty_golden", "blank_response", "golden_whitespace", "not_nfc", "repaired_utf8"}
+// joinAnd joins names as "a", "a and b", "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) <= 2 {
+		return strings.Join(s, " and ")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
 
 func (e *engine) result() (*results.Score, error) {
 	if e.combined.n == 0 {
@@ -87,7 +132,7 @@ func (e *engine) result() (*results.Score, error) {
 		if w == nil || w.Count == 0 {
 			continue
 		}
-		w.Message = fmt.Sprintf("%d %s", w.Count, warningText[code])
+		w.Message = WarningMessage(code, w.Count, e.metrics)
 		res.Warnings = append(res.Warnings, *w)
 	}
 	msgs := make([]string, 0, len(ivWarn))
@@ -176,32 +221,22 @@ func countDistinct(s []string) int {
 	return len(seen)
 }
 
-// normalInterval is the large-sample interval for the mean of values in
-// [0, 1] with the given sum and sum of squares:
+// normalInterval is the interval of a graded metric's mean, from the
+// sum and sum of squares of its values in [0, 1] (stats.UnitMeanInterval):
 //
 //	mean ∓ z·sd/√n,  sd² = (Σx² − n·mean²)/(n − 1),
 //
-// clipped to [0, 1]. It warns when n < 30, where the normal
-// approximation is rough.
+// clipped to [0, 1], when sd² > 0; when every value is equal (sd² = 0)
+// or there is one row, the Wilson interval of the mean with n, which is
+// as wide as a variance of mean·(1 − mean), the most a value in [0, 1]
+// can have (Bhatia–Davis), so the interval never collapses to a point.
+// It warns when n < 30, where the normal approximation is rough.
 func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interval {
-	iv := stats.Interval{Confidence: confidence, Method: "normal"}
 	if n == 0 {
-		iv.Warnings = []string{"no rows: no interval"}
-		return iv
+		return stats.Interval{Confidence: confidence, Method: "normal", Warnings: []string{"no rows: no interval"}}
 	}
-	mean := sum / float64(n)
-	iv.Lo, iv.Hi = mean, mean
-	if n < 2 {
-		iv.Warnings = []string{"one row: no interval"}
-		return iv
-	}
-	v := (sumsq - float64(n)*mean*mean) / float64(n-1)
-	if v < 0 {
-		v = 0
-	}
-	h := stats.NormalQuantile(1-(1-confidence)/2) * math.Sqrt(v/float64(n))
-	iv.Lo, iv.Hi = math.Max(0, mean-h), math.Min(1, mean+h)
-	if n < 30 {
+	iv := stats.UnitMeanInterval(sum, sumsq, n, confidence)
+	if iv.Method == "normal" && n < 30 {
 		iv.Warnings = []string{"fewer than 30 rows: the normal interval of a graded metric is rough; prefer --ci bootstrap"}
 	}
 	return iv

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -85,25 +84,36 @@ func (s *csvSource) Next() ([]string, int, error) {
 // jsonlSource reads one JSON object per line. The header is the key
 // order of the first object; later objects may list keys in any order
 // but must not add keys (a typo in a key name would otherwise be lost).
+//
+// A value that is a string, number or boolean becomes its text and null
+// becomes the empty string; an object or array (model outputs often
+// carry metadata) is kept as its compact JSON text, and is an error only
+// in a column the scorer reads (see textOnly).
 type jsonlSource struct {
-	name   string
-	sc     *bufio.Scanner
-	line   int
-	header []string
-	index  map[string]int
-	first  []string
+	name     string
+	sc       *bufio.Scanner
+	line     int
+	header   []string
+	index    map[string]int
+	first    []string
+	firstCmp []bool // which of first's values are objects or arrays
+	// textOnly marks the columns that must hold a scalar, set by the
+	// engine once the header is resolved; nil checks none.
+	textOnly []bool
+	repair   bool
+	repaired results.Warning // rows in which invalid UTF-8 was replaced
 }
 
-func newJSONLSource(r io.Reader, name string) *jsonlSource {
+func newJSONLSource(r io.Reader, name string, repair bool) *jsonlSource {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	return &jsonlSource{name: name, sc: sc}
+	return &jsonlSource{name: name, sc: sc, repair: repair}
 }
 
 func (s *jsonlSource) Header() ([]string, error) {
-	keys, vals, line, err := s.object()
+	keys, vals, composite, _, err := s.object()
 	if err == io.EOF {
-		return nil, &ParseError{File: s.name, Err: ErrEmptyFile}
+		return nil, &ParseError{File: s.name, Err: errEmptyJSONL}
 	}
 	if err != nil {
 		return nil, err
@@ -113,18 +123,34 @@ func (s *jsonlSource) Header() ([]string, error) {
 	for i, k := range keys {
 		s.index[k] = i
 	}
-	s.first = vals
-	_ = line
+	s.first, s.firstCmp = vals, composite
 	return keys, nil
+}
+
+// requireText makes the columns at idx (negative indices are ignored)
+// an error when they hold an object or array.
+func (s *jsonlSource) requireText(idx []int) {
+	s.textOnly = make([]bool, len(s.header))
+	for _, i := range idx {
+		if i >= 0 && i < len(s.textOnly) {
+			s.textOnly[i] = true
+		}
+	}
 }
 
 func (s *jsonlSource) Next() ([]string, int, error) {
 	if s.first != nil {
-		f := s.first
-		s.first = nil
+		// Header read only the first object, so s.line is its line.
+		f, c := s.first, s.firstCmp
+		s.first, s.firstCmp = nil, nil
+		for j, comp := range c {
+			if err := s.checkText(j, comp, s.line); err != nil {
+				return nil, s.line, err
+			}
+		}
 		return f, s.line, nil
 	}
-	keys, vals, line, err := s.object()
+	keys, vals, composite, line, err := s.object()
 	if err != nil {
 		return nil, line, err
 	}
@@ -134,6 +160,9 @@ func (s *jsonlSource) Next() ([]string, int, error) {
 		j, ok := s.index[k]
 		if !ok {
 			return nil, line, &ParseError{File: s.name, Line: line, Field: k, Err: fmt.Errorf("key %q is not in the first line's keys (%s)", k, quoteList(s.header))}
+		}
+		if err := s.checkText(j, composite[i], line); err != nil {
+			return nil, line, err
 		}
 		out[j] = vals[i]
 		seen[j] = true
@@ -146,9 +175,17 @@ func (s *jsonlSource) Next() ([]string, int, error) {
 	return out, line, nil
 }
 
-// object reads the next non-empty line as a flat JSON object of scalars,
-// keeping key order.
-func (s *jsonlSource) object() (keys, vals []string, line int, err error) {
+func (s *jsonlSource) checkText(j int, composite bool, line int) error {
+	if composite && s.textOnly != nil && s.textOnly[j] {
+		return &ParseError{File: s.name, Line: line, Field: s.header[j],
+			Err: fmt.Errorf("the value of %q is an object or array; this column is scored or grouped on, so it must be a string, number, boolean or null", s.header[j])}
+	}
+	return nil
+}
+
+// object reads the next non-empty line as a JSON object, keeping key
+// order; composite[i] reports whether vals[i] was an object or array.
+func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int, err error) {
 	for s.sc.Scan() {
 		s.line++
 		b := bytes.TrimSpace(s.sc.Bytes())
@@ -159,66 +196,86 @@ func (s *jsonlSource) object() (keys, vals []string, line int, err error) {
 			continue
 		}
 		if !utf8.Valid(b) {
-			return nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Err: ErrInvalidUTF8}
+			if !s.repair {
+				return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Err: ErrInvalidUTF8}
+			}
+			b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+			s.repaired.Count++
+			if len(s.repaired.Lines) < maxWarnLines {
+				s.repaired.Lines = append(s.repaired.Lines, s.line)
+			}
 		}
-		keys, vals, err := flatObject(b)
+		keys, vals, composite, err := flatObject(b)
 		if err != nil {
-			return nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Err: err}
+			return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Err: err}
 		}
-		return keys, vals, s.line, nil
+		return keys, vals, composite, s.line, nil
 	}
 	if err := s.sc.Err(); err != nil {
-		return nil, nil, s.line, &ParseError{File: s.name, Line: s.line + 1, Err: err}
+		return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line + 1, Err: err}
 	}
-	return nil, nil, s.line, io.EOF
+	return nil, nil, nil, s.line, io.EOF
 }
 
-func flatObject(b []byte) (keys, vals []string, err error) {
+func flatObject(b []byte) (keys, vals []string, composite []bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	t, err := dec.Token()
 	if err != nil {
-		return nil, nil, fmt.Errorf("not JSON: %v", err)
+		return nil, nil, nil, fmt.Errorf("not JSON: %v", err)
 	}
 	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("each line must be a JSON object, found %v", t)
+		return nil, nil, nil, fmt.Errorf("each line must be a JSON object, found %v", t)
 	}
 	seen := map[string]bool{}
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
-			return nil, nil, fmt.Errorf("bad JSON: %v", err)
+			return nil, nil, nil, fmt.Errorf("bad JSON: %v", err)
 		}
 		k := kt.(string)
 		if seen[k] {
-			return nil, nil, fmt.Errorf("key %q appears twice", k)
+			return nil, nil, nil, fmt.Errorf("key %q appears twice", k)
 		}
 		seen[k] = true
-		vt, err := dec.Token()
-		if err != nil {
-			return nil, nil, fmt.Errorf("bad JSON in %q: %v", k, err)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil, nil, fmt.Errorf("bad JSON in %q: %v", k, err)
 		}
-		var v string
-		switch x := vt.(type) {
-		case string:
-			v = x
-		case json.Number:
-			v = x.String()
-		case bool:
-			v = strconv.FormatBool(x)
-		case nil:
-			v = ""
-		default:
-			return nil, nil, fmt.Errorf("value of %q must be a string, number, boolean or null, not an array or object", k)
+		v, comp, err := jsonText(raw)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("bad JSON in %q: %v", k, err)
 		}
 		keys = append(keys, k)
 		vals = append(vals, v)
+		composite = append(composite, comp)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, nil, fmt.Errorf("bad JSON: %v", err)
+		return nil, nil, nil, fmt.Errorf("bad JSON: %v", err)
 	}
 	if dec.More() {
-		return nil, nil, fmt.Errorf("trailing data after the object")
+		return nil, nil, nil, fmt.Errorf("trailing data after the object")
 	}
-	return keys, vals, nil
+	return keys, vals, composite, nil
+}
+
+// jsonText turns one JSON value into field text: a string's text, a
+// number as written, true or false, "" for null, and an object or array
+// as compact JSON (composite).
+func jsonText(raw json.RawMessage) (string, bool, error) {
+	switch raw[0] {
+	case '"':
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, false, err
+	case '{', '[':
+		var buf bytes.Buffer
+		err := json.Compact(&buf, raw)
+		return buf.String(), true, err
+	case 'n':
+		return "", false, nil
+	}
+	// A number or a boolean: its text as written (the decoder has
+	// checked the syntax).
+	return string(raw), false, nil
 }
