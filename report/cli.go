@@ -80,10 +80,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if len(args) >= 2 && args[0] == "help" {
 			return run(ctx, append(args[1:], "--help"), stdin, stdout, stderr)
 		}
-		printUsage(stdout)
 		if len(args) == 0 {
+			// No command is a usage error: the usage goes to stderr, as
+			// every usage error's message does, and the status is 2.
+			printUsage(stderr)
 			return &silentError{2}
 		}
+		printUsage(stdout)
 		return nil
 	}
 	if args[0] == "version" || args[0] == "--version" {
@@ -104,6 +107,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if c == nil {
 		if sub := subcommands(args[0]); len(sub) > 0 {
+			if len(args) >= 2 && !strings.HasPrefix(args[1], "-") {
+				return usagef("unknown subcommand %q of %s (known: %s)", args[1], args[0], strings.Join(sub, ", "))
+			}
 			return usagef("%s needs a subcommand: %s (see evalbook --help)", args[0], strings.Join(sub, ", "))
 		}
 		return usagef("unknown command %q (see evalbook --help)", args[0])
@@ -181,4 +187,12 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// plural formats a count with the singular or plural noun: "1 row", "2 rows".
+func plural(n int, singular, pluralForm string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return fmt.Sprintf("%d %s", n, pluralForm)
 }

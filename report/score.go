@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +21,7 @@ func init() {
 }
 
 const scoreHelp = `
-Usage: evalbook score [--responses FILE] [--metrics IDS] [--by COL]... [--normalize none|nfc|indic]
+Usage: evalbook score [--responses FILE] [--metrics IDS] [--by COL]... [--normalize none|nfc|indic|indic_stem]
                       [--ci wilson|bootstrap|none] [--out FILE] [--json]
                       [--xlsx FILE] [--html FILE] [--html-rows N] [--charts DIR]
 
@@ -111,6 +113,12 @@ func runScore(e *env) error {
 	if *resamples < 1 {
 		return usagef("score: --resamples must be positive")
 	}
+	if *examples < 0 {
+		return usagef("score: --examples must not be negative (0 shows no example rows), not %d", *examples)
+	}
+	if *format != "" && !slices.Contains(qa.Formats(), *format) {
+		return usagef("score: --format must be one of %s, not %q", strings.Join(qa.Formats(), ", "), *format)
+	}
 	opt := qa.Options{
 		Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
 		Metrics:    ms,
@@ -178,7 +186,7 @@ func runScore(e *env) error {
 	}
 	res, err := qa.Score(e.ctx, in, name, opt)
 	if err != nil {
-		return err
+		return scoreHint(err, *repair)
 	}
 	if commit != nil {
 		if err := commit(); err != nil {
@@ -206,9 +214,23 @@ func runScore(e *env) error {
 		return err
 	}
 	if *out != "" {
-		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %d rows to %s\n", res.Combined.N, *out)
+		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(res.Combined.N, "row", "rows"), *out)
 	}
 	return nil
+}
+
+// scoreHint adds to an error of pkg/qa what the user can do about it
+// with score's flags.
+func scoreHint(err error, repaired bool) error {
+	switch {
+	case errors.Is(err, qa.ErrInvalidUTF8) && !repaired:
+		return fmt.Errorf("%w; or pass --repair-utf8 to replace bad bytes with U+FFFD and count the rows", err)
+	case errors.Is(err, qa.ErrInvalidUTF8):
+		return fmt.Errorf("%w (--repair-utf8 repairs CSV and JSONL input only)", err)
+	case errors.Is(err, qa.ErrRequiredColumn):
+		return fmt.Errorf("%w (name the columns with --question-col, --answer-col, --domain-col, --response-col)", err)
+	}
+	return err
 }
 
 // createdTime is the report's creation time: now, or SOURCE_DATE_EPOCH
