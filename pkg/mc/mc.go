@@ -30,6 +30,7 @@ package mc
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -55,6 +56,7 @@ type Choice struct {
 	Text   string  // the option's text, for length normalisation
 	LogLik float64 // log-likelihood of the option given the question
 	Tokens int     // tokens in the option, 0 when not given
+	Line   int     // line of the option in its file, 0 when unknown
 }
 
 // A Question is one multiple-choice item with the model's output.
@@ -74,7 +76,7 @@ type Question struct {
 // Options configures Evaluate. The zero value computes recall@2, 95%
 // intervals and 10,000 bootstrap resamples with seed 1.
 type Options struct {
-	K          []int   // recall@k for each k (default [2])
+	K          []int   // recall@k for each k (default [2]); a repeated k counts once
 	Confidence float64 // default 0.95
 	Resamples  int     // bootstrap resamples for the MRR interval (default 10000)
 	Seed       uint64  // bootstrap seed (default 1)
@@ -143,11 +145,16 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 	if !(opt.Confidence > 0 && opt.Confidence < 1) {
 		return nil, fmt.Errorf("confidence %v is not between 0 and 1", opt.Confidence)
 	}
+	var ks []int
 	for _, k := range opt.K {
 		if k < 1 {
 			return nil, fmt.Errorf("recall@k needs k ≥ 1, got %d", k)
 		}
+		if !slices.Contains(ks, k) {
+			ks = append(ks, k)
+		}
 	}
+	opt.K = ks
 	if len(qs) == 0 {
 		return nil, fmt.Errorf("no questions")
 	}
@@ -155,9 +162,21 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 	r.Settings.Confidence, r.Settings.Resamples, r.Settings.Seed, r.Settings.K = opt.Confidence, opt.Resamples, opt.Seed, opt.K
 	metrics := []string{Acc}
 	tokens := mode == "loglik"
-	var noTokens, emptyText []int
+	var noTokens, emptyText, positive, farGold []int
+	if mode == "letters" {
+		for _, q := range qs {
+			if q.Gold >= maxOptions {
+				farGold = append(farGold, q.Line)
+			}
+		}
+	}
 	if mode == "loglik" {
 		for _, q := range qs {
+			for _, c := range q.Choices {
+				if c.LogLik > 0 {
+					positive = append(positive, c.Line)
+				}
+			}
 			for _, c := range q.Choices {
 				if c.Tokens <= 0 {
 					tokens = false
@@ -225,19 +244,42 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 	r.Overall = group("", "", all, outs, metrics, opt, ivWarn)
 	r.Languages = groups("language", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Language })
 	r.Subjects = groups("subject", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Subject })
-	warn := func(code, msg string, lines []int) {
+	// warn adds a warning about the rows at lines (0 for an unknown line);
+	// one and many are the message after the count, singular and plural.
+	warn := func(code string, lines []int, one, many string) {
 		if len(lines) == 0 {
 			return
 		}
+		msg := many
+		if len(lines) == 1 {
+			msg = one
+		}
 		w := results.Warning{Code: code, Count: len(lines), Message: fmt.Sprintf("%d %s", len(lines), msg)}
-		w.Lines = lines[:min(len(lines), 20)]
+		for _, l := range lines {
+			if l > 0 && len(w.Lines) < 20 {
+				w.Lines = append(w.Lines, l)
+			}
+		}
 		r.Warnings = append(r.Warnings, w)
 	}
-	warn("unparsed_prediction", "predictions name no option (not a letter, digit or option letter LetterIndex knows); they count as wrong", unparsed)
+	const optionLetters = "a Latin letter, a digit or an option letter of an Indic script such as क or ক"
+	warn("unparsed_prediction", unparsed,
+		"prediction names no option (it is not "+optionLetters+"); it counts as wrong",
+		"predictions name no option (they are not "+optionLetters+"); they count as wrong")
+	warn("unlikely_gold", farGold,
+		"gold label names an option past J, the tenth; no common multiple-choice benchmark has more options, so it may be a typo (it is scored as written)",
+		"gold labels name an option past J, the tenth; no common multiple-choice benchmark has more options, so they may be typos (they are scored as written)")
+	warn("positive_loglik", positive,
+		"option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm_char)",
+		"options have a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by their length, positive scores favour long options in acc_norm_char)")
 	if mode == "loglik" && !tokens {
-		warn("no_tokens", "questions have an option without a token count, so acc_norm_token is not reported", noTokens)
+		warn("no_tokens", noTokens,
+			"question has an option without a token count, so acc_norm_token is not reported",
+			"questions have an option without a token count, so acc_norm_token is not reported")
 	}
-	warn("empty_choice_text", "questions have an option with no text; its length counts as 1 character for acc_norm_char", emptyText)
+	warn("empty_choice_text", emptyText,
+		"question has an option with no text; its length counts as 1 character for acc_norm_char",
+		"questions have an option with no text; its length counts as 1 character for acc_norm_char")
 	msgs := make([]string, 0, len(ivWarn))
 	for m := range ivWarn {
 		msgs = append(msgs, m)
@@ -245,7 +287,7 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 	sort.Strings(msgs)
 	for _, m := range msgs {
 		r.Warnings = append(r.Warnings, results.Warning{Code: "interval", Count: ivWarn[m],
-			Message: fmt.Sprintf("%s (%d groups)", m, ivWarn[m])})
+			Message: fmt.Sprintf("%s (%d %s)", m, ivWarn[m], plural(ivWarn[m], "group", "groups"))})
 	}
 	for _, g := range append([]Group{r.Overall}, append(r.Languages, r.Subjects...)...) {
 		if g.N < 30 {
@@ -254,11 +296,25 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 				name = "all questions"
 			}
 			r.Warnings = append(r.Warnings, results.Warning{Code: "small_group", Count: g.N,
-				Message: fmt.Sprintf("%s %q has %d questions: its intervals are wide, and a difference of a few questions is noise", orAll(g.By), name, g.N)})
+				Message: fmt.Sprintf("%s %q has %d %s: its intervals are wide, and a difference of a few questions is noise", orAll(g.By), name, g.N, plural(g.N, "question", "questions"))})
 		}
 	}
 	return r, nil
 }
+
+// plural returns one when n is 1 and many otherwise.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// maxOptions is the most options a common multiple-choice benchmark has
+// (MMLU-Pro: ten, A to J). A letter file does not list the options, so a
+// gold label naming a later position (K to Z) is the only sign that it
+// names no option.
+const maxOptions = 10
 
 func orAll(by string) string {
 	if by == "" {
@@ -350,6 +406,7 @@ func group(by, name string, members []int, outs []outcome, metrics []string, opt
 }
 
 // validLogLik reports whether x is a usable log-likelihood: any number
-// or −Inf (an impossible option); NaN and +Inf are refused. Scores from
-// other sources may be positive, so the sign is not checked.
+// or −Inf (an impossible option); NaN and +Inf are refused. A positive
+// value cannot be a log-probability, but scores from other sources may
+// be positive, so Evaluate warns about it (positive_loglik) instead.
 func validLogLik(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 1) }

@@ -1,11 +1,13 @@
 package mc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // handCSV holds four questions whose figures are worked out by hand in
@@ -231,16 +233,27 @@ func contains(s []string, x string) bool {
 	return false
 }
 
-// FuzzRead: no input makes the reader panic, and what it accepts can be
-// evaluated with every proportion in [0, 1].
+// FuzzRead: no input makes the reader panic, what it accepts is valid
+// UTF-8 and can be evaluated with every proportion in [0, 1].
 func FuzzRead(f *testing.F) {
 	f.Add(handCSV, "x.csv")
 	f.Add("id,prediction,gold\n1,ক,A\n", "x.csv")
 	f.Add("{\"id\": \"a\", \"choice\": \"A\", \"loglik\": -1, \"gold\": \"B\"}\n", "x.jsonl")
+	f.Add("{\"id\": \"a\xff\", \"prediction\": \"A\", \"gold\": \"B\"}\n", "x.jsonl")
 	f.Fuzz(func(t *testing.T, in, name string) {
 		file, err := Read(strings.NewReader(in), name, Columns{})
 		if err != nil {
 			return
+		}
+		for _, q := range file.Questions {
+			for _, c := range q.Choices {
+				if !utf8.ValidString(c.Label + c.Text) {
+					t.Fatalf("accepted invalid UTF-8 in option %q of question %q", c.Label, q.ID)
+				}
+			}
+			if !utf8.ValidString(q.ID + q.Language + q.Subject) {
+				t.Fatalf("accepted invalid UTF-8 in question %q", q.ID)
+			}
 		}
 		r, err := Evaluate(file.Questions, file.Mode, Options{Resamples: 50})
 		if err != nil {
@@ -270,4 +283,109 @@ func ExampleEvaluate() {
 	// acc_norm_token  0.750
 	// mrr             0.667
 	// recall@2        0.500
+}
+
+// TestReadInvalidUTF8: a stray byte is refused with the file, line,
+// column and field. The positions are counted by hand: in
+// "1,A,-1,A\xff" the gold field starts at byte 8 of line 2 and its bad
+// byte is its 2nd character; in the JSON line the bad byte follows
+// `{"id": "q1", "gold": "A` (23 characters), so it is character 24.
+func TestReadInvalidUTF8(t *testing.T) {
+	hdr := "id,choice,loglik,gold\n"
+	cases := []struct {
+		name, file, in, want string
+	}{
+		{"csv gold", "x.csv", hdr + "1,A,-1,A\xff\n", "x.csv:2:8 (column \"gold\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field"},
+		{"csv id", "x.csv", hdr + "\xfe1,A,-1,A\n", "x.csv:2:1 (column \"id\"): invalid UTF-8: first bad byte 0xFE at character 1 of the field"},
+		{"csv header", "x.csv", "id,cho\xffice,loglik,gold\n1,A,-1,A\n", "x.csv:1:4: header: invalid UTF-8: first bad byte 0xFF at character 4"},
+		{"csv second line of a quoted field", "x.csv", "id,choice,choice_text,loglik,gold\n1,A,\"one\ntw\xffo\",-1,A\n", "x.csv:3 (column \"choice_text\"): invalid UTF-8: first bad byte 0xFF at character 7"},
+		{"letters prediction", "x.csv", "id,prediction,gold\n1,\xe0\xa6,A\n", "x.csv:2:3 (column \"prediction\"): invalid UTF-8: first bad byte 0xE0"},
+		{"jsonl value", "x.jsonl", "{\"id\": \"q1\", \"gold\": \"A\xff\", \"prediction\": \"A\"}\n", "x.jsonl:1:24 (column \"gold\"): invalid UTF-8: byte 0xFF"},
+		{"jsonl nested", "x.jsonl", "{\"id\": \"q1\", \"gold\": \"A\", \"prediction\": \"A\"}\n{\"meta\": {\"k\": [\"\xff\"]}, \"id\": \"q2\", \"gold\": \"A\", \"prediction\": \"A\"}\n", "x.jsonl:2:18 (column \"meta\"): invalid UTF-8"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(c.in), c.file, Columns{})
+			var pe *ParseError
+			if err == nil || !errors.As(err, &pe) || !errors.Is(err, ErrInvalidUTF8) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want ErrInvalidUTF8 in a ParseError containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestJSONKeyAt(t *testing.T) {
+	line := []byte(`{"a": "x", "b": {"c": [1, "yy"]}, "d": 2}`)
+	for _, c := range []struct {
+		name string
+		off  int
+		want string
+	}{
+		{"in the first value", bytes.IndexByte(line, 'x'), "a"},
+		{"in a nested array", bytes.Index(line, []byte("yy")), "b"},
+		{"in a key", bytes.IndexByte(line, 'd'), "d"},
+		{"past the object", len(line), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := jsonKeyAt(line, c.off); got != c.want {
+				t.Errorf("jsonKeyAt(%d) = %q, want %q", c.off, got, c.want)
+			}
+		})
+	}
+}
+
+// TestEvaluateSuspectData: suspect values are scored as written and
+// warned about with their lines, and a repeated k counts once.
+func TestEvaluateSuspectData(t *testing.T) {
+	warning := func(t *testing.T, in, name string, opt Options, code string) (*Report, string) {
+		t.Helper()
+		f, err := Read(strings.NewReader(in), name, Columns{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Evaluate(f.Questions, f.Mode, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range r.Warnings {
+			if w.Code == code {
+				return r, fmt.Sprintf("%d %v %s", w.Count, w.Lines, w.Message)
+			}
+		}
+		return r, ""
+	}
+	t.Run("positive log-likelihood", func(t *testing.T) {
+		in := "id,choice,loglik,gold\nq1,A,5.0,A\nq1,B,-1,A\nq2,A,-2,B\nq2,B,0.5,B\n"
+		_, got := warning(t, in, "x.csv", Options{}, "positive_loglik")
+		if !strings.HasPrefix(got, "2 [2 5] 2 options have a positive log-likelihood") {
+			t.Errorf("warning %q", got)
+		}
+		_, got = warning(t, "id,choice,loglik,gold\nq1,A,0,A\nq1,B,-1,A\n", "x.csv", Options{}, "positive_loglik")
+		if got != "" {
+			t.Errorf("a log-likelihood of 0 (probability 1) warned: %q", got)
+		}
+	})
+	t.Run("gold past J", func(t *testing.T) {
+		in := "id,prediction,gold\n1,A,A\n2,J,J\n3,B,Q\n4,K,K\n"
+		r, got := warning(t, in, "x.csv", Options{}, "unlikely_gold")
+		if !strings.HasPrefix(got, "2 [4 5] 2 gold labels name an option past J") {
+			t.Errorf("warning %q", got)
+		}
+		// Scored as written: A, J and K are right, Q is wrong.
+		if c := r.Overall.Metrics[Acc].Correct; c != 3 {
+			t.Errorf("acc correct %v, want 3", c)
+		}
+	})
+	t.Run("one unparsed prediction", func(t *testing.T) {
+		_, got := warning(t, "id,prediction,gold\n1,no idea,A\n", "x.csv", Options{}, "unparsed_prediction")
+		if got != "1 [2] 1 prediction names no option (it is not a Latin letter, a digit or an option letter of an Indic script such as क or ক); it counts as wrong" {
+			t.Errorf("warning %q", got)
+		}
+	})
+	t.Run("repeated k", func(t *testing.T) {
+		r, _ := warning(t, handCSV, "hand.csv", Options{K: []int{2, 3, 2}}, "")
+		if got := fmt.Sprint(r.Metrics, r.Settings.K); got != "[acc acc_norm_char acc_norm_token mrr recall@2 recall@3] [2 3]" {
+			t.Errorf("metrics and k: %s", got)
+		}
+	})
 }

@@ -41,18 +41,23 @@ var DefaultColumns = Columns{ID: "id", Language: "language", Subject: "subject",
 // ParseError is an error at a place in a prediction file.
 type ParseError struct {
 	File         string
-	Line, Column int // 1-based; 0 when unknown
+	Line, Column int    // 1-based; 0 when unknown
+	Field        string // the column concerned, when the message does not name it
 	Err          error
 }
 
 func (e *ParseError) Error() string {
-	switch {
-	case e.Line > 0 && e.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
-	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	s := e.File
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+		if e.Column > 0 {
+			s += fmt.Sprintf(":%d", e.Column)
+		}
 	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
+	if e.Field != "" {
+		s += fmt.Sprintf(" (column %q)", e.Field)
+	}
+	return s + ": " + e.Err.Error()
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
@@ -153,6 +158,11 @@ func newCSVSource(data []byte, name string) (*csvSource, error) {
 	}
 	s.hdr = append([]string(nil), hdr...)
 	for i, h := range s.hdr {
+		line, col := r.FieldPos(i)
+		if pe := fieldUTF8Error(name, line, col, "", h); pe != nil {
+			pe.Err = fmt.Errorf("header: %w", pe.Err)
+			return nil, pe
+		}
 		if _, dup := s.pos[h]; dup {
 			return nil, &ParseError{File: name, Line: 1, Column: i + 1, Err: fmt.Errorf("column %q appears twice in the header", h)}
 		}
@@ -180,6 +190,16 @@ func (s *csvSource) next() (int, error) {
 		return 0, csvError(s.name, err)
 	}
 	s.rec = rec
+	for i, f := range rec {
+		l, c := s.r.FieldPos(i)
+		name := ""
+		if i < len(s.hdr) {
+			name = s.hdr[i]
+		}
+		if pe := fieldUTF8Error(s.name, l, c, name, f); pe != nil {
+			return 0, pe
+		}
+	}
 	line, _ := s.r.FieldPos(0)
 	return line, nil
 }
@@ -229,6 +249,9 @@ func (s *jsonlSource) read() (int, map[string]json.RawMessage, error) {
 		b := bytes.TrimSpace(s.sc.Bytes())
 		if len(b) == 0 {
 			continue
+		}
+		if err := lineUTF8Error(s.name, s.line, s.sc.Bytes()); err != nil {
+			return 0, nil, err
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(b, &obj); err != nil {
@@ -432,6 +455,6 @@ func (b *builder) row(line int) error {
 		}
 		tokens = n
 	}
-	q.Choices = append(q.Choices, Choice{Label: lab, Index: idx, Text: text, LogLik: ll, Tokens: tokens})
+	q.Choices = append(q.Choices, Choice{Label: lab, Index: idx, Text: text, LogLik: ll, Tokens: tokens, Line: line})
 	return nil
 }
