@@ -21,7 +21,7 @@ func init() {
 }
 
 const compareHelp = `
-Usage: evalbook compare --old FILE --new FILE [--key id] [--metric COL] [--by COL]
+Usage: evalbook compare --old FILE --new FILE [--key id[,COL...]] [--metric COL] [--by COL]
                         [--ci wilson|bootstrap] [--confidence 0.95] [--resamples N]
                         [--seed N] [--json]
 
@@ -42,7 +42,10 @@ produces half the time; with fewer than about 25 flips McNemar's chi-square is r
 the sign test (its exact form) is the one to quote. Looking at many groups multiplies the
 chances of a fluke.
 
-Both files must hold the same keys, each once; the metric must be 0 or 1 in every row.
+Both files must hold the same keys, each once; the metric must be 0 or 1 in every row. When
+a row is identified only by several columns together, such as a verdict file with the same
+question for two models, name them all: --key id,model (the case is then shown as id/model).
+Files must be UTF-8.
 
 Example:
 	evalbook run --chunking paragraph --min-score 0.3 --out old.csv
@@ -97,7 +100,7 @@ func runCompare(e *env) error {
 	fs := newFlags(e, "compare", compareHelp)
 	oldFile := fs.String("old", "", "verdicts of the old version (`FILE`, CSV)")
 	newFile := fs.String("new", "", "verdicts of the new version (`FILE`, CSV)")
-	key := fs.String("key", "id", "`column` that pairs the rows of the two files")
+	key := fs.String("key", "id", "`column` that pairs the rows of the two files, or several joined by commas (id,model)")
 	metric := fs.String("metric", "", "0/1 `column` to compare (default: the only 0/1 column)")
 	by := fs.String("by", "", "group `column` for per-group pass rates")
 	ci := fs.String("ci", "wilson", "pass-rate `interval`: wilson or bootstrap")
@@ -125,8 +128,9 @@ func runCompare(e *env) error {
 	if *resamples < 1 {
 		return usagef("compare: --resamples must be at least 1, got %d", *resamples)
 	}
-	if *key == "" || *key == *by || *key == *metric {
-		return usagef("compare: --key must name a column other than --metric and --by")
+	keyCols, err := compareKeyColumns(*key, *metric, *by)
+	if err != nil {
+		return err
 	}
 	oldT, err := readCompareTable(*oldFile)
 	if err != nil {
@@ -137,26 +141,27 @@ func runCompare(e *env) error {
 		return err
 	}
 	for _, t := range []*compareTable{oldT, newT} {
-		for _, c := range []string{*key, *metric, *by} {
+		for _, c := range append([]string{*metric, *by}, keyCols...) {
 			if c != "" && t.col(c) < 0 {
 				return fmt.Errorf("%s:1: no column %q; the header has %s", t.file, c, strings.Join(t.header, ", "))
 			}
 		}
 	}
 	if *metric == "" {
-		if *metric, err = pickMetric(oldT, newT, *key, *by); err != nil {
+		if *metric, err = pickMetric(oldT, newT, keyCols, *by); err != nil {
 			return err
 		}
 	}
-	oldIdx, err := oldT.index(*key)
+	oldT.keyCols, newT.keyCols = keyCols, keyCols
+	oldIdx, err := oldT.index(*metric)
 	if err != nil {
 		return err
 	}
-	newIdx, err := newT.index(*key)
+	newIdx, err := newT.index(*metric)
 	if err != nil {
 		return err
 	}
-	if err := sameKeys(oldT, newT, *key, oldIdx, newIdx); err != nil {
+	if err := sameKeys(oldT, newT, oldIdx, newIdx); err != nil {
 		return err
 	}
 	oldV, err := oldT.binary(*metric)
@@ -173,19 +178,19 @@ func runCompare(e *env) error {
 	o, nw := make([]float64, n), make([]float64, n)
 	var groups []string
 	for i, row := range oldT.rows {
-		k := row[oldT.col(*key)]
+		k := oldT.keyOf(row)
 		j := newIdx[k]
-		keys[i], o[i], nw[i] = k, oldV[i], newV[j]
+		keys[i], o[i], nw[i] = oldT.showKey(row), oldV[i], newV[j]
 		if *by != "" {
 			g, h := row[oldT.col(*by)], newT.rows[j][newT.col(*by)]
 			if g != h {
-				return fmt.Errorf("%s:%d and %s:%d: %s %q has %s %q in the old file and %q in the new one", oldT.file, oldT.lines[i], newT.file, newT.lines[j], *key, k, *by, g, h)
+				return fmt.Errorf("%s:%d and %s:%d: %s %q has %s %q in the old file and %q in the new one", oldT.file, oldT.lines[i], newT.file, newT.lines[j], strings.Join(keyCols, ","), keys[i], *by, g, h)
 			}
 			groups = append(groups, g)
 		}
 	}
 	rep := compareVersions(keys, o, nw, groups, *ci, *confidence, *resamples, *seed)
-	rep.OldFile, rep.NewFile, rep.Key, rep.Metric, rep.By = *oldFile, *newFile, *key, *metric, *by
+	rep.OldFile, rep.NewFile, rep.Key, rep.Metric, rep.By = *oldFile, *newFile, strings.Join(keyCols, ","), *metric, *by
 	if err := export.write(e, "evalbook compare", compareTables(rep)); err != nil {
 		return err
 	}
@@ -238,7 +243,7 @@ func compareVersions(keys []string, old, new []float64, groups []string, ci stri
 		rep.Warnings = append(rep.Warnings, "change: "+m)
 	}
 	if b+w > 0 && b+w < 25 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("only %d cases changed: McNemar's chi-square is rough; quote the exact sign test", b+w))
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("only %s changed: McNemar's chi-square is rough; quote the exact sign test", nounCount(b+w, "case", "cases")))
 	}
 	if groups != nil {
 		idx := map[string]int{}
@@ -271,12 +276,55 @@ func compareVersions(keys []string, old, new []float64, groups []string, ci stri
 	return rep
 }
 
+// compareKeyColumns splits --key into its columns: none empty or given
+// twice, none the metric, and a single key column not the --by column
+// (each case would be its own group).
+func compareKeyColumns(key, metric, by string) ([]string, error) {
+	var cols []string
+	for _, c := range strings.Split(key, ",") {
+		c = strings.TrimSpace(c)
+		switch {
+		case c == "":
+			return nil, usagef("compare: --key %q: want a column name, or several joined by commas (id,model)", key)
+		case slices.Contains(cols, c):
+			return nil, usagef("compare: --key %q names %s twice", key, c)
+		case c == metric:
+			return nil, usagef("compare: --key must name a column other than --metric and --by")
+		}
+		cols = append(cols, c)
+	}
+	if len(cols) == 1 && cols[0] == by {
+		return nil, usagef("compare: --key must name a column other than --metric and --by")
+	}
+	return cols, nil
+}
+
 // compareTable is a CSV file read whole, with the line where each record starts.
 type compareTable struct {
-	file   string
-	header []string
-	rows   [][]string
-	lines  []int
+	file    string
+	header  []string
+	rows    [][]string
+	lines   []int
+	keyCols []string // the --key columns
+}
+
+// keyOf returns the key of a row, its key columns' values joined by NUL
+// (a character no value holds in practice, so distinct keys stay distinct).
+func (t *compareTable) keyOf(row []string) string {
+	if len(t.keyCols) == 1 {
+		return row[t.col(t.keyCols[0])]
+	}
+	vals := make([]string, len(t.keyCols))
+	for i, c := range t.keyCols {
+		vals[i] = row[t.col(c)]
+	}
+	return strings.Join(vals, "\x00")
+}
+
+// showKey returns the key of a row as messages and reports show it: the
+// values joined by "/".
+func (t *compareTable) showKey(row []string) string {
+	return strings.ReplaceAll(t.keyOf(row), "\x00", "/")
 }
 
 func readCompareTable(path string) (*compareTable, error) {
@@ -304,6 +352,10 @@ func readCompareTable(path string) (*compareTable, error) {
 		return nil, place(err)
 	}
 	for i := range t.header {
+		line, col := r.FieldPos(i)
+		if err := rawUTF8Field(path, line, col, "", t.header[i]); err != nil {
+			return nil, err
+		}
 		t.header[i] = strings.TrimSpace(t.header[i])
 	}
 	for {
@@ -316,6 +368,10 @@ func readCompareTable(path string) (*compareTable, error) {
 		}
 		line, _ := r.FieldPos(0)
 		for i := range rec {
+			l, c := r.FieldPos(i)
+			if err := rawUTF8Field(path, l, c, t.header[i], rec[i]); err != nil {
+				return nil, err
+			}
 			rec[i] = strings.TrimSpace(rec[i])
 		}
 		t.rows = append(t.rows, rec)
@@ -329,21 +385,63 @@ func readCompareTable(path string) (*compareTable, error) {
 
 func (t *compareTable) col(name string) int { return slices.Index(t.header, name) }
 
-// index maps each key to its row, rejecting empty and duplicate keys.
-func (t *compareTable) index(key string) (map[string]int, error) {
-	c := t.col(key)
+// index maps each key to its row, rejecting empty and duplicate keys. A
+// duplicate's message suggests a key column that would tell the rows
+// apart (metric is not a candidate).
+func (t *compareTable) index(metric string) (map[string]int, error) {
 	idx := make(map[string]int, len(t.rows))
 	for i, row := range t.rows {
-		k := row[c]
-		if k == "" {
-			return nil, fmt.Errorf("%s:%d:%d: empty %s", t.file, t.lines[i], c+1, key)
+		for _, kc := range t.keyCols {
+			if c := t.col(kc); row[c] == "" {
+				return nil, fmt.Errorf("%s:%d:%d: empty %s", t.file, t.lines[i], c+1, kc)
+			}
 		}
+		k := t.keyOf(row)
 		if j, dup := idx[k]; dup {
-			return nil, fmt.Errorf("%s:%d:%d: duplicate %s %q (first on line %d)", t.file, t.lines[i], c+1, key, k, t.lines[j])
+			return nil, fmt.Errorf("%s:%d:%d: duplicate %s %q (first at line %d); %s", t.file, t.lines[i], t.col(t.keyCols[0])+1,
+				strings.Join(t.keyCols, ","), t.showKey(row), t.lines[j], t.keyHint(metric))
 		}
 		idx[k] = i
 	}
 	return idx, nil
+}
+
+// keyHint suggests a --key that would make the rows unique: the key
+// columns and one more, the column with the fewest distinct values that
+// tells every duplicate apart (a model or language column rather than a
+// free-text one), preferring columns that are not 0/1 and, on a tie, the
+// one further left.
+func (t *compareTable) keyHint(metric string) string {
+	key := strings.Join(t.keyCols, ",")
+	best, bestN, bestBinary := "", 0, true
+	for c, name := range t.header {
+		if name == "" || name == metric || slices.Contains(t.keyCols, name) || t.col(name) != c {
+			continue
+		}
+		seen := make(map[string]bool, len(t.rows))
+		values := map[string]bool{}
+		unique := true
+		for _, row := range t.rows {
+			k := t.keyOf(row) + "\x00" + row[c]
+			if seen[k] {
+				unique = false
+				break
+			}
+			seen[k] = true
+			values[row[c]] = true
+		}
+		if !unique {
+			continue
+		}
+		binary := allZeroOne(t, name)
+		if best == "" || bestBinary && !binary || binary == bestBinary && len(values) < bestN {
+			best, bestN, bestBinary = name, len(values), binary
+		}
+	}
+	if best == "" {
+		return fmt.Sprintf("if rows are unique only with other columns, name them all: --key %s,COLUMN,...", key)
+	}
+	return fmt.Sprintf("if rows are unique only with another column, pass --key %s,%s", key, best)
 }
 
 // binary reads a 0/1 column.
@@ -368,12 +466,12 @@ func zeroOne(s string) (float64, bool) {
 	return v, true
 }
 
-// pickMetric finds the one column besides key and by that is 0/1 in every
-// row of both files.
-func pickMetric(a, b *compareTable, key, by string) (string, error) {
+// pickMetric finds the one column besides the key columns and by that is
+// 0/1 in every row of both files.
+func pickMetric(a, b *compareTable, keyCols []string, by string) (string, error) {
 	var cands []string
 	for _, name := range a.header {
-		if name == key || name == by || name == "" || b.col(name) < 0 || slices.Contains(cands, name) {
+		if slices.Contains(keyCols, name) || name == by || name == "" || b.col(name) < 0 || slices.Contains(cands, name) {
 			continue
 		}
 		if allZeroOne(a, name) && allZeroOne(b, name) {
@@ -384,7 +482,7 @@ func pickMetric(a, b *compareTable, key, by string) (string, error) {
 	case 1:
 		return cands[0], nil
 	case 0:
-		return "", fmt.Errorf("no column besides %s holds only 0 and 1 in both %s and %s; name the metric with --metric (columns: %s)", key, a.file, b.file, strings.Join(a.header, ", "))
+		return "", fmt.Errorf("no column besides %s holds only 0 and 1 in both %s and %s; name the metric with --metric (columns: %s)", strings.Join(keyCols, ","), a.file, b.file, strings.Join(a.header, ", "))
 	}
 	return "", fmt.Errorf("several 0/1 columns could be the metric: %s; choose one with --metric", strings.Join(cands, ", "))
 }
@@ -400,18 +498,19 @@ func allZeroOne(t *compareTable, name string) bool {
 }
 
 // sameKeys reports keys present in only one file, the first few of each.
-func sameKeys(a, b *compareTable, key string, ai, bi map[string]int) error {
+func sameKeys(a, b *compareTable, ai, bi map[string]int) error {
 	var onlyA, onlyB []string
 	for i, row := range a.rows {
-		if _, ok := bi[row[a.col(key)]]; !ok {
-			onlyA = append(onlyA, strconv.Quote(row[a.col(key)])+" (line "+strconv.Itoa(a.lines[i])+")")
+		if _, ok := bi[a.keyOf(row)]; !ok {
+			onlyA = append(onlyA, strconv.Quote(a.showKey(row))+" (line "+strconv.Itoa(a.lines[i])+")")
 		}
 	}
 	for i, row := range b.rows {
-		if _, ok := ai[row[b.col(key)]]; !ok {
-			onlyB = append(onlyB, strconv.Quote(row[b.col(key)])+" (line "+strconv.Itoa(b.lines[i])+")")
+		if _, ok := ai[b.keyOf(row)]; !ok {
+			onlyB = append(onlyB, strconv.Quote(b.showKey(row))+" (line "+strconv.Itoa(b.lines[i])+")")
 		}
 	}
+	key := strings.Join(a.keyCols, ",")
 	if len(onlyA) == 0 && len(onlyB) == 0 {
 		return nil
 	}
@@ -434,7 +533,7 @@ func writeCompareText(w io.Writer, r *compareReport) error {
 	}
 	fmt.Fprintf(w, "%s -> %s, metric %s, key %s\n\n", r.OldFile, r.NewFile, r.Metric, r.Key)
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "n\t%d cases\n", r.N)
+	fmt.Fprintf(tw, "n\t%s\n", nounCount(r.N, "case", "cases"))
 	fmt.Fprintf(tw, "old\t%s  (%d/%d)\t%g%% interval %s to %s (%s)\n", fixed3(r.Old), r.OldPass, r.N, 100*r.Confidence, fixed3(r.OldCILow), fixed3(r.OldCIHigh), method)
 	fmt.Fprintf(tw, "new\t%s  (%d/%d)\t%g%% interval %s to %s\n", fixed3(r.New), r.NewPass, r.N, 100*r.Confidence, fixed3(r.NewCILow), fixed3(r.NewCIHigh))
 	fmt.Fprintf(tw, "change\t%+.3f\t%g%% interval %s to %s (paired bootstrap)\n", r.Diff, 100*r.Confidence, fixed3(r.DiffCILow), fixed3(r.DiffCIHigh))

@@ -91,6 +91,10 @@ func TestCompareErrors(t *testing.T) {
 	half := write("half.csv", "id,task,pass,exact\nq1,x,1,1\nq2,x,0.5,0\nq3,y,0,1\n")
 	moved := write("moved.csv", "id,task,pass,exact\nq1,x,1,1\nq2,z,1,0\nq3,y,0,1\n")
 	none := write("none.csv", "id,task,score\nq1,x,0.5\n")
+	dup2 := write("dup2.csv", "id,task,pass,exact\nq1,x,1,1\nq2,x,1,0\nq1,x,0,1\n")
+	badKey := write("badkey.csv", "id,task,pass,exact\nq1,x,1,1\nq\xff2,x,1,0\nq3,y,0,1\n")
+	badHeader := write("badheader.csv", "id,ta\xfesk,pass,exact\nq1,x,1,1\nq2,x,1,0\nq3,y,0,1\n")
+	badTask := write("badtask.csv", "id,task,pass,exact\nq1,x,1,1\nq2,x,1,0\nq3,\xc3,0,1\n")
 	tests := []struct {
 		name   string
 		args   []string
@@ -103,7 +107,20 @@ func TestCompareErrors(t *testing.T) {
 		{"no candidate", []string{"compare", "--old", none, "--new", none}, 1, "evalbook: no column besides id holds only 0 and 1 in both " + none + " and " + none + "; name the metric with --metric (columns: id, task, score)\n"},
 		{"unknown metric", []string{"compare", "--old", a, "--new", b, "--metric", "f1"}, 1, "evalbook: " + a + ":1: no column \"f1\"; the header has id, task, pass, exact\n"},
 		{"mismatched keys", []string{"compare", "--old", a, "--new", extra, "--metric", "pass"}, 1, "evalbook: the files do not hold the same id values; 1 only in " + a + ": \"q3\" (line 4); 2 only in " + extra + ": \"q4\" (line 4), \"q5\" (line 5)\n"},
-		{"duplicate key", []string{"compare", "--old", a, "--new", dup, "--metric", "pass"}, 1, "evalbook: " + dup + ":4:1: duplicate id \"q1\" (first on line 2)\n"},
+		// task tells the two q1 rows apart (exact does not: both are 1).
+		{"duplicate key", []string{"compare", "--old", a, "--new", dup, "--metric", "pass"}, 1, "evalbook: " + dup + ":4:1: duplicate id \"q1\" (first at line 2); if rows are unique only with another column, pass --key id,task\n"},
+		{"duplicate composite key", []string{"compare", "--old", a, "--new", dup2, "--metric", "pass", "--key", "id,task"}, 1, "evalbook: " + dup2 + ":4:1: duplicate id,task \"q1/x\" (first at line 2); if rows are unique only with other columns, name them all: --key id,task,COLUMN,...\n"},
+		{"empty key part", []string{"compare", "--old", a, "--new", b, "--key", "id,,task"}, 2, "evalbook: compare: --key \"id,,task\": want a column name, or several joined by commas (id,model)\n"},
+		{"key column twice", []string{"compare", "--old", a, "--new", b, "--key", "id,id"}, 2, "evalbook: compare: --key \"id,id\" names id twice\n"},
+		{"metric in the key", []string{"compare", "--old", a, "--new", b, "--key", "id,pass", "--metric", "pass"}, 2, "evalbook: compare: --key must name a column other than --metric and --by\n"},
+		{"key is the group", []string{"compare", "--old", a, "--new", b, "--key", "task", "--by", "task"}, 2, "evalbook: compare: --key must name a column other than --metric and --by\n"},
+		{"missing key column", []string{"compare", "--old", a, "--new", b, "--key", "id,model", "--metric", "pass"}, 1, "evalbook: " + a + ":1: no column \"model\"; the header has id, task, pass, exact\n"},
+		// Columns counted by hand: the bad byte is the 2nd character of
+		// the id field at column 1, and the 3rd of the header's 2nd field,
+		// which starts at byte 4.
+		{"invalid UTF-8 in a key", []string{"compare", "--old", a, "--new", badKey, "--metric", "pass"}, 1, "evalbook: " + badKey + ":3:1 (column \"id\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
+		{"invalid UTF-8 in the header", []string{"compare", "--old", badHeader, "--new", b, "--metric", "pass"}, 1, "evalbook: " + badHeader + ":1:4 (header): invalid UTF-8: first bad byte 0xFE at character 3 of the field; re-save the file as UTF-8\n"},
+		{"invalid UTF-8 in an unused column", []string{"compare", "--old", a, "--new", badTask, "--metric", "pass"}, 1, "evalbook: " + badTask + ":4:4 (column \"task\"): invalid UTF-8: first bad byte 0xC3 at character 1 of the field; re-save the file as UTF-8\n"},
 		{"not 0/1", []string{"compare", "--old", a, "--new", half, "--metric", "pass"}, 1, "evalbook: " + half + ":3:3: pass is \"0.5\", not 0 or 1\n"},
 		{"group moved", []string{"compare", "--old", a, "--new", moved, "--metric", "pass", "--by", "task"}, 1, "evalbook: " + a + ":3 and " + moved + ":3: id \"q2\" has task \"x\" in the old file and \"z\" in the new one\n"},
 	}
@@ -147,5 +164,88 @@ func TestCompareRunOutput(t *testing.T) {
 	}
 	if r.N == 0 || n != r.N || len(r.Better)+len(r.Worse)+r.Unchanged != r.N {
 		t.Errorf("n %d, groups add to %d, flips %d+%d+%d", r.N, n, len(r.Better), len(r.Worse), r.Unchanged)
+	}
+}
+
+// TestCompareCompositeKey pairs rows by two columns, as verdict files of
+// two models need (the same question id once per model). By hand: old
+// passes q1/m1 and q2/m2 (2/4), new passes all four (4/4), so q1/m2 and
+// q2/m1 got better (in the old file's order), none worse, and the exact
+// sign test of 2 against 0 is 2 × (1/2)² = 0.5. Per model: m1 1/2 -> 2/2,
+// m2 1/2 -> 2/2.
+func TestCompareCompositeKey(t *testing.T) {
+	dir := t.TempDir()
+	old, new := filepath.Join(dir, "old.csv"), filepath.Join(dir, "new.csv")
+	os.WriteFile(old, []byte("id,model,pass\nq1,m1,1\nq1,m2,0\nq2,m1,0\nq2,m2,1\n"), 0o644)
+	os.WriteFile(new, []byte("id,model,pass\nq2,m2,1\nq1,m1,1\nq1,m2,1\nq2,m1,1\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"key id,model", []string{"--key", "id,model"}, "key id,model n 4 old 2 new 4 better [q1/m2 q2/m1] worse [] p 0.5 groups []"},
+		{"spaces around the names", []string{"--key", " id , model "}, "key id,model n 4 old 2 new 4 better [q1/m2 q2/m1] worse [] p 0.5 groups []"},
+		{"grouped by a key column", []string{"--key", "id,model", "--by", "model"}, "key id,model n 4 old 2 new 4 better [q1/m2 q2/m1] worse [] p 0.5 groups [{m1 2 1 2 0.5 1 1 0} {m2 2 1 2 0.5 1 1 0}]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, append([]string{"compare", "--old", old, "--new", new, "--json"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var r compareReport
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprintf("key %s n %d old %d new %d better %v worse %v p %v groups %v", r.Key, r.N, r.OldPass, r.NewPass, r.Better, r.Worse, r.PSign, r.Groups)
+			if got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+	// Without the second column the ids repeat, and the message names it.
+	_, errOut, code := runCLI(t, "compare", "--old", old, "--new", new)
+	if want := "evalbook: " + old + ":3:1: duplicate id \"q1\" (first at line 2); if rows are unique only with another column, pass --key id,model\n"; code != 1 || errOut != want {
+		t.Errorf("exit %d, stderr %q\nwant %q", code, errOut, want)
+	}
+}
+
+// One case: the counts are singular ("1 case", "only 1 case changed").
+func TestCompareOneCase(t *testing.T) {
+	dir := t.TempDir()
+	old, new := filepath.Join(dir, "old.csv"), filepath.Join(dir, "new.csv")
+	os.WriteFile(old, []byte("id,pass\nq1,0\n"), 0o644)
+	os.WriteFile(new, []byte("id,pass\nq1,1\n"), 0o644)
+	out, errOut, code := runCLI(t, "compare", "--old", old, "--new", new)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"n          1 case\n", "only 1 case changed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+// The shipped sample's verdict files hold each question once per model,
+// so they pair only with --key id,model (audit defect 7). The sample has
+// 284 rows (142 questions × 2 models), all present in both files.
+func TestCompareSampleVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	v1, v2 := filepath.Join(dir, "v1.csv"), filepath.Join(dir, "v2.csv")
+	for _, args := range [][]string{{"score", "--out", v1}, {"score", "--normalize", "nfc", "--out", v2}} {
+		if _, errOut, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	out, errOut, code := runCLI(t, "compare", "--old", v1, "--new", v2, "--metric", "exact_substring", "--key", "id,model", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r compareReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.N != 284 || len(r.Better)+len(r.Worse)+r.Unchanged != r.N {
+		t.Errorf("n %d, flips %d+%d+%d", r.N, len(r.Better), len(r.Worse), r.Unchanged)
 	}
 }

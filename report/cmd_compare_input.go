@@ -1,0 +1,162 @@
+package main
+
+// Input checks and wording shared by compare, generate, judge and mc.
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// nounCount returns "1 question" or "n questions".
+func nounCount(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// errInputUTF8 marks the errors of rawUTF8CSV and rawUTF8JSONL.
+var errInputUTF8 = errors.New("invalid UTF-8")
+
+// rawUTF8Field returns the error of a field s, named field (the header
+// when ""), that starts at line and col of file, or nil when s is valid
+// UTF-8. The line is that of the bad byte.
+func rawUTF8Field(file string, line, col int, field, s string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	off := 0
+	for off < len(s) {
+		r, n := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		off += n
+	}
+	where := fmt.Sprintf("%s:%d", file, line)
+	if nl := strings.Count(s[:off], "\n"); nl > 0 {
+		where = fmt.Sprintf("%s:%d", file, line+nl)
+	} else if col > 0 {
+		where += fmt.Sprintf(":%d", col)
+	}
+	if field == "" {
+		where += " (header)"
+	} else {
+		where += fmt.Sprintf(" (column %q)", field)
+	}
+	return fmt.Errorf("%s: %w: first bad byte 0x%02X at character %d of the field; re-save the file as UTF-8",
+		where, errInputUTF8, s[off], utf8.RuneCountInString(s[:off])+1)
+}
+
+// rawUTF8CSV checks that every field of the CSV data is valid UTF-8 and
+// returns the first one that is not, with its file, line and column.
+// encoding/csv passes bytes through unchecked. Records the standard
+// reader cannot parse are left to the caller's own reader, which reports
+// them with its own wording.
+func rawUTF8CSV(data []byte, file string) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	var header []string
+	for first := true; ; first = false {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return nil
+		}
+		if first {
+			header = append([]string(nil), rec...)
+		}
+		for i, f := range rec {
+			name := ""
+			if !first {
+				name = fmt.Sprintf("%d", i+1)
+				if i < len(header) && utf8.ValidString(header[i]) {
+					name = header[i]
+				}
+			}
+			line, col := r.FieldPos(i)
+			if err := rawUTF8Field(file, line, col, name, f); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// rawUTF8JSONL checks every line of JSON Lines data before it is
+// decoded (encoding/json would quietly turn a bad byte into U+FFFD) and
+// returns the first line that is not valid UTF-8, with the character
+// column and the top-level key whose key or value holds the bad byte.
+func rawUTF8JSONL(data []byte, file string) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	for i, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if utf8.Valid(line) {
+			continue
+		}
+		off := 0
+		for off < len(line) {
+			r, n := utf8.DecodeRune(line[off:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			off += n
+		}
+		where := fmt.Sprintf("%s:%d:%d", file, i+1, utf8.RuneCount(line[:off])+1)
+		if key := rawJSONKeyAt(line, off); key != "" {
+			where += fmt.Sprintf(" (field %q)", key)
+		}
+		return fmt.Errorf("%s: %w: byte 0x%02X; re-save the file as UTF-8", where, errInputUTF8, line[off])
+	}
+	return nil
+}
+
+// rawJSONKeyAt returns the top-level key of the JSON object in line whose
+// key or value spans byte offset off, or "" when none does.
+func rawJSONKeyAt(line []byte, off int) string {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	depth, key, wantKey := 0, "", false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				depth++
+				if depth == 1 {
+					wantKey = d == '{'
+					continue
+				}
+			default:
+				depth--
+			}
+		} else if depth == 1 && wantKey {
+			key, _ = tok.(string)
+			wantKey = false
+			if int(dec.InputOffset()) > off {
+				return key
+			}
+			continue
+		}
+		if depth >= 1 && int(dec.InputOffset()) > off {
+			return key
+		}
+		if depth == 1 {
+			wantKey = true
+		}
+	}
+}
