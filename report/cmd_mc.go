@@ -35,7 +35,9 @@ Ties go to the option listed first, so recall@1 equals acc.
 
 A letter file has one row per question, with columns id, prediction and gold (and optionally
 language and subject), and gives acc only; a prediction that names no option counts as wrong
-and is reported.
+and is reported, and so is a gold label past J (no common benchmark has more than ten
+options). A positive log-likelihood cannot be a log-probability; it is scored, with a warning
+naming its lines. A k given twice in --k counts once.
 
 Labels may be Latin letters (A, b, "(C)", "Answer: D"), digits (1 = A), or the option letters
 of Indic scripts: Devanagari क ख ग घ, अ आ इ ई or अ ब स द; Bengali ক খ গ ঘ; Tamil அ ஆ இ ஈ;
@@ -128,8 +130,8 @@ func mcWriteText(w io.Writer, r *mc.Report, f *mc.File) error {
 	if r.Mode == "letters" {
 		mode = "predicted letters"
 	}
-	fmt.Fprintf(&b, "%d questions, %s; language from %s; %.0f%% intervals (Wilson; MRR: bootstrap, %d resamples, seed %d)\n",
-		r.Overall.N, mode, f.LanguageSource, r.Settings.Confidence*100, r.Settings.Resamples, r.Settings.Seed)
+	fmt.Fprintf(&b, "%s, %s; language from %s; %.0f%% intervals (Wilson; MRR: bootstrap, %d resamples, seed %d)\n",
+		nounCount(r.Overall.N, "question", "questions"), mode, f.LanguageSource, r.Settings.Confidence*100, r.Settings.Resamples, r.Settings.Seed)
 	section := func(title string, gs []mc.Group) {
 		if len(gs) == 0 {
 			return
@@ -162,8 +164,15 @@ func mcWriteText(w io.Writer, r *mc.Report, f *mc.File) error {
 		b.WriteString("\nWarnings\n")
 		for _, wn := range r.Warnings {
 			fmt.Fprintf(&b, "  - %s", wn.Message)
-			if len(wn.Lines) > 0 {
-				fmt.Fprintf(&b, " (lines %s)", mcLines(wn.Lines))
+			switch {
+			case len(wn.Lines) == 1 && wn.Count == 1:
+				fmt.Fprintf(&b, " (%s:%d)", r.Source, wn.Lines[0])
+			case len(wn.Lines) > 0:
+				more := ""
+				if wn.Count > len(wn.Lines) {
+					more = ", ..."
+				}
+				fmt.Fprintf(&b, " (%s, lines %s%s)", r.Source, mcLines(wn.Lines), more)
 			}
 			b.WriteString("\n")
 		}

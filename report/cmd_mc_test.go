@@ -78,7 +78,7 @@ func TestMCLettersAndErrors(t *testing.T) {
 	letters := write("tern-13b_bengali.csv", "id,subject,prediction,gold\n1,science,ক,A\n2,science,(খ),খ\n3,history,no idea,গ\n")
 	out, errOut, code := runCLI(t, "mc", "--predictions", letters)
 	if code != 0 || !strings.Contains(out, "language from file name") || !strings.Contains(out, "bengali   3  0.667") ||
-		!strings.Contains(out, "1 predictions name no option") {
+		!strings.Contains(out, "1 prediction names no option") || strings.Contains(out, "LetterIndex") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	bad := write("bad.csv", "id,choice,loglik,gold\n1,A,oops,A\n")
@@ -96,5 +96,50 @@ func TestMCLettersAndErrors(t *testing.T) {
 	}
 	if out, _, code := runCLI(t, "mc", "--help"); code != 0 || !strings.Contains(out, "acc_norm_char") {
 		t.Errorf("--help: exit %d", code)
+	}
+}
+
+// TestMCSuspectInput covers audit defects 4, 11, 12 and 15 for mc: bad
+// bytes are refused with file, line, column and field; a positive
+// log-likelihood and a gold label past J are warned with file and line;
+// a k given twice counts once; a single question is "1 question".
+func TestMCSuspectInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	badUTF8 := write("bad.csv", "id,choice,loglik,gold\n1,A,-1,A\xff\n1,B,-2,A\n")
+	badJSONL := write("bad.jsonl", "{\"id\": \"1\", \"prediction\": \"\xfe\", \"gold\": \"A\"}\n")
+	positive := write("pos.csv", "id,choice,loglik,gold\n1,A,5.0,A\n1,B,-2,A\n")
+	farGold := write("far.csv", "id,prediction,gold\n1,A,A\n2,B,Q\n")
+	one := write("one.csv", "id,prediction,gold\n1,A,A\n")
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		out, inErr string
+	}{
+		// The gold field starts at byte 8 of line 2; the bad byte is its 2nd character.
+		{"invalid UTF-8 in a CSV", []string{"--predictions", badUTF8}, 1, "", badUTF8 + ":2:8 (column \"gold\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field"},
+		// Before the bad byte: { (1) "id" (4) : and a space (2) "1" (3) , and a
+		// space (2) "prediction" (12) : and a space (2) and the quote (1), 27
+		// characters; the bad byte is the 28th.
+		{"invalid UTF-8 in JSONL", []string{"--predictions", badJSONL}, 1, "", badJSONL + ":1:28 (column \"prediction\"): invalid UTF-8: byte 0xFE"},
+		{"positive log-likelihood", []string{"--predictions", positive}, 0, "1 option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm_char) (" + positive + ":2)", ""},
+		{"gold past J", []string{"--predictions", farGold}, 0, "1 gold label names an option past J, the tenth; no common multiple-choice benchmark has more options, so it may be a typo (it is scored as written) (" + farGold + ":3)", ""},
+		{"one question", []string{"--predictions", one}, 0, "1 question, predicted letters", ""},
+		{"k twice", []string{"--k", "2,3,2"}, 0, "mrr                   recall@2              recall@3\n", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, append([]string{"mc"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.inErr) {
+				t.Errorf("exit %d, want %d\nstdout %s\nstderr %s\nwant %q / %q", code, tc.code, out, errOut, tc.out, tc.inErr)
+			}
+		})
 	}
 }
