@@ -45,10 +45,13 @@ type Options struct {
 	// ter) a percentile bootstrap interval over rows with this many
 	// resamples; otherwise they get none (their value is not a mean).
 	Resamples int
-	Seed      uint64            // bootstrap seed
-	Columns   qa.Columns        // zero fields take qa.DefaultColumns
-	Workers   int               // scoring goroutines per file (0: all cores)
-	Progress  func(file string) // called before each file is scored
+	Seed      uint64     // bootstrap seed
+	Columns   qa.Columns // zero fields take qa.DefaultColumns
+	// RepairUTF8 replaces invalid UTF-8 in CSV and JSONL files with
+	// U+FFFD and counts the rows (a repaired_utf8 warning) instead of failing.
+	RepairUTF8 bool
+	Workers    int               // scoring goroutines per file (0: all cores)
+	Progress   func(file string) // called before each file is scored
 }
 
 // Input is one response file and what its name says.
@@ -116,7 +119,6 @@ type Board struct {
 
 type fileWarning struct {
 	count int
-	text  string   // qa's explanation, without its leading count
 	files []string // "path (n)"
 }
 
@@ -127,11 +129,7 @@ func (b *Board) fileWarning(path string, w results.Warning) {
 	}
 	fw := b.fileWarn[w.Code]
 	if fw == nil {
-		text := w.Message
-		if i := strings.IndexByte(text, ' '); i > 0 && strings.Trim(text[:i], "0123456789") == "" {
-			text = text[i+1:]
-		}
-		fw = &fileWarning{text: text}
+		fw = &fileWarning{}
 		b.fileWarn[w.Code] = fw
 		b.fileWarnCode = append(b.fileWarnCode, w.Code)
 	}
@@ -243,7 +241,7 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 	case m.Corpus != nil:
 		b.Level, b.Settings.Interval = "corpus", "none"
 		b.warn("no_interval", 0, fmt.Sprintf("%s is corpus-level (its value is not a mean of rows), so cells have no interval; "+
-			"give a number of bootstrap resamples for one", m.ID))
+			"a bootstrap over rows gives one (Options.Resamples)", m.ID))
 	case m.Graded:
 		b.Settings.Interval = "normal"
 	default:
@@ -299,7 +297,9 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 	sort.Strings(b.Languages)
 	for _, code := range b.fileWarnCode {
 		fw := b.fileWarn[code]
-		b.warn(code, fw.count, fmt.Sprintf("%d %s [%d files: %s]", fw.count, fw.text, len(fw.files), strings.Join(fw.files, ", ")))
+		// pkg/qa words the warning for the total count and this board's metric.
+		b.warn(code, fw.count, fmt.Sprintf("%s [%s: %s]", qa.WarningMessage(code, fw.count, []*score.Metric{m}),
+			plural(len(fw.files), "file", "files"), strings.Join(fw.files, ", ")))
 	}
 	ivWarn := map[string]int{}
 	for _, lang := range b.Languages {
@@ -340,7 +340,7 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 	}
 	sort.Strings(msgs)
 	for _, w := range msgs {
-		b.warn("interval", ivWarn[w], fmt.Sprintf("%s (%d cells)", w, ivWarn[w]))
+		b.warn("interval", ivWarn[w], fmt.Sprintf("%s (%s)", w, plural(ivWarn[w], "cell", "cells")))
 	}
 	if len(b.Leaders) > 1 {
 		b.warn("many_tests", len(b.Leaders), fmt.Sprintf("%d languages are tested at α = %g each, so about %.2f false "+
@@ -375,21 +375,22 @@ func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval)
 	return mean, normalInterval(sum, sumsq, n, opt.Confidence)
 }
 
-// normalInterval is the large-sample interval for the mean of values in
-// [0, 1] (the interval pkg/qa gives graded metrics):
+// normalInterval is the interval pkg/qa gives graded metrics
+// (stats.UnitMeanInterval): for values in [0, 1],
 //
 //	mean ∓ z·sd/√n,  sd² = (Σx² − n·mean²)/(n − 1),  clipped to [0, 1]
+//
+// when sd² > 0, and the Wilson interval of the mean with n when every
+// value is equal or there is one row (by the Bhatia–Davis inequality no
+// score in [0, 1] varies more than a 0/1 one of the same mean).
 func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interval {
-	mean := sum / float64(n)
-	iv := stats.Interval{Lo: mean, Hi: mean, Confidence: confidence, Method: "normal"}
-	if n < 2 {
-		iv.Warnings = []string{"a cell with one row has no interval"}
-		return iv
-	}
-	v := math.Max(0, (sumsq-float64(n)*mean*mean)/float64(n-1))
-	h := stats.NormalQuantile(1-(1-confidence)/2) * math.Sqrt(v/float64(n))
-	iv.Lo, iv.Hi = math.Max(0, mean-h), math.Min(1, mean+h)
-	if n < 30 {
+	iv := stats.UnitMeanInterval(sum, sumsq, n, confidence)
+	switch {
+	case iv.Method != "normal" && n == 1:
+		iv.Warnings = []string{"cells with one row: the interval is the Wilson interval of the row's value"}
+	case iv.Method != "normal":
+		iv.Warnings = []string{"cells whose rows all score the same: the interval is the Wilson interval of the mean"}
+	case n < 30:
 		iv.Warnings = []string{"cells with fewer than 30 rows: the normal interval of a graded metric is rough"}
 	}
 	return iv

@@ -31,8 +31,8 @@ func (b *Board) WriteText(w io.Writer) error {
 		iv = fmt.Sprintf("%.0f%% %s intervals", b.Settings.Confidence*100, map[string]string{"wilson": "Wilson",
 			"normal": "normal", "bootstrap": "bootstrap"}[b.Settings.Interval])
 	}
-	fmt.Fprintf(&s, "Leaderboard: %s (%s), %d models × %d languages, normalisation %s, %s\n",
-		b.Metric.ID, b.Metric.Name, len(b.Models), len(b.Languages), b.Settings.Normalize, iv)
+	fmt.Fprintf(&s, "Leaderboard: %s (%s), %s × %s, normalisation %s, %s\n",
+		b.Metric.ID, b.Metric.Name, plural(len(b.Models), "model", "models"), plural(len(b.Languages), "language", "languages"), b.Settings.Normalize, iv)
 	if b.Level == "corpus" {
 		s.WriteString("Values are corpus-level (from statistics summed over each cell's rows), not means of rows.\n")
 	}
@@ -103,7 +103,7 @@ func (b *Board) WriteText(w io.Writer) error {
 			vals[k][c.Model] = c
 		}
 		for _, k := range order {
-			row := []string{k.d, k.l}
+			row := []string{results.GroupLabel(k.d), k.l}
 			for _, m := range b.Models {
 				if c, ok := vals[k][m]; ok {
 					row = append(row, fmt.Sprintf("%.3f (%d)", c.Value, c.N))
@@ -131,6 +131,14 @@ func (b *Board) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, s.String())
 	return err
+}
+
+// plural formats a count with the singular or plural noun.
+func plural(n int, singular, pluralForm string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return strconv.Itoa(n) + " " + pluralForm
 }
 
 func dedupe(s []string) []string {

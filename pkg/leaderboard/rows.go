@@ -35,7 +35,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	}
 	var buf bytes.Buffer
 	res, err := qa.ScoreFile(ctx, in.Path, qa.Options{Columns: cols, Metrics: []*score.Metric{m}, Profile: opt.Profile,
-		By: [][]string{}, CI: "none", Verdicts: &buf, Workers: opt.Workers})
+		By: [][]string{}, CI: "none", Verdicts: &buf, Workers: opt.Workers, RepairUTF8: opt.RepairUTF8})
 	if err != nil {
 		return FileInfo{}, nil, err
 	}
@@ -164,17 +164,17 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	}
 	info.LanguageSource = strings.Join(src, "+")
 	if disagree > 0 {
-		b.warn("language_disagrees", disagree, fmt.Sprintf("%s: %d rows have a language column that differs from the language "+
-			"in the file name (%s); the file name was used", in.Path, disagree, in.Language))
+		b.warn("language_disagrees", disagree, fmt.Sprintf("%s: %s a language column that differs from the language "+
+			"in the file name (%s); the file name was used", in.Path, rowsHave(disagree), in.Language))
 	}
 	if guessed > 0 {
-		b.warn("language_guessed", guessed, fmt.Sprintf("%s: %d rows have no language but the golden answer's script; the "+
+		b.warn("language_guessed", guessed, fmt.Sprintf("%s: %s no language but the golden answer's script; the "+
 			"language is a guess (Devanagari is read as Hindi but may be Marathi or Nepali, Bengali script may be Assamese, "+
-			"Latin is read as English); name files <model>_<language>.csv or add a language column", in.Path, guessed))
+			"Latin is read as English); name files <model>_<language>.csv or add a language column", in.Path, rowsHave(guessed)))
 	}
 	if unknown > 0 {
-		b.warn("language_unknown", unknown, fmt.Sprintf("%s: %d rows have no language and a golden answer in no recognised "+
-			"script; they are grouped as \"unknown\"", in.Path, unknown))
+		b.warn("language_unknown", unknown, fmt.Sprintf("%s: %s no language and a golden answer in no recognised "+
+			"script; grouped as \"unknown\"", in.Path, rowsHave(unknown)))
 	}
 	for model, byLang := range out {
 		for lang, rs := range byLang {
@@ -187,13 +187,16 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 				seen[r.key] = true
 			}
 			if dups > 0 {
-				b.warn("duplicate_question", dups, fmt.Sprintf("%s: model %q, language %q: %d rows repeat a question id "+
-					"(or question text); the paired test uses the first", in.Path, model, lang, dups))
+				b.warn("duplicate_question", dups, fmt.Sprintf("%s: model %q, language %q: %s a question id "+
+					"(or question text); the paired test uses the first", in.Path, model, lang, plural(dups, "row repeats", "rows repeat")))
 			}
 		}
 	}
 	return info, out, nil
 }
+
+// rowsHave is "1 row has" or "n rows have".
+func rowsHave(n int) string { return plural(n, "row has", "rows have") }
 
 // corpusBootstrap is the percentile bootstrap interval of a corpus-level
 // value: each resample draws n rows with replacement (PCG seeded with
