@@ -32,6 +32,24 @@ func ReadScore(r io.Reader) (*Score, error) {
 	return &s, nil
 }
 
+// GroupLabel is how a text table shows a group's name: "(empty)" for
+// the empty value (e.g. rows with an empty Domain), which would otherwise
+// be a blank cell; JSON and CSV keep the value as it is.
+func GroupLabel(name string) string {
+	if name == "" {
+		return "(empty)"
+	}
+	return name
+}
+
+// plural formats a count with the singular or plural noun: "1 row", "2 rows".
+func plural(n int, singular, pluralForm string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return strconv.Itoa(n) + " " + pluralForm
+}
+
 // pct formats a rate in [0,1] as a percentage with one decimal.
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) }
 
@@ -47,7 +65,7 @@ func (s *Score) WriteText(w io.Writer) error {
 			level += fmt.Sprintf(" clustered by %s", s.Settings.Cluster)
 		}
 	}
-	fmt.Fprintf(ew, "%s: %d rows, dataset hash %s, normalize %s%s\n", s.Dataset.Path, s.Dataset.Rows, s.Dataset.Hash, s.Settings.Normalize, level)
+	fmt.Fprintf(ew, "%s: %s, dataset hash %s, normalize %s%s\n", s.Dataset.Path, plural(s.Dataset.Rows, "row", "rows"), s.Dataset.Hash, s.Settings.Normalize, level)
 	if src := s.Settings.LanguageSource; src != "" && src != "column" {
 		fmt.Fprintf(ew, "language of each row: from the %s\n", src)
 	}
@@ -94,14 +112,14 @@ func (s *Score) WriteText(w io.Writer) error {
 		}
 		for _, g := range s.Groups {
 			if g.By == by {
-				row(g, g.Group)
+				row(g, GroupLabel(g.Group))
 			}
 		}
 		row(s.Combined, "combined")
 		tw.Flush()
 	}
 	for _, a := range s.Agreement {
-		fmt.Fprintf(ew, "\nAgreement of %s (first) and %s (second) over %d rows:\n", a.First, a.Second, a.Both+a.Neither+a.OnlyFirst+a.OnlySecond)
+		fmt.Fprintf(ew, "\nAgreement of %s (first) and %s (second) over %s:\n", a.First, a.Second, plural(a.Both+a.Neither+a.OnlyFirst+a.OnlySecond, "row", "rows"))
 		counts := map[string]int{"both": a.Both, "neither": a.Neither, "only_first": a.OnlyFirst, "only_second": a.OnlySecond}
 		for _, b := range Buckets {
 			meaning := b.Meaning
