@@ -74,6 +74,7 @@ func runLeaderboard(e *env) error {
 		dCol       = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
 		rCol       = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
 		idCol      = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
+		repair     = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
 	args, err := parseFlags(e, fs)
 	if err != nil {
@@ -117,10 +118,18 @@ func runLeaderboard(e *env) error {
 	for _, m := range ms {
 		board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
 			Metric: m.ID, Profile: profile, Confidence: *confidence, Alpha: *alpha, Resamples: *resamples, Seed: *seed,
-			Columns: qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
+			Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
+			RepairUTF8: *repair,
 		})
 		if err != nil {
-			return err
+			return scoreHint(err, *repair)
+		}
+		for i, w := range board.Warnings {
+			if w.Code == "no_interval" {
+				// Say how to get the interval with this command's flag.
+				board.Warnings[i].Message = fmt.Sprintf("%s is corpus-level (its value is not a mean of rows), so cells have no interval; "+
+					"pass --resamples N (e.g. --resamples 1000) for a bootstrap interval over rows", m.ID)
+			}
 		}
 		if *dir == "" {
 			// Name the sample files as they are in the repository, not by the temporary copy.
@@ -164,7 +173,7 @@ func lbExport(e *env, boards []*leaderboard.Board, xlsxPath, htmlPath string) er
 		if err := writeAtomic(xlsxPath, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%d tables)\n", xlsxPath, len(tables))
+		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%s)\n", xlsxPath, plural(len(tables), "table", "tables"))
 	}
 	if htmlPath != "" {
 		if err := writeAtomic(htmlPath, func(w io.Writer) error { return htmlreport.WriteTables(w, title, tables, false) }); err != nil {

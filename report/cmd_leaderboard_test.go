@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,5 +115,56 @@ func TestLeaderboardErrors(t *testing.T) {
 	}
 	if out, _, code := runCLI(t, "leaderboard", "--help"); code != 0 || !strings.Contains(out, "McNemar") {
 		t.Errorf("--help: exit %d", code)
+	}
+}
+
+// TestLeaderboardAuditFixes covers the leaderboard items of the
+// 2026-11-30 audit: a hint naming a flag the command has (5), the chrF
+// warning naming --resamples (9), singular counts, the graded interval
+// of a cell whose rows all score the same (13) and an empty domain (15).
+func TestLeaderboardAuditFixes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "m_hindi.csv"), []byte("question,answer,Domain,response\nq1,a\xff,,a\nq2,b,,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runCLI(t, "leaderboard", "--dir", dir)
+	if code != 1 || !strings.Contains(errs, "m_hindi.csv:2") || !strings.Contains(errs, "pass --repair-utf8") {
+		t.Fatalf("invalid UTF-8: exit %d, %s", code, errs)
+	}
+	out, errs, code := runCLI(t, "leaderboard", "--dir", dir, "--repair-utf8", "--metric", "chrf")
+	if code != 0 {
+		t.Fatalf("--repair-utf8: exit %d, %s", code, errs)
+	}
+	for _, want := range []string{
+		"1 model × 1 language,",
+		"pass --resamples N",
+		"1 row had its invalid UTF-8 replaced by U+FFFD [1 file: m_hindi.csv (1)]",
+		"(empty)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// A graded metric on a cell whose rows all score 1.
+	if err := os.WriteFile(filepath.Join(dir, "m_hindi.csv"), []byte("question,answer,Domain,response\nq1,a,D,a\nq2,b,D,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code = runCLI(t, "leaderboard", "--dir", dir, "--metric", "squad_f1", "--json")
+	if code != 0 {
+		t.Fatalf("squad_f1: exit %d, %s", code, errs)
+	}
+	var b struct {
+		Cells []struct {
+			Low  float64 `json:"ci_low"`
+			High float64 `json:"ci_high"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(out), &b); err != nil || len(b.Cells) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// Both rows score 1: Wilson at mean 1 with n = 2, by hand
+	// lo = 2/(2 + 1.959964²) = 2/5.841459 = 0.342380 (was [1, 1]).
+	if c := b.Cells[0]; math.Abs(c.Low-0.342380) > 5e-7 || c.High != 1 {
+		t.Errorf("cell interval [%v, %v], want [0.342380, 1]", c.Low, c.High)
 	}
 }

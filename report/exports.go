@@ -118,7 +118,8 @@ func exportScore(e *env, x *exportFlags, res *results.Score, tables []results.Ta
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", x.xlsx, err)
 		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%d sheets, %d verdict rows, %d disagreements)\n", x.xlsx, len(info.Sheets), info.VerdictRows, info.Disagreements)
+		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%s, %s, %s)\n", x.xlsx, plural(len(info.Sheets), "sheet", "sheets"),
+			plural(info.VerdictRows, "verdict row", "verdict rows"), plural(info.Disagreements, "disagreement", "disagreements"))
 	}
 	if x.html != "" {
 		err := writeAtomic(x.html, func(w io.Writer) error {
@@ -166,7 +167,7 @@ func writeFigures(e *env, dir string, figs []chart.Named) error {
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "evalbook: wrote %d charts (PNG and SVG) to %s\n", len(figs), dir)
+	fmt.Fprintf(e.stderr, "evalbook: wrote %s (PNG and SVG) to %s\n", plural(len(figs), "chart", "charts"), dir)
 	return nil
 }
 

@@ -166,3 +166,87 @@ func TestHelp(t *testing.T) {
 		t.Errorf("evalbook with no command: exit %d, want 2", code)
 	}
 }
+
+// TestScoreAuditFixes covers the score items of the 2026-11-30 audit
+// (5, 9, 10, 11, 14, 15).
+func TestScoreAuditFixes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hdr := "question,answer,Domain,response\n"
+	badJSONL := write("bad.jsonl", `{"question": "q", "answer": "a`+"\xff"+`", "Domain": "D", "response": "a`+"\xff"+`"}`+"\n"+
+		`{"question": "q", "answer": "b", "Domain": "D", "response": "b"}`+"\n")
+	one := write("one.csv", hdr+"q,a,,a\n")
+	cases := []struct {
+		name        string
+		args        []string
+		code        int
+		out, stderr []string // substrings of stdout and stderr
+		notStderr   []string
+	}{
+		{"jsonl bad utf8 hint", []string{"score", "--responses", badJSONL}, 1, nil, []string{"bad.jsonl:1", "pass --repair-utf8"}, nil},
+		{"jsonl repair", []string{"score", "--responses", badJSONL, "--repair-utf8"}, 0,
+			[]string{"1 row had its invalid UTF-8 replaced by U+FFFD (lines 1)"}, nil, []string{"repair-utf8"}},
+		{"empty jsonl", []string{"score", "--responses", write("e.jsonl", "\n")}, 1, nil, []string{"one JSON object per line"}, []string{"header row"}},
+		{"nested jsonl value", []string{"score", "--responses", write("n.jsonl", `{"question": "q", "answer": "a", "Domain": "D", "response": "a", "meta": {"tokens": [1, 2]}}`+"\n")}, 0,
+			[]string{"n.jsonl: 1 row,", "100.0%"}, nil, nil},
+		{"format parquet", []string{"score", "--format", "parquet"}, 2, nil, []string{"--format", "csv, jsonl"}, nil},
+		{"negative examples", []string{"score", "--examples", "-1"}, 2, nil, []string{"--examples"}, nil},
+		{"by nosuch", []string{"score", "--responses", one, "--by", "nosuch"}, 1, nil,
+			[]string{`"nosuch" (a --by column)`, `the header has: "question", "answer", "Domain", "response"`}, []string{"--question-col"}},
+		{"missing domain once", []string{"score", "--responses", write("m.csv", "question,answer,response\nq,a,a\n")}, 1, nil,
+			[]string{`missing column "Domain" (the domain); the header`, "--domain-col"}, []string{`"Domain" (a --by column)`}},
+		{"empty group and singular", []string{"score", "--responses", one, "--out", filepath.Join(dir, "v.csv")}, 0,
+			[]string{"one.csv: 1 row, dataset hash", "(empty)", "over 1 row:"}, []string{"wrote verdicts for 1 row to"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errs, code := runCLI(t, c.args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d (%s)", code, c.code, errs)
+			}
+			for _, s := range c.out {
+				if !strings.Contains(out, s) {
+					t.Errorf("stdout does not contain %q:\n%s", s, out)
+				}
+			}
+			for _, s := range c.stderr {
+				if !strings.Contains(errs, s) {
+					t.Errorf("stderr does not contain %q: %s", s, errs)
+				}
+			}
+			for _, s := range c.notStderr {
+				if strings.Contains(errs, s) {
+					t.Errorf("stderr contains %q: %s", s, errs)
+				}
+			}
+		})
+	}
+	if out, _, _ := runCLI(t, "score", "--help"); !strings.Contains(out, "--normalize none|nfc|indic|indic_stem]") {
+		t.Errorf("score usage line does not list indic_stem")
+	}
+}
+
+// TestDispatch: no command is a usage error (usage on stderr, exit 2),
+// --help is not (stdout, exit 0), and an unknown subcommand is named.
+func TestDispatch(t *testing.T) {
+	out, errs, code := runCLI(t)
+	if code != 2 || out != "" || !strings.Contains(errs, "Usage:") {
+		t.Errorf("evalbook: exit %d, stdout %q, stderr %q; want 2, nothing, the usage", code, out, errs)
+	}
+	out, errs, code = runCLI(t, "--help")
+	if code != 0 || errs != "" || !strings.Contains(out, "Usage:") {
+		t.Errorf("evalbook --help: exit %d, stdout %q, stderr %q; want 0, the usage, nothing", code, out, errs)
+	}
+	if _, errs, code := runCLI(t, "cases", "foo"); code != 2 || !strings.Contains(errs, `unknown subcommand "foo" of cases (known: coverage, hash, leakage, split)`) {
+		t.Errorf("evalbook cases foo: exit %d, %q", code, errs)
+	}
+	if _, errs, code := runCLI(t, "cases"); code != 2 || !strings.Contains(errs, "cases needs a subcommand") {
+		t.Errorf("evalbook cases: exit %d, %q", code, errs)
+	}
+}
