@@ -196,6 +196,7 @@ func runAgree(e *env) error {
 	if err != nil {
 		return err
 	}
+	agreeOrderWarning(rep, tab, *weightsFlag, *levelFlag)
 	for _, i := range agree.Disagreements(tab.Items()) {
 		row := tab.Rows[i]
 		d := disagreeEntry{Item: tab.ItemName(i), Line: row.Line, Ratings: map[string]string{}}
@@ -223,6 +224,38 @@ func runAgree(e *env) error {
 		return writeJSON(e.stdout, rep)
 	}
 	return writeAgreeText(e.stdout, rep)
+}
+
+// agreeOrderWarning warns when a statistic that uses the order of the
+// labels (weighted kappa, ordinal alpha) got, for want of --order, the
+// alphabetical order of labels that are not all numbers: for a scale such
+// as low, mid, high that order is wrong and the statistic with it.
+func agreeOrderWarning(rep *agreeReport, tab *agree.LabelTable, weights, level string) {
+	if rep.order != nil {
+		return
+	}
+	flag := ""
+	switch {
+	case rep.Weights != "":
+		flag = "--weights " + weights
+	case rep.Level == "ordinal":
+		flag = "--level " + level
+	default:
+		return
+	}
+	cols := tab.Items()
+	if rep.Kappa != nil { // kappa orders the labels of its two raters
+		cols = [][]string{tab.Rater(0), tab.Rater(1)}
+	}
+	labels := agree.LabelOrder(cols...)
+	for _, l := range labels {
+		if _, err := strconv.ParseFloat(l, 64); err != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf(
+				"%s needs the order of the labels, and without --order the labels (not all numbers) were taken alphabetically: %s; if that is not the order of the scale, pass it with --order (e.g. --order low,mid,high)",
+				flag, strings.Join(labels, ", ")))
+			return
+		}
+	}
 }
 
 func splitRaters(s string) []string {
@@ -367,9 +400,9 @@ func writeAgreeText(w io.Writer, r *agreeReport) error {
 	case r.Alpha != nil:
 		name, value = "alpha ("+r.Level+")", *r.Alpha
 	}
-	unit := "items"
+	unit := kitPlural(r.N, "item", "items")
 	if r.Alpha != nil {
-		unit = "pairable items"
+		unit = "pairable " + unit
 	}
 	fmt.Fprintf(tw, "raters\t%s\n", strings.Join(r.Raters, ", "))
 	fmt.Fprintf(tw, "n\t%d %s\n", r.N, unit)
@@ -378,7 +411,7 @@ func writeAgreeText(w io.Writer, r *agreeReport) error {
 	case r.Weights != "":
 		what = "weighted agreement"
 	case r.agreeing >= 0:
-		what = fmt.Sprintf("%d of %d items agree", r.agreeing, r.N)
+		what = fmt.Sprintf("%d of %d %s", r.agreeing, r.N, kitPlural(r.N, "item agrees", "items agree"))
 	case r.FleissKappa != nil:
 		what = "mean share of agreeing rater pairs per item"
 	case r.Alpha != nil:

@@ -93,6 +93,7 @@ func TestAgreeErrors(t *testing.T) {
 	same := write("same.csv", "id,r1,r2,r3\nx,a,a,a\ny,a,a,\n")
 	empty := write("empty.csv", "id,r1,r2\n")
 	scale := write("scale.csv", "id,r1,r2\nx,low,mid\ny,high,high\nz,mid,low\n")
+	badUTF8 := write("bad.csv", "id,ann1,ann2\nx,a\xff,b\ny,a,a\n")
 	tests := []struct {
 		name   string
 		args   []string
@@ -113,6 +114,8 @@ func TestAgreeErrors(t *testing.T) {
 		{"label outside --order", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid"}, 1, "evalbook: " + scale + ": agree: label \"high\" of item 2 is not in the given order [\"low\" \"mid\"]\n"},
 		{"order twice", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid,low"}, 2, "evalbook: agree: --order lists \"low\" twice\n"},
 		{"no items", []string{"agree", "--labels", empty, "--raters", "r1,r2"}, 1, "evalbook: " + empty + ": no items after the header\n"},
+		{"invalid UTF-8", []string{"agree", "--labels", badUTF8, "--raters", "ann1,ann2"}, 1, "evalbook: " + badUTF8 +
+			":2:2: column \"ann1\": invalid UTF-8: byte 0xFF at character 2 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)\n"},
 		{"no file", []string{"agree", "--labels", filepath.Join(dir, "none.csv"), "--raters", "r1,r2"}, 1, "evalbook: open " + filepath.Join(dir, "none.csv") + ": no such file or directory\n"},
 	}
 	for _, tc := range tests {
@@ -150,6 +153,69 @@ func TestAgreeOrder(t *testing.T) {
 	// = (12 + 6 + 4.5 + 9 + 6 + 4.5 + 12)/100 = 0.54; κ = 0.16/0.46.
 	if fmt.Sprint(r.Confusion.Labels, r.Confusion.Rows) != "[low mid high] [[2 1 1] [1 1 1] [0 1 2]]" || !nearly(r.Kappa, 0.16/0.46) {
 		t.Errorf("kappa %v, confusion %v %v", r.Kappa, r.Confusion.Labels, r.Confusion.Rows)
+	}
+}
+
+// Weighted kappa and ordinal alpha use the order of the labels; without
+// --order, labels that are not all numbers go alphabetically (a < b < tie,
+// high < low < mid), which is rarely the scale. The audit's case: linear
+// weights on a, b, tie gave kappa 0.724 with no word of it.
+func TestAgreeOrderWarning(t *testing.T) {
+	dir := t.TempDir()
+	words := filepath.Join(dir, "words.csv")
+	os.WriteFile(words, []byte("id,r1,r2,r3\n1,low,mid,mid\n2,high,high,mid\n3,mid,mid,low\n4,low,low,low\n"), 0o644)
+	nums := filepath.Join(dir, "nums.csv")
+	os.WriteFile(nums, []byte("id,r1,r2,r3\n1,1,2,2\n2,3,3,2\n3,2,2,1\n4,1,1,1\n"), 0o644)
+	const warn = "needs the order of the labels, and without --order the labels (not all numbers) were taken alphabetically: high, low, mid"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // "" for no such warning
+	}{
+		{"linear weights on words", []string{"--labels", words, "--raters", "r1,r2", "--weights", "linear"}, "--weights linear " + warn},
+		{"quadratic weights on words", []string{"--labels", words, "--raters", "r1,r2", "--weights", "quadratic"}, "--weights quadratic " + warn},
+		{"ordinal alpha on words", []string{"--labels", words, "--raters", "r1,r2,r3", "--level", "ordinal"}, "--level ordinal " + warn},
+		{"weights with --order", []string{"--labels", words, "--raters", "r1,r2", "--weights", "linear", "--order", "low,mid,high"}, ""},
+		{"weights on numbers", []string{"--labels", nums, "--raters", "r1,r2", "--weights", "linear"}, ""},
+		{"unweighted kappa on words", []string{"--labels", words, "--raters", "r1,r2"}, ""},
+		{"nominal alpha on words", []string{"--labels", words, "--raters", "r1,r2,r3"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, append([]string{"agree", "--json"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var r struct {
+				Warnings []string `json:"warnings"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			found := ""
+			for _, w := range r.Warnings {
+				if strings.Contains(w, "without --order") {
+					found = w
+				}
+			}
+			if tc.want == "" && found != "" || tc.want != "" && !strings.HasPrefix(found, tc.want) {
+				t.Errorf("warnings %q, want one starting %q", r.Warnings, tc.want)
+			}
+		})
+	}
+}
+
+// One item: "1 item", not "1 items".
+func TestAgreeSingular(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "one.csv")
+	os.WriteFile(p, []byte("id,r1,r2\n1,a,a\n"), 0o644)
+	out, errOut, code := runCLI(t, "agree", "--labels", p, "--raters", "r1,r2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"n         1 item\n", "1 of 1 item agrees\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }
 

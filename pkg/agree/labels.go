@@ -9,6 +9,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ParseError is an error in a label file, with its place.
@@ -88,10 +90,12 @@ func isMissing(s string) bool {
 // ReadLabels reads a CSV label table: a header row, then one row per item.
 // The columns named in raters (at least one) hold the ratings; idColumn,
 // if not empty, names each item and must be unique and non-empty. Other
-// columns are ignored. Labels and ids may not contain line breaks. Cells
+// columns are ignored. Labels and ids may not contain line breaks, nor
+// labels any other control character (a tab would break the tables). Cells
 // are trimmed of spaces; an empty cell or NA,
 // N/A, "." or "-" (any case) is a missing rating, stored as "". A UTF-8
-// byte-order mark and CRLF line ends are accepted. Every error is a
+// byte-order mark and CRLF line ends are accepted; text that is not UTF-8,
+// in any column, is an error (ErrInvalidUTF8). Every error is a
 // *ParseError naming file, line and column.
 func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*LabelTable, error) {
 	if len(raters) == 0 {
@@ -129,6 +133,9 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 	}
 	if err != nil {
 		return nil, wrap(err)
+	}
+	if err := checkUTF8(cr, file, header, header); err != nil {
+		return nil, err
 	}
 	where := map[string]int{}
 	for i, h := range header {
@@ -169,12 +176,18 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		if err != nil {
 			return nil, wrap(err)
 		}
+		if err := checkUTF8(cr, file, header, rec); err != nil {
+			return nil, err
+		}
 		line, _ := cr.FieldPos(0)
 		row := LabelRow{Line: line, Ratings: make([]string, len(raters))}
 		for j, i := range idx {
 			v := strings.TrimSpace(rec[i])
 			if strings.ContainsAny(v, "\r\n") {
 				return nil, perr(line, i+1, fmt.Errorf("%s: a label may not contain a line break", raters[j]))
+			}
+			if k := strings.IndexFunc(v, unicode.IsControl); k >= 0 {
+				return nil, perr(line, i+1, fmt.Errorf("%s: label %q holds the control character %U, which would garble the tables", raters[j], v, []rune(v[k:])[0]))
 			}
 			if !isMissing(v) {
 				row.Ratings[j] = v
@@ -196,6 +209,39 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		t.Rows = append(t.Rows, row)
 	}
 	return t, nil
+}
+
+// ErrInvalidUTF8 is wrapped by the error for a cell that is not UTF-8: a
+// label file saved in another encoding, whose labels would otherwise be
+// compared, and printed, as raw bytes.
+var ErrInvalidUTF8 = errors.New("invalid UTF-8")
+
+// checkUTF8 returns a *ParseError for the first cell of rec, the record
+// just read, that is not UTF-8: its line, its field number as the column,
+// the column's name and the character at which the bad byte sits.
+func checkUTF8(cr *csv.Reader, file string, header, rec []string) error {
+	for i, f := range rec {
+		if utf8.ValidString(f) {
+			continue
+		}
+		off := 0
+		for {
+			r, n := utf8.DecodeRuneInString(f[off:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			off += n
+		}
+		line, _ := cr.FieldPos(i)
+		name := fmt.Sprintf("column %d", i+1)
+		if i < len(header) && utf8.ValidString(header[i]) {
+			name = fmt.Sprintf("column %q", strings.TrimSpace(header[i]))
+		}
+		return &ParseError{File: file, Line: line + strings.Count(f[:off], "\n"), Column: i + 1,
+			Err: fmt.Errorf("%s: %w: byte 0x%02X at character %d of the cell is not part of a UTF-8 character (re-save the file as UTF-8)",
+				name, ErrInvalidUTF8, f[off], utf8.RuneCountInString(f[:off])+1)}
+	}
+	return nil
 }
 
 func quoteList(names []string) string {

@@ -60,6 +60,15 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"short row", "id,ann1\nx,a\ny\n", []string{"ann1"}, "id", "f.csv:3:1: wrong number of fields"},
 		{"line break in a label", "id,ann1\nx,\"a\nb\"\n", []string{"ann1"}, "id", "f.csv:2:2: ann1: a label may not contain a line break"},
 		{"bare quote", "id,ann1\nx,a\"b\n", []string{"ann1"}, "id", `f.csv:2:4: bare " in non-quoted-field`},
+		// 0xFF also is text/tabwriter's escape character: it garbled the
+		// confusion table. The column is the field number, as above.
+		{"invalid UTF-8 in a label", "id,ann1,ann2\nx,a\xff,b\ny,a,a\n", []string{"ann1", "ann2"}, "id",
+			`f.csv:2:2: column "ann1": invalid UTF-8: byte 0xFF at character 2 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)`},
+		{"invalid UTF-8 in an unused column", "id,note,ann1\nx,ok,a\ny,\"two\nlines \xc3\",b\n", []string{"ann1"}, "id",
+			`f.csv:4:2: column "note": invalid UTF-8: byte 0xC3 at character 11 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)`},
+		{"invalid UTF-8 in the header", "id,ann\xfe1\nx,a\n", []string{"ann1"}, "id",
+			`f.csv:1:2: column 2: invalid UTF-8: byte 0xFE at character 4 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)`},
+		{"tab in a label", "id,ann1\nx,\"a\tb\"\n", []string{"ann1"}, "id", `f.csv:2:2: ann1: label "a\tb" holds the control character U+0009, which would garble the tables`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,6 +100,7 @@ func FuzzReadLabels(f *testing.F) {
 	f.Add([]byte("ann1,id,ann2\n1,x,2\n,y,-\n"))
 	f.Add([]byte("id,ann1,ann2\nx,\"a\"\"b\",c\nx,d,e\n"))
 	f.Add([]byte("id,ann1\n"))
+	f.Add([]byte("id,ann1,ann2\nx,a\xff,b\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		raters := []string{"ann1", "ann2"}
 		tab, err := ReadLabels(bytes.NewReader(data), "fuzz.csv", raters, "id")
