@@ -167,12 +167,20 @@ func Calibrate(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt Calibra
 			}
 		}
 		if r.Invalid > 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%d judge replies broke the reply contract and were counted as ties", r.Invalid))
+			replies := "judge replies broke the reply contract and were counted as ties"
+			if r.Invalid == 1 {
+				replies = "judge reply broke the reply contract and was counted as a tie"
+			}
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%d %s", r.Invalid, replies))
 		}
 	}
 	for _, name := range sortedKeys(r.ByLang) {
 		if s := r.ByLang[name]; s.N < 5 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("language %s has only %d pairs: a reason to label more, not a measurement", name, s.N))
+			pairs := "pairs"
+			if s.N == 1 {
+				pairs = "pair"
+			}
+			r.Warnings = append(r.Warnings, fmt.Sprintf("language %s has only %d %s: a reason to label more, not a measurement", name, s.N, pairs))
 		}
 	}
 	return r, nil

@@ -268,3 +268,43 @@ func ExampleUsable() {
 	// kappa 0.456 below 0.6
 	// kind self agrees on 0/5, below 0.6
 }
+
+// TestCalibrateWarningsSingular: a count of one reads as one ("1 pair",
+// "1 judge reply ... was"), not "1 pairs".
+func TestCalibrateWarningsSingular(t *testing.T) {
+	pairs := loadPairs(t)
+	t.Run("one pair in a language", func(t *testing.T) {
+		var some []Pair
+		bn := 0
+		for _, p := range pairs {
+			if p.Lang == "bn" {
+				if bn++; bn > 1 {
+					continue
+				}
+			}
+			some = append(some, p)
+		}
+		f, _ := FakeByName("clean")
+		r, err := Calibrate(context.Background(), f, mustPrompt(t, "pairwise@1"), some, CalibrateOptions{Judge: f.String()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The clean judge agrees on all 29 pairs, so the interval warns too.
+		if want := "language bn has only 1 pair: a reason to label more, not a measurement"; len(r.Warnings) != 2 || r.Warnings[1] != want {
+			t.Errorf("warnings %q, want %q", r.Warnings, want)
+		}
+	})
+	t.Run("one broken reply", func(t *testing.T) {
+		v2 := mustPrompt(t, "pairwise@2")
+		s := newScripted(t, pairs)
+		s.judges[v2.Hash()], _ = FakeByName("clean")
+		s.broken[pairByID(t, pairs, "clear-1").Question] = "The first answer is better."
+		r, err := Calibrate(context.Background(), NewClientJudge(s, v2), v2, pairs, CalibrateOptions{Judge: "scripted"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Invalid != 1 || len(r.Warnings) == 0 || r.Warnings[0] != "1 judge reply broke the reply contract and was counted as a tie" {
+			t.Errorf("invalid %d, warnings %q", r.Invalid, r.Warnings)
+		}
+	})
+}

@@ -86,7 +86,7 @@ const maxLine = 16 << 20
 // ReadPairs reads labelled pairs from JSON Lines, one object per line
 // (blank lines are skipped). Records are strict: unknown fields, missing
 // fields, labels other than a, b and tie, kinds outside Kinds, an empty
-// facts list and duplicate ids are errors, reported as a *ParseError
+// facts list, duplicate ids and invalid UTF-8 are errors, reported as a *ParseError
 // naming the file (name), line and column.
 func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 	sc := bufio.NewScanner(r)
@@ -102,6 +102,9 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
+		}
+		if err := lineUTF8Error(name, line, raw); err != nil {
+			return nil, err
 		}
 		p, col, err := decodePair(raw)
 		if err != nil {

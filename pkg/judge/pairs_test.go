@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSamplePairsShape checks the shipped pair set against the lesson's
@@ -162,6 +163,10 @@ func TestReadPairsErrors(t *testing.T) {
 		{"duplicate id", good + "\n\n" + good, `in.jsonl:3:2: duplicate pair id "x" (first on line 1)`},
 		{"two values", good + " {}", "in.jsonl:1:"},
 		{"empty", "\n\n", "in.jsonl: no pairs"},
+		// "a" opens at 40, so its value's A is byte 45 and the bad byte 46;
+		// "facts" opens at 26, so the fact's f is byte 36 and the bad byte 37.
+		{"invalid UTF-8 in an answer", strings.Replace(good, `"a":"A"`, "\"a\":\"A\xff\"", 1), `in.jsonl:1:46: field "a": invalid UTF-8: byte 0xFF`},
+		{"invalid UTF-8 in a fact", strings.Replace(good, `["f"]`, "[\"f\xfe\"]", 1), `in.jsonl:1:37: field "facts": invalid UTF-8: byte 0xFE`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,6 +177,9 @@ func TestReadPairsErrors(t *testing.T) {
 			var pe *ParseError
 			if tt.name != "empty" && !errors.As(err, &pe) {
 				t.Errorf("error is %T, want *ParseError", err)
+			}
+			if strings.HasPrefix(tt.name, "invalid UTF-8") && !errors.Is(err, ErrInvalidUTF8) {
+				t.Errorf("error %v is not ErrInvalidUTF8", err)
 			}
 		})
 	}
@@ -214,16 +222,21 @@ func TestLabelSetHash(t *testing.T) {
 }
 
 // FuzzReadPairs checks that no input makes the reader panic, and that a
-// set it accepts has unique ids, valid labels and kinds, and a stable hash.
+// set it accepts was valid UTF-8 (encoding/json would have put U+FFFD in
+// place of bad bytes) and has unique ids, valid labels and kinds, and a
+// stable hash.
 func FuzzReadPairs(f *testing.F) {
 	good := `{"id":"x","question":"q","facts":["f"],"a":"A","b":"B","kind":"tie","lang":"en","ann1":"tie","ann2":"a","final":"tie"}`
-	for _, s := range []string{good, good + "\n" + strings.Replace(good, `"x"`, `"y"`, 1), "\ufeff" + good + "\r\n", `{"id":1}`, "{", "", "\n\n", strings.Replace(good, `"tie"`, `"TIE"`, 1)} {
+	for _, s := range []string{good, good + "\n" + strings.Replace(good, `"x"`, `"y"`, 1), "\ufeff" + good + "\r\n", `{"id":1}`, "{", "", "\n\n", strings.Replace(good, `"tie"`, `"TIE"`, 1), strings.Replace(good, `"q"`, "\"q\xff\"", 1)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, input string) {
 		pairs, err := ReadPairs(strings.NewReader(input), "f.jsonl")
 		if err != nil {
 			return
+		}
+		if !utf8.ValidString(input) {
+			t.Fatalf("accepted input that is not valid UTF-8: %q", input)
 		}
 		ids := map[string]bool{}
 		for _, p := range pairs {
