@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
 )
 
 func init() {
@@ -23,8 +24,8 @@ Renders a result saved with "evalbook score --json > RESULT.json" (or "evalbook 
 --json", whose review table becomes one more sheet and section) again, without reading
 the response table or scoring anything: every figure comes from the JSON document.
 --verdicts names the verdict file of the same run (score --out FILE) so that the workbook
-and the HTML page can list every row and the rows where metrics disagree; it must have as
-many rows as the result. With no output flag, the text report is printed (or, with --json,
+and the HTML page can list every row and the rows where metrics disagree; it is refused
+unless it has the result's rows, metric columns and per-metric pass counts. With no output flag, the text report is printed (or, with --json,
 the result again as one JSON document).
 
 The workbook has a Summary sheet, one sheet per grouping with a native bar chart and
@@ -78,7 +79,7 @@ func runReport(e *env) error {
 		res.Title = *title
 	}
 	if *verdicts != "" {
-		if _, err := os.Stat(*verdicts); err != nil {
+		if err := checkVerdicts(*verdicts, *from, res); err != nil {
 			return err
 		}
 	}
@@ -103,6 +104,27 @@ func runReport(e *env) error {
 		}
 	}
 	return nil
+}
+
+// checkVerdicts refuses a verdict file that is not the one of the
+// result: the row count, the metric columns and each metric's pass count
+// (or sum, for a graded metric) must match (results.CheckVerdicts).
+func checkVerdicts(path, from string, res *results.Score) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	isMetric := func(id string) bool { _, err := score.Lookup(id); return err == nil }
+	err = results.CheckVerdicts(f, path, res, isMetric)
+	var m *results.VerdictMismatch
+	if errors.As(err, &m) {
+		if from == "-" {
+			from = "the result on standard input"
+		}
+		return fmt.Errorf("%s does not belong to %s: %s", path, from, m.Reason)
+	}
+	return err
 }
 
 // readResult decodes a saved result, naming the file and, for a JSON

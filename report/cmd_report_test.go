@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -163,7 +164,7 @@ func TestReportErrors(t *testing.T) {
 		{"verdicts alone", []string{"report", "--from", result, "--verdicts", short}, 2, "--verdicts is only read for --xlsx or --html"},
 		{"negative rows", []string{"report", "--from", result, "--html", filepath.Join(dir, "x.html"), "--html-rows", "-1"}, 2, "--html-rows must not be negative"},
 		{"same file", []string{"report", "--from", result, "--html", filepath.Join(dir, "x"), "--xlsx", filepath.Join(dir, "x")}, 2, "name the same file"},
-		{"short verdicts", []string{"report", "--from", result, "--verdicts", short, "--xlsx", filepath.Join(dir, "short.xlsx")}, 1, "has 0 rows but the result has 284"},
+		{"short verdicts", []string{"report", "--from", result, "--verdicts", short, "--xlsx", filepath.Join(dir, "short.xlsx")}, 1, "short.csv does not belong to testdata/report_result.json: the verdict file has 0 rows, the result has 284"},
 		{"score negative rows", []string{"score", "--html-rows", "-3", "--html", filepath.Join(dir, "y.html")}, 2, "--html-rows must not be negative"},
 	}
 	for _, c := range cases {
@@ -260,4 +261,76 @@ func writeTemp(t *testing.T, dir, name, body string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestReportVerdictsBelong: a verdict file with the result's row count
+// but from another run (audit item 6) is refused with the first figure
+// that differs; the run's own verdict file is accepted.
+func TestReportVerdictsBelong(t *testing.T) {
+	dir := t.TempDir()
+	own, other, extra := filepath.Join(dir, "v.csv"), filepath.Join(dir, "v_indic.csv"), filepath.Join(dir, "v_chrf.csv")
+	out, errs, code := runCLI(t, "score", "--json", "--out", own)
+	if code != 0 {
+		t.Fatalf("score: exit %d, %s", code, errs)
+	}
+	result := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(result, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := readResult(result, []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"score", "--normalize", "indic", "--by", "model,language", "--out", other},
+		{"score", "--metrics", "exact_substring,word_overlap,chrf", "--out", extra},
+	} {
+		if _, errs, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d, %s", args, code, errs)
+		}
+	}
+	// The own file with one exact_substring verdict flipped from 1 to 0.
+	b, err := os.ReadFile(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	flipped := ""
+	for i, l := range lines[1:] {
+		// The last six cells: exact_substring, word_overlap, matching_words,
+		// total_golden_words, blank_response, empty_golden.
+		cells := strings.Split(l, ",")
+		if n := len(cells); n > 6 && cells[n-6] == "1" {
+			cells[n-6] = "0"
+			lines[i+1] = strings.Join(cells, ",")
+			flipped = filepath.Join(dir, "v_flipped.csv")
+			os.WriteFile(flipped, []byte(strings.Join(lines, "\n")), 0o644)
+			break
+		}
+	}
+	if flipped == "" {
+		t.Fatal("no passing row to flip")
+	}
+	passes := int(res.Combined.Metrics["exact_substring"].Correct)
+	html := filepath.Join(dir, "r.html")
+	for _, c := range []struct {
+		name, verdicts, want string
+	}{
+		{"flipped verdict", flipped, fmt.Sprintf("v_flipped.csv does not belong to %s: exact_substring passes %d rows in the verdict file, the result says %d", result, passes-1, passes)},
+		{"other normalisation", other, "v_indic.csv does not belong to " + result + ": exact_substring passes"},
+		{"extra metric", extra, `v_chrf.csv does not belong to ` + result + `: the verdict file has a column for metric "chrf", which the result does not score`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, errs, code := runCLI(t, "report", "--from", result, "--verdicts", c.verdicts, "--html", html)
+			if code != 1 || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d, %q; want exit 1 and %q", code, errs, c.want)
+			}
+			if _, err := os.Stat(html); !os.IsNotExist(err) {
+				t.Errorf("the page was written although the verdicts were refused")
+			}
+		})
+	}
+	if _, errs, code := runCLI(t, "report", "--from", result, "--verdicts", own, "--html", html); code != 0 {
+		t.Errorf("the run's own verdict file: exit %d, %s", code, errs)
+	}
 }

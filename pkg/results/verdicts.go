@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // VerdictReader reads a verdict file (the CSV that `evalbook score --out`
@@ -81,7 +82,8 @@ func NewVerdictReader(r io.Reader, name string, s *Score) (*VerdictReader, error
 			}
 		}
 		if c < 0 {
-			return nil, fmt.Errorf("%s: no column %q: is this the verdict file of this result (metrics %v)?", name, id, s.Settings.Metrics)
+			return nil, fmt.Errorf("%s: %w", name, &VerdictMismatch{fmt.Sprintf("no column %q: is this the verdict file of this result (metrics %s)?",
+				id, strings.Join(s.Settings.Metrics, ", "))})
 		}
 		v.MetricCol = append(v.MetricCol, c)
 		v.Graded = append(v.Graded, graded[id])
