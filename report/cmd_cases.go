@@ -79,16 +79,18 @@ func kitLoadPlan(e *env, file string) (*design.Plan, error) {
 }
 
 // kitLoadCases reads case records from files (the embedded sample when
-// there are none), validated under the vocabulary of the plan file if one
-// is given. It returns the cases, the vocabulary and a label for the input.
-func kitLoadCases(e *env, files []string, planFile string) ([]design.Case, design.Vocabulary, string, error) {
+// there are none, saying on stderr that no `what` was given), validated
+// under the vocabulary of the plan file if one is given. It returns the
+// cases, the vocabulary and a label for the input. A file without any
+// record is an error.
+func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case, design.Vocabulary, string, error) {
 	plan, err := kitLoadPlan(e, planFile)
 	if err != nil {
 		return nil, design.Vocabulary{}, "", err
 	}
 	voc := plan.Vocabulary()
 	if len(files) == 0 {
-		b, err := kitEmbedded(e, kitSampleCases, "FILE")
+		b, err := kitEmbedded(e, kitSampleCases, what)
 		if err != nil {
 			return nil, voc, "", err
 		}
@@ -149,7 +151,7 @@ func runCasesCoverage(e *env) error {
 	if *rows == *cols {
 		return usagef("cases coverage: --rows and --cols are both %q", *rows)
 	}
-	cases, voc, label, err := kitLoadCases(e, files, *planFile)
+	cases, voc, label, err := kitLoadCases(e, files, *planFile, "FILE")
 	if err != nil {
 		return err
 	}
@@ -164,7 +166,7 @@ func runCasesCoverage(e *env) error {
 			*design.Coverage
 		}{len(cases), design.Hash(cases), cov})
 	}
-	fmt.Fprintf(e.stdout, "%d cases from %s (hash %s)\n\n", len(cases), label, design.Hash(cases))
+	fmt.Fprintf(e.stdout, "%d %s from %s (hash %s)\n\n", len(cases), kitPlural(len(cases), "case", "cases"), label, design.Hash(cases))
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s \\ %s\t", cov.Rows, cov.Cols)
 	for _, c := range cov.ColValues {
@@ -181,7 +183,7 @@ func runCasesCoverage(e *env) error {
 		fmt.Fprintf(tw, "%d\t\n", sum)
 	}
 	tw.Flush()
-	fmt.Fprintf(e.stdout, "\ncells with fewer than %d cases: %d of %d\n", cov.Min, len(cov.UnderMin), len(cov.RowValues)*len(cov.ColValues))
+	fmt.Fprintf(e.stdout, "\ncells with fewer than %d %s: %d of %d\n", cov.Min, kitPlural(cov.Min, "case", "cases"), len(cov.UnderMin), len(cov.RowValues)*len(cov.ColValues))
 	for _, c := range cov.UnderMin {
 		fmt.Fprintf(e.stdout, "  %s x %s: %d\n", c.Row, c.Col, c.N)
 	}
@@ -212,7 +214,7 @@ func runCasesHash(e *env) error {
 	if err != nil {
 		return err
 	}
-	cases, _, _, err := kitLoadCases(e, files, *planFile)
+	cases, _, _, err := kitLoadCases(e, files, *planFile, "FILE")
 	if err != nil {
 		return err
 	}
@@ -255,7 +257,7 @@ func runCasesSplit(e *env) error {
 	if *share < 0 || *share > 1 || *share != *share {
 		return usagef("cases split: --holdout %v is outside [0, 1]", *share)
 	}
-	cases, _, _, err := kitLoadCases(e, files, *planFile)
+	cases, _, _, err := kitLoadCases(e, files, *planFile, "FILE")
 	if err != nil {
 		return err
 	}
@@ -278,7 +280,7 @@ func runCasesSplit(e *env) error {
 	if len(cases) > 0 {
 		got = float64(len(hold)) / float64(len(cases))
 	}
-	fmt.Fprintf(e.stdout, "salt %q, holdout share %g: %d of %d cases (%.3f)\n", *salt, *share, len(hold), len(cases), got)
+	fmt.Fprintf(e.stdout, "salt %q, holdout share %g: %d of %d %s (%.3f)\n", *salt, *share, len(hold), len(cases), kitPlural(len(cases), "case", "cases"), got)
 	return nil
 }
 
@@ -342,7 +344,7 @@ func runCasesLeakage(e *env) error {
 	if !(*threshold > 0 && *threshold <= 1) {
 		return usagef("cases leakage: --threshold %v is outside (0, 1]", *threshold)
 	}
-	cases, _, _, err := kitLoadCases(e, files, *planFile)
+	cases, _, _, err := kitLoadCases(e, files, *planFile, "FILE")
 	if err != nil {
 		return err
 	}
@@ -402,6 +404,14 @@ func runCasesLeakage(e *env) error {
 		tw.Flush()
 	}
 	return nil
+}
+
+// kitPlural returns one when n is 1, else many: "1 case", "2 cases".
+func kitPlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func kitOr(s, alt string) string {

@@ -17,10 +17,11 @@ func init() {
 
 const kitSamplePlan = "helpdesk/plan_v1.json"
 
-// kitPlanArg reads the plan named by file, or the embedded sample plan.
-func kitPlanArg(e *env, file string) (*design.Plan, string, error) {
+// kitPlanArg reads the plan named by file, or the embedded sample plan
+// (saying on stderr that no `what` was given).
+func kitPlanArg(e *env, file, what string) (*design.Plan, string, error) {
 	if file == "" {
-		b, err := kitEmbedded(e, kitSamplePlan, "plan FILE")
+		b, err := kitEmbedded(e, kitSamplePlan, what)
 		if err != nil {
 			return nil, "", err
 		}
@@ -66,7 +67,7 @@ func runPlanCheck(e *env) error {
 	if len(args) == 1 {
 		file = args[0]
 	}
-	p, _, err := kitPlanArg(e, file)
+	p, _, err := kitPlanArg(e, file, "plan FILE")
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func runPlanGate(e *env) error {
 	if *runFile == "" {
 		return usagef("plan gate: --run FILE is required")
 	}
-	p, _, err := kitPlanArg(e, *planFile)
+	p, _, err := kitPlanArg(e, *planFile, "--plan FILE")
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -47,8 +48,8 @@ func runRun(e *env) error {
 	casesFile := fset.String("cases", "", "case records `FILE` (JSONL); default: the embedded sample")
 	corpusDir := fset.String("corpus", "", "corpus `DIR` of *.md documents; default: the embedded sample corpus")
 	chunking := fset.String("chunking", "paragraph", "chunk `unit`: paragraph or sentence")
-	minScore := fset.Float64("min-score", 0.3, "abstain when the top score is below `X`")
-	minMargin := fset.Float64("min-margin", 0, "abstain when the top score beats other documents by less than `Y`")
+	minScore := fset.Float64("min-score", 0.3, "abstain when the top score is below `X`, in [0, 1]")
+	minMargin := fset.Float64("min-margin", 0, "abstain when the top score beats other documents by less than `Y`, in [0, 1]")
 	planFile := fset.String("plan", "", "plan `FILE` whose case_values extend the allowed case values")
 	out := fset.String("out", "", "write the per-case run `FILE` (CSV)")
 	asJSON := fset.Bool("json", false, "print one JSON document (summary and every case)")
@@ -63,14 +64,30 @@ func runRun(e *env) error {
 	if err != nil {
 		return usagef("run: %v", err)
 	}
-	if *minScore != *minScore || *minMargin != *minMargin {
-		return usagef("run: --min-score and --min-margin must be numbers")
+	// A score is the share of the question's words a chunk holds, and a
+	// margin the difference of two scores: both lie in [0, 1], so a
+	// setting outside it would abstain on every case, or never.
+	if !(*minScore >= 0 && *minScore <= 1) {
+		return usagef("run: --min-score %v is outside [0, 1] (a score is the share of the question's words a chunk holds)", *minScore)
+	}
+	if !(*minMargin >= 0 && *minMargin <= 1) {
+		return usagef("run: --min-margin %v is outside [0, 1] (a margin is the difference of two scores)", *minMargin)
+	}
+	if *corpusDir != "" {
+		switch st, err := os.Stat(*corpusDir); {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("corpus %s: no such directory", *corpusDir)
+		case err != nil:
+			return fmt.Errorf("corpus %s: %w", *corpusDir, err)
+		case !st.IsDir():
+			return fmt.Errorf("corpus %s: not a directory (--corpus names a directory of *.md documents)", *corpusDir)
+		}
 	}
 	var files []string
 	if *casesFile != "" {
 		files = []string{*casesFile}
 	}
-	cases, _, label, err := kitLoadCases(e, files, *planFile)
+	cases, _, label, err := kitLoadCases(e, files, *planFile, "--cases FILE")
 	if err != nil {
 		return err
 	}

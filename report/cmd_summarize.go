@@ -82,8 +82,11 @@ func runSummarize(e *env) error {
 	if err != nil {
 		return err
 	}
-	results, err := kitReadResults(resData, resName)
+	results, lines, err := kitReadResults(resData, resName)
 	if err != nil {
+		return err
+	}
+	if err := kitUnknownResults(dataset, dsName, results, lines, resName); err != nil {
 		return err
 	}
 	rep, err := harness.Summarize(dataset, results)
@@ -153,15 +156,51 @@ func kitLooksLikeRecords(data []byte) bool {
 }
 
 // kitReadResults reads results as JSON, JSONL or a run CSV (recognised by
-// its header line).
-func kitReadResults(data []byte, file string) (map[string]harness.Outcome, error) {
+// its header line), with the line each id's outcome starts on.
+func kitReadResults(data []byte, file string) (map[string]harness.Outcome, map[string]int, error) {
 	head := strings.TrimPrefix(string(data[:min(len(data), 64)]), "\ufeff")
 	if strings.HasPrefix(head, strings.Join(harness.CSVHeader, ",")) || strings.HasSuffix(strings.ToLower(file), ".csv") {
-		rows, err := harness.ReadCSV(bytes.NewReader(data), file)
+		rows, lines, err := harness.ReadCSVLines(bytes.NewReader(data), file)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return harness.Outcomes(rows), nil
+		return harness.Outcomes(rows), lines, nil
 	}
-	return harness.ReadResults(bytes.NewReader(data), file)
+	return harness.ReadResultsLines(bytes.NewReader(data), file)
+}
+
+// kitUnknownResults is Summarize's "Unknown result ID" check, placed: it
+// names the results file and the line of the first outcome (in file
+// order) whose id is no case of the dataset, and the lines of a few more.
+func kitUnknownResults(dataset []harness.Case, dsName string, results map[string]harness.Outcome, lines map[string]int, resName string) error {
+	ids := make(map[string]bool, len(dataset))
+	for _, c := range dataset {
+		ids[c.ID] = true
+	}
+	var unknown []string
+	for id := range results {
+		if !ids[id] {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Slice(unknown, func(i, j int) bool {
+		a, b := unknown[i], unknown[j]
+		return lines[a] < lines[b] || lines[a] == lines[b] && a < b
+	})
+	more := ""
+	if n := len(unknown) - 1; n > 0 {
+		const most = 5
+		var list []string
+		for _, id := range unknown[1:min(len(unknown), 1+most)] {
+			list = append(list, fmt.Sprintf("%q on line %d", id, lines[id]))
+		}
+		if n > most {
+			list = append(list, fmt.Sprintf("%d others", n-most))
+		}
+		more = fmt.Sprintf("; %d more: %s", n, strings.Join(list, ", "))
+	}
+	return fmt.Errorf("%s:%d: %w: %q (no case of %s has this id%s)", resName, lines[unknown[0]], harness.ErrUnknownResult, unknown[0], dsName, more)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/design"
 )
 
 // Document is one help-centre article: an id (its file name without the
@@ -63,7 +65,17 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 			return nil, err
 		}
 		if !utf8.Valid(b) {
-			return nil, fmt.Errorf("%s: not valid UTF-8", n)
+			off := 0
+			for {
+				r, size := utf8.DecodeRune(b[off:])
+				if r == utf8.RuneError && size == 1 {
+					break
+				}
+				off += size
+			}
+			start := strings.LastIndexByte(string(b[:off]), '\n') + 1
+			return nil, fmt.Errorf("%s:%d:%d: %w: byte 0x%02X is not part of a UTF-8 character (re-save the file as UTF-8)",
+				n, 1+strings.Count(string(b[:off]), "\n"), utf8.RuneCount(b[start:off])+1, design.ErrInvalidUTF8, b[off])
 		}
 		d := ParseDocument(strings.TrimSuffix(path.Base(n), ".md"), string(b))
 		if len(d.Paragraphs) == 0 {
@@ -72,7 +84,7 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 		docs = append(docs, d)
 	}
 	if len(docs) == 0 {
-		return nil, fmt.Errorf("corpus has no *.md document")
+		return nil, fmt.Errorf("no *.md document at the top of the directory")
 	}
 	return docs, nil
 }

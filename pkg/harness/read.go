@@ -11,24 +11,44 @@ import (
 )
 
 // ReadDataset reads an answer-or-abstain dataset: a JSON array of cases or
-// JSONL with one case per line. Unknown fields, a trailing value and a case
-// without an id are errors naming file and line.
+// JSONL with one case per line. These are errors naming file and line:
+// unknown fields, a trailing value, text that is not UTF-8 (see
+// design.BadText), a case without an id or a slice, an expected other than
+// answer or abstain, an answer case whose fact is missing or empty, an
+// abstain case with a fact other than null, an id used twice (wrapping
+// ErrDuplicateCase) and a file without any case (wrapping ErrEmpty).
 func ReadDataset(r io.Reader, file string) ([]Case, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	data = trimBOM(data)
+	if err := checkEmpty(data, file, "cases"); err != nil {
+		return nil, err
+	}
+	if err := checkText(data, file); err != nil {
+		return nil, err
+	}
 	var out []Case
+	first := map[string]int{}
 	check := func(c Case, line int) error {
 		switch {
 		case strings.TrimSpace(c.ID) == "":
 			return fmt.Errorf("%s:%d: id: must be a non-empty string", file, line)
+		case first[c.ID] > 0:
+			return fmt.Errorf("%s:%d: id: %w: %q (first on line %d)", file, line, ErrDuplicateCase, c.ID, first[c.ID])
+		case strings.TrimSpace(c.Slice) == "":
+			return fmt.Errorf("%s:%d: slice: case %q needs a non-empty slice name", file, line, c.ID)
 		case c.Expected != KindAnswer && c.Expected != KindAbstain:
 			return fmt.Errorf("%s:%d: expected: must be %q or %q, got %q", file, line, KindAnswer, KindAbstain, c.Expected)
 		case c.Expected == KindAnswer && c.Fact == nil:
 			return fmt.Errorf("%s:%d: fact: an answer case needs the fact a correct answer states", file, line)
+		case c.Expected == KindAnswer && strings.TrimSpace(*c.Fact) == "":
+			return fmt.Errorf("%s:%d: fact: case %q: an answer case needs a non-empty fact (an answer recorded without a fact would match it)", file, line, c.ID)
+		case c.Expected == KindAbstain && c.Fact != nil:
+			return fmt.Errorf("%s:%d: fact: case %q expects abstain, so its fact must be null, got %q", file, line, c.ID, *c.Fact)
 		}
+		first[c.ID] = line
 		return nil
 	}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
@@ -40,6 +60,9 @@ func ReadDataset(r io.Reader, file string) ([]Case, error) {
 			out = append(out, c)
 			return check(c, line)
 		}, file)
+		if err == nil && len(out) == 0 {
+			err = &emptyError{file, "no cases (the JSON array is empty)"}
+		}
 		return out, err
 	}
 	err = forEachLine(data, func(line int, b []byte) error {
@@ -53,18 +76,46 @@ func ReadDataset(r io.Reader, file string) ([]Case, error) {
 	return out, err
 }
 
+// checkEmpty returns an ErrEmpty error for data with nothing but white
+// space; what names the records ("cases", "results").
+func checkEmpty(data []byte, file, what string) error {
+	if len(bytes.TrimSpace(data)) > 0 {
+		return nil
+	}
+	why := "the file is empty"
+	if len(data) > 0 {
+		why = "the file has only blank lines"
+	}
+	return &emptyError{file, fmt.Sprintf("no %s (%s)", what, why)}
+}
+
 // ReadResults reads recorded outcomes: either one JSON object from case id
 // to outcome ({"E1": {"kind": "answer", "fact": "f"}, ...}) or JSONL with
 // one {"id", "kind", "fact"} per line. An id recorded twice is an error (in
 // the object form as in JSONL, where Go's decoder would silently keep the
-// last).
+// last), and so are text that is not UTF-8 (see design.BadText) and a file
+// with nothing in it (ErrEmpty; "{}" records no outcome on purpose).
 func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
+	out, _, err := ReadResultsLines(r, file)
+	return out, err
+}
+
+// ReadResultsLines is ReadResults that also returns, for each id, the line
+// of the file on which its outcome starts, for messages about it.
+func ReadResultsLines(r io.Reader, file string) (map[string]Outcome, map[string]int, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
 	}
 	data = trimBOM(data)
+	if err := checkEmpty(data, file, "results"); err != nil {
+		return nil, nil, err
+	}
+	if err := checkText(data, file); err != nil {
+		return nil, nil, err
+	}
 	out := map[string]Outcome{}
+	lines := map[string]int{}
 	if isOutcomeMap(data) {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.Token() // the opening brace, checked by isOutcomeMap
@@ -72,23 +123,24 @@ func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
 			off := dec.InputOffset()
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", file, lineAt(data, off), err)
+				return nil, nil, fmt.Errorf("%s:%d: %v", file, lineAt(data, off), err)
 			}
 			id := tok.(string)
 			if _, dup := out[id]; dup {
-				return nil, fmt.Errorf("%s:%d: result for case %q recorded twice", file, lineAt(data, off), id)
+				return nil, nil, fmt.Errorf("%s:%d: result for case %q recorded twice (first on line %d)", file, lineAt(data, skipSep(data, off)), id, lines[id])
 			}
 			var o Outcome
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&o); err != nil {
-				return nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, dec.InputOffset()), id, err)
+				return nil, nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, dec.InputOffset()), id, err)
 			}
 			if err := checkKind(o.Kind); err != nil {
-				return nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, off), id, err)
+				return nil, nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, off), id, err)
 			}
 			out[id] = o
+			lines[id] = lineAt(data, skipSep(data, off))
 		}
-		return out, nil
+		return out, lines, nil
 	}
 	first := map[string]int{}
 	err = forEachLine(data, func(line int, b []byte) error {
@@ -114,9 +166,9 @@ func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, first, nil
 }
 
 // isOutcomeMap reports whether data is one JSON object whose members are

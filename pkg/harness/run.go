@@ -7,7 +7,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -105,19 +107,31 @@ func WriteCSV(w io.Writer, rows []RunRow) error {
 
 // ReadCSV reads a run file written by WriteCSV. The header must be exactly
 // CSVHeader; outcome must be answer, abstain or error; pass 1 or 0; ids
-// unique. Errors name file, line and column.
+// unique; every field UTF-8; and there must be at least one row (an empty
+// file or a header alone is an error wrapping ErrEmpty). Errors name file,
+// line and column.
 func ReadCSV(r io.Reader, file string) ([]RunRow, error) {
+	rows, _, err := ReadCSVLines(r, file)
+	return rows, err
+}
+
+// ReadCSVLines is ReadCSV that also returns, for each id, the line of the
+// file on which its row starts.
+func ReadCSVLines(r io.Reader, file string) ([]RunRow, map[string]int, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1 // the header is checked below, with a clearer message
 	head, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil, &emptyError{file, "no rows (the file is empty; a run file starts with the header " + strings.Join(CSVHeader, ",") + ")"}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(head) > 0 {
 		head[0] = strings.TrimPrefix(head[0], "\ufeff")
 	}
 	if strings.Join(head, ",") != strings.Join(CSVHeader, ",") {
-		return nil, fmt.Errorf("%s:1: header is %q, want %q", file, strings.Join(head, ","), strings.Join(CSVHeader, ","))
+		return nil, nil, fmt.Errorf("%s:1: header is %q, want %q", file, strings.Join(head, ","), strings.Join(CSVHeader, ","))
 	}
 	cr.FieldsPerRecord = len(CSVHeader)
 	var rows []RunRow
@@ -128,31 +142,49 @@ func ReadCSV(r io.Reader, file string) ([]RunRow, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+			return nil, nil, fmt.Errorf("%s: %w", file, err)
 		}
 		line, _ := cr.FieldPos(0)
 		bad := func(col int, format string, a ...any) error {
 			_, c := cr.FieldPos(col)
 			return fmt.Errorf("%s:%d:%d: %s: %s", file, line, c, CSVHeader[col], fmt.Sprintf(format, a...))
 		}
+		for i, f := range rec {
+			if !utf8.ValidString(f) {
+				l, c := cr.FieldPos(i)
+				off := 0
+				for {
+					r, n := utf8.DecodeRuneInString(f[off:])
+					if r == utf8.RuneError && n == 1 {
+						break
+					}
+					off += n
+				}
+				return nil, nil, fmt.Errorf("%s:%d:%d: %s: %w: byte 0x%02X at character %d of the field is not part of a UTF-8 character (re-save the file as UTF-8)",
+					file, l+strings.Count(f[:off], "\n"), c, CSVHeader[i], design.ErrInvalidUTF8, f[off], utf8.RuneCountInString(f[:off])+1)
+			}
+		}
 		row := RunRow{ID: rec[0], Task: rec[1], Set: rec[2], Lang: rec[3], Expect: rec[4], Outcome: rec[5], Fact: rec[6]}
 		switch {
 		case row.ID == "":
-			return nil, bad(0, "must not be empty")
+			return nil, nil, bad(0, "must not be empty")
 		case first[row.ID] > 0:
-			return nil, bad(0, "%q already on line %d", row.ID, first[row.ID])
+			return nil, nil, bad(0, "%q already on line %d", row.ID, first[row.ID])
 		case row.Expect != KindAnswer && row.Expect != KindAbstain:
-			return nil, bad(4, "%q is not answer or abstain", row.Expect)
+			return nil, nil, bad(4, "%q is not answer or abstain", row.Expect)
 		case row.Outcome != KindAnswer && row.Outcome != KindAbstain && row.Outcome != KindError:
-			return nil, bad(5, "%q is not answer, abstain or error", row.Outcome)
+			return nil, nil, bad(5, "%q is not answer, abstain or error", row.Outcome)
 		case rec[7] != "0" && rec[7] != "1":
-			return nil, bad(7, "%q is not 1 or 0", rec[7])
+			return nil, nil, bad(7, "%q is not 1 or 0", rec[7])
 		}
 		first[row.ID] = line
 		row.Pass = rec[7] == "1"
 		rows = append(rows, row)
 	}
-	return rows, nil
+	if len(rows) == 0 {
+		return nil, nil, &emptyError{file, "no rows after the header"}
+	}
+	return rows, first, nil
 }
 
 // Rate is a pass count over a number of cases.
