@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/evalbook/evalbook/pkg/chart"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/judge"
 )
 
@@ -29,6 +30,7 @@ picks: how many went to the longer answer, the one shown first, the uncited one,
 in the judge's own style. Then it says whether the judge is usable: kappa at least
 --min-kappa and every slice (kind and language) at least --min-slice, with the reasons when
 not. A record is stale as soon as the judge, any word of the prompt, or any label changes.
+--min-kappa is a kappa (-1 to 1); --min-slice is a share of agreement (0 to 1), not a count.
 
 --swap asks in both orders and calls a disagreement a tie: it turns verdicts that depend on
 the order into honest ties, and cannot bring back right verdicts.
@@ -39,7 +41,7 @@ OpenAI-compatible endpoint with --model, asked with a pairwise prompt (default: 
 highest version of "pairwise"). For a model judge, replies that break the contract count
 as ties and are reported; --vs ID also calibrates the same model with a second prompt and
 reports the agreement of each and between them (a large gap means a wording-sensitive
-judge). Model judge flags are those of "evalbook judge": --concurrency, --rpm, --timeout,
+judge); a fake judge does not read the prompt, so --vs with one is a usage error. Model judge flags are those of "evalbook judge": --concurrency, --rpm, --timeout,
 --retries, --api-key-env, --model-seed, --cache, --prompts.
 
 With no --pairs the built-in 30 pairs (datasets/judge/pairs.jsonl) are used, and a note says
@@ -92,8 +94,8 @@ func runCalibrate(e *env) error {
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID`: name, name@version or a hash prefix")
 		vs        = fs.String("vs", "", "also calibrate with this second prompt `ID` and compare (model judges)")
 		swap      = fs.Bool("swap", false, "ask in both orders; a disagreement is a tie")
-		minKappa  = fs.Float64("min-kappa", 0.6, "lowest acceptable `kappa`")
-		minSlice  = fs.Float64("min-slice", 0.6, "lowest acceptable agreement in any kind or language `share`")
+		minKappa  = fs.Float64("min-kappa", 0.6, "lowest acceptable `kappa` (-1 to 1)")
+		minSlice  = fs.Float64("min-slice", 0.6, "lowest acceptable agreement in any kind or language, a `share` from 0 to 1")
 		resamples = fs.Int("resamples", judge.DefaultResamples, "bootstrap `resamples` for the agreement interval")
 		seed      = fs.Uint64("seed", 1, "bootstrap random `seed` (same seed, same interval)")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
@@ -113,6 +115,15 @@ func runCalibrate(e *env) error {
 	}
 	if *resamples < 1 {
 		return usagef("calibrate: --resamples must be positive")
+	}
+	if math.IsNaN(*minKappa) || *minKappa < -1 || *minKappa > 1 {
+		return usagef("calibrate: --min-kappa is a kappa, between -1 and 1 (e.g. 0.6), not %v", *minKappa)
+	}
+	if math.IsNaN(*minSlice) || *minSlice < 0 || *minSlice > 1 {
+		return usagef("calibrate: --min-slice is the lowest share of agreement a kind or language may show, between 0 and 1 (0.6 means 60%%), not a number of pairs; got %v", *minSlice)
+	}
+	if *vs != "" && strings.HasPrefix(*spec, "fake:") {
+		return usagef("calibrate: --vs compares two prompts of a model judge; a fake judge does not read the prompt, so there is nothing to compare (drop --vs, or give an endpoint URL)")
 	}
 	p, err := chooseJudgePrompt("calibrate", *cf.prompts, *promptID, judge.KindPairwise)
 	if err != nil {
@@ -196,7 +207,7 @@ func calibrationCharts(e *env, dir string, r judge.Record) error {
 
 func (rep *calibrateReport) writeText(w io.Writer, fake bool) error {
 	r := rep.Record
-	fmt.Fprintf(w, "calibration of %s against %s (%d pairs, label set %s)\n", r.Judge, rep.Pairs, r.N, r.LabelSet)
+	fmt.Fprintf(w, "calibration of %s against %s (%s, label set %s)\n", r.Judge, rep.Pairs, nounCount(r.N, "pair", "pairs"), r.LabelSet)
 	order := "asked in one order (a shown first)"
 	if r.Swap {
 		order = "asked in both orders, a disagreement counted as a tie"

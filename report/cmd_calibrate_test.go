@@ -118,6 +118,8 @@ func TestCalibrateModelJudge(t *testing.T) {
 
 func TestCalibrateUsage(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	badUTF8 := filepath.Join(t.TempDir(), "badutf8.jsonl")
+	os.WriteFile(badUTF8, []byte("{\"id\":\"x\",\"question\":\"q\",\"facts\":[\"f\"],\"a\":\"x\xff\",\"b\":\"B\",\"kind\":\"tie\",\"lang\":\"en\",\"ann1\":\"tie\",\"ann2\":\"tie\",\"final\":\"tie\"}\n"), 0o644)
 	os.WriteFile(bad, []byte(`{"id": "p1", "question": "q", "facts": ["f"], "a": "x", "b": "y", "kind": "clear", "lang": "en", "ann1": "a", "ann2": "a", "final": "first"}`+"\n"), 0o644)
 	// "final" opens at column 124, counted by hand: {"id": "p1",  (13 chars with
 	// the space) "question": "q",  (17) "facts": ["f"],  (16) "a": "x",  (10)
@@ -135,12 +137,42 @@ func TestCalibrateUsage(t *testing.T) {
 		{"reference prompt", []string{"calibrate", "--judge", "fake:clean", "--prompt", "reference"}, 2, "is a reference prompt"},
 		{"bad label", []string{"calibrate", "--judge", "fake:clean", "--pairs", bad}, 1, "bad.jsonl:1:124: pair \"p1\": final is \"first\", want a, b or tie"},
 		{"help", []string{"calibrate", "--help"}, 0, ""},
+		// Audit defect 11: --min-slice is a share, --min-kappa a kappa.
+		{"min-slice a count", []string{"calibrate", "--judge", "fake:clean", "--min-slice", "5"}, 2, "--min-slice is the lowest share of agreement a kind or language may show, between 0 and 1 (0.6 means 60%), not a number of pairs; got 5"},
+		{"min-slice negative", []string{"calibrate", "--judge", "fake:clean", "--min-slice", "-0.1"}, 2, "--min-slice is the lowest share"},
+		{"min-slice NaN", []string{"calibrate", "--judge", "fake:clean", "--min-slice", "NaN"}, 2, "--min-slice is the lowest share"},
+		{"min-kappa above 1", []string{"calibrate", "--judge", "fake:clean", "--min-kappa", "2"}, 2, "--min-kappa is a kappa, between -1 and 1 (e.g. 0.6), not 2"},
+		{"min-kappa below -1", []string{"calibrate", "--judge", "fake:clean", "--min-kappa", "-1.5"}, 2, "--min-kappa is a kappa"},
+		{"min-kappa NaN", []string{"calibrate", "--judge", "fake:clean", "--min-kappa", "NaN"}, 2, "--min-kappa is a kappa, between -1 and 1 (e.g. 0.6), not NaN"},
+		{"bounds accepted", []string{"calibrate", "--judge", "fake:clean", "--min-kappa", "-1", "--min-slice", "1"}, 0, ""},
+		{"vs with a fake judge", []string{"calibrate", "--judge", "fake:clean", "--vs", "pairwise@1"}, 2, "--vs compares two prompts of a model judge; a fake judge does not read the prompt"},
+		// Audit defect 4: "a" opens at byte 40 of the line, so the bad byte
+		// after its value's x is byte 46.
+		{"invalid UTF-8", []string{"calibrate", "--judge", "fake:clean", "--pairs", badUTF8}, 1, "badutf8.jsonl:1:46: field \"a\": invalid UTF-8: byte 0xFF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errOut, code := runCLI(t, tt.args...)
 			if code != tt.code || !strings.Contains(errOut, tt.want) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// A set of one pair reads "1 pair" (audit defect 15), in calibrate and
+// in probes.
+func TestCalibrateOnePair(t *testing.T) {
+	one := filepath.Join(t.TempDir(), "one.jsonl")
+	os.WriteFile(one, []byte(`{"id":"x","question":"q","facts":["f"],"a":"A","b":"B","kind":"tie","lang":"en","ann1":"tie","ann2":"tie","final":"tie"}`+"\n"), 0o644)
+	for _, tc := range []struct{ cmd, want string }{
+		{"calibrate", "calibration of fake:clean against " + one + " (1 pair, label set"},
+		{"probes", "bias probes over " + one + " (1 pair, label set"},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tc.cmd, "--judge", "fake:clean", "--pairs", one)
+			if code != 0 || !strings.HasPrefix(out, tc.want) {
+				t.Errorf("exit %d: %s\n%s", code, errOut, out)
 			}
 		})
 	}

@@ -127,7 +127,7 @@ func runProbes(e *env) error {
 }
 
 func (rep *probesReport) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "bias probes over %s (%d pairs, label set %s), every pair asked in both orders\n\n", rep.Pairs, rep.N, rep.LabelSet)
+	fmt.Fprintf(w, "bias probes over %s (%s, label set %s), every pair asked in both orders\n\n", rep.Pairs, nounCount(rep.N, "pair", "pairs"), rep.LabelSet)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "judge\tfirst_pick\torder_flip\tlonger_wins\tself_wins")
 	cell := func(s judge.Share) string {
@@ -143,7 +143,11 @@ func (rep *probesReport) writeText(w io.Writer) error {
 	tw.Flush()
 	for _, j := range rep.Judges {
 		if j.Prompt != nil {
-			fmt.Fprintf(w, "\n%s: prompt %s@%d (hash %s), %d replies broke the contract and counted as ties\n", j.Judge, j.Prompt.Name, j.Prompt.Version, j.Prompt.Hash, j.Invalid)
+			broke := "replies broke the contract and counted as ties"
+			if j.Invalid == 1 {
+				broke = "reply broke the contract and counted as a tie"
+			}
+			fmt.Fprintf(w, "\n%s: prompt %s@%d (hash %s), %d %s\n", j.Judge, j.Prompt.Name, j.Prompt.Version, j.Prompt.Hash, j.Invalid, broke)
 		}
 	}
 	_, err := fmt.Fprintln(w, "\nA judge without these biases shows first_pick 0.50 and 0 elsewhere; each bias raises its own column.")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -76,5 +78,13 @@ func TestProbesModelJudge(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "probes"); code != 2 || !strings.Contains(errOut, "--judge is required") {
 		t.Errorf("no judge: exit %d %s", code, errOut)
+	}
+	// Audit defect 4: bad bytes in --pairs are refused. {"id":"x", is 10
+	// bytes, so "question" opens at byte 11 and "question":"q ends at 23;
+	// the bad byte is byte 24.
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"id\":\"x\",\"question\":\"q\xfe\",\"facts\":[\"f\"],\"a\":\"A\",\"b\":\"B\",\"kind\":\"tie\",\"lang\":\"en\",\"ann1\":\"tie\",\"ann2\":\"tie\",\"final\":\"tie\"}\n"), 0o644)
+	if _, errOut, code := runCLI(t, "probes", "--judge", "fake:all", "--pairs", bad); code != 1 || !strings.Contains(errOut, "bad.jsonl:1:24: field \"question\": invalid UTF-8: byte 0xFE") {
+		t.Errorf("invalid UTF-8: exit %d %s", code, errOut)
 	}
 }
