@@ -3,10 +3,12 @@ package qa
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/score"
 )
@@ -211,4 +213,50 @@ func TestWarningMessages(t *testing.T) {
 	if got := WarningMessage("blank_response", 1, nil); !strings.HasPrefix(got, "1 row has a blank response") || strings.Contains(got, "they") {
 		t.Errorf("blank_response for one row: %q", got)
 	}
+}
+
+// FuzzJSONLLoader: the JSONL reader never panics, fails only with a
+// *ParseError, accepts only lines that encoding/json accepts as JSON,
+// and with RepairUTF8 writes verdicts that are valid UTF-8 and never
+// fails for invalid UTF-8.
+func FuzzJSONLLoader(f *testing.F) {
+	f.Add([]byte(`{"question": "q", "answer": "a", "Domain": "D", "response": "a"}`+"\n"), false)
+	f.Add([]byte(`{"question": "q", "answer": 1947, "Domain": null, "response": true, "meta": {"k": [1, 2]}}`+"\n\n"), false)
+	f.Add([]byte("\uFEFF"+`{"question": "q", "answer": "a`+"\xff"+`", "Domain": "D", "response": "a"}`+"\n"), true)
+	f.Add([]byte(`{"question": "q", "answer": "a", "Domain": "D", "response": "a"}`+"\n"+`{"response": "b", "Domain": "D", "answer": ["b"], "question": "q"}`+"\n"), false)
+	f.Add([]byte(`{"question": "q", "answer": "a", "Domain": "D", "response": "a"} {}`), true)
+	f.Fuzz(func(t *testing.T, data []byte, repair bool) {
+		var out bytes.Buffer
+		res, err := Score(context.Background(), bytes.NewReader(data), "f.jsonl", Options{Verdicts: &out, Workers: 2, RepairUTF8: repair})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error is not a *ParseError: %v", err)
+			}
+			if repair && errors.Is(err, ErrInvalidUTF8) {
+				t.Fatalf("invalid UTF-8 error under RepairUTF8: %v", err)
+			}
+			return
+		}
+		objects := 0
+		for i, line := range bytes.Split(data, []byte("\n")) {
+			line = bytes.TrimSpace(line)
+			if i == 0 {
+				line = bytes.TrimPrefix(line, []byte("\uFEFF"))
+			}
+			if len(line) == 0 {
+				continue
+			}
+			objects++
+			if !json.Valid(bytes.ToValidUTF8(line, []byte("\uFFFD"))) {
+				t.Fatalf("accepted line %d, which encoding/json rejects: %q", i+1, line)
+			}
+		}
+		if res.Combined.N != objects {
+			t.Fatalf("n = %d, the input has %d objects", res.Combined.N, objects)
+		}
+		if repair && !utf8.Valid(out.Bytes()) {
+			t.Fatalf("verdicts are not valid UTF-8 under RepairUTF8")
+		}
+	})
 }

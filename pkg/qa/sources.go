@@ -253,7 +253,9 @@ func flatObject(b []byte) (keys, vals []string, composite []bool, err error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, nil, nil, fmt.Errorf("bad JSON: %v", err)
 	}
-	if dec.More() {
+	// Decoder.More reports false before a stray '}' or ']', so look at
+	// the rest of the line itself.
+	if len(bytes.TrimSpace(b[dec.InputOffset():])) > 0 {
 		return nil, nil, nil, fmt.Errorf("trailing data after the object")
 	}
 	return keys, vals, composite, nil
