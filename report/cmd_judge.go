@@ -18,6 +18,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/qa"
 )
 
 func init() {
@@ -57,7 +58,8 @@ call and an interrupted run (Ctrl-C) resumes where it stopped. Request counts go
 and so does a progress bar when stderr is a terminal.
 
 With no --responses the built-in sample (datasets/responses.csv) is judged, and a note says
-so on stderr.
+so on stderr. The file must be UTF-8: a judge reads the responses as they are written, so
+there is no --repair-utf8 here (re-save the file, or repair it and look at what changed).
 
 Examples:
 	evalbook judge --endpoint http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --responses run.csv
@@ -179,12 +181,17 @@ func (m *modelJudge) report(e *env) {
 		st.Requests, st.Retries, st.CacheHits, where)
 }
 
-// interrupted turns a cancelled run into a message that says how to resume.
+// interrupted turns a cancelled run into a message that says how to resume
+// (or, with --cache none, that a rerun starts again).
 func (m *modelJudge) interrupted(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted; %d replies are in the cache %s: run the same command again to resume", m.cache.Len(), m.cachePath)
+	if !errors.Is(err, context.Canceled) {
+		return err
 	}
-	return err
+	if m.cachePath == "none" {
+		return fmt.Errorf("interrupted; with --cache none the %s received were kept in memory only and are lost, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)",
+			nounCount(m.cache.Len(), "reply", "replies"))
+	}
+	return fmt.Errorf("interrupted; %s in the cache %s: run the same command again to resume", nounCount(m.cache.Len(), "reply is", "replies are"), m.cachePath)
 }
 
 func judgeRedactedURL(s string) string {
@@ -315,9 +322,12 @@ func runJudge(e *env) error {
 		}
 		name = *responses
 	}
+	if err := judgeCheckUTF8(data, name); err != nil {
+		return err
+	}
 	tbl, err := readJudgeTable(e.ctx, data, name, *by, *limit)
 	if err != nil {
-		return err
+		return judgeUTF8Hint(err)
 	}
 	m, err := cf.open(e, "judge", *endpoint)
 	if err != nil {
@@ -356,12 +366,47 @@ func runJudge(e *env) error {
 		if err := writeJudgeVerdicts(*out, tbl); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %d rows to %s\n", len(tbl.rows), *out)
+		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", nounCount(len(tbl.rows), "row", "rows"), *out)
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, rep)
 	}
 	return rep.writeText(e.stdout)
+}
+
+// judgeCheckUTF8 refuses a CSV or JSONL response table that is not valid
+// UTF-8, naming the file, line, column and field. pkg/qa refuses it too,
+// but its message may suggest score's --repair-utf8, which judge does not
+// have: a judge model should read the responses as they were written.
+func judgeCheckUTF8(data []byte, name string) error {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".jsonl", ".ndjson":
+		return rawUTF8JSONL(data, name)
+	case ".xlsx":
+		return nil
+	}
+	return rawUTF8CSV(data, name)
+}
+
+// judgeUTF8Hint rewrites an invalid-UTF-8 error of pkg/qa that
+// judgeCheckUTF8 did not catch (another format) without pkg/qa's advice,
+// which may name flags of other commands.
+func judgeUTF8Hint(err error) error {
+	var pe *qa.ParseError
+	if !errors.Is(err, qa.ErrInvalidUTF8) || !errors.As(err, &pe) {
+		return err
+	}
+	where := pe.File
+	if pe.Line > 0 {
+		where += fmt.Sprintf(":%d", pe.Line)
+		if pe.Column > 0 {
+			where += fmt.Sprintf(":%d", pe.Column)
+		}
+	}
+	if pe.Field != "" {
+		where += fmt.Sprintf(" (column %q)", pe.Field)
+	}
+	return fmt.Errorf("%s: invalid UTF-8; re-save the file as UTF-8 (judge sends responses as they are written, so it has no --repair-utf8)", where)
 }
 
 // writeJudgeVerdicts writes the verdict file: the input columns, the two

@@ -231,8 +231,7 @@ func buildJudgeReport(t *judgeTable, p judge.Prompt, model, endpoint, by string)
 		}
 		sc.Warnings = append(sc.Warnings, results.Warning{
 			Code: "judge_invalid", Count: info.Invalid, Lines: invalidLines,
-			Message: fmt.Sprintf("%d judge replies broke the reply contract (%s): their llm_judge cell is empty, they count as not correct and are left out of the llm_judge agreement buckets",
-				info.Invalid, strings.Join(reasons, ", ")),
+			Message: judgeInvalidMessage(info.Invalid, strings.Join(reasons, ", ")),
 		})
 	}
 	return &judgeReport{Kind: "judge", Judge: info, Score: sc, Review: judgeReviewTable(t.rows)}
@@ -345,14 +344,27 @@ func judgeReviewTable(rows []judgeRow) *results.Table {
 	return t
 }
 
+// judgeInvalidMessage is the warning about n replies that broke the
+// contract, for the reasons listed.
+func judgeInvalidMessage(n int, reasons string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 judge reply broke the reply contract (%s): its llm_judge cell is empty, it counts as not correct and is left out of the llm_judge agreement buckets", reasons)
+	}
+	return fmt.Sprintf("%d judge replies broke the reply contract (%s): their llm_judge cell is empty, they count as not correct and are left out of the llm_judge agreement buckets", n, reasons)
+}
+
 func (r *judgeReport) writeText(w io.Writer) error {
 	j := r.Judge
 	fmt.Fprintf(w, "judge: %s at %s, prompt %s@%d (hash %s), temperature 0\n", j.Model, j.Endpoint, j.Prompt.Name, j.Prompt.Version, j.Prompt.Hash)
-	rows := fmt.Sprintf("%d rows", j.Rows)
+	rows := nounCount(j.Rows, "row", "rows")
 	if j.FileRows > 0 {
 		rows = fmt.Sprintf("the first %d of %d rows", j.Rows, j.FileRows)
 	}
-	fmt.Fprintf(w, "judged %s: %d sent, %d blank responses not sent, %d replies broke the contract\n\n", rows, j.Sent, j.Rows-j.Sent, j.Invalid)
+	broke := "replies broke the contract"
+	if j.Invalid == 1 {
+		broke = "reply broke the contract"
+	}
+	fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s\n\n", rows, j.Sent, nounCount(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke)
 	if err := r.Score.WriteText(w); err != nil {
 		return err
 	}

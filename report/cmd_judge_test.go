@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
@@ -346,4 +348,74 @@ func TestJudgeJSONL(t *testing.T) {
 	if fmt.Sprint(blankLines) != "[2]" || fmt.Sprint(judgeLines) != "[1 5 2 4]" {
 		t.Errorf("blank response on lines %v, judge examples on lines %v", blankLines, judgeLines)
 	}
+}
+
+// TestJudgeInvalidUTF8: a response table with a bad byte is refused with
+// its place, and the message does not send the user to --repair-utf8,
+// which judge does not have (audit defects 4 and 5).
+func TestJudgeInvalidUTF8(t *testing.T) {
+	s := newJudgeStub(t)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	csvFile := write("bad.csv", "id,question,answer,Domain,response\n1,q,a,D,r\xff\n")
+	jsonlFile := write("bad.jsonl", "{\"question\": \"q\", \"answer\": \"a\", \"Domain\": \"D\", \"response\": \"\xfe\"}\n")
+	tests := []struct {
+		name, file, want string
+	}{
+		// The response field starts at byte 9 of line 2; the bad byte is its 2nd character.
+		{"csv", csvFile, csvFile + ":2:9 (column \"response\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
+		// 53 characters come before the bad byte: {"question": "q", (18)
+		// "answer": "a", (15) "Domain": "D", (15) "response": " (13).
+		{"jsonl", jsonlFile, jsonlFile + ":1:62 (field \"response\"): invalid UTF-8: byte 0xFE; re-save the file as UTF-8\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runCLI(t, "judge", "--endpoint", s.endpoint(), "--model", "m", "--cache", "none", "--responses", tt.file)
+			if code != 1 || errOut != "evalbook: "+tt.want {
+				t.Errorf("exit %d, stderr %q\nwant 1, %q", code, errOut, "evalbook: "+tt.want)
+			}
+		})
+	}
+	if s.count() != 0 {
+		t.Errorf("%d requests for files that were refused", s.count())
+	}
+}
+
+// TestJudgeMessages: the fallback for pkg/qa's UTF-8 error keeps its
+// place and drops any advice about flags; an interrupted run with --cache
+// none does not promise to resume; counts of one are singular.
+func TestJudgeMessages(t *testing.T) {
+	qaErr := &qa.ParseError{File: "r.xlsx", Line: 4, Field: "response", Err: fmt.Errorf("%w; or pass --repair-utf8", qa.ErrInvalidUTF8)}
+	for _, tc := range []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"qa UTF-8 error", judgeUTF8Hint(qaErr).Error(), `r.xlsx:4 (column "response"): invalid UTF-8; re-save the file as UTF-8 (judge sends responses as they are written, so it has no --repair-utf8)`},
+		{"other qa error", judgeUTF8Hint(qa.ErrNoRows).Error(), qa.ErrNoRows.Error()},
+		{"interrupted, memory cache", (&modelJudge{cache: judge.NewMemoryCache(), cachePath: "none"}).interrupted(context.Canceled).Error(),
+			"interrupted; with --cache none the 0 replies received were kept in memory only and are lost, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)"},
+		{"one invalid reply", judgeInvalidMessage(1, "not_json 1"), "1 judge reply broke the reply contract (not_json 1): its llm_judge cell is empty, it counts as not correct and is left out of the llm_judge agreement buckets"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("got  %q\nwant %q", tc.got, tc.want)
+			}
+		})
+	}
+	t.Run("one row", func(t *testing.T) {
+		s := newJudgeStub(t)
+		// The stub answers the Khajuraho question with prose: one broken reply.
+		path := filepath.Join(t.TempDir(), "one.jsonl")
+		os.WriteFile(path, []byte(`{"question": "Which dynasty built the Khajuraho temples?", "answer": "Chandela", "Domain": "Art", "response": "Chandela"}`+"\n"), 0o644)
+		out, errOut, code := runCLI(t, "judge", "--endpoint", s.endpoint(), "--model", "m", "--cache", "none", "--responses", path)
+		if code != 0 || !strings.Contains(out, "judged 1 row: 1 sent, 0 blank responses not sent, 1 reply broke the contract\n") ||
+			!strings.Contains(out, "1 judge reply broke the reply contract") {
+			t.Errorf("exit %d: %s\n%s", code, errOut, out)
+		}
+	})
 }
