@@ -117,7 +117,13 @@ with per-language prompt templates, retries, a cache and resume.
 
 An interval is only as good as its assumptions. Wilson intervals assume
 independent rows: when rows share a passage or a question (one question asked
-in several languages), use --cluster. A bootstrap over a handful of rows is
+in several languages), use --cluster. A row-level graded metric (squad_f1,
+rouge1, char_f1...) gets the normal interval mean ± z·sd/√n while its values
+vary; when every value is equal, or there is one row, that interval would be
+a single point, so the Wilson interval of the mean with n is given instead:
+by the Bhatia-Davis inequality a score in [0, 1] with mean m varies at most
+m(1 − m), as a pass/fail one does. Two rows both scoring 1 thus get
+[34.2, 100.0], not [100.0, 100.0]. A bootstrap over a handful of rows is
 unreliable, and evalbook warns below 30. With many groups or many metrics
 some differences will look significant by chance; read per-group figures as
 descriptions, not tests. A sign test on 2 better and 0 worse gives p = 0.5:

@@ -198,9 +198,9 @@ func TestScoreAuditFixes(t *testing.T) {
 		{"format parquet", []string{"score", "--format", "parquet"}, 2, nil, []string{"--format", "csv, jsonl"}, nil},
 		{"negative examples", []string{"score", "--examples", "-1"}, 2, nil, []string{"--examples"}, nil},
 		{"by nosuch", []string{"score", "--responses", one, "--by", "nosuch"}, 1, nil,
-			[]string{`"nosuch" (a --by column)`, `the header has: "question", "answer", "Domain", "response"`}, []string{"--question-col"}},
+			[]string{`"nosuch" (a grouping column)`, `the header has: "question", "answer", "Domain", "response"`}, []string{"--question-col"}},
 		{"missing domain once", []string{"score", "--responses", write("m.csv", "question,answer,response\nq,a,a\n")}, 1, nil,
-			[]string{`missing column "Domain" (the domain); the header`, "--domain-col"}, []string{`"Domain" (a --by column)`}},
+			[]string{`missing column "Domain" (the domain); the header`, "--domain-col"}, []string{`"Domain" (a grouping column)`}},
 		{"empty group and singular", []string{"score", "--responses", one, "--out", filepath.Join(dir, "v.csv")}, 0,
 			[]string{"one.csv: 1 row, dataset hash", "(empty)", "over 1 row:"}, []string{"wrote verdicts for 1 row to"}, nil},
 	}

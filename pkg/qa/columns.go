@@ -91,13 +91,13 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 				cols[j] = virtualLanguage
 				continue
 			}
-			cols[j] = need(name, "a --by column")
+			cols[j] = need(name, "a grouping column")
 		}
 		l.byCols = append(l.byCols, cols)
 		l.byNames = append(l.byNames, strings.Join(g, " / "))
 	}
 	if cluster != "" {
-		l.cluster = need(cluster, "the --cluster column")
+		l.cluster = need(cluster, "the cluster column")
 	}
 	if len(missing) > 0 {
 		return nil, &ParseError{File: file, Line: 1, Err: &missingError{

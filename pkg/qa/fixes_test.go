@@ -112,7 +112,7 @@ func TestMissingColumns(t *testing.T) {
 		// Domain is both the domain column and the default grouping:
 		// it is listed once.
 		{"domain twice", "question,answer,response", nil, true, []string{`"Domain"`}},
-		{"by column", "question,answer,Domain,response", [][]string{{"nosuch"}}, false, []string{`"nosuch" (a --by column)`, `"Domain"`}},
+		{"by column", "question,answer,Domain,response", [][]string{{"nosuch"}}, false, []string{`"nosuch" (a grouping column)`, `"Domain"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
