@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -38,7 +40,8 @@ table that evalbook score and evalbook leaderboard read:
 
 	id,question,answer,Domain,language,model,response
 
-The dataset (CSV or JSONL) needs a question column; id, answer (the golden answer), Domain
+The dataset (CSV, JSONL, or an .xlsx workbook whose first sheet has a header row; UTF-8)
+needs a question column; id, answer (the golden answer), Domain
 and language are copied when present. Each question is sent with the prompt template of
 its language: --language, else the dataset's language column, else a <name>_<language>
 file name, else the script of the question (Devanagari is taken as Hindi); the templates
@@ -48,7 +51,8 @@ language plus "default", each a system message and a user message with {question
 Requests go out at temperature 0, --concurrency at a time, with retries and backoff on 429,
 5xx and network errors. Every reply is kept in an append-only cache (--cache), keyed by the
 endpoint, model, template hash and message: an interrupted or failed run resumes where it
-stopped and never pays twice for a question. The API key is read from the environment
+stopped and never pays twice for a question (with --cache none replies live only as long as
+the run, so a rerun asks again). The API key is read from the environment
 variable named by --api-key-env and never written anywhere. If any question fails after
 its retries, no output is written and the command exits 1; run it again to resume.
 
@@ -158,7 +162,9 @@ func runGenerate(e *env) error {
 			unknown++
 		}
 	}
-	if unknown > 0 {
+	if unknown == 1 {
+		fmt.Fprintf(e.stderr, "evalbook generate: 1 question has no template for its language; it gets the \"default\" template\n")
+	} else if unknown > 0 {
 		fmt.Fprintf(e.stderr, "evalbook generate: %d questions have no template for their language; they get the \"default\" template\n", unknown)
 	}
 
@@ -208,19 +214,31 @@ func runGenerate(e *env) error {
 	}
 	fmt.Fprintf(e.stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n", st.Requests, st.Retries, st.CacheHits, where)
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("generate: interrupted; %d replies are in the cache %s: run the same command again to resume", c.Len(), where)
+		if !errors.Is(err, context.Canceled) {
+			return err
 		}
-		return err
+		if cachePath == "none" {
+			return fmt.Errorf("generate: interrupted; with --cache none the %s received were kept in memory only and are lost, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)",
+				nounCount(c.Len(), "reply", "replies"))
+		}
+		return fmt.Errorf("generate: interrupted; %s in the cache %s: run the same command again to resume", nounCount(c.Len(), "reply is", "replies are"), where)
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("generate: %d of %d questions failed (first: %s); nothing was written; the %d replies received are cached in %s, so running the same command again asks only for the rest",
-			len(failed), len(qs), failed[0], len(qs)-len(failed), where)
+		got := nounCount(len(qs)-len(failed), "reply", "replies")
+		rerun := fmt.Sprintf("the %s received are cached in %s, so running the same command again asks only for the rest", got, where)
+		if len(qs)-len(failed) == 1 {
+			rerun = fmt.Sprintf("the 1 reply received is cached in %s, so running the same command again asks only for the rest", where)
+		}
+		if cachePath == "none" {
+			rerun = fmt.Sprintf("with --cache none the %s received were kept in memory only and are lost, so running the command again asks for every question (pass --cache FILE to make a rerun resume)", got)
+		}
+		return fmt.Errorf("generate: %d of %s failed (first: %s); nothing was written; %s",
+			len(failed), nounCount(len(qs), "question", "questions"), failed[0], rerun)
 	}
 	if err := genWrite(*out, qs, responses, *model); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %d responses from %s to %s\n", len(qs), *model, *out)
+	fmt.Fprintf(e.stdout, "wrote %s from %s to %s\n", nounCount(len(qs), "response", "responses"), *model, *out)
 	return nil
 }
 
@@ -331,8 +349,8 @@ func genLoadTemplates(path string) (*genTemplates, error) {
 	return &t, nil
 }
 
-// genReadDataset reads the questions of a CSV or JSONL file and settles
-// each one's language.
+// genReadDataset reads the questions of a CSV, JSONL or workbook file
+// and settles each one's language.
 func genReadDataset(path, fixedLang string) ([]genQuestion, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -343,61 +361,20 @@ func genReadDataset(path, fixedLang string) ([]genQuestion, error) {
 	var lines []int
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".jsonl", ".ndjson":
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 64<<10), 64<<20)
-		for n := 1; sc.Scan(); n++ {
-			b := bytes.TrimSpace(sc.Bytes())
-			if len(b) == 0 {
-				continue
-			}
-			var obj map[string]any
-			if err := json.Unmarshal(b, &obj); err != nil {
-				return nil, fmt.Errorf("%s:%d: not a JSON object: %v", path, n, err)
-			}
-			row := map[string]string{}
-			for k, v := range obj {
-				switch x := v.(type) {
-				case string:
-					row[k] = x
-				case nil:
-				default:
-					enc, _ := json.Marshal(x)
-					row[k] = string(enc)
-				}
-			}
-			rows, lines = append(rows, row), append(lines, n)
-		}
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
+		rows, lines, err = genReadJSONL(data, path)
+	case ".csv", ".txt", "":
+		rows, lines, err = genReadCSV(data, path)
 	default:
-		r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
-		hdr, err := r.Read()
-		if err != nil {
-			return nil, fmt.Errorf("%s: reading the header: %v", path, err)
-		}
-		hdr = append([]string(nil), hdr...)
-		for {
-			rec, err := r.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", path, err)
-			}
-			line, _ := r.FieldPos(0)
-			row := map[string]string{}
-			for i, h := range hdr {
-				row[h] = rec[i]
-			}
-			rows, lines = append(rows, row), append(lines, line)
-		}
+		rows, lines, err = genReadOther(data, path)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var qs []genQuestion
 	for i, row := range rows {
 		q, ok := row["question"]
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: no \"question\" column", path, lines[i])
+			return nil, fmt.Errorf("%s:%d: no \"question\" field", path, lines[i])
 		}
 		if strings.TrimSpace(q) == "" {
 			return nil, fmt.Errorf("%s:%d: empty question", path, lines[i])
@@ -419,9 +396,143 @@ func genReadDataset(path, fixedLang string) ([]genQuestion, error) {
 		qs = append(qs, g)
 	}
 	if len(qs) == 0 {
-		return nil, fmt.Errorf("%s: no questions", path)
+		return nil, fmt.Errorf("%s: no questions: the file has a header but no rows", path)
 	}
 	return qs, nil
+}
+
+// genReadJSONL reads one object per line, checking the raw bytes first:
+// encoding/json would turn invalid UTF-8 into U+FFFD, and the replacement
+// would reach the model and the response table.
+func genReadJSONL(data []byte, path string) ([]map[string]string, []int, error) {
+	if err := rawUTF8JSONL(data, path); err != nil {
+		return nil, nil, err
+	}
+	var rows []map[string]string
+	var lines []int
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if n == 1 {
+			b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+		}
+		if len(b) == 0 {
+			continue
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(b, &obj); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: not a JSON object: %v", path, n, err)
+		}
+		row := map[string]string{}
+		for k, v := range obj {
+			switch x := v.(type) {
+			case string:
+				row[k] = x
+			case nil:
+			default:
+				enc, _ := json.Marshal(x)
+				row[k] = string(enc)
+			}
+		}
+		rows, lines = append(rows, row), append(lines, n)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(rows) == 0 {
+		return nil, nil, fmt.Errorf("%s: no questions: want one JSON object per line with a \"question\" field", path)
+	}
+	return rows, lines, nil
+}
+
+// genReadCSV reads a CSV file with a header row. encoding/csv passes
+// bytes through unchecked, so every field is checked for UTF-8.
+func genReadCSV(data []byte, path string) ([]map[string]string, []int, error) {
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	place := func(err error) error {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%s:%d:%d: %v", path, pe.Line, pe.Column, pe.Err)
+		}
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	hdr, err := r.Read()
+	if err == io.EOF {
+		return nil, nil, fmt.Errorf("%s: empty file: want a header row naming a question column (and optionally id, answer, Domain, language)", path)
+	}
+	if err != nil {
+		return nil, nil, place(err)
+	}
+	hdr = append([]string(nil), hdr...)
+	hdrLine, _ := r.FieldPos(0)
+	for i, h := range hdr {
+		l, c := r.FieldPos(i)
+		if err := rawUTF8Field(path, l, c, "", h); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !slices.Contains(hdr, "question") {
+		return nil, nil, fmt.Errorf("%s:%d: no \"question\" column (the header has %s)", path, hdrLine, strings.Join(hdr, ", "))
+	}
+	var rows []map[string]string
+	var lines []int
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, place(err)
+		}
+		line, _ := r.FieldPos(0)
+		row := map[string]string{}
+		for i, h := range hdr {
+			l, c := r.FieldPos(i)
+			if err := rawUTF8Field(path, l, c, h, rec[i]); err != nil {
+				return nil, nil, err
+			}
+			row[h] = rec[i]
+		}
+		rows, lines = append(rows, row), append(lines, line)
+	}
+	return rows, lines, nil
+}
+
+// genReadOther reads the formats registered with pkg/qa (an .xlsx
+// workbook: its first sheet, rows numbered as in Excel). Any other
+// extension is refused by name rather than parsed as CSV.
+func genReadOther(data []byte, path string) ([]map[string]string, []int, error) {
+	src, err := qa.Open(bytes.NewReader(data), path, "")
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w; generate reads .csv, .jsonl and .xlsx files", err)
+	}
+	hdr, err := src.Header()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !slices.Contains(hdr, "question") {
+		return nil, nil, fmt.Errorf("%s: header row: no \"question\" column (the header has %s)", path, strings.Join(hdr, ", "))
+	}
+	var rows []map[string]string
+	var lines []int
+	for {
+		rec, line, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		row := map[string]string{}
+		for i, h := range hdr {
+			if i < len(rec) {
+				row[h] = rec[i]
+			}
+		}
+		rows, lines = append(rows, row), append(lines, line)
+	}
+	return rows, lines, nil
 }
 
 // genWrite writes the response table through createAtomic (a temporary

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // genStub is a chat-completions server that answers each question with
@@ -96,7 +99,7 @@ func TestGenerate(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if !strings.Contains(stdout, "wrote 4 responses") || !strings.Contains(errOut, "4 requests sent") ||
-		!strings.Contains(errOut, "1 questions have no template") {
+		!strings.Contains(errOut, "1 question has no template for its language; it gets the \"default\" template") {
 		t.Errorf("stdout %q\nstderr %q", stdout, errOut)
 	}
 	recs := readCSV(t, out)
@@ -216,5 +219,106 @@ func TestGenerateTemplates(t *testing.T) {
 	a, b := tpl.Templates["hindi"], tpl.Templates["marathi"]
 	if a.hash(tpl.Version) == b.hash(tpl.Version) || len(a.hash(tpl.Version)) != 12 {
 		t.Error("template hashes do not tell templates apart")
+	}
+}
+
+// TestGenerateDatasetErrors: a dataset that cannot be asked is refused
+// before any request, with a message naming the file and the place
+// (audit defects 4 and 9).
+func TestGenerateDatasetErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, body []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	noSheetQuestion := write("noq.xlsx", genWorkbook(t, [][]any{{"id", "prompt"}, {"1", "hello"}}))
+	tests := []struct {
+		name string
+		file string
+		want string
+	}{
+		{"empty csv", write("empty.csv", nil), "empty.csv: empty file: want a header row naming a question column (and optionally id, answer, Domain, language)"},
+		{"header only", write("hdr.csv", []byte("id,question\n")), "hdr.csv: no questions: the file has a header but no rows"},
+		{"empty jsonl", write("empty.jsonl", []byte("\n\n")), "empty.jsonl: no questions: want one JSON object per line with a \"question\" field"},
+		{"no question column", write("noq.csv", []byte("id,prompt\n1,hello\n2,bye\n")), "noq.csv:1: no \"question\" column (the header has id, prompt)"},
+		{"no question column in a sheet", noSheetQuestion, "noq.xlsx: header row: no \"question\" column (the header has id, prompt)"},
+		{"no question field", write("noq.jsonl", []byte("{\"question\": \"q\"}\n{\"prompt\": \"p\"}\n")), "noq.jsonl:2: no \"question\" field"},
+		// The question field starts at byte 4 of line 2; the bad byte is its 3rd character.
+		{"invalid UTF-8 in csv", write("bad.csv", []byte("id,question\nq1,ab\xffc\n")), "bad.csv:2:4 (column \"question\"): invalid UTF-8: first bad byte 0xFF at character 3 of the field; re-save the file as UTF-8"},
+		{"invalid UTF-8 in a csv header", write("badh.csv", []byte("id,quest\xe0ion\nq1,abc\n")), "badh.csv:1:4 (header): invalid UTF-8: first bad byte 0xE0 at character 6 of the field"},
+		// {"question": "a comes before the bad byte: { (1) "question" (10) :
+		// and a space (2) "a (2), 15 characters, so it is the 16th.
+		{"invalid UTF-8 in jsonl", write("bad.jsonl", []byte("{\"question\": \"a\xfe\"}\n")), "bad.jsonl:1:16 (field \"question\"): invalid UTF-8: byte 0xFE; re-save the file as UTF-8"},
+		{"not a workbook", write("fake.xlsx", []byte("id,question\n1,\"q\"\n")), "fake.xlsx: not a readable .xlsx workbook"},
+		{"unknown format", write("q.parquet", []byte("PAR1")), "q.parquet: unknown input format \"parquet\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out.csv")
+			_, errOut, code := runCLI(t, "generate", "--dataset", tc.file, "--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--out", out, "--cache", "none")
+			if code != 1 || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stderr %q\nwant 1 and %q", code, errOut, tc.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Error("output written for a refused dataset")
+			}
+		})
+	}
+}
+
+// genWorkbook builds an .xlsx file with rows on its first sheet.
+func genWorkbook(t *testing.T, rows [][]any) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// An .xlsx dataset is read as a workbook (it was parsed as CSV), and one
+// question is counted in the singular.
+func TestGenerateWorkbook(t *testing.T) {
+	stub := newGenStub(t)
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "questions.xlsx")
+	os.WriteFile(ds, genWorkbook(t, [][]any{{"id", "question", "answer", "language"}, {"w1", "Which river flows through Varanasi?", "Ganga", "xx"}}), 0o644)
+	out := filepath.Join(dir, "o.csv")
+	stdout, errOut, code := runCLI(t, "generate", "--dataset", ds, "--endpoint", stub.URL+"/v1", "--model", "kestrel-7b", "--out", out, "--cache", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "wrote 1 response from kestrel-7b") || !strings.Contains(errOut, "1 question has no template for its language; it gets") {
+		t.Errorf("stdout %q\nstderr %q", stdout, errOut)
+	}
+	recs := readCSV(t, out)
+	if len(recs) != 2 || strings.Join(recs[1], "|") != "w1|Which river flows through Varanasi?|Ganga||xx|kestrel-7b|[Which]" {
+		t.Errorf("%q", recs)
+	}
+}
+
+// With --cache none a failed run must not promise that a rerun resumes.
+func TestGenerateFailureMemoryCache(t *testing.T) {
+	stub := newGenStub(t)
+	stub.fail = true
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "q.csv")
+	os.WriteFile(ds, []byte("id,question\n1,Which desert lies in Rajasthan?\n2,FAIL this one\n3,Which river flows through Varanasi?\n"), 0o644)
+	_, errOut, code := runCLI(t, "generate", "--dataset", ds, "--endpoint", stub.URL+"/v1", "--model", "kestrel-7b", "--out", filepath.Join(dir, "o.csv"),
+		"--cache", "none", "--retries", "0", "--concurrency", "1", "--language", "english")
+	want := "1 of 3 questions failed (first: line 3: "
+	if code != 1 || !strings.Contains(errOut, want) || strings.Contains(errOut, "asks only for the rest") ||
+		!strings.Contains(errOut, "nothing was written; with --cache none the 2 replies received were kept in memory only and are lost, so running the command again asks for every question (pass --cache FILE to make a rerun resume)") {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
