@@ -49,8 +49,9 @@ row under the chosen metrics (--metrics; default exact_substring and
 word_overlap), and prints accuracy per group (--by, repeatable; COL1,COL2
 for a cross grouping) and combined, with intervals (--ci wilson, bootstrap
 or none; --cluster COL for clustered data), the agreement buckets of each
-pair of binary metrics, and warnings. --out writes the verdict file, --json
-the accuracy JSON. --normalize nfc or indic normalises both sides first.
+pair of binary metrics, and warnings. --out writes the verdict file (--out -
+sends it to standard output and the report to standard error), --json the
+accuracy JSON. --normalize nfc or indic normalises both sides first.
 
 judge asks a model (any OpenAI-compatible endpoint) whether each response is
 equivalent to its golden answer, and reports its accuracy beside the

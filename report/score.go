@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -61,7 +62,7 @@ func runScore(e *env) error {
 		metrics    = fs.String("metrics", strings.Join(score.Default, ","), "comma-separated metric `ids` to score, in output order")
 		by         multiFlag
 		normalize  = fs.String("normalize", "none", "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
-		out        = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden")
+		out        = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden; - writes it to standard output and the report to standard error")
 		asJSON     = fs.Bool("json", false, "print one JSON document (the accuracy JSON) instead of tables")
 		ci         = fs.String("ci", "wilson", "confidence interval `method`: wilson, bootstrap or none")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals")
@@ -86,7 +87,7 @@ func runScore(e *env) error {
 	if err := exp.check("score"); err != nil {
 		return err
 	}
-	if *out != "" {
+	if *out != "" && *out != "-" {
 		if err := refuseDir(*out); err != nil {
 			return usagef("score: --out: %v", err)
 		}
@@ -164,8 +165,15 @@ func runScore(e *env) error {
 		in = f
 	}
 
+	// --out - sends the verdict file to standard output; the report then
+	// goes to standard error, so that the two never mix.
+	toStdout := *out == "-"
+	report := e.stdout
 	var commit func() error
-	if *out != "" {
+	if toStdout {
+		bw := bufio.NewWriterSize(e.stdout, 64<<10)
+		opt.Verdicts, commit, report = bw, bw.Flush, e.stderr
+	} else if *out != "" {
 		w, c, abort, err := createAtomic(*out)
 		if err != nil {
 			return err
@@ -177,12 +185,16 @@ func runScore(e *env) error {
 	// The workbook and the HTML page list verdict rows: without --out,
 	// spool them to a temporary file.
 	var spool *verdictSpool
-	if exp.needVerdicts() && *out == "" {
+	if exp.needVerdicts() && (*out == "" || toStdout) {
 		if spool, err = newVerdictSpool(); err != nil {
 			return err
 		}
 		defer spool.remove()
-		opt.Verdicts = spool
+		if toStdout {
+			opt.Verdicts = io.MultiWriter(opt.Verdicts, spool)
+		} else {
+			opt.Verdicts = spool
+		}
 	}
 	res, err := qa.Score(e.ctx, in, name, opt)
 	if err != nil {
@@ -197,6 +209,9 @@ func runScore(e *env) error {
 	res.Created = createdTime()
 	if exp.any() {
 		verdicts, vname := *out, *out
+		if toStdout {
+			verdicts, vname = "", "" // the spool below, when a report lists rows
+		}
 		if spool != nil {
 			if verdicts, err = spool.finish(); err != nil {
 				return err
@@ -208,13 +223,17 @@ func runScore(e *env) error {
 		}
 	}
 	if *asJSON {
-		return res.WriteJSON(e.stdout)
+		return res.WriteJSON(report)
 	}
-	if err := res.WriteText(e.stdout); err != nil {
+	if err := res.WriteText(report); err != nil {
 		return err
 	}
 	if *out != "" {
-		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(res.Combined.N, "row", "rows"), *out)
+		where := *out
+		if toStdout {
+			where = "standard output"
+		}
+		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(res.Combined.N, "row", "rows"), where)
 	}
 	return nil
 }

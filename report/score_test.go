@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"flag"
 	"os"
 	"path/filepath"
@@ -248,5 +249,27 @@ func TestDispatch(t *testing.T) {
 	}
 	if _, errs, code := runCLI(t, "cases"); code != 2 || !strings.Contains(errs, "cases needs a subcommand") {
 		t.Errorf("evalbook cases: exit %d, %q", code, errs)
+	}
+}
+
+// TestScoreOutStdout: --out - writes the verdict file to standard output
+// and moves the report to standard error, so that the two never mix.
+func TestScoreOutStdout(t *testing.T) {
+	out, errs, code := runCLI(t, "score", "--out", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatalf("standard output is not one CSV file: %v", err)
+	}
+	if len(recs) != 285 || recs[0][len(recs[0])-1] != "empty_golden" {
+		t.Errorf("standard output: %d records (want the header and 284 rows), header %q", len(recs), recs[0])
+	}
+	if !strings.Contains(errs, "combined") || !strings.Contains(errs, "to standard output") {
+		t.Errorf("standard error lacks the report or the note: %q", errs)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Errorf("a file named - was written")
 	}
 }
