@@ -38,10 +38,11 @@ Usage: evalbook plan check [--json] [FILE]
 Reads an evaluation plan (JSON: task, failures [{name, cost, metric}], metrics [{name, family,
 gate, threshold, direction}], dataset {name, version}, release_rule, and optional case_values
 {task, set, lang} that extend the allowed case values). Decoding is strict: an unknown or
-repeated field, a wrong type or a value outside its list is an error naming the field, line and
-column (exit status 1). Then lists the plan's problems, in this order:
-  blocking metric <name> has no threshold
-  failure <name> names unknown metric <metric>
+repeated field, a wrong type, a value outside its list, a threshold outside [0, 1] (every metric
+is a rate) or text that is not UTF-8 is an error naming the field, line and column (exit status
+1). Then lists the plan's problems, in this order:
+  blocking metric "<name>" has no threshold
+  failure "<name>" names unknown metric "<metric>"
   no correctness metric
   no groundedness metric
   high-cost failure <name> is not guarded by a blocking metric
