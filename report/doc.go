@@ -64,7 +64,8 @@ written anywhere.
 compare takes two verdict files of the same cases (from score --out or run
 --out) and prints both pass rates with intervals, which cases got better and
 which worse, the exact sign test, McNemar's test and a paired bootstrap
-interval of the difference, per group when asked.
+interval of the difference, per group when asked. --key takes several
+columns (id,model) when a case is identified only by them together.
 
 agree measures agreement between raters: Cohen's kappa (weighted for ordinal
 labels), Fleiss' kappa, Krippendorff's alpha, with a bootstrap interval, the
@@ -106,8 +107,9 @@ mc scores multiple-choice predictions (per-option log-likelihoods or
 letters): accuracy, length-normalised accuracy, MRR and recall@k per
 language and subject.
 
-generate asks an OpenAI-compatible endpoint for a response per question,
-with per-language prompt templates, retries, a cache and resume.
+generate asks an OpenAI-compatible endpoint for a response per question of
+a CSV, JSONL or .xlsx dataset, with per-language prompt templates, retries, a
+cache and resume.
 
 # Exit status
 
