@@ -5,12 +5,13 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/internal/rawpos"
 )
 
 // nounCount returns "1 question" or "n questions".
@@ -106,57 +107,12 @@ func rawUTF8JSONL(data []byte, file string) error {
 		if utf8.Valid(line) {
 			continue
 		}
-		off := 0
-		for off < len(line) {
-			r, n := utf8.DecodeRune(line[off:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			off += n
-		}
+		off := rawpos.InvalidUTF8(line)
 		where := fmt.Sprintf("%s:%d:%d", file, i+1, utf8.RuneCount(line[:off])+1)
-		if key := rawJSONKeyAt(line, off); key != "" {
+		if key := rawpos.JSONKeyAt(line, off); key != "" {
 			where += fmt.Sprintf(" (field %q)", key)
 		}
 		return fmt.Errorf("%s: %w: byte 0x%02X; re-save the file as UTF-8", where, errInputUTF8, line[off])
 	}
 	return nil
-}
-
-// rawJSONKeyAt returns the top-level key of the JSON object in line whose
-// key or value spans byte offset off, or "" when none does.
-func rawJSONKeyAt(line []byte, off int) string {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	depth, key, wantKey := 0, "", false
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		if d, ok := tok.(json.Delim); ok {
-			switch d {
-			case '{', '[':
-				depth++
-				if depth == 1 {
-					wantKey = d == '{'
-					continue
-				}
-			default:
-				depth--
-			}
-		} else if depth == 1 && wantKey {
-			key, _ = tok.(string)
-			wantKey = false
-			if int(dec.InputOffset()) > off {
-				return key
-			}
-			continue
-		}
-		if depth >= 1 && int(dec.InputOffset()) > off {
-			return key
-		}
-		if depth == 1 {
-			wantKey = true
-		}
-	}
 }

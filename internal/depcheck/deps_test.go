@@ -52,9 +52,11 @@ var rules = []rule{
 	{pkg: "pkg/qa", core: true, allow: coreUpper},
 	{pkg: "pkg/design", core: true, allow: coreUpper},
 	{pkg: "pkg/harness", core: true, allow: append([]string{"pkg/design"}, coreUpper...)}, // runs case records, measures a plan's metrics
-	{pkg: "pkg/judge", core: true, allow: coreUpper},
-	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results"}, ext: []string{xtext}},
+	{pkg: "pkg/judge", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
+	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
+	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
+	{pkg: "internal/rawpos", core: true},
 
 	// Edge: adapters from the result model to heavy libraries.
 	{pkg: "pkg/xlsxreport", allow: []string{"pkg/results"}, ext: []string{excelize}},
@@ -68,7 +70,7 @@ var rules = []rule{
 	// The command links neither gota nor gonbui.
 	{
 		pkg:        "report",
-		allow:      []string{"pkg/...", "datasets"},
+		allow:      []string{"pkg/...", "datasets", "internal/rawpos"},
 		deny:       []string{"pkg/frame", "pkg/nb"},
 		ext:        []string{"github.com/schollz/progressbar/v3"}, // the judge commands' progress bar on a terminal
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},

@@ -1,7 +1,6 @@
 package mc
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -309,26 +308,6 @@ func TestReadInvalidUTF8(t *testing.T) {
 			var pe *ParseError
 			if err == nil || !errors.As(err, &pe) || !errors.Is(err, ErrInvalidUTF8) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want ErrInvalidUTF8 in a ParseError containing %q", err, c.want)
-			}
-		})
-	}
-}
-
-func TestJSONKeyAt(t *testing.T) {
-	line := []byte(`{"a": "x", "b": {"c": [1, "yy"]}, "d": 2}`)
-	for _, c := range []struct {
-		name string
-		off  int
-		want string
-	}{
-		{"in the first value", bytes.IndexByte(line, 'x'), "a"},
-		{"in a nested array", bytes.Index(line, []byte("yy")), "b"},
-		{"in a key", bytes.IndexByte(line, 'd'), "d"},
-		{"past the object", len(line), ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := jsonKeyAt(line, c.off); got != c.want {
-				t.Errorf("jsonKeyAt(%d) = %q, want %q", c.off, got, c.want)
 			}
 		})
 	}
