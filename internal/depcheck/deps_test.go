@@ -76,6 +76,9 @@ var rules = []rule{
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},
 	},
 
+	// The README's library tour: what a program using the library imports.
+	{pkg: "examples/...", allow: []string{"pkg/...", "datasets"}, deny: []string{"pkg/frame", "pkg/nb"}},
+
 	// Sample data and repository tooling: the standard library only.
 	{pkg: "datasets"},
 	{pkg: "internal/depcheck"},
