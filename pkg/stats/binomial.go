@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // binomial draws exact Binomial(n, p) variates.
@@ -208,6 +209,9 @@ func BootstrapProportionInterval(successes, n, resamples int, confidence float64
 
 func bootstrapWarnings(n int, iv Interval, what string) []string {
 	if n < MinBootstrapN {
+		if n == 1 {
+			what = strings.TrimSuffix(what, "s") // one case, value, pair or cluster
+		}
 		return []string{fmt.Sprintf("bootstrap over only %d %s: the interval is rough and too narrow", n, what)}
 	}
 	return nil

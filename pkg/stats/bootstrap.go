@@ -2,7 +2,6 @@ package stats
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -27,7 +26,7 @@ import (
 // the PCG stream derived from (seed, b), so the interval depends on the
 // seed only, not on the number of cores.
 //
-// It panics if x contains NaN. With no data it returns [0, 0] with a
+// It panics if x contains NaN or an infinity. With no data it returns [0, 0] with a
 // warning; see BootstrapMeanInterval.
 func BootstrapMean(x []float64, resamples int, confidence float64, seed uint64) (lo, hi float64) {
 	iv := BootstrapMeanInterval(x, resamples, confidence, seed)
@@ -51,8 +50,8 @@ func bootstrapMean(x []float64, resamples int, confidence float64, seed uint64, 
 		return iv
 	}
 	for i, v := range x {
-		if math.IsNaN(v) {
-			panic(fmt.Sprintf("stats: NaN at index %d", i))
+		if !finite(v) {
+			panic(fmt.Sprintf("stats: %v at index %d", v, i))
 		}
 	}
 	var means []float64
@@ -248,7 +247,7 @@ func uintN(p *pcg, n uint64) uint64 {
 //
 // For 0/1 outcomes d takes the values −1, 0 and 1, and each resample is
 // an exact multinomial draw of (worse, unchanged, better). It panics if
-// the slices differ in length.
+// the slices differ in length or hold NaN or an infinity.
 func PairedBootstrapDiff(old, new []float64, resamples int, confidence float64, seed uint64) (lo, hi float64) {
 	iv := PairedBootstrapDiffInterval(old, new, resamples, confidence, seed)
 	return iv.Lo, iv.Hi

@@ -38,7 +38,7 @@ type Estimate struct {
 // comprehension sets. If every x is in [0, 1] the interval is clipped to
 // [0, 1].
 //
-// It panics if the slices differ in length or x contains NaN. See
+// It panics if the slices differ in length or x contains NaN or an infinity. See
 // ClusterProportionEstimate for the warnings.
 func ClusterProportion(x []float64, clusters []string, confidence float64) (mean, se, lo, hi float64) {
 	e := ClusterProportionEstimate(x, clusters, confidence)
@@ -89,7 +89,7 @@ func ClusterProportionEstimate(x []float64, clusters []string, confidence float6
 		est.Warnings = append(est.Warnings, "one case: no standard error can be estimated")
 	}
 	if est.Clusters < MinClusters {
-		est.Warnings = append(est.Warnings, fmt.Sprintf("only %d clusters: cluster-robust errors need about %d or more and are too small with fewer", est.Clusters, MinClusters))
+		est.Warnings = append(est.Warnings, fmt.Sprintf("only %s: cluster-robust errors need about %d or more and are too small with fewer", clusterCount(est.Clusters), MinClusters))
 	}
 	return est
 }
@@ -103,7 +103,7 @@ func ClusterProportionEstimate(x []float64, clusters []string, confidence float6
 //
 // so the dependence inside a cluster is kept. It is the resampling
 // counterpart of ClusterProportion and needs no normal approximation. It
-// panics if the slices differ in length or x contains NaN. See
+// panics if the slices differ in length or x contains NaN or an infinity. See
 // ClusterBootstrapInterval for the warnings.
 func ClusterBootstrap(x []float64, clusters []string, resamples int, confidence float64, seed uint64) (lo, hi float64) {
 	iv := ClusterBootstrapInterval(x, clusters, resamples, confidence, seed)
@@ -137,7 +137,7 @@ func ClusterBootstrapInterval(x []float64, clusters []string, resamples int, con
 	iv.Lo, iv.Hi = percentileInterval(means, confidence)
 	iv.Warnings = bootstrapWarnings(len(names), iv, "clusters")
 	if len(names) >= MinBootstrapN && len(names) < MinClusters {
-		iv.Warnings = append(iv.Warnings, fmt.Sprintf("only %d clusters: a cluster bootstrap needs about %d or more", len(names), MinClusters))
+		iv.Warnings = append(iv.Warnings, fmt.Sprintf("only %s: a cluster bootstrap needs about %d or more", clusterCount(len(names)), MinClusters))
 	}
 	return iv
 }
@@ -147,8 +147,8 @@ func checkPaired(x []float64, clusters []string) {
 		panic(fmt.Sprintf("stats: %d values and %d cluster names", len(x), len(clusters)))
 	}
 	for i, v := range x {
-		if math.IsNaN(v) {
-			panic(fmt.Sprintf("stats: NaN at index %d", i))
+		if !finite(v) {
+			panic(fmt.Sprintf("stats: %v at index %d", v, i))
 		}
 	}
 }
@@ -187,4 +187,12 @@ func inUnit(x []float64) bool {
 		}
 	}
 	return true
+}
+
+// clusterCount is "1 cluster" or "n clusters".
+func clusterCount(n int) string {
+	if n == 1 {
+		return "1 cluster"
+	}
+	return fmt.Sprintf("%d clusters", n)
 }

@@ -168,13 +168,35 @@ func UnitMean(sum, sumsq float64, n int, confidence float64) (lo, hi float64) {
 //	centre = (m + z²/2n) / (1 + z²/n)
 //	half   = z/(1 + z²/n) · √(m(1 − m)/n + z²/4n²)   (Method "wilson")
 //
-// It never collapses, even at m = 0 or 1. n = 0 gives [0, 1] with a
-// warning; fewer than 30 values with a positive variance warn that the
-// normal interval is rough; the fallback warns that every value was equal.
+// The fallback is not a floor: values that are nearly but not exactly
+// equal keep the normal interval, which is then as narrow as their
+// spread, however few they are. Four values 0.667, 0.667, 0.667, 0.668
+// give about [0.6668, 0.6677], while four values 0.667 give the Wilson
+// interval [0.245, 0.925]. Such an interval says only that these values
+// were alike, not that the mean is known to three digits; the warnings
+// say so, and a bootstrap or more values is the remedy.
+//
+// Warnings: n = 0 gives [0, 1] with a warning; the fallback warns that
+// every value was equal (or that there was one); a normal interval over
+// fewer than 30 values warns that it is rough, and one whose s² is below
+// a hundredth of m(1 − m) (the most the values could vary) warns that it
+// rests on a near-zero variance and may be far too narrow.
+//
+// Sums that no n values in [0, 1] can have (NaN or infinite, sum outside
+// [0, n], sumsq outside [0, sum]) are misuse and panic, as do n < 0 and
+// a confidence outside (0, 1).
 func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
 	z := zFor(confidence)
 	if n < 0 {
 		panic(fmt.Sprintf("stats: %d values", n))
+	}
+	nf := float64(n)
+	// Sums of values in [0, 1] obey 0 ≤ Σx² ≤ Σx ≤ n exactly in floating
+	// point too (rounding is monotone); the slack only forgives sums
+	// merged in another order.
+	slack := 1e-9 * math.Max(1, nf)
+	if !finite(sum) || !finite(sumsq) || sum < 0 || sumsq < 0 || sum > nf+slack || sumsq > sum+slack {
+		panic(fmt.Sprintf("stats: sum %v and sum of squares %v cannot come from %d values in [0, 1]", sum, sumsq, n))
 	}
 	iv := Interval{Confidence: confidence, Method: "normal"}
 	if n == 0 {
@@ -183,7 +205,6 @@ func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
 		iv.Warnings = []string{"no cases: the interval is all of [0, 1]"}
 		return iv
 	}
-	nf := float64(n)
 	m := math.Min(1, math.Max(0, sum/nf))
 	ss := 0.0 // (n − 1)·s²
 	if n > 1 {
@@ -199,13 +220,25 @@ func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
 		}
 		return iv
 	}
-	h := z * math.Sqrt(ss/(nf-1)/nf)
+	s2 := ss / (nf - 1)
+	h := z * math.Sqrt(s2/nf)
 	iv.Lo, iv.Hi = math.Max(0, m-h), math.Min(1, m+h)
 	if n < 30 {
-		iv.Warnings = []string{"fewer than 30 values: the normal interval of a graded score is rough; prefer a bootstrap"}
+		iv.Warnings = append(iv.Warnings, "fewer than 30 values: the normal interval of a graded score is rough and may be far too narrow; prefer a bootstrap")
+	}
+	if s2 < NearZeroVariance*m*(1-m) {
+		iv.Warnings = append(iv.Warnings, "the values hardly vary (variance below a hundredth of the most a score with this mean can have): the interval may be far too narrow; prefer a bootstrap or more values")
 	}
 	return iv
 }
+
+// NearZeroVariance is the share of m(1 − m) (the largest variance of
+// values in [0, 1] with mean m) below which UnitMeanInterval warns that
+// its normal interval rests on a near-zero variance.
+const NearZeroVariance = 0.01
+
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // wilsonMean is the Wilson score interval at p̂ = m for n trials.
 func wilsonMean(m, n, z float64) (lo, hi float64) {

@@ -18,10 +18,17 @@ type PairedResult struct {
 }
 
 // Paired compares old[i] with new[i] case by case. It panics if the slices
-// differ in length. With no cases the means are 0.
+// differ in length or hold NaN or an infinity (a NaN compares neither
+// above nor below, so it would count as unchanged). With no cases the
+// means are 0.
 func Paired(old, new []float64) PairedResult {
 	if len(old) != len(new) {
 		panic(fmt.Sprintf("stats: %d old values and %d new ones", len(old), len(new)))
+	}
+	for i := range old {
+		if !finite(old[i]) || !finite(new[i]) {
+			panic(fmt.Sprintf("stats: %v and %v at index %d", old[i], new[i], i))
+		}
 	}
 	r := PairedResult{N: len(old)}
 	var so, sn float64

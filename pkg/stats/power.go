@@ -13,16 +13,22 @@ import (
 //	p̄ = (p1 + p2)/2
 //	power = Φ( (√n·|p1 − p2| − z_{1−α/2}·√(2p̄(1−p̄))) / √(p1(1−p1) + p2(1−p2)) )
 //
-// This is the formula of R's power.prop.test (strict = FALSE). It panics
-// if p1 or p2 is outside [0, 1] or alpha outside (0, 1).
+// This is the formula of R's power.prop.test (strict = FALSE): it counts
+// rejections in the direction of the true difference only, so at zero
+// effect (p1 = p2) the power is α/2, not α. The degenerate rates
+// p1 = p2 = 0 or 1, where the formula divides 0 by 0, follow the same
+// convention and also give α/2; p1 ≠ p2 with both in {0, 1} gives 1.
+// It panics if n is negative, p1 or p2 is outside [0, 1] (or NaN), or
+// alpha is outside (0, 1).
 func PowerUnpaired(n int, p1, p2, alpha float64) float64 {
+	checkN(n)
 	checkRates(p1, p2, alpha, 0.5)
 	za := zFor(1 - alpha)
 	pbar := (p1 + p2) / 2
 	sd := math.Sqrt(p1*(1-p1) + p2*(1-p2))
 	if sd == 0 {
 		if p1 == p2 {
-			return alpha
+			return alpha / 2
 		}
 		return 1
 	}
@@ -58,15 +64,20 @@ func SampleSizeUnpaired(p1, p2, alpha, power float64) int {
 //	power = Φ( (√n·|δ| − z_{1−α/2}·√ψ) / √(ψ − δ²) )
 //
 // (Connor 1987, "Sample size for testing differences in proportions for
-// the paired-sample design", Biometrics 43).
+// the paired-sample design", Biometrics 43). Like PowerUnpaired it counts
+// rejections in the direction of the true gain only, so at δ = 0 it is
+// α/2, also when no case changes (ψ = 0); when every case gets better
+// (or every case worse) it is 1. It panics if n is negative, the
+// probabilities are negative, NaN or sum past 1, or alpha is outside (0, 1).
 func PowerPaired(n int, pBetter, pWorse, alpha float64) float64 {
+	checkN(n)
 	checkDiscordant(pBetter, pWorse, alpha, 0.5)
 	za := zFor(1 - alpha)
 	psi, delta := pBetter+pWorse, pBetter-pWorse
 	sd := math.Sqrt(psi - delta*delta)
 	if sd == 0 {
 		if delta == 0 {
-			return alpha
+			return alpha / 2
 		}
 		return 1
 	}
@@ -90,6 +101,12 @@ func SampleSizePaired(pBetter, pWorse, alpha, power float64) int {
 	psi, delta := pBetter+pWorse, pBetter-pWorse
 	num := za*math.Sqrt(psi) + zb*math.Sqrt(psi-delta*delta)
 	return int(math.Ceil(num * num / (delta * delta)))
+}
+
+func checkN(n int) {
+	if n < 0 {
+		panic(fmt.Sprintf("stats: power for %d cases", n))
+	}
 }
 
 func checkRates(p1, p2, alpha, power float64) {
