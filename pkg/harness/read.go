@@ -30,25 +30,14 @@ func ReadDataset(r io.Reader, file string) ([]Case, error) {
 		return nil, err
 	}
 	var out []Case
-	first := map[string]int{}
+	rules := caseRules{}
 	check := func(c Case, line int) error {
-		switch {
-		case strings.TrimSpace(c.ID) == "":
-			return fmt.Errorf("%s:%d: id: must be a non-empty string", file, line)
-		case first[c.ID] > 0:
-			return fmt.Errorf("%s:%d: id: %w: %q (first on line %d)", file, line, ErrDuplicateCase, c.ID, first[c.ID])
-		case strings.TrimSpace(c.Slice) == "":
-			return fmt.Errorf("%s:%d: slice: case %q needs a non-empty slice name", file, line, c.ID)
-		case c.Expected != KindAnswer && c.Expected != KindAbstain:
-			return fmt.Errorf("%s:%d: expected: must be %q or %q, got %q", file, line, KindAnswer, KindAbstain, c.Expected)
-		case c.Expected == KindAnswer && c.Fact == nil:
-			return fmt.Errorf("%s:%d: fact: an answer case needs the fact a correct answer states", file, line)
-		case c.Expected == KindAnswer && strings.TrimSpace(*c.Fact) == "":
-			return fmt.Errorf("%s:%d: fact: case %q: an answer case needs a non-empty fact (an answer recorded without a fact would match it)", file, line, c.ID)
-		case c.Expected == KindAbstain && c.Fact != nil:
-			return fmt.Errorf("%s:%d: fact: case %q expects abstain, so its fact must be null, got %q", file, line, c.ID, *c.Fact)
+		if field, prev, err := rules.check(c, line); err != nil {
+			if prev > 0 {
+				return fmt.Errorf("%s:%d: %s: %w (first on line %d)", file, line, field, err, prev)
+			}
+			return fmt.Errorf("%s:%d: %s: %w", file, line, field, err)
 		}
-		first[c.ID] = line
 		return nil
 	}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Outcome kinds and case expectations.
@@ -65,7 +66,9 @@ var (
 // Passes reports whether outcome o, or a missing outcome when o is nil,
 // passes case c: an abstain case passes on an abstention; an answer case on
 // an answer whose fact equals the case's fact. A missing outcome never
-// passes.
+// passes, and neither does anything for an answer case whose fact is
+// missing or blank (a case Summarize refuses), so an answer stating no
+// fact cannot pass.
 func Passes(c Case, o *Outcome) bool {
 	if o == nil {
 		return false
@@ -74,17 +77,25 @@ func Passes(c Case, o *Outcome) bool {
 	case KindAbstain:
 		return o.Kind == KindAbstain
 	case KindAnswer:
-		return o.Kind == KindAnswer && c.Fact != nil && o.Fact == *c.Fact
+		return o.Kind == KindAnswer && c.Fact != nil && strings.TrimSpace(*c.Fact) != "" && o.Fact == *c.Fact
 	}
 	return false
 }
 
 // Summarize scores results against dataset (seed 004). Before scoring it
-// checks, in this order: every case id is unique (else an error containing
-// "Duplicate case ID"); every result id is a case id (else "Unknown result
-// ID", naming the first such id in sorted order); every case expects
-// "answer" or "abstain", and an answer case has a fact; every outcome kind
-// is answer, abstain or error. Then, with n the number of cases:
+// checks, in this order, naming the case and its index in dataset:
+//
+//   - every case obeys the rules ReadDataset enforces: a non-blank id used
+//     by no earlier case (else an error wrapping ErrDuplicateCase, whose
+//     text contains "Duplicate case ID"), a non-blank slice, expected
+//     "answer" or "abstain", a non-blank fact for an answer case and no
+//     fact (nil) for an abstain case;
+//   - every result id is a case id (else an error wrapping
+//     ErrUnknownResult, "Unknown result ID", naming the first such id in
+//     sorted order);
+//   - every outcome kind is answer, abstain or error.
+//
+// Then, with n the number of cases:
 //
 //	task_success      = success / n
 //	answer_coverage   = answered / n
@@ -92,12 +103,18 @@ func Passes(c Case, o *Outcome) bool {
 //
 // A case without a result is missing: it stays in n, never passes, and is
 // neither an abstention nor an error. Every slice with a case appears in
-// Slices, even with no success.
+// Slices, even with no success. An empty dataset (with no results) is not
+// an error: seed 004 makes every rate whose denominator is 0 null, so it
+// gives Total 0, every rate nil and no slice.
 func Summarize(dataset []Case, results map[string]Outcome) (*Report, error) {
 	ids := make(map[string]bool, len(dataset))
-	for _, c := range dataset {
-		if ids[c.ID] {
-			return nil, fmt.Errorf("%w: %q", ErrDuplicateCase, c.ID)
+	rules := caseRules{}
+	for i, c := range dataset {
+		if field, prev, err := rules.check(c, i+1); err != nil {
+			if prev > 0 {
+				return nil, fmt.Errorf("dataset[%d]: %s: %w (first at dataset[%d])", i, field, err, prev-1)
+			}
+			return nil, fmt.Errorf("dataset[%d]: %s: %w", i, field, err)
 		}
 		ids[c.ID] = true
 	}
@@ -114,14 +131,6 @@ func Summarize(dataset []Case, results map[string]Outcome) (*Report, error) {
 			more = fmt.Sprintf(" (and %d more)", len(unknown)-1)
 		}
 		return nil, fmt.Errorf("%w: %q%s", ErrUnknownResult, unknown[0], more)
-	}
-	for _, c := range dataset {
-		switch {
-		case c.Expected != KindAnswer && c.Expected != KindAbstain:
-			return nil, fmt.Errorf("case %q: expected must be answer or abstain, got %q", c.ID, c.Expected)
-		case c.Expected == KindAnswer && c.Fact == nil:
-			return nil, fmt.Errorf("case %q: an answer case needs a fact", c.ID)
-		}
 	}
 	keys := make([]string, 0, len(results))
 	for id := range results {

@@ -107,7 +107,7 @@ func TestSummarizeExample(t *testing.T) {
 }
 
 func TestSummarizeErrors(t *testing.T) {
-	fact := "f"
+	fact, empty, blank := "f", "", " "
 	ds := []Case{{ID: "A", Slice: "s", Expected: "answer", Fact: &fact}, {ID: "B", Slice: "s", Expected: "abstain"}}
 	for _, tc := range []struct {
 		name     string
@@ -116,12 +116,24 @@ func TestSummarizeErrors(t *testing.T) {
 		want     string
 		sentinel error
 	}{
-		{"duplicate case", append(ds, ds[0]), nil, `Duplicate case ID: "A"`, ErrDuplicateCase},
+		{"duplicate case", append(ds, ds[0]), nil, `dataset[2]: id: Duplicate case ID: "A" (first at dataset[0])`, ErrDuplicateCase},
 		{"unknown result", ds, map[string]Outcome{"Z": {Kind: "abstain"}, "Y": {Kind: "abstain"}}, `Unknown result ID: "Y" (and 1 more)`, ErrUnknownResult},
 		{"duplicate before unknown", append(ds, ds[1]), map[string]Outcome{"Z": {Kind: "error"}}, "Duplicate case ID", ErrDuplicateCase},
 		{"bad kind", ds, map[string]Outcome{"A": {Kind: "maybe"}}, `kind must be answer, abstain or error`, nil},
-		{"bad expected", []Case{{ID: "A", Expected: "both"}}, nil, `expected must be answer or abstain`, nil},
-		{"answer without fact", []Case{{ID: "A", Expected: "answer"}}, nil, `an answer case needs a fact`, nil},
+		{"bad expected", []Case{{ID: "A", Slice: "s", Expected: "both"}}, nil, `dataset[0]: expected: case "A": must be "answer" or "abstain", got "both"`, nil},
+		{"answer without fact", []Case{{ID: "A", Slice: "s", Expected: "answer"}}, nil, `dataset[0]: fact: case "A": an answer case needs the fact`, nil},
+		// The rules ReadDataset enforces (TestReadDatasetRejects), which
+		// Summarize used to skip: with an empty fact, an answer stating
+		// nothing counted as a correct answer.
+		{"answer case with an empty fact", append(ds[:1:1], Case{ID: "C", Slice: "s", Expected: "answer", Fact: &empty}),
+			map[string]Outcome{"C": {Kind: "answer"}}, `dataset[1]: fact: case "C": an answer case needs a non-empty fact`, nil},
+		{"answer case with a blank fact", []Case{{ID: "C", Slice: "s", Expected: "answer", Fact: &blank}}, nil, `dataset[0]: fact: case "C": an answer case needs a non-empty fact`, nil},
+		{"abstain case with a fact", []Case{{ID: "B", Slice: "s", Expected: "abstain", Fact: &fact}}, nil, `dataset[0]: fact: case "B" expects abstain, so its fact must be null, got "f"`, nil},
+		{"empty slice", append(ds[:1:1], Case{ID: "B", Expected: "abstain"}), nil, `dataset[1]: slice: case "B" needs a non-empty slice name`, nil},
+		{"blank slice", []Case{{ID: "B", Slice: " ", Expected: "abstain"}}, nil, `dataset[0]: slice: case "B" needs a non-empty slice name`, nil},
+		{"empty id", append(ds[:1:1], Case{Slice: "s", Expected: "abstain"}), nil, `dataset[1]: id: must be a non-empty string`, nil},
+		{"blank id", []Case{{ID: "\t", Slice: "s", Expected: "abstain"}}, nil, `dataset[0]: id: must be a non-empty string`, nil},
+		{"invalid case before unknown result", []Case{{ID: "A", Slice: "s", Expected: "answer"}}, map[string]Outcome{"Z": {Kind: "error"}}, `dataset[0]: fact:`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Summarize(tc.ds, tc.res)
@@ -135,8 +147,10 @@ func TestSummarizeErrors(t *testing.T) {
 	}
 }
 
-// Rates with a zero denominator are null, and a slice with no success
-// still appears.
+// Rates with a zero denominator are null (SPEC.md section 4, seed 004: "A
+// rate whose denominator is 0 is null, never 0 or NaN"), so an empty
+// dataset is no error: total 0 and three null rates. A slice with no
+// success still appears.
 func TestSummarizeNullRates(t *testing.T) {
 	got, err := Summarize(nil, nil)
 	if err != nil {
@@ -170,8 +184,8 @@ func TestReadersFormats(t *testing.T) {
 		{"missing id", `{"slice":"s","expected":"abstain"}`, "d:1: id: must be a non-empty string"},
 		{"trailing", `[] []`, "unexpected data after the JSON array"},
 		{"jsonl garbage", "{\"id\":\"a\",\"slice\":\"s\",\"expected\":\"abstain\"}\n{", "d:2:"},
-		{"bad expected", `{"id":"a","slice":"s","expected":"maybe"}`, `d:1: expected: must be "answer" or "abstain", got "maybe"`},
-		{"answer without fact", `{"id":"a","slice":"s","expected":"answer"}`, "d:1: fact: an answer case needs"},
+		{"bad expected", `{"id":"a","slice":"s","expected":"maybe"}`, `d:1: expected: case "a": must be "answer" or "abstain", got "maybe"`},
+		{"answer without fact", `{"id":"a","slice":"s","expected":"answer"}`, `d:1: fact: case "a": an answer case needs the fact`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadDataset(strings.NewReader(tc.in), "d")
@@ -189,6 +203,30 @@ func TestReadersFormats(t *testing.T) {
 			_, err := ReadResults(strings.NewReader(tc.in), "r")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Passes on its own (without Summarize's checks) fails closed on an
+// answer case without a usable fact.
+func TestPassesBlankFact(t *testing.T) {
+	f, empty, blank := "f", "", " "
+	for _, tc := range []struct {
+		name string
+		fact *string
+		o    Outcome
+		want bool
+	}{
+		{"same fact", &f, Outcome{Kind: KindAnswer, Fact: "f"}, true},
+		{"other fact", &f, Outcome{Kind: KindAnswer, Fact: "g"}, false},
+		{"no fact", nil, Outcome{Kind: KindAnswer}, false},
+		{"empty fact, answer stating nothing", &empty, Outcome{Kind: KindAnswer}, false},
+		{"blank fact, answer stating the blank", &blank, Outcome{Kind: KindAnswer, Fact: " "}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Passes(Case{ID: "A", Slice: "s", Expected: KindAnswer, Fact: tc.fact}, &tc.o); got != tc.want {
+				t.Errorf("Passes = %v, want %v", got, tc.want)
 			}
 		})
 	}
