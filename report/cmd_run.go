@@ -104,7 +104,11 @@ func runRun(e *env) error {
 	if err != nil {
 		return fmt.Errorf("corpus %s: %w", corpusLabel, err)
 	}
-	sys := &harness.System{Retriever: harness.NewRetriever(docs, ch), MinScore: *minScore, MinMargin: *minMargin}
+	retriever, err := harness.NewRetriever(docs, ch)
+	if err != nil {
+		return err
+	}
+	sys := &harness.System{Retriever: retriever, MinScore: *minScore, MinMargin: *minMargin}
 	rows := harness.Run(sys, harness.RunCases(cases))
 	if *out != "" {
 		var buf bytes.Buffer
@@ -117,7 +121,7 @@ func runRun(e *env) error {
 	}
 	sum := kitSummarizeRun(rows)
 	sum.System = kitSystem{Chunking: string(ch), MinScore: *minScore, MinMargin: *minMargin, Corpus: corpusLabel,
-		Documents: len(docs), Chunks: len(harness.Chunks(docs, ch))}
+		Documents: len(docs), Chunks: retriever.Len()}
 	sum.Cases, sum.DatasetHash = label, design.Hash(cases)
 	if *asJSON {
 		sum.Rows = rows

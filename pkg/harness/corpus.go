@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -51,8 +52,20 @@ func ParseDocument(id, text string) Document {
 
 // ReadCorpus reads every *.md file at the top of fsys as a Document, in
 // file-name order. It is an error for the corpus to be empty or for a
-// document to have no paragraph.
+// document to have no paragraph. A directory that does not exist (such as
+// os.DirFS of a missing path) is an error saying "no such directory" that
+// wraps fs.ErrNotExist, not an empty corpus.
 func ReadCorpus(fsys fs.FS) ([]Document, error) {
+	// fs.Glob ignores I/O errors, so a missing directory would read as one
+	// without documents: look at the top first.
+	switch st, err := fs.Stat(fsys, "."); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("no such directory: %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read the directory: %w", err)
+	case !st.IsDir():
+		return nil, fmt.Errorf("not a directory")
+	}
 	names, err := fs.Glob(fsys, "*.md")
 	if err != nil {
 		return nil, err
@@ -116,8 +129,12 @@ type Chunk struct {
 }
 
 // Chunks cuts the documents into chunks: each paragraph, or each sentence
-// of each paragraph (see Sentences).
-func Chunks(docs []Document, ch Chunking) []Chunk {
+// of each paragraph (see Sentences). A chunking other than Paragraph and
+// Sentence is an error (the ParseChunking error), never a fallback.
+func Chunks(docs []Document, ch Chunking) ([]Chunk, error) {
+	if _, err := ParseChunking(string(ch)); err != nil {
+		return nil, err
+	}
 	var out []Chunk
 	for _, d := range docs {
 		n := 0
@@ -132,7 +149,7 @@ func Chunks(docs []Document, ch Chunking) []Chunk {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Sentences splits a paragraph after each '.', '!', '?', danda '।' or

@@ -2,6 +2,9 @@ package harness
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -139,5 +142,36 @@ func TestReadCorpusRejects(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A missing directory is not an empty corpus: fs.Glob hides the error, so
+// ReadCorpus used to say "no *.md document".
+func TestReadCorpusDirectory(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.md")
+	if err := os.WriteFile(file, []byte("# T\n\ntext\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir, want string
+		notExist        bool
+	}{
+		{"missing", filepath.Join(dir, "nonexist"), "no such directory", true},
+		{"a file", file, "not a directory", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadCorpus(os.DirFS(tc.dir))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if errors.Is(err, fs.ErrNotExist) != tc.notExist {
+				t.Errorf("errors.Is(%v, fs.ErrNotExist) = %v, want %v", err, !tc.notExist, tc.notExist)
+			}
+		})
+	}
+	docs, err := ReadCorpus(os.DirFS(dir))
+	if err != nil || len(docs) != 1 || docs[0].ID != "a" {
+		t.Errorf("ReadCorpus(%s) = %+v, %v; want the one document a", dir, docs, err)
 	}
 }

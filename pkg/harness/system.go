@@ -54,20 +54,28 @@ func terms(s string) []string {
 
 // Retriever ranks chunks of a corpus for a question.
 type Retriever struct {
-	Chunking Chunking
+	Chunking Chunking // how NewRetriever cut the documents
 	chunks   []Chunk
 	terms    [][]string
 }
 
-// NewRetriever chunks docs and indexes the chunks.
-func NewRetriever(docs []Document, ch Chunking) *Retriever {
-	r := &Retriever{Chunking: ch, chunks: Chunks(docs, ch)}
+// NewRetriever chunks docs and indexes the chunks. A chunking other than
+// Paragraph and Sentence is an error (see ParseChunking).
+func NewRetriever(docs []Document, ch Chunking) (*Retriever, error) {
+	chunks, err := Chunks(docs, ch)
+	if err != nil {
+		return nil, err
+	}
+	r := &Retriever{Chunking: ch, chunks: chunks}
 	r.terms = make([][]string, len(r.chunks))
 	for i, c := range r.chunks {
 		r.terms[i] = terms(c.Text)
 	}
-	return r
+	return r, nil
 }
+
+// Len returns the number of chunks the retriever searches.
+func (r *Retriever) Len() int { return len(r.chunks) }
 
 // Hit is a chunk and its score for a question.
 type Hit struct {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -23,6 +24,15 @@ func TestSentences(t *testing.T) {
 	}
 }
 
+func newRetriever(t *testing.T, docs []Document, ch Chunking) *Retriever {
+	t.Helper()
+	r, err := NewRetriever(docs, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 var tinyCorpus = []Document{
 	{ID: "a-returns", Paragraphs: []string{"Return unused pens within 30 days. Refunds take 5 days."}},
 	{ID: "b-shipping", Paragraphs: []string{"Shipping takes 3 days. Express shipping costs 9 euros."}},
@@ -35,7 +45,7 @@ var tinyCorpus = []Document{
 // ("takes" is not "take").
 func TestSearchScores(t *testing.T) {
 	for _, ch := range []Chunking{Paragraph, Sentence} {
-		hits, err := NewRetriever(tinyCorpus, ch).Search("How many days do refunds take?")
+		hits, err := newRetriever(t, tinyCorpus, ch).Search("How many days do refunds take?")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,13 +56,37 @@ func TestSearchScores(t *testing.T) {
 			t.Errorf("%s: last = %+v, want b-shipping at 0.25", ch, last)
 		}
 	}
-	if _, err := NewRetriever(tinyCorpus, Paragraph).Search("how do I?"); err != ErrNoTerms {
+	if _, err := newRetriever(t, tinyCorpus, Paragraph).Search("how do I?"); err != ErrNoTerms {
 		t.Errorf("question of stop words: err = %v, want ErrNoTerms", err)
 	}
 }
 
+// An unknown chunking is an error; it used to chunk by paragraph.
+func TestUnknownChunking(t *testing.T) {
+	for _, ch := range []Chunking{"words", "", "Sentence"} {
+		t.Run(string(ch), func(t *testing.T) {
+			want := fmt.Sprintf("unknown chunking %q (want paragraph or sentence)", ch)
+			if r, err := NewRetriever(tinyCorpus, ch); err == nil || err.Error() != want {
+				t.Errorf("NewRetriever = %v, %v; want error %q", r, err, want)
+			}
+			if c, err := Chunks(tinyCorpus, ch); err == nil || err.Error() != want {
+				t.Errorf("Chunks = %v, %v; want error %q", c, err, want)
+			}
+		})
+	}
+	// The tiny corpus has 2 paragraphs of 2 sentences each.
+	for _, tc := range []struct {
+		ch   Chunking
+		want int
+	}{{Paragraph, 2}, {Sentence, 4}} {
+		if r := newRetriever(t, tinyCorpus, tc.ch); r.Len() != tc.want {
+			t.Errorf("%s: %d chunks, want %d", tc.ch, r.Len(), tc.want)
+		}
+	}
+}
+
 func TestGuard(t *testing.T) {
-	r := NewRetriever(tinyCorpus, Paragraph)
+	r := newRetriever(t, tinyCorpus, Paragraph)
 	q := "How many days do refunds take?" // top 0.75, margin 0.75 - 0.25 = 0.5
 	for _, tc := range []struct {
 		minScore, minMargin float64
@@ -76,7 +110,7 @@ func TestGuard(t *testing.T) {
 }
 
 func TestRunPassRules(t *testing.T) {
-	sys := &System{Retriever: NewRetriever(tinyCorpus, Sentence)}
+	sys := &System{Retriever: newRetriever(t, tinyCorpus, Sentence)}
 	rows := Run(sys, []RunCase{
 		{ID: "1", Question: "How many days do refunds take?", Expect: "answer", DocIDs: []string{"a-returns"}, Facts: []string{"5 days"}},
 		{ID: "2", Question: "How many days do refunds take?", Expect: "answer", DocIDs: []string{"a-returns"}, Facts: []string{"5 days", "30 days"}},
@@ -163,8 +197,8 @@ func TestSampleVersionStory(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := sampleRunCases(t)
-	old := Run(&System{Retriever: NewRetriever(docs, Paragraph), MinScore: 0.3}, cases)
-	nw := Run(&System{Retriever: NewRetriever(docs, Sentence), MinScore: 0.4, MinMargin: 0.1}, cases)
+	old := Run(&System{Retriever: newRetriever(t, docs, Paragraph), MinScore: 0.3}, cases)
+	nw := Run(&System{Retriever: newRetriever(t, docs, Sentence), MinScore: 0.4, MinMargin: 0.1}, cases)
 	var better, worse []string
 	for i := range old {
 		switch {
@@ -184,7 +218,7 @@ func TestSampleVersionStory(t *testing.T) {
 	// Same inputs, same bytes.
 	var a, b bytes.Buffer
 	WriteCSV(&a, nw)
-	WriteCSV(&b, Run(&System{Retriever: NewRetriever(docs, Sentence), MinScore: 0.4, MinMargin: 0.1}, cases))
+	WriteCSV(&b, Run(&System{Retriever: newRetriever(t, docs, Sentence), MinScore: 0.4, MinMargin: 0.1}, cases))
 	if a.String() != b.String() {
 		t.Error("two runs of the same system differ")
 	}
