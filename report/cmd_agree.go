@@ -187,16 +187,23 @@ func runAgree(e *env) error {
 	}
 	switch *metric {
 	case "kappa":
-		err = agreeKappa(rep, tab, weights)
+		flag := ""
+		if weights != agree.Unweighted {
+			flag = "--weights " + *weightsFlag
+		}
+		err = agreeKappa(rep, tab, weights, flag)
 	case "fleiss":
 		err = agreeFleiss(rep, tab)
 	case "alpha":
-		err = agreeAlpha(rep, tab, level)
+		flag := ""
+		if level == agree.LevelOrdinal {
+			flag = "--level " + *levelFlag
+		}
+		err = agreeAlpha(rep, tab, level, flag)
 	}
 	if err != nil {
 		return err
 	}
-	agreeOrderWarning(rep, tab, *weightsFlag, *levelFlag)
 	for _, i := range agree.Disagreements(tab.Items()) {
 		row := tab.Rows[i]
 		d := disagreeEntry{Item: tab.ItemName(i), Line: row.Line, Ratings: map[string]string{}}
@@ -226,26 +233,16 @@ func runAgree(e *env) error {
 	return writeAgreeText(e.stdout, rep)
 }
 
-// agreeOrderWarning warns when a statistic that uses the order of the
-// labels (weighted kappa, ordinal alpha) got, for want of --order, the
-// alphabetical order of labels that are not all numbers: for a scale such
-// as low, mid, high that order is wrong and the statistic with it.
-func agreeOrderWarning(rep *agreeReport, tab *agree.LabelTable, weights, level string) {
-	if rep.order != nil {
-		return
-	}
-	flag := ""
-	switch {
-	case rep.Weights != "":
-		flag = "--weights " + weights
-	case rep.Level == "ordinal":
-		flag = "--level " + level
-	default:
-		return
-	}
-	cols := tab.Items()
-	if rep.Kappa != nil { // kappa orders the labels of its two raters
-		cols = [][]string{tab.Rater(0), tab.Rater(1)}
+// statOrder returns the label order to hand the library for a statistic
+// that uses the order of the labels (weighted kappa, ordinal alpha): the
+// --order, or else the default order of labels, made explicit so that the
+// library does not add its own warning about it. When that default is the
+// alphabetical order of labels that are not all numbers (for a scale such
+// as low, mid, high it is wrong, and the statistic with it), the report
+// warns, naming the flags. flag is "" for a statistic that ignores order.
+func statOrder(rep *agreeReport, flag string, cols ...[]string) []string {
+	if rep.order != nil || flag == "" {
+		return rep.order
 	}
 	labels := agree.LabelOrder(cols...)
 	for _, l := range labels {
@@ -253,9 +250,10 @@ func agreeOrderWarning(rep *agreeReport, tab *agree.LabelTable, weights, level s
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf(
 				"%s needs the order of the labels, and without --order the labels (not all numbers) were taken alphabetically: %s; if that is not the order of the scale, pass it with --order (e.g. --order low,mid,high)",
 				flag, strings.Join(labels, ", ")))
-			return
+			break
 		}
 	}
+	return labels
 }
 
 func splitRaters(s string) []string {
@@ -268,7 +266,7 @@ func splitRaters(s string) []string {
 	return out
 }
 
-func agreeKappa(rep *agreeReport, tab *agree.LabelTable, w agree.Weights) error {
+func agreeKappa(rep *agreeReport, tab *agree.LabelTable, w agree.Weights, orderFlag string) error {
 	var a, b []string
 	var skipped []string
 	for _, row := range tab.Rows {
@@ -289,11 +287,12 @@ func agreeKappa(rep *agreeReport, tab *agree.LabelTable, w agree.Weights) error 
 	if len(a) == 0 {
 		return fmt.Errorf("%s: no item has both ratings", tab.File)
 	}
-	k, err := agree.WeightedKappa(a, b, rep.order, w)
+	order := statOrder(rep, orderFlag, a, b)
+	k, err := agree.WeightedKappa(a, b, order, w)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}
-	iv, err := agree.BootstrapKappa(a, b, rep.order, w, rep.Resamples, rep.Confidence, rep.Seed)
+	iv, err := agree.BootstrapKappa(a, b, order, w, rep.Resamples, rep.Confidence, rep.Seed)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}
@@ -334,18 +333,19 @@ func agreeFleiss(rep *agreeReport, tab *agree.LabelTable) error {
 	return nil
 }
 
-func agreeAlpha(rep *agreeReport, tab *agree.LabelTable, level agree.Level) error {
+func agreeAlpha(rep *agreeReport, tab *agree.LabelTable, level agree.Level, orderFlag string) error {
 	items := tab.Items()
-	a, err := agree.KrippendorffAlpha(items, level, rep.order)
+	order := statOrder(rep, orderFlag, items...)
+	a, err := agree.KrippendorffAlpha(items, level, order)
 	var ve *agree.ValueError
 	if errors.As(err, &ve) {
 		return &agree.ParseError{File: tab.File, Line: tab.Rows[ve.Unit].Line, Column: tab.RaterFields[ve.Rater],
-			Err: fmt.Errorf("%s rated %q, not a number as the %s level needs", tab.Raters[ve.Rater], ve.Value, ve.Level)}
+			Err: fmt.Errorf("%s rated %q, which is %s", tab.Raters[ve.Rater], ve.Value, ve.Problem())}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}
-	iv, err := agree.BootstrapAlpha(items, level, rep.order, rep.Resamples, rep.Confidence, rep.Seed)
+	iv, err := agree.BootstrapAlpha(items, level, order, rep.Resamples, rep.Confidence, rep.Seed)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tab.File, err)
 	}

@@ -90,6 +90,7 @@ func TestAgreeErrors(t *testing.T) {
 	good := write("good.csv", "id,r1,r2,r3\nx,1,2,2\ny,2,2,3\n")
 	dup := write("dup.csv", "id,r1,r2\nx,a,b\nx,b,b\n")
 	word := write("word.csv", "id,r1,r2\nx,1,2\ny,2,high\n")
+	negative := write("negative.csv", "id,r1,r2\nx,1,2\ny,-1,2\n")
 	same := write("same.csv", "id,r1,r2,r3\nx,a,a,a\ny,a,a,\n")
 	empty := write("empty.csv", "id,r1,r2\n")
 	scale := write("scale.csv", "id,r1,r2\nx,low,mid\ny,high,high\nz,mid,low\n")
@@ -109,7 +110,9 @@ func TestAgreeErrors(t *testing.T) {
 		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: --confidence must be between 0 and 1, got 95\n"},
 		{"missing column", []string{"agree", "--labels", good, "--raters", "r1,r9"}, 1, "evalbook: " + good + ":1: no column \"r9\"; the header has \"id\", \"r1\", \"r2\", \"r3\"\n"},
 		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1: duplicate id \"x\" (first on line 2)\n"},
-		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:3: r2 rated \"high\", not a number as the interval level needs\n"},
+		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:3: r2 rated \"high\", which is not a number, as the interval level needs\n"},
+		// The audit: -1 at the ratio level was reported as "not a number".
+		{"negative at ratio level", []string{"agree", "--labels", negative, "--raters", "r1,r2", "--metric", "alpha", "--level", "ratio"}, 1, "evalbook: " + negative + ":3:2: r1 rated \"-1\", which is negative, and the ratio level needs numbers of 0 or more\n"},
 		{"one label for alpha", []string{"agree", "--labels", same, "--raters", "r1,r2,r3"}, 1, "evalbook: " + same + ": agree: every rating is the same label, so chance agreement is 1 and the statistic is undefined\n"},
 		{"label outside --order", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid"}, 1, "evalbook: " + scale + ": agree: label \"high\" of item 2 is not in the given order [\"low\" \"mid\"]\n"},
 		{"order twice", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid,low"}, 2, "evalbook: agree: --order lists \"low\" twice\n"},
@@ -191,14 +194,62 @@ func TestAgreeOrderWarning(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatal(err)
 			}
-			found := ""
+			found, count := "", 0
 			for _, w := range r.Warnings {
 				if strings.Contains(w, "without --order") {
 					found = w
 				}
+				// The library warns too when it is not given the
+				// order; the command hands it one, so the warning is
+				// printed once.
+				if strings.Contains(w, "alphabetically") {
+					count++
+				}
 			}
 			if tc.want == "" && found != "" || tc.want != "" && !strings.HasPrefix(found, tc.want) {
 				t.Errorf("warnings %q, want one starting %q", r.Warnings, tc.want)
+			}
+			if count > 1 {
+				t.Errorf("the order warning comes %d times: %q", count, r.Warnings)
+			}
+		})
+	}
+}
+
+// Perfect agreement: the bootstrap interval is 1.000 to 1.000 and says
+// nothing, so a warning gives the Wilson interval of the observed
+// agreement. By hand, 11/11 at 95%: lower = n/(n + z²) = 11/(11 +
+// 1.959964²) = 11/14.8415 = 0.7412, upper 1; at 90% (z = 1.644854)
+// 11/13.7055 = 0.8026. Fleiss over the same two raters: the same items.
+func TestAgreePerfectWilson(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,a1,a2\n")
+	for i := 1; i <= 11; i++ {
+		l := "no"
+		if i%2 == 0 {
+			l = "yes"
+		}
+		fmt.Fprintf(&b, "i%d,%s,%s\n", i, l, l)
+	}
+	p := filepath.Join(t.TempDir(), "perfect.csv")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"kappa", nil, "  all 11 items agree, so every resample gives kappa 1.000 and the bootstrap interval has zero width; the 95% Wilson interval of the observed agreement 11/11 is 0.741 to 1.000\n"},
+		{"kappa 90%", []string{"--confidence", "0.9"}, "the 90% Wilson interval of the observed agreement 11/11 is 0.803 to 1.000\n"},
+		{"fleiss", []string{"--metric", "fleiss"}, "every resample gives Fleiss' kappa 1.000 and the bootstrap interval has zero width; the 95% Wilson interval of the observed agreement 11/11 is 0.741 to 1.000\n"},
+		{"alpha", []string{"--metric", "alpha"}, "all 11 pairable units agree, so every resample gives alpha 1.000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, append([]string{"agree", "--labels", p, "--raters", "a1,a2"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if !strings.Contains(out, "1.000 to 1.000") || !strings.Contains(out, tc.want) {
+				t.Errorf("output lacks the interval 1.000 to 1.000 or %q:\n%s", tc.want, out)
 			}
 		})
 	}

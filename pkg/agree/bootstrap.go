@@ -28,9 +28,21 @@ type Interval struct {
 // NumPy's default). Resampling works on the confusion cells, so a
 // resample costs O(n + k²). A resample where both raters used one label
 // gets κ = 1, as CohenKappa does. Randomness comes from PCG seeded with
-// seed only. Errors are those of WeightedKappa.
+// seed only.
+//
+// When the raters agree on every item, every resample gives κ = 1 and the
+// interval is 1 to 1, which says nothing about how far agreement could
+// fall on other items; a warning then gives the Wilson interval of the
+// observed agreement n/n (see Interval). Errors are those of
+// WeightedKappa, and ErrInvalid for resamples < 1 or a confidence not
+// strictly between 0 and 1.
 func BootstrapKappa(a, b []string, order []string, w Weights, resamples int, confidence float64, seed uint64) (Interval, error) {
-	checkBootstrap(resamples, confidence)
+	if err := checkBootstrap(resamples, confidence); err != nil {
+		return Interval{}, err
+	}
+	if err := w.check(); err != nil {
+		return Interval{}, err
+	}
 	if len(a) != len(b) {
 		return Interval{}, fmt.Errorf("%w: %d and %d", ErrLength, len(a), len(b))
 	}
@@ -55,37 +67,70 @@ func BootstrapKappa(a, b []string, order []string, w Weights, resamples int, con
 		_, _, kappa := kappaFromCounts(counts, w)
 		return kappa, true
 	})
+	agreeing := 0
+	for _, c := range codes {
+		if int(c)/k == int(c)%k {
+			agreeing++
+		}
+	}
+	allAgree(&iv, "kappa", agreeing, len(codes), "items")
 	return iv, nil
 }
 
 // BootstrapFleiss returns the percentile bootstrap interval of Fleiss'
-// kappa over items (see BootstrapKappa for the method). Errors are those
-// of FleissKappa.
+// kappa over items (see BootstrapKappa for the method and the warning
+// when every item is agreed on, here by all of its raters). Errors are
+// those of FleissKappa, and ErrInvalid as for BootstrapKappa.
 func BootstrapFleiss(ratings [][]string, resamples int, confidence float64, seed uint64) (Interval, error) {
-	checkBootstrap(resamples, confidence)
+	if err := checkBootstrap(resamples, confidence); err != nil {
+		return Interval{}, err
+	}
 	f, err := FleissKappa(ratings)
 	if err != nil {
 		return Interval{}, err
 	}
 	weights := make([]int, len(f.Counts))
-	return bootstrap(len(f.Counts), resamples, confidence, seed, func(draw func() int) (float64, bool) {
+	iv := bootstrap(len(f.Counts), resamples, confidence, seed, func(draw func() int) (float64, bool) {
 		clear(weights)
 		for range weights {
 			weights[draw()]++
 		}
 		return fleissFromWeights(f.Counts, weights)
-	}), nil
+	})
+	agreeing := 0
+	for _, row := range f.Counts {
+		if n, top := sumMax(row); n >= 2 && top == n {
+			agreeing++
+		}
+	}
+	allAgree(&iv, "Fleiss' kappa", agreeing, f.Items, "items")
+	return iv, nil
+}
+
+// sumMax returns the sum and the largest entry of a row of counts.
+func sumMax(row []int) (sum, top int) {
+	for _, c := range row {
+		sum += c
+		top = max(top, c)
+	}
+	return sum, top
 }
 
 // BootstrapAlpha returns the percentile bootstrap interval of
 // Krippendorff's alpha over units: whole units are resampled with their
 // ratings (see BootstrapKappa for the method). This is a plain
 // nonparametric bootstrap, not the pair-resampling bootstrap Krippendorff
-// describes, so its intervals differ somewhat from his software's. Errors
-// are those of KrippendorffAlpha.
+// describes, so its intervals differ somewhat from his software's. When
+// every pairable unit's ratings agree, the interval is 1 to 1 and a
+// warning gives the Wilson interval of the share of agreeing units, as
+// for BootstrapKappa. Errors are those of KrippendorffAlpha, and
+// ErrInvalid as for BootstrapKappa.
 func BootstrapAlpha(ratings [][]string, level Level, order []string, resamples int, confidence float64, seed uint64) (Interval, error) {
-	checkBootstrap(resamples, confidence)
-	if _, err := KrippendorffAlpha(ratings, level, order); err != nil {
+	if err := checkBootstrap(resamples, confidence); err != nil {
+		return Interval{}, err
+	}
+	a, err := KrippendorffAlpha(ratings, level, order)
+	if err != nil {
 		return Interval{}, err
 	}
 	d, err := newAlphaData(ratings, level, order)
@@ -93,23 +138,71 @@ func BootstrapAlpha(ratings [][]string, level Level, order []string, resamples i
 		return Interval{}, err
 	}
 	weights := make([]int, len(d.units))
-	return bootstrap(len(d.units), resamples, confidence, seed, func(draw func() int) (float64, bool) {
+	iv := bootstrap(len(d.units), resamples, confidence, seed, func(draw func() int) (float64, bool) {
 		clear(weights)
 		for range weights {
 			weights[draw()]++
 		}
 		a, ok := d.alpha(weights)
 		return a.Alpha, ok
-	}), nil
+	})
+	agreeing := 0
+	for u, sp := range d.units {
+		if d.m[u] >= 2 && len(sp) == 2 { // one distinct value
+			agreeing++
+		}
+	}
+	allAgree(&iv, "alpha", agreeing, a.Units, "pairable units")
+	return iv, nil
 }
 
-func checkBootstrap(resamples int, confidence float64) {
+func checkBootstrap(resamples int, confidence float64) error {
 	if resamples < 1 {
-		panic(fmt.Sprintf("agree: %d resamples; need at least 1", resamples))
+		return fmt.Errorf("%w: %d resamples; need at least 1", ErrInvalid, resamples)
 	}
 	if !(confidence > 0 && confidence < 1) {
-		panic(fmt.Sprintf("agree: confidence %v is not strictly between 0 and 1", confidence))
+		return fmt.Errorf("%w: confidence %v is not strictly between 0 and 1", ErrInvalid, confidence)
 	}
+	return nil
+}
+
+// allAgree adds to iv, when all n items agree (agreeing = n > 0) and the
+// interval is the single point the statistic (what) takes in every
+// resample, a warning with an interval that does say something: the
+// Wilson score interval of the observed agreement n/n (see wilson).
+func allAgree(iv *Interval, what string, agreeing, n int, items string) {
+	if n == 0 || agreeing != n || iv.Lo != iv.Hi {
+		return
+	}
+	lo, hi := wilson(agreeing, n, iv.Confidence)
+	iv.Warnings = append(iv.Warnings, fmt.Sprintf(
+		"all %d %s agree, so every resample gives %s %.3f and the bootstrap interval has zero width; the %g%% Wilson interval of the observed agreement %d/%d is %.3f to %.3f",
+		n, items, what, iv.Lo, 100*iv.Confidence, agreeing, n, lo, hi))
+}
+
+// wilson is the Wilson score interval of k successes out of n > 0 at the
+// given confidence (pkg/stats has the same, but agree does not depend on
+// it). With p = k/n and z the two-sided normal critical value,
+//
+//	centre = (p + z²/2n) / (1 + z²/n)
+//	half   = z/(1 + z²/n) · √(p(1 − p)/n + z²/4n²)
+//
+// At k = n this is n/(n + z²) to 1.
+func wilson(k, n int, confidence float64) (lo, hi float64) {
+	z := math.Sqrt2 * math.Erfinv(confidence)
+	nf, z2 := float64(n), z*z
+	p := float64(k) / nf
+	denom := 1 + z2/nf
+	centre := (p + z2/(2*nf)) / denom
+	half := z / denom * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	lo, hi = max(0, centre-half), min(1, centre+half)
+	if k == 0 {
+		lo = 0
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // bootstrap runs stat on resamples resamples of n items; draw returns a

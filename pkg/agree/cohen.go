@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Errors callers can branch on with errors.Is.
@@ -13,6 +14,11 @@ var (
 	ErrLength   = errors.New("agree: raters rated different numbers of items")
 	ErrNoItems  = errors.New("agree: no items to compare")
 	ErrOneLabel = errors.New("agree: every rating is the same label, so chance agreement is 1 and the statistic is undefined")
+	// ErrInvalid is wrapped by the error for an argument outside its
+	// domain: weights or a level that is not one of the constants, an
+	// order that lists a label twice, fewer than one bootstrap resample,
+	// or a confidence not strictly between 0 and 1.
+	ErrInvalid = errors.New("agree: invalid argument")
 )
 
 // Weights selects the agreement weights of WeightedKappa.
@@ -37,14 +43,65 @@ func ParseWeights(s string) (Weights, error) {
 	return 0, fmt.Errorf("agree: unknown weights %q (want linear or quadratic)", s)
 }
 
+// String returns "none", "linear" or "quadratic", and "Weights(n)" for a
+// value that is not one of the constants.
 func (w Weights) String() string {
 	switch w {
+	case Unweighted:
+		return "none"
 	case Linear:
 		return "linear"
 	case Quadratic:
 		return "quadratic"
 	}
-	return "none"
+	return fmt.Sprintf("Weights(%d)", int(w))
+}
+
+// check returns an error wrapping ErrInvalid for weights that are not
+// one of the constants.
+func (w Weights) check() error {
+	switch w {
+	case Unweighted, Linear, Quadratic:
+		return nil
+	}
+	return fmt.Errorf("%w: weights %d are not Unweighted, Linear or Quadratic", ErrInvalid, int(w))
+}
+
+// checkOrder returns an error wrapping ErrInvalid when an explicit order
+// lists a label twice (the label would get two positions, and counts and
+// distances would depend on which one a lookup found) or holds the empty
+// string, which is a missing rating, not a label.
+func checkOrder(order []string) error {
+	seen := make(map[string]bool, len(order))
+	for i, l := range order {
+		if l == "" {
+			return fmt.Errorf("%w: order position %d is empty (the empty string is a missing rating)", ErrInvalid, i+1)
+		}
+		if seen[l] {
+			return fmt.Errorf("%w: order %q lists %q twice", ErrInvalid, order, l)
+		}
+		seen[l] = true
+	}
+	return nil
+}
+
+// allNumbers reports whether every label parses as a number, so that
+// LabelOrder puts them in numeric order.
+func allNumbers(labels []string) bool {
+	for _, l := range labels {
+		if _, err := strconv.ParseFloat(l, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// guessedOrderWarning is the warning of a statistic that needs the order
+// of the labels (what), got none, and took labels that are not all
+// numbers in byte order.
+func guessedOrderWarning(what string, labels []string) string {
+	return fmt.Sprintf("%s needs the order of the labels; none was given and the labels are not all numbers, so they were taken alphabetically: %s; if that is not the order of the scale, pass the order explicitly",
+		what, strings.Join(labels, ", "))
 }
 
 // LabelOrder returns the distinct non-empty labels of all the lists in a
@@ -108,8 +165,9 @@ func (c Confusion) N() int {
 
 // NewConfusion cross-tabulates a against b. The rows and columns follow
 // order if it is non-nil (every label must appear in it; labels of order
-// that nobody used get zero rows), else LabelOrder(a, b). Missing ratings
-// (empty strings) are an error here: drop incomplete items first.
+// that nobody used get zero rows, and no label may appear twice), else
+// LabelOrder(a, b). Missing ratings (empty strings) are an error here:
+// drop incomplete items first.
 func NewConfusion(a, b []string, order []string) (Confusion, error) {
 	if len(a) != len(b) {
 		return Confusion{}, fmt.Errorf("%w: %d and %d", ErrLength, len(a), len(b))
@@ -138,6 +196,9 @@ func NewConfusion(a, b []string, order []string) (Confusion, error) {
 func encodePairs(a, b []string, order []string) (codes []int32, labels []string, err error) {
 	index := map[string]int32{}
 	if order != nil {
+		if err := checkOrder(order); err != nil {
+			return nil, nil, err
+		}
 		labels = slices.Clone(order)
 		for i, l := range labels {
 			index[l] = int32(i)
@@ -267,18 +328,36 @@ func CohenKappa(a, b []string) (Kappa, error) {
 // order when some points went unused. This matches scikit-learn's
 // cohen_kappa_score(weights=...). Quadratic weighted kappa is close to an
 // intraclass correlation.
+//
+// With Linear or Quadratic weights and a nil order, labels that are not
+// all numbers are taken alphabetically, which is rarely the order of a
+// scale (high < low < mid); Warnings then says so and lists the order
+// used. Errors: those of NewConfusion, and ErrInvalid for weights that are
+// not one of the constants or an order that lists a label twice.
 func WeightedKappa(a, b []string, order []string, w Weights) (Kappa, error) {
+	if err := w.check(); err != nil {
+		return Kappa{}, err
+	}
 	c, err := NewConfusion(a, b, order)
 	if err != nil {
 		return Kappa{}, err
 	}
-	return c.Kappa(w), nil
+	k := c.Kappa(w)
+	if w != Unweighted && order == nil && !allNumbers(c.Labels) {
+		k.Warnings = append(k.Warnings, guessedOrderWarning(w.String()+" weighted kappa", c.Labels))
+	}
+	return k, nil
 }
 
 // Kappa computes (weighted) Cohen's kappa from the table. A table with no
-// items gives a zero Kappa with a warning.
+// items, or weights that are not one of the constants, gives a zero Kappa
+// with a warning saying why.
 func (c Confusion) Kappa(w Weights) Kappa {
 	k := Kappa{N: c.N(), Weights: w, Confusion: c}
+	if err := w.check(); err != nil {
+		k.Warnings = []string{err.Error() + ": no kappa"}
+		return k
+	}
 	if k.N == 0 {
 		k.Warnings = []string{"no items"}
 		return k

@@ -30,8 +30,14 @@
 //
 // Errors, never NaN: raters with different numbers of items (ErrLength),
 // no items (ErrNoItems), and a statistic that is undefined because every
-// rating is the same label (ErrOneLabel) are returned as errors. The one
+// rating is the same label (ErrOneLabel) are returned as errors, and so
+// are invalid arguments (ErrInvalid): weights or a level that is not one
+// of the constants, an order that lists a label twice, fewer than one
+// bootstrap resample, a confidence not strictly between 0 and 1. The one
 // exception is the seed's rule for Cohen's kappa: when chance agreement is
 // 1 (both raters used one and the same label throughout), kappa is 1, with
-// a warning. Results carry Warnings for figures that are weak but defined.
+// a warning. Results carry Warnings for figures that are weak but defined:
+// few items, an order of labels guessed alphabetically, and a bootstrap
+// interval of zero width because every item agrees (the warning then
+// gives the Wilson interval of the observed agreement instead).
 package agree

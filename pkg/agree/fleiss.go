@@ -80,7 +80,7 @@ func FleissCounts(counts [][]int) (Fleiss, error) {
 	var sumP float64
 	for i, row := range counts {
 		if len(row) != k {
-			return f, fmt.Errorf("agree: item %d has %d categories, item 1 has %d", i+1, len(row), k)
+			return f, fmt.Errorf("agree: item %d has %d %s, item 1 has %d", i+1, len(row), plural(len(row), "category", "categories"), k)
 		}
 		ni, pairs := 0, 0
 		for _, c := range row {

@@ -33,20 +33,52 @@ func ParseLevel(s string) (Level, error) {
 	return 0, fmt.Errorf("agree: unknown level %q (want nominal, ordinal, interval or ratio)", s)
 }
 
+// String returns "nominal", "ordinal", "interval" or "ratio", and
+// "Level(n)" for a value that is not one of the constants.
 func (l Level) String() string {
+	if l.check() != nil {
+		return fmt.Sprintf("Level(%d)", int(l))
+	}
 	return [...]string{"nominal", "ordinal", "interval", "ratio"}[l]
 }
 
-// ValueError reports a rating that is not a number where the level needs
-// one. Unit and Rater are 0-based indices into the ratings.
+// check returns an error wrapping ErrInvalid for a level that is not one
+// of the constants.
+func (l Level) check() error {
+	if l < LevelNominal || l > LevelRatio {
+		return fmt.Errorf("%w: level %d is not LevelNominal, LevelOrdinal, LevelInterval or LevelRatio", ErrInvalid, int(l))
+	}
+	return nil
+}
+
+// ValueError reports a rating that the interval or ratio level cannot
+// use: not a number, not finite, or (ratio level) negative. Unit and Rater
+// are 0-based indices into the ratings.
 type ValueError struct {
 	Unit, Rater int
 	Value       string
 	Level       Level
 }
 
+// Problem says what is wrong with the value, for messages that name the
+// rating their own way: "not a number, as the interval level needs",
+// "not a finite number, ..." or "negative, and the ratio level needs
+// numbers of 0 or more".
+func (e *ValueError) Problem() string {
+	v, err := strconv.ParseFloat(e.Value, 64)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("not a number, as the %s level needs", e.Level)
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Sprintf("not a finite number, as the %s level needs", e.Level)
+	case v < 0 && e.Level == LevelRatio:
+		return "negative, and the ratio level needs numbers of 0 or more"
+	}
+	return fmt.Sprintf("not usable at the %s level", e.Level)
+}
+
 func (e *ValueError) Error() string {
-	return fmt.Sprintf("agree: unit %d, rater %d: %q is not a number, as the %s level needs", e.Unit+1, e.Rater+1, e.Value, e.Level)
+	return fmt.Sprintf("agree: unit %d, rater %d: %q is %s", e.Unit+1, e.Rater+1, e.Value, e.Problem())
 }
 
 // Alpha is Krippendorff's alpha with the quantities it is made of.
@@ -71,7 +103,9 @@ type Alpha struct {
 // KrippendorffAlpha returns Krippendorff's alpha for ratings[u], the
 // values unit u received from its raters ("" is a missing rating), at the
 // given level of measurement. order fixes the order of values for the
-// ordinal level (nil: LabelOrder). It follows K. Krippendorff, "Computing
+// ordinal level (nil: LabelOrder; without it, values that are not all
+// numbers are taken alphabetically, with a warning) and may not list a
+// value twice. It follows K. Krippendorff, "Computing
 // Krippendorff's Alpha-Reliability" (2011). With m_u the number of values
 // in unit u (units with m_u < 2 are not pairable and are left out),
 //
@@ -82,8 +116,10 @@ type Alpha struct {
 //	α    = 1 − Dₒ/Dₑ
 //
 // Errors: ErrNoItems when no unit has two values, ErrOneLabel when all
-// pairable values are equal (Dₑ = 0: alpha is undefined), and a
-// *ValueError for a non-number at the interval or ratio level.
+// pairable values are equal (Dₑ = 0: alpha is undefined), a *ValueError
+// for a non-number at the interval or ratio level (or a negative number
+// at the ratio level), and ErrInvalid for a level that is not one of the
+// constants or an order that lists a value twice.
 func KrippendorffAlpha(ratings [][]string, level Level, order []string) (Alpha, error) {
 	d, err := newAlphaData(ratings, level, order)
 	if err != nil {
@@ -106,6 +142,9 @@ func KrippendorffAlpha(ratings [][]string, level Level, order []string) (Alpha, 
 	if left := len(ratings) - a.Units; left > 0 {
 		a.Warnings = append(a.Warnings, fmt.Sprintf("%d %s with fewer than two ratings left out (not pairable)", left, plural(left, "unit", "units")))
 	}
+	if level == LevelOrdinal && order == nil && !allNumbers(d.labels) {
+		a.Warnings = append(a.Warnings, guessedOrderWarning("ordinal alpha", d.labels))
+	}
 	return a, nil
 }
 
@@ -121,6 +160,14 @@ type alphaData struct {
 }
 
 func newAlphaData(ratings [][]string, level Level, order []string) (*alphaData, error) {
+	if err := level.check(); err != nil {
+		return nil, err
+	}
+	if order != nil {
+		if err := checkOrder(order); err != nil {
+			return nil, err
+		}
+	}
 	if len(ratings) == 0 {
 		return nil, ErrNoItems
 	}
