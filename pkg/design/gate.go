@@ -1,6 +1,10 @@
 package design
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // Measurement is a measured value of a plan metric and the number of cases
 // it rests on.
@@ -32,12 +36,15 @@ type Verdict struct {
 	NotMeasured []string `json:"not_measured"`
 }
 
-// Gate applies the plan to measured values (metric name to measurement;
-// a measurement with N = 0 counts as not measured). Release needs all of:
-// the plan has no Problems; every blocking metric was measured; and every
-// measured blocking metric passes its threshold. Reasons lists each unmet
-// condition in the plan's order. Report-gate metrics are shown but never
-// block; a value is never guessed for a metric the run cannot measure.
+// Gate applies the plan to measured values (metric name to measurement).
+// A measurement with N <= 0, or whose Value is NaN or infinite, counts as
+// not measured (for a blocking metric the reason says which). Release
+// needs all of: the plan has no Problems; every metric is valid (see
+// Metric.Validate; an invalid metric is reported, never applied); every
+// blocking metric was measured; and every measured blocking metric passes
+// its threshold. Reasons lists each unmet condition in the plan's order.
+// Report-gate metrics are shown but never block; a value is never guessed
+// for a metric the run cannot measure.
 func (p *Plan) Gate(measured map[string]Measurement) Verdict {
 	v := Verdict{Reasons: []string{}, Metrics: []GateRow{}, NotMeasured: []string{}}
 	for _, prob := range p.Problems() {
@@ -49,11 +56,20 @@ func (p *Plan) Gate(measured map[string]Measurement) Verdict {
 			dir = "min"
 		}
 		row := GateRow{Metric: m.Name, Family: m.Family, Gate: m.Gate, Threshold: m.Threshold, Direction: dir}
+		var invalid []string
+		for _, fe := range m.Validate() {
+			invalid = append(invalid, fe.Error())
+		}
+		if len(invalid) > 0 {
+			v.Reasons = append(v.Reasons, fmt.Sprintf("metric %q is invalid (%s), so the plan cannot gate on it", m.Name, strings.Join(invalid, "; ")))
+		}
 		meas, ok := measured[m.Name]
-		if ok && meas.N > 0 {
+		finite := !math.IsNaN(meas.Value) && !math.IsInf(meas.Value, 0)
+		switch {
+		case ok && meas.N > 0 && finite:
 			val := meas.Value
 			row.Measured, row.Value, row.N = true, &val, meas.N
-			if m.Threshold != nil {
+			if m.Threshold != nil && len(invalid) == 0 {
 				pass := m.Passes(val)
 				row.Pass = &pass
 				if !pass && m.Gate == "block" {
@@ -65,7 +81,13 @@ func (p *Plan) Gate(measured map[string]Measurement) Verdict {
 						m.Name, val, meas.N, word, *m.Threshold))
 				}
 			}
-		} else {
+		case ok && meas.N > 0:
+			v.NotMeasured = append(v.NotMeasured, m.Name)
+			if m.Gate == "block" {
+				v.Reasons = append(v.Reasons, fmt.Sprintf("blocking metric %s has no valid measurement: its value %v (n=%d) is not a finite number",
+					m.Name, meas.Value, meas.N))
+			}
+		default:
 			v.NotMeasured = append(v.NotMeasured, m.Name)
 			if m.Gate == "block" {
 				v.Reasons = append(v.Reasons, fmt.Sprintf("blocking metric %s was not measured by this run", m.Name))

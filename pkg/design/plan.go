@@ -153,22 +153,17 @@ func ReadPlan(r io.Reader, file string) (*Plan, error) {
 	seen = map[string]bool{}
 	for i, m := range p.Metrics {
 		at := "metrics[" + strconv.Itoa(i) + "]"
-		need(at+".name", m.Name)
+		fes := m.Validate()
+		if len(fes) > 0 && fes[0].Field == "name" {
+			add(at+".name", "%w", fes[0].Err)
+			fes = fes[1:]
+		}
 		if m.Name != "" && seen[m.Name] {
 			add(at+".name", "metric %q is listed twice", m.Name)
 		}
 		seen[m.Name] = true
-		oneOf(at+".family", m.Family, Families)
-		oneOf(at+".gate", m.Gate, Gates)
-		if m.Direction != "" {
-			oneOf(at+".direction", m.Direction, Directions)
-		}
-		switch th := m.Threshold; {
-		case th == nil:
-		case math.IsNaN(*th) || math.IsInf(*th, 0):
-			add(at+".threshold", "must be a finite number")
-		case *th < MinThreshold || *th > MaxThreshold:
-			add(at+".threshold", "%g is outside [%g, %g]: a plan metric is a rate or share, so no run could measure that", *th, MinThreshold, MaxThreshold)
+		for _, fe := range fes {
+			add(at+"."+fe.Field, "%w", fe.Err)
 		}
 	}
 	if p.CaseValues != nil {
@@ -249,17 +244,56 @@ func (p *Plan) Problems() []string {
 	return out
 }
 
+// Validate returns every rule m breaks, in field order (name, family,
+// gate, direction, threshold), each naming its member; nil when m is
+// valid. The rules are ReadPlan's: a non-blank name; family one of
+// Families; gate one of Gates; direction empty or one of Directions; a
+// threshold, when present, finite and within [MinThreshold,
+// MaxThreshold]. Plan.Gate applies no invalid metric.
+func (m Metric) Validate() []*FieldError {
+	var out []*FieldError
+	add := func(field, format string, a ...any) {
+		out = append(out, &FieldError{field, fmt.Errorf(format, a...)})
+	}
+	if strings.TrimSpace(m.Name) == "" {
+		add("name", "must not be empty")
+	}
+	for _, f := range []struct {
+		name, val string
+		allowed   []string
+	}{{"family", m.Family, Families}, {"gate", m.Gate, Gates}, {"direction", m.Direction, Directions}} {
+		if !contains(f.allowed, f.val) && !(f.name == "direction" && f.val == "") {
+			add(f.name, "%q is not one of %s", f.val, strings.Join(f.allowed, ", "))
+		}
+	}
+	switch th := m.Threshold; {
+	case th == nil:
+	case math.IsNaN(*th) || math.IsInf(*th, 0):
+		add("threshold", "must be a finite number")
+	case *th < MinThreshold || *th > MaxThreshold:
+		add("threshold", "%g is outside [%g, %g]: a plan metric is a rate or share, so no run could measure that", *th, MinThreshold, MaxThreshold)
+	}
+	return out
+}
+
 // Passes reports whether value meets the metric's threshold in its
-// direction (value >= threshold for "min", value <= threshold for "max").
-// A metric without a threshold passes any value.
+// direction (value >= threshold for "min" or "", value <= threshold for
+// "max"). A metric without a threshold passes any value. With a
+// threshold, Passes fails closed on what it cannot judge: it is false for
+// a NaN value and for a Direction other than "", "min" and "max" (Validate
+// reports that direction; ReadPlan refuses it, and Plan.Gate reports such
+// a metric as invalid rather than calling Passes).
 func (m Metric) Passes(value float64) bool {
 	if m.Threshold == nil {
 		return true
 	}
-	if m.Direction == "max" {
+	switch m.Direction {
+	case "", "min":
+		return value >= *m.Threshold
+	case "max":
 		return value <= *m.Threshold
 	}
-	return value >= *m.Threshold
+	return false
 }
 
 func toParseError(file string, data []byte, lineOffset int, err error) error {

@@ -2,6 +2,7 @@ package design
 
 import (
 	"errors"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -192,6 +193,17 @@ func TestGate(t *testing.T) {
 	check("at threshold", map[string]Measurement{"answer_correct": {0.8, 10}, "abstain_correct": {0.9, 10}}, true, []string{}, others)
 	check("blocking metric not measured", map[string]Measurement{"answer_correct": {1, 3}, "abstain_correct": {1, 0}},
 		false, []string{"blocking metric abstain_correct was not measured by this run"}, []string{"abstain_correct", "citation_support", "recall_at_3", "format_ok"})
+	// A NaN or infinite value is no measurement: it used to read "NaN
+	// (n=10) is below its blocking threshold".
+	check("NaN measurement", map[string]Measurement{"answer_correct": {1, 10}, "abstain_correct": {math.NaN(), 10}},
+		false, []string{"blocking metric abstain_correct has no valid measurement: its value NaN (n=10) is not a finite number"},
+		[]string{"abstain_correct", "citation_support", "recall_at_3", "format_ok"})
+	check("infinite measurement", map[string]Measurement{"answer_correct": {math.Inf(1), 10}, "abstain_correct": {1, 10}},
+		false, []string{"blocking metric answer_correct has no valid measurement: its value +Inf (n=10) is not a finite number"},
+		[]string{"answer_correct", "citation_support", "recall_at_3", "format_ok"})
+	check("negative n", map[string]Measurement{"answer_correct": {1, -1}, "abstain_correct": {1, 10}},
+		false, []string{"blocking metric answer_correct was not measured by this run"},
+		[]string{"answer_correct", "citation_support", "recall_at_3", "format_ok"})
 	weak := readPlanFile(t, "plan_weak.json")
 	v := weak.Gate(map[string]Measurement{"answer_correct": {1, 3}, "abstain_correct": {1, 3}})
 	if v.Release || len(v.Reasons) != 1 || !strings.HasPrefix(v.Reasons[0], "plan problem: high-cost failure") {
@@ -203,13 +215,78 @@ func TestMetricPasses(t *testing.T) {
 	th := 0.1
 	minM := Metric{Threshold: &th}
 	maxM := Metric{Threshold: &th, Direction: "max"}
+	explicitMin := Metric{Threshold: &th, Direction: "min"}
+	up := Metric{Threshold: &th, Direction: "up"}
 	for _, tc := range []struct {
+		name string
 		m    Metric
 		v    float64
 		want bool
-	}{{minM, 0.1, true}, {minM, 0.09, false}, {maxM, 0.1, true}, {maxM, 0.11, false}, {Metric{}, -5, true}} {
-		if got := tc.m.Passes(tc.v); got != tc.want {
-			t.Errorf("%+v.Passes(%v) = %v, want %v", tc.m, tc.v, got, tc.want)
+	}{
+		{"min at threshold", minM, 0.1, true}, {"min below", minM, 0.09, false},
+		{"explicit min at threshold", explicitMin, 0.1, true},
+		{"max at threshold", maxM, 0.1, true}, {"max above", maxM, 0.11, false},
+		{"no threshold", Metric{}, -5, true},
+		// Fails closed: an unknown direction used to be read as "min", so
+		// 0.5 passed "up" 0.1.
+		{"unknown direction above", up, 0.5, false}, {"unknown direction below", up, 0.05, false},
+		{"NaN min", minM, math.NaN(), false}, {"NaN max", maxM, math.NaN(), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.m.Passes(tc.v); got != tc.want {
+				t.Errorf("%+v.Passes(%v) = %v, want %v", tc.m, tc.v, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMetricValidate(t *testing.T) {
+	th, big, nan := 0.9, 80.0, math.NaN()
+	for _, tc := range []struct {
+		name string
+		m    Metric
+		want []string
+	}{
+		{"valid", Metric{Name: "m", Family: "correctness", Gate: "block", Threshold: &th}, nil},
+		{"valid max", Metric{Name: "m", Family: "format", Gate: "report", Direction: "max"}, nil},
+		{"unknown direction", Metric{Name: "m", Family: "correctness", Gate: "block", Threshold: &th, Direction: "up"},
+			[]string{`direction: "up" is not one of min, max`}},
+		{"zero value", Metric{}, []string{"name: must not be empty", `family: "" is not one of retrieval, groundedness, correctness, format, tool_use`,
+			`gate: "" is not one of block, report`}},
+		{"threshold 80", Metric{Name: "m", Family: "correctness", Gate: "block", Threshold: &big},
+			[]string{"threshold: 80 is outside [0, 1]: a plan metric is a rate or share, so no run could measure that"}},
+		{"NaN threshold", Metric{Name: "m", Family: "correctness", Gate: "block", Threshold: &nan}, []string{"threshold: must be a finite number"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, fe := range tc.m.Validate() {
+				got = append(got, fe.Error())
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Validate = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A plan built in code is not read by ReadPlan: Gate itself refuses to
+// apply an invalid metric (it used to read direction "up" as "min" and
+// release).
+func TestGateInvalidMetric(t *testing.T) {
+	p := readPlanFile(t, "plan_v1.json")
+	for i := range p.Metrics {
+		if p.Metrics[i].Name == "abstain_correct" {
+			p.Metrics[i].Direction = "up"
+		}
+	}
+	v := p.Gate(map[string]Measurement{"answer_correct": {1, 10}, "abstain_correct": {1, 10}})
+	want := []string{`metric "abstain_correct" is invalid (direction: "up" is not one of min, max), so the plan cannot gate on it`}
+	if v.Release || !reflect.DeepEqual(v.Reasons, want) {
+		t.Errorf("Gate = release %v, reasons %q; want no release, %q", v.Release, v.Reasons, want)
+	}
+	for _, row := range v.Metrics {
+		if row.Metric == "abstain_correct" && (row.Pass != nil || !row.Measured) {
+			t.Errorf("row %+v: want measured, pass null", row)
 		}
 	}
 }
