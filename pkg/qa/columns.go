@@ -48,6 +48,7 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 		idx[h] = i
 	}
 	var missing []string
+	firstMissing := ""            // the column name of the first missing column
 	reported := map[string]bool{} // a name missing in two roles is listed once
 	required := false             // one of the four required columns is missing
 	need := func(name, role string) int {
@@ -56,6 +57,9 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 		}
 		if !reported[name] {
 			reported[name] = true
+			if firstMissing == "" {
+				firstMissing = name
+			}
 			missing = append(missing, fmt.Sprintf("%q (%s)", name, role))
 		}
 		return -1
@@ -100,7 +104,7 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 		l.cluster = need(cluster, "the cluster column")
 	}
 	if len(missing) > 0 {
-		return nil, &ParseError{File: file, Line: 1, Err: &missingError{
+		return nil, &ParseError{File: file, Line: 1, Field: firstMissing, Err: &missingError{
 			msg:      fmt.Sprintf("%v %s; the header has: %s", ErrMissingColumn, strings.Join(missing, ", "), quoteList(header)),
 			required: required,
 		}}

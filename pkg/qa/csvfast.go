@@ -322,27 +322,49 @@ func col(t string, lineStart, pos int) int {
 	return utf8.RuneCountInString(t[lineStart:pos]) + 1
 }
 
-// badUTF8 locates the first invalid UTF-8 in rec for an error message.
+// badUTF8 locates the first invalid UTF-8 in rec for an error message:
+// its line and column (the record may span lines) and its column name.
 func badUTF8(file string, rec record, header []string) error {
+	pe := &ParseError{File: file, Line: rec.line, Err: ErrInvalidUTF8}
+	if off := firstBad(rec.raw); off >= 0 {
+		pe.Line, pe.Column = lineCol(rec.raw, off, rec.line)
+	}
 	for i, f := range rec.fields {
-		if !utf8.ValidString(f) {
-			off := 0
-			for off < len(f) {
-				r, n := utf8.DecodeRuneInString(f[off:])
-				if r == utf8.RuneError && n == 1 {
-					break
-				}
-				off += n
-			}
-			name := ""
+		if off := firstBad(f); off >= 0 {
 			if i < len(header) {
-				name = header[i]
+				pe.Field = header[i]
 			}
-			return &ParseError{File: file, Line: rec.line + strings.Count(f[:off], "\n"), Field: name,
-				Err: fmt.Errorf("%w; first bad byte 0x%02X at character %d of the field", ErrInvalidUTF8, f[off], utf8.RuneCountInString(f[:off])+1)}
+			pe.Err = badUTF8Err(f[off], utf8.RuneCountInString(f[:off])+1, true)
+			if rec.raw == "" {
+				pe.Line = rec.line + strings.Count(f[:off], "\n")
+			}
+			break
 		}
 	}
-	return &ParseError{File: file, Line: rec.line, Err: ErrInvalidUTF8}
+	return pe
+}
+
+// firstBad returns the byte offset of the first invalid UTF-8 in s, or -1.
+func firstBad(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for off := 0; off < len(s); {
+		r, n := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && n == 1 {
+			return off
+		}
+		off += n
+	}
+	return -1
+}
+
+// lineCol returns the 1-based line and character column of byte offset
+// off in text, whose first line is line; text[:off] must be valid UTF-8.
+func lineCol(text string, off, line int) (int, int) {
+	before := text[:off]
+	nl := strings.LastIndexByte(before, '\n')
+	return line + strings.Count(before, "\n"), utf8.RuneCountInString(before[nl+1:]) + 1
 }
 
 // readHeader parses the header record from the splitter's first chunk
@@ -357,8 +379,9 @@ func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	if !ok {
 		return nil, nil, &ParseError{File: file, Err: ErrEmptyFile}
 	}
-	if !utf8.ValidString(rec.raw) {
-		return nil, nil, &ParseError{File: file, Line: rec.line, Err: fmt.Errorf("header: %w", ErrInvalidUTF8)}
+	if off := firstBad(rec.raw); off >= 0 {
+		line, col := lineCol(rec.raw, off, rec.line)
+		return nil, nil, &ParseError{File: file, Line: line, Column: col, Err: fmt.Errorf("header: %w", ErrInvalidUTF8)}
 	}
 	header := make([]string, len(rec.fields))
 	for i, f := range rec.fields {

@@ -3,15 +3,32 @@ package qa
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // A ParseError is a problem with the input file, located as precisely as
-// the format allows. Line and Column are 1-based; 0 means unknown.
+// the format allows.
+//
+// Line is 1-based (the header is line 1 of a CSV file; an XLSX reader
+// gives the sheet row); 0 when the problem is with the file as a whole
+// (it is empty, or has no data rows).
+//
+// Column is the 1-based character (rune, not byte) position within that
+// line where the problem is: the first bad byte of invalid UTF-8, a bad
+// quote, a JSON syntax error. It is 0 when the problem has no one place
+// within the line: a missing column, a record with the wrong number of
+// fields, a repeated header name, an empty file; and for readers that
+// cannot tell (a registered format may leave it 0).
+//
+// Field names the column concerned when there is one: the column holding
+// invalid UTF-8, the (first) missing column, a repeated header name, the
+// JSON key whose value is bad.
 type ParseError struct {
 	File   string
 	Line   int
-	Column int    // 1-based character (rune) position within the line
-	Field  string // the column name concerned, if any
+	Column int
+	Field  string
 	Err    error
 }
 
@@ -23,7 +40,8 @@ func (e *ParseError) Error() string {
 			s += fmt.Sprintf(":%d", e.Column)
 		}
 	}
-	if e.Field != "" {
+	// The column is named unless the message names it already.
+	if e.Field != "" && !strings.Contains(e.Err.Error(), strconv.Quote(e.Field)) {
 		s += fmt.Sprintf(" (column %q)", e.Field)
 	}
 	return s + ": " + e.Err.Error()
@@ -59,3 +77,13 @@ type wrapped struct {
 
 func (w *wrapped) Error() string { return w.msg }
 func (w *wrapped) Unwrap() error { return w.err }
+
+// badUTF8Err is ErrInvalidUTF8 with the place of the first bad byte, in
+// the words the other readers of evalbook use.
+func badUTF8Err(b byte, char int, inField bool) error {
+	where := ""
+	if inField {
+		where = fmt.Sprintf(" at character %d of the field", char)
+	}
+	return &wrapped{ErrInvalidUTF8, fmt.Sprintf("invalid UTF-8: first bad byte 0x%02X%s; re-save the file as UTF-8", b, where)}
+}

@@ -5,8 +5,11 @@
 //
 // Input is CSV (UTF-8 with or without a byte-order mark, LF or CRLF),
 // JSONL (one object per line), or any format registered with
-// RegisterFormat (the XLSX reader lives in an edge package because it
-// needs excelize). Files are streamed: CSV is cut into blocks of whole
+// RegisterFormat. The XLSX reader is package
+// github.com/evalbook/evalbook/pkg/workbook, kept out of this package
+// because it needs excelize: import it (for its side effect, with
+// `import _ "github.com/evalbook/evalbook/pkg/workbook"`) to score .xlsx
+// files. Files are streamed: CSV is cut into blocks of whole
 // records, scored on all cores, and written back in file order, so a
 // million-row file needs a few megabytes of memory.
 package qa
@@ -15,6 +18,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,13 +36,16 @@ import (
 type Options struct {
 	// Columns names the input columns; zero fields take DefaultColumns.
 	Columns Columns
-	// Metrics to score, in output order; nil means score.Default.
+	// Metrics to score, in output order; nil means score.Default. A
+	// non-nil list must be non-empty, without nil entries or repeats.
 	Metrics []*score.Metric
 	// Profile normalises golden answers and responses before scoring.
 	Profile textnorm.Profile
 	// By lists the groupings: each is one column, or several columns
 	// for a cross grouping. nil means [[Domain]]; an empty non-nil
-	// slice means no groups, only the combined figures.
+	// slice means no groups, only the combined figures. A grouping must
+	// name at least one column, no column twice and no column "", and
+	// no grouping may repeat another.
 	By [][]string
 	// Interval settings.
 	CI         string  // "wilson" (default), "bootstrap" or "none"
@@ -117,6 +124,40 @@ func (o *Options) validate() error {
 	if o.Resamples < 1 {
 		return fmt.Errorf("resamples must be positive, got %d", o.Resamples)
 	}
+	if len(o.Metrics) == 0 {
+		return fmt.Errorf("no metrics to score: Options.Metrics is empty (nil scores %s)", strings.Join(score.Default, ", "))
+	}
+	seen := map[string]bool{}
+	for i, m := range o.Metrics {
+		if m == nil {
+			return fmt.Errorf("Options.Metrics[%d] is nil", i)
+		}
+		if seen[m.ID] {
+			return fmt.Errorf("Options.Metrics lists %q twice", m.ID)
+		}
+		seen[m.ID] = true
+	}
+	groupings := map[string]bool{}
+	for i, g := range o.By {
+		if len(g) == 0 {
+			return fmt.Errorf("Options.By[%d] is an empty grouping: name at least one column (an empty Options.By means no groups)", i)
+		}
+		cols := map[string]bool{}
+		for _, c := range g {
+			if c == "" {
+				return fmt.Errorf("Options.By[%d] has an empty column name", i)
+			}
+			if cols[c] {
+				return fmt.Errorf("Options.By[%d] names column %q twice", i, c)
+			}
+			cols[c] = true
+		}
+		key := strings.Join(g, "\x00")
+		if groupings[key] {
+			return fmt.Errorf("Options.By lists the grouping %s twice", strings.Join(g, " / "))
+		}
+		groupings[key] = true
+	}
 	return nil
 }
 
@@ -158,7 +199,7 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	default:
 		open, ok := formats[format]
 		if !ok {
-			return nil, fmt.Errorf("%s: unknown input format %q (known: csv, jsonl%s)", name, format, registeredList())
+			return nil, unknownFormat(name, format)
 		}
 		src, oerr := open(r, name)
 		if oerr != nil {
@@ -167,7 +208,7 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 		err = e.runSource(ctx, src)
 	}
 	if err != nil {
-		return nil, err
+		return nil, emptyFileText(err, format, opt.Columns)
 	}
 	// Drain what the parser did not read (e.g. trailing bytes) so the hash covers the file.
 	if _, err := io.Copy(io.Discard, r); err != nil {
@@ -251,7 +292,35 @@ func Open(r io.Reader, name, format string) (RowSource, error) {
 	}
 	open, ok := formats[format]
 	if !ok {
-		return nil, fmt.Errorf("%s: unknown input format %q (known: csv, jsonl%s)", name, format, registeredList())
+		return nil, unknownFormat(name, format)
 	}
 	return open(r, name)
+}
+
+// unknownFormat is the error for a format nobody registered; for xlsx it
+// names the package that registers it.
+func unknownFormat(name, format string) error {
+	err := fmt.Errorf("%s: unknown input format %q (known: csv, jsonl%s)", name, format, registeredList())
+	if format == "xlsx" {
+		err = fmt.Errorf("%w; to read .xlsx files, import github.com/evalbook/evalbook/pkg/workbook", err)
+	}
+	return err
+}
+
+// emptyFileText rewrites an empty-file error to name the columns the
+// caller asked for (Options.Columns), which need not be the defaults; it
+// still matches ErrEmptyFile. Other errors pass through.
+func emptyFileText(err error, format string, c Columns) error {
+	pe, ok := err.(*ParseError)
+	if !ok || !errors.Is(pe.Err, ErrEmptyFile) {
+		return err
+	}
+	cols := strings.Join([]string{c.Question, c.Answer, c.Domain, c.Response}, ", ")
+	msg := "the file is empty: expected a header row naming the columns " + cols
+	if format == "jsonl" {
+		msg = "the file is empty: expected one JSON object per line, with the keys " + cols
+	}
+	out := *pe
+	out.Err = &wrapped{ErrEmptyFile, msg}
+	return &out
 }

@@ -54,7 +54,7 @@ func WarningMessage(code string, count int, metrics []*score.Metric) string {
 			", so a response without that whitespace can fail"
 	case "not_nfc":
 		text = pick("row contains", "rows contain") + " text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; " +
-			"consider --normalize nfc (or indic)"
+			"consider normalising both sides to NFC (the nfc or indic profile)"
 	case "repaired_utf8":
 		text = pick("row had its", "rows had their") + " invalid UTF-8 replaced by U+FFFD"
 	default:
@@ -167,7 +167,7 @@ func (e *engine) group(by, name string, a *acc, ivWarn map[string]int) results.G
 			} else {
 				iv = stats.Interval{Lo: s.Accuracy, Hi: s.Accuracy}
 				if o.CI != "none" {
-					iv.Warnings = []string{"a corpus-level metric has no Wilson interval; use --ci bootstrap"}
+					iv.Warnings = []string{"a corpus-level metric has no Wilson interval; ask for a bootstrap interval"}
 				}
 			}
 			s.CILow, s.CIHigh = iv.Lo, iv.Hi
@@ -229,15 +229,27 @@ func countDistinct(s []string) int {
 // clipped to [0, 1], when sd² > 0; when every value is equal (sd² = 0)
 // or there is one row, the Wilson interval of the mean with n, which is
 // as wide as a variance of mean·(1 − mean), the most a value in [0, 1]
-// can have (Bhatia–Davis), so the interval never collapses to a point.
-// It warns when n < 30, where the normal approximation is rough.
+// can have (Bhatia–Davis). Values that are nearly but not exactly equal
+// keep the normal interval, which can then be far too narrow (four rows
+// 0.667, 0.667, 0.667, 0.75 give 68.8% [64.7, 72.8]), so it warns when
+// the interval rests on fewer than 30 rows or on a sample variance below
+// stats.NearZeroVariance of mean·(1 − mean), and suggests a bootstrap
+// interval or more rows.
 func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interval {
 	if n == 0 {
 		return stats.Interval{Confidence: confidence, Method: "normal", Warnings: []string{"no rows: no interval"}}
 	}
 	iv := stats.UnitMeanInterval(sum, sumsq, n, confidence)
-	if iv.Method == "normal" && n < 30 {
-		iv.Warnings = []string{"fewer than 30 rows: the normal interval of a graded metric is rough; prefer --ci bootstrap"}
+	if iv.Method != "normal" {
+		return iv
+	}
+	iv.Warnings = nil
+	if n < 30 {
+		iv.Warnings = append(iv.Warnings, "fewer than 30 rows: the normal interval of a graded metric is rough and may be far too narrow; prefer a bootstrap interval or more rows")
+	}
+	m := sum / float64(n)
+	if s2 := (sumsq - float64(n)*m*m) / float64(n-1); s2 < stats.NearZeroVariance*m*(1-m) {
+		iv.Warnings = append(iv.Warnings, "the rows' values hardly vary (a near-zero sample variance): the interval may be far too narrow; prefer a bootstrap interval or more rows")
 	}
 	return iv
 }

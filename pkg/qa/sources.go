@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -21,6 +22,7 @@ type csvSource struct {
 	r        *csv.Reader
 	repair   bool
 	repaired results.Warning // rows in which invalid UTF-8 was replaced
+	header   []string
 }
 
 func newCSVSource(r io.Reader, name string, repair bool) *csvSource {
@@ -41,6 +43,34 @@ func (s *csvSource) wrap(err error) error {
 	return err
 }
 
+// badUTF8 locates the first invalid UTF-8 of field i of record f.
+func (s *csvSource) badUTF8(f []string, i int) error {
+	off := firstBad(f[i])
+	fl, fc := s.r.FieldPos(i)
+	line, col := lineCol(f[i], off, fl)
+	if line == fl {
+		// FieldPos counts bytes; the fields before this one on its line
+		// are valid UTF-8, so take their extra bytes off.
+		for j := range i {
+			lj, _ := s.r.FieldPos(j)
+			part := f[j]
+			if lj+strings.Count(part, "\n") != fl {
+				continue // the field ends on an earlier line
+			}
+			if k := strings.LastIndexByte(part, '\n'); k >= 0 {
+				part = part[k+1:]
+			}
+			fc -= len(part) - utf8.RuneCountInString(part)
+		}
+		col += fc - 1
+	}
+	pe := &ParseError{File: s.name, Line: line, Column: col, Err: badUTF8Err(f[i][off], utf8.RuneCountInString(f[i][:off])+1, true)}
+	if i < len(s.header) {
+		pe.Field = s.header[i]
+	}
+	return pe
+}
+
 func (s *csvSource) Header() ([]string, error) {
 	h, err := s.r.Read()
 	if err == io.EOF {
@@ -50,6 +80,7 @@ func (s *csvSource) Header() ([]string, error) {
 		return nil, s.wrap(err)
 	}
 	s.r.FieldsPerRecord = -1
+	s.header = h
 	for i := range h {
 		h[i] = strings.ToValidUTF8(h[i], "\uFFFD")
 	}
@@ -66,7 +97,7 @@ func (s *csvSource) Next() ([]string, int, error) {
 	for i := range f {
 		if !utf8.ValidString(f[i]) {
 			if !s.repair {
-				return nil, line, &ParseError{File: s.name, Line: line, Err: ErrInvalidUTF8}
+				return nil, line, s.badUTF8(f, i)
 			}
 			f[i] = strings.ToValidUTF8(f[i], "\uFFFD")
 			fixed = true
@@ -197,7 +228,11 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 		}
 		if !utf8.Valid(b) {
 			if !s.repair {
-				return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Err: ErrInvalidUTF8}
+				raw := s.sc.Bytes()
+				off := firstBad(string(raw))
+				_, col := lineCol(string(raw), off, s.line)
+				return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Column: col, Field: jsonKeyAt(raw, off),
+					Err: badUTF8Err(raw[off], 0, false)}
 			}
 			b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
 			s.repaired.Count++
@@ -207,7 +242,22 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 		}
 		keys, vals, composite, err := flatObject(b)
 		if err != nil {
-			return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Err: err}
+			pe := &ParseError{File: s.name, Line: s.line, Err: err}
+			var je *jsonError
+			if errors.As(err, &je) {
+				// The object is b, trimmed out of the line: place the
+				// offset in the line as read.
+				raw := s.sc.Bytes()
+				start := len(raw) - len(bytes.TrimLeftFunc(raw, unicode.IsSpace))
+				if s.line == 1 && bytes.HasPrefix(raw[start:], []byte("\uFEFF")) {
+					start += 3
+				}
+				if off := start + je.off; off >= 0 && off <= len(raw) {
+					_, pe.Column = lineCol(string(raw), off, s.line)
+				}
+				pe.Field = je.key
+			}
+			return nil, nil, nil, s.line, pe
 		}
 		return keys, vals, composite, s.line, nil
 	}
@@ -217,48 +267,113 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 	return nil, nil, nil, s.line, io.EOF
 }
 
+// jsonError is an error of flatObject with the byte offset in the object
+// where it was found and the key being read, if any.
+type jsonError struct {
+	off int
+	key string
+	err error
+}
+
+func (e *jsonError) Error() string { return e.err.Error() }
+func (e *jsonError) Unwrap() error { return e.err }
+
 func flatObject(b []byte) (keys, vals []string, composite []bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
+	key := ""
+	fail := func(format string, a ...any) error {
+		off := int(dec.InputOffset())
+		// A Decoder's SyntaxError.Offset is skewed after Token calls;
+		// Unmarshal checks the whole line first and places the error
+		// exactly (its Offset counts the bad byte).
+		var v any
+		var se *json.SyntaxError
+		if errors.As(json.Unmarshal(b, &v), &se) {
+			off = min(int(se.Offset), len(b)) - 1
+		}
+		return &jsonError{off: max(off, 0), key: key, err: fmt.Errorf(format, a...)}
+	}
 	t, err := dec.Token()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("not JSON: %v", err)
+		return nil, nil, nil, fail("not JSON: %v", err)
 	}
 	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, nil, nil, fmt.Errorf("each line must be a JSON object, found %v", t)
+		return nil, nil, nil, &jsonError{err: fmt.Errorf("each line must be a JSON object, found %v", t)}
 	}
 	seen := map[string]bool{}
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("bad JSON: %v", err)
+			return nil, nil, nil, fail("bad JSON: %v", err)
 		}
 		k := kt.(string)
+		key = k
 		if seen[k] {
-			return nil, nil, nil, fmt.Errorf("key %q appears twice", k)
+			return nil, nil, nil, fail("key %q appears twice", k)
 		}
 		seen[k] = true
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, nil, fmt.Errorf("bad JSON in %q: %v", k, err)
+			return nil, nil, nil, fail("bad JSON in %q: %v", k, err)
 		}
 		v, comp, err := jsonText(raw)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("bad JSON in %q: %v", k, err)
+			return nil, nil, nil, fail("bad JSON in %q: %v", k, err)
 		}
 		keys = append(keys, k)
 		vals = append(vals, v)
 		composite = append(composite, comp)
 	}
+	key = ""
 	if _, err := dec.Token(); err != nil {
-		return nil, nil, nil, fmt.Errorf("bad JSON: %v", err)
+		return nil, nil, nil, fail("bad JSON: %v", err)
 	}
 	// Decoder.More reports false before a stray '}' or ']', so look at
 	// the rest of the line itself.
-	if len(bytes.TrimSpace(b[dec.InputOffset():])) > 0 {
-		return nil, nil, nil, fmt.Errorf("trailing data after the object")
+	if rest := b[dec.InputOffset():]; len(bytes.TrimSpace(rest)) > 0 {
+		return nil, nil, nil, &jsonError{off: int(dec.InputOffset()) + len(rest) - len(bytes.TrimLeftFunc(rest, unicode.IsSpace)), err: errors.New("trailing data after the object")}
 	}
 	return keys, vals, composite, nil
+}
+
+// jsonKeyAt returns the top-level key of the JSON object in line whose
+// key or value spans byte offset off, or "" when none does. line need
+// not be valid UTF-8: the tokenizer steps over bad bytes in strings.
+// (internal/rawpos.JSONKeyAt does the same; pkg/qa may not import it.)
+func jsonKeyAt(line []byte, off int) string {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	depth, key, wantKey := 0, "", false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+				if depth == 1 {
+					wantKey = d == '{'
+					continue
+				}
+			} else {
+				depth--
+			}
+		} else if depth == 1 && wantKey {
+			key, _ = tok.(string)
+			wantKey = false
+			if int(dec.InputOffset()) > off {
+				return key
+			}
+			continue
+		}
+		if depth >= 1 && int(dec.InputOffset()) > off {
+			return key
+		}
+		if depth == 1 {
+			wantKey = true
+		}
+	}
 }
 
 // jsonText turns one JSON value into field text: a string's text, a
