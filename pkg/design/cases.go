@@ -39,7 +39,10 @@ var Expectations = []string{"answer", "abstain"}
 const MinWhy = 10
 
 // Vocabulary is the allowed values of a case's task, set and lang. A plan's
-// case_values extends DefaultVocabulary with more.
+// case_values extends DefaultVocabulary with more. Every field needs at
+// least one value: the zero Vocabulary allows nothing, and ReadCases
+// refuses it (see Validate) rather than reject every record; start from
+// DefaultVocabulary and Extend it.
 type Vocabulary struct {
 	Task []string `json:"task,omitempty"`
 	Set  []string `json:"set,omitempty"`
@@ -65,6 +68,37 @@ func (v Vocabulary) Extend(more Vocabulary) Vocabulary {
 		return out
 	}
 	return Vocabulary{Task: join(v.Task, more.Task), Set: join(v.Set, more.Set), Lang: join(v.Lang, more.Lang)}
+}
+
+// ErrEmptyVocabulary is wrapped by Vocabulary.Validate's error for a
+// vocabulary with no allowed value for task, set or lang.
+var ErrEmptyVocabulary = errors.New("the case vocabulary is empty")
+
+// Validate returns an error when no record could pass under v: a field
+// among task, set and lang with no allowed value (wrapping
+// ErrEmptyVocabulary; the zero Vocabulary has none for all three), or an
+// allowed value that is blank or has surrounding spaces.
+func (v Vocabulary) Validate() error {
+	var empty []string
+	var errs []error
+	for _, f := range []struct {
+		name string
+		vals []string
+	}{{"task", v.Task}, {"set", v.Set}, {"lang", v.Lang}} {
+		if len(f.vals) == 0 {
+			empty = append(empty, f.name)
+		}
+		for i, val := range f.vals {
+			if strings.TrimSpace(val) == "" || val != strings.TrimSpace(val) {
+				errs = append(errs, fmt.Errorf("case vocabulary %s[%d]: %q is not a non-empty value without surrounding spaces", f.name, i, val))
+			}
+		}
+	}
+	if len(empty) > 0 {
+		errs = append([]error{fmt.Errorf("%w: it allows no %s value (start from DefaultVocabulary and Extend it)",
+			ErrEmptyVocabulary, strings.Join(empty, ", "))}, errs...)
+	}
+	return errors.Join(errs...)
 }
 
 // Values returns the allowed values of a categorical case field (task, set,
@@ -124,7 +158,10 @@ func (c *Case) Validate(v Vocabulary) []*FieldError {
 	}
 	for _, f := range []struct{ name, val string }{{"task", c.Task}, {"set", c.Set}, {"lang", c.Lang}, {"expect", c.Expect}} {
 		allowed, _ := v.Values(f.name)
-		if !contains(allowed, f.val) {
+		switch {
+		case len(allowed) == 0:
+			add(f.name, "%q is not allowed: the vocabulary has no %s value", f.val, f.name)
+		case !contains(allowed, f.val):
 			add(f.name, "%q is not one of %s", f.val, strings.Join(allowed, ", "))
 		}
 	}
@@ -181,8 +218,12 @@ var ErrNoCases = errors.New("no case records")
 // validated under v; a repeated id is an error on its second line, and an
 // input without any record is an error (ErrNoCases). Every problem is
 // reported, as an ErrorList whose entries carry file, line, column and
-// field.
+// field. A vocabulary that fails Vocabulary.Validate (such as the zero
+// Vocabulary) is one error, returned before anything is read.
 func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
+	if err := v.Validate(); err != nil {
+		return nil, err // the caller's mistake, not the file's
+	}
 	var (
 		cases   []Case
 		errs    ErrorList

@@ -116,6 +116,48 @@ func TestReadCasesExtendedVocabulary(t *testing.T) {
 	}
 }
 
+// The zero Vocabulary used to reject every record with `task: "lookup" is
+// not one of ` (an empty list); now it is one error before reading.
+func TestReadCasesEmptyVocabulary(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		v        Vocabulary
+		want     string
+		sentinel error
+	}{
+		{"zero", Vocabulary{}, "the case vocabulary is empty: it allows no task, set, lang value (start from DefaultVocabulary and Extend it)", ErrEmptyVocabulary},
+		{"no set", Vocabulary{Task: DefaultVocabulary.Task, Lang: DefaultVocabulary.Lang}, "the case vocabulary is empty: it allows no set value (start from DefaultVocabulary and Extend it)", ErrEmptyVocabulary},
+		{"blank value", DefaultVocabulary.Extend(Vocabulary{Lang: []string{" hi"}}), `case vocabulary lang[2]: " hi" is not a non-empty value without surrounding spaces`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cases, err := ReadCases(strings.NewReader(okLine+"\n"+okLine), "c.jsonl", tc.v)
+			if err == nil || cases != nil || err.Error() != tc.want {
+				t.Fatalf("ReadCases = %v, %v; want error %q", cases, err, tc.want)
+			}
+			if tc.sentinel != nil && !errors.Is(err, tc.sentinel) {
+				t.Errorf("error %v does not wrap %v", err, tc.sentinel)
+			}
+			var list ErrorList
+			if errors.As(err, &list) {
+				t.Errorf("error %v is a per-record list; want one error about the vocabulary", err)
+			}
+		})
+	}
+	if err := DefaultVocabulary.Validate(); err != nil {
+		t.Errorf("DefaultVocabulary.Validate() = %v", err)
+	}
+	// Case.Validate on its own names the empty list instead of printing it.
+	c := Case{ID: "x", Question: "q?", Task: "lookup", Set: "golden", Lang: "en", Expect: "abstain", Why: "0123456789"}
+	var got []string
+	for _, fe := range c.Validate(Vocabulary{Task: []string{"lookup"}, Lang: []string{"en"}}) {
+		got = append(got, fe.Error())
+	}
+	want := []string{`set: "golden" is not allowed: the vocabulary has no set value`, `expect: task unanswerable and expect abstain go together (task "lookup", expect "abstain")`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Validate = %q, want %q", got, want)
+	}
+}
+
 func TestCheckUnique(t *testing.T) {
 	c := []Case{{ID: "a"}, {ID: "b"}, {ID: "a"}}
 	if err := CheckUnique(c); !errors.Is(err, ErrDuplicateID) || !strings.Contains(err.Error(), `"a"`) {
