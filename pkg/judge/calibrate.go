@@ -2,10 +2,30 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
 )
+
+// ErrNilJudge is returned, before any work starts, by the functions that
+// ask a judge (Ask, Calibrate, RunProbes, JudgeReferences,
+// ComparePrompts, and ClientJudge's methods) when given a nil judge, a
+// nil *ClientJudge, or a ClientJudge without a client.
+var ErrNilJudge = errors.New("judge: no judge (nil judge or client)")
+
+// nilJudge reports whether j cannot be asked anything: a nil interface, or
+// a *ClientJudge that is nil or has no client (a typed nil inside the
+// interface would otherwise panic in a worker goroutine).
+func nilJudge(j Judge) bool {
+	if j == nil {
+		return true
+	}
+	if cj, ok := j.(*ClientJudge); ok {
+		return cj == nil || cj.Client == nil
+	}
+	return false
+}
 
 // ErrorShape describes a judge's wrong decisive picks: pairs where it
 // picked a or b and the final human label is different (the other answer,
@@ -94,10 +114,37 @@ type InvalidCounter interface {
 // Calibrate asks j about every pair (in both orders with opt.Swap) and
 // compares its labels with the final human labels. The prompt is recorded
 // by name, version and hash; a fake judge does not read it, but its record
-// is tied to it all the same.
+// is tied to it all the same, so it must be a valid pairwise prompt (see
+// Prompt.Validate): a zero Prompt would tie the record to the hash of an
+// empty text.
+//
+// When the judge agrees on every pair (or on none), every bootstrap
+// resample gives the same share and the interval AgreementLow to
+// AgreementHigh is a single point; the figures are kept and a warning
+// gives the Wilson score interval of Agree/N instead.
+//
+// Errors, before any pair is asked: ErrNilJudge for a nil judge, an
+// invalid or non-pairwise prompt, no pairs, opt.Resamples below 0 and a
+// opt.Confidence outside (0, 1) (0 means 0.95). Then the first error of
+// the judge, or of ctx.
 func Calibrate(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt CalibrateOptions) (Record, error) {
+	if nilJudge(j) {
+		return Record{}, fmt.Errorf("calibrate: %w", ErrNilJudge)
+	}
+	if err := p.Validate(); err != nil {
+		return Record{}, fmt.Errorf("calibrate: %w", err)
+	}
+	if p.Kind != KindPairwise {
+		return Record{}, fmt.Errorf("calibrate: prompt %s is a %s prompt; calibration compares pairs and needs a pairwise prompt", p.ID(), p.Kind)
+	}
 	if len(pairs) == 0 {
 		return Record{}, fmt.Errorf("calibrate: no pairs")
+	}
+	if opt.Resamples < 0 {
+		return Record{}, fmt.Errorf("calibrate: %d bootstrap resamples; want 1 or more (0 for the default)", opt.Resamples)
+	}
+	if c := opt.Confidence; c != 0 && !(c > 0 && c < 1) {
+		return Record{}, fmt.Errorf("calibrate: confidence %v is not strictly between 0 and 1 (0 for 0.95)", c)
 	}
 	var before int
 	var beforeReasons map[string]int
@@ -206,7 +253,7 @@ func (e *ErrorShape) add(p Pair, picked Label, swap bool) {
 	}
 }
 
-// askAll asks j about every pair with up to workers pairs at once, and
+// askAll asks j (not nil) about every pair with up to workers pairs at once, and
 // returns the verdicts in pair order. The first error cancels the rest.
 func askAll(ctx context.Context, j Judge, pairs []Pair, swap bool, workers int, progress func(int, int)) ([]Verdict, error) {
 	if workers <= 0 {

@@ -284,7 +284,11 @@ func (c *Client) fetch(ctx context.Context, req Request) (string, error) {
 			return "", ctx.Err()
 		}
 	}
-	return "", c.scrub(fmt.Errorf("%s: giving up after %d attempts: %w", c.shown, c.cfg.Retries+1, last))
+	attempts := "attempts"
+	if c.cfg.Retries == 0 {
+		attempts = "attempt"
+	}
+	return "", c.scrub(fmt.Errorf("%s: giving up after %d %s: %w", c.shown, c.cfg.Retries+1, attempts, last))
 }
 
 // permanentError marks a failure that retrying cannot fix.

@@ -68,8 +68,12 @@ func (j *ClientJudge) Replies() int {
 }
 
 // Compare implements Judge with a pairwise prompt. The facts of q are not
-// shown to the model: it judges the answers as a reader would.
+// shown to the model: it judges the answers as a reader would. A nil
+// judge or one without a client returns ErrNilJudge.
 func (j *ClientJudge) Compare(ctx context.Context, q Query) (Winner, error) {
+	if j == nil || j.Client == nil {
+		return "", ErrNilJudge
+	}
 	text, err := j.Prompt.RenderPairwise(q.Question, q.First, q.Second)
 	if err != nil {
 		return "", err
@@ -97,8 +101,12 @@ type RefVerdict struct {
 }
 
 // Reference asks whether response gives the same answer as golden, with a
-// reference prompt.
+// reference prompt. A nil judge or one without a client returns
+// ErrNilJudge.
 func (j *ClientJudge) Reference(ctx context.Context, question, golden, response string) (RefVerdict, error) {
+	if j == nil || j.Client == nil {
+		return RefVerdict{}, ErrNilJudge
+	}
 	text, err := j.Prompt.RenderReference(question, golden, response)
 	if err != nil {
 		return RefVerdict{}, err
@@ -130,8 +138,19 @@ type RefItem struct {
 // verdicts in item order. progress, when set, is called after each item
 // from several goroutines. The first error (a request that failed after
 // its retries, a cancelled context) stops the run; the replies obtained
-// until then are in the client's cache, so a rerun resumes.
+// until then are in the client's cache, so a rerun resumes. A nil judge,
+// or one without a client, is ErrNilJudge, and a prompt that is not a
+// valid reference prompt an error, both before any call.
 func JudgeReferences(ctx context.Context, j *ClientJudge, items []RefItem, workers int, progress func(done, total int)) ([]RefVerdict, error) {
+	if j == nil || j.Client == nil {
+		return nil, fmt.Errorf("judge references: %w", ErrNilJudge)
+	}
+	if err := j.Prompt.Validate(); err != nil {
+		return nil, fmt.Errorf("judge references: %w", err)
+	}
+	if j.Prompt.Kind != KindReference {
+		return nil, fmt.Errorf("judge references: prompt %s is a %s prompt, not reference", j.Prompt.ID(), j.Prompt.Kind)
+	}
 	if workers <= 0 {
 		workers = DefaultConcurrency
 	}
@@ -204,8 +223,12 @@ type PromptComparison struct {
 }
 
 // ComparePrompts calibrates a judge model (through c) with prompts p1 and
-// p2 on the same pairs, asking in both orders when swap is set.
+// p2 on the same pairs, asking in both orders when opt.Swap is set. A nil
+// c is ErrNilJudge; other errors are those of Calibrate.
 func ComparePrompts(ctx context.Context, c Completer, p1, p2 Prompt, pairs []Pair, opt CalibrateOptions) (PromptComparison, error) {
+	if c == nil {
+		return PromptComparison{}, fmt.Errorf("compare prompts: %w", ErrNilJudge)
+	}
 	r1, err := Calibrate(ctx, NewClientJudge(c, p1), p1, pairs, opt)
 	if err != nil {
 		return PromptComparison{}, fmt.Errorf("prompt %s: %w", p1.ID(), err)

@@ -61,8 +61,12 @@ func toLabel(w Winner, aFirst bool) Label {
 // b shown first. A swapped verdict keeps a label only when both orders
 // agree on it; any disagreement becomes a tie (the swap: it turns verdicts
 // that depend on the order into honest ties, and cannot turn a wrong
-// verdict that survives both orders into a right one).
+// verdict that survives both orders into a right one). A nil judge is
+// ErrNilJudge.
 func Ask(ctx context.Context, j Judge, p Pair, swap bool) (Verdict, error) {
+	if nilJudge(j) {
+		return Verdict{}, fmt.Errorf("pair %s: %w", p.ID, ErrNilJudge)
+	}
 	ab, err := j.Compare(ctx, Query{Question: p.Question, Facts: p.Facts, First: p.A, Second: p.B})
 	if err != nil {
 		return Verdict{}, fmt.Errorf("pair %s (a first): %w", p.ID, err)

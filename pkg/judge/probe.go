@@ -65,8 +65,11 @@ type Probes struct {
 }
 
 // RunProbes asks j about every pair in both orders and returns its bias
-// fingerprint (see Probes).
+// fingerprint (see Probes). A nil judge is ErrNilJudge.
 func RunProbes(ctx context.Context, j Judge, pairs []Pair) (Probes, error) {
+	if nilJudge(j) {
+		return Probes{}, fmt.Errorf("probes: %w", ErrNilJudge)
+	}
 	var pr Probes
 	for _, p := range pairs {
 		v, err := Ask(ctx, j, p, true)

@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/stats"
 )
@@ -22,8 +25,27 @@ func kappa(a, b []Label) (float64, []string) {
 }
 
 // agreementInterval is the percentile bootstrap interval of a share of
-// hits over n pairs (pkg/stats), with its warnings.
+// hits over n > 0 pairs (pkg/stats), with its warnings. When every pair
+// agrees, or none does, every resample gives the same share and the
+// interval is one point; pkg/stats then advises the Wilson interval,
+// which calibrate offers no way to ask for, so that advice is replaced by
+// the Wilson interval itself (stats.Wilson).
 func agreementInterval(hits, n, resamples int, conf float64, seed uint64) (lo, hi float64, warn []string) {
 	iv := stats.BootstrapProportionInterval(hits, n, resamples, conf, seed)
-	return iv.Lo, iv.Hi, iv.Warnings
+	if hits != 0 && hits != n {
+		return iv.Lo, iv.Hi, iv.Warnings
+	}
+	for _, w := range iv.Warnings {
+		if !strings.Contains(w, "same outcome") {
+			warn = append(warn, w)
+		}
+	}
+	wlo, whi := stats.Wilson(hits, n, conf)
+	which := "on all"
+	if hits == 0 {
+		which = "on none of the"
+	}
+	warn = append(warn, fmt.Sprintf("the judge agreed %s %d pairs, so every bootstrap resample gives %.1f%% and the bootstrap interval has zero width; the %g%% Wilson interval of %d/%d is [%.1f%%, %.1f%%]",
+		which, n, 100*iv.Lo, 100*conf, hits, n, 100*wlo, 100*whi))
+	return iv.Lo, iv.Hi, warn
 }
