@@ -372,7 +372,10 @@ func runCasesLeakage(e *env) error {
 	}
 	cfg := design.DefaultLeakageConfig
 	cfg.Threshold = *threshold
-	rep := cfg.CheckLeakage(dev, hold, srcs)
+	rep, err := cfg.CheckLeakage(dev, hold, srcs)
+	if err != nil {
+		return usagef("cases leakage: --threshold: %v", err)
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, rep)
 	}

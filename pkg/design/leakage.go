@@ -2,6 +2,8 @@ package design
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -17,12 +19,17 @@ const (
 )
 
 // LeakageConfig configures the leakage check. The zero value is usable:
-// each zero field takes its value from DefaultLeakageConfig.
+// each zero field takes its value from DefaultLeakageConfig. Within,
+// Across and CheckLeakage return Validate's error for a configuration
+// outside the documented ranges, and compare nothing.
 type LeakageConfig struct {
 	// Threshold is the score at which a pair is reported, for each method
-	// separately (a pair is reported once per method that reaches it).
+	// separately (a pair is reported once per method that reaches it). A
+	// score is a Jaccard similarity, so the threshold lies in (0, 1]; 0
+	// takes the default, and a NaN or a value outside [0, 1] is an error.
 	Threshold float64
-	// NGram is the character n-gram length (DefaultNGram).
+	// NGram is the character n-gram length (DefaultNGram); at least 1, or
+	// 0 for the default.
 	NGram int
 	// ExhaustiveLimit is the number of pairs up to which every pair is
 	// compared exactly. Above it, candidate pairs come from MinHash with
@@ -33,6 +40,22 @@ type LeakageConfig struct {
 
 // DefaultLeakageConfig is what the evalbook command uses.
 var DefaultLeakageConfig = LeakageConfig{Threshold: 0.5, NGram: DefaultNGram, ExhaustiveLimit: 250_000}
+
+// Validate returns an error for a threshold that is NaN or outside [0, 1]
+// (no Jaccard score exceeds 1, so a threshold above it reports nothing; a
+// negative one reports every pair with anything in common) and for a
+// negative NGram; nil otherwise, including for the zero value.
+func (c LeakageConfig) Validate() error {
+	var errs []error
+	if !(c.Threshold >= 0 && c.Threshold <= 1) {
+		errs = append(errs, fmt.Errorf("leakage threshold %v is outside (0, 1] (0 takes the default %g): a similarity score lies in [0, 1]",
+			c.Threshold, DefaultLeakageConfig.Threshold))
+	}
+	if c.NGram < 0 {
+		errs = append(errs, fmt.Errorf("leakage n-gram length %d is negative (0 takes the default %d)", c.NGram, DefaultNGram))
+	}
+	return errors.Join(errs...)
+}
 
 func (c LeakageConfig) withDefaults() LeakageConfig {
 	if c.Threshold == 0 {
@@ -79,9 +102,15 @@ func (c LeakageConfig) profiles(texts []string) []profile {
 }
 
 // Within returns the pairs i < j of texts that reach the threshold under
-// either method, sorted by A, B, method.
-func (c LeakageConfig) Within(texts []string) []Match {
-	c = c.withDefaults()
+// either method, sorted by A, B, method; or Validate's error.
+func (c LeakageConfig) Within(texts []string) ([]Match, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c.withDefaults().within(texts), nil
+}
+
+func (c LeakageConfig) within(texts []string) []Match {
 	p := c.profiles(texts)
 	n := len(p)
 	if c.ExhaustiveLimit >= 0 && n*(n-1)/2 <= c.ExhaustiveLimit {
@@ -97,9 +126,16 @@ func (c LeakageConfig) Within(texts []string) []Match {
 }
 
 // Across returns the pairs (i, j) with a[i] and b[j] that reach the
-// threshold under either method, sorted by A, B, method.
-func (c LeakageConfig) Across(a, b []string) []Match {
-	c = c.withDefaults()
+// threshold under either method, sorted by A, B, method; or Validate's
+// error.
+func (c LeakageConfig) Across(a, b []string) ([]Match, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c.withDefaults().across(a, b), nil
+}
+
+func (c LeakageConfig) across(a, b []string) []Match {
 	pa, pb := c.profiles(a), c.profiles(b)
 	if c.ExhaustiveLimit >= 0 && len(pa)*len(pb) <= c.ExhaustiveLimit {
 		var out []Match

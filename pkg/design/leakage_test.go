@@ -138,7 +138,10 @@ func TestCheckLeakageSample(t *testing.T) {
 		}
 		srcs = append(srcs, src)
 	}
-	rep := LeakageConfig{}.CheckLeakage(dev, hold, srcs)
+	rep, err := LeakageConfig{}.CheckLeakage(dev, hold, srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The one near-copy placed on purpose: p03 (dev) and g01 (holdout).
 	// Jaccard by hand: {how, many, days, return, unused, items} vs
 	// {how, many, days, return, unused, item}: 5 of 7.
@@ -211,8 +214,8 @@ func synthetic(n int, seed uint64) []string {
 
 func TestLSHMatchesExhaustive(t *testing.T) {
 	texts := synthetic(1500, 7)
-	exact := LeakageConfig{ExhaustiveLimit: math.MaxInt}.Within(texts)
-	approx := LeakageConfig{ExhaustiveLimit: -1}.Within(texts)
+	exact := must(LeakageConfig{ExhaustiveLimit: math.MaxInt}.Within(texts))(t)
+	approx := must(LeakageConfig{ExhaustiveLimit: -1}.Within(texts))(t)
 	if len(exact) < 14 {
 		t.Fatalf("only %d exact matches; the generator plants 14 near-copies", len(exact))
 	}
@@ -220,8 +223,69 @@ func TestLSHMatchesExhaustive(t *testing.T) {
 		t.Errorf("LSH found %d matches, exhaustive %d", len(approx), len(exact))
 	}
 	a, b := texts[:750], texts[750:]
-	if ex, ap := (LeakageConfig{ExhaustiveLimit: math.MaxInt}).Across(a, b), (LeakageConfig{ExhaustiveLimit: -1}).Across(a, b); !reflect.DeepEqual(ex, ap) {
+	if ex, ap := must(LeakageConfig{ExhaustiveLimit: math.MaxInt}.Across(a, b))(t), must(LeakageConfig{ExhaustiveLimit: -1}.Across(a, b))(t); !reflect.DeepEqual(ex, ap) {
 		t.Errorf("Across: LSH %d matches, exhaustive %d", len(ap), len(ex))
+	}
+}
+
+// must returns a check that fails the test on err and otherwise gives v.
+func must[T any](v T, err error) func(testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// A threshold outside [0, 1] or NaN, or a negative n-gram length, used to
+// be taken as given: -1 reported every pair sharing anything, 2 nothing.
+func TestLeakageConfigValidate(t *testing.T) {
+	texts := []string{"refund window for shoes", "refund window for boots", "express shipping price"}
+	for _, tc := range []struct {
+		name string
+		c    LeakageConfig
+		want string
+	}{
+		{"threshold 2", LeakageConfig{Threshold: 2}, "leakage threshold 2 is outside (0, 1] (0 takes the default 0.5)"},
+		{"threshold -1", LeakageConfig{Threshold: -1}, "leakage threshold -1 is outside (0, 1]"},
+		{"threshold NaN", LeakageConfig{Threshold: math.NaN()}, "leakage threshold NaN is outside (0, 1]"},
+		{"threshold +Inf", LeakageConfig{Threshold: math.Inf(1)}, "leakage threshold +Inf is outside (0, 1]"},
+		{"negative n-gram", LeakageConfig{NGram: -3}, "leakage n-gram length -3 is negative (0 takes the default 3)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.c.Validate(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("Validate = %v, want %q", err, tc.want)
+			}
+			if m, err := tc.c.Within(texts); err == nil || m != nil {
+				t.Errorf("Within = %v, %v; want an error", m, err)
+			}
+			if m, err := tc.c.Across(texts[:1], texts[1:]); err == nil || m != nil {
+				t.Errorf("Across = %v, %v; want an error", m, err)
+			}
+			if _, err := tc.c.CheckLeakage([]Case{{ID: "a", Question: texts[0]}}, []Case{{ID: "b", Question: texts[1]}}, nil); err == nil {
+				t.Error("CheckLeakage: no error")
+			}
+		})
+	}
+	// The edges are valid. By hand (ContentWords drops "for"): texts 0 and
+	// 1 share {refund, window} of {refund, window, shoes, boots}, Jaccard
+	// 2/4 = 0.5, reported at the default 0.5 (from Threshold 0) and not at
+	// 1; nothing scores 1, so Threshold 1 reports no pair.
+	for _, tc := range []struct {
+		th   float64
+		want int
+	}{{0, 1}, {1, 0}} {
+		var n int
+		for _, m := range must(LeakageConfig{Threshold: tc.th}.Within(texts))(t) {
+			if m.Method == MethodJaccard {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("threshold %v: %d Jaccard matches, want %d", tc.th, n, tc.want)
+		}
 	}
 }
 
@@ -231,8 +295,8 @@ func BenchmarkWithin100k(b *testing.B) {
 	texts := synthetic(100_000, 11)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m := DefaultLeakageConfig.Within(texts)
-		if len(m) == 0 {
+		m, err := DefaultLeakageConfig.Within(texts)
+		if err != nil || len(m) == 0 {
 			b.Fatal("no matches")
 		}
 	}

@@ -62,10 +62,15 @@ type SourceText struct {
 // line (the extra words dilute both scores), and anything in a hosted
 // model's training data. Both also flag different questions that share
 // their wording, such as two questions that differ only in a number.
-func (c LeakageConfig) CheckLeakage(dev, holdout []Case, sources []Source) LeakageReport {
+//
+// A configuration that fails Validate is an error, and nothing is compared.
+func (c LeakageConfig) CheckLeakage(dev, holdout []Case, sources []Source) (LeakageReport, error) {
+	if err := c.Validate(); err != nil {
+		return LeakageReport{}, err
+	}
 	c = c.withDefaults()
 	rep := LeakageReport{Threshold: c.Threshold, DevHoldout: []SplitLeak{}, Sources: []SourceLeak{}}
-	for _, m := range c.Across(questions(dev), questions(holdout)) {
+	for _, m := range c.across(questions(dev), questions(holdout)) {
 		rep.DevHoldout = append(rep.DevHoldout, SplitLeak{dev[m.A].ID, holdout[m.B].ID, m.Method, m.Score})
 	}
 	all := append(append([]Case(nil), dev...), holdout...)
@@ -75,7 +80,7 @@ func (c LeakageConfig) CheckLeakage(dev, holdout []Case, sources []Source) Leaka
 		for i, t := range s.Texts {
 			texts[i] = t.Text
 		}
-		for _, m := range c.Across(qs, texts) {
+		for _, m := range c.across(qs, texts) {
 			t := s.Texts[m.B]
 			rep.Sources = append(rep.Sources, SourceLeak{all[m.A].ID, s.Name, t.Line, t.Text, m.Method, m.Score})
 		}
@@ -109,7 +114,7 @@ func (c LeakageConfig) CheckLeakage(dev, holdout []Case, sources []Source) Leaka
 		}
 		return x.Method < y.Method
 	})
-	return rep
+	return rep, nil
 }
 
 func questions(cases []Case) []string {
