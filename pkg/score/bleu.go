@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"unicode"
@@ -71,7 +72,30 @@ type BLEUOptions struct {
 	MaxOrder int
 }
 
+// Validate reports options BLEU cannot use: MaxOrder outside 0..6, a
+// Tokenize other than "", "13a", "indic" or "none", a Smooth other than
+// "", "exp", "none", "floor" or "add-k", or a SmoothValue that is
+// negative, NaN or infinite. The error wraps ErrOptions. CorpusBLEU and
+// SentenceBLEU panic with this error on such options: options are set by
+// the program, so check them with Validate where they come from input.
+func (o BLEUOptions) Validate() error {
+	switch {
+	case o.MaxOrder < 0 || o.MaxOrder > 6:
+		return fmt.Errorf("%w: BLEU MaxOrder %d; want 1 to 6 (0 for 4)", ErrOptions, o.MaxOrder)
+	case o.Tokenize != "" && o.Tokenize != "13a" && o.Tokenize != "indic" && o.Tokenize != "none":
+		return fmt.Errorf("%w: BLEU tokenizer %q; want 13a, indic or none", ErrOptions, o.Tokenize)
+	case o.Smooth != "" && o.Smooth != "exp" && o.Smooth != "none" && o.Smooth != "floor" && o.Smooth != "add-k":
+		return fmt.Errorf("%w: BLEU smoothing method %q; want exp, none, floor or add-k", ErrOptions, o.Smooth)
+	case o.SmoothValue < 0 || math.IsNaN(o.SmoothValue) || math.IsInf(o.SmoothValue, 0):
+		return fmt.Errorf("%w: BLEU SmoothValue %v; want a positive number (0 for the method's default)", ErrOptions, o.SmoothValue)
+	}
+	return nil
+}
+
 func (o BLEUOptions) fill() BLEUOptions {
+	if err := o.Validate(); err != nil {
+		panic(err)
+	}
 	if o.Tokenize == "" {
 		o.Tokenize = "13a"
 	}
@@ -88,14 +112,6 @@ func (o BLEUOptions) fill() BLEUOptions {
 		case "add-k":
 			o.SmoothValue = 1
 		}
-	}
-	switch {
-	case o.MaxOrder < 1 || o.MaxOrder > 6:
-		panic("score: BLEUOptions: MaxOrder must be 1..6")
-	case o.Tokenize != "13a" && o.Tokenize != "indic" && o.Tokenize != "none":
-		panic("score: BLEUOptions: unknown tokenizer " + o.Tokenize)
-	case o.Smooth != "exp" && o.Smooth != "none" && o.Smooth != "floor" && o.Smooth != "add-k":
-		panic("score: BLEUOptions: unknown smoothing method " + o.Smooth)
 	}
 	return o
 }
@@ -123,8 +139,10 @@ type BLEUScore struct {
 //	BLEU = BP · exp( (1/N) Σ_{n≤N} log p_n )
 //
 // with smoothing for the orders with no match and N the maximum order,
-// or the effective order. It panics if a reference stream's length
-// differs from len(hyps).
+// or the effective order. A sentence with no references has reference
+// length 0 and no matches. It panics if a reference stream's length
+// differs from len(hyps), or on options that BLEUOptions.Validate
+// rejects.
 func CorpusBLEU(hyps []string, refs [][]string, opt BLEUOptions) BLEUScore {
 	b := newBLEU(opt)
 	sums := make([]float64, 2+2*b.opt.MaxOrder)
@@ -140,7 +158,8 @@ func CorpusBLEU(hyps []string, refs [][]string, opt BLEUOptions) BLEUScore {
 
 // SentenceBLEU returns BLEU of one hypothesis against its references:
 // CorpusBLEU of a corpus of one. sacreBLEU's sentence_bleu is this with
-// EffectiveOrder set.
+// EffectiveOrder set. With no references the score is 0. It panics on
+// options that BLEUOptions.Validate rejects.
 func SentenceBLEU(hyp string, refs []string, opt BLEUOptions) BLEUScore {
 	b := newBLEU(opt)
 	return b.compute(b.stats(nil, hyp, refs))

@@ -1,6 +1,8 @@
 package score
 
 import (
+	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/textnorm"
@@ -61,21 +63,40 @@ type CHRFOptions struct {
 	Lowercase bool
 }
 
+// Validate reports options chrF cannot use: CharOrder outside 0..6,
+// WordOrder outside 0..2, or a Beta that is negative, NaN or infinite (0
+// means the default 2). The error wraps ErrOptions. CorpusCHRF,
+// SentenceCHRF and NStats panic with this error on such options: options
+// are set by the program, so check them with Validate where they come
+// from input.
+func (o CHRFOptions) Validate() error {
+	switch {
+	case o.CharOrder < 0 || o.CharOrder > 6:
+		return fmt.Errorf("%w: chrF CharOrder %d; want 1 to 6 (0 for 6)", ErrOptions, o.CharOrder)
+	case o.WordOrder < 0 || o.WordOrder > 2:
+		return fmt.Errorf("%w: chrF WordOrder %d; want 0 to 2", ErrOptions, o.WordOrder)
+	case o.Beta < 0 || math.IsNaN(o.Beta) || math.IsInf(o.Beta, 0):
+		return fmt.Errorf("%w: chrF Beta %v; want a positive number (0 for 2)", ErrOptions, o.Beta)
+	}
+	return nil
+}
+
 func (o CHRFOptions) fill() CHRFOptions {
+	if err := o.Validate(); err != nil {
+		panic(err)
+	}
 	if o.CharOrder == 0 {
 		o.CharOrder = 6
 	}
 	if o.Beta == 0 {
 		o.Beta = 2
 	}
-	if o.CharOrder < 1 || o.CharOrder > 6 || o.WordOrder < 0 || o.WordOrder > 2 || o.Beta < 0 {
-		panic("score: CHRFOptions: CharOrder must be 1..6, WordOrder 0..2 and Beta positive")
-	}
 	return o
 }
 
 // NStats is the number of sufficient statistics a sentence contributes:
-// hypothesis, reference and matching n-gram counts per order.
+// hypothesis, reference and matching n-gram counts per order. It panics
+// on options that Validate rejects.
 func (o CHRFOptions) NStats() int {
 	o = o.fill()
 	return 3 * (o.CharOrder + o.WordOrder)
@@ -92,7 +113,9 @@ func (o CHRFOptions) NStats() int {
 //	P, R = means of P_n, R_n over the orders with Σ hyp_n > 0 and Σ ref_n > 0
 //	chrF = (1+β²)·P·R / (β²·P + R)
 //
-// It panics if a reference stream's length differs from len(hyps).
+// A sentence with no references scores as one whose reference is empty
+// (0). It panics if a reference stream's length differs from len(hyps),
+// or on options that CHRFOptions.Validate rejects.
 func CorpusCHRF(hyps []string, refs [][]string, opt CHRFOptions) float64 {
 	c := newCHRF(opt)
 	sums := make([]float64, c.opt.NStats())
@@ -107,7 +130,9 @@ func CorpusCHRF(hyps []string, refs [][]string, opt CHRFOptions) float64 {
 }
 
 // SentenceCHRF returns chrF (on [0, 1]) of one hypothesis against its
-// references: CorpusCHRF of a corpus of one.
+// references: CorpusCHRF of a corpus of one. With no references it
+// returns 0, as SentenceBLEU does. It panics on options that
+// CHRFOptions.Validate rejects.
 func SentenceCHRF(hyp string, refs []string, opt CHRFOptions) float64 {
 	c := newCHRF(opt)
 	return c.final(c.bestStats(nil, hyp, refs))
@@ -167,6 +192,11 @@ func (c *chrf) AppendStats(dst []float64, golden, response string) []float64 {
 // bestStats appends the statistics of hyp against the reference it
 // scores best against (the first one on ties, as sacreBLEU).
 func (c *chrf) bestStats(dst []float64, hyp string, refs []string) []float64 {
+	if len(refs) == 0 {
+		// No reference: no n-gram on the reference side, so no order
+		// counts (the stats of an empty reference).
+		return c.stats(dst, hyp, "")
+	}
 	if len(refs) == 1 {
 		return c.stats(dst, hyp, refs[0])
 	}

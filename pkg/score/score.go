@@ -10,9 +10,16 @@
 // Metrics are looked up by id (Lookup) and used through a Scorer, which
 // each goroutine makes for itself with Metric.New: scorers keep scratch
 // buffers, so scoring a row allocates nothing on the common paths.
+//
+// The corpus functions (CorpusCHRF, SentenceCHRF, CorpusBLEU,
+// SentenceBLEU) take options set by the program and panic on invalid ones;
+// CHRFOptions.Validate and BLEUOptions.Validate return the same error
+// (wrapping ErrOptions) for options that come from input. An unknown
+// metric id is an error wrapping ErrUnknownMetric.
 package score
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -108,12 +115,23 @@ func Register(m *Metric) {
 	order = append(order, m.ID)
 }
 
-// Lookup returns the metric with the given id.
+// Errors callers can branch on with errors.Is.
+var (
+	// ErrUnknownMetric is wrapped by the error of Lookup (and ParseList)
+	// for an id that no metric is registered under.
+	ErrUnknownMetric = errors.New("unknown metric id")
+	// ErrOptions is wrapped by the errors of CHRFOptions.Validate and
+	// BLEUOptions.Validate.
+	ErrOptions = errors.New("score: invalid options")
+)
+
+// Lookup returns the metric with the given id. An unknown id is an error
+// wrapping ErrUnknownMetric that lists the known ids.
 func Lookup(id string) (*Metric, error) {
 	if m, ok := registry[id]; ok {
 		return m, nil
 	}
-	return nil, fmt.Errorf("unknown metric id %q (known: %s)", id, strings.Join(IDs(), ", "))
+	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownMetric, id, strings.Join(IDs(), ", "))
 }
 
 // listOrder is the order in which IDs lists the metrics: the seed
