@@ -1,13 +1,16 @@
 package results
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // WriteJSON writes s as one indented JSON document, full precision.
@@ -18,13 +21,36 @@ func (s *Score) WriteJSON(w io.Writer) error {
 	return enc.Encode(s)
 }
 
-// ReadScore decodes a document written by WriteJSON.
+// ErrNoDocument is returned by ReadScore for input with no JSON
+// document in it (empty, or only whitespace).
+var ErrNoDocument = errors.New("no JSON document: the input is empty")
+
+// ReadScore decodes a document written by WriteJSON. It reads r to its
+// end: input with nothing but whitespace is ErrNoDocument, and anything
+// but whitespace after the document is an error giving its line and
+// column. JSON syntax and type errors are returned as encoding/json's
+// (a *json.SyntaxError or *json.UnmarshalTypeError, with the offset).
 func ReadScore(r io.Reader) (*Score, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
 	var s Score
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
+		if err == io.EOF {
+			return nil, ErrNoDocument
+		}
 		return nil, err
+	}
+	// Only whitespace may follow the document.
+	end := int(dec.InputOffset())
+	if i := bytes.IndexFunc(data[end:], func(c rune) bool { return !strings.ContainsRune(" \t\r\n", c) }); i >= 0 {
+		at := data[:end+i]
+		line := 1 + bytes.Count(at, []byte("\n"))
+		col := utf8.RuneCount(at[bytes.LastIndexByte(at, '\n')+1:]) + 1
+		return nil, fmt.Errorf("line %d, column %d: data after the end of the JSON document (a result file holds one document)", line, col)
 	}
 	if s.Kind != "score" {
 		return nil, fmt.Errorf("not a score result (kind %q)", s.Kind)
@@ -144,7 +170,11 @@ func (s *Score) WriteText(w io.Writer) error {
 		for _, w := range s.Warnings {
 			fmt.Fprintf(ew, "  %s", w.Message)
 			if len(w.Lines) > 0 {
-				fmt.Fprintf(ew, " (lines %s", joinInts(w.Lines))
+				word := "lines"
+				if len(w.Lines) == 1 && w.Count <= 1 {
+					word = "line"
+				}
+				fmt.Fprintf(ew, " (%s %s", word, joinInts(w.Lines))
 				if w.Count > len(w.Lines) {
 					fmt.Fprintf(ew, ", ... %d more", w.Count-len(w.Lines))
 				}

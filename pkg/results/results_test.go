@@ -3,6 +3,8 @@ package results
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -25,7 +27,7 @@ func sample() *Score {
 		Groups:   []Group{g("Domain", "Art", 1, 1), g("Domain", "Geo, India", 2, 1)},
 		Agreement: []Agreement{{First: "a", Second: "b", Both: 1, Examples: map[string][]Example{
 			"both": {{Line: 2, Golden: "Delhi ", Response: "line\nbreak"}}}}},
-		Warnings: []Warning{{Code: "empty_golden", Message: "1 rows have an empty golden answer", Count: 1, Lines: []int{3}}},
+		Warnings: []Warning{{Code: "empty_golden", Message: "1 row has an empty golden answer", Count: 1, Lines: []int{3}}},
 	}
 }
 
@@ -76,7 +78,7 @@ func TestWriteTextShowsWhitespace(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, s := range []string{`"Delhi "`, `"line\nbreak"`, "Geo, India", "66.7%", "(lines 3)", "combined"} {
+	for _, s := range []string{`"Delhi "`, `"line\nbreak"`, "Geo, India", "66.7%", "(line 3)", "combined"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text output lacks %q:\n%s", s, out)
 		}
@@ -91,5 +93,57 @@ func TestGroupTable(t *testing.T) {
 	// Geo: 1 of 2 correct.
 	if got := tab.Rows[1]; got[0] != "Geo, India" || got[1] != "2" || got[3] != "0.5" || got[4] != "0.1" || got[5] != "0.9" {
 		t.Errorf("row = %q", got)
+	}
+}
+
+// TestWarningLinesWording: one line listed is "(line 3)"; several, or
+// one of several rows, "(lines ...)".
+func TestWarningLinesWording(t *testing.T) {
+	for _, c := range []struct {
+		w    Warning
+		want string
+	}{
+		{Warning{Message: "m", Count: 1, Lines: []int{3}}, "m (line 3)"},
+		{Warning{Message: "m", Count: 2, Lines: []int{3, 5}}, "m (lines 3, 5)"},
+		{Warning{Message: "m", Count: 30, Lines: []int{3}}, "m (lines 3, ... 29 more)"},
+	} {
+		s := sample()
+		s.Warnings = []Warning{c.w}
+		var b bytes.Buffer
+		if err := s.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want+"\n") {
+			t.Errorf("warning %+v: output lacks %q:\n%s", c.w, c.want, b.String())
+		}
+	}
+}
+
+// TestReadScoreRefuses: empty input and data after the document are
+// errors that say so (they were a bare EOF and silently accepted).
+func TestReadScoreRefuses(t *testing.T) {
+	var doc bytes.Buffer
+	if err := sample().WriteJSON(&doc); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(doc.String(), "\n") // WriteJSON ends with a newline
+	if _, err := ReadScore(bytes.NewReader(append(doc.Bytes(), " \n\t\n"...))); err != nil {
+		t.Errorf("trailing whitespace refused: %v", err)
+	}
+	for _, c := range []struct{ name, in, want string }{
+		{"empty", "", "no JSON document: the input is empty"},
+		{"only whitespace", " \n ", "no JSON document"},
+		{"a second document", doc.String() + doc.String(), fmt.Sprintf("line %d, column 1: data after the end of the JSON document", lines+1)},
+		{"junk on the last line", strings.TrimSuffix(doc.String(), "\n") + " x\n", fmt.Sprintf("line %d, column 3: data after", lines)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadScore(strings.NewReader(c.in))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+	if _, err := ReadScore(strings.NewReader("")); !errors.Is(err, ErrNoDocument) {
+		t.Errorf("empty input: %v is not ErrNoDocument", err)
 	}
 }

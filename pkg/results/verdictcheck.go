@@ -3,7 +3,6 @@ package results
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 )
@@ -19,12 +18,14 @@ func (m *VerdictMismatch) Error() string { return m.Reason }
 // end and checks that it belongs to s, beyond its number of rows: every
 // metric of s has a column and the metric columns are the scorer's block,
 // in the order of s; no other metric column follows them (isMetric, if
-// not nil, tells metric ids from other column names); and each metric's
+// not nil, tells metric ids from other column names); each metric's
 // column sums to the result's Correct: the number of 1s for a binary
 // metric (an empty cell, as a judge's invalid reply, counts 0), the sum
-// of the values for a graded one (to 10⁻⁶ per row, for rounding). A
-// mismatch is a *VerdictMismatch; a file that cannot be read is another
-// error naming it.
+// of the values for a graded one (to 10⁻⁶ per row, for rounding); and
+// for each agreement pair of s, the rows both metrics pass, both fail,
+// and only one passes are as many as s says. A mismatch is a
+// *VerdictMismatch; a file that cannot be read is another error naming
+// it.
 func CheckVerdicts(r io.Reader, name string, s *Score, isMetric func(string) bool) error {
 	mismatch := func(format string, a ...any) error { return &VerdictMismatch{fmt.Sprintf(format, a...)} }
 	v, err := NewVerdictReader(r, name, s)
@@ -44,50 +45,16 @@ func CheckVerdicts(r io.Reader, name string, s *Score, isMetric func(string) boo
 			}
 		}
 	}
-	sums := make([]float64, len(v.MetricCol))
+	// The reader tallies every row and compares at the end.
 	for {
-		rec, err := v.Read()
+		_, err := v.Read()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			return err
 		}
-		for i, c := range v.MetricCol {
-			cell := rec[c]
-			if !v.Graded[i] {
-				if cell == "1" {
-					sums[i]++
-				}
-				continue
-			}
-			if cell == "" {
-				continue
-			}
-			x, ok := Number(cell)
-			if !ok {
-				return fmt.Errorf("%s:%d: %s is %q, not a number", name, v.Line(), s.Settings.Metrics[i], cell)
-			}
-			sums[i] += x
-		}
 	}
-	n := v.Rows()
-	if n != s.Combined.N {
-		return mismatch("the verdict file has %s, the result has %d", plural(n, "row", "rows"), s.Combined.N)
-	}
-	for i, id := range s.Settings.Metrics {
-		want := s.Combined.Metrics[id].Correct
-		if !v.Graded[i] {
-			if sums[i] != math.Round(want) {
-				return mismatch("%s passes %s in the verdict file, the result says %s", id, plural(int(sums[i]), "row", "rows"), correctText(want))
-			}
-			continue
-		}
-		if math.Abs(sums[i]-want) > 1e-6*float64(max(n, 1)) {
-			return mismatch("%s sums to %s over the verdict file's rows, the result says %s", id, fmtSum(sums[i]), fmtSum(want))
-		}
-	}
-	return nil
 }
 
 func fmtSum(x float64) string { return fmt.Sprintf("%.4g", x) }

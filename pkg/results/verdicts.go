@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,6 +19,14 @@ import (
 // and empty_golden) one row at a time, and knows which columns hold the
 // verdicts of a Score, so renderers can stream millions of rows without
 // holding them.
+//
+// It checks what it streams against the Score: as rows are read it
+// counts them, the passes of each binary metric, the sum of each graded
+// one and the rows in each agreement bucket, and at the end of the file
+// Read returns a *VerdictMismatch (wrapped with the file's name) instead
+// of io.EOF when a count disagrees with the Score, so a renderer never
+// shows another run's rows beside this run's figures. A reader that
+// stops early can call CheckSoFar.
 type VerdictReader struct {
 	// Header is the file's header row.
 	Header []string
@@ -32,8 +42,16 @@ type VerdictReader struct {
 
 	name   string
 	r      *csv.Reader
+	s      *Score
 	rows   int
 	binary []int // columns of binary metrics
+	// The tallies: passes (binary) or sums (graded) per metric, in the
+	// order of Settings.Metrics, and the four bucket counts of each
+	// agreement pair of s (pairs[i] holds the columns of its metrics).
+	sums    []float64
+	pairs   [][2]int
+	buckets [][4]int
+	end     error // what Read returns once the file is done
 }
 
 // computedColumns are the columns the scorer appends after the metrics.
@@ -92,6 +110,17 @@ func NewVerdictReader(r io.Reader, name string, s *Score) (*VerdictReader, error
 			v.binary = append(v.binary, c)
 		}
 	}
+	v.s = s
+	v.sums = make([]float64, len(v.MetricCol))
+	for _, a := range s.Agreement {
+		i, j := slices.Index(s.Settings.Metrics, a.First), slices.Index(s.Settings.Metrics, a.Second)
+		if i < 0 || j < 0 {
+			return nil, fmt.Errorf("%s: %w", name, &VerdictMismatch{fmt.Sprintf("the result compares %s with %s, which are not among its metrics (%s)",
+				a.First, a.Second, strings.Join(s.Settings.Metrics, ", "))})
+		}
+		v.pairs = append(v.pairs, [2]int{v.MetricCol[i], v.MetricCol[j]})
+	}
+	v.buckets = make([][4]int, len(v.pairs))
 	first := len(head)
 	for _, c := range v.MetricCol {
 		first = min(first, c)
@@ -106,12 +135,22 @@ func NewVerdictReader(r io.Reader, name string, s *Score) (*VerdictReader, error
 
 // Read returns the next row, or io.EOF after the last. The slice is
 // reused by the next call: copy it to keep it. A row whose number of
-// fields differs from the header's is an error naming the line.
+// fields differs from the header's is an error naming the line, as is a
+// graded metric's cell that is neither empty nor a number. After the
+// last row, a file whose counts disagree with the Score gives a
+// *VerdictMismatch instead of io.EOF (see VerdictReader).
 func (v *VerdictReader) Read() ([]string, error) {
+	if v.end != nil {
+		return nil, v.end
+	}
 	rec, err := v.r.Read()
 	if err != nil {
 		if err == io.EOF {
-			return nil, io.EOF
+			v.end = io.EOF
+			if m := v.compare(true); m != nil {
+				v.end = fmt.Errorf("%s: %w", v.name, m)
+			}
+			return nil, v.end
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) && pe.Err == csv.ErrFieldCount {
@@ -120,7 +159,115 @@ func (v *VerdictReader) Read() ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", v.name, err)
 	}
 	v.rows++
+	for i, c := range v.MetricCol {
+		cell := rec[c]
+		if !v.Graded[i] {
+			if cell == "1" {
+				v.sums[i]++
+			}
+			continue
+		}
+		if cell == "" {
+			continue // a judge's invalid reply
+		}
+		x, ok := Number(cell)
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: %s is %q, not a number", v.name, v.Line(), v.s.Settings.Metrics[i], cell)
+		}
+		v.sums[i] += x
+	}
+	for p, pr := range v.pairs {
+		a, b := rec[pr[0]] == "1", rec[pr[1]] == "1"
+		switch {
+		case a && b:
+			v.buckets[p][0]++
+		case !a && !b:
+			v.buckets[p][1]++
+		case a:
+			v.buckets[p][2]++
+		default:
+			v.buckets[p][3]++
+		}
+	}
 	return rec, nil
+}
+
+// CheckSoFar compares the rows read so far with the Score, for a reader
+// that stops before the end: no count may yet exceed the Score's (more
+// rows, more passes of a binary metric, a larger sum of a graded one,
+// more rows in an agreement bucket). After the end of the file it is
+// the full comparison Read made. A disagreement is a *VerdictMismatch.
+func (v *VerdictReader) CheckSoFar() error {
+	if v.end != nil {
+		if v.end == io.EOF {
+			return nil
+		}
+		var m *VerdictMismatch
+		if errors.As(v.end, &m) {
+			return v.end
+		}
+		return nil
+	}
+	if m := v.compare(false); m != nil {
+		return fmt.Errorf("%s: %w", v.name, m)
+	}
+	return nil
+}
+
+// compare checks the tallies against the Score: equal when all rows are
+// read (done), at most the Score's figures before that.
+func (v *VerdictReader) compare(done bool) *VerdictMismatch {
+	s := v.s
+	differs := func(got, want float64) bool {
+		if done {
+			return got != want
+		}
+		return got > want
+	}
+	mismatch := func(format string, a ...any) *VerdictMismatch { return &VerdictMismatch{fmt.Sprintf(format, a...)} }
+	so := ""
+	if !done {
+		so = " so far"
+	}
+	if differs(float64(v.rows), float64(s.Combined.N)) {
+		return mismatch("the verdict file has %s%s, the result has %d", plural(v.rows, "row", "rows"), so, s.Combined.N)
+	}
+	tol := 1e-6 * float64(max(v.rows, 1))
+	for i, id := range s.Settings.Metrics {
+		want := s.Combined.Metrics[id].Correct
+		if !v.Graded[i] {
+			if differs(v.sums[i], math.Round(want)) {
+				return mismatch("%s passes %s in the verdict file%s, the result says %s", id, plural(int(v.sums[i]), "row", "rows"), so, correctText(want))
+			}
+			continue
+		}
+		if done && math.Abs(v.sums[i]-want) > tol || !done && v.sums[i] > want+tol {
+			return mismatch("%s sums to %s over the verdict file's rows%s, the result says %s", id, fmtSum(v.sums[i]), so, fmtSum(want))
+		}
+	}
+	for p, a := range s.Agreement {
+		for k, b := range Buckets {
+			got, want := v.buckets[p][k], a.Count(b.Name)
+			if differs(float64(got), float64(want)) {
+				return mismatch("%s and %s: %s %s in the verdict file%s, the result says %d", a.First, a.Second,
+					plural(got, "row is", "rows are"), bucketWords(b.Name, a), so, want)
+			}
+		}
+	}
+	return nil
+}
+
+// bucketWords names an agreement bucket of a in words, after "rows are".
+func bucketWords(bucket string, a Agreement) string {
+	switch bucket {
+	case "both":
+		return "passed by both"
+	case "neither":
+		return "failed by both"
+	case "only_first":
+		return "passed by " + a.First + " only"
+	}
+	return "passed by " + a.Second + " only"
 }
 
 // Line returns the 1-based line on which the row last read starts.

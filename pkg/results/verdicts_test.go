@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -21,7 +22,15 @@ func TestVerdictReader(t *testing.T) {
 		"a,x,\"two\nlines\",1,0,0.5,1,2,0,0\n" +
 		"b,y,ok,1,1,1,2,2,0,0\n" +
 		"c,z,,0,0,0,0,1,1,0\n"
-	v, err := NewVerdictReader(strings.NewReader(in), "v.csv", verdictScore())
+	// The figures of these rows, by hand: exact_substring passes a and
+	// b, word_overlap b, squad_f1 sums to 1.5; a is only_first, b both,
+	// c neither.
+	s := verdictScore()
+	s.Combined = Group{N: 3, Metrics: map[string]MetricScore{
+		"exact_substring": {Correct: 2}, "word_overlap": {Correct: 1}, "squad_f1": {Correct: 1.5},
+	}}
+	s.Agreement = []Agreement{{First: "exact_substring", Second: "word_overlap", Both: 1, Neither: 1, OnlyFirst: 1}}
+	v, err := NewVerdictReader(strings.NewReader(in), "v.csv", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +62,71 @@ func TestVerdictReader(t *testing.T) {
 	}
 	if v.Rows() != 3 {
 		t.Errorf("Rows %d, want 3", v.Rows())
+	}
+	if err := v.CheckSoFar(); err != nil {
+		t.Errorf("CheckSoFar after the end: %v", err)
+	}
+}
+
+// TestVerdictReaderChecks: the reader compares what it streamed with the
+// result, at the end (Read) or for the rows read so far (CheckSoFar).
+func TestVerdictReaderChecks(t *testing.T) {
+	head := "id,exact_substring,word_overlap,squad_f1\n"
+	rows := "a,1,0,0.5\nb,1,1,1\nc,0,0,0\n" // as in TestVerdictReader
+	s := verdictScore()
+	s.Combined = Group{N: 3, Metrics: map[string]MetricScore{
+		"exact_substring": {Correct: 2}, "word_overlap": {Correct: 1}, "squad_f1": {Correct: 1.5},
+	}}
+	s.Agreement = []Agreement{{First: "exact_substring", Second: "word_overlap", Both: 1, Neither: 1, OnlyFirst: 1}}
+	readAll := func(in string) error {
+		v, err := NewVerdictReader(strings.NewReader(in), "v.csv", s)
+		if err != nil {
+			return err
+		}
+		for {
+			if _, err := v.Read(); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+		}
+	}
+	for _, c := range []struct{ name, in, want string }{
+		{"own rows", head + rows, ""},
+		{"a row missing", head + "a,1,0,0.5\nb,1,1,1\n", "v.csv: the verdict file has 2 rows, the result has 3"},
+		// Swapping exact_substring between b (both) and c (neither) keeps
+		// its pass count; the buckets become only_second 1, only_first 2.
+		{"buckets differ", head + "a,1,0,0.5\nb,0,1,1\nc,1,0,0\n", "v.csv: exact_substring and word_overlap: 0 rows are passed by both in the verdict file, the result says 1"},
+		{"graded cell not a number", head + "a,1,0,half\n", "v.csv:2: squad_f1 is \"half\", not a number"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := readAll(c.in)
+			if c.want == "" {
+				if err != nil {
+					t.Errorf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || err.Error() != c.want {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+	// Stopping after two rows of another file: four passes of
+	// word_overlap where the result has one in all.
+	v, err := NewVerdictReader(strings.NewReader(head+"a,1,1,0\nb,1,1,0\n"), "v.csv", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Read()
+	if err := v.CheckSoFar(); err != nil {
+		t.Errorf("one row (1 of 1 word_overlap pass): %v", err)
+	}
+	v.Read()
+	var m *VerdictMismatch
+	if err := v.CheckSoFar(); !errors.As(err, &m) || !strings.Contains(err.Error(), "word_overlap passes 2 rows in the verdict file so far, the result says 1") {
+		t.Errorf("two rows: %v, want a VerdictMismatch on word_overlap so far", err)
 	}
 }
 
