@@ -95,7 +95,7 @@ type genQuestion struct {
 func runGenerate(e *env) error {
 	fs := newFlags(e, "generate", generateHelp)
 	var (
-		dataset     = fs.String("dataset", "", "question `FILE` (.csv or .jsonl) with a question column")
+		dataset     = fs.String("dataset", "", "question `FILE` (.csv, .jsonl or .xlsx) with a question column")
 		endpoint    = fs.String("endpoint", "", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1")
 		model       = fs.String("model", "", "model `NAME` as the endpoint knows it")
 		out         = fs.String("out", "", "response table `FILE` to write (CSV)")
@@ -218,8 +218,8 @@ func runGenerate(e *env) error {
 			return err
 		}
 		if cachePath == "none" {
-			return fmt.Errorf("generate: interrupted; with --cache none the %s received were kept in memory only and are lost, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)",
-				nounCount(c.Len(), "reply", "replies"))
+			return fmt.Errorf("generate: interrupted; with --cache none %s, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)",
+				keptInMemory(c.Len()))
 		}
 		return fmt.Errorf("generate: interrupted; %s in the cache %s: run the same command again to resume", nounCount(c.Len(), "reply is", "replies are"), where)
 	}
@@ -230,7 +230,7 @@ func runGenerate(e *env) error {
 			rerun = fmt.Sprintf("the 1 reply received is cached in %s, so running the same command again asks only for the rest", where)
 		}
 		if cachePath == "none" {
-			rerun = fmt.Sprintf("with --cache none the %s received were kept in memory only and are lost, so running the command again asks for every question (pass --cache FILE to make a rerun resume)", got)
+			rerun = fmt.Sprintf("with --cache none %s, so running the command again asks for every question (pass --cache FILE to make a rerun resume)", keptInMemory(len(qs)-len(failed)))
 		}
 		return fmt.Errorf("generate: %d of %s failed (first: %s); nothing was written; %s",
 			len(failed), nounCount(len(qs), "question", "questions"), failed[0], rerun)
@@ -561,4 +561,14 @@ func genWrite(path string, qs []genQuestion, responses []string, model string) e
 		return err
 	}
 	return commit()
+}
+
+// keptInMemory says that n replies received with --cache none are lost:
+// "the 1 reply received was kept in memory only and is lost", "the 3
+// replies received were kept ... and are lost".
+func keptInMemory(n int) string {
+	if n == 1 {
+		return "the 1 reply received was kept in memory only and is lost"
+	}
+	return fmt.Sprintf("the %d replies received were kept in memory only and are lost", n)
 }

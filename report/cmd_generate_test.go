@@ -307,18 +307,52 @@ func TestGenerateWorkbook(t *testing.T) {
 	}
 }
 
-// With --cache none a failed run must not promise that a rerun resumes.
+// With --cache none a failed run must not promise that a rerun resumes;
+// one reply received "was kept" and "is lost" (it said "the 1 reply
+// received were kept").
 func TestGenerateFailureMemoryCache(t *testing.T) {
-	stub := newGenStub(t)
-	stub.fail = true
-	dir := t.TempDir()
-	ds := filepath.Join(dir, "q.csv")
-	os.WriteFile(ds, []byte("id,question\n1,Which desert lies in Rajasthan?\n2,FAIL this one\n3,Which river flows through Varanasi?\n"), 0o644)
-	_, errOut, code := runCLI(t, "generate", "--dataset", ds, "--endpoint", stub.URL+"/v1", "--model", "kestrel-7b", "--out", filepath.Join(dir, "o.csv"),
-		"--cache", "none", "--retries", "0", "--concurrency", "1", "--language", "english")
-	want := "1 of 3 questions failed (first: line 3: "
-	if code != 1 || !strings.Contains(errOut, want) || strings.Contains(errOut, "asks only for the rest") ||
-		!strings.Contains(errOut, "nothing was written; with --cache none the 2 replies received were kept in memory only and are lost, so running the command again asks for every question (pass --cache FILE to make a rerun resume)") {
-		t.Errorf("exit %d: %s", code, errOut)
+	for _, tc := range []struct {
+		name, rows, head, tail string
+	}{
+		{"two received", "1,Which desert lies in Rajasthan?\n2,FAIL this one\n3,Which river flows through Varanasi?\n",
+			"1 of 3 questions failed (first: line 3: ",
+			"nothing was written; with --cache none the 2 replies received were kept in memory only and are lost, so running the command again asks for every question (pass --cache FILE to make a rerun resume)"},
+		{"one received", "1,Which desert lies in Rajasthan?\n2,FAIL this one\n",
+			"1 of 2 questions failed (first: line 3: ",
+			"nothing was written; with --cache none the 1 reply received was kept in memory only and is lost, so running the command again asks for every question"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stub := newGenStub(t)
+			stub.fail = true
+			dir := t.TempDir()
+			ds := filepath.Join(dir, "q.csv")
+			os.WriteFile(ds, []byte("id,question\n"+tc.rows), 0o644)
+			_, errOut, code := runCLI(t, "generate", "--dataset", ds, "--endpoint", stub.URL+"/v1", "--model", "kestrel-7b", "--out", filepath.Join(dir, "o.csv"),
+				"--cache", "none", "--retries", "0", "--concurrency", "1", "--language", "english")
+			if code != 1 || !strings.Contains(errOut, tc.head) || !strings.Contains(errOut, tc.tail) || strings.Contains(errOut, "asks only for the rest") {
+				t.Errorf("exit %d: %s\nwant %q ... %q", code, errOut, tc.head, tc.tail)
+			}
+		})
+	}
+}
+
+// keptInMemory agrees in number with its count.
+func TestKeptInMemory(t *testing.T) {
+	for n, want := range map[int]string{
+		0: "the 0 replies received were kept in memory only and are lost",
+		1: "the 1 reply received was kept in memory only and is lost",
+		5: "the 5 replies received were kept in memory only and are lost",
+	} {
+		if got := keptInMemory(n); got != want {
+			t.Errorf("keptInMemory(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// The -dataset help names every format generate reads.
+func TestGenerateDatasetHelp(t *testing.T) {
+	out, _, code := runCLI(t, "generate", "--help")
+	if code != 0 || !strings.Contains(out, "(.csv, .jsonl or .xlsx)") {
+		t.Errorf("exit %d, help lacks the .xlsx format:\n%s", code, out)
 	}
 }

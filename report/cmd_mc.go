@@ -130,8 +130,12 @@ func mcWriteText(w io.Writer, r *mc.Report, f *mc.File) error {
 	if r.Mode == "letters" {
 		mode = "predicted letters"
 	}
-	fmt.Fprintf(&b, "%s, %s; language from %s; %.0f%% intervals (Wilson; MRR: bootstrap, %d resamples, seed %d)\n",
-		nounCount(r.Overall.N, "question", "questions"), mode, f.LanguageSource, r.Settings.Confidence*100, r.Settings.Resamples, r.Settings.Seed)
+	lang := "language from " + f.LanguageSource
+	if f.LanguageSource == "none" {
+		lang = "no language (no language column, and the file name is not <model>_<language>)"
+	}
+	fmt.Fprintf(&b, "%s, %s; %s; %.0f%% intervals (Wilson; MRR: bootstrap, %d resamples, seed %d)\n",
+		nounCount(r.Overall.N, "question", "questions"), mode, lang, r.Settings.Confidence*100, r.Settings.Resamples, r.Settings.Seed)
 	section := func(title string, gs []mc.Group) {
 		if len(gs) == 0 {
 			return

@@ -81,6 +81,14 @@ func TestMCLettersAndErrors(t *testing.T) {
 		!strings.Contains(out, "1 prediction names no option") || strings.Contains(out, "LetterIndex") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
+	// No language column and a file name without _<language>: the header
+	// said "language from none".
+	plain := write("predictions.csv", "id,subject,prediction,gold\n1,science,A,A\n2,science,B,C\n")
+	out, errOut, code = runCLI(t, "mc", "--predictions", plain)
+	if code != 0 || strings.Contains(out, "language from none") ||
+		!strings.Contains(out, "2 questions, predicted letters; no language (no language column, and the file name is not <model>_<language>); 95% intervals") {
+		t.Errorf("no language: exit %d\n%s\n%s", code, out, errOut)
+	}
 	bad := write("bad.csv", "id,choice,loglik,gold\n1,A,oops,A\n")
 	if _, errOut, code := runCLI(t, "mc", "--predictions", bad); code != 1 || !strings.Contains(errOut, "bad.csv:2:5: log-likelihood \"oops\"") {
 		t.Errorf("bad file: exit %d, %s", code, errOut)
