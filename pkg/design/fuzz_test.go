@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// FuzzReadPlan: no input makes the reader panic; an accepted plan
-// re-encodes to JSON that reads back to the same problems.
+// FuzzReadPlan: no input makes the reader panic; every metric of an
+// accepted plan passes Metric.Validate (the rules Gate relies on); an
+// accepted plan re-encodes to JSON that reads back to the same problems.
 func FuzzReadPlan(f *testing.F) {
 	for _, s := range []string{
 		`{"task":"t","failures":[{"name":"f","cost":"high","metric":"m"}],"metrics":[{"name":"m","family":"correctness","gate":"block","threshold":0.9}],"dataset":{"name":"d","version":"1"},"release_rule":"r"}`,
@@ -24,6 +25,11 @@ func FuzzReadPlan(f *testing.F) {
 				t.Fatal("plan and error both returned")
 			}
 			return
+		}
+		for _, m := range p.Metrics {
+			if fes := m.Validate(); len(fes) > 0 {
+				t.Fatalf("accepted plan has an invalid metric %+v: %v", m, fes[0])
+			}
 		}
 		probs := p.Problems()
 		out, err := json.Marshal(p)
