@@ -316,7 +316,7 @@ func TestVerdictMismatch(t *testing.T) {
 	s, verdicts := sample(t)
 	head, _, _ := bytes.Cut(verdicts, []byte("\n"))
 	err := Write(&bytes.Buffer{}, s, Options{Verdicts: bytes.NewReader(append(head, '\n')), VerdictsName: "v.csv"})
-	if err == nil || !strings.Contains(err.Error(), "v.csv has 0 rows but the result has 284") {
+	if err == nil || !strings.Contains(err.Error(), "v.csv: the verdict file has 0 rows, the result has 284") {
 		t.Errorf("error %v, want a row count mismatch", err)
 	}
 }

@@ -11,6 +11,9 @@ import (
 // readVerdicts reads the verdict rows shown: the first MaxRows rows, and
 // the first MaxRows rows where the binary metrics disagree. It stops as
 // soon as both are found, so a million-row file costs a few thousand rows.
+// What it read is checked against s (results.VerdictReader): all counts
+// when it read the whole file, and that none exceeds s's when it stopped
+// early; a contradiction is a *results.VerdictMismatch.
 func readVerdicts(p *page, s *results.Score, opt Options) error {
 	limit := opt.MaxRows
 	if limit == 0 {
@@ -86,13 +89,14 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 			}
 		}
 	}
-	if eof {
-		if n != s.Combined.N {
-			return fmt.Errorf("%s has %d rows but the result has %d: is it the verdict file of this result?", name, n, s.Combined.N)
-		}
-		if dis != nil {
-			dis.Total = found
-		}
+	// At the end of the file the reader has compared every count with
+	// the result (a mismatch came back from Read); a read that stopped
+	// early checks that what it saw does not contradict the result.
+	if err := vr.CheckSoFar(); err != nil {
+		return err
+	}
+	if eof && dis != nil {
+		dis.Total = found
 	}
 	ver.markLong()
 	if dis != nil {

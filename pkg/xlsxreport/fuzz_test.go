@@ -37,7 +37,8 @@ func FuzzResponseCell(f *testing.F) {
 	s := &results.Score{
 		Settings: results.Settings{Metrics: []string{"exact_substring", "word_overlap"}, CI: "none"},
 		Metrics:  []results.MetricDef{{ID: "exact_substring"}, {ID: "word_overlap"}},
-		Combined: results.Group{N: 1},
+		// The one row below: exact_substring passes, word_overlap fails.
+		Combined: results.Group{N: 1, Metrics: map[string]results.MetricScore{"exact_substring": {Correct: 1}, "word_overlap": {}}},
 	}
 	f.Fuzz(func(t *testing.T, resp string) {
 		var in bytes.Buffer

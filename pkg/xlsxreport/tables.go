@@ -12,10 +12,19 @@ import (
 // tableSheet writes a results.Table on a sheet of its own: title, note,
 // a header row and the rows, number and rate columns as numbers (rates
 // formatted as percentages), text as text.
+// Its errors name the table once.
 func (b *book) tableSheet(t *results.Table) error {
 	if err := t.Check(); err != nil {
-		return err
+		return err // it names the table
 	}
+	if err := b.tableRows(t); err != nil {
+		return fmt.Errorf("table %q: %w", t.Title, err)
+	}
+	return nil
+}
+
+// tableRows writes the sheet of tableSheet.
+func (b *book) tableRows(t *results.Table) error {
 	name := b.sheetName(t.Title)
 	if err := b.addSheet(name); err != nil {
 		return err
@@ -100,7 +109,7 @@ func WriteTables(w io.Writer, title string, tables []results.Table) error {
 	}
 	for i := range tables {
 		if err := b.tableSheet(&tables[i]); err != nil {
-			return fmt.Errorf("table %q: %w", tables[i].Title, err)
+			return err
 		}
 	}
 	g := &grid{f: b.f, sheet: "Contents"}

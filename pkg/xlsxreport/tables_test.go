@@ -2,6 +2,7 @@ package xlsxreport
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -73,8 +74,19 @@ func TestWriteTables(t *testing.T) {
 
 	bad := kappaTables()
 	bad[1].Rows[0] = []string{"a", "10"}
-	if err := WriteTables(&bytes.Buffer{}, "x", bad); err == nil || !strings.Contains(err.Error(), "row 1 has 2 cells for 4 columns") {
+	err = WriteTables(&bytes.Buffer{}, "x", bad)
+	if err == nil || !strings.Contains(err.Error(), "row 1 has 2 cells for 4 columns") {
 		t.Errorf("ragged table: error %v", err)
+	}
+	// The table is named once, not "table \"T\": table \"T\": row 1 ...".
+	if prefix := fmt.Sprintf("table %q: ", bad[1].Title); err == nil || !strings.HasPrefix(err.Error(), prefix) || strings.Count(err.Error(), prefix) != 1 {
+		t.Errorf("ragged table: error %v, want it to start with %q once", err, prefix)
+	}
+	// Likewise through Write's Options.Tables.
+	s, _ := sample(t)
+	_, err = Write(&bytes.Buffer{}, s, Options{Tables: bad})
+	if prefix := fmt.Sprintf("table %q: ", bad[1].Title); err == nil || strings.Count(err.Error(), prefix) != 1 {
+		t.Errorf("Write with a ragged table: error %v, want %q once", err, prefix)
 	}
 }
 

@@ -161,7 +161,7 @@ func (b *book) write() error {
 	for i := range b.opt.Tables {
 		t := &b.opt.Tables[i]
 		if err := b.tableSheet(t); err != nil {
-			return fmt.Errorf("table %q: %w", t.Title, err)
+			return err
 		}
 	}
 	if b.opt.Verdicts != nil {

@@ -394,7 +394,7 @@ func TestVerdictFileErrors(t *testing.T) {
 	}{
 		{"empty", "", "empty verdict file"},
 		{"missing metric column", "id,answer,response,exact_substring\n1,a,a,1\n", `no column "word_overlap"`},
-		{"too few rows", strings.Join(recs[0], ",") + "\n", "has 0 rows but the result has 284"},
+		{"too few rows", strings.Join(recs[0], ",") + "\n", "v.csv: the verdict file has 0 rows, the result has 284"},
 		{"ragged row", strings.Join(recs[0], ",") + "\na,b\n", "v.csv:2: 2 fields, the header has 13"},
 	}
 	for _, c := range cases {
