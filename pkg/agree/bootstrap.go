@@ -33,9 +33,10 @@ type Interval struct {
 // When the raters agree on every item, every resample gives κ = 1 and the
 // interval is 1 to 1, which says nothing about how far agreement could
 // fall on other items; a warning then gives the Wilson interval of the
-// observed agreement n/n (see Interval). Errors are those of
-// WeightedKappa, and ErrInvalid for resamples < 1 or a confidence not
-// strictly between 0 and 1.
+// observed agreement n/n (n/(n + z²) to 1, z the normal critical value
+// of the confidence), while Lo and Hi keep the bootstrap figures. Errors
+// are those of WeightedKappa, and ErrInvalid for resamples < 1 or a
+// confidence not strictly between 0 and 1.
 func BootstrapKappa(a, b []string, order []string, w Weights, resamples int, confidence float64, seed uint64) (Interval, error) {
 	if err := checkBootstrap(resamples, confidence); err != nil {
 		return Interval{}, err
