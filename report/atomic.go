@@ -27,7 +27,8 @@ import (
 //     the file it names is written as above; the link stays.
 //   - A device or a named pipe (/dev/null, /dev/stdout, a FIFO): it is
 //     opened and written directly; nothing is renamed or removed.
-//   - A directory: refused at once, before any work is done.
+//   - A directory, or a path whose directory is missing: refused at
+//     once, before any work is done (refuseDir).
 //
 // Commit removes before renaming rather than renaming over the old file
 // because on ext4 (the default on Linux) a rename that replaces a file
@@ -158,9 +159,11 @@ func openSpecial(path string) (io.Writer, func() error, func(), error) {
 	return bw, commit, abort, nil
 }
 
-// refuseDir reports an error when path names a directory (through any
-// symbolic links), so that a command can refuse an output path before
-// doing the work whose result it would write there.
+// refuseDir reports an error when path cannot be a file to write: it
+// names a directory (through any symbolic links), or the directory it
+// would go in does not exist or is not a directory. A command calls it
+// to refuse an output path before doing the work whose result it would
+// write there; createAtomic calls it too.
 func refuseDir(path string) error {
 	target, err := followLink(path)
 	if err != nil {
@@ -168,6 +171,15 @@ func refuseDir(path string) error {
 	}
 	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory: give the name of a file to write", path)
+	}
+	dir := filepath.Dir(target)
+	switch fi, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot write %s: the directory %s does not exist (create it first)", path, dir)
+	case err != nil:
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
 	}
 	return nil
 }

@@ -123,3 +123,31 @@ func TestCreateAtomic(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 }
+
+// TestRefuseDirMissingParent: an output path in a directory that does
+// not exist (or under a file) is refused by name before any work, as a
+// directory target is; it used to fail at the end with the temporary
+// file's name ("open nodir/.x.csv.7422965438.tmp: no such file ...").
+func TestRefuseDirMissingParent(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, []byte("x"), 0o644)
+	for _, c := range []struct{ name, path, want string }{
+		{"missing directory", filepath.Join(dir, "nodir", "x.csv"), "cannot write " + filepath.Join(dir, "nodir", "x.csv") + ": the directory " + filepath.Join(dir, "nodir") + " does not exist"},
+		{"under a file", filepath.Join(file, "x.csv"), "cannot write " + filepath.Join(file, "x.csv") + ": " + file + " is not a directory"},
+		{"a directory", dir, dir + " is a directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := refuseDir(c.path); err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("refuseDir: %v, want %q", err, c.want)
+			}
+			if _, _, _, err := createAtomic(c.path); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("createAtomic: %v, want %q", err, c.want)
+			}
+		})
+	}
+	// A relative name in the current directory has the directory ".".
+	if err := refuseDir("x.csv"); err != nil {
+		t.Errorf("refuseDir(x.csv): %v", err)
+	}
+}

@@ -25,8 +25,10 @@ Renders a result saved with "evalbook score --json > RESULT.json" (or "evalbook 
 the response table or scoring anything: every figure comes from the JSON document.
 --verdicts names the verdict file of the same run (score --out FILE) so that the workbook
 and the HTML page can list every row and the rows where metrics disagree; it is refused
-unless it has the result's rows, metric columns and per-metric pass counts. With no output flag, the text report is printed (or, with --json,
-the result again as one JSON document).
+unless it has the result's rows, metric columns, per-metric pass counts and agreement
+buckets (the rows both metrics pass, both fail, only one passes). With no output flag,
+the text report is printed (or, with --json, the result again as one JSON document).
+--xlsx and --html need file names: standard output (-) is only for score --out.
 
 The workbook has a Summary sheet, one sheet per grouping with a native bar chart and
 interval error bars, Agreement, Verdicts (continued on further sheets past Excel's
@@ -107,8 +109,9 @@ func runReport(e *env) error {
 }
 
 // checkVerdicts refuses a verdict file that is not the one of the
-// result: the row count, the metric columns and each metric's pass count
-// (or sum, for a graded metric) must match (results.CheckVerdicts).
+// result: the row count, the metric columns, each metric's pass count
+// (or sum, for a graded metric) and each agreement bucket must match
+// (results.CheckVerdicts).
 func checkVerdicts(path, from string, res *results.Score) error {
 	f, err := os.Open(path)
 	if err != nil {

@@ -311,12 +311,42 @@ func TestReportVerdictsBelong(t *testing.T) {
 	if flipped == "" {
 		t.Fatal("no passing row to flip")
 	}
+	// The audit's tampering: exact_substring 1 → 0 on a row both metrics
+	// pass and 0 → 1 on a row neither passes: the pass counts stay, the
+	// agreement buckets (both, neither) each lose one row.
+	swapped := strings.Split(string(b), "\n")
+	done := 0
+	for i, l := range swapped[1:] {
+		cells := strings.Split(l, ",")
+		n := len(cells)
+		if n <= 6 {
+			continue
+		}
+		switch ex, wo := cells[n-6], cells[n-5]; {
+		case done&1 == 0 && ex == "1" && wo == "1":
+			cells[n-6] = "0"
+			done |= 1
+		case done&2 == 0 && ex == "0" && wo == "0":
+			cells[n-6] = "1"
+			done |= 2
+		default:
+			continue
+		}
+		swapped[i+1] = strings.Join(cells, ",")
+	}
+	bucketsFile := filepath.Join(dir, "v_buckets.csv")
+	os.WriteFile(bucketsFile, []byte(strings.Join(swapped, "\n")), 0o644)
+	if done != 3 {
+		t.Fatal("no both and neither rows to swap")
+	}
+	both := res.Agreement[0].Both
 	passes := int(res.Combined.Metrics["exact_substring"].Correct)
 	html := filepath.Join(dir, "r.html")
 	for _, c := range []struct {
 		name, verdicts, want string
 	}{
 		{"flipped verdict", flipped, fmt.Sprintf("v_flipped.csv does not belong to %s: exact_substring passes %d rows in the verdict file, the result says %d", result, passes-1, passes)},
+		{"buckets", bucketsFile, fmt.Sprintf("v_buckets.csv does not belong to %s: exact_substring and word_overlap: %d rows are passed by both in the verdict file, the result says %d", result, both-1, both)},
 		{"other normalisation", other, "v_indic.csv does not belong to " + result + ": exact_substring passes"},
 		{"extra metric", extra, `v_chrf.csv does not belong to ` + result + `: the verdict file has a column for metric "chrf", which the result does not score`},
 	} {

@@ -46,8 +46,14 @@ func (x *exportFlags) check(cmd string) error {
 	if x.xlsx != "" && x.xlsx == x.html {
 		return usagef("%s: --xlsx and --html name the same file %q", cmd, x.xlsx)
 	}
-	for _, f := range []struct{ flag, path string }{{"--xlsx", x.xlsx}, {"--html", x.html}} {
-		if f.path == "" {
+	for _, f := range []struct{ flag, path string }{{"--xlsx", x.xlsx}, {"--html", x.html}, {"--charts", x.charts}} {
+		if f.path == "-" {
+			// A workbook or a page on standard output would mix with the
+			// report; "-" is read by report --from and written only by
+			// score --out.
+			return usagef("%s: %s -: standard output (-) is only for score --out; give %s a file name", cmd, f.flag, f.flag)
+		}
+		if f.path == "" || f.flag == "--charts" {
 			continue
 		}
 		if err := refuseDir(f.path); err != nil {

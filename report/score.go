@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -207,6 +208,7 @@ func runScore(e *env) error {
 	}
 	res.Tool = "evalbook " + version
 	res.Created = createdTime()
+	flagHints(res.Warnings)
 	if exp.any() {
 		verdicts, vname := *out, *out
 		if toStdout {
@@ -250,6 +252,21 @@ func scoreHint(err error, repaired bool) error {
 		return fmt.Errorf("%w (name the columns with --question-col, --answer-col, --domain-col, --response-col)", err)
 	}
 	return err
+}
+
+// flagHints adds to the library's warnings the flags of score that act
+// on them: pkg/qa suggests "a bootstrap interval" and "the nfc or indic
+// profile" without knowing its caller's flags.
+func flagHints(ws []results.Warning) {
+	for i := range ws {
+		w := &ws[i]
+		switch w.Code {
+		case "interval":
+			w.Message = strings.ReplaceAll(w.Message, "a bootstrap interval", "a bootstrap interval (--ci bootstrap)")
+		case "not_nfc":
+			w.Message = strings.ReplaceAll(w.Message, "consider normalising both sides to NFC (the nfc or indic profile)", "consider --normalize nfc (or indic)")
+		}
+	}
 }
 
 // createdTime is the report's creation time: now, or SOURCE_DATE_EPOCH

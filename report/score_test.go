@@ -192,7 +192,7 @@ func TestScoreAuditFixes(t *testing.T) {
 	}{
 		{"jsonl bad utf8 hint", []string{"score", "--responses", badJSONL}, 1, nil, []string{"bad.jsonl:1", "pass --repair-utf8"}, nil},
 		{"jsonl repair", []string{"score", "--responses", badJSONL, "--repair-utf8"}, 0,
-			[]string{"1 row had its invalid UTF-8 replaced by U+FFFD (lines 1)"}, nil, []string{"repair-utf8"}},
+			[]string{"1 row had its invalid UTF-8 replaced by U+FFFD (line 1)"}, nil, []string{"repair-utf8"}},
 		{"empty jsonl", []string{"score", "--responses", write("e.jsonl", "\n")}, 1, nil, []string{"one JSON object per line"}, []string{"header row"}},
 		{"nested jsonl value", []string{"score", "--responses", write("n.jsonl", `{"question": "q", "answer": "a", "Domain": "D", "response": "a", "meta": {"tokens": [1, 2]}}`+"\n")}, 0,
 			[]string{"n.jsonl: 1 row,", "100.0%"}, nil, nil},
@@ -271,5 +271,56 @@ func TestScoreOutStdout(t *testing.T) {
 	}
 	if _, err := os.Stat("-"); err == nil {
 		t.Errorf("a file named - was written")
+	}
+}
+
+// TestScoreAudit2: the second user audit's items 12, 18 and 19 at the
+// command: flag hints added to the library's warnings, "-" refused for
+// the report files, a missing output directory refused up front, and
+// "(line 2)" for one line.
+func TestScoreAudit2(t *testing.T) {
+	dir := t.TempDir()
+	four := filepath.Join(dir, "four.csv")
+	// squad_f1 2/3, 2/3, 2/3, 3/4 (pkg/qa's TestGradedIntervalNearlyEqual);
+	// the last response is blank, so one blank_response warning on line 5.
+	os.WriteFile(four, []byte("question,answer,Domain,response\nq,x y z,D,x y w\nq,x y z,D,x y u\nq,x y z,D,x y t\nq,x y z v,D, \n"), 0o644)
+	out, errs, code := runCLI(t, "score", "--responses", four, "--metrics", "squad_f1,exact_substring")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"squad_f1: fewer than 30 rows: the normal interval of a graded metric is rough and may be far too narrow; prefer a bootstrap interval (--ci bootstrap) or more rows",
+		"1 row has a blank response",
+		"(line 5)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "(lines 5)") {
+		t.Errorf("output says \"(lines 5)\":\n%s", out)
+	}
+	missing := filepath.Join(dir, "nodir", "x.csv")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"--out in a missing directory", []string{"score", "--out", missing}, "score: --out: cannot write " + missing + ": the directory " + filepath.Join(dir, "nodir") + " does not exist"},
+		{"--xlsx in a missing directory", []string{"score", "--xlsx", missing}, "the directory " + filepath.Join(dir, "nodir") + " does not exist"},
+		{"--html -", []string{"score", "--html", "-"}, "score: --html -: standard output (-) is only for score --out"},
+		{"--xlsx -", []string{"score", "--xlsx", "-"}, "score: --xlsx -: standard output (-) is only for score --out"},
+		{"--charts -", []string{"score", "--charts", "-"}, "score: --charts -: standard output (-) is only for score --out"},
+		{"report --html -", []string{"report", "--from", filepath.Join("testdata", "report_result.json"), "--html", "-"}, "report: --html -: standard output (-) is only for score --out"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, errs, code := runCLI(t, c.args...)
+			if code != 2 || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d, %q; want exit 2 and %q", code, errs, c.want)
+			}
+			if _, err := os.Stat("-"); err == nil {
+				t.Errorf("a file named - was written")
+			}
+		})
 	}
 }
