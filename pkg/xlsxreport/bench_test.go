@@ -15,8 +15,9 @@ import (
 
 // bigVerdicts writes a verdict file of n rows to a temporary file by
 // cycling the sample's 284 verdict rows (ids made unique), and returns
-// the file and a copy of the sample result whose row count is n. The
-// figures are the sample's; only the row count matters for the writer.
+// the file and a copy of the sample result with the row count, pass
+// counts, sums and agreement buckets of those n rows (which Write checks;
+// the other figures are the sample's and do not matter to the writer).
 func bigVerdicts(b *testing.B, n int) (*results.Score, string) {
 	b.Helper()
 	s, verdicts := sample(b)
@@ -32,10 +33,42 @@ func bigVerdicts(b *testing.B, n int) (*results.Score, string) {
 	bw := bufio.NewWriterSize(f, 1<<20)
 	cw := csv.NewWriter(bw)
 	cw.Write(recs[0])
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i // the last column of a name: the scorer's
+	}
+	sums := map[string]float64{}
+	buckets := make([][4]int, len(s.Agreement))
 	for i := range n {
 		r := append([]string(nil), recs[1+i%(len(recs)-1)]...)
 		r[0] += "-" + strconv.Itoa(i)
 		cw.Write(r)
+		for _, id := range s.Settings.Metrics {
+			x, _ := results.Number(r[col[id]])
+			sums[id] += x
+		}
+		for p, a := range s.Agreement {
+			f, g := r[col[a.First]] == "1", r[col[a.Second]] == "1"
+			switch {
+			case f && g:
+				buckets[p][0]++
+			case !f && !g:
+				buckets[p][1]++
+			case f:
+				buckets[p][2]++
+			default:
+				buckets[p][3]++
+			}
+		}
+	}
+	for id, x := range sums {
+		m := s.Combined.Metrics[id]
+		m.Correct = x
+		s.Combined.Metrics[id] = m
+	}
+	for p := range s.Agreement {
+		a := &s.Agreement[p]
+		a.Both, a.Neither, a.OnlyFirst, a.OnlySecond = buckets[p][0], buckets[p][1], buckets[p][2], buckets[p][3]
 	}
 	cw.Flush()
 	if err := bw.Flush(); err != nil {
