@@ -49,7 +49,7 @@ var rules = []rule{
 	{pkg: "pkg/agree", core: true, ext: []string{xtext}},
 	{pkg: "pkg/score", core: true, allow: []string{"pkg/textnorm"}, ext: []string{xtext}},
 	{pkg: "pkg/results", core: true, allow: []string{"pkg/stats", "pkg/agree", "pkg/score"}},
-	{pkg: "pkg/qa", core: true, allow: coreUpper},
+	{pkg: "pkg/qa", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
 	{pkg: "pkg/design", core: true, allow: coreUpper},
 	{pkg: "pkg/harness", core: true, allow: append([]string{"pkg/design"}, coreUpper...)}, // runs case records, measures a plan's metrics
 	{pkg: "pkg/judge", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},

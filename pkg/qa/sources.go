@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/rawpos"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
@@ -231,7 +232,7 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 				raw := s.sc.Bytes()
 				off := firstBad(string(raw))
 				_, col := lineCol(string(raw), off, s.line)
-				return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Column: col, Field: jsonKeyAt(raw, off),
+				return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Column: col, Field: rawpos.JSONKeyAt(raw, off),
 					Err: badUTF8Err(raw[off], 0, false)}
 			}
 			b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
@@ -335,45 +336,6 @@ func flatObject(b []byte) (keys, vals []string, composite []bool, err error) {
 		return nil, nil, nil, &jsonError{off: int(dec.InputOffset()) + len(rest) - len(bytes.TrimLeftFunc(rest, unicode.IsSpace)), err: errors.New("trailing data after the object")}
 	}
 	return keys, vals, composite, nil
-}
-
-// jsonKeyAt returns the top-level key of the JSON object in line whose
-// key or value spans byte offset off, or "" when none does. line need
-// not be valid UTF-8: the tokenizer steps over bad bytes in strings.
-// (internal/rawpos.JSONKeyAt does the same; pkg/qa may not import it.)
-func jsonKeyAt(line []byte, off int) string {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	depth, key, wantKey := 0, "", false
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-				if depth == 1 {
-					wantKey = d == '{'
-					continue
-				}
-			} else {
-				depth--
-			}
-		} else if depth == 1 && wantKey {
-			key, _ = tok.(string)
-			wantKey = false
-			if int(dec.InputOffset()) > off {
-				return key
-			}
-			continue
-		}
-		if depth >= 1 && int(dec.InputOffset()) > off {
-			return key
-		}
-		if depth == 1 {
-			wantKey = true
-		}
-	}
 }
 
 // jsonText turns one JSON value into field text: a string's text, a
