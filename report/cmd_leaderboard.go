@@ -125,10 +125,14 @@ func runLeaderboard(e *env) error {
 			return scoreHint(err, *repair)
 		}
 		for i, w := range board.Warnings {
-			if w.Code == "no_interval" {
+			switch {
+			case w.Code == "no_interval":
 				// Say how to get the interval with this command's flag.
 				board.Warnings[i].Message = fmt.Sprintf("%s is corpus-level (its value is not a mean of rows), so cells have no interval; "+
 					"pass --resamples N (e.g. --resamples 1000) for a bootstrap interval over rows", m.ID)
+			case strings.HasPrefix(w.Code, "not_nfc"):
+				// pkg/qa's advice names no flag; this command's is --normalize.
+				board.Warnings[i].Message = strings.ReplaceAll(w.Message, "consider normalising both sides to NFC (the nfc or indic profile)", "consider --normalize nfc (or indic)")
 			}
 		}
 		if *dir == "" {

@@ -168,3 +168,21 @@ func TestLeaderboardAuditFixes(t *testing.T) {
 		t.Errorf("cell interval [%v, %v], want [0.342380, 1]", c.Low, c.High)
 	}
 }
+
+// TestLeaderboardNFCHint: pkg/qa's not-NFC warning names no flag; the
+// leaderboard names its own (--normalize), as score does.
+func TestLeaderboardNFCHint(t *testing.T) {
+	dir := t.TempDir()
+	// "café" with the accent as a combining mark (NFD) in the response.
+	body := "question,answer,Domain,response\nq1,cafe,D,cafe\u0301 au lait\nq2,b,D,b\n"
+	if err := os.WriteFile(filepath.Join(dir, "m_english.csv"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "leaderboard", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if all := out + errs; !strings.Contains(all, "not in Unicode NFC") || !strings.Contains(all, "consider --normalize nfc (or indic)") {
+		t.Errorf("no NFC warning naming --normalize:\n%s%s", out, errs)
+	}
+}
