@@ -187,10 +187,23 @@ type worker struct {
 	gbuf    []byte
 	rbuf    []byte
 	keybuf  []byte
+	buckets []int // per binary metric pair, this row's agreement bucket
+	// groups caches, per grouping, the accumulators of the current batch
+	// by key: a few string comparisons instead of a map lookup per row,
+	// since a grouping column usually has a handful of values.
+	groups []groupCache
 }
 
+type groupCache struct {
+	keys []string
+	accs []*acc
+}
+
+// maxCachedGroups bounds each groupCache; further keys go to the map alone.
+const maxCachedGroups = 16
+
 func (e *engine) newWorker() *worker {
-	w := &worker{e: e, vals: make([]score.Verdict, len(e.metrics))}
+	w := &worker{e: e, vals: make([]score.Verdict, len(e.metrics)), buckets: make([]int, len(e.pairs))}
 	for _, m := range e.metrics {
 		s := m.New()
 		w.scorers = append(w.scorers, s)
@@ -212,7 +225,38 @@ func (w *worker) newBatch(seq int) *batchResult {
 	for i := range b.groups {
 		b.groups[i] = map[string]*acc{}
 	}
+	if len(w.groups) != len(b.groups) {
+		w.groups = make([]groupCache, len(b.groups))
+	}
+	for i := range w.groups {
+		c := &w.groups[i]
+		clear(c.accs) // let the previous batch's accumulators go
+		c.keys, c.accs = c.keys[:0], c.accs[:0]
+	}
 	return b
+}
+
+// group returns the accumulator of group key of grouping g in batch b,
+// creating it on first sight, and the key as stored (a copy that outlives
+// the block key points into).
+func (w *worker) group(b *batchResult, g int, key string) (*acc, string) {
+	c := &w.groups[g]
+	for i, k := range c.keys {
+		if k == key {
+			return c.accs[i], k
+		}
+	}
+	a := b.groups[g][key]
+	if a == nil {
+		a = w.e.newAcc()
+		key = strings.Clone(key)
+		b.groups[g][key] = a
+	}
+	if len(c.keys) < maxCachedGroups {
+		c.keys = append(c.keys, key)
+		c.accs = append(c.accs, a)
+	}
+	return a, key
 }
 
 func (b *batchResult) warnLine(code string, line int) {
@@ -271,7 +315,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	}
 	if emptyGolden {
 		b.warnLine("empty_golden", line)
-	} else if textnorm.Strip(golden) != golden {
+	} else if textnorm.HasOuterSpace(golden) {
 		b.warnLine("golden_whitespace", line)
 	}
 	if w.anyLow && !lowered {
@@ -303,6 +347,9 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			w.vals[i] = s.Score(golden, response)
 		}
 	}
+	for p, pr := range e.pairs {
+		w.buckets[p] = bucket(w.vals[pr[0]].Value, w.vals[pr[1]].Value)
+	}
 	add := func(a *acc) {
 		a.n++
 		if blank {
@@ -320,8 +367,8 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 				a.values[i] = append(a.values[i], v.Value)
 			}
 		}
-		for p, pr := range e.pairs {
-			a.agree[p][bucket(w.vals[pr[0]].Value, w.vals[pr[1]].Value)]++
+		for p, k := range w.buckets {
+			a.agree[p][k]++
 		}
 		if lay.cluster >= 0 {
 			a.clusters = append(a.clusters, strings.Clone(fields[lay.cluster]))
@@ -338,20 +385,13 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	add(b.combined)
 	firstGroup := ""
 	for g, cols := range lay.byCols {
-		key := w.groupKey(fields, cols)
-		a := b.groups[g][key]
-		if a == nil {
-			a = e.newAcc()
-			key = strings.Clone(key)
-			b.groups[g][key] = a
-		}
+		a, key := w.group(b, g, w.groupKey(fields, cols))
 		if g == 0 {
 			firstGroup = key
 		}
 		add(a)
 	}
-	for p, pr := range e.pairs {
-		k := bucket(w.vals[pr[0]].Value, w.vals[pr[1]].Value)
+	for p, k := range w.buckets {
 		if len(b.examples[p][k]) < e.opt.Examples {
 			ex := results.Example{Line: line, Group: strings.Clone(firstGroup), Golden: strings.Clone(fields[lay.answer]), Response: strings.Clone(fields[lay.response])}
 			if lay.id >= 0 {

@@ -180,12 +180,48 @@ func Strip(s string) string {
 
 // IsBlank reports whether s is empty after Strip.
 func IsBlank(s string) bool {
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				return false
+			}
+			i++
+			continue
+		}
+		if !MaybeSpaceLead(c) {
+			return false // e.g. any Indic letter: no need to decode it
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if !IsSpace(r) {
 			return false
 		}
+		i += n
 	}
 	return true
+}
+
+// HasOuterSpace reports whether Strip(s) != s, that is whether s starts
+// or ends with Python whitespace, without building the stripped string:
+// the scoring loop asks it of every golden answer.
+func HasOuterSpace(s string) bool {
+	if s == "" {
+		return false
+	}
+	if c := s[0]; c < utf8.RuneSelf {
+		if asciiSpace[c] {
+			return true
+		}
+	} else if MaybeSpaceLead(c) {
+		if r, _ := utf8.DecodeRuneInString(s); IsSpace(r) {
+			return true
+		}
+	}
+	if c := s[len(s)-1]; c < utf8.RuneSelf {
+		return asciiSpace[c]
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return IsSpace(r)
 }
 
 // ASCIIPunctuation is Python's string.punctuation: the 32 ASCII

@@ -274,3 +274,43 @@ func TestMaybeSpaceLead(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankAndOuterSpace holds IsBlank and HasOuterSpace to their
+// definitions through Strip, on every code point alone, between letters,
+// and at each end of a word; FuzzBlankAndOuterSpace does the same on
+// arbitrary strings.
+func TestBlankAndOuterSpace(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := IsBlank(s), Strip(s) == ""; got != want {
+			t.Fatalf("IsBlank(%+q) = %v, Strip says %v", s, got, want)
+		}
+		if got, want := HasOuterSpace(s), Strip(s) != s; got != want {
+			t.Fatalf("HasOuterSpace(%+q) = %v, Strip says %v", s, got, want)
+		}
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		c := string(r)
+		check(c)
+		check(c + "ক")
+		check("ক" + c)
+		check("a" + c + "b")
+	}
+	for _, s := range []string{"", " ", "\u00a0\u3000", "\xff", "a\xff", "\xff ", " \xff", "\xe2\x80", "ক \u2028"} {
+		check(s)
+	}
+}
+
+func FuzzBlankAndOuterSpace(f *testing.F) {
+	for _, s := range []string{"", " x ", "\u0085", "ক\u00a0", "\xe3\x80\x80", "\xff\x1c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if IsBlank(s) != (Strip(s) == "") || HasOuterSpace(s) != (Strip(s) != s) {
+			t.Fatalf("%+q: IsBlank %v, HasOuterSpace %v, Strip %+q", s, IsBlank(s), HasOuterSpace(s), Strip(s))
+		}
+	})
+}
