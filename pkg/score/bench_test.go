@@ -1,6 +1,10 @@
 package score
 
-import "testing"
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
 
 // benchRows mixes English, Hindi and Bengali rows of typical lengths.
 var benchRows = [][2]string{
@@ -22,6 +26,29 @@ func BenchmarkMetrics(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				r := benchRows[i%len(benchRows)]
 				s.Score(r[0], r[1])
+			}
+		})
+	}
+}
+
+// BenchmarkIndex compares index with bytes.Index on the golden words of
+// the benchmark rows searched in their responses.
+func BenchmarkIndex(b *testing.B) {
+	var pairs [][2][]byte
+	for _, r := range benchRows {
+		for _, w := range strings.Fields(r[0]) {
+			pairs = append(pairs, [2][]byte{[]byte(r[1]), []byte(w)})
+		}
+	}
+	for _, f := range []struct {
+		name string
+		fn   func(s, sep []byte) int
+	}{{"bytes.Index", bytes.Index}, {"index", index}} {
+		b.Run(f.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for _, p := range pairs {
+					f.fn(p[0], p[1])
+				}
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -308,5 +309,51 @@ func TestSentenceIsFinal(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no metric declares SentenceIsFinal")
+	}
+}
+
+// FuzzIndex holds index to bytes.Index, whose result it must always give.
+func FuzzIndex(f *testing.F) {
+	f.Add([]byte("भारत की राजधानी नई दिल्ली है"), []byte("दिल्ली"))
+	f.Add([]byte("বঙ্গভঙ্গ ১৯০৫ ১৯০৫"), []byte("১৯০৫"))
+	f.Add([]byte("ab\xe0\xa4"), []byte("\xe0\xa4"))
+	f.Add([]byte("no match here"), []byte("é"))
+	f.Fuzz(func(t *testing.T, s, sep []byte) {
+		if got, want := index(s, sep), bytes.Index(s, sep); got != want {
+			t.Fatalf("index(%q, %q) = %d, bytes.Index says %d", s, sep, got, want)
+		}
+	})
+}
+
+// TestIndexExhaustive compares index with bytes.Index for every text of
+// up to 6 bytes and every needle of 2 or 3 bytes over an alphabet of the
+// bytes that matter to it: a lead byte 0xE0, the continuation bytes 0xA4
+// and 0x95 (क is E0 A4 95), and 'a'.
+func TestIndexExhaustive(t *testing.T) {
+	alphabet := []byte{0xE0, 0xA4, 0x95, 'a'}
+	var all func(n int) [][]byte
+	all = func(n int) [][]byte {
+		if n == 0 {
+			return [][]byte{{}}
+		}
+		var out [][]byte
+		for _, p := range all(n - 1) {
+			for _, c := range alphabet {
+				out = append(out, append(append([]byte(nil), p...), c))
+			}
+		}
+		return out
+	}
+	var texts, needles [][]byte
+	for n := 0; n <= 6; n++ {
+		texts = append(texts, all(n)...)
+	}
+	needles = append(all(2), all(3)...)
+	for _, s := range texts {
+		for _, sep := range needles {
+			if got, want := index(s, sep), bytes.Index(s, sep); got != want {
+				t.Fatalf("index(% x, % x) = %d, bytes.Index says %d", s, sep, got, want)
+			}
+		}
 	}
 }
