@@ -170,39 +170,47 @@ func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 	copy(o, s)
 	st := nfcState{starter: -1}
 	verdict := nfcYes
+	tab := (*[0x1000]uint16)(nfcTab[:0x1000]) // U+0000 to U+0FFF, without bounds checks
 	i := 0
 	for i < len(o) {
-		if i+8 <= len(o) {
-			w := binary.LittleEndian.Uint64(o[i:])
-			if w&0x8080808080808080 == 0 {
-				// Eight ASCII bytes: a byte b has its high bit set in
-				// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
-				// upper marks the capitals; adding 0x20 lowers them.
-				if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
-					binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
-				}
-				st.prev, st.starter = 0, rune(s[i+7]) // the check is of s, not its lower case
-				i += 8
-				continue
-			}
-		}
 		c := o[i]
 		if c < utf8.RuneSelf {
+			if i+8 <= len(o) {
+				w := binary.LittleEndian.Uint64(o[i:])
+				if w&0x8080808080808080 == 0 {
+					// Eight ASCII bytes: a byte b has its high bit set in
+					// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
+					// upper marks the capitals; adding 0x20 lowers them.
+					if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+						binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
+					}
+					st.prev, st.starter = 0, rune(s[i+7]) // the check is of s, not its lower case
+					i += 8
+					continue
+				}
+			}
 			o[i] = asciiLower[c]
 			st.prev, st.starter = 0, rune(c)
 			i++
 			continue
 		}
 		if c == 0xE0 && i+2 < len(o) && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80 {
-			if verdict == nfcYes {
-				r := rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F)
-				if nfcTab[r] == 0 { // a plain starter: the common case, inline
-					st.prev, st.starter = 0, r
-				} else {
-					verdict = st.step(r)
+			// A run of U+0800 to U+0FFF (the Indic scripts, which have
+			// no case): only the NFC quick check has work to do.
+			for {
+				if verdict == nfcYes {
+					r := rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F)
+					if tab[r] == 0 { // a plain starter: the common case, inline
+						st.prev, st.starter = 0, r
+					} else {
+						verdict = st.step(r)
+					}
+				}
+				i += 3
+				if !(i+2 < len(o) && o[i] == 0xE0 && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80) {
+					break
 				}
 			}
-			i += 3
 			continue
 		}
 		return appendLowerCheckFrom(dst[:base+i], s, i, st, verdict)
