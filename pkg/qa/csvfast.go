@@ -170,6 +170,11 @@ type csvParser struct {
 	line  int
 	buf   []string
 	nCols int
+	// quote is the offset of the next '"' at or after some earlier pos,
+	// len(text) when there is none, or -1 before the first search: one
+	// search serves every line up to the next quote, instead of a search
+	// of each line.
+	quote int
 }
 
 // parse returns the next record, or ok=false at the end of the chunk.
@@ -185,7 +190,14 @@ func (p *csvParser) parse() (rec record, ok bool, err error) {
 		} else {
 			lineText = p.text[p.pos:]
 		}
-		if strings.IndexByte(lineText, '"') < 0 {
+		if p.quote < p.pos {
+			if k := strings.IndexByte(p.text[p.pos:], '"'); k >= 0 {
+				p.quote = p.pos + k
+			} else {
+				p.quote = len(p.text)
+			}
+		}
+		if p.quote >= p.pos+len(lineText) { // no quote on this line
 			p.pos = next
 			p.line++
 			raw := strings.TrimSuffix(lineText, "\r")
@@ -371,7 +383,7 @@ func lineCol(text string, off, line int) (int, int) {
 // and returns the header and the rest of that chunk.
 func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	text := strings.TrimPrefix(c.text, "\uFEFF")
-	p := &csvParser{file: file, text: text, line: c.firstLine}
+	p := &csvParser{file: file, text: text, line: c.firstLine, quote: -1}
 	rec, ok, err := p.parse()
 	if err != nil {
 		return nil, nil, err
