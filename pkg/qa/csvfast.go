@@ -170,11 +170,25 @@ type csvParser struct {
 	line  int
 	buf   []string
 	nCols int
-	// quote is the offset of the next '"' at or after some earlier pos,
-	// len(text) when there is none, or -1 before the first search: one
-	// search serves every line up to the next quote, instead of a search
-	// of each line.
-	quote int
+	// quote caches nextQuote's answer (valid while quoteKnown and
+	// quote >= pos): one search serves every line up to the next quote,
+	// instead of a search of each line.
+	quote      int
+	quoteKnown bool
+}
+
+// nextQuote returns the offset of the first '"' at or after pos, or
+// len(text) when there is none.
+func (p *csvParser) nextQuote() int {
+	if !p.quoteKnown || p.quote < p.pos {
+		p.quoteKnown = true
+		if k := strings.IndexByte(p.text[p.pos:], '"'); k >= 0 {
+			p.quote = p.pos + k
+		} else {
+			p.quote = len(p.text)
+		}
+	}
+	return p.quote
 }
 
 // parse returns the next record, or ok=false at the end of the chunk.
@@ -190,14 +204,7 @@ func (p *csvParser) parse() (rec record, ok bool, err error) {
 		} else {
 			lineText = p.text[p.pos:]
 		}
-		if p.quote < p.pos {
-			if k := strings.IndexByte(p.text[p.pos:], '"'); k >= 0 {
-				p.quote = p.pos + k
-			} else {
-				p.quote = len(p.text)
-			}
-		}
-		if p.quote >= p.pos+len(lineText) { // no quote on this line
+		if p.nextQuote() >= p.pos+len(lineText) { // no quote on this line
 			p.pos = next
 			p.line++
 			raw := strings.TrimSuffix(lineText, "\r")
@@ -300,8 +307,8 @@ func (p *csvParser) slow() ([]string, error) {
 		if k := strings.IndexByte(t[p.pos:nl], ','); k >= 0 {
 			end = p.pos + k
 		}
-		if q := strings.IndexByte(t[p.pos:end], '"'); q >= 0 {
-			end = p.pos + q // a bare quote: reported below
+		if q := p.nextQuote(); q < end {
+			end = q // a bare quote: reported below
 		}
 		for end < len(t) && t[end] != ',' && t[end] != '\n' {
 			if t[end] == '"' {
@@ -383,7 +390,7 @@ func lineCol(text string, off, line int) (int, int) {
 // and returns the header and the rest of that chunk.
 func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	text := strings.TrimPrefix(c.text, "\uFEFF")
-	p := &csvParser{file: file, text: text, line: c.firstLine, quote: -1}
+	p := &csvParser{file: file, text: text, line: c.firstLine}
 	rec, ok, err := p.parse()
 	if err != nil {
 		return nil, nil, err

@@ -665,7 +665,7 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 				b.err = ctx.Err()
 				return b
 			}
-			p := &csvParser{file: e.file, text: c.text, line: c.firstLine, quote: -1}
+			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
 			// UTF-8 is checked per record: the golden answer and the
 			// response by the lower-casing pass when there is one (which
 			// reads them anyway), the other fields here.
