@@ -364,3 +364,25 @@ func TestReportVerdictsBelong(t *testing.T) {
 		t.Errorf("the run's own verdict file: exit %d, %s", code, errs)
 	}
 }
+
+// TestReportJudgeVerdicts: a judge run's own verdict file belongs to its
+// result. judge_verdicts.csv has rows whose llm_judge cell is empty (an
+// invalid reply), which the judge's agreement table leaves out; the check
+// must leave them out of its buckets too (it refused the file before).
+func TestReportJudgeVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	verdicts, err := os.ReadFile(filepath.Join("testdata", "judge_verdicts.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(verdicts), ",,") {
+		t.Fatal("judge_verdicts.csv has no empty llm_judge cell; the test needs one")
+	}
+	for _, flag := range []string{"--html", "--xlsx"} {
+		out := filepath.Join(dir, "r"+strings.TrimPrefix(flag, "--"))
+		if _, stderr, code := runCLI(t, "report", "--from", filepath.Join("testdata", "judge_limit40.json"),
+			"--verdicts", filepath.Join("testdata", "judge_verdicts.csv"), flag, out); code != 0 {
+			t.Errorf("report %s with the judge's own verdicts: exit %d: %s", flag, code, stderr)
+		}
+	}
+}

@@ -177,7 +177,13 @@ func (v *VerdictReader) Read() ([]string, error) {
 		v.sums[i] += x
 	}
 	for p, pr := range v.pairs {
-		a, b := rec[pr[0]] == "1", rec[pr[1]] == "1"
+		ca, cb := rec[pr[0]], rec[pr[1]]
+		if (ca != "0" && ca != "1") || (cb != "0" && cb != "1") {
+			// An empty cell (a judge's invalid reply) has no verdict, and
+			// the agreement table leaves such rows out.
+			continue
+		}
+		a, b := ca == "1", cb == "1"
 		switch {
 		case a && b:
 			v.buckets[p][0]++
