@@ -151,3 +151,30 @@ func TestRefuseDirMissingParent(t *testing.T) {
 		t.Errorf("refuseDir(x.csv): %v", err)
 	}
 }
+
+// TestReplaceFileFailure: when the new file cannot be renamed into place
+// (here it is missing), the old file is put back unchanged, nothing is
+// left aside, and the error says so.
+func TestReplaceFileFailure(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "v.csv")
+	if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := replaceFile(filepath.Join(dir, ".v.csv.missing.tmp"), target)
+	if err == nil || !strings.Contains(err.Error(), "is unchanged") {
+		t.Fatalf("err = %v, want one saying the old file is unchanged", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "old\n" {
+		t.Errorf("the old file holds %q", b)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.old")); len(left) > 0 {
+		t.Errorf("files left aside: %v", left)
+	}
+}
+
+func TestOutputDash(t *testing.T) {
+	if err := refuseDir("-"); err == nil || !strings.Contains(err.Error(), "only for score --out") {
+		t.Errorf("refuseDir(-) = %v", err)
+	}
+}
