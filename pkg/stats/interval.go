@@ -214,9 +214,9 @@ func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
 		iv.Method = "wilson"
 		iv.Lo, iv.Hi = wilsonMean(m, nf, z)
 		if n == 1 {
-			iv.Warnings = []string{"one value: the interval is the Wilson interval of that value, the widest a score in [0, 1] allows"}
+			iv.Warnings = []string{"one value: the interval is the Wilson interval of that value, as wide as a 0/1 score with this mean would get"}
 		} else {
-			iv.Warnings = []string{"every value is equal: the interval is the Wilson interval of the mean, the widest a score in [0, 1] allows"}
+			iv.Warnings = []string{"every value is equal: the interval is the Wilson interval of the mean, as wide as a 0/1 score with this mean would get"}
 		}
 		return iv
 	}

@@ -49,6 +49,17 @@ func TestUnitMeanInterval(t *testing.T) {
 			}
 		})
 	}
+	// The fallback warnings say what the Wilson interval is: that of a 0/1
+	// score with the same mean. Bhatia–Davis bounds the variance of a
+	// score in [0, 1], not the width of its interval, so they must not
+	// call it the widest such a score allows.
+	for _, n := range []int{1, 2} {
+		iv := UnitMeanInterval(float64(n), float64(n), n, 0.95)
+		if len(iv.Warnings) != 1 || !strings.HasSuffix(iv.Warnings[0], ", as wide as a 0/1 score with this mean would get") ||
+			strings.Contains(iv.Warnings[0], "widest") {
+			t.Errorf("n = %d: warnings %q, want one ending \"as wide as a 0/1 score with this mean would get\"", n, iv.Warnings)
+		}
+	}
 	// With 0/1 values and an equal mean, the fallback is exactly Wilson.
 	lo, hi := Wilson(0, 2, 0.95)
 	if l, h := UnitMean(0, 0, 2, 0.95); l != lo || h != hi {
