@@ -324,3 +324,24 @@ func TestScoreAudit2(t *testing.T) {
 		})
 	}
 }
+
+// TestScoreByRepeats: a repeated or empty --by column is a usage error
+// naming --by, not a library error about Options.By.
+func TestScoreByRepeats(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--by", "Domain", "--by", "Domain"}, "--by Domain is given twice"},
+		{[]string{"--by", "Domain,Domain"}, `names the column "Domain" twice`},
+		{[]string{"--by", "Domain,"}, "a column name is empty"},
+	} {
+		_, errs, code := runCLI(t, append([]string{"score"}, c.args...)...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, "Options.") {
+			t.Errorf("score %q: exit %d, %q; want exit 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+	if _, errs, code := runCLI(t, "score", "--by", "", "--examples", "0"); code != 0 {
+		t.Errorf(`--by "" (no grouping) must still work: exit %d, %s`, code, errs)
+	}
+}
