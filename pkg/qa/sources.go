@@ -227,6 +227,7 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 		if len(b) == 0 {
 			continue
 		}
+		obj, repaired := b, false // the object as the file holds it
 		if !utf8.Valid(b) {
 			if !s.repair {
 				raw := s.sc.Bytes()
@@ -236,6 +237,7 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 					Err: badUTF8Err(raw[off], 0, false)}
 			}
 			b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+			repaired = true
 			s.repaired.Count++
 			if len(s.repaired.Lines) < maxWarnLines {
 				s.repaired.Lines = append(s.repaired.Lines, s.line)
@@ -247,13 +249,21 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 			var je *jsonError
 			if errors.As(err, &je) {
 				// The object is b, trimmed out of the line: place the
-				// offset in the line as read.
+				// offset in the line as read. A repaired b has U+FFFD
+				// (3 bytes) for each run of bad bytes, so its offset is
+				// first taken back to the object as the file holds it;
+				// the column then counts the characters of that line,
+				// each bad byte as one.
 				raw := s.sc.Bytes()
 				start := len(raw) - len(bytes.TrimLeftFunc(raw, unicode.IsSpace))
 				if s.line == 1 && bytes.HasPrefix(raw[start:], []byte("\uFEFF")) {
 					start += 3
 				}
-				if off := start + je.off; off >= 0 && off <= len(raw) {
+				off := je.off
+				if repaired {
+					off = unrepairedOffset(obj, off)
+				}
+				if off := start + off; off >= 0 && off <= len(raw) {
 					_, pe.Column = lineCol(string(raw), off, s.line)
 				}
 				pe.Field = je.key
@@ -266,6 +276,32 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 		return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line + 1, Err: err}
 	}
 	return nil, nil, nil, s.line, io.EOF
+}
+
+// unrepairedOffset maps byte offset off in bytes.ToValidUTF8(b, "\uFFFD")
+// back to b. ToValidUTF8 replaces each run of invalid bytes with one
+// U+FFFD (3 bytes) and copies everything else, so the offsets agree up
+// to the first run and then differ by 3 − (the run's length) per run; an
+// offset inside a replacement maps to the first byte of its run.
+func unrepairedOffset(b []byte, off int) int {
+	i, o := 0, 0 // offsets in b and in the repaired bytes
+	for i < len(b) && o < off {
+		r, n := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError || n != 1 {
+			i, o = i+n, o+n
+			continue
+		}
+		if off < o+3 {
+			return i
+		}
+		for i++; i < len(b); i++ {
+			if r, n := utf8.DecodeRune(b[i:]); r != utf8.RuneError || n != 1 {
+				break
+			}
+		}
+		o += 3
+	}
+	return i + off - o
 }
 
 // jsonError is an error of flatObject with the byte offset in the object
