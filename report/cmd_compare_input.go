@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -26,25 +27,37 @@ func nounCount(n int, one, many string) string {
 var errInputUTF8 = errors.New("invalid UTF-8")
 
 // rawUTF8Field returns the error of a field s, named field (the header
-// when ""), that starts at line and col of file, or nil when s is valid
-// UTF-8. The line is that of the bad byte.
+// when ""), that starts at line and byte column col of file (as
+// csv.Reader.FieldPos gives them, with any byte-order mark stripped), or
+// nil when s is valid UTF-8. Callers read file from its path, so to place
+// the bad byte it reads file again (only when there is an error); see
+// rawUTF8FieldIn.
 func rawUTF8Field(file string, line, col int, field, s string) error {
 	if utf8.ValidString(s) {
 		return nil
 	}
-	off := 0
-	for off < len(s) {
-		r, n := utf8.DecodeRuneInString(s[off:])
-		if r == utf8.RuneError && n == 1 {
-			break
-		}
-		off += n
+	data, err := os.ReadFile(file)
+	if err != nil {
+		data = nil // not a file that can be read twice: no column
 	}
-	where := fmt.Sprintf("%s:%d", file, line)
-	if nl := strings.Count(s[:off], "\n"); nl > 0 {
-		where = fmt.Sprintf("%s:%d", file, line+nl)
-	} else if col > 0 {
-		where += fmt.Sprintf(":%d", col)
+	return rawUTF8FieldIn(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), file, line, col, field, s)
+}
+
+// rawUTF8FieldIn is rawUTF8Field for a field of data, the CSV bytes the
+// reader parsed (after any byte-order mark). The error names the line and
+// the character column of the first bad byte, as an editor shows them:
+// see badBytePlace. When data does not hold the field where line and col
+// say (it is nil, or the file changed), the error names the bad byte's
+// line only.
+func rawUTF8FieldIn(data []byte, file string, line, col int, field, s string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	off := rawpos.InvalidUTF8([]byte(s))
+	badLine := line + strings.Count(s[:off], "\n")
+	where := fmt.Sprintf("%s:%d", file, badLine)
+	if l, c, ok := badBytePlace(data, line, col, s[off]); ok && l == badLine {
+		where += fmt.Sprintf(":%d", c)
 	}
 	if field == "" {
 		where += " (header)"
@@ -53,6 +66,45 @@ func rawUTF8Field(file string, line, col int, field, s string) error {
 	}
 	return fmt.Errorf("%s: %w: first bad byte 0x%02X at character %d of the field; re-save the file as UTF-8",
 		where, errInputUTF8, s[off], utf8.RuneCountInString(s[:off])+1)
+}
+
+// badBytePlace returns the 1-based line and character column of the first
+// invalid UTF-8 byte of the CSV field that starts at line and byte column
+// col of data (csv.Reader.FieldPos counts bytes, and from the opening
+// quote of a quoted field), or ok false when data has no such place or
+// the byte found there is not b, the field's bad byte.
+//
+// The column counts the characters of the bad byte's line before it, an
+// invalid byte as one, plus one: the field's start is found in the raw
+// bytes and the first invalid byte from there on is the field's. The raw
+// field differs from its value only in ASCII (the quotes around it, a
+// doubled quote for each quote in it, CR before LF), which can neither
+// make nor mend a bad sequence, so its valid prefix is the value's and
+// every quote, escaped or not, is counted where the file has it. A bad
+// byte on a later line of a quoted field gets that line and its column.
+func badBytePlace(data []byte, line, col int, b byte) (badLine, badCol int, ok bool) {
+	if line < 1 || col < 1 {
+		return 0, 0, false
+	}
+	start := 0 // of line
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(data[start:], '\n')
+		if i < 0 {
+			return 0, 0, false
+		}
+		start += i + 1
+	}
+	field := start + col - 1
+	if field >= len(data) || bytes.IndexByte(data[start:field], '\n') >= 0 {
+		return 0, 0, false
+	}
+	rel := rawpos.InvalidUTF8(data[field:])
+	if rel < 0 || data[field+rel] != b {
+		return 0, 0, false
+	}
+	bad := field + rel
+	lineStart := bytes.LastIndexByte(data[:bad], '\n') + 1
+	return line + bytes.Count(data[field:bad], []byte("\n")), utf8.RuneCount(data[lineStart:bad]) + 1, true
 }
 
 // rawUTF8CSV checks that every field of the CSV data is valid UTF-8 and
@@ -64,7 +116,8 @@ func rawUTF8CSV(data []byte, file string) error {
 	if utf8.Valid(data) {
 		return nil
 	}
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true
 	var header []string
@@ -88,7 +141,7 @@ func rawUTF8CSV(data []byte, file string) error {
 				}
 			}
 			line, col := r.FieldPos(i)
-			if err := rawUTF8Field(file, line, col, name, f); err != nil {
+			if err := rawUTF8FieldIn(data, file, line, col, name, f); err != nil {
 				return err
 			}
 		}

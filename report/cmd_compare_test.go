@@ -115,11 +115,12 @@ func TestCompareErrors(t *testing.T) {
 		{"metric in the key", []string{"compare", "--old", a, "--new", b, "--key", "id,pass", "--metric", "pass"}, 2, "evalbook: compare: --key must name a column other than --metric and --by\n"},
 		{"key is the group", []string{"compare", "--old", a, "--new", b, "--key", "task", "--by", "task"}, 2, "evalbook: compare: --key must name a column other than --metric and --by\n"},
 		{"missing key column", []string{"compare", "--old", a, "--new", b, "--key", "id,model", "--metric", "pass"}, 1, "evalbook: " + a + ":1: no column \"model\"; the header has id, task, pass, exact\n"},
-		// Columns counted by hand: the bad byte is the 2nd character of
-		// the id field at column 1, and the 3rd of the header's 2nd field,
-		// which starts at byte 4.
-		{"invalid UTF-8 in a key", []string{"compare", "--old", a, "--new", badKey, "--metric", "pass"}, 1, "evalbook: " + badKey + ":3:1 (column \"id\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
-		{"invalid UTF-8 in the header", []string{"compare", "--old", badHeader, "--new", b, "--metric", "pass"}, 1, "evalbook: " + badHeader + ":1:4 (header): invalid UTF-8: first bad byte 0xFE at character 3 of the field; re-save the file as UTF-8\n"},
+		// Columns counted by hand, in characters, of the bad byte itself:
+		// the 2nd character of the id field at column 1 is at column 2;
+		// the 3rd of the header's 2nd field, which starts at column 4, is
+		// at column 6; the 1st of task at column 4 is at column 4.
+		{"invalid UTF-8 in a key", []string{"compare", "--old", a, "--new", badKey, "--metric", "pass"}, 1, "evalbook: " + badKey + ":3:2 (column \"id\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
+		{"invalid UTF-8 in the header", []string{"compare", "--old", badHeader, "--new", b, "--metric", "pass"}, 1, "evalbook: " + badHeader + ":1:6 (header): invalid UTF-8: first bad byte 0xFE at character 3 of the field; re-save the file as UTF-8\n"},
 		{"invalid UTF-8 in an unused column", []string{"compare", "--old", a, "--new", badTask, "--metric", "pass"}, 1, "evalbook: " + badTask + ":4:4 (column \"task\"): invalid UTF-8: first bad byte 0xC3 at character 1 of the field; re-save the file as UTF-8\n"},
 		{"not 0/1", []string{"compare", "--old", a, "--new", half, "--metric", "pass"}, 1, "evalbook: " + half + ":3:3: pass is \"0.5\", not 0 or 1\n"},
 		{"group moved", []string{"compare", "--old", a, "--new", moved, "--metric", "pass", "--by", "task"}, 1, "evalbook: " + a + ":3 and " + moved + ":3: id \"q2\" has task \"x\" in the old file and \"z\" in the new one\n"},

@@ -246,9 +246,12 @@ func TestGenerateDatasetErrors(t *testing.T) {
 		{"no question column", write("noq.csv", []byte("id,prompt\n1,hello\n2,bye\n")), "noq.csv:1: no \"question\" column (the header has id, prompt)"},
 		{"no question column in a sheet", noSheetQuestion, "noq.xlsx: header row: no \"question\" column (the header has id, prompt)"},
 		{"no question field", write("noq.jsonl", []byte("{\"question\": \"q\"}\n{\"prompt\": \"p\"}\n")), "noq.jsonl:2: no \"question\" field"},
-		// The question field starts at byte 4 of line 2; the bad byte is its 3rd character.
-		{"invalid UTF-8 in csv", write("bad.csv", []byte("id,question\nq1,ab\xffc\n")), "bad.csv:2:4 (column \"question\"): invalid UTF-8: first bad byte 0xFF at character 3 of the field; re-save the file as UTF-8"},
-		{"invalid UTF-8 in a csv header", write("badh.csv", []byte("id,quest\xe0ion\nq1,abc\n")), "badh.csv:1:4 (header): invalid UTF-8: first bad byte 0xE0 at character 6 of the field"},
+		// The question field starts at column 4 of line 2; the bad byte is
+		// its 3rd character, at column 6. In the header, "quest" (5
+		// characters) starts at column 4, so its 6th character, the bad
+		// byte, is at column 9.
+		{"invalid UTF-8 in csv", write("bad.csv", []byte("id,question\nq1,ab\xffc\n")), "bad.csv:2:6 (column \"question\"): invalid UTF-8: first bad byte 0xFF at character 3 of the field; re-save the file as UTF-8"},
+		{"invalid UTF-8 in a csv header", write("badh.csv", []byte("id,quest\xe0ion\nq1,abc\n")), "badh.csv:1:9 (header): invalid UTF-8: first bad byte 0xE0 at character 6 of the field"},
 		// {"question": "a comes before the bad byte: { (1) "question" (10) :
 		// and a space (2) "a (2), 15 characters, so it is the 16th.
 		{"invalid UTF-8 in jsonl", write("bad.jsonl", []byte("{\"question\": \"a\xfe\"}\n")), "bad.jsonl:1:16 (field \"question\"): invalid UTF-8: byte 0xFE; re-save the file as UTF-8"},

@@ -366,8 +366,9 @@ func TestJudgeInvalidUTF8(t *testing.T) {
 	tests := []struct {
 		name, file, want string
 	}{
-		// The response field starts at byte 9 of line 2; the bad byte is its 2nd character.
-		{"csv", csvFile, csvFile + ":2:9 (column \"response\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
+		// The response field starts at column 9 of line 2; the bad byte is
+		// its 2nd character, at column 10.
+		{"csv", csvFile, csvFile + ":2:10 (column \"response\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
 		// 53 characters come before the bad byte: {"question": "q", (18)
 		// "answer": "a", (15) "Domain": "D", (15) "response": " (13).
 		{"jsonl", jsonlFile, jsonlFile + ":1:62 (field \"response\"): invalid UTF-8: byte 0xFE; re-save the file as UTF-8\n"},
