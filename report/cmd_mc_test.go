@@ -131,8 +131,9 @@ func TestMCSuspectInput(t *testing.T) {
 		code       int
 		out, inErr string
 	}{
-		// The gold field starts at byte 8 of line 2; the bad byte is its 2nd character.
-		{"invalid UTF-8 in a CSV", []string{"--predictions", badUTF8}, 1, "", badUTF8 + ":2:8 (column \"gold\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field"},
+		// The gold field starts at column 8 of line 2; the bad byte is its
+		// 2nd character, at column 9.
+		{"invalid UTF-8 in a CSV", []string{"--predictions", badUTF8}, 1, "", badUTF8 + ":2:9 (column \"gold\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field"},
 		// Before the bad byte: { (1) "id" (4) : and a space (2) "1" (3) , and a
 		// space (2) "prediction" (12) : and a space (2) and the quote (1), 27
 		// characters; the bad byte is the 28th.

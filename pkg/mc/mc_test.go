@@ -285,19 +285,22 @@ func ExampleEvaluate() {
 }
 
 // TestReadInvalidUTF8: a stray byte is refused with the file, line,
-// column and field. The positions are counted by hand: in
-// "1,A,-1,A\xff" the gold field starts at byte 8 of line 2 and its bad
-// byte is its 2nd character; in the JSON line the bad byte follows
-// `{"id": "q1", "gold": "A` (23 characters), so it is character 24.
+// column and field. The columns are those of the bad byte itself, in
+// characters, counted by hand: in "1,A,-1,A\xff" the gold field starts
+// at column 8 of line 2 and its bad byte, its 2nd character, is at 9; in
+// the header "id,cho\xffice" 6 characters come first, so column 7; on
+// line 3 of the quoted field "tw\xffo" it is at 3; in the JSON line the
+// bad byte follows `{"id": "q1", "gold": "A` (23 characters), so it is
+// character 24.
 func TestReadInvalidUTF8(t *testing.T) {
 	hdr := "id,choice,loglik,gold\n"
 	cases := []struct {
 		name, file, in, want string
 	}{
-		{"csv gold", "x.csv", hdr + "1,A,-1,A\xff\n", "x.csv:2:8 (column \"gold\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field"},
+		{"csv gold", "x.csv", hdr + "1,A,-1,A\xff\n", "x.csv:2:9 (column \"gold\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field"},
 		{"csv id", "x.csv", hdr + "\xfe1,A,-1,A\n", "x.csv:2:1 (column \"id\"): invalid UTF-8: first bad byte 0xFE at character 1 of the field"},
-		{"csv header", "x.csv", "id,cho\xffice,loglik,gold\n1,A,-1,A\n", "x.csv:1:4: header: invalid UTF-8: first bad byte 0xFF at character 4"},
-		{"csv second line of a quoted field", "x.csv", "id,choice,choice_text,loglik,gold\n1,A,\"one\ntw\xffo\",-1,A\n", "x.csv:3 (column \"choice_text\"): invalid UTF-8: first bad byte 0xFF at character 7"},
+		{"csv header", "x.csv", "id,cho\xffice,loglik,gold\n1,A,-1,A\n", "x.csv:1:7: header: invalid UTF-8: first bad byte 0xFF at character 4"},
+		{"csv second line of a quoted field", "x.csv", "id,choice,choice_text,loglik,gold\n1,A,\"one\ntw\xffo\",-1,A\n", "x.csv:3:3 (column \"choice_text\"): invalid UTF-8: first bad byte 0xFF at character 7"},
 		{"letters prediction", "x.csv", "id,prediction,gold\n1,\xe0\xa6,A\n", "x.csv:2:3 (column \"prediction\"): invalid UTF-8: first bad byte 0xE0"},
 		{"jsonl value", "x.jsonl", "{\"id\": \"q1\", \"gold\": \"A\xff\", \"prediction\": \"A\"}\n", "x.jsonl:1:24 (column \"gold\"): invalid UTF-8: byte 0xFF"},
 		{"jsonl nested", "x.jsonl", "{\"id\": \"q1\", \"gold\": \"A\", \"prediction\": \"A\"}\n{\"meta\": {\"k\": [\"\xff\"]}, \"id\": \"q2\", \"gold\": \"A\", \"prediction\": \"A\"}\n", "x.jsonl:2:18 (column \"meta\"): invalid UTF-8"},

@@ -138,6 +138,7 @@ type rowSource interface {
 
 type csvSource struct {
 	r    *csv.Reader
+	data []byte // what r reads, for the place of a bad byte
 	name string
 	hdr  []string
 	pos  map[string]int
@@ -148,7 +149,7 @@ func newCSVSource(data []byte, name string) (*csvSource, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	r := csv.NewReader(bytes.NewReader(data))
 	r.ReuseRecord = true
-	s := &csvSource{r: r, name: name, pos: map[string]int{}}
+	s := &csvSource{r: r, data: data, name: name, pos: map[string]int{}}
 	hdr, err := r.Read()
 	if err == io.EOF {
 		return nil, &ParseError{File: name, Err: errors.New("empty file: no header")}
@@ -159,7 +160,7 @@ func newCSVSource(data []byte, name string) (*csvSource, error) {
 	s.hdr = append([]string(nil), hdr...)
 	for i, h := range s.hdr {
 		line, col := r.FieldPos(i)
-		if pe := fieldUTF8Error(name, line, col, "", h); pe != nil {
+		if pe := fieldUTF8Error(data, name, line, col, "", h); pe != nil {
 			pe.Err = fmt.Errorf("header: %w", pe.Err)
 			return nil, pe
 		}
@@ -196,7 +197,7 @@ func (s *csvSource) next() (int, error) {
 		if i < len(s.hdr) {
 			name = s.hdr[i]
 		}
-		if pe := fieldUTF8Error(s.name, l, c, name, f); pe != nil {
+		if pe := fieldUTF8Error(s.data, s.name, l, c, name, f); pe != nil {
 			return 0, pe
 		}
 	}
