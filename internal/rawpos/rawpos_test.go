@@ -48,3 +48,22 @@ func TestInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVBadByte: the character column of a bad byte in a CSV field.
+// Line 2 of the data is `2,भारत की,` then 0xFF: before the bad byte come
+// "2", ",", the 7 characters of भारत की and "," (10 characters), so the
+// column is 11, where the field starts at byte column 1+1+19+1 = 22
+// (भारत की is 19 bytes).
+func TestCSVBadByte(t *testing.T) {
+	data := []byte("id,q,x\n2,भारत की,\xff1\n")
+	line, col, ok := CSVBadByte(data, 2, 22, 0xff)
+	if !ok || line != 2 || col != 11 {
+		t.Errorf("CSVBadByte = %d:%d %v, want 2:11", line, col, ok)
+	}
+	if _, _, ok := CSVBadByte(data, 2, 22, 0xfe); ok {
+		t.Error("a different bad byte than the field's must not be placed")
+	}
+	if _, _, ok := CSVBadByte(data, 9, 1, 0xff); ok {
+		t.Error("a line past the data must not be placed")
+	}
+}
