@@ -103,12 +103,14 @@ func followLink(path string) (string, error) {
 // createTemp creates a new file beside target, named after it, with perm
 // (less the umask): os.CreateTemp would make it 0600.
 func createTemp(target string, perm fs.FileMode) (*os.File, error) {
-	dir, base := filepath.Split(target)
 	for range 100 {
-		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64()%1e10, 10)+".tmp")
+		name, err := freeName(target, ".tmp")
+		if err != nil {
+			return nil, err
+		}
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
-			continue
+			continue // taken since freeName looked
 		}
 		return f, err
 	}

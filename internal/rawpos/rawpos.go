@@ -27,6 +27,21 @@ func InvalidUTF8(b []byte) int {
 	return -1
 }
 
+// InvalidUTF8String is InvalidUTF8 for a string.
+func InvalidUTF8String(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for off := 0; off < len(s); {
+		r, n := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && n == 1 {
+			return off
+		}
+		off += n
+	}
+	return -1
+}
+
 // JSONKeyAt returns the top-level key of the JSON object in line whose
 // key or value spans byte offset off, or "" when none does (off lies
 // outside the object, or line is not an object). The line need not be

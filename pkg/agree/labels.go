@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/internal/rawpos"
 )
 
 // ParseError is an error in a label file, with its place.
@@ -224,14 +226,7 @@ func checkUTF8(cr *csv.Reader, file string, header, rec []string) error {
 		if utf8.ValidString(f) {
 			continue
 		}
-		off := 0
-		for {
-			r, n := utf8.DecodeRuneInString(f[off:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			off += n
-		}
+		off := rawpos.InvalidUTF8String(f)
 		line, _ := cr.FieldPos(i)
 		name := fmt.Sprintf("column %d", i+1)
 		if i < len(header) && utf8.ValidString(header[i]) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/internal/rawpos"
 )
 
 // ErrInvalidUTF8 is wrapped by the error for input text that is not UTF-8,
@@ -64,12 +66,8 @@ func BadText(data []byte) (int, error) {
 // badUTF8 is BadText for plain text: only byte sequences that are not
 // UTF-8 are found.
 func badUTF8(data []byte) (int, error) {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i, fmt.Errorf("%w: byte 0x%02X is not part of a UTF-8 character (re-save the file as UTF-8)", ErrInvalidUTF8, data[i])
-		}
-		i += n
+	if i := rawpos.InvalidUTF8(data); i >= 0 {
+		return i, fmt.Errorf("%w: byte 0x%02X is not part of a UTF-8 character (re-save the file as UTF-8)", ErrInvalidUTF8, data[i])
 	}
 	return -1, nil
 }

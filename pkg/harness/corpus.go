@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/rawpos"
 	"github.com/evalbook/evalbook/pkg/design"
 )
 
@@ -78,14 +79,7 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 			return nil, err
 		}
 		if !utf8.Valid(b) {
-			off := 0
-			for {
-				r, size := utf8.DecodeRune(b[off:])
-				if r == utf8.RuneError && size == 1 {
-					break
-				}
-				off += size
-			}
+			off := rawpos.InvalidUTF8(b)
 			start := strings.LastIndexByte(string(b[:off]), '\n') + 1
 			return nil, fmt.Errorf("%s:%d:%d: %w: byte 0x%02X is not part of a UTF-8 character (re-save the file as UTF-8)",
 				n, 1+strings.Count(string(b[:off]), "\n"), utf8.RuneCount(b[start:off])+1, design.ErrInvalidUTF8, b[off])

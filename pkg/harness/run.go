@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/rawpos"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -152,14 +153,7 @@ func ReadCSVLines(r io.Reader, file string) ([]RunRow, map[string]int, error) {
 		for i, f := range rec {
 			if !utf8.ValidString(f) {
 				l, c := cr.FieldPos(i)
-				off := 0
-				for {
-					r, n := utf8.DecodeRuneInString(f[off:])
-					if r == utf8.RuneError && n == 1 {
-						break
-					}
-					off += n
-				}
+				off := rawpos.InvalidUTF8String(f)
 				return nil, nil, fmt.Errorf("%s:%d:%d: %s: %w: byte 0x%02X at character %d of the field is not part of a UTF-8 character (re-save the file as UTF-8)",
 					file, l+strings.Count(f[:off], "\n"), c, CSVHeader[i], design.ErrInvalidUTF8, f[off], utf8.RuneCountInString(f[:off])+1)
 			}

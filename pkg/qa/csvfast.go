@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/evalbook/evalbook/internal/rawpos"
 )
 
 // This file is the fast CSV path: the file is cut into blocks that end on
@@ -345,11 +347,11 @@ func col(t string, lineStart, pos int) int {
 // its line and column (the record may span lines) and its column name.
 func badUTF8(file string, rec record, header []string) error {
 	pe := &ParseError{File: file, Line: rec.line, Err: ErrInvalidUTF8}
-	if off := firstBad(rec.raw); off >= 0 {
+	if off := rawpos.InvalidUTF8String(rec.raw); off >= 0 {
 		pe.Line, pe.Column = lineCol(rec.raw, off, rec.line)
 	}
 	for i, f := range rec.fields {
-		if off := firstBad(f); off >= 0 {
+		if off := rawpos.InvalidUTF8String(f); off >= 0 {
 			if i < len(header) {
 				pe.Field = header[i]
 			}
@@ -361,21 +363,6 @@ func badUTF8(file string, rec record, header []string) error {
 		}
 	}
 	return pe
-}
-
-// firstBad returns the byte offset of the first invalid UTF-8 in s, or -1.
-func firstBad(s string) int {
-	if utf8.ValidString(s) {
-		return -1
-	}
-	for off := 0; off < len(s); {
-		r, n := utf8.DecodeRuneInString(s[off:])
-		if r == utf8.RuneError && n == 1 {
-			return off
-		}
-		off += n
-	}
-	return -1
 }
 
 // lineCol returns the 1-based line and character column of byte offset
@@ -398,7 +385,7 @@ func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	if !ok {
 		return nil, nil, &ParseError{File: file, Err: ErrEmptyFile}
 	}
-	if off := firstBad(rec.raw); off >= 0 {
+	if off := rawpos.InvalidUTF8String(rec.raw); off >= 0 {
 		line, col := lineCol(rec.raw, off, rec.line)
 		return nil, nil, &ParseError{File: file, Line: line, Column: col, Err: fmt.Errorf("header: %w", ErrInvalidUTF8)}
 	}

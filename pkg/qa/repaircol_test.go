@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/internal/rawpos"
 )
 
 // TestJSONLRepairedSyntaxColumn: with RepairUTF8 a JSONL line that also
@@ -75,9 +77,9 @@ func TestUnrepairedOffset(t *testing.T) {
 			o := 0
 			for i := 0; i < len(raw); {
 				n := len(string([]rune(raw[i:])[0:1]))
-				if bad := firstBad(raw[i:]); bad == 0 {
+				if bad := rawpos.InvalidUTF8String(raw[i:]); bad == 0 {
 					want, rep = append(want, i), append(rep, o)
-					for i < len(raw) && firstBad(raw[i:]) == 0 {
+					for i < len(raw) && rawpos.InvalidUTF8String(raw[i:]) == 0 {
 						i++
 					}
 					o += 3

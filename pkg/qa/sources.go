@@ -46,7 +46,7 @@ func (s *csvSource) wrap(err error) error {
 
 // badUTF8 locates the first invalid UTF-8 of field i of record f.
 func (s *csvSource) badUTF8(f []string, i int) error {
-	off := firstBad(f[i])
+	off := rawpos.InvalidUTF8String(f[i])
 	fl, fc := s.r.FieldPos(i)
 	line, col := lineCol(f[i], off, fl)
 	if line == fl {
@@ -231,7 +231,7 @@ func (s *jsonlSource) object() (keys, vals []string, composite []bool, line int,
 		if !utf8.Valid(b) {
 			if !s.repair {
 				raw := s.sc.Bytes()
-				off := firstBad(string(raw))
+				off := rawpos.InvalidUTF8String(string(raw))
 				_, col := lineCol(string(raw), off, s.line)
 				return nil, nil, nil, s.line, &ParseError{File: s.name, Line: s.line, Column: col, Field: rawpos.JSONKeyAt(raw, off),
 					Err: badUTF8Err(raw[off], 0, false)}
