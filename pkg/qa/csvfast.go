@@ -2,7 +2,6 @@ package qa
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -166,12 +165,11 @@ type record struct {
 
 // csvParser parses records out of a chunk.
 type csvParser struct {
-	file  string
-	text  string
-	pos   int
-	line  int
-	buf   []string
-	nCols int
+	file string
+	text string
+	pos  int
+	line int
+	buf  []string
 	// quote caches nextQuote's answer (valid while quoteKnown and
 	// quote >= pos): one search serves every line up to the next quote,
 	// instead of a search of each line.
@@ -396,5 +394,3 @@ func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	rest := &chunk{seq: c.seq, text: text[p.pos:], firstLine: p.line, buf: c.buf, free: c.free}
 	return header, rest, nil
 }
-
-var errStop = errors.New("stopped")

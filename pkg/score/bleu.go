@@ -190,7 +190,6 @@ func (s *bleuScorer) Score(golden, response string) Verdict {
 
 type bleu struct {
 	opt      BLEUOptions
-	buf      []byte
 	ht, rt   []string
 	ids      wordIDs
 	hid, rid []uint32

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"sort"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -295,14 +294,4 @@ func displayWidth(s string) int {
 		}
 	}
 	return n
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for x := range m {
-		k = append(k, x)
-	}
-	sort.Strings(k)
-	return k
 }

@@ -329,11 +329,10 @@ func (w *partWriter) close() error {
 	fh := w.fh
 	fh.CRC32 = w.crc.Sum32()
 	fh.CompressedSize64, fh.UncompressedSize64 = w.comp, w.size
+	// CreateRaw derives the deprecated 32-bit size fields from these
+	// (capped at MaxUint32, which marks a zip64 entry).
 	if w.comp >= math.MaxUint32 || w.size >= math.MaxUint32 {
-		fh.CompressedSize, fh.UncompressedSize = math.MaxUint32, math.MaxUint32
 		fh.ReaderVersion = 45 // zip64
-	} else {
-		fh.CompressedSize, fh.UncompressedSize = uint32(w.comp), uint32(w.size)
 	}
 	return nil
 }
