@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/design"
@@ -97,22 +95,16 @@ func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case,
 		cases, err := design.ReadCases(bytes.NewReader(b), "datasets/"+kitSampleCases, voc)
 		return cases, voc, "datasets/" + kitSampleCases, err
 	}
-	var all []design.Case
-	for _, f := range files {
+	in := make([]design.File, len(files))
+	for i, f := range files {
 		b, err := kitReadFile(e, f)
 		if err != nil {
 			return nil, voc, "", err
 		}
-		cases, err := design.ReadCases(bytes.NewReader(b), f, voc)
-		if err != nil {
-			return nil, voc, "", err
-		}
-		all = append(all, cases...)
+		in[i] = design.File{Name: f, Data: b}
 	}
-	if err := design.CheckUnique(all); err != nil {
-		return nil, voc, "", fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
-	}
-	return all, voc, strings.Join(files, ", "), nil
+	all, err := design.ReadCaseFiles(in, voc)
+	return all, voc, strings.Join(files, ", "), err
 }
 
 const casesCoverageHelp = `
@@ -155,43 +147,11 @@ func runCasesCoverage(e *env) error {
 	if err != nil {
 		return err
 	}
-	cov, err := design.CoverageOf(cases, *rows, *cols, voc, *minN)
+	rep, err := design.CoverageReportOf(cases, *rows, *cols, voc, *minN, label)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, struct {
-			N    int    `json:"n"`
-			Hash string `json:"hash"`
-			*design.Coverage
-		}{len(cases), design.Hash(cases), cov})
-	}
-	fmt.Fprintf(e.stdout, "%d %s from %s (hash %s)\n\n", len(cases), kitPlural(len(cases), "case", "cases"), label, design.Hash(cases))
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s \\ %s\t", cov.Rows, cov.Cols)
-	for _, c := range cov.ColValues {
-		fmt.Fprintf(tw, "%s\t", c)
-	}
-	fmt.Fprintln(tw, "total\t")
-	for i, r := range cov.RowValues {
-		fmt.Fprintf(tw, "%s\t", r)
-		sum := 0
-		for j := range cov.ColValues {
-			fmt.Fprintf(tw, "%d\t", cov.Counts[i][j])
-			sum += cov.Counts[i][j]
-		}
-		fmt.Fprintf(tw, "%d\t\n", sum)
-	}
-	tw.Flush()
-	fmt.Fprintf(e.stdout, "\ncells with fewer than %d %s: %d of %d\n", cov.Min, kitPlural(cov.Min, "case", "cases"), len(cov.UnderMin), len(cov.RowValues)*len(cov.ColValues))
-	for _, c := range cov.UnderMin {
-		fmt.Fprintf(e.stdout, "  %s x %s: %d\n", c.Row, c.Col, c.N)
-	}
-	fmt.Fprintf(e.stdout, "empty cells: %d\n", len(cov.Empty))
-	for _, c := range cov.Empty {
-		fmt.Fprintf(e.stdout, "  %s x %s\n", c.Row, c.Col)
-	}
-	return nil
+	return render(e, rep, *asJSON)
 }
 
 const casesHashHelp = `
@@ -218,12 +178,7 @@ func runCasesHash(e *env) error {
 	if err != nil {
 		return err
 	}
-	h := design.Hash(cases)
-	if *asJSON {
-		return writeJSON(e.stdout, map[string]any{"hash": h, "n": len(cases)})
-	}
-	_, err = fmt.Fprintln(e.stdout, h)
-	return err
+	return render(e, design.HashOf(cases), *asJSON)
 }
 
 const casesSplitHelp = `
@@ -261,36 +216,11 @@ func runCasesSplit(e *env) error {
 	if err != nil {
 		return err
 	}
-	dev, hold, err := design.Split(cases, *share, *salt)
+	rep, err := design.SplitOf(cases, *share, *salt)
 	if err != nil {
 		return err
 	}
-	devIDs, holdIDs := kitIDs(dev), kitIDs(hold)
-	if *asJSON {
-		return writeJSON(e.stdout, struct {
-			Salt    string   `json:"salt"`
-			Share   float64  `json:"holdout_share"`
-			Dev     []string `json:"dev"`
-			Holdout []string `json:"holdout"`
-		}{*salt, *share, devIDs, holdIDs})
-	}
-	fmt.Fprintf(e.stdout, "dev %d: %s\n", len(devIDs), strings.Join(devIDs, " "))
-	fmt.Fprintf(e.stdout, "holdout %d: %s\n", len(holdIDs), strings.Join(holdIDs, " "))
-	got := 0.0
-	if len(cases) > 0 {
-		got = float64(len(hold)) / float64(len(cases))
-	}
-	fmt.Fprintf(e.stdout, "salt %q, holdout share %g: %d of %d %s (%.3f)\n", *salt, *share, len(hold), len(cases), kitPlural(len(cases), "case", "cases"), got)
-	return nil
-}
-
-func kitIDs(cases []design.Case) []string {
-	out := make([]string, len(cases))
-	for i := range cases {
-		out[i] = cases[i].ID
-	}
-	sort.Strings(out)
-	return out
+	return render(e, rep, *asJSON)
 }
 
 const casesLeakageHelp = `
@@ -366,47 +296,16 @@ func runCasesLeakage(e *env) error {
 		}
 		srcs = append(srcs, src)
 	}
-	dev, hold, err := design.Split(cases, *share, *salt)
+	cfg := design.DefaultLeakageConfig
+	cfg.Threshold = *threshold
+	if err := cfg.Validate(); err != nil {
+		return usagef("cases leakage: --threshold: %v", err)
+	}
+	rep, err := cfg.CheckSplitLeakage(cases, *share, *salt, srcs)
 	if err != nil {
 		return err
 	}
-	cfg := design.DefaultLeakageConfig
-	cfg.Threshold = *threshold
-	rep, err := cfg.CheckLeakage(dev, hold, srcs)
-	if err != nil {
-		return usagef("cases leakage: --threshold: %v", err)
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	fmt.Fprintf(e.stdout, "across the split (dev %d, holdout %d; salt %q, share %g), threshold %g:\n", len(dev), len(hold), *salt, *share, rep.Threshold)
-	if len(rep.DevHoldout) == 0 {
-		fmt.Fprintln(e.stdout, "  none")
-	} else {
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  dev\tholdout\tmethod\tscore")
-		for _, r := range rep.DevHoldout {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%.2f\n", r.Dev, r.Holdout, r.Method, r.Score)
-		}
-		tw.Flush()
-	}
-	names := make([]string, len(srcs))
-	for i, s := range srcs {
-		names[i] = fmt.Sprintf("%s (%d)", s.Name, len(s.Texts))
-	}
-	fmt.Fprintf(e.stdout, "outside sources: %s\n", kitOr(strings.Join(names, ", "), "none given"))
-	if len(srcs) > 0 && len(rep.Sources) == 0 {
-		fmt.Fprintln(e.stdout, "  none")
-	}
-	if len(rep.Sources) > 0 {
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  id\tsource\tline\tmethod\tscore\ttext")
-		for _, r := range rep.Sources {
-			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%.2f\t%s\n", r.ID, r.Source, r.Line, r.Method, r.Score, kitClip(r.Text, 60))
-		}
-		tw.Flush()
-	}
-	return nil
+	return render(e, rep, *asJSON)
 }
 
 // kitPlural returns one when n is 1, else many: "1 case", "2 cases".
@@ -422,15 +321,6 @@ func kitOr(s, alt string) string {
 		return alt
 	}
 	return s
-}
-
-// kitClip shortens s to at most n characters, marking the cut.
-func kitClip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // kitFmt formats a rate for tables, or "-" for none.

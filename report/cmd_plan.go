@@ -2,9 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"strconv"
-	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
@@ -72,19 +69,7 @@ func runPlanCheck(e *env) error {
 	if err != nil {
 		return err
 	}
-	probs := p.Problems()
-	if *asJSON {
-		return writeJSON(e.stdout, map[string][]string{"problems": probs})
-	}
-	if len(probs) == 0 {
-		fmt.Fprintln(e.stdout, "no problems")
-		return nil
-	}
-	fmt.Fprintf(e.stdout, "%d problem(s):\n", len(probs))
-	for _, pr := range probs {
-		fmt.Fprintln(e.stdout, "  "+pr)
-	}
-	return nil
+	return render(e, p.Check(), *asJSON)
 }
 
 const planGateHelp = `
@@ -133,40 +118,5 @@ func runPlanGate(e *env) error {
 		return err
 	}
 	v := p.Gate(harness.Measurements(rows))
-	if *asJSON {
-		return writeJSON(e.stdout, v)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tfamily\tgate\tthreshold\tvalue\tn\tresult")
-	for _, r := range v.Metrics {
-		th := "-"
-		if r.Threshold != nil {
-			op := ">="
-			if r.Direction == "max" {
-				op = "<="
-			}
-			th = op + " " + strconv.FormatFloat(*r.Threshold, 'g', -1, 64)
-		}
-		res := "not measured"
-		n := "-"
-		switch {
-		case r.Measured && r.Pass == nil:
-			res, n = "measured", strconv.Itoa(r.N)
-		case r.Measured && *r.Pass:
-			res, n = "pass", strconv.Itoa(r.N)
-		case r.Measured:
-			res, n = "FAIL", strconv.Itoa(r.N)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Metric, r.Family, r.Gate, th, kitFmt(r.Value), n, res)
-	}
-	tw.Flush()
-	if v.Release {
-		fmt.Fprintln(e.stdout, "\nrelease")
-		return nil
-	}
-	fmt.Fprintln(e.stdout, "\nno release:")
-	for _, r := range v.Reasons {
-		fmt.Fprintln(e.stdout, "  "+r)
-	}
-	return nil
+	return render(e, &v, *asJSON)
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/evalbook/evalbook/pkg/design"
+	"github.com/evalbook/evalbook/pkg/harness"
+)
+
+// jsonOf encodes v as the command's writeJSON does.
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := writeJSON(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestDesignJSONIsTheLibraryResult checks that each plan and cases
+// command's --json output is the JSON encoding of the value the library
+// returns for the same input, so a notebook calling the library sees what
+// the command prints, field for field.
+func TestDesignJSONIsTheLibraryResult(t *testing.T) {
+	const (
+		casesFile = "../datasets/helpdesk/cases.jsonl"
+		planFile  = "../datasets/helpdesk/plan_weak.json"
+		fewShot   = "../datasets/helpdesk/sources/few_shot.txt"
+	)
+	read := func(name string) []byte {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	cases, err := design.ReadCaseFiles([]design.File{{Name: casesFile, Data: read(casesFile)}}, design.DefaultVocabulary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := design.ReadPlan(bytes.NewReader(read(planFile)), planFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := design.ReadSource(bytes.NewReader(read(fewShot)), "few_shot", fewShot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov, err := design.CoverageReportOf(cases, "lang", "expect", design.DefaultVocabulary, 3, casesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := design.SplitOf(cases, 0.5, "release-7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	leak, err := design.DefaultLeakageConfig.CheckSplitLeakage(cases, design.DefaultHoldout, design.DefaultSalt, []design.Source{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The run file the gate reads, from the sample system.
+	runFile := t.TempDir() + "/run.csv"
+	if _, errOut, code := runCLI(t, "run", "--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1", "--out", runFile); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	rows, err := harness.ReadCSV(bytes.NewReader(read(runFile)), runFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := plan.Gate(harness.Measurements(rows))
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want any
+	}{
+		{"plan check", []string{"plan", "check", "--json", planFile}, plan.Check()},
+		{"plan gate", []string{"plan", "gate", "--json", "--plan", planFile, "--run", runFile}, &gate},
+		{"cases coverage", []string{"cases", "coverage", "--rows", "lang", "--cols", "expect", "--min", "3", "--json", casesFile}, cov},
+		{"cases hash", []string{"cases", "hash", "--json", casesFile}, design.HashOf(cases)},
+		{"cases split", []string{"cases", "split", "--holdout", "0.5", "--salt", "release-7", "--json", casesFile}, split},
+		{"cases leakage", []string{"cases", "leakage", "--json", "--source", "few_shot=" + fewShot, casesFile}, leak},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if want := jsonOf(t, tc.want); out != want {
+				t.Errorf("--json output differs from the library's result\n got: %s\nwant: %s", out, want)
+			}
+		})
+	}
+}
