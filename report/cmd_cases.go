@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
@@ -314,19 +313,4 @@ func kitPlural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func kitOr(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
-}
-
-// kitFmt formats a rate for tables, or "-" for none.
-func kitFmt(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return strconv.FormatFloat(*v, 'f', 3, 64)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/design"
@@ -119,107 +117,18 @@ func runRun(e *env) error {
 			return err
 		}
 	}
-	sum := kitSummarizeRun(rows)
-	sum.System = kitSystem{Chunking: string(ch), MinScore: *minScore, MinMargin: *minMargin, Corpus: corpusLabel,
+	sys2 := harness.SystemInfo{Chunking: string(ch), MinScore: *minScore, MinMargin: *minMargin, Corpus: corpusLabel,
 		Documents: len(docs), Chunks: retriever.Len()}
-	sum.Cases, sum.DatasetHash = label, design.Hash(cases)
+	rep := harness.NewRunReport(rows, sys2, label, design.Hash(cases))
 	if *asJSON {
-		sum.Rows = rows
-		return writeJSON(e.stdout, sum)
+		return writeJSON(e.stdout, rep)
 	}
-	fmt.Fprintf(e.stdout, "system: %s chunks (%d from %d documents in %s), min score %g, min margin %g\n",
-		sum.System.Chunking, sum.System.Chunks, sum.System.Documents, corpusLabel, *minScore, *minMargin)
-	fmt.Fprintf(e.stdout, "cases: %d from %s (hash %s)\n", sum.N, label, sum.DatasetHash)
-	fmt.Fprintf(e.stdout, "pass: %d/%d = %s\n", sum.Passed, sum.N, kitFmt(sum.PassRate))
-	fmt.Fprintf(e.stdout, "outcomes: answer %d, abstain %d, error %d; answers citing a listed document: %d/%d\n",
-		sum.Outcomes[harness.KindAnswer], sum.Outcomes[harness.KindAbstain], sum.Outcomes[harness.KindError], sum.Cited, sum.AnsweredAnswerCases)
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\nmetric\tpassed\tn\trate")
-	for _, m := range sum.Metrics {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", m.Name, m.Passed, m.N, kitFmt(m.Rate))
+	rep.Rows = nil
+	if err := rep.WriteText(e.stdout); err != nil {
+		return err
 	}
-	fmt.Fprintln(tw, "\ntask\tpassed\tn\trate")
-	for _, g := range sum.ByTask {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", g.Task, g.Passed, g.N, kitFmt(g.Rate))
-	}
-	tw.Flush()
-	var failing []string
-	for _, r := range rows {
-		if !r.Pass {
-			failing = append(failing, r.ID)
-		}
-	}
-	fmt.Fprintf(e.stdout, "\nfailing: %s\n", kitOr(strings.Join(failing, " "), "none"))
 	if *out != "" {
 		fmt.Fprintf(e.stdout, "wrote %s\n", *out)
 	}
 	return nil
-}
-
-type kitSystem struct {
-	Chunking  string  `json:"chunking"`
-	MinScore  float64 `json:"min_score"`
-	MinMargin float64 `json:"min_margin"`
-	Corpus    string  `json:"corpus"`
-	Documents int     `json:"documents"`
-	Chunks    int     `json:"chunks"`
-}
-
-type kitRate struct {
-	Name   string   `json:"name,omitempty"`
-	Task   string   `json:"task,omitempty"`
-	Passed int      `json:"passed"`
-	N      int      `json:"n"`
-	Rate   *float64 `json:"rate"`
-}
-
-type kitRunSummary struct {
-	System              kitSystem        `json:"system"`
-	Cases               string           `json:"cases"`
-	DatasetHash         string           `json:"dataset_hash"`
-	N                   int              `json:"n"`
-	Passed              int              `json:"passed"`
-	PassRate            *float64         `json:"pass_rate"`
-	Outcomes            map[string]int   `json:"outcomes"`
-	Cited               int              `json:"answers_citing_listed_doc"`
-	AnsweredAnswerCases int              `json:"answered_answer_cases"`
-	Metrics             []kitRate        `json:"metrics"`
-	ByTask              []kitRate        `json:"by_task"`
-	Rows                []harness.RunRow `json:"cases_run,omitempty"`
-}
-
-func kitRatio(p, n int) *float64 {
-	if n == 0 {
-		return nil
-	}
-	v := float64(p) / float64(n)
-	return &v
-}
-
-func kitSummarizeRun(rows []harness.RunRow) kitRunSummary {
-	s := kitRunSummary{N: len(rows), Outcomes: map[string]int{harness.KindAnswer: 0, harness.KindAbstain: 0, harness.KindError: 0},
-		Metrics: []kitRate{}, ByTask: []kitRate{}}
-	for _, r := range rows {
-		s.Outcomes[r.Outcome]++
-		if r.Pass {
-			s.Passed++
-		}
-		if r.Expect == harness.KindAnswer && r.Outcome == harness.KindAnswer {
-			s.AnsweredAnswerCases++
-			if r.Cited {
-				s.Cited++
-			}
-		}
-	}
-	s.PassRate = kitRatio(s.Passed, s.N)
-	m := harness.Measure(rows)
-	for _, name := range []string{"answer_correct", "abstain_correct"} {
-		r := m[name]
-		s.Metrics = append(s.Metrics, kitRate{Name: name, Passed: r.Passed, N: r.N, Rate: kitRatio(r.Passed, r.N)})
-	}
-	keys, by, _ := harness.ByField(rows, "task")
-	for _, k := range keys {
-		s.ByTask = append(s.ByTask, kitRate{Task: k, Passed: by[k].Passed, N: by[k].N, Rate: kitRatio(by[k].Passed, by[k].N)})
-	}
-	return s
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"testing"
+
+	"github.com/evalbook/evalbook/datasets"
 
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
@@ -71,6 +74,24 @@ func TestDesignJSONIsTheLibraryResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	gate := plan.Gate(harness.Measurements(rows))
+	summary, err := harness.SummarizeFiles(design.File{Name: casesFile, Data: read(casesFile)},
+		design.File{Name: runFile, Data: read(runFile)}, "set")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The run report as the command builds it from the same rows.
+	corpus, _ := fs.Sub(datasets.Helpdesk, "helpdesk/corpus")
+	docs, err := harness.ReadCorpus(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retriever, err := harness.NewRetriever(docs, harness.Sentence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := harness.SystemInfo{Chunking: "sentence", MinScore: 0.4, MinMargin: 0.1, Corpus: "datasets/helpdesk/corpus", Documents: len(docs), Chunks: retriever.Len()}
+	ran := harness.Run(&harness.System{Retriever: retriever, MinScore: 0.4, MinMargin: 0.1}, harness.RunCases(cases))
+	runRep := harness.NewRunReport(ran, sys, "datasets/helpdesk/cases.jsonl", design.Hash(cases))
 
 	for _, tc := range []struct {
 		name string
@@ -82,6 +103,8 @@ func TestDesignJSONIsTheLibraryResult(t *testing.T) {
 		{"cases coverage", []string{"cases", "coverage", "--rows", "lang", "--cols", "expect", "--min", "3", "--json", casesFile}, cov},
 		{"cases hash", []string{"cases", "hash", "--json", casesFile}, design.HashOf(cases)},
 		{"cases split", []string{"cases", "split", "--holdout", "0.5", "--salt", "release-7", "--json", casesFile}, split},
+		{"summarize", []string{"summarize", "--json", "--dataset", casesFile, "--results", runFile, "--slice", "set"}, summary},
+		{"run", []string{"run", "--json", "--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1"}, runRep},
 		{"cases leakage", []string{"cases", "leakage", "--json", "--source", "few_shot=" + fewShot, casesFile}, leak},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
