@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/mc"
@@ -107,88 +105,9 @@ func runMC(e *env) error {
 			return err
 		}
 	}
-	rep, err := mc.Evaluate(f.Questions, f.Mode, mc.Options{K: ks, Confidence: *confidence, Resamples: *resamples, Seed: *seed})
+	rep, err := mc.EvaluateFile(f, name, mc.Options{K: ks, Confidence: *confidence, Resamples: *resamples, Seed: *seed})
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return err
 	}
-	rep.Source, rep.Hash = name, f.Hash
-	if *asJSON {
-		return writeJSON(e.stdout, struct {
-			*mc.Report
-			LanguageSource string `json:"language_source"`
-		}{rep, f.LanguageSource})
-	}
-	return mcWriteText(e.stdout, rep, f)
-}
-
-// mcWriteText prints the report as tables: one row per group, one
-// column per metric with its interval.
-func mcWriteText(w io.Writer, r *mc.Report, f *mc.File) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Multiple choice: %s (hash %s)\n", r.Source, r.Hash)
-	mode := "per-option log-likelihoods"
-	if r.Mode == "letters" {
-		mode = "predicted letters"
-	}
-	lang := "language from " + f.LanguageSource
-	if f.LanguageSource == "none" {
-		lang = "no language (no language column, and the file name is not <model>_<language>)"
-	}
-	fmt.Fprintf(&b, "%s, %s; %s; %.0f%% intervals (Wilson; MRR: bootstrap, %d resamples, seed %d)\n",
-		nounCount(r.Overall.N, "question", "questions"), mode, lang, r.Settings.Confidence*100, r.Settings.Resamples, r.Settings.Seed)
-	section := func(title string, gs []mc.Group) {
-		if len(gs) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "\n%s\n", title)
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		head := []string{strings.ToLower(strings.TrimPrefix(title, "By ")), "n"}
-		head = append(head, r.Metrics...)
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, g := range gs {
-			name := g.Group
-			if name == "" {
-				name = "(none)"
-			}
-			row := []string{name, strconv.Itoa(g.N)}
-			for _, m := range r.Metrics {
-				s := g.Metrics[m]
-				row = append(row, fmt.Sprintf("%.3f [%.3f, %.3f]", s.Value, s.CILow, s.CIHigh))
-			}
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
-		}
-		tw.Flush()
-	}
-	overall := r.Overall
-	overall.Group = "all"
-	section("Overall", []mc.Group{overall})
-	section("By language", r.Languages)
-	section("By subject", r.Subjects)
-	if len(r.Warnings) > 0 {
-		b.WriteString("\nWarnings\n")
-		for _, wn := range r.Warnings {
-			fmt.Fprintf(&b, "  - %s", wn.Message)
-			switch {
-			case len(wn.Lines) == 1 && wn.Count == 1:
-				fmt.Fprintf(&b, " (%s:%d)", r.Source, wn.Lines[0])
-			case len(wn.Lines) > 0:
-				more := ""
-				if wn.Count > len(wn.Lines) {
-					more = ", ..."
-				}
-				fmt.Fprintf(&b, " (%s, lines %s%s)", r.Source, mcLines(wn.Lines), more)
-			}
-			b.WriteString("\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func mcLines(lines []int) string {
-	s := make([]string, len(lines))
-	for i, l := range lines {
-		s[i] = strconv.Itoa(l)
-	}
-	return strings.Join(s, ", ")
+	return render(e, rep, *asJSON)
 }

@@ -100,6 +100,9 @@ type Report struct {
 	Languages []Group           `json:"languages"`
 	Subjects  []Group           `json:"subjects"`
 	Warnings  []results.Warning `json:"warnings"`
+	// LanguageSource is File.LanguageSource when the report is of a file
+	// (EvaluateFile), else empty.
+	LanguageSource string `json:"language_source"`
 }
 
 // Group is the figures of one language, one subject, or all questions.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
+	"github.com/evalbook/evalbook/pkg/mc"
 )
 
 // jsonOf encodes v as the command's writeJSON does.
@@ -22,11 +23,10 @@ func jsonOf(t *testing.T, v any) string {
 	return b.String()
 }
 
-// TestDesignJSONIsTheLibraryResult checks that each plan and cases
-// command's --json output is the JSON encoding of the value the library
+// TestJSONIsTheLibraryResult checks that a command's --json output is the JSON encoding of the value the library
 // returns for the same input, so a notebook calling the library sees what
 // the command prints, field for field.
-func TestDesignJSONIsTheLibraryResult(t *testing.T) {
+func TestJSONIsTheLibraryResult(t *testing.T) {
 	const (
 		casesFile = "../datasets/helpdesk/cases.jsonl"
 		planFile  = "../datasets/helpdesk/plan_weak.json"
@@ -93,6 +93,15 @@ func TestDesignJSONIsTheLibraryResult(t *testing.T) {
 	ran := harness.Run(&harness.System{Retriever: retriever, MinScore: 0.4, MinMargin: 0.1}, harness.RunCases(cases))
 	runRep := harness.NewRunReport(ran, sys, "datasets/helpdesk/cases.jsonl", design.Hash(cases))
 
+	mcFile, err := mc.ReadFile("../datasets/mc/kestrel-7b_predictions.csv", mc.Columns{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcRep, err := mc.EvaluateFile(mcFile, "../datasets/mc/kestrel-7b_predictions.csv", mc.Options{K: []int{2, 3}, Confidence: 0.9, Resamples: 500, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -105,6 +114,7 @@ func TestDesignJSONIsTheLibraryResult(t *testing.T) {
 		{"cases split", []string{"cases", "split", "--holdout", "0.5", "--salt", "release-7", "--json", casesFile}, split},
 		{"summarize", []string{"summarize", "--json", "--dataset", casesFile, "--results", runFile, "--slice", "set"}, summary},
 		{"run", []string{"run", "--json", "--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1"}, runRep},
+		{"mc", []string{"mc", "--json", "--predictions", "../datasets/mc/kestrel-7b_predictions.csv", "--k", "2,3", "--confidence", "0.9", "--resamples", "500", "--seed", "7"}, mcRep},
 		{"cases leakage", []string{"cases", "leakage", "--json", "--source", "few_shot=" + fewShot, casesFile}, leak},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
