@@ -109,6 +109,11 @@ func TestAgreeErrors(t *testing.T) {
 		{"bad weights", []string{"agree", "--labels", good, "--raters", "r1,r2", "--weights", "cubic"}, 2, "evalbook: agree: --weights \"cubic\": want linear or quadratic\n"},
 		{"weights with alpha", []string{"agree", "--labels", good, "--raters", "r1,r2", "--metric", "alpha", "--weights", "linear"}, 2, "evalbook: agree: --weights applies to --metric kappa only\n"},
 		{"level with kappa", []string{"agree", "--labels", good, "--raters", "r1,r2", "--level", "ordinal"}, 2, "evalbook: agree: --level applies to --metric alpha only\n"},
+		// The library takes Unweighted and LevelNominal with any statistic;
+		// the flags, even with those values, still belong to one.
+		{"weights none with alpha", []string{"agree", "--labels", good, "--raters", "r1,r2", "--metric", "alpha", "--weights", "none"}, 2, "evalbook: agree: --weights applies to --metric kappa only\n"},
+		{"level nominal with kappa", []string{"agree", "--labels", good, "--raters", "r1,r2", "--level", "nominal"}, 2, "evalbook: agree: --level applies to --metric alpha only\n"},
+		{"resamples 0", []string{"agree", "--labels", good, "--raters", "r1,r2", "--resamples", "0"}, 2, "evalbook: agree: --resamples must be at least 1, got 0\n"},
 		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: --confidence must be between 0 and 1, got 95\n"},
 		{"missing column", []string{"agree", "--labels", good, "--raters", "r1,r9"}, 1, "evalbook: " + good + ":1: no column \"r9\"; the header has \"id\", \"r1\", \"r2\", \"r3\"\n"},
 		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1: duplicate id \"x\" (first on line 2)\n"},
