@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/agree"
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // The golden files hold the commands' full output; runCLI, golden and the
@@ -62,7 +64,7 @@ func TestAgreeSeedFigures(t *testing.T) {
 		Disagreements []struct {
 			Item string `json:"item"`
 		} `json:"disagreements"`
-		Warnings []string `json:"warnings"`
+		Warnings []results.Warning `json:"warnings"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
@@ -107,6 +109,11 @@ func TestAgreeErrors(t *testing.T) {
 		{"bad weights", []string{"agree", "--labels", good, "--raters", "r1,r2", "--weights", "cubic"}, 2, "evalbook: agree: --weights \"cubic\": want linear or quadratic\n"},
 		{"weights with alpha", []string{"agree", "--labels", good, "--raters", "r1,r2", "--metric", "alpha", "--weights", "linear"}, 2, "evalbook: agree: --weights applies to --metric kappa only\n"},
 		{"level with kappa", []string{"agree", "--labels", good, "--raters", "r1,r2", "--level", "ordinal"}, 2, "evalbook: agree: --level applies to --metric alpha only\n"},
+		// The library takes Unweighted and LevelNominal with any statistic;
+		// the flags, even with those values, still belong to one.
+		{"weights none with alpha", []string{"agree", "--labels", good, "--raters", "r1,r2", "--metric", "alpha", "--weights", "none"}, 2, "evalbook: agree: --weights applies to --metric kappa only\n"},
+		{"level nominal with kappa", []string{"agree", "--labels", good, "--raters", "r1,r2", "--level", "nominal"}, 2, "evalbook: agree: --level applies to --metric alpha only\n"},
+		{"resamples 0", []string{"agree", "--labels", good, "--raters", "r1,r2", "--resamples", "0"}, 2, "evalbook: agree: --resamples must be at least 1, got 0\n"},
 		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: --confidence must be between 0 and 1, got 95\n"},
 		{"missing column", []string{"agree", "--labels", good, "--raters", "r1,r9"}, 1, "evalbook: " + good + ":1: no column \"r9\"; the header has \"id\", \"r1\", \"r2\", \"r3\"\n"},
 		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1: duplicate id \"x\" (first on line 2)\n"},
@@ -189,28 +196,28 @@ func TestAgreeOrderWarning(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			var r struct {
-				Warnings []string `json:"warnings"`
+				Warnings []results.Warning `json:"warnings"`
 			}
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatal(err)
 			}
 			found, count := "", 0
 			for _, w := range r.Warnings {
-				if strings.Contains(w, "without --order") {
-					found = w
+				if strings.Contains(w.Message, "without --order") {
+					found = w.Message
 				}
-				// The library warns too when it is not given the
-				// order; the command hands it one, so the warning is
-				// printed once.
-				if strings.Contains(w, "alphabetically") {
+				// The statistic warns too when it is not given the
+				// order; Analyze hands it one, so the warning is
+				// printed once, and its code says which it is.
+				if w.Code == agree.WarnOrderGuessed {
 					count++
 				}
 			}
 			if tc.want == "" && found != "" || tc.want != "" && !strings.HasPrefix(found, tc.want) {
-				t.Errorf("warnings %q, want one starting %q", r.Warnings, tc.want)
+				t.Errorf("warnings %+v, want one starting %q", r.Warnings, tc.want)
 			}
-			if count > 1 {
-				t.Errorf("the order warning comes %d times: %q", count, r.Warnings)
+			if found != "" && count != 1 {
+				t.Errorf("%d warnings with the code %q, want 1: %+v", count, agree.WarnOrderGuessed, r.Warnings)
 			}
 		})
 	}
@@ -288,12 +295,13 @@ func TestAgreeMissingRatings(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	var r struct {
-		N        int      `json:"n"`
-		Warnings []string `json:"warnings"`
+		N        int               `json:"n"`
+		Warnings []results.Warning `json:"warnings"`
 	}
 	json.Unmarshal([]byte(out), &r)
-	if r.N != 3 || len(r.Warnings) == 0 || r.Warnings[0] != "2 items lack a rating from r1 or r2 and are left out (lines 3, 5)" {
-		t.Errorf("n %d, warnings %q", r.N, r.Warnings)
+	want := results.Warning{Code: "missing_ratings", Message: "2 items lack a rating from r1 or r2 and are left out (lines 3, 5)", Count: 2, Lines: []int{3, 5}}
+	if r.N != 3 || len(r.Warnings) == 0 || !reflect.DeepEqual(r.Warnings[0], want) {
+		t.Errorf("n %d, warnings %+v, want first %+v", r.N, r.Warnings, want)
 	}
 }
 
@@ -315,5 +323,93 @@ func TestAgreeEmbeddedSample(t *testing.T) {
 	}
 	if _, err := datasets.Agreement.Open("agreement/ratings.csv"); err != nil {
 		t.Error(err)
+	}
+}
+
+// The command only renders: its --json output is the JSON encoding of
+// what agree.AnalyzeCSV returns for the same file and options, and its
+// text is that result's WriteText.
+func TestAgreeJSONIsResult(t *testing.T) {
+	pairs := filepath.Join("..", "datasets", "agreement", "pairs.csv")
+	ratings := filepath.Join("..", "datasets", "agreement", "ratings.csv")
+	for _, tc := range []struct {
+		file, raters, id string
+		flags            []string
+		opt              agree.Options
+	}{
+		{pairs, "ann1,ann2", "id", nil, agree.Options{Seed: 1}},
+		{pairs, "ann2,ann1", "", []string{"--confidence", "0.9", "--resamples", "500", "--seed", "3"}, agree.Options{Confidence: 0.9, Resamples: 500, Seed: 3}},
+		{ratings, "r1,r2", "id", []string{"--weights", "quadratic"}, agree.Options{Weights: agree.Quadratic, Seed: 1}},
+		{ratings, "r1,r2", "id", []string{"--metric", "alpha", "--level", "ordinal", "--order", "1,2,3,4,5"}, agree.Options{Metric: agree.MetricAlpha, Level: agree.LevelOrdinal, Order: []string{"1", "2", "3", "4", "5"}, Seed: 1}},
+		{ratings, "r1,r2,r3,r4", "id", []string{"--metric", "fleiss"}, agree.Options{Metric: agree.MetricFleiss, Seed: 1}},
+		{ratings, "r1,r2,r3,r4", "", []string{"--metric", "alpha", "--level", "interval", "--seed", "9"}, agree.Options{Metric: agree.MetricAlpha, Level: agree.LevelInterval, Seed: 9}},
+	} {
+		args := append([]string{"agree", "--labels", tc.file, "--raters", tc.raters, "--id", tc.id}, tc.flags...)
+		t.Run(strings.Join(args[3:], " "), func(t *testing.T) {
+			f, err := os.Open(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			res, err := agree.AnalyzeCSV(f, tc.file, strings.Split(tc.raters, ","), tc.id, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, text strings.Builder
+			if err := writeJSON(&want, res); err != nil {
+				t.Fatal(err)
+			}
+			if err := res.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCLI(t, append(args, "--json")...)
+			if code != 0 || out != want.String() {
+				t.Errorf("exit %d (%s); --json output differs from the JSON of agree.AnalyzeCSV:\n%s\nwant\n%s", code, errOut, out, want.String())
+			}
+			if out, _, _ := runCLI(t, args...); out != text.String() {
+				t.Errorf("text output differs from the result's WriteText:\n%s\nwant\n%s", out, text.String())
+			}
+		})
+	}
+}
+
+// A saved --json document is the whole result: decoded into
+// results.RaterAgreement it re-encodes byte for byte and prints the same
+// text as the command (the goldens of TestAgreeGolden, run with the same
+// arguments).
+func TestAgreeJSONReplays(t *testing.T) {
+	for _, tc := range []struct{ json, text string }{
+		{"agree_pairs.json", "agree_pairs.stdout"},
+		{"agree_ratings_fleiss.json", ""},
+		{"agree_ratings_alpha.json", ""},
+	} {
+		t.Run(tc.json, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", tc.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r results.RaterAgreement
+			dec := json.NewDecoder(strings.NewReader(string(b)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&r); err != nil {
+				t.Fatal(err)
+			}
+			var again strings.Builder
+			writeJSON(&again, &r)
+			if again.String() != string(b) {
+				t.Errorf("re-encoded JSON differs:\n%s\nwant\n%s", again.String(), b)
+			}
+			if tc.text == "" {
+				return
+			}
+			want, err := os.ReadFile(filepath.Join("testdata", tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text strings.Builder
+			if err := r.WriteText(&text); err != nil || text.String() != string(want) {
+				t.Errorf("WriteText of the decoded JSON (err %v):\n%s\nwant\n%s", err, text.String(), want)
+			}
+		})
 	}
 }

@@ -67,18 +67,19 @@ func (w Weights) check() error {
 	return fmt.Errorf("%w: weights %d are not Unweighted, Linear or Quadratic", ErrInvalid, int(w))
 }
 
-// checkOrder returns an error wrapping ErrInvalid when an explicit order
-// lists a label twice (the label would get two positions, and counts and
-// distances would depend on which one a lookup found) or holds the empty
-// string, which is a missing rating, not a label.
+// checkOrder returns an error wrapping ErrOrder (and so ErrInvalid) when
+// an explicit order lists a label twice (the label would get two
+// positions, and counts and distances would depend on which one a lookup
+// found) or holds the empty string, which is a missing rating, not a
+// label.
 func checkOrder(order []string) error {
 	seen := make(map[string]bool, len(order))
 	for i, l := range order {
 		if l == "" {
-			return fmt.Errorf("%w: order position %d is empty (the empty string is a missing rating)", ErrInvalid, i+1)
+			return fmt.Errorf("%w: position %d is empty (the empty string is a missing rating)", ErrOrder, i+1)
 		}
 		if seen[l] {
-			return fmt.Errorf("%w: order %q lists %q twice", ErrInvalid, order, l)
+			return fmt.Errorf("%w: %q lists %q twice", ErrOrder, order, l)
 		}
 		seen[l] = true
 	}
@@ -277,6 +278,7 @@ type Kappa struct {
 	Weights            Weights
 	Confusion          Confusion
 	Warnings           []string
+	meta               []warnMeta // Warnings' codes and counts, in step
 }
 
 // Observed returns the share of items on which a and b carry the same
@@ -344,7 +346,7 @@ func WeightedKappa(a, b []string, order []string, w Weights) (Kappa, error) {
 	}
 	k := c.Kappa(w)
 	if w != Unweighted && order == nil && !allNumbers(c.Labels) {
-		k.Warnings = append(k.Warnings, guessedOrderWarning(w.String()+" weighted kappa", c.Labels))
+		warn(&k.Warnings, &k.meta, WarnOrderGuessed, len(c.Labels), guessedOrderWarning(w.String()+" weighted kappa", c.Labels))
 	}
 	return k, nil
 }
@@ -355,20 +357,20 @@ func WeightedKappa(a, b []string, order []string, w Weights) (Kappa, error) {
 func (c Confusion) Kappa(w Weights) Kappa {
 	k := Kappa{N: c.N(), Weights: w, Confusion: c}
 	if err := w.check(); err != nil {
-		k.Warnings = []string{err.Error() + ": no kappa"}
+		warn(&k.Warnings, &k.meta, WarnNoKappa, 0, err.Error()+": no kappa")
 		return k
 	}
 	if k.N == 0 {
-		k.Warnings = []string{"no items"}
+		warn(&k.Warnings, &k.meta, WarnNoKappa, 0, "no items")
 		return k
 	}
 	k.Observed, k.Expected, k.Kappa = kappaFromCounts(c.Counts, w)
 	if used := usedLabels(c.Counts); used == 1 {
 		k.Kappa = 1
-		k.Warnings = append(k.Warnings, fmt.Sprintf("both raters gave the label %q to every item: chance agreement is 1 and kappa is set to 1, which says nothing about the raters", c.Labels[onlyLabel(c.Counts)]))
+		warn(&k.Warnings, &k.meta, WarnOneLabel, k.N, fmt.Sprintf("both raters gave the label %q to every item: chance agreement is 1 and kappa is set to 1, which says nothing about the raters", c.Labels[onlyLabel(c.Counts)]))
 	}
 	if k.N < minItems {
-		k.Warnings = append(k.Warnings, fmt.Sprintf("only %d items: kappa is very uncertain", k.N))
+		warn(&k.Warnings, &k.meta, WarnFewItems, k.N, fmt.Sprintf("only %d items: kappa is very uncertain", k.N))
 	}
 	return k
 }

@@ -4,6 +4,18 @@
 // ratings, bootstrap intervals for each over items, and a reader for
 // label tables in CSV.
 //
+// Analyze (or AnalyzeCSV, from a reader) is the whole analysis of
+// `evalbook agree` in one call: the statistic chosen by Options, its
+// bootstrap interval, the confusion matrix, the items to adjudicate and
+// coded warnings, as a results.RaterAgreement that renders to text, JSON
+// and tables:
+//
+//	res, err := agree.AnalyzeCSV(f, "pairs.csv", []string{"ann1", "ann2"}, "id", agree.Options{Seed: 1})
+//	if err != nil { ... }
+//	res.WriteText(os.Stdout) // kappa 0.798 on the sample pairs
+//
+// The functions below are its parts, for a notebook that shows each step.
+//
 // # Which statistic
 //
 //   - Two raters, every item rated by both, unordered labels (a, b, tie):

@@ -21,6 +21,7 @@ type Fleiss struct {
 	Observed, Expected float64
 	Kappa              float64
 	Warnings           []string
+	meta               []warnMeta // Warnings' codes and counts, in step
 }
 
 // FleissKappa returns Fleiss' kappa (Fleiss 1971, "Measuring nominal scale
@@ -122,13 +123,19 @@ func FleissCounts(counts [][]int) (Fleiss, error) {
 	}
 	f.Kappa = (f.Observed - f.Expected) / (1 - f.Expected)
 	if skipped > 0 {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("%d %s with fewer than two ratings left out", skipped, plural(skipped, "item", "items")))
+		warn(&f.Warnings, &f.meta, WarnUnpairable, skipped, fmt.Sprintf("%d %s with fewer than two ratings left out", skipped, plural(skipped, "item", "items")))
 	}
 	if minR != maxR {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("items have between %d and %d ratings: Fleiss' kappa assumes the same number; Krippendorff's alpha is built for missing ratings", minR, maxR))
+		fewer := 0 // items with fewer ratings than the most rated: the count the warning carries
+		for _, row := range counts {
+			if ni, _ := sumMax(row); ni >= 2 && ni < maxR {
+				fewer++
+			}
+		}
+		warn(&f.Warnings, &f.meta, WarnUnequalRatings, fewer, fmt.Sprintf("items have between %d and %d ratings: Fleiss' kappa assumes the same number; Krippendorff's alpha is built for missing ratings", minR, maxR))
 	}
 	if f.Items < minItems {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("only %d items: kappa is very uncertain", f.Items))
+		warn(&f.Warnings, &f.meta, WarnFewItems, f.Items, fmt.Sprintf("only %d items: kappa is very uncertain", f.Items))
 	}
 	return f, nil
 }

@@ -98,6 +98,7 @@ type Alpha struct {
 	// Labels lists the values in order.
 	Labels   []string
 	Warnings []string
+	meta     []warnMeta // Warnings' codes and counts, in step
 }
 
 // KrippendorffAlpha returns Krippendorff's alpha for ratings[u], the
@@ -137,13 +138,13 @@ func KrippendorffAlpha(ratings [][]string, level Level, order []string) (Alpha, 
 		return a, ErrOneLabel
 	}
 	if a.Units < minItems {
-		a.Warnings = append(a.Warnings, fmt.Sprintf("only %d pairable units: alpha is very uncertain", a.Units))
+		warn(&a.Warnings, &a.meta, WarnFewItems, a.Units, fmt.Sprintf("only %d pairable units: alpha is very uncertain", a.Units))
 	}
 	if left := len(ratings) - a.Units; left > 0 {
-		a.Warnings = append(a.Warnings, fmt.Sprintf("%d %s with fewer than two ratings left out (not pairable)", left, plural(left, "unit", "units")))
+		warn(&a.Warnings, &a.meta, WarnUnpairable, left, fmt.Sprintf("%d %s with fewer than two ratings left out (not pairable)", left, plural(left, "unit", "units")))
 	}
 	if level == LevelOrdinal && order == nil && !allNumbers(d.labels) {
-		a.Warnings = append(a.Warnings, guessedOrderWarning("ordinal alpha", d.labels))
+		warn(&a.Warnings, &a.meta, WarnOrderGuessed, len(d.labels), guessedOrderWarning("ordinal alpha", d.labels))
 	}
 	return a, nil
 }

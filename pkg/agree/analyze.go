@@ -1,0 +1,402 @@
+package agree
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// Metric chooses the statistic of Analyze.
+type Metric int
+
+const (
+	// MetricAuto is Cohen's kappa for two raters and Krippendorff's alpha
+	// for three or more.
+	MetricAuto   Metric = iota
+	MetricKappa         // Cohen's kappa (weighted with Options.Weights), two raters
+	MetricFleiss        // Fleiss' kappa, any number of raters
+	MetricAlpha         // Krippendorff's alpha at Options.Level, any number of raters
+)
+
+// ParseMetric reads "" (MetricAuto), "kappa", "fleiss" or "alpha".
+func ParseMetric(s string) (Metric, error) {
+	switch s {
+	case "":
+		return MetricAuto, nil
+	case "kappa":
+		return MetricKappa, nil
+	case "fleiss":
+		return MetricFleiss, nil
+	case "alpha":
+		return MetricAlpha, nil
+	}
+	return 0, fmt.Errorf("%w: unknown metric %q (want kappa, fleiss or alpha)", ErrInvalid, s)
+}
+
+// String returns "auto", "kappa", "fleiss" or "alpha", and "Metric(n)" for
+// a value that is not one of the constants.
+func (m Metric) String() string {
+	switch m {
+	case MetricAuto:
+		return "auto"
+	case MetricKappa:
+		return "kappa"
+	case MetricFleiss:
+		return "fleiss"
+	case MetricAlpha:
+		return "alpha"
+	}
+	return fmt.Sprintf("Metric(%d)", int(m))
+}
+
+// For returns the statistic m chooses for the given number of raters:
+// m itself, or for MetricAuto kappa for two raters and alpha for more.
+func (m Metric) For(raters int) Metric {
+	if m != MetricAuto {
+		return m
+	}
+	if raters > 2 {
+		return MetricAlpha
+	}
+	return MetricKappa
+}
+
+// Options are the choices of Analyze. The zero value is valid: the
+// default statistic for the number of raters, unweighted, nominal, labels
+// in LabelOrder, a 95% interval from 2000 resamples with seed 0.
+type Options struct {
+	Metric Metric
+	// Weights applies to Cohen's kappa only (Unweighted otherwise).
+	Weights Weights
+	// Level applies to Krippendorff's alpha only (LevelNominal otherwise).
+	Level Level
+	// Order is the order of the labels: the rows and columns of the
+	// confusion matrix and the scale of weighted kappa and ordinal alpha.
+	// nil means LabelOrder: numeric when every label is a number, else
+	// alphabetical (and then a statistic that needs the order warns).
+	// Every label of the table must be in it, once.
+	Order []string
+	// Confidence is the level of the bootstrap interval, strictly between
+	// 0 and 1; 0 means 0.95.
+	Confidence float64
+	// Resamples is the number of bootstrap resamples; 0 means 2000.
+	Resamples int
+	Seed      uint64
+}
+
+// Errors of Options.Validate, each wrapping ErrInvalid, for a command to
+// turn into usage errors with errors.Is.
+var (
+	ErrRaters        = fmt.Errorf("%w: agreement needs at least two raters", ErrInvalid)
+	ErrKappaRaters   = fmt.Errorf("%w: Cohen's kappa is for two raters (use Fleiss' kappa or alpha)", ErrInvalid)
+	ErrWeightsMetric = fmt.Errorf("%w: weights apply to Cohen's kappa only", ErrInvalid)
+	ErrLevelMetric   = fmt.Errorf("%w: a level applies to Krippendorff's alpha only", ErrInvalid)
+	ErrConfidence    = fmt.Errorf("%w: confidence not strictly between 0 and 1", ErrInvalid)
+	ErrResamples     = fmt.Errorf("%w: fewer than one bootstrap resample", ErrInvalid)
+	ErrOrder         = fmt.Errorf("%w: label order", ErrInvalid) // a label twice, or an empty one
+)
+
+// Validate checks o for a table with the given number of rater columns,
+// before any data is read. Its errors wrap ErrRaters, ErrKappaRaters,
+// ErrWeightsMetric, ErrLevelMetric, ErrConfidence, ErrResamples or
+// ErrOrder, and ErrInvalid for a metric, weights or level that is not one
+// of the constants.
+func (o Options) Validate(raters int) error {
+	if raters < 2 {
+		return fmt.Errorf("%w, got %d", ErrRaters, raters)
+	}
+	m := o.Metric.For(raters)
+	switch m {
+	case MetricKappa:
+		if raters != 2 {
+			return fmt.Errorf("%w, got %d", ErrKappaRaters, raters)
+		}
+	case MetricFleiss, MetricAlpha:
+	default:
+		return fmt.Errorf("%w: metric %d is not one of the Metric constants", ErrInvalid, int(m))
+	}
+	if err := o.Weights.check(); err != nil {
+		return err
+	}
+	if o.Weights != Unweighted && m != MetricKappa {
+		return fmt.Errorf("%w, not to %s", ErrWeightsMetric, m)
+	}
+	if err := o.Level.check(); err != nil {
+		return err
+	}
+	if o.Level != LevelNominal && m != MetricAlpha {
+		return fmt.Errorf("%w, not to %s", ErrLevelMetric, m)
+	}
+	if o.Confidence != 0 && !(o.Confidence > 0 && o.Confidence < 1) {
+		return fmt.Errorf("%w: %v", ErrConfidence, o.Confidence)
+	}
+	if o.Resamples < 0 {
+		return fmt.Errorf("%w: %d", ErrResamples, o.Resamples)
+	}
+	if err := checkOrder(o.Order); err != nil {
+		return err
+	}
+	return nil
+}
+
+// noItemsError is Analyze's error for a table with no rows.
+type noItemsError struct{ file string }
+
+func (e *noItemsError) Error() string { return e.file + ": no items after the header" }
+func (e *noItemsError) Unwrap() error { return ErrNoItems }
+
+// AnalyzeCSV reads a CSV label table from r with ReadLabels (name names
+// it in errors; raters and idColumn choose the columns) and returns
+// Analyze's result. The options are validated before r is read.
+func AnalyzeCSV(r io.Reader, name string, raters []string, idColumn string, opt Options) (*results.RaterAgreement, error) {
+	if err := opt.Validate(len(raters)); err != nil {
+		return nil, err
+	}
+	t, err := ReadLabels(r, name, raters, idColumn)
+	if err != nil {
+		return nil, err
+	}
+	return Analyze(t, opt)
+}
+
+// Analyze measures how well the raters of t agree, as `evalbook agree`
+// does: the statistic of opt.Metric (Cohen's kappa over the items both
+// raters rated, Fleiss' kappa, or Krippendorff's alpha) with its observed
+// and chance agreement, a percentile bootstrap interval over items, the
+// confusion matrix when there are two raters, and every item on which
+// the raters disagree, to adjudicate.
+//
+// Warnings carry the codes of this package (WarnFewItems and the other
+// Warn constants). Their messages name the options by the command's
+// flags (--weights, --level, --order), as the command prints them.
+// Errors: those of Options.Validate; ErrNoItems for a table with no rows
+// or no rated items; ErrOneLabel and the other errors of the statistics,
+// prefixed with t.File; and a *ParseError at the cell of a rating that
+// the interval or ratio level cannot use.
+func Analyze(t *LabelTable, opt Options) (*results.RaterAgreement, error) {
+	if err := opt.Validate(len(t.Raters)); err != nil {
+		return nil, err
+	}
+	if opt.Confidence == 0 {
+		opt.Confidence = 0.95
+	}
+	if opt.Resamples == 0 {
+		opt.Resamples = 2000
+	}
+	if len(t.Rows) == 0 {
+		return nil, &noItemsError{t.File}
+	}
+	m := opt.Metric.For(len(t.Raters))
+	a := &analysis{opt: opt, tab: t, res: &results.RaterAgreement{
+		Metric: m.String(), Raters: append([]string(nil), t.Raters...),
+		Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
+		Disagreements: []results.RaterDisagreement{}, Warnings: []results.Warning{},
+	}}
+	var err error
+	switch m {
+	case MetricKappa:
+		err = a.kappa()
+	case MetricFleiss:
+		err = a.fleiss()
+	case MetricAlpha:
+		err = a.alpha()
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range Disagreements(t.Items()) {
+		row := t.Rows[i]
+		d := results.RaterDisagreement{Item: t.ItemName(i), Line: row.Line, Ratings: map[string]string{}}
+		for j, r := range t.Raters {
+			d.Ratings[r] = row.Ratings[j]
+		}
+		a.res.Disagreements = append(a.res.Disagreements, d)
+	}
+	return a.res, nil
+}
+
+// analysis is one run of Analyze.
+type analysis struct {
+	opt Options
+	tab *LabelTable
+	res *results.RaterAgreement
+}
+
+// addWarnings hands on a statistic's warnings with their codes and
+// counts (see warn).
+func (a *analysis) addWarnings(msgs []string, meta []warnMeta) {
+	for i, m := range msgs {
+		w := results.Warning{Code: "agree", Message: m}
+		if i < len(meta) {
+			w.Code, w.Count = meta[i].code, meta[i].count
+		}
+		a.res.Warnings = append(a.res.Warnings, w)
+	}
+}
+
+// order returns the label order to hand a statistic: opt.Order, or else,
+// for a statistic that uses the order of the labels (flag names the
+// option that makes it do so, as the command spells it; "" for a
+// statistic that ignores order) the default order of labels made
+// explicit, so that the statistic does not add its own warning about it.
+// When that default is the alphabetical order of labels that are not all
+// numbers (for a scale such as low, mid, high it is wrong, and the
+// statistic with it), a warning says so, naming the flags.
+func (a *analysis) order(flag string, cols ...[]string) []string {
+	if a.opt.Order != nil || flag == "" {
+		return a.opt.Order
+	}
+	labels := LabelOrder(cols...)
+	if !allNumbers(labels) {
+		a.res.Warnings = append(a.res.Warnings, results.Warning{Code: WarnOrderGuessed, Count: len(labels), Message: fmt.Sprintf(
+			"%s needs the order of the labels, and without --order the labels (not all numbers) were taken alphabetically: %s; if that is not the order of the scale, pass it with --order (e.g. --order low,mid,high)",
+			flag, strings.Join(labels, ", "))})
+	}
+	return labels
+}
+
+// maxWarnLines is how many lines a warning lists.
+const maxWarnLines = 10
+
+func (a *analysis) kappa() error {
+	t, res := a.tab, a.res
+	var x, y []string
+	var skipped []int
+	for _, row := range t.Rows {
+		if row.Ratings[0] == "" || row.Ratings[1] == "" {
+			skipped = append(skipped, row.Line)
+			continue
+		}
+		x = append(x, row.Ratings[0])
+		y = append(y, row.Ratings[1])
+	}
+	if len(skipped) > 0 {
+		w := results.Warning{Code: WarnMissingRatings, Count: len(skipped), Lines: skipped[:min(len(skipped), maxWarnLines)]}
+		if len(skipped) == 1 {
+			w.Message = fmt.Sprintf("1 item lacks a rating from %s or %s and is left out (line %d)", t.Raters[0], t.Raters[1], skipped[0])
+		} else {
+			w.Message = fmt.Sprintf("%d items lack a rating from %s or %s and are left out (lines %s)", len(skipped), t.Raters[0], t.Raters[1], firstLines(skipped))
+		}
+		res.Warnings = append(res.Warnings, w)
+	}
+	if len(x) == 0 {
+		return fmt.Errorf("%s: %w", t.File, &noBothError{})
+	}
+	flag := ""
+	if a.opt.Weights != Unweighted {
+		flag = "--weights " + a.opt.Weights.String()
+	}
+	order := a.order(flag, x, y)
+	k, err := WeightedKappa(x, y, order, a.opt.Weights)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.File, err)
+	}
+	iv, err := BootstrapKappa(x, y, order, a.opt.Weights, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.File, err)
+	}
+	if a.opt.Weights != Unweighted {
+		res.Weights = a.opt.Weights.String()
+	}
+	res.N, res.Observed, res.Expected = k.N, k.Observed, k.Expected
+	res.Kappa = &k.Kappa
+	res.CILow, res.CIHigh = iv.Lo, iv.Hi
+	res.Confusion = &results.RaterConfusion{Labels: k.Confusion.Labels, Rows: k.Confusion.Counts}
+	a.addWarnings(k.Warnings, k.meta)
+	a.addWarnings(iv.Warnings, iv.meta)
+	return nil
+}
+
+// noBothError is the error for two raters with no item rated by both.
+type noBothError struct{}
+
+func (*noBothError) Error() string { return "no item has both ratings" }
+func (*noBothError) Unwrap() error { return ErrNoItems }
+
+// firstLines lists the first maxWarnLines line numbers, and how many
+// more there are.
+func firstLines(lines []int) string {
+	s := make([]string, min(len(lines), maxWarnLines))
+	for i := range s {
+		s[i] = strconv.Itoa(lines[i])
+	}
+	out := strings.Join(s, ", ")
+	if len(lines) > maxWarnLines {
+		out += fmt.Sprintf(" and %d more", len(lines)-maxWarnLines)
+	}
+	return out
+}
+
+func (a *analysis) fleiss() error {
+	t, res := a.tab, a.res
+	items := t.Items()
+	f, err := FleissKappa(items)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.File, err)
+	}
+	iv, err := BootstrapFleiss(items, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.File, err)
+	}
+	res.N, res.Observed, res.Expected = f.Items, f.Observed, f.Expected
+	res.FleissKappa = &f.Kappa
+	res.CILow, res.CIHigh = iv.Lo, iv.Hi
+	a.addWarnings(f.Warnings, f.meta)
+	a.addWarnings(iv.Warnings, iv.meta)
+	a.confusion()
+	return nil
+}
+
+func (a *analysis) alpha() error {
+	t, res := a.tab, a.res
+	items := t.Items()
+	flag := ""
+	if a.opt.Level == LevelOrdinal {
+		flag = "--level ordinal"
+	}
+	order := a.order(flag, items...)
+	al, err := KrippendorffAlpha(items, a.opt.Level, order)
+	var ve *ValueError
+	if errors.As(err, &ve) {
+		return &ParseError{File: t.File, Line: t.Rows[ve.Unit].Line, Column: t.RaterFields[ve.Rater],
+			Err: fmt.Errorf("%s rated %q, which is %s", t.Raters[ve.Rater], ve.Value, ve.Problem())}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.File, err)
+	}
+	iv, err := BootstrapAlpha(items, a.opt.Level, order, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.File, err)
+	}
+	res.Level = a.opt.Level.String()
+	res.N, res.Observed, res.Expected = al.Units, al.Agreement, al.ChanceAgreement
+	res.Alpha = &al.Alpha
+	res.ObservedDisagreement, res.ExpectedDisagreement = &al.Observed, &al.Expected
+	res.CILow, res.CIHigh = iv.Lo, iv.Hi
+	a.addWarnings(al.Warnings, al.meta)
+	a.addWarnings(iv.Warnings, iv.meta)
+	a.confusion()
+	return nil
+}
+
+// confusion sets, for two raters, the confusion matrix over the items
+// both rated (Fleiss' kappa and alpha; kappa has its own).
+func (a *analysis) confusion() {
+	if len(a.tab.Raters) != 2 {
+		return
+	}
+	var x, y []string
+	for _, row := range a.tab.Rows {
+		if row.Ratings[0] != "" && row.Ratings[1] != "" {
+			x = append(x, row.Ratings[0])
+			y = append(y, row.Ratings[1])
+		}
+	}
+	if c, err := NewConfusion(x, y, a.opt.Order); err == nil {
+		a.res.Confusion = &results.RaterConfusion{Labels: c.Labels, Rows: c.Counts}
+	}
+}
