@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // testdata/compare_old.csv and compare_new.csv rebuild the seed's version
@@ -50,7 +52,7 @@ func TestCompareSeedFigures(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var r compareReport
+	var r results.Comparison
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +157,7 @@ func TestCompareRunOutput(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, errOut)
 	}
-	var r compareReport
+	var r results.Comparison
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +195,7 @@ func TestCompareCompositeKey(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			var r compareReport
+			var r results.Comparison
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatal(err)
 			}
@@ -242,7 +244,7 @@ func TestCompareSampleVerdicts(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var r compareReport
+	var r results.Comparison
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
