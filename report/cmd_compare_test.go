@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
@@ -250,5 +251,49 @@ func TestCompareSampleVerdicts(t *testing.T) {
 	}
 	if r.N != 284 || len(r.Better)+len(r.Worse)+r.Unchanged != r.N {
 		t.Errorf("n %d, flips %d+%d+%d", r.N, len(r.Better), len(r.Worse), r.Unchanged)
+	}
+}
+
+// TestCompareJSONIsResult: compare --json prints the JSON encoding of the
+// compare.Files result for the same options, byte for byte: the command
+// only renders what the library computed.
+func TestCompareJSONIsResult(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		args     []string
+		opt      compare.Options
+	}{
+		{"seed by task", compareOld, compareNew, []string{"--metric", "pass", "--by", "task"},
+			compare.Options{Metric: "pass", By: "task", Seed: 1}},
+		{"bootstrap by lang", compareOld, compareNew, []string{"--ci", "bootstrap", "--confidence", "0.9", "--resamples", "5000", "--seed", "4", "--by", "lang"},
+			compare.Options{CI: "bootstrap", Confidence: 0.9, Resamples: 5000, Seed: 4, By: "lang"}},
+		{"reversed, metric picked", compareNew, compareOld, nil, compare.Options{Seed: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, append([]string{"compare", "--old", tc.old, "--new", tc.new, "--json"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			res, err := compare.Files(tc.old, tc.new, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want strings.Builder
+			if err := writeJSON(&want, res); err != nil {
+				t.Fatal(err)
+			}
+			if out != want.String() {
+				t.Errorf("compare --json:\n%s\ncompare.Files encoded:\n%s", out, want.String())
+			}
+			var text strings.Builder
+			if err := res.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			textOut, _, _ := runCLI(t, append([]string{"compare", "--old", tc.old, "--new", tc.new}, tc.args...)...)
+			if textOut != text.String() {
+				t.Errorf("compare:\n%s\nWriteText:\n%s", textOut, text.String())
+			}
+		})
 	}
 }
