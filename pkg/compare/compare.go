@@ -9,7 +9,13 @@
 // Files and Read pair the rows of two CSV tables (verdict files of
 // `evalbook score --out`, run files of `evalbook run --out`, or any table
 // with a key column and a 0/1 column) by a key; Versions takes outcomes
-// that are already paired, as a notebook has them.
+// that are already paired, as a notebook has them:
+//
+//	c, err := compare.Files("v1.csv", "v2.csv", compare.Options{Metric: "pass", By: "task", Seed: 1})
+//	if err != nil {
+//		return err
+//	}
+//	c.WriteText(os.Stdout) // what evalbook compare prints; c.Tables() for XLSX and HTML
 package compare
 
 import (
@@ -244,14 +250,15 @@ func compareTables(oldT, newT *table, opt Options) (*results.Comparison, error) 
 	return versions(keys, o, nw, groups, opt), nil
 }
 
-// ErrLength is Versions' error for slices of different lengths.
+// ErrLength is Versions' error for slices of different lengths (or
+// Options.By without groups).
 var ErrLength = errors.New("the slices differ in length")
 
 // Versions compares two versions whose 0/1 outcomes are already paired:
 // old[i] and new[i] are case i's, keys[i] names it in Better and Worse,
 // and groups[i], when groups is not nil, is its group (opt.By names the
-// grouping). It is Read without the tables: the same figures, warnings
-// and text.
+// grouping, "group" if empty; By without groups is an error). It is Read
+// without the tables: the same figures, warnings and text.
 func Versions(keys []string, old, new []float64, groups []string, opt Options) (*results.Comparison, error) {
 	opt = opt.WithDefaults()
 	if err := opt.Validate(); err != nil {
@@ -259,6 +266,12 @@ func Versions(keys []string, old, new []float64, groups []string, opt Options) (
 	}
 	if len(old) != len(keys) || len(new) != len(keys) || groups != nil && len(groups) != len(keys) {
 		return nil, errorf(ErrLength, "compare: %d keys, %d old outcomes, %d new ones and %d groups", len(keys), len(old), len(new), len(groups))
+	}
+	if groups == nil && opt.By != "" {
+		return nil, errorf(ErrLength, "compare: Options.By is %q but there are no groups for the %d cases", opt.By, len(keys))
+	}
+	if groups != nil && opt.By == "" {
+		opt.By = "group"
 	}
 	for i := range old {
 		if old[i] != 0 && old[i] != 1 || new[i] != 0 && new[i] != 1 {

@@ -134,6 +134,12 @@ func TestVersionsDefaults(t *testing.T) {
 	if want := "old -> new key id n 1 better [a] p 1 groups [] ci wilson 0.95 10000"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+	// Groups without Options.By are labelled "group".
+	if c, err := Versions([]string{"a"}, []float64{0}, []float64{1}, []string{"x"}, Options{}); err != nil {
+		t.Error(err)
+	} else if c.By != "group" || len(c.Groups) != 1 {
+		t.Errorf("by %q groups %v", c.By, c.Groups)
+	}
 	for _, tc := range []struct {
 		name           string
 		keys           []string
@@ -146,9 +152,14 @@ func TestVersionsDefaults(t *testing.T) {
 		{"groups", []string{"a"}, []float64{0}, []float64{1}, []string{}, ErrLength, "and 0 groups"},
 		{"not 0/1", []string{"a", "b"}, []float64{0, 0.5}, []float64{1, 1}, nil, ErrNotBinary, `case "b" (index 1) has outcomes 0.5 and 1`},
 		{"NaN", []string{"a"}, []float64{math.NaN()}, []float64{1}, nil, ErrNotBinary, "outcomes NaN and 1"},
+		{"by without groups", []string{"a"}, []float64{0}, []float64{1}, nil, ErrLength, `Options.By is "task" but there are no groups for the 1 cases`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Versions(tc.keys, tc.old, tc.new, tc.groups, Options{})
+			opt := Options{}
+			if tc.name == "by without groups" {
+				opt.By = "task"
+			}
+			_, err := Versions(tc.keys, tc.old, tc.new, tc.groups, opt)
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.wantSubstrings) {
 				t.Errorf("err %v, want %v with %q", err, tc.want, tc.wantSubstrings)
 			}
