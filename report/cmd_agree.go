@@ -2,10 +2,8 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/agree"
@@ -170,14 +168,3 @@ func splitRaters(s string) []string {
 	}
 	return out
 }
-
-// firstFewItems and fixed3 are cmd_compare.go's.
-
-func firstFewItems(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
-}
-
-func fixed3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }

@@ -306,11 +306,3 @@ func runCasesLeakage(e *env) error {
 	}
 	return render(e, rep, *asJSON)
 }
-
-// kitPlural returns one when n is 1, else many: "1 case", "2 cases".
-func kitPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

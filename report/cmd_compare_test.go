@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/compare"
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // testdata/compare_old.csv and compare_new.csv rebuild the seed's version
@@ -50,7 +53,7 @@ func TestCompareSeedFigures(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var r compareReport
+	var r results.Comparison
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +106,10 @@ func TestCompareErrors(t *testing.T) {
 	}{
 		{"no flags", []string{"compare"}, 2, "evalbook: compare: --old and --new are required (see evalbook compare --help)\n"},
 		{"bad ci", []string{"compare", "--old", a, "--new", b, "--ci", "exact"}, 2, "evalbook: compare: --ci \"exact\": want wilson or bootstrap\n"},
+		// A zero is the default in compare.Options, and a mistake on the command line.
+		{"zero confidence", []string{"compare", "--old", a, "--new", b, "--confidence", "0"}, 2, "evalbook: compare: --confidence must be between 0 and 1, got 0\n"},
+		{"zero resamples", []string{"compare", "--old", a, "--new", b, "--resamples", "0"}, 2, "evalbook: compare: --resamples must be at least 1, got 0\n"},
+		{"empty ci", []string{"compare", "--old", a, "--new", b, "--ci", ""}, 2, "evalbook: compare: --ci \"\": want wilson or bootstrap\n"},
 		{"several candidates", []string{"compare", "--old", a, "--new", b}, 1, "evalbook: several 0/1 columns could be the metric: pass, exact; choose one with --metric\n"},
 		{"no candidate", []string{"compare", "--old", none, "--new", none}, 1, "evalbook: no column besides id holds only 0 and 1 in both " + none + " and " + none + "; name the metric with --metric (columns: id, task, score)\n"},
 		{"unknown metric", []string{"compare", "--old", a, "--new", b, "--metric", "f1"}, 1, "evalbook: " + a + ":1: no column \"f1\"; the header has id, task, pass, exact\n"},
@@ -155,7 +162,7 @@ func TestCompareRunOutput(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, errOut)
 	}
-	var r compareReport
+	var r results.Comparison
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +200,7 @@ func TestCompareCompositeKey(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			var r compareReport
+			var r results.Comparison
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatal(err)
 			}
@@ -242,11 +249,55 @@ func TestCompareSampleVerdicts(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var r compareReport
+	var r results.Comparison
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.N != 284 || len(r.Better)+len(r.Worse)+r.Unchanged != r.N {
 		t.Errorf("n %d, flips %d+%d+%d", r.N, len(r.Better), len(r.Worse), r.Unchanged)
+	}
+}
+
+// TestCompareJSONIsResult: compare --json prints the JSON encoding of the
+// compare.Files result for the same options, byte for byte: the command
+// only renders what the library computed.
+func TestCompareJSONIsResult(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		args     []string
+		opt      compare.Options
+	}{
+		{"seed by task", compareOld, compareNew, []string{"--metric", "pass", "--by", "task"},
+			compare.Options{Metric: "pass", By: "task", Seed: 1}},
+		{"bootstrap by lang", compareOld, compareNew, []string{"--ci", "bootstrap", "--confidence", "0.9", "--resamples", "5000", "--seed", "4", "--by", "lang"},
+			compare.Options{CI: "bootstrap", Confidence: 0.9, Resamples: 5000, Seed: 4, By: "lang"}},
+		{"reversed, metric picked", compareNew, compareOld, nil, compare.Options{Seed: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, append([]string{"compare", "--old", tc.old, "--new", tc.new, "--json"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			res, err := compare.Files(tc.old, tc.new, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want strings.Builder
+			if err := writeJSON(&want, res); err != nil {
+				t.Fatal(err)
+			}
+			if out != want.String() {
+				t.Errorf("compare --json:\n%s\ncompare.Files encoded:\n%s", out, want.String())
+			}
+			var text strings.Builder
+			if err := res.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			textOut, _, _ := runCLI(t, append([]string{"compare", "--old", tc.old, "--new", tc.new}, tc.args...)...)
+			if textOut != text.String() {
+				t.Errorf("compare:\n%s\nWriteText:\n%s", textOut, text.String())
+			}
+		})
 	}
 }

@@ -1,7 +1,8 @@
 // Package chart draws the figures of evalbook's results with gonum/plot:
 // accuracy per group (metrics side by side, interval error bars), the
-// agreement buckets of two metrics, a confusion heat map for rater
-// agreement, and per-kind calibration bars for a judge. Each function
+// pass rates of two versions compared, the agreement buckets of two
+// metrics, a confusion heat map for rater agreement, and per-kind
+// calibration bars for a judge. Each function
 // returns a Figure, which writes itself as PNG or SVG to an io.Writer.
 //
 // Groups and kinds go down the vertical axis with horizontal bars, and
@@ -151,27 +152,59 @@ func Accuracy(s *results.Score, by string) (*Figure, error) {
 	if hasCI {
 		title += fmt.Sprintf(" (whiskers: %g%% %s interval)", 100*s.Settings.Confidence, s.Settings.CI)
 	}
+	names := make([]string, len(groups))
+	series := make([]rateSeries, len(metrics))
+	for i, g := range groups {
+		names[i] = g.Group
+	}
+	for j, id := range metrics {
+		sr := rateSeries{name: id, vals: make([]float64, len(groups))}
+		if hasCI {
+			sr.lo, sr.hi = make([]float64, len(groups)), make([]float64, len(groups))
+		}
+		for i, g := range groups {
+			ms := g.Metrics[id]
+			sr.vals[i] = ms.Accuracy
+			if hasCI {
+				sr.lo[i], sr.hi[i] = ms.CILow, ms.CIHigh
+			}
+		}
+		series[j] = sr
+	}
+	return rateBars(title, "accuracy", names, series)
+}
+
+// rateSeries is one series of rateBars: a rate per category and, where
+// lo and hi are set (not nil, and whisker[i] true or whisker nil), an
+// interval drawn as a whisker.
+type rateSeries struct {
+	name         string
+	vals, lo, hi []float64
+	whisker      []bool
+}
+
+// rateBars draws rates in [0, 1] as horizontal bars: one category per
+// name, the first at the top, and within each one bar per series, in the
+// legend's order, with its whiskers.
+func rateBars(title, xLabel string, names []string, series []rateSeries) (*Figure, error) {
 	p := newPlot(title)
-	n, m := len(groups), len(metrics)
-	// Each group gets one category unit; its bars share 80% of it.
+	n, m := len(names), len(series)
+	// Each category gets one unit; its bars share 80% of it.
 	rowH := vg.Points(float64(min(max(12, 40/m), 16)))
 	barW := rowH
 	groupH := vg.Length(m)*barW + vg.Points(8)
 	legendH := vg.Points(float64(13*m + 10))
 	height := vg.Points(90) + vg.Length(n)*groupH + legendH
-	names := make([]string, n)
+	labels := make([]string, n)
 	ys := make([]float64, n)
-	for i, g := range groups {
-		names[n-1-i] = g.Group // the first group at the top
+	for i, name := range names {
+		labels[n-1-i] = name // the first category at the top
 		ys[i] = float64(n - 1 - i)
 	}
-	for j, id := range metrics {
+	for j, sr := range series {
 		vals := make(plotter.Values, n)
-		lo, hi := make([]float64, n), make([]float64, n)
-		for i, g := range groups {
-			ms := g.Metrics[id]
-			vals[n-1-i] = ms.Accuracy
-			lo[i], hi[i] = ms.CILow, ms.CIHigh
+		for i, v := range sr.vals {
+			vals[n-1-i] = v
 		}
 		bars, err := plotter.NewBarChart(vals, barW)
 		if err != nil {
@@ -180,28 +213,70 @@ func Accuracy(s *results.Score, by string) (*Figure, error) {
 		bars.Horizontal = true
 		bars.Color = Colors[j%len(Colors)]
 		bars.LineStyle.Width = 0
-		// Metrics stack downwards within a group, in the legend's order.
+		// Series stack downwards within a category, in the legend's order.
 		bars.Offset = vg.Length(float64(m-1)/2-float64(j)) * barW
 		p.Add(bars)
-		p.Legend.Add(id, bars)
-		if hasCI {
-			p.Add(&whiskers{lo: lo, hi: hi, y: ys, offset: bars.Offset, cap: barW / 3,
-				style: draw.LineStyle{Color: color.Gray{Y: 0x26}, Width: vg.Points(1)}})
+		p.Legend.Add(sr.name, bars)
+		if sr.lo != nil {
+			w := &whiskers{offset: bars.Offset, cap: barW / 3,
+				style: draw.LineStyle{Color: color.Gray{Y: 0x26}, Width: vg.Points(1)}}
+			for i := range sr.lo {
+				if sr.whisker == nil || sr.whisker[i] {
+					w.lo, w.hi, w.y = append(w.lo, sr.lo[i]), append(w.hi, sr.hi[i]), append(w.y, ys[i])
+				}
+			}
+			p.Add(w)
 		}
 	}
-	p.NominalY(names...)
+	p.NominalY(labels...)
 	p.X.Min, p.X.Max = 0, 1
 	p.X.Tick.Marker = percentTicks{}
-	p.X.Label.Text = "accuracy"
+	p.X.Label.Text = xLabel
 	p.Add(plotter.NewGrid())
-	// Leave room above the first group for the legend, at the top right.
+	// Leave room above the first category for the legend, at the top right.
 	p.Legend.Top = true
 	p.Legend.Left = false
 	p.Y.Padding = 0
 	p.Y.Min = -0.5
 	p.Y.Max = float64(n) - 0.5 + float64(legendH/groupH)
-	width := vg.Points(460) + labelWidth(names)
+	width := vg.Points(460) + labelWidth(labels)
 	return &Figure{Plot: p, Width: width, Height: max(height, vg.Points(200))}, nil
+}
+
+// Comparison draws the pass rates of the two versions of a comparison
+// side by side: over all cases first, with the result's intervals as
+// whiskers, then per group (the result has no interval for a group, so
+// its bars have none).
+func Comparison(c *results.Comparison) (*Figure, error) {
+	if c.N == 0 {
+		return nil, fmt.Errorf("chart: the comparison has no cases")
+	}
+	title := "Pass rate"
+	if c.By != "" {
+		title += " by " + c.By
+	}
+	title += fmt.Sprintf(" (whiskers: %g%% %s interval, all cases)", 100*c.Confidence, c.CI)
+	xLabel := "pass rate"
+	if c.Metric != "" {
+		xLabel += " (" + c.Metric + ")"
+	}
+	names, series := comparisonSeries(c)
+	return rateBars(title, xLabel, names, series)
+}
+
+// comparisonSeries returns Comparison's categories and its two series.
+func comparisonSeries(c *results.Comparison) ([]string, []rateSeries) {
+	names := []string{"all cases"}
+	old := rateSeries{name: c.OldFile, vals: []float64{c.Old}, lo: []float64{c.OldCILow}, hi: []float64{c.OldCIHigh}, whisker: []bool{true}}
+	new := rateSeries{name: c.NewFile, vals: []float64{c.New}, lo: []float64{c.NewCILow}, hi: []float64{c.NewCIHigh}, whisker: []bool{true}}
+	for _, g := range c.Groups {
+		names = append(names, g.Group)
+		for _, sr := range []*rateSeries{&old, &new} {
+			sr.lo, sr.hi, sr.whisker = append(sr.lo, 0), append(sr.hi, 0), append(sr.whisker, false)
+		}
+		old.vals, new.vals = append(old.vals, g.Old), append(new.vals, g.New)
+	}
+	return names, []rateSeries{old, new}
 }
 
 // labelWidth estimates the room the longest label needs.

@@ -222,3 +222,38 @@ func TestHeatmap(t *testing.T) {
 		t.Error("a row longer than the columns was accepted")
 	}
 }
+
+// TestComparison: one category for all cases and one per group, two
+// series named after the versions, and whiskers only where the result has
+// intervals (all cases).
+func TestComparison(t *testing.T) {
+	c := &results.Comparison{OldFile: "version 1", NewFile: "version 2", Metric: "pass", N: 31, Old: 22.0 / 31, New: 24.0 / 31,
+		CI: "wilson", Confidence: 0.95, OldCILow: 0.53, OldCIHigh: 0.84, NewCILow: 0.6, NewCIHigh: 0.89, By: "task",
+		Groups: []results.ComparisonGroup{{Group: "lookup", N: 12, Old: 1, New: 1}, {Group: "unanswerable", N: 7, Old: 2.0 / 7, New: 4.0 / 7}}}
+	f, err := Comparison(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.Plot.Title.Text, "Pass rate by task (whiskers: 95% wilson interval, all cases)"; got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	if got, want := f.Plot.X.Label.Text, "pass rate (pass)"; got != want {
+		t.Errorf("x label %q, want %q", got, want)
+	}
+	names, series := comparisonSeries(c)
+	got := fmt.Sprint(names)
+	for _, sr := range series {
+		got += fmt.Sprintf(" | %s %.3f %v %v %v", sr.name, sr.vals, sr.lo, sr.hi, sr.whisker)
+	}
+	want := "[all cases lookup unanswerable]" +
+		" | version 1 [0.710 1.000 0.286] [0.53 0 0] [0.84 0 0] [true false false]" +
+		" | version 2 [0.774 1.000 0.571] [0.6 0 0] [0.89 0 0] [true false false]"
+	if got != want {
+		t.Errorf("series\n%s\nwant\n%s", got, want)
+	}
+	p, _ := save(t, "comparison", f)
+	checkPNG(t, p, f)
+	if _, err := Comparison(&results.Comparison{}); err == nil {
+		t.Error("no error for an empty comparison")
+	}
+}

@@ -1,0 +1,164 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Comparison is the result of comparing two versions of a system scored
+// on the same cases (evalbook compare, pkg/compare): each version's pass
+// rate with an interval, the cases that got better and worse, the sign
+// test and McNemar's test over them, the change in pass rate with a
+// paired bootstrap interval, and optionally the same counts per group.
+type Comparison struct {
+	// OldFile and NewFile name the two versions (the files compared).
+	OldFile string `json:"old_file"`
+	NewFile string `json:"new_file"`
+	// Key names the column(s) that pair the cases, joined by commas;
+	// Metric the 0/1 column compared.
+	Key    string `json:"key"`
+	Metric string `json:"metric"`
+	N      int    `json:"n"`
+	// OldPass and NewPass count the passing cases; Old and New are the
+	// pass rates.
+	OldPass int     `json:"old_pass"`
+	NewPass int     `json:"new_pass"`
+	Old     float64 `json:"old"`
+	New     float64 `json:"new"`
+	// CI is the pass-rate interval method, wilson or bootstrap.
+	CI         string  `json:"ci"`
+	Confidence float64 `json:"confidence"`
+	Resamples  int     `json:"resamples"`
+	Seed       uint64  `json:"seed"`
+	OldCILow   float64 `json:"old_ci_low"`
+	OldCIHigh  float64 `json:"old_ci_high"`
+	NewCILow   float64 `json:"new_ci_low"`
+	NewCIHigh  float64 `json:"new_ci_high"`
+	// Better and Worse list the keys of the cases that flipped (a key of
+	// several columns shows its values joined by "/"), in the old
+	// version's order; Unchanged counts the rest.
+	Better    []string `json:"better"`
+	Worse     []string `json:"worse"`
+	Unchanged int      `json:"unchanged"`
+	// PSign is the exact two-sided sign test over the flips, PMcNemar
+	// McNemar's chi-square test with continuity correction.
+	PSign    float64 `json:"p_sign"`
+	PMcNemar float64 `json:"p_mcnemar"`
+	// Diff is New − Old, with its paired bootstrap interval.
+	Diff       float64 `json:"diff"`
+	DiffCILow  float64 `json:"diff_ci_low"`
+	DiffCIHigh float64 `json:"diff_ci_high"`
+	// By names the group column; Groups holds one entry per group,
+	// sorted by name (empty without By).
+	By       string            `json:"by,omitempty"`
+	Groups   []ComparisonGroup `json:"groups"`
+	Warnings []Warning         `json:"warnings"`
+}
+
+// ComparisonGroup is a Comparison's counts within one group.
+type ComparisonGroup struct {
+	Group   string  `json:"group"`
+	N       int     `json:"n"`
+	OldPass int     `json:"old_pass"`
+	NewPass int     `json:"new_pass"`
+	Old     float64 `json:"old"`
+	New     float64 `json:"new"`
+	Better  int     `json:"better"`
+	Worse   int     `json:"worse"`
+}
+
+// WriteText writes the comparison as evalbook compare prints it: the
+// figures, the per-group table (with By) and the warnings.
+func (r *Comparison) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	f3 := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	pv := func(p float64) string { return strconv.FormatFloat(p, 'g', 4, 64) }
+	method := "Wilson"
+	if r.CI == "bootstrap" {
+		method = fmt.Sprintf("bootstrap, %d resamples, seed %d", r.Resamples, r.Seed)
+	}
+	cases := fmt.Sprintf("%d cases", r.N)
+	if r.N == 1 {
+		cases = "1 case"
+	}
+	fmt.Fprintf(ew, "%s -> %s, metric %s, key %s\n\n", r.OldFile, r.NewFile, r.Metric, r.Key)
+	tw := tabwriter.NewWriter(ew, 0, 8, 2, ' ', 0)
+	fmt.Fprintf(tw, "n\t%s\n", cases)
+	fmt.Fprintf(tw, "old\t%s  (%d/%d)\t%g%% interval %s to %s (%s)\n", f3(r.Old), r.OldPass, r.N, 100*r.Confidence, f3(r.OldCILow), f3(r.OldCIHigh), method)
+	fmt.Fprintf(tw, "new\t%s  (%d/%d)\t%g%% interval %s to %s\n", f3(r.New), r.NewPass, r.N, 100*r.Confidence, f3(r.NewCILow), f3(r.NewCIHigh))
+	fmt.Fprintf(tw, "change\t%+.3f\t%g%% interval %s to %s (paired bootstrap)\n", r.Diff, 100*r.Confidence, f3(r.DiffCILow), f3(r.DiffCIHigh))
+	for _, l := range []struct {
+		name string
+		keys []string
+	}{{"better", r.Better}, {"worse", r.Worse}} {
+		if len(l.keys) == 0 {
+			fmt.Fprintf(tw, "%s\t0\n", l.name)
+		} else {
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", l.name, len(l.keys), strings.Join(l.keys, ", "))
+		}
+	}
+	fmt.Fprintf(tw, "unchanged\t%d\n", r.Unchanged)
+	fmt.Fprintf(tw, "sign test\tp = %s\texact, two-sided, %d better vs %d worse\n", pv(r.PSign), len(r.Better), len(r.Worse))
+	fmt.Fprintf(tw, "McNemar\tp = %s\tchi-square with continuity correction\n", pv(r.PMcNemar))
+	tw.Flush()
+	if r.By != "" {
+		fmt.Fprintln(ew)
+		tw = tabwriter.NewWriter(ew, 0, 8, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "%s\tn\told\tnew\tbetter\tworse\t\n", r.By)
+		for _, g := range r.Groups {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\t\n", g.Group, g.N, f3(g.Old), f3(g.New), g.Better, g.Worse)
+		}
+		tw.Flush()
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(ew, "\nwarnings:")
+		for _, m := range r.Warnings {
+			fmt.Fprintf(ew, "  %s\n", m.Message)
+		}
+	}
+	return ew.err
+}
+
+// Tables lays the comparison out as tables for the XLSX and HTML
+// renderers: the figures, the groups (with By) and the warnings.
+func (r *Comparison) Tables() []Table {
+	level := strconv.FormatFloat(100*r.Confidence, 'f', -1, 64) + "%"
+	sum := Table{
+		Title: "Comparison: " + r.OldFile + " -> " + r.NewFile,
+		Note:  fmt.Sprintf("metric %s, key %s, %s intervals (%s); sign test exact and two-sided over the flips", r.Metric, r.Key, level, r.CI),
+		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber},
+			{Name: "low", Kind: KindNumber}, {Name: "high", Kind: KindNumber}, {Name: "detail"}},
+		Rows: [][]string{
+			{"n", strconv.Itoa(r.N), "", "", "cases in both files"},
+			{"old pass rate", Float(r.Old), Float(r.OldCILow), Float(r.OldCIHigh), fmt.Sprintf("%d/%d", r.OldPass, r.N)},
+			{"new pass rate", Float(r.New), Float(r.NewCILow), Float(r.NewCIHigh), fmt.Sprintf("%d/%d", r.NewPass, r.N)},
+			{"change", Float(r.Diff), Float(r.DiffCILow), Float(r.DiffCIHigh), "paired bootstrap"},
+			{"better", strconv.Itoa(len(r.Better)), "", "", strings.Join(r.Better, ", ")},
+			{"worse", strconv.Itoa(len(r.Worse)), "", "", strings.Join(r.Worse, ", ")},
+			{"unchanged", strconv.Itoa(r.Unchanged), "", "", ""},
+			{"sign test p", Float(r.PSign), "", "", "exact, two-sided"},
+			{"McNemar p", Float(r.PMcNemar), "", "", "chi-square with continuity correction"},
+		},
+	}
+	tables := []Table{sum}
+	if len(r.Groups) > 0 {
+		g := Table{Title: "By " + r.By, Columns: []Column{{Name: r.By}, {Name: "n", Kind: KindNumber},
+			{Name: "old", Kind: KindRate}, {Name: "new", Kind: KindRate},
+			{Name: "better", Kind: KindNumber}, {Name: "worse", Kind: KindNumber}}}
+		for _, x := range r.Groups {
+			g.Rows = append(g.Rows, []string{x.Group, strconv.Itoa(x.N), Float(x.Old), Float(x.New), strconv.Itoa(x.Better), strconv.Itoa(x.Worse)})
+		}
+		tables = append(tables, g)
+	}
+	if len(r.Warnings) > 0 {
+		t := Table{Title: "Warnings", Columns: []Column{{Name: "warning"}}}
+		for _, w := range r.Warnings {
+			t.Rows = append(t.Rows, []string{w.Message})
+		}
+		tables = append(tables, t)
+	}
+	return tables
+}

@@ -1,0 +1,60 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+// A one-case comparison: the text says "1 case" and lists the flip; the
+// tables hold the same figures at full precision, a group table only
+// with groups, and the warnings as rows.
+func TestComparisonOneCase(t *testing.T) {
+	c := &Comparison{OldFile: "a.csv", NewFile: "b.csv", Key: "id", Metric: "pass", N: 1, OldPass: 0, NewPass: 1,
+		Old: 0, New: 1, CI: "wilson", Confidence: 0.95, Resamples: 10000, Seed: 1,
+		OldCILow: 0, OldCIHigh: 0.7934506, NewCILow: 0.2065494, NewCIHigh: 1,
+		Better: []string{"q1"}, Worse: []string{}, PSign: 1, PMcNemar: 1, Diff: 1, DiffCILow: 1, DiffCIHigh: 1,
+		Groups: []ComparisonGroup{}, Warnings: []Warning{{Code: "few_flips", Message: "only 1 case changed", Count: 1}}}
+	var b strings.Builder
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `a.csv -> b.csv, metric pass, key id
+
+n          1 case
+old        0.000  (0/1)  95% interval 0.000 to 0.793 (Wilson)
+new        1.000  (1/1)  95% interval 0.207 to 1.000
+change     +1.000        95% interval 1.000 to 1.000 (paired bootstrap)
+better     1             q1
+worse      0
+unchanged  0
+sign test  p = 1  exact, two-sided, 1 better vs 0 worse
+McNemar    p = 1  chi-square with continuity correction
+
+warnings:
+  only 1 case changed
+`
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+	ts := c.Tables()
+	var titles []string
+	for _, tb := range ts {
+		if err := tb.Check(); err != nil {
+			t.Error(err)
+		}
+		titles = append(titles, tb.Title)
+	}
+	if got := strings.Join(titles, " | "); got != "Comparison: a.csv -> b.csv | Warnings" {
+		t.Errorf("tables %s", got)
+	}
+	if got := strings.Join(ts[0].Rows[2], ","); got != "new pass rate,1,0.2065494,1,1/1" {
+		t.Errorf("new pass rate row %s", got)
+	}
+	if ts[0].Note != "metric pass, key id, 95% intervals (wilson); sign test exact and two-sided over the flips" {
+		t.Errorf("note %q", ts[0].Note)
+	}
+	c.By, c.Groups = "task", []ComparisonGroup{{Group: "x", N: 1, NewPass: 1, New: 1, Better: 1}}
+	if ts := c.Tables(); len(ts) != 3 || ts[1].Title != "By task" || strings.Join(ts[1].Rows[0], ",") != "x,1,0,1,1,0" {
+		t.Errorf("group table %+v", ts[1])
+	}
+}
