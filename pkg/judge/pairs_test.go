@@ -1,8 +1,12 @@
 package judge
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -245,8 +249,32 @@ func FuzzReadPairs(f *testing.F) {
 			}
 			ids[p.ID] = true
 		}
-		if LabelSetHash(pairs) != LabelSetHash(pairs) {
-			t.Fatal("hash is not stable")
+		// The hash names the set, not its order or its encoding: the
+		// pairs reversed, and the pairs written back as JSON Lines and read
+		// again, have the same hash (and the reread pairs are equal).
+		h := LabelSetHash(pairs)
+		if len(h) != 12 || strings.Trim(h, "0123456789abcdef") != "" {
+			t.Fatalf("hash %q is not 12 lower-case hex digits", h)
+		}
+		reversed := slices.Clone(pairs)
+		slices.Reverse(reversed)
+		if got := LabelSetHash(reversed); got != h {
+			t.Fatalf("hash %s of the reversed set differs from %s", got, h)
+		}
+		var buf bytes.Buffer
+		for _, p := range pairs {
+			b, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf.Write(append(b, '\n'))
+		}
+		again, err := ReadPairs(&buf, "again.jsonl")
+		if err != nil {
+			t.Fatalf("rereading the pairs written back: %v", err)
+		}
+		if !reflect.DeepEqual(again, pairs) || LabelSetHash(again) != h {
+			t.Fatalf("written back and reread: %+v (hash %s), want %+v (hash %s)", again, LabelSetHash(again), pairs, h)
 		}
 	})
 }
