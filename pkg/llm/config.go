@@ -27,7 +27,7 @@ type Config struct {
 	Timeout time.Duration
 	// Retries is the number of retries after a first failed attempt, on
 	// 429, 5xx, network errors, timeouts and malformed replies; zero
-	// means the default (3), negative means none.
+	// means DefaultConfig.Retries (3), negative means none.
 	Retries int
 	// Concurrency is the number of requests in flight at once.
 	Concurrency int
