@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -102,11 +102,11 @@ func runGenerate(e *env) error {
 		language    = fs.String("language", "", "language of every question (`name` or code); default: per row")
 		prompts     = fs.String("prompts", "", "prompt template `FILE` (JSON); default the built-in datasets/leaderboard/generate_prompts.json")
 		cache       = fs.String("cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/generate-cache.jsonl in the user cache directory; none: memory only")
-		apiKeyEnv   = fs.String("api-key-env", judge.DefaultAPIKeyEnv, "environment `variable` holding the API key (unset: no key sent)")
+		apiKeyEnv   = fs.String("api-key-env", llm.DefaultConfig.APIKeyEnv, "environment `variable` holding the API key (unset: no key sent)")
 		concurrency = fs.Int("concurrency", 4, "`N` requests in flight at once")
 		rpm         = fs.Int("rpm", 0, "at most `N` requests per minute (0: no limit)")
-		retries     = fs.Int("retries", judge.DefaultRetries, "`N` retries after a failed attempt")
-		timeout     = fs.Duration("timeout", judge.DefaultTimeout, "time allowed for each attempt (`duration`)")
+		retries     = fs.Int("retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt")
+		timeout     = fs.Duration("timeout", llm.DefaultConfig.Timeout, "time allowed for each attempt (`duration`)")
 		maxTokens   = fs.Int("max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
 		modelSeed   = fs.String("model-seed", "", "sampling seed `N` sent with every request (default: none)")
 		limit       = fs.Int("limit", 0, "ask only the first `N` questions (0: all)")
@@ -168,12 +168,12 @@ func runGenerate(e *env) error {
 		fmt.Fprintf(e.stderr, "evalbook generate: %d questions have no template for their language; they get the \"default\" template\n", unknown)
 	}
 
-	// Open the cache and the judge package's client (retries, limits, cache).
-	var c *judge.Cache
+	// Open the cache and pkg/llm's client (retries, limits, cache).
+	var c *llm.Cache
 	cachePath := *cache
 	switch cachePath {
 	case "none":
-		c = judge.NewMemoryCache()
+		c = llm.NewMemoryCache()
 	case "":
 		dir, derr := os.UserCacheDir()
 		if derr != nil {
@@ -185,7 +185,7 @@ func runGenerate(e *env) error {
 		}
 		fallthrough
 	default:
-		if c, err = judge.OpenCache(cachePath); err != nil {
+		if c, err = llm.OpenCache(cachePath); err != nil {
 			return err
 		}
 		for _, w := range c.Warnings() {
@@ -195,12 +195,12 @@ func runGenerate(e *env) error {
 	defer c.Close()
 	r := *retries
 	if r == 0 {
-		r = -1 // judge.Config: negative means no retries, zero the default
+		r = -1 // llm.Config: negative means no retries, zero the default
 	}
-	client, err := judge.NewClient(judge.Config{
+	client, err := llm.NewClient(llm.Config{
 		BaseURL: *endpoint, Model: *model, APIKeyEnv: *apiKeyEnv, Seed: seed, MaxTokens: *maxTokens,
 		Timeout: *timeout, Retries: r, Concurrency: *concurrency, RPM: *rpm, Cache: c,
-		Logf: func(format string, a ...any) { fmt.Fprintf(e.stderr, "evalbook: "+format+"\n", a...) },
+		Logf: func(format string, a ...any) { fmt.Fprintf(e.stderr, "evalbook: generate: "+format+"\n", a...) },
 	})
 	if err != nil {
 		return usagef("generate: %v", err)
@@ -244,7 +244,7 @@ func runGenerate(e *env) error {
 
 // genAsk sends every question and returns the replies in dataset order,
 // with a description of each failed question.
-func genAsk(e *env, client *judge.Client, tpl *genTemplates, qs []genQuestion, workers int) ([]string, []string, error) {
+func genAsk(e *env, client *llm.Client, tpl *genTemplates, qs []genQuestion, workers int) ([]string, []string, error) {
 	responses := make([]string, len(qs))
 	errs := make([]error, len(qs))
 	ctx, cancel := context.WithCancel(e.ctx)
@@ -263,7 +263,7 @@ func genAsk(e *env, client *judge.Client, tpl *genTemplates, qs []genQuestion, w
 				if !ok {
 					t = tpl.Templates["default"]
 				}
-				reply, err := client.Complete(ctx, judge.Request{
+				reply, err := client.Complete(ctx, llm.Request{
 					PromptHash: t.hash(tpl.Version),
 					System:     t.System,
 					User:       strings.ReplaceAll(t.User, "{question}", q.question),

@@ -18,6 +18,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/qa"
 )
 
@@ -84,21 +85,21 @@ type judgeClientFlags struct {
 func addJudgeClientFlags(fs *flag.FlagSet, concurrency int) *judgeClientFlags {
 	return &judgeClientFlags{
 		model:       fs.String("model", "", "judge model `NAME` as the endpoint knows it"),
-		apiKeyEnv:   fs.String("api-key-env", judge.DefaultAPIKeyEnv, "environment `variable` holding the API key (unset: no key sent)"),
+		apiKeyEnv:   fs.String("api-key-env", llm.DefaultConfig.APIKeyEnv, "environment `variable` holding the API key (unset: no key sent)"),
 		cache:       fs.String("cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/judge-cache.jsonl in the user cache directory; none: memory only"),
 		prompts:     fs.String("prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json"),
 		concurrency: fs.Int("concurrency", concurrency, "`N` requests in flight at once"),
 		rpm:         fs.Int("rpm", 0, "at most `N` requests per minute (0: no limit)"),
-		retries:     fs.Int("retries", judge.DefaultRetries, "`N` retries after a failed attempt (429, 5xx, timeout, network, malformed reply)"),
-		timeout:     fs.Duration("timeout", judge.DefaultTimeout, "time allowed for each attempt (`duration`, e.g. 30s)"),
+		retries:     fs.Int("retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network, malformed reply)"),
+		timeout:     fs.Duration("timeout", llm.DefaultConfig.Timeout, "time allowed for each attempt (`duration`, e.g. 30s)"),
 		seed:        fs.String("model-seed", "", "sampling seed `N` sent with every request (default: none)"),
 	}
 }
 
 // modelJudge is an opened client with its cache.
 type modelJudge struct {
-	client    *judge.Client
-	cache     *judge.Cache
+	client    *llm.Client
+	cache     *llm.Cache
 	cachePath string
 	endpoint  string
 }
@@ -129,7 +130,7 @@ func (cf *judgeClientFlags) open(e *env, cmd, endpoint string) (*modelJudge, err
 	var err error
 	switch m.cachePath {
 	case "none":
-		m.cache = judge.NewMemoryCache()
+		m.cache = llm.NewMemoryCache()
 	case "":
 		dir, derr := os.UserCacheDir()
 		if derr != nil {
@@ -141,7 +142,7 @@ func (cf *judgeClientFlags) open(e *env, cmd, endpoint string) (*modelJudge, err
 		}
 		fallthrough
 	default:
-		if m.cache, err = judge.OpenCache(m.cachePath); err != nil {
+		if m.cache, err = llm.OpenCache(m.cachePath); err != nil {
 			return nil, err
 		}
 		for _, w := range m.cache.Warnings() {
@@ -152,12 +153,14 @@ func (cf *judgeClientFlags) open(e *env, cmd, endpoint string) (*modelJudge, err
 	if retries == 0 {
 		retries = -1 // Config: negative means none, zero means the default
 	}
-	m.client, err = judge.NewClient(judge.Config{
+	m.client, err = llm.NewClient(llm.Config{
 		BaseURL: endpoint, Model: *cf.model, APIKeyEnv: *cf.apiKeyEnv, Seed: seed,
 		Timeout: *cf.timeout, Retries: retries, Concurrency: *cf.concurrency, RPM: *cf.rpm,
 		Cache: m.cache,
 		Logf: func(format string, args ...any) {
-			fmt.Fprintf(e.stderr, "evalbook: "+format+"\n", args...)
+			// "judge: " is the prefix these lines had when the client
+			// lived in pkg/judge; pkg/llm's lines carry none.
+			fmt.Fprintf(e.stderr, "evalbook: judge: "+format+"\n", args...)
 		},
 	})
 	if err != nil {

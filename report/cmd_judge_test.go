@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -398,7 +398,7 @@ func TestJudgeMessages(t *testing.T) {
 	}{
 		{"qa UTF-8 error", judgeUTF8Hint(qaErr).Error(), `r.xlsx:4 (column "response"): invalid UTF-8; re-save the file as UTF-8 (judge sends responses as they are written, so it has no --repair-utf8)`},
 		{"other qa error", judgeUTF8Hint(qa.ErrNoRows).Error(), qa.ErrNoRows.Error()},
-		{"interrupted, memory cache", (&modelJudge{cache: judge.NewMemoryCache(), cachePath: "none"}).interrupted(context.Canceled).Error(),
+		{"interrupted, memory cache", (&modelJudge{cache: llm.NewMemoryCache(), cachePath: "none"}).interrupted(context.Canceled).Error(),
 			"interrupted; with --cache none the 0 replies received were kept in memory only and are lost, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)"},
 		{"one invalid reply", judgeInvalidMessage(1, "not_json 1"), "1 judge reply broke the reply contract (not_json 1): its llm_judge cell is empty, it counts as not correct and is left out of the llm_judge agreement buckets"},
 	} {

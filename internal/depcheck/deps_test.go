@@ -54,7 +54,13 @@ var rules = []rule{
 	{pkg: "pkg/qa", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
 	{pkg: "pkg/design", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
 	{pkg: "pkg/harness", core: true, allow: append([]string{"pkg/design", "internal/rawpos"}, coreUpper...)}, // runs case records, measures a plan's metrics
-	{pkg: "pkg/judge", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
+	// The OpenAI-compatible client (chat and completions, retries, cache),
+	// split out of judge (issue 12, REVIEW.md 10): net/http and the standard
+	// library only, no module package, so generate and future task runs can
+	// use it without pulling in judging.
+	{pkg: "pkg/llm", core: true},
+	// judge sends model judges' prompts through pkg/llm.
+	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "internal/rawpos"}, coreUpper...)},
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
@@ -62,6 +68,9 @@ var rules = []rule{
 	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/stats", "internal/rawpos"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
 	{pkg: "internal/rawpos", core: true},
+	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's
+	// tests share: the standard library only.
+	{pkg: "internal/llmtest", core: true},
 
 	// Edge: adapters from the result model to heavy libraries.
 	{pkg: "pkg/xlsxreport", allow: []string{"pkg/results"}, ext: []string{excelize}},

@@ -133,27 +133,3 @@ func TestCalibrateZeroWidthWilson(t *testing.T) {
 		})
 	}
 }
-
-// One attempt is "1 attempt".
-func TestGivingUpAttempts(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		retries int
-		faults  []string
-		want    string
-	}{
-		{"no retries", -1, []string{"500"}, "giving up after 1 attempt: "},
-		{"one retry", 1, []string{"500", "500"}, "giving up after 2 attempts: "},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newStub(t, tc.faults...)
-			cfg := quickConfig(s)
-			cfg.Retries = tc.retries
-			c, _ := NewClient(cfg)
-			_, err := c.Complete(context.Background(), Request{PromptHash: "h", User: "q"})
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want one containing %q", err, tc.want)
-			}
-		})
-	}
-}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/evalbook/evalbook/internal/llmtest"
+	"github.com/evalbook/evalbook/pkg/llm"
 )
 
 // BenchmarkReference2000 is the speed target: 2,000 reference
@@ -21,17 +24,17 @@ func BenchmarkReference2000(b *testing.B) {
 	for i := range items {
 		items[i] = RefItem{Question: fmt.Sprintf("question %d", i), Golden: fmt.Sprint(i), Response: fmt.Sprintf("it is %d", i)}
 	}
-	s := newStub(b)
-	s.delay = 50 * time.Millisecond
-	s.answer = referenceAnswer
+	s := llmtest.New(b)
+	s.Delay = 50 * time.Millisecond
+	s.Answer = referenceAnswer
 	path := filepath.Join(b.TempDir(), "cache.jsonl")
-	run := func(b *testing.B) *Client {
-		cache, err := OpenCache(path)
+	run := func(b *testing.B) *llm.Client {
+		cache, err := llm.OpenCache(path)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer cache.Close()
-		c, err := NewClient(Config{BaseURL: s.baseURL(), Model: "bench", Concurrency: 32, Cache: cache, Timeout: 10 * time.Second})
+		c, err := llm.NewClient(llm.Config{BaseURL: s.BaseURL(), Model: "bench", Concurrency: 32, Cache: cache, Timeout: 10 * time.Second})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -52,19 +55,19 @@ func BenchmarkReference2000(b *testing.B) {
 			if err := removeFile(path); err != nil {
 				b.Fatal(err)
 			}
-			before := s.count()
+			before := s.Count()
 			b.StartTimer()
 			run(b)
-			b.ReportMetric(float64(s.count()-before), "requests/op")
+			b.ReportMetric(float64(s.Count()-before), "requests/op")
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
 		run(b) // fill the cache if the cold run did not
 		b.ResetTimer()
 		for range b.N {
-			before := s.count()
+			before := s.Count()
 			c := run(b)
-			if n := s.count() - before; n != 0 || c.Stats().CacheHits != 2000 {
+			if n := s.Count() - before; n != 0 || c.Stats().CacheHits != 2000 {
 				b.Fatalf("cached run made %d requests, %d cache hits", n, c.Stats().CacheHits)
 			}
 			b.ReportMetric(0, "requests/op")

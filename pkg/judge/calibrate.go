@@ -248,7 +248,7 @@ func (e *ErrorShape) add(p Pair, picked Label, swap bool) {
 	if !Cited(mine) && Cited(other) {
 		e.PickedUncited++
 	}
-	if OwnStyle(mine) && !OwnStyle(other) {
+	if ownStyle(mine) && !ownStyle(other) {
 		e.PickedOwnStyle++
 	}
 }

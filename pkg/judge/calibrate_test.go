@@ -44,13 +44,13 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 func TestCalibrateMixed(t *testing.T) {
 	t.Run("one order", func(t *testing.T) {
 		r := calibrateFake(t, "mixed", false)
-		if r.N != 30 || r.Agree != 19 || Round3(r.Agreement) != 0.633 {
+		if r.N != 30 || r.Agree != 19 || round3(r.Agreement) != 0.633 {
 			t.Errorf("agreement %d/%d = %v, want 19/30 = 0.633", r.Agree, r.N, r.Agreement)
 		}
-		if !near(r.Kappa, 277.0/607) || Round3(r.Kappa) != 0.456 {
+		if !near(r.Kappa, 277.0/607) || round3(r.Kappa) != 0.456 {
 			t.Errorf("kappa %v, want 277/607 = 0.456", r.Kappa)
 		}
-		if Round3(r.AgreementLow) != 0.467 || Round3(r.AgreementHigh) != 0.8 {
+		if round3(r.AgreementLow) != 0.467 || round3(r.AgreementHigh) != 0.8 {
 			t.Errorf("interval (%v, %v), want (0.467, 0.8)", r.AgreementLow, r.AgreementHigh)
 		}
 		wantConf := map[Label]map[Label]int{
@@ -77,7 +77,7 @@ func TestCalibrateMixed(t *testing.T) {
 	})
 	t.Run("swap", func(t *testing.T) {
 		r := calibrateFake(t, "mixed", true)
-		if r.Agree != 18 || !near(r.Kappa, 256.0/616) || Round3(r.Kappa) != 0.416 || r.OrderDisagreements != 17 {
+		if r.Agree != 18 || !near(r.Kappa, 256.0/616) || round3(r.Kappa) != 0.416 || r.OrderDisagreements != 17 {
 			t.Errorf("agree %d kappa %v disagreements %d, want 18, 256/616 = 0.416, 17", r.Agree, r.Kappa, r.OrderDisagreements)
 		}
 		wantConf := map[Label]map[Label]int{

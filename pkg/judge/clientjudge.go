@@ -5,17 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/evalbook/evalbook/pkg/llm"
 )
 
 // ClientJudge is a model judge: it renders a versioned prompt, sends it
-// through any Completer, and parses the reply strictly. A reply that
-// breaks the contract is never guessed at: a pairwise comparison counts it
-// as a tie, a reference judgment as invalid, and both are counted by
-// reason, so that the damage shows as a number.
+// through any llm.Completer (an *llm.Client for a real endpoint), and
+// parses the reply strictly. A reply that breaks the contract is never
+// guessed at: a pairwise comparison counts it as a tie, a reference
+// judgment as invalid, and both are counted by reason, so that the damage
+// shows as a number.
 //
 // A ClientJudge is safe for concurrent use.
 type ClientJudge struct {
-	Client Completer
+	Client llm.Completer
 	Prompt Prompt
 
 	mu      sync.Mutex
@@ -24,7 +27,7 @@ type ClientJudge struct {
 }
 
 // NewClientJudge returns a judge that asks c with prompt p.
-func NewClientJudge(c Completer, p Prompt) *ClientJudge {
+func NewClientJudge(c llm.Completer, p Prompt) *ClientJudge {
 	return &ClientJudge{Client: c, Prompt: p}
 }
 
@@ -78,7 +81,7 @@ func (j *ClientJudge) Compare(ctx context.Context, q Query) (Winner, error) {
 	if err != nil {
 		return "", err
 	}
-	reply, err := j.Client.Complete(ctx, Request{PromptHash: j.Prompt.Hash(), User: text})
+	reply, err := j.Client.Complete(ctx, llm.Request{PromptHash: j.Prompt.Hash(), User: text})
 	if err != nil {
 		return "", err
 	}
@@ -111,7 +114,7 @@ func (j *ClientJudge) Reference(ctx context.Context, question, golden, response 
 	if err != nil {
 		return RefVerdict{}, err
 	}
-	reply, err := j.Client.Complete(ctx, Request{PromptHash: j.Prompt.Hash(), User: text})
+	reply, err := j.Client.Complete(ctx, llm.Request{PromptHash: j.Prompt.Hash(), User: text})
 	if err != nil {
 		return RefVerdict{}, err
 	}
@@ -152,7 +155,7 @@ func JudgeReferences(ctx context.Context, j *ClientJudge, items []RefItem, worke
 		return nil, fmt.Errorf("judge references: prompt %s is a %s prompt, not reference", j.Prompt.ID(), j.Prompt.Kind)
 	}
 	if workers <= 0 {
-		workers = DefaultConcurrency
+		workers = llm.DefaultConfig.Concurrency
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -225,7 +228,7 @@ type PromptComparison struct {
 // ComparePrompts calibrates a judge model (through c) with prompts p1 and
 // p2 on the same pairs, asking in both orders when opt.Swap is set. A nil
 // c is ErrNilJudge; other errors are those of Calibrate.
-func ComparePrompts(ctx context.Context, c Completer, p1, p2 Prompt, pairs []Pair, opt CalibrateOptions) (PromptComparison, error) {
+func ComparePrompts(ctx context.Context, c llm.Completer, p1, p2 Prompt, pairs []Pair, opt CalibrateOptions) (PromptComparison, error) {
 	if c == nil {
 		return PromptComparison{}, fmt.Errorf("compare prompts: %w", ErrNilJudge)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/llm"
 )
 
 // scripted is a Completer standing in for a model: it reads the rendered
@@ -16,7 +18,7 @@ type scripted struct {
 	broken map[string]string
 }
 
-func (s *scripted) Complete(ctx context.Context, req Request) (string, error) {
+func (s *scripted) Complete(ctx context.Context, req llm.Request) (string, error) {
 	q := block(req.User, "QUESTION")
 	if r, ok := s.broken[q]; ok {
 		return r, nil

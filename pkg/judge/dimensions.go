@@ -16,7 +16,7 @@ const ConcisionRatio = 1.5
 // thing each and are blind to position, style and each other:
 //
 //	correctness  the answer containing the larger share of the listed facts
-//	             (FactShare); equal shares tie
+//	             (case-insensitive, after NFC); equal shares tie
 //	evidence     the only answer citing a source id (Cited); both or
 //	             neither tie
 //	concision    the shorter answer when the longer has at least
@@ -27,7 +27,7 @@ const ConcisionRatio = 1.5
 // a cited answer wins on evidence only.
 func Dimensions(p Pair) Dims {
 	var d Dims
-	d.Correctness = compareNumbers(FactShare(p.A, p.Facts), FactShare(p.B, p.Facts))
+	d.Correctness = compareNumbers(factShare(p.A, p.Facts), factShare(p.B, p.Facts))
 	d.Evidence = compareBools(Cited(p.A), Cited(p.B))
 	wa, wb := float64(Words(p.A)), float64(Words(p.B))
 	switch {

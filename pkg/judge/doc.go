@@ -1,7 +1,8 @@
 // Package judge treats an LLM judge as an instrument: versioned prompts,
 // strict parsing of replies, deterministic fake judges with switchable
-// biases, bias probes, calibration against human labels per slice, and a
-// client for any OpenAI-compatible chat-completions endpoint.
+// biases, bias probes, and calibration against human labels per slice. A
+// model judge (ClientJudge) sends its prompts through an llm.Completer,
+// such as pkg/llm's client for OpenAI-compatible endpoints.
 //
 // # Prompts
 //
@@ -31,13 +32,11 @@
 // and IsStale turn a record into decisions. Dimensions judges correctness,
 // evidence and concision separately.
 //
-// # The client
+// # Model judges
 //
-// Client speaks the chat-completions protocol with net/http only:
-// temperature 0 and an optional seed, a timeout per attempt, retries with
-// exponential backoff and jitter on 429, 5xx, network errors and malformed
-// replies (honouring Retry-After), a concurrency limit, an optional
-// requests-per-minute limit, context cancellation and a persistent
-// append-only cache (OpenCache) keyed by CacheKey. The API key comes from
-// an environment variable and appears in no log, cache or error.
+// ClientJudge renders a prompt, asks any llm.Completer, and parses the
+// reply; JudgeReferences judges many rows at once; ComparePrompts
+// calibrates one model with two prompt wordings. The HTTP client itself
+// (retries, rate limits, the resumable cache, secret handling) is
+// pkg/llm's Client.
 package judge

@@ -32,7 +32,7 @@ type Fake struct {
 	Name        string  // shown in reports, e.g. "position"
 	Position    float64 // bonus for the answer shown first
 	Verbosity   float64 // bonus for length, per 60 words, capped at one 60-word unit
-	Self        float64 // bonus for an answer in the judge's own style (see OwnStyle)
+	Self        float64 // bonus for an answer in the judge's own style: one that opens with "Certainly!"
 	BanglaBlind bool    // judge Bangla text by length only
 	Margin      float64 // score gaps at or below Margin are ties
 }
@@ -40,13 +40,13 @@ type Fake struct {
 // Constants of the fake judge's score.
 const (
 	DefaultMargin  = 0.1  // the gap under which a fake judge says tie
-	CitationBonus  = 0.15 // added for an answer that cites a source id
-	VerbosityWords = 60   // words per unit of the verbosity bonus
+	citationBonus  = 0.15 // added for an answer that cites a source id
+	verbosityWords = 60   // words per unit of the verbosity bonus
 )
 
-// OwnStyleOpener is how the fake judges' own style begins: an answer that
+// ownStyleOpener is how the fake judges' own style begins: an answer that
 // opens with it (after leading spaces) reads like the judge's own writing.
-const OwnStyleOpener = "Certainly!"
+const ownStyleOpener = "Certainly!"
 
 // Fakes returns the named fake judges, in the order the probe table
 // prints them. The bonus magnitudes are chosen so that each bias, alone,
@@ -88,14 +88,14 @@ func FakeByName(name string) (Fake, error) {
 // Score returns the fake judge's score for one answer (see Fake).
 func (f Fake) Score(text string, facts []string, first bool) float64 {
 	var s float64
-	if !(f.BanglaBlind && IsBangla(text)) {
-		s = FactShare(text, facts)
+	if !(f.BanglaBlind && isBangla(text)) {
+		s = factShare(text, facts)
 		if Cited(text) {
-			s += CitationBonus
+			s += citationBonus
 		}
 	}
-	s += f.Verbosity * min(float64(Words(text))/VerbosityWords, 1)
-	if OwnStyle(text) {
+	s += f.Verbosity * min(float64(Words(text))/verbosityWords, 1)
+	if ownStyle(text) {
 		s += f.Self
 	}
 	if first {
@@ -120,10 +120,10 @@ func (f Fake) Compare(_ context.Context, q Query) (Winner, error) {
 // String returns the judge's name with the fake: prefix the commands use.
 func (f Fake) String() string { return "fake:" + f.Name }
 
-// FactShare returns the share of facts that text contains, comparing
+// factShare returns the share of facts that text contains, comparing
 // case-insensitively after NFC normalisation (a fact typed in decomposed
 // form still matches). It is 0 when facts is empty.
-func FactShare(text string, facts []string) float64 {
+func factShare(text string, facts []string) float64 {
 	if len(facts) == 0 {
 		return 0
 	}
@@ -147,19 +147,19 @@ var sourceID = regexp.MustCompile(`\[[a-z][a-z0-9]*(?:-[a-z0-9]+)+\]`)
 // Cited reports whether text cites a source id such as [lib-loans-2].
 func Cited(text string) bool { return sourceID.MatchString(text) }
 
-// OwnStyle reports whether text opens in the fake judges' own style, that
-// is with OwnStyleOpener.
-func OwnStyle(text string) bool {
-	return strings.HasPrefix(strings.TrimLeftFunc(text, unicode.IsSpace), OwnStyleOpener)
+// ownStyle reports whether text opens in the fake judges' own style, that
+// is with ownStyleOpener.
+func ownStyle(text string) bool {
+	return strings.HasPrefix(strings.TrimLeftFunc(text, unicode.IsSpace), ownStyleOpener)
 }
 
 // Words returns the number of whitespace-separated words in text.
 func Words(text string) int { return len(strings.Fields(text)) }
 
-// IsBangla reports whether most letters of text (counting combining
+// isBangla reports whether most letters of text (counting combining
 // marks such as vowel signs) are in the Bengali script block, so that
 // "[lib-fees-1]" in a Bangla answer does not make it English.
-func IsBangla(text string) bool {
+func isBangla(text string) bool {
 	var bengali, other int
 	for _, r := range text {
 		if !unicode.IsLetter(r) && !unicode.IsMark(r) {

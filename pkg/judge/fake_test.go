@@ -178,8 +178,8 @@ func TestTextFeatures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			if Cited(tt.text) != tt.cited || OwnStyle(tt.text) != tt.own || IsBangla(tt.text) != tt.bangla || Words(tt.text) != tt.words {
-				t.Errorf("Cited %v OwnStyle %v IsBangla %v Words %d", Cited(tt.text), OwnStyle(tt.text), IsBangla(tt.text), Words(tt.text))
+			if Cited(tt.text) != tt.cited || ownStyle(tt.text) != tt.own || isBangla(tt.text) != tt.bangla || Words(tt.text) != tt.words {
+				t.Errorf("Cited %v ownStyle %v isBangla %v Words %d", Cited(tt.text), ownStyle(tt.text), isBangla(tt.text), Words(tt.text))
 			}
 		})
 	}
@@ -193,10 +193,10 @@ func TestFactShareNFC(t *testing.T) {
 	if fact == text[:len(fact)] {
 		t.Skip("NFC and NFD agree on this text; the test proves nothing")
 	}
-	if got := FactShare(text, []string{fact, "১৪ দিন"}); got != 1 {
-		t.Errorf("FactShare = %v, want 1", got)
+	if got := factShare(text, []string{fact, "১৪ দিন"}); got != 1 {
+		t.Errorf("factShare = %v, want 1", got)
 	}
-	if got := FactShare("anything", nil); got != 0 {
+	if got := factShare("anything", nil); got != 0 {
 		t.Errorf("no facts: %v, want 0", got)
 	}
 }

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"math"
 	"os"
 	"testing"
 )
@@ -67,3 +68,6 @@ func removeFile(path string) error {
 	}
 	return nil
 }
+
+// round3 rounds x to three decimals, the precision reports print.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

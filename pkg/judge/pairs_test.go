@@ -1,8 +1,12 @@
 package judge
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -51,7 +55,7 @@ func TestSamplePairsFollowGuidelines(t *testing.T) {
 			if p.Ann1 != p.Final {
 				t.Errorf("ann1 %s differs from final %s", p.Ann1, p.Final)
 			}
-			fa, fb := FactShare(p.A, p.Facts), FactShare(p.B, p.Facts)
+			fa, fb := factShare(p.A, p.Facts), factShare(p.B, p.Facts)
 			ca, cb := Cited(p.A), Cited(p.B)
 			wa, wb := Words(p.A), Words(p.B)
 			switch p.Kind {
@@ -68,7 +72,7 @@ func TestSamplePairsFollowGuidelines(t *testing.T) {
 					t.Errorf("cite pair needs all facts in both and one citation (facts %.2f %.2f, cited %v %v)", fa, fb, ca, cb)
 				}
 			case "self":
-				oa, ob := OwnStyle(p.A), OwnStyle(p.B)
+				oa, ob := ownStyle(p.A), ownStyle(p.B)
 				if fa != 1 || fb != 1 || oa == ob || (oa && ca) || (ob && cb) || (oa && !cb) || (ob && !ca) {
 					t.Errorf("self pair needs one uncited own-style answer and one cited plain answer")
 				}
@@ -81,8 +85,8 @@ func TestSamplePairsFollowGuidelines(t *testing.T) {
 					t.Errorf("tie pair needs equal facts and citations")
 				}
 			}
-			if bn := p.Lang == "bn"; IsBangla(p.A) != bn || IsBangla(p.B) != bn || IsBangla(p.Question) != bn {
-				t.Errorf("lang %s, but IsBangla gives question %v, a %v, b %v", p.Lang, IsBangla(p.Question), IsBangla(p.A), IsBangla(p.B))
+			if bn := p.Lang == "bn"; isBangla(p.A) != bn || isBangla(p.B) != bn || isBangla(p.Question) != bn {
+				t.Errorf("lang %s, but isBangla gives question %v, a %v, b %v", p.Lang, isBangla(p.Question), isBangla(p.A), isBangla(p.B))
 			}
 		})
 	}
@@ -123,7 +127,7 @@ func TestAnnotatorAgreement(t *testing.T) {
 	check("tie->tie", conf[LabelTie][LabelTie], 5)
 	k, _ := kappa(ann1, ann2)
 	// (26/30 - 307/900) / (1 - 307/900) = 473/593 = 0.7976...
-	if math.Abs(k-473.0/593.0) > 1e-12 || Round3(k) != 0.798 {
+	if math.Abs(k-473.0/593.0) > 1e-12 || round3(k) != 0.798 {
 		t.Errorf("kappa = %v, want 473/593 = 0.798", k)
 	}
 	// The four disagreements are the guideline hole the lesson describes:
@@ -245,8 +249,32 @@ func FuzzReadPairs(f *testing.F) {
 			}
 			ids[p.ID] = true
 		}
-		if LabelSetHash(pairs) != LabelSetHash(pairs) {
-			t.Fatal("hash is not stable")
+		// The hash names the set, not its order or its encoding: the
+		// pairs reversed, and the pairs written back as JSON Lines and read
+		// again, have the same hash (and the reread pairs are equal).
+		h := LabelSetHash(pairs)
+		if len(h) != 12 || strings.Trim(h, "0123456789abcdef") != "" {
+			t.Fatalf("hash %q is not 12 lower-case hex digits", h)
+		}
+		reversed := slices.Clone(pairs)
+		slices.Reverse(reversed)
+		if got := LabelSetHash(reversed); got != h {
+			t.Fatalf("hash %s of the reversed set differs from %s", got, h)
+		}
+		var buf bytes.Buffer
+		for _, p := range pairs {
+			b, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf.Write(append(b, '\n'))
+		}
+		again, err := ReadPairs(&buf, "again.jsonl")
+		if err != nil {
+			t.Fatalf("rereading the pairs written back: %v", err)
+		}
+		if !reflect.DeepEqual(again, pairs) || LabelSetHash(again) != h {
+			t.Fatalf("written back and reread: %+v (hash %s), want %+v (hash %s)", again, LabelSetHash(again), pairs, h)
 		}
 	})
 }

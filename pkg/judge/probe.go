@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 )
 
 // A Share is Hits out of N. Its value is Hits/N, undefined (and null in
@@ -38,9 +37,6 @@ func (s Share) MarshalJSON() ([]byte, error) {
 		Value *float64 `json:"value"`
 	}{s.Hits, s.N, v})
 }
-
-// Round3 rounds x to three decimals, the precision reports print.
-func Round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // Probes is the bias fingerprint of a judge over labelled pairs, each
 // asked in both orders:
@@ -125,7 +121,7 @@ func longerOf(p Pair) (Label, bool) {
 // ownStyleOf returns the label of the only answer in the judge's own
 // style, false when neither or both are.
 func ownStyleOf(p Pair) (Label, bool) {
-	oa, ob := OwnStyle(p.A), OwnStyle(p.B)
+	oa, ob := ownStyle(p.A), ownStyle(p.B)
 	switch {
 	case oa && !ob:
 		return LabelA, true

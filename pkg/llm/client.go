@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"bytes"
@@ -18,76 +18,36 @@ import (
 	"time"
 )
 
-// A Request is one judge call: the rendered prompt and the hash of the
-// prompt it came from (part of the cache key).
+// A Request is one chat call: the messages and the hash of the prompt
+// template they came from (part of the cache key, so that a changed
+// template is a new request even when it renders the same text).
 type Request struct {
 	PromptHash string
 	System     string // optional system message
-	User       string // the rendered prompt
+	User       string // the user message
 }
 
-// A Completer answers a request with the model's reply text. Client
+// A Completer answers a chat request with the model's reply text. Client
 // implements it for OpenAI-compatible endpoints; tests and notebooks can
 // supply their own.
 type Completer interface {
 	Complete(ctx context.Context, req Request) (string, error)
 }
 
-// Defaults of Config.
-const (
-	DefaultAPIKeyEnv   = "OPENAI_API_KEY"
-	DefaultTimeout     = 60 * time.Second
-	DefaultRetries     = 3
-	DefaultConcurrency = 4
-	DefaultBackoffBase = 500 * time.Millisecond
-	DefaultBackoffMax  = 30 * time.Second
-	// MaxRetryAfter bounds how long a Retry-After header can make the
-	// client wait before one retry.
-	MaxRetryAfter = 5 * time.Minute
-)
-
-// Config configures a Client. Zero fields take the defaults above.
-type Config struct {
-	// BaseURL is the endpoint as OpenAI clients take it, such as
-	// http://127.0.0.1:8000/v1; requests go to BaseURL/chat/completions.
-	BaseURL string
-	Model   string
-	// APIKeyEnv names the environment variable holding the API key
-	// (default OPENAI_API_KEY). An unset or empty variable sends no
-	// Authorization header, which local servers accept. The key is never
-	// logged, cached, or put in an error.
-	APIKeyEnv string
-	// Seed, when set, is sent as the request's seed. Temperature is
-	// always 0.
-	Seed      *int64
-	MaxTokens int // sent as max_tokens when positive
-	// Timeout bounds each attempt (connection, request and reply).
-	Timeout time.Duration
-	// Retries is the number of retries after a first failed attempt, on
-	// 429, 5xx, network errors, timeouts and malformed replies; negative
-	// means none.
-	Retries int
-	// Concurrency is the number of requests in flight at once.
-	Concurrency int
-	// RPM, when positive, spaces requests to at most RPM per minute.
-	RPM         int
-	BackoffBase time.Duration // first retry waits about this long
-	BackoffMax  time.Duration // no backoff is longer than this
-	JitterSeed  uint64        // seeds the backoff jitter
-	HTTPClient  *http.Client  // default: a client with no overall timeout
-	Cache       *Cache        // default: a memory cache
-	// Logf, when set, receives one line per retry. It never sees the key.
-	Logf   func(format string, args ...any)
-	Getenv func(string) string // default os.Getenv
-}
-
 // Sentinel errors a caller can branch on with errors.Is.
 var (
 	ErrRateLimited = errors.New("rate limited (HTTP 429)")
 	ErrServer      = errors.New("server error (HTTP 5xx)")
-	ErrMalformed   = errors.New("malformed chat completion reply")
+	ErrMalformed   = errors.New("malformed reply")
 	ErrRequest     = errors.New("request refused")
 )
+
+// malformedError is a 200 reply that does not hold what the API
+// promises; it is ErrMalformed, and its message names the API.
+type malformedError struct{ api, detail string }
+
+func (e *malformedError) Error() string { return "malformed " + e.api + " reply: " + e.detail }
+func (e *malformedError) Unwrap() error { return ErrMalformed }
 
 // Stats counts a client's work.
 type Stats struct {
@@ -97,9 +57,11 @@ type Stats struct {
 	Completed int64 `json:"completed"`  // replies obtained from the endpoint
 }
 
-// Client calls an OpenAI-compatible chat-completions endpoint (vLLM,
-// llama.cpp server, Ollama, hosted APIs) with retries, a concurrency and
-// rate limit, and a cache. It is safe for concurrent use.
+// Client calls an OpenAI-compatible endpoint (vLLM, llama.cpp server,
+// Ollama, hosted APIs): chat completions with Complete, plain completions
+// (with echo and log probabilities) with CompletePrompt. Both share the
+// retries, the concurrency and rate limit, the cache and the counts. It
+// is safe for concurrent use.
 type Client struct {
 	cfg      Config
 	endpoint string // BaseURL without trailing slash
@@ -126,7 +88,8 @@ type flight struct {
 	err   error
 }
 
-// NewClient checks cfg and returns a client.
+// NewClient checks cfg, fills its zero fields from DefaultConfig, and
+// returns a client.
 func NewClient(cfg Config) (*Client, error) {
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -135,29 +98,30 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.Model == "" {
 		return nil, errors.New("no model name given")
 	}
+	d := DefaultConfig
 	if cfg.APIKeyEnv == "" {
-		cfg.APIKeyEnv = DefaultAPIKeyEnv
+		cfg.APIKeyEnv = d.APIKeyEnv
 	}
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
+		cfg.Timeout = d.Timeout
 	}
 	switch {
 	case cfg.Retries == 0:
-		cfg.Retries = DefaultRetries
+		cfg.Retries = max(d.Retries, 0)
 	case cfg.Retries < 0:
 		cfg.Retries = 0
 	}
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = DefaultConcurrency
+		cfg.Concurrency = max(d.Concurrency, 1)
 	}
 	if cfg.BackoffBase <= 0 {
-		cfg.BackoffBase = DefaultBackoffBase
+		cfg.BackoffBase = d.BackoffBase
 	}
 	if cfg.BackoffMax <= 0 {
-		cfg.BackoffMax = DefaultBackoffMax
+		cfg.BackoffMax = d.BackoffMax
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Transport: &http.Transport{
@@ -192,11 +156,18 @@ func (c *Client) Stats() Stats {
 	return Stats{Requests: c.requests.Load(), Retries: c.retries.Load(), CacheHits: c.hits.Load(), Completed: c.completed.Load()}
 }
 
-// Complete returns the model's reply to req, from the cache when the same
-// request (endpoint, model, prompt hash, messages, parameters) was
+// Complete sends req to BaseURL/chat/completions and returns the reply's
+// choices[0].message.content, from the cache when the same request
+// (endpoint, model, prompt hash, messages, parameters; see CacheKey) was
 // answered before. Identical requests in flight at once are sent once.
 func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 	key := CacheKey(c.endpoint, c.cfg.Model, req.PromptHash, req.System, req.User, c.params)
+	return c.call(ctx, key, req.PromptHash, func() ([]byte, error) { return c.chatBody(req) }, "/chat/completions", parseChat)
+}
+
+// call returns the cached reply for key, or makes the request (once for
+// all callers asking for key at the same time) and caches its reply.
+func (c *Client) call(ctx context.Context, key, promptHash string, body func() ([]byte, error), path string, parse func([]byte) (string, error)) (string, error) {
 	if reply, ok := c.cache.Get(key); ok {
 		c.hits.Add(1)
 		return reply, nil
@@ -218,10 +189,10 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 	c.inflight[key] = f
 	c.fmu.Unlock()
 
-	f.reply, f.err = c.fetch(ctx, req)
+	f.reply, f.err = c.fetch(ctx, body, path, parse)
 	if f.err == nil {
 		c.completed.Add(1)
-		if err := c.cache.Put(key, c.cfg.Model, req.PromptHash, f.reply); err != nil {
+		if err := c.cache.Put(key, c.cfg.Model, promptHash, f.reply); err != nil {
 			f.err = err
 		}
 	}
@@ -233,7 +204,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 }
 
 // fetch sends the request, retrying transient failures.
-func (c *Client) fetch(ctx context.Context, req Request) (string, error) {
+func (c *Client) fetch(ctx context.Context, makeBody func() ([]byte, error), path string, parse func([]byte) (string, error)) (string, error) {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -241,7 +212,7 @@ func (c *Client) fetch(ctx context.Context, req Request) (string, error) {
 	}
 	defer func() { <-c.sem }()
 
-	body, err := c.body(req)
+	body, err := makeBody()
 	if err != nil {
 		return "", err
 	}
@@ -253,7 +224,7 @@ func (c *Client) fetch(ctx context.Context, req Request) (string, error) {
 			}
 		}
 		c.requests.Add(1)
-		reply, retryAfter, err := c.attempt(ctx, body)
+		reply, retryAfter, err := c.attempt(ctx, path, body, parse)
 		if err == nil {
 			return reply, nil
 		}
@@ -273,7 +244,7 @@ func (c *Client) fetch(ctx context.Context, req Request) (string, error) {
 			wait = c.backoff(attempt)
 		}
 		if c.cfg.Logf != nil {
-			c.cfg.Logf("judge: %s (attempt %d of %d); retrying in %s", c.scrub(err), attempt+1, c.cfg.Retries+1, wait.Round(time.Millisecond))
+			c.cfg.Logf("%s (attempt %d of %d); retrying in %s", c.scrub(err), attempt+1, c.cfg.Retries+1, wait.Round(time.Millisecond))
 		}
 		c.retries.Add(1)
 		t := time.NewTimer(wait)
@@ -296,7 +267,7 @@ type permanentError struct{ err error }
 
 func (e *permanentError) Error() string { return e.err.Error() }
 
-func (c *Client) body(req Request) ([]byte, error) {
+func (c *Client) chatBody(req Request) ([]byte, error) {
 	type message struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
@@ -318,10 +289,10 @@ func (c *Client) body(req Request) ([]byte, error) {
 
 // attempt makes one HTTP request under the per-attempt timeout. It
 // returns the reply, or an error and the wait the server asked for.
-func (c *Client) attempt(ctx context.Context, body []byte) (string, time.Duration, error) {
+func (c *Client) attempt(ctx context.Context, path string, body []byte, parse func([]byte) (string, error)) (string, time.Duration, error) {
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	hr, err := http.NewRequestWithContext(actx, http.MethodPost, c.endpoint+"/chat/completions", bytes.NewReader(body))
+	hr, err := http.NewRequestWithContext(actx, http.MethodPost, c.endpoint+path, bytes.NewReader(body))
 	if err != nil {
 		return "", 0, &permanentError{err}
 	}
@@ -353,6 +324,15 @@ func (c *Client) attempt(ctx context.Context, body []byte) (string, time.Duratio
 	case resp.StatusCode != http.StatusOK:
 		return "", 0, &permanentError{fmt.Errorf("%s: %w: HTTP %d: %s", c.shown, ErrRequest, resp.StatusCode, snippet(data))}
 	}
+	reply, err := parse(data)
+	if err != nil {
+		return "", 0, err
+	}
+	return reply, 0, nil
+}
+
+// parseChat returns choices[0].message.content of a chat completion.
+func parseChat(data []byte) (string, error) {
 	var reply struct {
 		Choices []struct {
 			Message struct {
@@ -361,12 +341,12 @@ func (c *Client) attempt(ctx context.Context, body []byte) (string, time.Duratio
 		} `json:"choices"`
 	}
 	if err := json.Unmarshal(data, &reply); err != nil {
-		return "", 0, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return "", &malformedError{"chat completion", err.Error()}
 	}
 	if len(reply.Choices) == 0 || reply.Choices[0].Message.Content == nil {
-		return "", 0, fmt.Errorf("%w: no choices[0].message.content", ErrMalformed)
+		return "", &malformedError{"chat completion", "no choices[0].message.content"}
 	}
-	return *reply.Choices[0].Message.Content, 0, nil
+	return *reply.Choices[0].Message.Content, nil
 }
 
 // backoff returns the wait before retry attempt+1: exponential from

@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"bufio"
@@ -14,8 +14,8 @@ import (
 	"sync"
 )
 
-// A Cache keeps judge replies by request key, so that a rerun makes no
-// repeated call and a killed run resumes where it stopped. On disk it is
+// A Cache keeps replies by request key, so that a rerun makes no repeated
+// call and a killed run resumes where it stopped. On disk it is
 // an append-only JSON Lines file, one entry per completed request, each
 // written with a single write call; a process killed mid-write can only
 // leave a torn last line, which OpenCache drops with a warning. The cache
@@ -153,10 +153,11 @@ func (c *Cache) Close() error {
 	return err
 }
 
-// CacheKey returns the key of a request: SHA-256, in hex, over the
+// CacheKey returns the key of a chat request: SHA-256, in hex, over the
 // endpoint, the model, the prompt hash, the rendered messages and the
 // sampling parameters, so that changing any of them makes a new request.
-// The API key is not part of it.
+// The API key is not part of it. (Prompt requests have keys of their own
+// form, so the two APIs can share one cache.)
 func CacheKey(endpoint, model, promptHash, system, user string, p Params) string {
 	b, _ := json.Marshal(struct {
 		Endpoint string `json:"endpoint"`
@@ -170,7 +171,7 @@ func CacheKey(endpoint, model, promptHash, system, user string, p Params) string
 	return hex.EncodeToString(sum[:])
 }
 
-// Params are the sampling parameters sent with every request.
+// Params are the sampling parameters sent with every chat request.
 type Params struct {
 	Temperature float64 `json:"temperature"`
 	Seed        *int64  `json:"seed,omitempty"`

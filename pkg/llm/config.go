@@ -1,0 +1,62 @@
+package llm
+
+import (
+	"net/http"
+	"time"
+)
+
+// Config configures a Client. BaseURL and Model are required; every other
+// field may be left zero, and a zero field takes its value from
+// DefaultConfig (or the default its comment names).
+type Config struct {
+	// BaseURL is the endpoint as OpenAI clients take it, such as
+	// http://127.0.0.1:8000/v1; chat requests go to
+	// BaseURL/chat/completions, prompt requests to BaseURL/completions.
+	BaseURL string
+	Model   string
+	// APIKeyEnv names the environment variable holding the API key
+	// (default OPENAI_API_KEY). An unset or empty variable sends no
+	// Authorization header, which local servers accept. The key is never
+	// logged, cached, or put in an error.
+	APIKeyEnv string
+	// Seed, when set, is sent as the request's seed. Temperature is
+	// always 0.
+	Seed      *int64
+	MaxTokens int // sent as max_tokens when positive (a PromptRequest can override it)
+	// Timeout bounds each attempt (connection, request and reply).
+	Timeout time.Duration
+	// Retries is the number of retries after a first failed attempt, on
+	// 429, 5xx, network errors, timeouts and malformed replies; zero
+	// means DefaultConfig.Retries (3), negative means none.
+	Retries int
+	// Concurrency is the number of requests in flight at once.
+	Concurrency int
+	// RPM, when positive, spaces requests to at most RPM per minute.
+	RPM         int
+	BackoffBase time.Duration // first retry waits about this long
+	BackoffMax  time.Duration // no backoff is longer than this
+	JitterSeed  uint64        // seeds the backoff jitter
+	HTTPClient  *http.Client  // default: a new client with no overall timeout
+	Cache       *Cache        // default: a new memory cache for this client
+	// Logf, when set, receives one line per retry, such as "server error
+	// (HTTP 5xx): HTTP 500: ... (attempt 1 of 4); retrying in 412ms".
+	// It never sees the key.
+	Logf   func(format string, args ...any)
+	Getenv func(string) string // default os.Getenv
+}
+
+// DefaultConfig holds the values that the zero fields of a Config take in
+// NewClient. BaseURL and Model have no default; a zero RPM means no rate
+// limit and a zero JitterSeed is a seed like any other.
+var DefaultConfig = Config{
+	APIKeyEnv:   "OPENAI_API_KEY",
+	Timeout:     60 * time.Second,
+	Retries:     3,
+	Concurrency: 4,
+	BackoffBase: 500 * time.Millisecond,
+	BackoffMax:  30 * time.Second,
+}
+
+// MaxRetryAfter bounds how long a Retry-After header can make the client
+// wait before one retry.
+const MaxRetryAfter = 5 * time.Minute

@@ -1,0 +1,25 @@
+// Package llm is a client for OpenAI-compatible endpoints (vLLM, the
+// llama.cpp server, Ollama, hosted APIs), written with net/http only.
+// pkg/judge sends its judge prompts through it, and the generate command
+// asks models for answers with it.
+//
+// A Client speaks two APIs: chat completions (Complete, which implements
+// Completer: a system and a user message in, the reply text out) and
+// plain completions (CompletePrompt: a raw prompt in, the text and, on
+// request, the log probability of every token out, with the echo,
+// logprobs and max_tokens fields that scoring a prompt's own tokens
+// needs).
+//
+// Both send temperature 0 and an optional seed, bound each attempt with a
+// timeout, retry with exponential backoff and jitter on 429, 5xx, network
+// errors and malformed replies (honouring Retry-After), keep a
+// concurrency limit and an optional requests-per-minute limit, stop on
+// context cancellation, send identical requests in flight at once only
+// once, and keep replies in a Cache: in memory, or in an append-only file
+// (OpenCache) that makes a rerun resume without repeating paid calls.
+//
+// Config is a documented struct whose zero fields take DefaultConfig's
+// values; only BaseURL and Model are required. The API key comes from an
+// environment variable (Config.APIKeyEnv) and appears in no log line,
+// cache entry or error.
+package llm
