@@ -232,15 +232,15 @@ func compareVersions(keys []string, old, new []float64, groups []string, ci stri
 	di := stats.PairedBootstrapDiffInterval(old, new, resamples, confidence, seed+2)
 	rep.DiffCILow, rep.DiffCIHigh = di.Lo, di.Hi
 	for _, m := range oi.Warnings {
-		rep.Warnings = append(rep.Warnings, "old: "+m)
+		rep.Warnings = append(rep.Warnings, "old: "+m.Message)
 	}
 	for _, m := range ni.Warnings {
 		if !slices.Contains(oi.Warnings, m) {
-			rep.Warnings = append(rep.Warnings, "new: "+m)
+			rep.Warnings = append(rep.Warnings, "new: "+m.Message)
 		}
 	}
 	for _, m := range di.Warnings {
-		rep.Warnings = append(rep.Warnings, "change: "+m)
+		rep.Warnings = append(rep.Warnings, "change: "+m.Message)
 	}
 	if b+w > 0 && b+w < 25 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("only %s changed: McNemar's chi-square is rough; quote the exact sign test", nounCount(b+w, "case", "cases")))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/textnorm"
@@ -126,6 +127,43 @@ func TestCellMatchesQA(t *testing.T) {
 		if math.Abs(got.Value-want.Accuracy) > 1e-12 || math.Abs(got.CILow-want.CILow) > 1e-12 || math.Abs(got.CIHigh-want.CIHigh) > 1e-12 {
 			t.Errorf("%s: cell %+v, qa %+v", id, got, want)
 		}
+	}
+}
+
+// One corpus bootstrap (stats.BootstrapStatistic): a chrF cell has the
+// interval and the warnings `evalbook score --ci bootstrap` gives the
+// same rows with the same seed. Eight rows are fewer than
+// stats.MinBootstrapN, so both warn, with the same code and message.
+func TestCorpusCellMatchesQA(t *testing.T) {
+	dir := t.TempDir()
+	p := writeRows(t, dir, "m_hindi.csv", 8, hindiAnswer, func(i int) bool { return i%2 == 0 }, "")
+	m, _ := score.Lookup("chrf")
+	res, err := qa.ScoreFile(context.Background(), p, qa.Options{Metrics: []*score.Metric{m}, By: [][]string{}, CI: "bootstrap", Resamples: 400, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(context.Background(), []Input{{Path: p, Model: "m", Language: "hindi"}}, Options{Metric: "chrf", Resamples: 400, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := res.Combined.Metrics["chrf"], b.Cells[0]
+	if got.Value != want.Accuracy || got.CILow != want.CILow || got.CIHigh != want.CIHigh || got.CILow == got.CIHigh {
+		t.Errorf("cell %+v, qa %+v", got, want)
+	}
+	var qaw, lbw []results.Warning
+	for _, w := range res.Warnings {
+		if w.Code == stats.CodeFewResampled {
+			qaw = append(qaw, w)
+		}
+	}
+	for _, w := range b.Warnings {
+		if w.Code == stats.CodeFewResampled {
+			lbw = append(lbw, w)
+		}
+	}
+	const msg = "bootstrap over only 8 rows: the interval is rough and too narrow"
+	if len(qaw) != 1 || qaw[0].Message != "chrf: "+msg || len(lbw) != 1 || lbw[0].Message != msg+" (1 cell)" {
+		t.Errorf("warnings: score %+v, leaderboard %+v, want %q for both", qaw, lbw, msg)
 	}
 }
 

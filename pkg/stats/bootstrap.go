@@ -312,14 +312,18 @@ func BootstrapStatistic(rows []float64, k int, final func(sums []float64) float6
 		iv.Warnings = []Warning{warning(CodeNoData, "no rows: the interval is [0, 0] and means nothing")}
 		return iv
 	}
-	vals := resampleAll(resamples, seed, func(p *pcg) float64 {
+	vals := resampleAll(resamples, seed, func(src *pcg) float64 {
 		sums := make([]float64, k)
+		p := *src // a local copy keeps the state in registers
+		un := uint64(n)
 		for range n {
-			row := rows[int(uintN(p, uint64(n)))*k:]
-			for j := range sums {
-				sums[j] += row[j]
+			i := int(uintN(&p, un)) * k
+			row := rows[i : i+k : i+k]
+			for j, v := range row {
+				sums[j] += v
 			}
 		}
+		*src = p
 		return final(sums)
 	})
 	slices.Sort(vals)
