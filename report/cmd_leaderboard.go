@@ -114,6 +114,12 @@ func runLeaderboard(e *env) error {
 	if err != nil {
 		return err
 	}
+	if *dir == "" {
+		// Name the sample files as they are in the repository, not by the temporary copy.
+		for i := range inputs {
+			inputs[i].Name = "datasets/leaderboard/" + filepath.Base(inputs[i].Path)
+		}
+	}
 	var boards []*leaderboard.Board
 	for _, m := range ms {
 		board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
@@ -124,15 +130,6 @@ func runLeaderboard(e *env) error {
 		})
 		if err != nil {
 			return scoreHint(err, *repair)
-		}
-		if *dir == "" {
-			// Name the sample files as they are in the repository, not by the temporary copy.
-			for i := range board.Files {
-				board.Files[i].Path = "datasets/leaderboard/" + filepath.Base(board.Files[i].Path)
-			}
-			for i := range board.Warnings {
-				board.Warnings[i].Message = strings.ReplaceAll(board.Warnings[i].Message, d+string(filepath.Separator), "datasets/leaderboard/")
-			}
 		}
 		boards = append(boards, board)
 	}

@@ -68,6 +68,18 @@ type Input struct {
 	Path     string
 	Model    string // from the file name, or the base name
 	Language string // from the file name; empty when it does not say
+	// Name is how the board names the file (FileInfo.Path and the
+	// warnings), e.g. where it lives in a repository when Path is a
+	// temporary copy; empty means Path.
+	Name string
+}
+
+// name is the file's name on the board.
+func (in Input) name() string {
+	if in.Name != "" {
+		return in.Name
+	}
+	return in.Path
 }
 
 // Discover lists the response files of dir (.csv, .jsonl, .ndjson and
