@@ -302,3 +302,29 @@ func TestTablesAndText(t *testing.T) {
 		}
 	}
 }
+
+// Options.Advice closes the no_interval warning by code, and Input.Name
+// is how the board names the file.
+func TestAdviceAndName(t *testing.T) {
+	dir := t.TempDir()
+	p := writeRows(t, dir, "m_hindi.csv", 3, hindiAnswer, func(i int) bool { return true }, "")
+	in := []Input{{Path: p, Model: "m", Language: "hindi", Name: "data/m_hindi.csv"}}
+	for _, c := range []struct {
+		advice map[string]string
+		want   string
+	}{
+		{nil, "chrf is corpus-level (its value is not a mean of rows), so cells have no interval; a bootstrap over rows gives one (Options.Resamples)"},
+		{map[string]string{qa.CodeNoInterval: "pass -n"}, "chrf is corpus-level (its value is not a mean of rows), so cells have no interval; pass -n"},
+	} {
+		b, err := Build(context.Background(), in, Options{Metric: "chrf", Advice: c.advice})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Warnings) == 0 || b.Warnings[0].Code != qa.CodeNoInterval || b.Warnings[0].Message != c.want {
+			t.Errorf("advice %v: warnings %+v, want first %q", c.advice, b.Warnings, c.want)
+		}
+		if b.Files[0].Path != "data/m_hindi.csv" {
+			t.Errorf("file named %q, want data/m_hindi.csv", b.Files[0].Path)
+		}
+	}
+}

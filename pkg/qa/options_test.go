@@ -118,6 +118,38 @@ func TestWarningsNameNoFlags(t *testing.T) {
 	}
 }
 
+// TestAdvice: Options.Advice replaces, by code, the advice that closes
+// the warnings pkg/qa words, and leaves the rest of the sentence and the
+// other warnings as they were.
+func TestAdvice(t *testing.T) {
+	in := "question,answer,Domain,response\nq,cafe\u0301,D,x\nq,b,D,b\n"
+	opt := Options{Metrics: metricsOf(t, "exact_substring", "chrf")}
+	plain, err := Score(context.Background(), strings.NewReader(in), "t.csv", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Advice = map[string]string{CodeNotNFC: "run the NFC step", CodeNoInterval: "use the bootstrap"}
+	advised, err := Score(context.Background(), strings.NewReader(in), "t.csv", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{
+		CodeNotNFC: {"1 row contains text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; consider normalising both sides to NFC (the nfc or indic profile)",
+			"1 row contains text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; run the NFC step"},
+		CodeNoInterval: {"chrf: a corpus-level metric has no Wilson interval; ask for a bootstrap interval",
+			"chrf: a corpus-level metric has no Wilson interval; use the bootstrap"},
+	}
+	if len(plain.Warnings) != len(want) || len(advised.Warnings) != len(want) {
+		t.Fatalf("warnings %+v and %+v, want %d each", plain.Warnings, advised.Warnings, len(want))
+	}
+	for i, w := range plain.Warnings {
+		a := advised.Warnings[i]
+		if w.Message != want[w.Code][0] || a.Code != w.Code || a.Message != want[w.Code][1] || a.Count != w.Count {
+			t.Errorf("warning %d: %+v, advised %+v; want %q and %q", i, w, a, want[w.Code][0], want[w.Code][1])
+		}
+	}
+}
+
 // TestParseErrorPlaces: Column is the character column of the problem
 // (counted by hand in each input), Field the column concerned.
 func TestParseErrorPlaces(t *testing.T) {
