@@ -19,9 +19,11 @@ const (
 	CodeGoldenWhitespace = "golden_whitespace"
 	CodeNotNFC           = "not_nfc"
 	CodeRepairedUTF8     = "repaired_utf8"
-	// CodeNoInterval: a corpus-level metric asked for a Wilson interval,
-	// which it cannot have (its value is not a mean of 0/1 rows); its
-	// interval is then the point value.
+	// CodeNoInterval: a corpus-level metric has no interval unless it is
+	// bootstrapped (its value is not a mean of rows, so Wilson and the
+	// normal interval do not apply); pkg/qa gives it when a Wilson
+	// interval was asked for, and pkg/leaderboard when no resamples
+	// were. The interval is then the point value.
 	CodeNoInterval = "no_interval"
 )
 
