@@ -114,35 +114,22 @@ func runLeaderboard(e *env) error {
 	if err != nil {
 		return err
 	}
+	if *dir == "" {
+		// Name the sample files as they are in the repository, not by the temporary copy.
+		for i := range inputs {
+			inputs[i].Name = "datasets/leaderboard/" + filepath.Base(inputs[i].Path)
+		}
+	}
 	var boards []*leaderboard.Board
 	for _, m := range ms {
 		board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
 			Metric: m.ID, Profile: profile, Confidence: *confidence, Alpha: *alpha, Resamples: *resamples, Seed: *seed,
 			Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
 			RepairUTF8: *repair,
+			Advice:     leaderboardAdvice,
 		})
 		if err != nil {
 			return scoreHint(err, *repair)
-		}
-		for i, w := range board.Warnings {
-			switch {
-			case w.Code == "no_interval":
-				// Say how to get the interval with this command's flag.
-				board.Warnings[i].Message = fmt.Sprintf("%s is corpus-level (its value is not a mean of rows), so cells have no interval; "+
-					"pass --resamples N (e.g. --resamples 1000) for a bootstrap interval over rows", m.ID)
-			case strings.HasPrefix(w.Code, "not_nfc"):
-				// pkg/qa's advice names no flag; this command's is --normalize.
-				board.Warnings[i].Message = strings.ReplaceAll(w.Message, "consider normalising both sides to NFC (the nfc or indic profile)", "consider --normalize nfc (or indic)")
-			}
-		}
-		if *dir == "" {
-			// Name the sample files as they are in the repository, not by the temporary copy.
-			for i := range board.Files {
-				board.Files[i].Path = "datasets/leaderboard/" + filepath.Base(board.Files[i].Path)
-			}
-			for i := range board.Warnings {
-				board.Warnings[i].Message = strings.ReplaceAll(board.Warnings[i].Message, d+string(filepath.Separator), "datasets/leaderboard/")
-			}
 		}
 		boards = append(boards, board)
 	}
@@ -207,4 +194,11 @@ func lbExtractSample(dir string) error {
 		}
 	}
 	return nil
+}
+
+// leaderboardAdvice closes the warnings the library words with the flag
+// of leaderboard that acts on them (leaderboard.Options.Advice).
+var leaderboardAdvice = map[string]string{
+	qa.CodeNotNFC:     "consider --normalize nfc (or indic)",
+	qa.CodeNoInterval: "pass --resamples N (e.g. --resamples 1000) for a bootstrap interval over rows",
 }

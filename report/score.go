@@ -15,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -133,6 +134,7 @@ func runScore(e *env) error {
 		Examples:   *examples,
 		RepairUTF8: *repair,
 		Format:     *format,
+		Advice:     scoreAdvice,
 	}
 	if *examples == 0 {
 		opt.Examples = -1 // none
@@ -269,17 +271,22 @@ func scoreHint(err error, repaired bool) error {
 	return err
 }
 
-// flagHints adds to the library's warnings the flags of score that act
-// on them: pkg/qa suggests "a bootstrap interval" and "the nfc or indic
-// profile" without knowing its caller's flags.
+// scoreAdvice closes the warnings pkg/qa words with the flag of score
+// that acts on them (qa.Options.Advice): the library's own advice names
+// "the nfc or indic profile" and "a bootstrap interval", not its caller's
+// flags.
+var scoreAdvice = map[string]string{
+	qa.CodeNotNFC:     "consider --normalize nfc (or indic)",
+	qa.CodeNoInterval: "ask for a bootstrap interval (--ci bootstrap)",
+}
+
+// flagHints names score's flag after the warnings pkg/stats words whose
+// remedy is a bootstrap interval (their messages end with it), by code.
 func flagHints(ws []results.Warning) {
 	for i := range ws {
-		w := &ws[i]
-		switch w.Code {
-		case "interval":
-			w.Message = strings.ReplaceAll(w.Message, "a bootstrap interval", "a bootstrap interval (--ci bootstrap)")
-		case "not_nfc":
-			w.Message = strings.ReplaceAll(w.Message, "consider normalising both sides to NFC (the nfc or indic profile)", "consider --normalize nfc (or indic)")
+		switch ws[i].Code {
+		case stats.CodeFewValues, stats.CodeNearZeroVariance:
+			ws[i].Message += " (--ci bootstrap)"
 		}
 	}
 }

@@ -289,7 +289,8 @@ func TestScoreAudit2(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"squad_f1: fewer than 30 rows: the normal interval of a graded metric is rough and may be far too narrow; prefer a bootstrap interval (--ci bootstrap) or more rows",
+		// stats.UnitMeanInterval's warning (code few_values), with score's flag after it.
+		"squad_f1: fewer than 30 values: the normal interval of a graded score is rough and may be far too narrow; prefer more values or a bootstrap interval (--ci bootstrap)\n",
 		"1 row has a blank response",
 		"(line 5)\n",
 	} {
@@ -299,6 +300,25 @@ func TestScoreAudit2(t *testing.T) {
 	}
 	if strings.Contains(out, "(lines 5)") {
 		t.Errorf("output says \"(lines 5)\":\n%s", out)
+	}
+	// Hints follow codes: a corpus-level metric under Wilson is told of
+	// --ci bootstrap (code no_interval); under --ci bootstrap its
+	// small-sample warning (few_resampled) gets no hint. Rewriting text
+	// put "(--ci bootstrap)" into that one too, as it says "a bootstrap
+	// interval".
+	for _, c := range []struct {
+		ci, want string
+	}{
+		{"wilson", "  chrf: a corpus-level metric has no Wilson interval; ask for a bootstrap interval (--ci bootstrap)\n"},
+		{"bootstrap", "  chrf: bootstrap over only 4 rows: the interval is rough and too narrow\n"},
+	} {
+		out, errs, code := runCLI(t, "score", "--responses", four, "--metrics", "chrf", "--ci", c.ci, "--resamples", "100")
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("--ci %s: exit %d, %s; output lacks %q:\n%s", c.ci, code, errs, c.want, out)
+		}
+		if c.ci == "bootstrap" && strings.Contains(out, "--ci") {
+			t.Errorf("--ci bootstrap: output names --ci:\n%s", out)
+		}
 	}
 	missing := filepath.Join(dir, "nodir", "x.csv")
 	for _, c := range []struct {

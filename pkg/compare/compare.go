@@ -350,25 +350,20 @@ func byGroup(old, new []float64, groups []string) []results.ComparisonGroup {
 }
 
 // intervalWarnings turns the warnings of the comparison's three intervals
-// into results warnings with the code "interval", as qa and mc do: the
-// old pass rate's, then the new one's (a warning the old one already
-// gave is not repeated), then the change's, each message prefixed with
-// the figure it qualifies. This is the one place that reads stats
-// warnings.
+// into results warnings that keep the stats code (results.FromStats): the
+// old pass rate's, then the new one's (a warning the old one already gave
+// is not repeated), then the change's, each message prefixed with the
+// figure it qualifies.
 func intervalWarnings(c stats.Comparison) []results.Warning {
-	ws := []results.Warning{}
-	for _, m := range c.Old.Warnings {
-		ws = append(ws, results.Warning{Code: "interval", Count: 1, Message: "old: " + m})
-	}
+	var fresh []stats.Warning
 	for _, m := range c.New.Warnings {
 		if !slices.Contains(c.Old.Warnings, m) {
-			ws = append(ws, results.Warning{Code: "interval", Count: 1, Message: "new: " + m})
+			fresh = append(fresh, m)
 		}
 	}
-	for _, m := range c.DiffInterval.Warnings {
-		ws = append(ws, results.Warning{Code: "interval", Count: 1, Message: "change: " + m})
-	}
-	return ws
+	ws := results.FromStats("old", c.Old.Warnings)
+	ws = append(ws, results.FromStats("new", fresh)...)
+	return append(ws, results.FromStats("change", c.DiffInterval.Warnings)...)
 }
 
 func count(n int, one, many string) string {

@@ -88,7 +88,7 @@ func TestReadByHand(t *testing.T) {
 		codes = append(codes, fmt.Sprintf("%s %d: %s", w.Code, w.Count, w.Message))
 	}
 	wantW := []string{
-		"interval 1: change: bootstrap over only 6 pairs: the interval is rough and too narrow",
+		"few_resampled 1: change: bootstrap over only 6 pairs: the interval is rough and too narrow",
 		"few_flips 4: only 4 cases changed: McNemar's chi-square is rough; quote the exact sign test",
 		"many_groups 2: 2 groups: with many slices some will differ by chance; small groups carry little evidence",
 	}

@@ -62,6 +62,6 @@ func ExampleVersions() {
 	}
 	// Output:
 	// 3 better [q1 q2 q3], 1 worse [q6]: sign test p = 0.625
-	// interval: change: bootstrap over only 6 pairs: the interval is rough and too narrow
+	// few_resampled: change: bootstrap over only 6 pairs: the interval is rough and too narrow
 	// few_flips: only 4 cases changed: McNemar's chi-square is rough; quote the exact sign test
 }

@@ -2,7 +2,6 @@ package judge
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/stats"
@@ -27,18 +26,19 @@ func kappa(a, b []Label) (float64, []string) {
 // agreementInterval is the percentile bootstrap interval of a share of
 // hits over n > 0 pairs (pkg/stats), with its warnings. When every pair
 // agrees, or none does, every resample gives the same share and the
-// interval is one point; pkg/stats then advises the Wilson interval,
-// which calibrate offers no way to ask for, so that advice is replaced by
-// the Wilson interval itself (stats.Wilson).
+// interval is one point; pkg/stats then warns (stats.CodePointInterval)
+// and advises the Wilson interval, which calibrate offers no way to ask
+// for, so that warning is replaced by the Wilson interval itself
+// (stats.Wilson).
 func agreementInterval(hits, n, resamples int, conf float64, seed uint64) (lo, hi float64, warn []string) {
 	iv := stats.BootstrapProportionInterval(hits, n, resamples, conf, seed)
-	if hits != 0 && hits != n {
-		return iv.Lo, iv.Hi, iv.Warnings
-	}
 	for _, w := range iv.Warnings {
-		if !strings.Contains(w, "same outcome") {
-			warn = append(warn, w)
+		if w.Code != stats.CodePointInterval {
+			warn = append(warn, w.Message)
 		}
+	}
+	if hits != 0 && hits != n {
+		return iv.Lo, iv.Hi, warn
 	}
 	wlo, whi := stats.Wilson(hits, n, conf)
 	which := "on all"

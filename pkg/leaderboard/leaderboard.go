@@ -52,13 +52,34 @@ type Options struct {
 	RepairUTF8 bool
 	Workers    int               // scoring goroutines per file (0: all cores)
 	Progress   func(file string) // called before each file is scored
+	// Advice maps a warning code to the advice that closes its message,
+	// in place of the library's own, which can name no command flag (as
+	// qa.Options.Advice): it applies to qa.CodeNotNFC and
+	// qa.CodeNoInterval. nil keeps the library's advice.
+	Advice map[string]string
 }
+
+// noIntervalAdvice closes the qa.CodeNoInterval warning unless
+// Options.Advice replaces it.
+const noIntervalAdvice = "a bootstrap over rows gives one (Options.Resamples)"
 
 // Input is one response file and what its name says.
 type Input struct {
 	Path     string
 	Model    string // from the file name, or the base name
 	Language string // from the file name; empty when it does not say
+	// Name is how the board names the file (FileInfo.Path and the
+	// warnings), e.g. where it lives in a repository when Path is a
+	// temporary copy; empty means Path.
+	Name string
+}
+
+// name is the file's name on the board.
+func (in Input) name() string {
+	if in.Name != "" {
+		return in.Name
+	}
+	return in.Path
 }
 
 // Discover lists the response files of dir (.csv, .jsonl, .ndjson and
@@ -240,8 +261,11 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 		b.Level, b.Settings.Interval, b.Settings.Resamples = "corpus", "bootstrap", opt.Resamples
 	case m.Corpus != nil:
 		b.Level, b.Settings.Interval = "corpus", "none"
-		b.warn("no_interval", 0, fmt.Sprintf("%s is corpus-level (its value is not a mean of rows), so cells have no interval; "+
-			"a bootstrap over rows gives one (Options.Resamples)", m.ID))
+		advice, ok := opt.Advice[qa.CodeNoInterval]
+		if !ok {
+			advice = noIntervalAdvice
+		}
+		b.warn(qa.CodeNoInterval, 0, fmt.Sprintf("%s is corpus-level (its value is not a mean of rows), so cells have no interval; %s", m.ID, advice))
 	case m.Graded:
 		b.Settings.Interval = "normal"
 	default:
@@ -298,10 +322,10 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 	for _, code := range b.fileWarnCode {
 		fw := b.fileWarn[code]
 		// pkg/qa words the warning for the total count and this board's metric.
-		b.warn(code, fw.count, fmt.Sprintf("%s [%s: %s]", qa.WarningMessage(code, fw.count, []*score.Metric{m}),
+		b.warn(code, fw.count, fmt.Sprintf("%s [%s: %s]", qa.WarningMessage(code, fw.count, []*score.Metric{m}, opt.Advice),
 			plural(len(fw.files), "file", "files"), strings.Join(fw.files, ", ")))
 	}
-	ivWarn := map[string]int{}
+	var ivWarn results.IntervalWarnings
 	for _, lang := range b.Languages {
 		start := len(b.Cells)
 		for _, model := range b.Models {
@@ -318,9 +342,7 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 			var iv stats.Interval
 			c.Value, iv = aggregate(rs, m, opt)
 			c.CILow, c.CIHigh = iv.Lo, iv.Hi
-			for _, w := range iv.Warnings {
-				ivWarn[w]++
-			}
+			ivWarn.Add("", iv.Warnings)
 			b.Cells = append(b.Cells, c)
 		}
 		if ld, ok := leader(lang, b.Cells[start:], cells, opt.Alpha); ok {
@@ -334,14 +356,9 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 			b.Leaders = append(b.Leaders, ld)
 		}
 	}
-	msgs := make([]string, 0, len(ivWarn))
-	for w := range ivWarn {
-		msgs = append(msgs, w)
-	}
-	sort.Strings(msgs)
-	for _, w := range msgs {
-		b.warn("interval", ivWarn[w], fmt.Sprintf("%s (%s)", w, plural(ivWarn[w], "cell", "cells")))
-	}
+	// pkg/stats words the warnings of the cells' intervals; each is
+	// listed once with the number of cells that gave it.
+	b.Warnings = append(b.Warnings, ivWarn.Warnings("cell", "cells")...)
 	if len(b.Leaders) > 1 {
 		b.warn("many_tests", len(b.Leaders), fmt.Sprintf("%d languages are tested at α = %g each, so about %.2f false "+
 			"leaders are expected by chance when no model is truly better; look at the p-values, not only the marks",
@@ -354,14 +371,18 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval) {
 	n := len(rs)
 	if n == 0 {
-		return 0, stats.Interval{Warnings: []string{"a cell with no rows"}}
+		return 0, stats.Interval{Warnings: []stats.Warning{{Code: stats.CodeNoData, Message: "a cell with no rows"}}}
 	}
 	if m.Corpus != nil {
 		v := corpusValue(rs, m.Corpus, nil)
 		if opt.Resamples <= 0 {
 			return v, stats.Interval{Lo: v, Hi: v, Method: "none"}
 		}
-		return v, corpusBootstrap(rs, m.Corpus, opt.Resamples, opt.Confidence, opt.Seed)
+		st := make([]float64, 0, n*m.Corpus.NStats)
+		for _, r := range rs {
+			st = append(st, r.stats...)
+		}
+		return v, stats.BootstrapStatistic(st, m.Corpus.NStats, m.Corpus.Final, opt.Resamples, opt.Confidence, opt.Seed)
 	}
 	sum, sumsq := 0.0, 0.0
 	for _, r := range rs {
@@ -372,28 +393,8 @@ func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval)
 	if !m.Graded {
 		return mean, stats.WilsonInterval(int(math.Round(sum)), n, opt.Confidence)
 	}
-	return mean, normalInterval(sum, sumsq, n, opt.Confidence)
-}
-
-// normalInterval is the interval pkg/qa gives graded metrics
-// (stats.UnitMeanInterval): for values in [0, 1],
-//
-//	mean ∓ z·sd/√n,  sd² = (Σx² − n·mean²)/(n − 1),  clipped to [0, 1]
-//
-// when sd² > 0, and the Wilson interval of the mean with n when every
-// value is equal or there is one row (by the Bhatia–Davis inequality no
-// score in [0, 1] varies more than a 0/1 one of the same mean).
-func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interval {
-	iv := stats.UnitMeanInterval(sum, sumsq, n, confidence)
-	switch {
-	case iv.Method != "normal" && n == 1:
-		iv.Warnings = []string{"cells with one row: the interval is the Wilson interval of the row's value"}
-	case iv.Method != "normal":
-		iv.Warnings = []string{"cells whose rows all score the same: the interval is the Wilson interval of the mean"}
-	case n < 30:
-		iv.Warnings = []string{"cells with fewer than 30 rows: the normal interval of a graded metric is rough"}
-	}
-	return iv
+	// The interval pkg/qa gives graded metrics, with its warnings.
+	return mean, stats.UnitMeanInterval(sum, sumsq, n, opt.Confidence)
 }
 
 // corpusValue is Final of the statistics summed over rs (or over the rows

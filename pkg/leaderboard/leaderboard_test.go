@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/textnorm"
@@ -126,6 +127,43 @@ func TestCellMatchesQA(t *testing.T) {
 		if math.Abs(got.Value-want.Accuracy) > 1e-12 || math.Abs(got.CILow-want.CILow) > 1e-12 || math.Abs(got.CIHigh-want.CIHigh) > 1e-12 {
 			t.Errorf("%s: cell %+v, qa %+v", id, got, want)
 		}
+	}
+}
+
+// One corpus bootstrap (stats.BootstrapStatistic): a chrF cell has the
+// interval and the warnings `evalbook score --ci bootstrap` gives the
+// same rows with the same seed. Eight rows are fewer than
+// stats.MinBootstrapN, so both warn, with the same code and message.
+func TestCorpusCellMatchesQA(t *testing.T) {
+	dir := t.TempDir()
+	p := writeRows(t, dir, "m_hindi.csv", 8, hindiAnswer, func(i int) bool { return i%2 == 0 }, "")
+	m, _ := score.Lookup("chrf")
+	res, err := qa.ScoreFile(context.Background(), p, qa.Options{Metrics: []*score.Metric{m}, By: [][]string{}, CI: "bootstrap", Resamples: 400, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(context.Background(), []Input{{Path: p, Model: "m", Language: "hindi"}}, Options{Metric: "chrf", Resamples: 400, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := res.Combined.Metrics["chrf"], b.Cells[0]
+	if got.Value != want.Accuracy || got.CILow != want.CILow || got.CIHigh != want.CIHigh || got.CILow == got.CIHigh {
+		t.Errorf("cell %+v, qa %+v", got, want)
+	}
+	var qaw, lbw []results.Warning
+	for _, w := range res.Warnings {
+		if w.Code == stats.CodeFewResampled {
+			qaw = append(qaw, w)
+		}
+	}
+	for _, w := range b.Warnings {
+		if w.Code == stats.CodeFewResampled {
+			lbw = append(lbw, w)
+		}
+	}
+	const msg = "bootstrap over only 8 rows: the interval is rough and too narrow"
+	if len(qaw) != 1 || qaw[0].Message != "chrf: "+msg || len(lbw) != 1 || lbw[0].Message != msg+" (1 cell)" {
+		t.Errorf("warnings: score %+v, leaderboard %+v, want %q for both", qaw, lbw, msg)
 	}
 }
 
@@ -261,6 +299,32 @@ func TestTablesAndText(t *testing.T) {
 	for _, want := range []string{"normalisation indic", "1.000 [0.722, 1.000] *", "0.200 [0.057, 0.510]", "significant"} {
 		if !strings.Contains(s.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, s.String())
+		}
+	}
+}
+
+// Options.Advice closes the no_interval warning by code, and Input.Name
+// is how the board names the file.
+func TestAdviceAndName(t *testing.T) {
+	dir := t.TempDir()
+	p := writeRows(t, dir, "m_hindi.csv", 3, hindiAnswer, func(i int) bool { return true }, "")
+	in := []Input{{Path: p, Model: "m", Language: "hindi", Name: "data/m_hindi.csv"}}
+	for _, c := range []struct {
+		advice map[string]string
+		want   string
+	}{
+		{nil, "chrf is corpus-level (its value is not a mean of rows), so cells have no interval; a bootstrap over rows gives one (Options.Resamples)"},
+		{map[string]string{qa.CodeNoInterval: "pass -n"}, "chrf is corpus-level (its value is not a mean of rows), so cells have no interval; pass -n"},
+	} {
+		b, err := Build(context.Background(), in, Options{Metric: "chrf", Advice: c.advice})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Warnings) == 0 || b.Warnings[0].Code != qa.CodeNoInterval || b.Warnings[0].Message != c.want {
+			t.Errorf("advice %v: warnings %+v, want first %q", c.advice, b.Warnings, c.want)
+		}
+		if b.Files[0].Path != "data/m_hindi.csv" {
+			t.Errorf("file named %q, want data/m_hindi.csv", b.Files[0].Path)
 		}
 	}
 }

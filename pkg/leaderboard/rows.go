@@ -6,14 +6,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/score"
-	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -39,10 +37,9 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	if err != nil {
 		return FileInfo{}, nil, err
 	}
+	// With CI "none" pkg/qa gives no interval warnings: these are all
+	// about rows.
 	for _, w := range res.Warnings {
-		if w.Code == "interval" {
-			continue
-		}
 		b.fileWarning(in.Path, w)
 	}
 	r := csv.NewReader(&buf)
@@ -69,7 +66,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	if iQ < 0 || iA < 0 || iV < 0 {
 		return FileInfo{}, nil, fmt.Errorf("%s: the verdict file lacks its question, answer or %s column", in.Path, m.ID)
 	}
-	info := FileInfo{Path: in.Path, Model: in.Model, Rows: res.Combined.N, Hash: res.Dataset.Hash}
+	info := FileInfo{Path: in.name(), Model: in.Model, Rows: res.Combined.N, Hash: res.Dataset.Hash}
 	perRowModel := in.Language == "" && iM >= 0
 	if perRowModel {
 		info.Model = "(model column)"
@@ -165,16 +162,16 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	info.LanguageSource = strings.Join(src, "+")
 	if disagree > 0 {
 		b.warn("language_disagrees", disagree, fmt.Sprintf("%s: %s a language column that differs from the language "+
-			"in the file name (%s); the file name was used", in.Path, rowsHave(disagree), in.Language))
+			"in the file name (%s); the file name was used", in.name(), rowsHave(disagree), in.Language))
 	}
 	if guessed > 0 {
 		b.warn("language_guessed", guessed, fmt.Sprintf("%s: %s no language but the golden answer's script; the "+
 			"language is a guess (Devanagari is read as Hindi but may be Marathi or Nepali, Bengali script may be Assamese, "+
-			"Latin is read as English); name files <model>_<language>.csv or add a language column", in.Path, rowsHave(guessed)))
+			"Latin is read as English); name files <model>_<language>.csv or add a language column", in.name(), rowsHave(guessed)))
 	}
 	if unknown > 0 {
 		b.warn("language_unknown", unknown, fmt.Sprintf("%s: %s no language and a golden answer in no recognised "+
-			"script; grouped as \"unknown\"", in.Path, rowsHave(unknown)))
+			"script; grouped as \"unknown\"", in.name(), rowsHave(unknown)))
 	}
 	for model, byLang := range out {
 		for lang, rs := range byLang {
@@ -188,7 +185,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 			}
 			if dups > 0 {
 				b.warn("duplicate_question", dups, fmt.Sprintf("%s: model %q, language %q: %s a question id "+
-					"(or question text); the paired test uses the first", in.Path, model, lang, plural(dups, "row repeats", "rows repeat")))
+					"(or question text); the paired test uses the first", in.name(), model, lang, plural(dups, "row repeats", "rows repeat")))
 			}
 		}
 	}
@@ -197,26 +194,3 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 
 // rowsHave is "1 row has" or "n rows have".
 func rowsHave(n int) string { return plural(n, "row has", "rows have") }
-
-// corpusBootstrap is the percentile bootstrap interval of a corpus-level
-// value: each resample draws n rows with replacement (PCG seeded with
-// seed) and recomputes Final over their summed statistics.
-func corpusBootstrap(rs []row, def *score.CorpusDef, resamples int, confidence float64, seed uint64) stats.Interval {
-	n := len(rs)
-	rng := rand.New(rand.NewPCG(seed, 0x6c62_6f61_7264))
-	vals := make([]float64, resamples)
-	idx := make([]int, n)
-	for b := range vals {
-		for i := range idx {
-			idx[i] = rng.IntN(n)
-		}
-		vals[b] = corpusValue(rs, def, idx)
-	}
-	sort.Float64s(vals)
-	a := (1 - confidence) / 2
-	iv := stats.Interval{Lo: stats.Percentile(vals, a), Hi: stats.Percentile(vals, 1-a), Confidence: confidence, Method: "bootstrap"}
-	if n < stats.MinBootstrapN {
-		iv.Warnings = []string{fmt.Sprintf("cells with fewer than %d rows: the bootstrap interval is rough and too narrow", stats.MinBootstrapN)}
-	}
-	return iv
-}

@@ -243,7 +243,7 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 	for i := range all {
 		all[i] = i
 	}
-	ivWarn := map[string]int{}
+	ivWarn := &results.IntervalWarnings{}
 	r.Overall = group("", "", all, outs, metrics, opt, ivWarn)
 	r.Languages = groups("language", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Language })
 	r.Subjects = groups("subject", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Subject })
@@ -283,15 +283,7 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 	warn("empty_choice_text", emptyText,
 		"question has an option with no text; its length counts as 1 character for acc_norm_char",
 		"questions have an option with no text; its length counts as 1 character for acc_norm_char")
-	msgs := make([]string, 0, len(ivWarn))
-	for m := range ivWarn {
-		msgs = append(msgs, m)
-	}
-	sort.Strings(msgs)
-	for _, m := range msgs {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "interval", Count: ivWarn[m],
-			Message: fmt.Sprintf("%s (%d %s)", m, ivWarn[m], plural(ivWarn[m], "group", "groups"))})
-	}
+	r.Warnings = append(r.Warnings, ivWarn.Warnings("group", "groups")...)
 	for _, g := range append([]Group{r.Overall}, append(r.Languages, r.Subjects...)...) {
 		if g.N < 30 {
 			name := g.Group
@@ -350,7 +342,7 @@ func rankOf(scores []float64, g int) int {
 	return r
 }
 
-func groups(by string, qs []Question, outs []outcome, metrics []string, opt Options, ivWarn map[string]int, key func(Question) string) []Group {
+func groups(by string, qs []Question, outs []outcome, metrics []string, opt Options, ivWarn *results.IntervalWarnings, key func(Question) string) []Group {
 	idx := map[string][]int{}
 	for i, q := range qs {
 		k := key(q)
@@ -375,7 +367,7 @@ func groups(by string, qs []Question, outs []outcome, metrics []string, opt Opti
 
 // group computes the figures of one group; the warnings of its
 // intervals are counted in ivWarn by metric and message.
-func group(by, name string, members []int, outs []outcome, metrics []string, opt Options, ivWarn map[string]int) Group {
+func group(by, name string, members []int, outs []outcome, metrics []string, opt Options, ivWarn *results.IntervalWarnings) Group {
 	g := Group{By: by, Group: name, N: len(members), Metrics: map[string]Rate{}}
 	n := len(members)
 	for _, m := range metrics {
@@ -387,9 +379,7 @@ func group(by, name string, members []int, outs []outcome, metrics []string, opt
 				sum += x[i]
 			}
 			iv := stats.BootstrapMeanInterval(x, opt.Resamples, opt.Confidence, opt.Seed)
-			for _, w := range iv.Warnings {
-				ivWarn[m+": "+w]++
-			}
+			ivWarn.Add(m, iv.Warnings)
 			g.Metrics[m] = Rate{Correct: sum, Value: sum / float64(n), CILow: iv.Lo, CIHigh: iv.Hi, Method: "bootstrap"}
 			continue
 		}
@@ -400,9 +390,7 @@ func group(by, name string, members []int, outs []outcome, metrics []string, opt
 			}
 		}
 		iv := stats.WilsonInterval(c, n, opt.Confidence)
-		for _, w := range iv.Warnings {
-			ivWarn[m+": "+w]++
-		}
+		ivWarn.Add(m, iv.Warnings)
 		g.Metrics[m] = Rate{Correct: float64(c), Value: float64(c) / float64(n), CILow: iv.Lo, CIHigh: iv.Hi, Method: "wilson"}
 	}
 	return g

@@ -210,7 +210,7 @@ func TestWarningMessages(t *testing.T) {
 			}
 		})
 	}
-	if got := WarningMessage("blank_response", 1, nil); !strings.HasPrefix(got, "1 row has a blank response") || strings.Contains(got, "they") {
+	if got := WarningMessage("blank_response", 1, nil, nil); !strings.HasPrefix(got, "1 row has a blank response") || strings.Contains(got, "they") {
 		t.Errorf("blank_response for one row: %q", got)
 	}
 }

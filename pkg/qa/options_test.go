@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 // Second user audit (2026-11-30) items 3, 6, 7, 11, 12 and 20.
@@ -72,18 +75,26 @@ func TestGradedIntervalNearlyEqual(t *testing.T) {
 	if got := fmt.Sprintf("%.1f [%.1f, %.1f]", 100*ms.Accuracy, 100*ms.CILow, 100*ms.CIHigh); got != "68.8 [64.7, 72.8]" {
 		t.Errorf("squad_f1 %s, want 68.8 [64.7, 72.8] (unchanged)", got)
 	}
-	var all []string
-	for _, w := range res.Warnings {
-		all = append(all, w.Message)
+	// The warnings are stats.UnitMeanInterval's for the same sums, with
+	// their codes, passed on word for word after the metric id.
+	sum, sumsq := 3*(2.0/3)+0.75, 3*(4.0/9)+0.5625
+	want := results.FromStats("squad_f1", stats.UnitMeanInterval(sum, sumsq, 4, 0.95).Warnings)
+	for i := range want {
+		want[i].Count = 2 // the combined interval and group D's
 	}
-	text := strings.Join(all, " | ")
-	for _, want := range []string{"squad_f1: fewer than 30 rows", "squad_f1: the rows' values hardly vary", "may be far too narrow", "a bootstrap interval or more rows"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("warnings %q lack %q", all, want)
+	var got []results.Warning
+	for _, w := range res.Warnings {
+		if w.Code == stats.CodeFewValues || w.Code == stats.CodeNearZeroVariance {
+			got = append(got, w)
 		}
 	}
-	if strings.Contains(text, "--") {
-		t.Errorf("warnings %q name a command flag", all)
+	if len(want) != 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("interval warnings %+v, want %+v (few_values and near_zero_variance)", got, want)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w.Message, "--") {
+			t.Errorf("warning %q names a command flag", w.Message)
+		}
 	}
 }
 
@@ -102,8 +113,40 @@ func TestWarningsNameNoFlags(t *testing.T) {
 			t.Errorf("warning %q names a command flag", w.Message)
 		}
 	}
-	if got := strings.Join(codes, ","); !strings.Contains(got, "not_nfc") || !strings.Contains(got, "interval") {
-		t.Errorf("warning codes %s, want not_nfc and interval among them", got)
+	if got := strings.Join(codes, ","); got != CodeNotNFC+","+CodeNoInterval {
+		t.Errorf("warning codes %s, want not_nfc,no_interval", got)
+	}
+}
+
+// TestAdvice: Options.Advice replaces, by code, the advice that closes
+// the warnings pkg/qa words, and leaves the rest of the sentence and the
+// other warnings as they were.
+func TestAdvice(t *testing.T) {
+	in := "question,answer,Domain,response\nq,cafe\u0301,D,x\nq,b,D,b\n"
+	opt := Options{Metrics: metricsOf(t, "exact_substring", "chrf")}
+	plain, err := Score(context.Background(), strings.NewReader(in), "t.csv", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Advice = map[string]string{CodeNotNFC: "run the NFC step", CodeNoInterval: "use the bootstrap"}
+	advised, err := Score(context.Background(), strings.NewReader(in), "t.csv", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{
+		CodeNotNFC: {"1 row contains text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; consider normalising both sides to NFC (the nfc or indic profile)",
+			"1 row contains text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; run the NFC step"},
+		CodeNoInterval: {"chrf: a corpus-level metric has no Wilson interval; ask for a bootstrap interval",
+			"chrf: a corpus-level metric has no Wilson interval; use the bootstrap"},
+	}
+	if len(plain.Warnings) != len(want) || len(advised.Warnings) != len(want) {
+		t.Fatalf("warnings %+v and %+v, want %d each", plain.Warnings, advised.Warnings, len(want))
+	}
+	for i, w := range plain.Warnings {
+		a := advised.Warnings[i]
+		if w.Message != want[w.Code][0] || a.Code != w.Code || a.Message != want[w.Code][1] || a.Count != w.Count {
+			t.Errorf("warning %d: %+v, advised %+v; want %q and %q", i, w, a, want[w.Code][0], want[w.Code][1])
+		}
 	}
 }
 

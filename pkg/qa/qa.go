@@ -68,6 +68,13 @@ type Options struct {
 	// Format forces the input format ("csv", "jsonl", or a registered one);
 	// empty means decide by file extension.
 	Format string
+	// Advice maps a warning code to the advice that closes its message,
+	// in place of pkg/qa's own, which can name no command flag: a
+	// command passes the flag that acts on the warning, as score passes
+	// {"not_nfc": "consider --normalize nfc (or indic)"}. It applies to
+	// the warnings pkg/qa words and advises on: CodeNotNFC and
+	// CodeNoInterval. nil keeps pkg/qa's advice.
+	Advice map[string]string
 }
 
 func (o *Options) fill() {

@@ -2,7 +2,6 @@ package qa
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -11,14 +10,49 @@ import (
 	"github.com/evalbook/evalbook/pkg/stats"
 )
 
-var warningOrder = []string{"empty_golden", "blank_response", "golden_whitespace", "not_nfc", "repaired_utf8"}
+// The codes of the warnings pkg/qa words itself (results.Warning.Code).
+// The warnings of intervals carry the codes of pkg/stats (stats.CodeFewValues
+// and the others), except CodeNoInterval.
+const (
+	CodeEmptyGolden      = "empty_golden"
+	CodeBlankResponse    = "blank_response"
+	CodeGoldenWhitespace = "golden_whitespace"
+	CodeNotNFC           = "not_nfc"
+	CodeRepairedUTF8     = "repaired_utf8"
+	// CodeNoInterval: a corpus-level metric has no interval unless it is
+	// bootstrapped (its value is not a mean of rows, so Wilson and the
+	// normal interval do not apply); pkg/qa gives it when a Wilson
+	// interval was asked for, and pkg/leaderboard when no resamples
+	// were. The interval is then the point value.
+	CodeNoInterval = "no_interval"
+)
+
+var warningOrder = []string{CodeEmptyGolden, CodeBlankResponse, CodeGoldenWhitespace, CodeNotNFC, CodeRepairedUTF8}
+
+// defaultAdvice is pkg/qa's own closing advice of the warnings that have
+// one; Options.Advice replaces it.
+var defaultAdvice = map[string]string{
+	CodeNotNFC:     "consider normalising both sides to NFC (the nfc or indic profile)",
+	CodeNoInterval: "ask for a bootstrap interval",
+}
+
+// advise returns the closing advice of a warning code: advice[code] if
+// set, else pkg/qa's own.
+func advise(code string, advice map[string]string) string {
+	if a, ok := advice[code]; ok {
+		return a
+	}
+	return defaultAdvice[code]
+}
 
 // WarningMessage is the sentence that explains the warning code for
 // count rows (singular or plural to match), scored under metrics: the
 // empty-golden warning names only those of the metrics that score an
 // empty golden answer correct against any response (found by asking
-// each), and says nothing about the others.
-func WarningMessage(code string, count int, metrics []*score.Metric) string {
+// each), and says nothing about the others. advice replaces, by code,
+// the advice that closes the sentence (see Options.Advice); nil keeps
+// pkg/qa's own.
+func WarningMessage(code string, count int, metrics []*score.Metric, advice map[string]string) string {
 	one := count == 1
 	pick := func(singular, plural string) string {
 		if one {
@@ -28,7 +62,7 @@ func WarningMessage(code string, count int, metrics []*score.Metric) string {
 	}
 	var text string
 	switch code {
-	case "empty_golden":
+	case CodeEmptyGolden:
 		var pass []string
 		for _, m := range metrics {
 			if m.New().Score("", "any response").Value == 1 {
@@ -44,18 +78,18 @@ func WarningMessage(code string, count int, metrics []*score.Metric) string {
 			text += joinAnd(pass) + verb + pick("it", "them") + " correct (the empty string is in everything), so "
 		}
 		text += pick("check whether this question has no answer on purpose", "check whether these questions have no answer on purpose")
-	case "blank_response":
+	case CodeBlankResponse:
 		text = pick("row has a blank response (empty after trimming): it scores 0 under the seed protocols and is counted",
 			"rows have a blank response (empty after trimming): they score 0 under the seed protocols and are counted") +
 			" in the blank column, so missing output is not mistaken for a wrong answer"
-	case "golden_whitespace":
+	case CodeGoldenWhitespace:
 		text = pick("golden answer has leading or trailing whitespace: exact_substring does not strip it",
 			"golden answers have leading or trailing whitespace: exact_substring does not strip them") +
 			", so a response without that whitespace can fail"
-	case "not_nfc":
+	case CodeNotNFC:
 		text = pick("row contains", "rows contain") + " text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; " +
-			"consider normalising both sides to NFC (the nfc or indic profile)"
-	case "repaired_utf8":
+			advise(code, advice)
+	case CodeRepairedUTF8:
 		text = pick("row had its", "rows had their") + " invalid UTF-8 replaced by U+FFFD"
 	default:
 		text = code
@@ -94,8 +128,8 @@ func (e *engine) result() (*results.Score, error) {
 		res.Metrics = append(res.Metrics, results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule,
 			FalsePositives: m.FalsePositives, FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source})
 	}
-	ivWarn := map[string]int{}
-	res.Combined = e.group("", "", e.combined, ivWarn)
+	var ivWarn results.IntervalWarnings
+	res.Combined = e.group("", "", e.combined, &ivWarn)
 	for g, m := range e.groups {
 		keys := make([]string, 0, len(m))
 		for k := range m {
@@ -103,7 +137,7 @@ func (e *engine) result() (*results.Score, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			res.Groups = append(res.Groups, e.group(e.lay.byNames[g], k, m[k], ivWarn))
+			res.Groups = append(res.Groups, e.group(e.lay.byNames[g], k, m[k], &ivWarn))
 		}
 	}
 	for p, pr := range e.pairs {
@@ -132,21 +166,16 @@ func (e *engine) result() (*results.Score, error) {
 		if w == nil || w.Count == 0 {
 			continue
 		}
-		w.Message = WarningMessage(code, w.Count, e.metrics)
+		w.Message = WarningMessage(code, w.Count, e.metrics, o.Advice)
 		res.Warnings = append(res.Warnings, *w)
 	}
-	msgs := make([]string, 0, len(ivWarn))
-	for m := range ivWarn {
-		msgs = append(msgs, m)
-	}
-	sort.Strings(msgs)
-	for _, m := range msgs {
-		res.Warnings = append(res.Warnings, results.Warning{Code: "interval", Message: m, Count: ivWarn[m]})
-	}
+	res.Warnings = append(res.Warnings, ivWarn.Warnings("", "")...)
 	return res, nil
 }
 
-func (e *engine) group(by, name string, a *acc, ivWarn map[string]int) results.Group {
+// group computes the figures of one group; the warnings of its intervals
+// go to ivWarn, by metric.
+func (e *engine) group(by, name string, a *acc, ivWarn *results.IntervalWarnings) results.Group {
 	o := e.opt
 	g := results.Group{By: by, Group: name, N: a.n, Blank: a.blank, EmptyGolden: a.emptyGolden, Metrics: map[string]results.MetricScore{}}
 	for i, m := range e.metrics {
@@ -163,17 +192,16 @@ func (e *engine) group(by, name string, a *acc, ivWarn map[string]int) results.G
 			s.Level = "corpus"
 			var iv stats.Interval
 			if o.CI == "bootstrap" {
-				iv = corpusBootstrap(m.Corpus, a.crows[i], o.Resamples, o.Confidence, o.Seed)
+				iv = stats.BootstrapStatistic(a.crows[i], m.Corpus.NStats, m.Corpus.Final, o.Resamples, o.Confidence, o.Seed)
 			} else {
 				iv = stats.Interval{Lo: s.Accuracy, Hi: s.Accuracy}
 				if o.CI != "none" {
-					iv.Warnings = []string{"a corpus-level metric has no Wilson interval; ask for a bootstrap interval"}
+					iv.Warnings = []stats.Warning{{Code: CodeNoInterval,
+						Message: "a corpus-level metric has no Wilson interval; " + advise(CodeNoInterval, o.Advice)}}
 				}
 			}
 			s.CILow, s.CIHigh = iv.Lo, iv.Hi
-			for _, w := range iv.Warnings {
-				ivWarn[m.ID+": "+w]++
-			}
+			ivWarn.Add(m.ID, iv.Warnings)
 			g.Metrics[m.ID] = s
 			continue
 		}
@@ -197,14 +225,12 @@ func (e *engine) group(by, name string, a *acc, ivWarn map[string]int) results.G
 		case m.Graded:
 			// Wilson is for counts: a graded mean gets the normal
 			// interval mean ∓ z·sd/√n from its sum of squares.
-			iv = normalInterval(a.sum[i], a.sumsq[i], a.n, o.Confidence)
+			iv = stats.UnitMeanInterval(a.sum[i], a.sumsq[i], a.n, o.Confidence)
 		default:
 			iv = stats.WilsonInterval(int(a.sum[i]), a.n, o.Confidence)
 		}
 		s.CILow, s.CIHigh = iv.Lo, iv.Hi
-		for _, w := range iv.Warnings {
-			ivWarn[m.ID+": "+w]++
-		}
+		ivWarn.Add(m.ID, iv.Warnings)
 		g.Metrics[m.ID] = s
 	}
 	if o.Cluster != "" && g.Clusters == 0 {
@@ -219,73 +245,6 @@ func countDistinct(s []string) int {
 		seen[x] = true
 	}
 	return len(seen)
-}
-
-// normalInterval is the interval of a graded metric's mean, from the
-// sum and sum of squares of its values in [0, 1] (stats.UnitMeanInterval):
-//
-//	mean ∓ z·sd/√n,  sd² = (Σx² − n·mean²)/(n − 1),
-//
-// clipped to [0, 1], when sd² > 0; when every value is equal (sd² = 0)
-// or there is one row, the Wilson interval of the mean with n, which is
-// as wide as a variance of mean·(1 − mean), the most a value in [0, 1]
-// can have (Bhatia–Davis). Values that are nearly but not exactly equal
-// keep the normal interval, which can then be far too narrow (four rows
-// 0.667, 0.667, 0.667, 0.75 give 68.8% [64.7, 72.8]), so it warns when
-// the interval rests on fewer than 30 rows or on a sample variance below
-// stats.NearZeroVariance of mean·(1 − mean), and suggests a bootstrap
-// interval or more rows.
-func normalInterval(sum, sumsq float64, n int, confidence float64) stats.Interval {
-	if n == 0 {
-		return stats.Interval{Confidence: confidence, Method: "normal", Warnings: []string{"no rows: no interval"}}
-	}
-	iv := stats.UnitMeanInterval(sum, sumsq, n, confidence)
-	if iv.Method != "normal" {
-		return iv
-	}
-	iv.Warnings = nil
-	if n < 30 {
-		iv.Warnings = append(iv.Warnings, "fewer than 30 rows: the normal interval of a graded metric is rough and may be far too narrow; prefer a bootstrap interval or more rows")
-	}
-	m := sum / float64(n)
-	if s2 := (sumsq - float64(n)*m*m) / float64(n-1); s2 < stats.NearZeroVariance*m*(1-m) {
-		iv.Warnings = append(iv.Warnings, "the rows' values hardly vary (a near-zero sample variance): the interval may be far too narrow; prefer a bootstrap interval or more rows")
-	}
-	return iv
-}
-
-// corpusBootstrap is the percentile bootstrap of a corpus-level metric:
-// each resample draws len(rows) rows with replacement, sums their
-// statistics and computes the corpus value. rows holds each row's
-// NStats statistics back to back, in file order.
-func corpusBootstrap(def *score.CorpusDef, rows []float64, resamples int, confidence float64, seed uint64) stats.Interval {
-	k := def.NStats
-	n := len(rows) / k
-	iv := stats.Interval{Confidence: confidence, Method: "bootstrap"}
-	if n == 0 {
-		iv.Warnings = []string{"no rows: no interval"}
-		return iv
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x636f72707573)) // "corpus"
-	vals := make([]float64, resamples)
-	sum := make([]float64, k)
-	for r := range vals {
-		clear(sum)
-		for i := 0; i < n; i++ {
-			row := rows[rng.IntN(n)*k:]
-			for j := 0; j < k; j++ {
-				sum[j] += row[j]
-			}
-		}
-		vals[r] = def.Final(sum)
-	}
-	sort.Float64s(vals)
-	alpha := (1 - confidence) / 2
-	iv.Lo, iv.Hi = stats.Percentile(vals, alpha), stats.Percentile(vals, 1-alpha)
-	if n < 30 {
-		iv.Warnings = []string{"fewer than 30 rows: a bootstrap interval of a corpus metric is unreliable"}
-	}
-	return iv
 }
 
 // languageSource says where the language of a row came from, when a

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -178,9 +177,10 @@ func BootstrapProportion(successes, n, resamples int, confidence float64, seed u
 }
 
 // BootstrapProportionInterval is BootstrapProportion with warnings: no
-// cases, fewer than MinBootstrapN cases, and an interval collapsed to a
-// point because every case passed or every case failed (the Wilson
-// interval is the honest one then).
+// cases (CodeNoData), fewer than MinBootstrapN cases (CodeFewResampled),
+// and an interval collapsed to a point because every case passed or
+// every case failed (CodePointInterval; the Wilson interval is the honest
+// one then).
 func BootstrapProportionInterval(successes, n, resamples int, confidence float64, seed uint64) Interval {
 	checkCounts(successes, n)
 	checkConfidence(confidence)
@@ -188,7 +188,7 @@ func BootstrapProportionInterval(successes, n, resamples int, confidence float64
 	iv := Interval{Confidence: confidence, Method: "bootstrap"}
 	if n == 0 {
 		iv.Lo, iv.Hi = 0, 1
-		iv.Warnings = []string{"no cases: the interval is all of [0, 1]"}
+		iv.Warnings = []Warning{noCases()}
 		return iv
 	}
 	g := makeBinomial(n, float64(successes)/float64(n))
@@ -200,19 +200,21 @@ func BootstrapProportionInterval(successes, n, resamples int, confidence float64
 	}
 	slices.Sort(means)
 	iv.Lo, iv.Hi = percentileInterval(means, confidence)
-	iv.Warnings = bootstrapWarnings(n, iv, "cases")
+	iv.Warnings = bootstrapWarnings(n, "cases")
 	if successes == 0 || successes == n {
-		iv.Warnings = append(iv.Warnings, fmt.Sprintf("all %d cases have the same outcome: the bootstrap interval is a single point; use the Wilson interval", n))
+		iv.Warnings = append(iv.Warnings, warning(CodePointInterval, "all %d cases have the same outcome: the bootstrap interval is a single point; use the Wilson interval", n))
 	}
 	return iv
 }
 
-func bootstrapWarnings(n int, iv Interval, what string) []string {
+// bootstrapWarnings is the small-sample rule shared by every bootstrap
+// of the package: a CodeFewResampled warning below MinBootstrapN items.
+func bootstrapWarnings(n int, what string) []Warning {
 	if n < MinBootstrapN {
 		if n == 1 {
-			what = strings.TrimSuffix(what, "s") // one case, value, pair or cluster
+			what = strings.TrimSuffix(what, "s") // one case, value, pair, cluster or row
 		}
-		return []string{fmt.Sprintf("bootstrap over only %d %s: the interval is rough and too narrow", n, what)}
+		return []Warning{warning(CodeFewResampled, "bootstrap over only %d %s: the interval is rough and too narrow", n, what)}
 	}
 	return nil
 }

@@ -33,8 +33,9 @@ func BootstrapMean(x []float64, resamples int, confidence float64, seed uint64) 
 	return iv.Lo, iv.Hi
 }
 
-// BootstrapMeanInterval is BootstrapMean with warnings: no data, fewer
-// than MinBootstrapN values, all values equal (a single-point interval).
+// BootstrapMeanInterval is BootstrapMean with warnings: no data
+// (CodeNoData), fewer than MinBootstrapN values (CodeFewResampled), all
+// values equal (a single-point interval, CodePointInterval).
 func BootstrapMeanInterval(x []float64, resamples int, confidence float64, seed uint64) Interval {
 	iv := bootstrapMean(x, resamples, confidence, seed, "values")
 	iv.Method = "bootstrap"
@@ -46,7 +47,7 @@ func bootstrapMean(x []float64, resamples int, confidence float64, seed uint64, 
 	checkResamples(resamples)
 	iv := Interval{Confidence: confidence}
 	if len(x) == 0 {
-		iv.Warnings = []string{"no " + what + ": the interval is [0, 0] and means nothing"}
+		iv.Warnings = []Warning{warning(CodeNoData, "no %s: the interval is [0, 0] and means nothing", what)}
 		return iv
 	}
 	for i, v := range x {
@@ -62,13 +63,13 @@ func bootstrapMean(x []float64, resamples int, confidence float64, seed uint64, 
 	}
 	slices.Sort(means)
 	iv.Lo, iv.Hi = percentileInterval(means, confidence)
-	iv.Warnings = bootstrapWarnings(len(x), iv, what)
+	iv.Warnings = bootstrapWarnings(len(x), what)
 	if _, _, ok := distinct(x, 1); ok {
-		msg := fmt.Sprintf("all %d %s are equal: the bootstrap interval is a single point", len(x), what)
+		w := warning(CodePointInterval, "all %d %s are equal: the bootstrap interval is a single point", len(x), what)
 		if what == "pairs" {
-			msg = fmt.Sprintf("all %d pairs differ by the same amount: the bootstrap interval is a single point", len(x))
+			w = warning(CodePointInterval, "all %d pairs differ by the same amount: the bootstrap interval is a single point", len(x))
 		}
-		iv.Warnings = append(iv.Warnings, msg)
+		iv.Warnings = append(iv.Warnings, w)
 	}
 	return iv
 }
@@ -265,5 +266,71 @@ func PairedBootstrapDiffInterval(old, new []float64, resamples int, confidence f
 	}
 	iv := bootstrapMean(d, resamples, confidence, seed, "pairs")
 	iv.Method = "paired-bootstrap"
+	return iv
+}
+
+// BootstrapStatistic returns the percentile bootstrap interval of a
+// statistic computed from per-row statistics summed over rows, such as a
+// corpus-level chrF, BLEU or TER. rows holds n rows of k statistics each,
+// back to back (row i is rows[i·k : (i+1)·k]); final maps the k sums over
+// any multiset of rows to the statistic. Each resample draws n rows with
+// replacement and applies final to their summed statistics:
+//
+//	S*_b = Σᵢ row[Jᵢ],  Jᵢ uniform on {0, …, n−1},  θ*_b = final(S*_b),  b = 1 … B
+//	lo, hi = quantiles (1−c)/2 and (1+c)/2 of {θ*_b}
+//
+// Resample b draws from the PCG stream derived from (seed, b) as in
+// BootstrapMean, and the resamples are shared among runtime.GOMAXPROCS(0)
+// goroutines, so final is called concurrently and must not keep state;
+// the interval depends on the seed only.
+//
+// Warnings: no rows gives [0, 0] with CodeNoData; fewer than
+// MinBootstrapN rows gives CodeFewResampled, the threshold of every
+// bootstrap in the package (the percentile bootstrap of a smooth function
+// of sums is first-order accurate exactly as that of a mean; Efron and
+// Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13); an
+// interval that is a single point (every resample gave the same value)
+// gives CodePointInterval. These are the statistic's only warnings:
+// callers pass them on and add none of their own.
+//
+// It panics if k < 1, len(rows) is not a multiple of k, rows holds NaN
+// or an infinity, or final is nil.
+func BootstrapStatistic(rows []float64, k int, final func(sums []float64) float64, resamples int, confidence float64, seed uint64) Interval {
+	checkConfidence(confidence)
+	checkResamples(resamples)
+	if k < 1 || len(rows)%k != 0 || final == nil {
+		panic(fmt.Sprintf("stats: BootstrapStatistic of %d values in rows of %d statistics (or a nil final)", len(rows), k))
+	}
+	for i, v := range rows {
+		if !finite(v) {
+			panic(fmt.Sprintf("stats: %v at index %d", v, i))
+		}
+	}
+	iv := Interval{Confidence: confidence, Method: "bootstrap"}
+	n := len(rows) / k
+	if n == 0 {
+		iv.Warnings = []Warning{warning(CodeNoData, "no rows: the interval is [0, 0] and means nothing")}
+		return iv
+	}
+	vals := resampleAll(resamples, seed, func(src *pcg) float64 {
+		sums := make([]float64, k)
+		p := *src // a local copy keeps the state in registers
+		un := uint64(n)
+		for range n {
+			i := int(uintN(&p, un)) * k
+			row := rows[i : i+k : i+k]
+			for j, v := range row {
+				sums[j] += v
+			}
+		}
+		*src = p
+		return final(sums)
+	})
+	slices.Sort(vals)
+	iv.Lo, iv.Hi = percentileInterval(vals, confidence)
+	iv.Warnings = bootstrapWarnings(n, "rows")
+	if iv.Lo == iv.Hi {
+		iv.Warnings = append(iv.Warnings, warning(CodePointInterval, "every resample of the %d rows gave the same value: the bootstrap interval is a single point", n))
+	}
 	return iv
 }

@@ -132,19 +132,20 @@ func TestBootstrapProportionWarnings(t *testing.T) {
 			if iv.Lo != lo || iv.Hi != hi {
 				t.Errorf("interval (%v, %v), want (%v, %v)", iv.Lo, iv.Hi, lo, hi)
 			}
-			if len(iv.Warnings) != len(want) {
-				t.Fatalf("warnings %q, want %d containing %q", iv.Warnings, len(want), want)
+			if len(iv.Warnings) != len(want)/2 {
+				t.Fatalf("warnings %q, want %q", iv.Warnings, want)
 			}
-			for i, w := range want {
-				if !strings.Contains(iv.Warnings[i], w) {
-					t.Errorf("warning %q lacks %q", iv.Warnings[i], w)
+			for i := range iv.Warnings {
+				if w := iv.Warnings[i]; w.Code != want[2*i] || !strings.Contains(w.Message, want[2*i+1]) {
+					t.Errorf("warning %+v, want code %s and a message with %q", w, want[2*i], want[2*i+1])
 				}
 			}
 		})
 	}
-	check("no cases", BootstrapProportionInterval(0, 0, 100, 0.95, 1), 0, 1, "no cases")
-	check("all pass, few", BootstrapProportionInterval(4, 4, 100, 0.95, 1), 1, 1, "only 4 cases", "single point")
-	check("none pass", BootstrapProportionInterval(0, 50, 100, 0.95, 1), 0, 0, "single point")
+	check("no cases", BootstrapProportionInterval(0, 0, 100, 0.95, 1), 0, 1, CodeNoData, "no cases")
+	check("all pass, few", BootstrapProportionInterval(4, 4, 100, 0.95, 1), 1, 1,
+		CodeFewResampled, "only 4 cases", CodePointInterval, "single point")
+	check("none pass", BootstrapProportionInterval(0, 50, 100, 0.95, 1), 0, 0, CodePointInterval, "single point")
 }
 
 func TestBootstrapMean(t *testing.T) {
@@ -195,10 +196,11 @@ func TestBootstrapMean(t *testing.T) {
 	})
 
 	t.Run("warnings", func(t *testing.T) {
-		if iv := BootstrapMeanInterval(nil, 10, 0.95, 1); iv.Lo != 0 || iv.Hi != 0 || len(iv.Warnings) != 1 {
+		if iv := BootstrapMeanInterval(nil, 10, 0.95, 1); iv.Lo != 0 || iv.Hi != 0 || codes(iv.Warnings) != CodeNoData {
 			t.Errorf("no data: %+v", iv)
 		}
-		if iv := BootstrapMeanInterval([]float64{0.5, 0.5, 0.5}, 10, 0.95, 1); iv.Lo != 0.5 || iv.Hi != 0.5 || len(iv.Warnings) != 2 {
+		if iv := BootstrapMeanInterval([]float64{0.5, 0.5, 0.5}, 10, 0.95, 1); iv.Lo != 0.5 || iv.Hi != 0.5 ||
+			codes(iv.Warnings) != CodeFewResampled+" "+CodePointInterval {
 			t.Errorf("three equal values: %+v", iv)
 		}
 	})
@@ -241,7 +243,7 @@ func TestPairedBootstrapDiff(t *testing.T) {
 		t.Errorf("PairedBootstrapDiff = (%v, %v), want 0 and between 3/31 and 5/31", lo, hi)
 	}
 	iv := PairedBootstrapDiffInterval(old, old, 100, 0.95, 1)
-	if iv.Lo != 0 || iv.Hi != 0 || len(iv.Warnings) != 1 || !strings.Contains(iv.Warnings[0], "same amount") {
+	if iv.Lo != 0 || iv.Hi != 0 || codes(iv.Warnings) != CodePointInterval || !strings.Contains(iv.Warnings[0].Message, "same amount") {
 		t.Errorf("identical versions: %+v", iv)
 	}
 }
@@ -275,10 +277,10 @@ func TestClusterProportion(t *testing.T) {
 	})
 	t.Run("warnings", func(t *testing.T) {
 		e := ClusterProportionEstimate(x, c, 0.95)
-		if e.Clusters != 3 || len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "only 3 clusters") {
+		if e.Clusters != 3 || codes(e.Warnings) != CodeFewClusters || !strings.Contains(e.Warnings[0].Message, "only 3 clusters") {
 			t.Errorf("estimate %+v", e)
 		}
-		if e := ClusterProportionEstimate(nil, nil, 0.95); len(e.Warnings) != 1 {
+		if e := ClusterProportionEstimate(nil, nil, 0.95); codes(e.Warnings) != CodeNoData {
 			t.Errorf("no data: %+v", e)
 		}
 	})
@@ -314,7 +316,7 @@ func TestClusterBootstrap(t *testing.T) {
 		t.Errorf("cluster-robust normal interval (%v, %v, se %v) and cluster bootstrap (%v, %v) disagree", nlo, nhi, se, lo, hi)
 	}
 	iv := ClusterBootstrapInterval(x[:15], c[:15], 100, 0.95, 1)
-	if len(iv.Warnings) != 1 || !strings.Contains(iv.Warnings[0], "only 3 clusters") {
+	if codes(iv.Warnings) != CodeFewResampled || !strings.Contains(iv.Warnings[0].Message, "only 3 clusters") {
 		t.Errorf("three clusters: %+v", iv)
 	}
 	a1, b1 := ClusterBootstrap(x, c, 300, 0.95, 8)

@@ -45,14 +45,15 @@ func ClusterProportion(x []float64, clusters []string, confidence float64) (mean
 	return e.Mean, e.SE, e.Lo, e.Hi
 }
 
-// ClusterProportionEstimate is ClusterProportion with warnings: no data,
-// and fewer than MinClusters clusters.
+// ClusterProportionEstimate is ClusterProportion with warnings: no data
+// (CodeNoData), one case (CodeNoStandardError), and fewer than
+// MinClusters clusters (CodeFewClusters).
 func ClusterProportionEstimate(x []float64, clusters []string, confidence float64) Estimate {
 	checkPaired(x, clusters)
 	z := zFor(confidence)
 	est := Estimate{N: len(x), Interval: Interval{Confidence: confidence, Method: "cluster-normal"}}
 	if len(x) == 0 {
-		est.Warnings = []string{"no cases: the estimate is 0 and means nothing"}
+		est.Warnings = []Warning{warning(CodeNoData, "no cases: the estimate is 0 and means nothing")}
 		return est
 	}
 	names, sums, _ := clusterTotals(x, clusters)
@@ -86,10 +87,10 @@ func ClusterProportionEstimate(x []float64, clusters []string, confidence float6
 		est.Lo, est.Hi = math.Max(0, est.Lo), math.Min(1, est.Hi)
 	}
 	if len(x) == 1 {
-		est.Warnings = append(est.Warnings, "one case: no standard error can be estimated")
+		est.Warnings = append(est.Warnings, warning(CodeNoStandardError, "one case: no standard error can be estimated"))
 	}
 	if est.Clusters < MinClusters {
-		est.Warnings = append(est.Warnings, fmt.Sprintf("only %s: cluster-robust errors need about %d or more and are too small with fewer", clusterCount(est.Clusters), MinClusters))
+		est.Warnings = append(est.Warnings, warning(CodeFewClusters, "only %s: cluster-robust errors need about %d or more and are too small with fewer", clusterCount(est.Clusters), MinClusters))
 	}
 	return est
 }
@@ -110,15 +111,16 @@ func ClusterBootstrap(x []float64, clusters []string, resamples int, confidence 
 	return iv.Lo, iv.Hi
 }
 
-// ClusterBootstrapInterval is ClusterBootstrap with warnings: no data,
-// fewer than MinBootstrapN clusters, fewer than MinClusters clusters.
+// ClusterBootstrapInterval is ClusterBootstrap with warnings: no data
+// (CodeNoData), fewer than MinBootstrapN clusters (CodeFewResampled),
+// fewer than MinClusters clusters (CodeFewClusters).
 func ClusterBootstrapInterval(x []float64, clusters []string, resamples int, confidence float64, seed uint64) Interval {
 	checkPaired(x, clusters)
 	checkConfidence(confidence)
 	checkResamples(resamples)
 	iv := Interval{Confidence: confidence, Method: "cluster-bootstrap"}
 	if len(x) == 0 {
-		iv.Warnings = []string{"no cases: the interval is [0, 0] and means nothing"}
+		iv.Warnings = []Warning{warning(CodeNoData, "no cases: the interval is [0, 0] and means nothing")}
 		return iv
 	}
 	names, sums, counts := clusterTotals(x, clusters)
@@ -135,9 +137,9 @@ func ClusterBootstrapInterval(x []float64, clusters []string, resamples int, con
 	})
 	slices.Sort(means)
 	iv.Lo, iv.Hi = percentileInterval(means, confidence)
-	iv.Warnings = bootstrapWarnings(len(names), iv, "clusters")
+	iv.Warnings = bootstrapWarnings(len(names), "clusters")
 	if len(names) >= MinBootstrapN && len(names) < MinClusters {
-		iv.Warnings = append(iv.Warnings, fmt.Sprintf("only %s: a cluster bootstrap needs about %d or more", clusterCount(len(names)), MinClusters))
+		iv.Warnings = append(iv.Warnings, warning(CodeFewClusters, "only %s: a cluster bootstrap needs about %d or more", clusterCount(len(names)), MinClusters))
 	}
 	return iv
 }

@@ -12,11 +12,19 @@
 // Every statistic comes in two forms. The short form returns plain
 // numbers, e.g. Wilson(successes, n, confidence) (lo, hi float64). The
 // long form, named with an Interval or Estimate suffix, returns a struct
-// that also carries Warnings: sentences a user must see because the
-// figure is weak (no cases, a bootstrap over a handful of items, an
-// interval that collapsed to a point, fewer clusters than the
-// cluster-robust error needs). Weak statistics warn; they do not fail.
-// Every renderer in evalbook prints the warnings next to the figure.
+// that also carries Warnings: what a user must see because the figure is
+// weak (no cases, a bootstrap over a handful of items, an interval that
+// collapsed to a point, fewer clusters than the cluster-robust error
+// needs). Each is a Warning with a stable Code (the Code constants) to
+// branch on and a Message to print; callers match codes, never message
+// text. Weak statistics warn; they do not fail. Every renderer in
+// evalbook prints the warnings next to the figure.
+//
+// Each statistic has one small-sample rule, owned here: every bootstrap
+// warns below MinBootstrapN items, UnitMeanInterval's normal interval
+// below MinNormalN values, the cluster-robust figures below MinClusters
+// clusters. Corpus-level metrics (chrF, BLEU, TER) get their interval
+// from BootstrapStatistic.
 //
 // Misuse by a programmer panics with the prefix "stats: ": slices of
 // different lengths, a confidence outside (0, 1), fewer than one

@@ -10,17 +10,27 @@ import (
 type Interval struct {
 	Lo, Hi     float64
 	Confidence float64
-	// Method names how the interval was made: "wilson", "bootstrap",
-	// "cluster-normal", "cluster-bootstrap", "paired-bootstrap".
+	// Method names how the interval was made: "wilson", "normal",
+	// "bootstrap", "cluster-normal", "cluster-bootstrap",
+	// "paired-bootstrap".
 	Method   string
-	Warnings []string
+	Warnings []Warning
 }
 
-// MinBootstrapN is the number of items below which a bootstrap interval
-// carries a warning: with a handful of items the resampled statistic
-// takes only a few values and the percentile interval is ragged and too
-// narrow.
+// MinBootstrapN is the number of items below which every bootstrap
+// interval of this package (BootstrapProportion, BootstrapMean,
+// PairedBootstrapDiff, ClusterBootstrap, BootstrapStatistic) carries a
+// CodeFewResampled warning: with a handful of items the resampled
+// statistic takes only a few values and the percentile interval is ragged
+// and too narrow.
 const MinBootstrapN = 10
+
+// MinNormalN is the number of values below which UnitMeanInterval's
+// normal interval carries a CodeFewValues warning: it uses z where
+// Student's t would be due, and estimates the spread from the values
+// themselves. At n = 30, t(0.975, 29) = 2.045 against z = 1.960, an
+// interval about 4% too narrow; at n = 10 (t = 2.262) about 13%.
+const MinNormalN = 30
 
 // NormalQuantile returns the value z with P(Z <= z) = p for a standard
 // normal Z:
@@ -84,15 +94,15 @@ func Wilson(successes, n int, confidence float64) (lo, hi float64) {
 	return iv.Lo, iv.Hi
 }
 
-// WilsonInterval is Wilson with warnings: one when n = 0 (the interval is
-// then the whole of [0, 1]).
+// WilsonInterval is Wilson with warnings: CodeNoData when n = 0 (the
+// interval is then the whole of [0, 1]).
 func WilsonInterval(successes, n int, confidence float64) Interval {
 	checkCounts(successes, n)
 	z := zFor(confidence)
 	iv := Interval{Confidence: confidence, Method: "wilson"}
 	if n == 0 {
 		iv.Lo, iv.Hi = 0, 1
-		iv.Warnings = []string{"no cases: the interval is all of [0, 1]"}
+		iv.Warnings = []Warning{noCases()}
 		return iv
 	}
 	nf := float64(n)
@@ -176,11 +186,14 @@ func UnitMean(sum, sumsq float64, n int, confidence float64) (lo, hi float64) {
 // were alike, not that the mean is known to three digits; the warnings
 // say so, and a bootstrap or more values is the remedy.
 //
-// Warnings: n = 0 gives [0, 1] with a warning; the fallback warns that
-// every value was equal (or that there was one); a normal interval over
-// fewer than 30 values warns that it is rough, and one whose s² is below
-// a hundredth of m(1 − m) (the most the values could vary) warns that it
-// rests on a near-zero variance and may be far too narrow.
+// Warnings: n = 0 gives [0, 1] with CodeNoData; the fallback warns
+// (CodeEqualValues) that every value was equal or that there was one; a
+// normal interval over fewer than MinNormalN values warns that it is
+// rough (CodeFewValues), and one whose s² is below NearZeroVariance of
+// m(1 − m) (the most the values could vary) warns that it rests on a
+// near-zero variance and may be far too narrow (CodeNearZeroVariance).
+// These are the only warnings of a graded mean's normal interval: callers
+// pass them on and add none of their own.
 //
 // Sums that no n values in [0, 1] can have (NaN or infinite, sum outside
 // [0, n], sumsq outside [0, sum]) are misuse and panic, as do n < 0 and
@@ -202,7 +215,7 @@ func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
 	if n == 0 {
 		iv.Lo, iv.Hi = 0, 1
 		iv.Method = "wilson"
-		iv.Warnings = []string{"no cases: the interval is all of [0, 1]"}
+		iv.Warnings = []Warning{noCases()}
 		return iv
 	}
 	m := math.Min(1, math.Max(0, sum/nf))
@@ -214,20 +227,22 @@ func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
 		iv.Method = "wilson"
 		iv.Lo, iv.Hi = wilsonMean(m, nf, z)
 		if n == 1 {
-			iv.Warnings = []string{"one value: the interval is the Wilson interval of that value, as wide as a 0/1 score with this mean would get"}
+			iv.Warnings = []Warning{warning(CodeEqualValues, "one value: the interval is the Wilson interval of that value, as wide as a 0/1 score with this mean would get")}
 		} else {
-			iv.Warnings = []string{"every value is equal: the interval is the Wilson interval of the mean, as wide as a 0/1 score with this mean would get"}
+			iv.Warnings = []Warning{warning(CodeEqualValues, "every value is equal: the interval is the Wilson interval of the mean, as wide as a 0/1 score with this mean would get")}
 		}
 		return iv
 	}
 	s2 := ss / (nf - 1)
 	h := z * math.Sqrt(s2/nf)
 	iv.Lo, iv.Hi = math.Max(0, m-h), math.Min(1, m+h)
-	if n < 30 {
-		iv.Warnings = append(iv.Warnings, "fewer than 30 values: the normal interval of a graded score is rough and may be far too narrow; prefer a bootstrap")
+	if n < MinNormalN {
+		iv.Warnings = append(iv.Warnings, warning(CodeFewValues,
+			"fewer than %d values: the normal interval of a graded score is rough and may be far too narrow; prefer more values or a bootstrap interval", MinNormalN))
 	}
 	if s2 < NearZeroVariance*m*(1-m) {
-		iv.Warnings = append(iv.Warnings, "the values hardly vary (variance below a hundredth of the most a score with this mean can have): the interval may be far too narrow; prefer a bootstrap or more values")
+		iv.Warnings = append(iv.Warnings, warning(CodeNearZeroVariance,
+			"the values hardly vary (variance below a hundredth of the most a score with this mean can have): the interval may be far too narrow; prefer more values or a bootstrap interval"))
 	}
 	return iv
 }
@@ -236,6 +251,11 @@ func UnitMeanInterval(sum, sumsq float64, n int, confidence float64) Interval {
 // values in [0, 1] with mean m) below which UnitMeanInterval warns that
 // its normal interval rests on a near-zero variance.
 const NearZeroVariance = 0.01
+
+// noCases is the CodeNoData warning of an interval for a proportion.
+func noCases() Warning {
+	return warning(CodeNoData, "no cases: the interval is all of [0, 1]")
+}
 
 // finite reports whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -43,7 +43,7 @@ func TestWilson(t *testing.T) {
 
 func TestWilsonNoCases(t *testing.T) {
 	iv := WilsonInterval(0, 0, 0.95)
-	if iv.Lo != 0 || iv.Hi != 1 || len(iv.Warnings) != 1 || !strings.Contains(iv.Warnings[0], "no cases") {
+	if iv.Lo != 0 || iv.Hi != 1 || codes(iv.Warnings) != CodeNoData || !strings.Contains(iv.Warnings[0].Message, "no cases") {
 		t.Errorf("WilsonInterval(0, 0) = %+v, want [0, 1] with a no-cases warning", iv)
 	}
 	if iv := WilsonInterval(3, 10, 0.95); iv.Warnings != nil {

@@ -84,8 +84,11 @@ func TestUnitMeanNearlyEqual(t *testing.T) {
 	if iv.Method != "normal" || !near(iv.Lo, 0.666760, 1e-6) || !near(iv.Hi, 0.667740, 1e-6) {
 		t.Fatalf("got %s [%.6f, %.6f], want normal [0.666760, 0.667740]", iv.Method, iv.Lo, iv.Hi)
 	}
-	all := strings.Join(iv.Warnings, " | ")
-	for _, want := range []string{"fewer than 30 values", "far too narrow", "hardly vary", "prefer a bootstrap or more values"} {
+	if got := codes(iv.Warnings); got != CodeFewValues+" "+CodeNearZeroVariance {
+		t.Errorf("warning codes %s, want %s and %s", got, CodeFewValues, CodeNearZeroVariance)
+	}
+	all := messages(iv.Warnings)
+	for _, want := range []string{"fewer than 30 values", "far too narrow", "hardly vary", "prefer more values or a bootstrap interval"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("warnings %q lack %q", iv.Warnings, want)
 		}
@@ -95,7 +98,7 @@ func TestUnitMeanNearlyEqual(t *testing.T) {
 	// 0.01·m(1 − m) = 0.0024998.
 	sum, sumsq := 500*0.50+500*0.51, 500*0.25+500*0.2601
 	iv = UnitMeanInterval(sum, sumsq, 1000, 0.95)
-	if len(iv.Warnings) != 1 || !strings.Contains(iv.Warnings[0], "hardly vary") {
+	if codes(iv.Warnings) != CodeNearZeroVariance || !strings.Contains(iv.Warnings[0].Message, "hardly vary") {
 		t.Errorf("1000 values 0.50/0.51: warnings %q, want the near-zero variance one alone", iv.Warnings)
 	}
 }
@@ -105,14 +108,14 @@ func TestOneClusterWording(t *testing.T) {
 	est := ClusterProportionEstimate([]float64{1, 0, 1}, []string{"p", "p", "p"}, 0.95)
 	iv := ClusterBootstrapInterval([]float64{1, 0, 1}, []string{"p", "p", "p"}, 100, 0.95, 1)
 	for _, w := range append(est.Warnings, iv.Warnings...) {
-		if strings.Contains(w, "1 clusters") {
-			t.Errorf("warning %q says \"1 clusters\"", w)
+		if strings.Contains(w.Message, "1 clusters") {
+			t.Errorf("warning %q says \"1 clusters\"", w.Message)
 		}
 	}
-	if !strings.Contains(strings.Join(est.Warnings, " "), "only 1 cluster:") {
+	if !strings.Contains(messages(est.Warnings), "only 1 cluster:") {
 		t.Errorf("warnings %q lack \"only 1 cluster:\"", est.Warnings)
 	}
-	if !strings.Contains(strings.Join(iv.Warnings, " "), "only 1 cluster:") {
+	if !strings.Contains(messages(iv.Warnings), "only 1 cluster:") {
 		t.Errorf("warnings %q lack \"only 1 cluster:\"", iv.Warnings)
 	}
 }

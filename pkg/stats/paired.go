@@ -92,11 +92,17 @@ func SignTest(better, worse int) float64 {
 //
 //	χ² = (|better − worse| − 1)² / (better + worse),  p = P(χ²₁ ≥ χ²) = erfc(√(χ²/2))
 //
-// This is R's mcnemar.test(correct = TRUE) and statsmodels'
-// mcnemar(exact = False, correction = True). The exact version of
-// McNemar's test is the sign test on the same two counts: use SignTest
-// (or McNemarExact) when better + worse is small (under about 25), where
-// the chi-square approximation is poor. With no discordant pair p is 1.
+// except that when better = worse there is no difference to correct and
+// χ² is 0, so p is 1. This is R's mcnemar.test(correct = TRUE), which
+// applies the correction only when the discordant cells differ. It is
+// also statsmodels' mcnemar(exact = False, correction = True) whenever
+// better ≠ worse; at better = worse statsmodels computes (0 − 1)²/(b + w)
+// instead and reports p < 1 for perfectly balanced changes (0.4795 at 1
+// and 1, the same as for 2 and 0), a correction that moves the statistic
+// away from 0 rather than towards it. The exact version of McNemar's test
+// is the sign test on the same two counts: use SignTest (or McNemarExact)
+// when better + worse is small (under about 25), where the chi-square
+// approximation is poor. With no discordant pair p is 1.
 func McNemar(better, worse int) float64 {
 	_, p := McNemarChiSquare(better, worse, true)
 	return p
@@ -111,7 +117,9 @@ func McNemarExact(better, worse int) float64 { return SignTest(better, worse) }
 //
 //	χ² = (|b − w| − corr)² / (b + w),  corr = 1 or 0
 //
-// With the correction, |b − w| − 1 is floored at 0. With b + w = 0 it
+// With the correction, |b − w| − 1 is floored at 0, which changes only
+// b = w (where |b − w| − 1 = −1; otherwise |b − w| ≥ 1): there χ² is 0
+// and p is 1, as in R's mcnemar.test (see McNemar). With b + w = 0 it
 // returns (0, 1).
 func McNemarChiSquare(better, worse int, correction bool) (chi2, p float64) {
 	if better < 0 || worse < 0 {

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 )
@@ -91,6 +92,36 @@ func TestMcNemar(t *testing.T) {
 	if _, p := McNemarChiSquare(3, 4, true); !near(p, 1, 0) {
 		// |3 − 4| − 1 = 0: no evidence at all.
 		t.Errorf("McNemar(3, 4) = %v, want 1", p)
+	}
+	// Hand computation: 10 better, 3 worse: χ² = (|10 − 3| − 1)²/13 =
+	// 36/13, p = erfc(√(18/13)). R's mcnemar.test and statsmodels agree
+	// here (b ≠ w).
+	if chi2, p := McNemarChiSquare(10, 3, true); !near(chi2, 36.0/13, 1e-15) || !near(p, math.Erfc(math.Sqrt(18.0/13)), 1e-15) || !near(p, 0.0960923294556733, 1e-15) {
+		t.Errorf("McNemarChiSquare(10, 3, true) = (%v, %v), want (36/13, 0.0960923294556733)", chi2, p)
+	}
+}
+
+// TestMcNemarBalanced pins the rule at better = worse: the continuity
+// correction is not applied (R's mcnemar.test applies it only when the
+// discordant cells differ), so χ² = 0 and p = 1 with or without it.
+// statsmodels' mcnemar(exact=False, correction=True) computes
+// (|1 − 1| − 1)²/2 = 0.5 at (1, 1) and p = erfc(√0.25) = 0.4795: it
+// would call perfectly balanced changes as surprising as 2 against 0.
+// The exact sign test (SignTest(1, 1) = 1) sides with p = 1.
+func TestMcNemarBalanced(t *testing.T) {
+	for _, n := range []int{1, 5, 40} {
+		for _, corr := range []bool{true, false} {
+			if chi2, p := McNemarChiSquare(n, n, corr); chi2 != 0 || p != 1 {
+				t.Errorf("McNemarChiSquare(%d, %d, %v) = (%v, %v), want (0, 1)", n, n, corr, chi2, p)
+			}
+		}
+		if p, exact := McNemar(n, n), SignTest(n, n); p != 1 || exact != 1 {
+			t.Errorf("McNemar(%d, %d) = %v, SignTest = %v, want 1 and 1", n, n, p, exact)
+		}
+	}
+	// What statsmodels gives at (1, 1), for the record: the same p as (2, 0).
+	if sm := math.Erfc(math.Sqrt(0.5 / 2)); !near(sm, McNemar(2, 0), 1e-15) || !near(sm, 0.4795001221869535, 1e-15) {
+		t.Errorf("erfc(√0.25) = %v", sm)
 	}
 }
 
@@ -208,8 +239,13 @@ func ExampleSampleSizeUnpaired() {
 
 func ExampleWilsonInterval() {
 	iv := WilsonInterval(0, 0, 0.95)
-	fmt.Println(iv.Lo, iv.Hi, iv.Warnings)
-	// Output: 0 1 [no cases: the interval is all of [0, 1]]
+	fmt.Println(iv.Lo, iv.Hi)
+	for _, w := range iv.Warnings {
+		fmt.Println(w.Code, "-", w.Message)
+	}
+	// Output:
+	// 0 1
+	// no_data - no cases: the interval is all of [0, 1]
 }
 
 func ExampleBootstrapProportionInterval() {
@@ -217,12 +253,12 @@ func ExampleBootstrapProportionInterval() {
 	iv := BootstrapProportionInterval(4, 4, 1000, 0.95, 1)
 	fmt.Println(iv.Lo, iv.Hi)
 	for _, w := range iv.Warnings {
-		fmt.Println(w)
+		fmt.Println(w.Code, "-", w.Message)
 	}
 	// Output:
 	// 1 1
-	// bootstrap over only 4 cases: the interval is rough and too narrow
-	// all 4 cases have the same outcome: the bootstrap interval is a single point; use the Wilson interval
+	// few_resampled - bootstrap over only 4 cases: the interval is rough and too narrow
+	// point_interval - all 4 cases have the same outcome: the bootstrap interval is a single point; use the Wilson interval
 }
 
 func ExamplePowerUnpaired() {

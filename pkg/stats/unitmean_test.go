@@ -28,14 +28,14 @@ func TestUnitMeanInterval(t *testing.T) {
 		n          int
 		lo, hi     float64
 		method     string
-		warn       string
+		code, warn string
 	}{
-		{"n=2 all zero", 0, 0, 2, 0, 0.657620, "wilson", "every value is equal"},
-		{"n=2 all one", 2, 2, 2, 0.342380, 1, "wilson", "every value is equal"},
-		{"n=4 all one half", 2, 1, 4, 0.150039, 0.849961, "wilson", "every value is equal"},
-		{"n=1 value 0.75", 0.75, 0.5625, 1, 0.117910, 0.985365, "wilson", "one value"},
-		{"positive variance unchanged", 2, 1.2, 4, 0.246970, 0.753030, "normal", "fewer than 30"},
-		{"no values", 0, 0, 0, 0, 1, "wilson", "no cases"},
+		{"n=2 all zero", 0, 0, 2, 0, 0.657620, "wilson", CodeEqualValues, "every value is equal"},
+		{"n=2 all one", 2, 2, 2, 0.342380, 1, "wilson", CodeEqualValues, "every value is equal"},
+		{"n=4 all one half", 2, 1, 4, 0.150039, 0.849961, "wilson", CodeEqualValues, "every value is equal"},
+		{"n=1 value 0.75", 0.75, 0.5625, 1, 0.117910, 0.985365, "wilson", CodeEqualValues, "one value"},
+		{"positive variance unchanged", 2, 1.2, 4, 0.246970, 0.753030, "normal", CodeFewValues, "fewer than 30"},
+		{"no values", 0, 0, 0, 0, 1, "wilson", CodeNoData, "no cases"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,8 +44,8 @@ func TestUnitMeanInterval(t *testing.T) {
 				t.Errorf("UnitMeanInterval(%v, %v, %d) = [%.6f, %.6f] %s, want [%.6f, %.6f] %s",
 					tc.sum, tc.sumsq, tc.n, iv.Lo, iv.Hi, iv.Method, tc.lo, tc.hi, tc.method)
 			}
-			if len(iv.Warnings) != 1 || !strings.Contains(iv.Warnings[0], tc.warn) {
-				t.Errorf("warnings %q, want one containing %q", iv.Warnings, tc.warn)
+			if codes(iv.Warnings) != tc.code || !strings.Contains(iv.Warnings[0].Message, tc.warn) {
+				t.Errorf("warnings %q, want one %s containing %q", iv.Warnings, tc.code, tc.warn)
 			}
 		})
 	}
@@ -55,8 +55,8 @@ func TestUnitMeanInterval(t *testing.T) {
 	// call it the widest such a score allows.
 	for _, n := range []int{1, 2} {
 		iv := UnitMeanInterval(float64(n), float64(n), n, 0.95)
-		if len(iv.Warnings) != 1 || !strings.HasSuffix(iv.Warnings[0], ", as wide as a 0/1 score with this mean would get") ||
-			strings.Contains(iv.Warnings[0], "widest") {
+		if len(iv.Warnings) != 1 || !strings.HasSuffix(iv.Warnings[0].Message, ", as wide as a 0/1 score with this mean would get") ||
+			strings.Contains(iv.Warnings[0].Message, "widest") {
 			t.Errorf("n = %d: warnings %q, want one ending \"as wide as a 0/1 score with this mean would get\"", n, iv.Warnings)
 		}
 	}
