@@ -119,7 +119,8 @@ func newCSV(r io.Reader, name string, opt Options) (*csvSource, error) {
 			}
 			hdr[i] = strings.ToValidUTF8(hdr[i], "\uFFFD")
 		}
-		s.hdrCols = append(s.hdrCols, s.column(i))
+		_, c := s.pos(i)
+		s.hdrCols = append(s.hdrCols, c)
 	}
 	s.hdr = hdr
 	return s, nil
@@ -183,9 +184,10 @@ func (s *csvSource) next(rec *Record) error {
 	return nil
 }
 
-func (s *csvSource) column(i int) int {
+func (s *csvSource) pos(i int) (int, int) {
 	if i < 0 || i >= s.fields {
-		return 0
+		return 0, 0
 	}
-	return s.w.charCol(s.r.FieldPos(i))
+	line, col := s.r.FieldPos(i)
+	return line, s.w.charCol(line, col)
 }

@@ -161,11 +161,11 @@ func newJSONL(r io.Reader, name string, opt Options) (*jsonlSource, error) {
 
 func (s *jsonlSource) header() []string { return s.hdr }
 
-func (s *jsonlSource) column(i int) int {
+func (s *jsonlSource) pos(i int) (int, int) {
 	if i < 0 || i >= len(s.offs) || s.offs[i] < 0 {
-		return 0
+		return 0, 0
 	}
-	return s.ln.Column(s.offs[i])
+	return s.ln.Line(), s.ln.Column(s.offs[i])
 }
 
 func (s *jsonlSource) next(rec *Record) error {

@@ -113,9 +113,9 @@ type Reader struct {
 type source interface {
 	// next reads the next record into rec; io.EOF at the end.
 	next(rec *Record) error
-	// column is the character column of field i of the record last read
-	// (i == -1 and a header index: the header's), 0 when unknown.
-	column(i int) int
+	// pos is the line and character column of field i of the record
+	// last read; 0, 0 when unknown.
+	pos(i int) (line, column int)
 	header() []string
 }
 
@@ -206,22 +206,31 @@ func (r *Reader) Scan() bool {
 // after the next Scan.
 func (r *Reader) Record() *Record { return &r.rec }
 
-// Column returns the character column (1-based) at which field i of the
-// record Scan read starts, where an error about its value should point:
-// the field's first character (its opening quote, if quoted) in CSV, the
-// value's first character in JSONL; 0 when unknown (an absent key). It
-// must be called before the next Scan.
-func (r *Reader) Column(i int) int { return r.src.column(i) }
+// FieldPos returns the line and character column (both 1-based) at
+// which field i of the record Scan read starts, where an error about its
+// value should point: the field's first character (its opening quote, if
+// quoted) in CSV, where a field after a quoted line break starts on a
+// later line than Record.Line; the value's first character in JSONL. The
+// column is 0 when unknown (an absent key). It must be called before the
+// next Scan.
+func (r *Reader) FieldPos(i int) (line, column int) {
+	line, column = r.src.pos(i)
+	if line == 0 {
+		line = r.rec.Line
+	}
+	return line, column
+}
 
 // Err returns the error that stopped Scan, or nil at the end of the
 // input. It is a *ParseError.
 func (r *Reader) Err() error { return r.err }
 
 // Errorf returns a *ParseError about field i of the record Scan read: its
-// line, its Column and its header name as the Field. It must be called
-// before the next Scan.
+// FieldPos and its header name as the Field. It must be called before
+// the next Scan.
 func (r *Reader) Errorf(i int, format string, a ...any) *ParseError {
-	pe := &ParseError{File: r.name, Line: r.rec.Line, Column: r.Column(i), Err: fmt.Errorf(format, a...)}
+	line, col := r.FieldPos(i)
+	pe := &ParseError{File: r.name, Line: line, Column: col, Err: fmt.Errorf(format, a...)}
 	if h := r.Header(); i >= 0 && i < len(h) {
 		pe.Field = h[i]
 	}
