@@ -109,6 +109,9 @@ func newCSV(r io.Reader, name string, opt Options) (*csvSource, error) {
 	if err != nil {
 		return nil, s.wrap(err)
 	}
+	if err := s.checkLength(); err != nil {
+		return nil, err
+	}
 	s.fields = len(hdr)
 	for i := range hdr {
 		if !utf8.ValidString(hdr[i]) {
@@ -127,6 +130,17 @@ func newCSV(r io.Reader, name string, opt Options) (*csvSource, error) {
 }
 
 func (s *csvSource) header() []string { return s.hdr }
+
+// checkLength refuses the record just read when it is longer than the
+// limit. (The window refuses to grow much past the limit, but it grows
+// by the csv.Reader's reads of several kilobytes, so a record a little
+// longer would pass.)
+func (s *csvSource) checkLength() *ParseError {
+	if s.r.InputOffset()-s.w.off > int64(s.w.limit) {
+		return s.wrap(errWindow)
+	}
+	return nil
+}
 
 // wrap turns an error of csv.Reader into a *ParseError.
 func (s *csvSource) wrap(err error) *ParseError {
@@ -164,6 +178,9 @@ func (s *csvSource) next(rec *Record) error {
 	}
 	if err != nil {
 		return s.wrap(err)
+	}
+	if err := s.checkLength(); err != nil {
+		return err
 	}
 	s.fields = len(f)
 	rec.Line, _ = s.r.FieldPos(0)

@@ -328,6 +328,7 @@ func flatObject(b []byte) (*flat, error) {
 	f := &flat{}
 	seen := map[string]bool{}
 	for dec.More() {
+		keyAt := skipSep(b, int(dec.InputOffset()))
 		kt, err := dec.Token()
 		if err != nil {
 			return nil, fail("bad JSON: %v", err)
@@ -335,13 +336,10 @@ func flatObject(b []byte) (*flat, error) {
 		k := kt.(string)
 		key = k
 		if seen[k] {
-			return nil, fail("key %q appears twice", k)
+			return nil, &jsonError{off: keyAt, key: k, err: fmt.Errorf("key %q appears twice", k)}
 		}
 		seen[k] = true
-		at := int(dec.InputOffset()) // after the key: skip the colon and spaces
-		for at < len(b) && (b[at] == ':' || b[at] == ' ' || b[at] == '\t' || b[at] == '\r' || b[at] == '\n') {
-			at++
-		}
+		at := skipSep(b, int(dec.InputOffset())) // after the key: the colon and spaces
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, fail("bad JSON in %q: %v", k, err)
@@ -354,6 +352,7 @@ func flatObject(b []byte) (*flat, error) {
 		f.vals = append(f.vals, v)
 		f.kinds = append(f.kinds, kind)
 		f.offs = append(f.offs, at)
+		key = "" // an error after this value is not in it
 	}
 	key = ""
 	if _, err := dec.Token(); err != nil {
@@ -365,6 +364,15 @@ func flatObject(b []byte) (*flat, error) {
 		return nil, &jsonError{off: int(dec.InputOffset()) + len(rest) - len(bytes.TrimLeftFunc(rest, unicode.IsSpace)), err: errors.New("trailing data after the object")}
 	}
 	return f, nil
+}
+
+// skipSep returns the offset of the first byte of b at or after off that
+// is neither JSON white space nor a separator (',' or ':').
+func skipSep(b []byte, off int) int {
+	for off < len(b) && (b[off] == ',' || b[off] == ':' || b[off] == ' ' || b[off] == '\t' || b[off] == '\r' || b[off] == '\n') {
+		off++
+	}
+	return off
 }
 
 // jsonText turns one JSON value into field text: a string's text, a
