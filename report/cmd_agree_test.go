@@ -116,7 +116,7 @@ func TestAgreeErrors(t *testing.T) {
 		{"resamples 0", []string{"agree", "--labels", good, "--raters", "r1,r2", "--resamples", "0"}, 2, "evalbook: agree: --resamples must be at least 1, got 0\n"},
 		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: --confidence must be between 0 and 1, got 95\n"},
 		{"missing column", []string{"agree", "--labels", good, "--raters", "r1,r9"}, 1, "evalbook: " + good + ":1: no column \"r9\"; the header has \"id\", \"r1\", \"r2\", \"r3\"\n"},
-		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1: duplicate id \"x\" (first on line 2)\n"},
+		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1 (column \"id\"): duplicate id \"x\" (first on line 2)\n"},
 		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:3: r2 rated \"high\", which is not a number, as the interval level needs\n"},
 		// The audit: -1 at the ratio level was reported as "not a number".
 		{"negative at ratio level", []string{"agree", "--labels", negative, "--raters", "r1,r2", "--metric", "alpha", "--level", "ratio"}, 1, "evalbook: " + negative + ":3:2: r1 rated \"-1\", which is negative, and the ratio level needs numbers of 0 or more\n"},
@@ -125,7 +125,7 @@ func TestAgreeErrors(t *testing.T) {
 		{"order twice", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid,low"}, 2, "evalbook: agree: --order lists \"low\" twice\n"},
 		{"no items", []string{"agree", "--labels", empty, "--raters", "r1,r2"}, 1, "evalbook: " + empty + ": no items after the header\n"},
 		{"invalid UTF-8", []string{"agree", "--labels", badUTF8, "--raters", "ann1,ann2"}, 1, "evalbook: " + badUTF8 +
-			":2:2: column \"ann1\": invalid UTF-8: byte 0xFF at character 2 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)\n"},
+			":2:4 (column \"ann1\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
 		{"no file", []string{"agree", "--labels", filepath.Join(dir, "none.csv"), "--raters", "r1,r2"}, 1, "evalbook: open " + filepath.Join(dir, "none.csv") + ": no such file or directory\n"},
 	}
 	for _, tc := range tests {

@@ -135,7 +135,7 @@ func TestCalibrateUsage(t *testing.T) {
 		{"unknown fake", []string{"calibrate", "--judge", "fake:lenient"}, 2, `no fake judge "lenient"`},
 		{"not a URL", []string{"calibrate", "--judge", "gpt-4o"}, 2, "--judge must be fake:NAME or an endpoint URL"},
 		{"reference prompt", []string{"calibrate", "--judge", "fake:clean", "--prompt", "reference"}, 2, "is a reference prompt"},
-		{"bad label", []string{"calibrate", "--judge", "fake:clean", "--pairs", bad}, 1, "bad.jsonl:1:124: pair \"p1\": final is \"first\", want a, b or tie"},
+		{"bad label", []string{"calibrate", "--judge", "fake:clean", "--pairs", bad}, 1, "bad.jsonl:1:124 (column \"final\"): pair \"p1\": final is \"first\", want a, b or tie"},
 		{"help", []string{"calibrate", "--help"}, 0, ""},
 		// Audit defect 11: --min-slice is a share, --min-kappa a kappa.
 		{"min-slice a count", []string{"calibrate", "--judge", "fake:clean", "--min-slice", "5"}, 2, "--min-slice is the lowest share of agreement a kind or language may show, between 0 and 1 (0.6 means 60%), not a number of pairs; got 5"},
@@ -148,7 +148,7 @@ func TestCalibrateUsage(t *testing.T) {
 		{"vs with a fake judge", []string{"calibrate", "--judge", "fake:clean", "--vs", "pairwise@1"}, 2, "--vs compares two prompts of a model judge; a fake judge does not read the prompt"},
 		// Audit defect 4: "a" opens at byte 40 of the line, so the bad byte
 		// after its value's x is byte 46.
-		{"invalid UTF-8", []string{"calibrate", "--judge", "fake:clean", "--pairs", badUTF8}, 1, "badutf8.jsonl:1:46: field \"a\": invalid UTF-8: byte 0xFF"},
+		{"invalid UTF-8", []string{"calibrate", "--judge", "fake:clean", "--pairs", badUTF8}, 1, "badutf8.jsonl:1:46 (column \"a\"): invalid UTF-8: first bad byte 0xFF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

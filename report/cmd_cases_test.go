@@ -60,7 +60,7 @@ func TestCasesErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"id":"a","question":"q?","task":"lookup","set":"golden","lang":"en","expect":"answer","doc_ids":[],"facts":[],"why":"too short"}`+"\n"), 0o644)
 	_, errOut, code := runCLI(t, "cases", "coverage", bad)
-	for _, want := range []string{"bad.jsonl:1:", "doc_ids: an answer case needs doc_ids and facts", "why: must be at least 10 characters"} {
+	for _, want := range []string{"bad.jsonl:1:", `(column "doc_ids"): an answer case needs doc_ids and facts`, `(column "why"): must be at least 10 characters`} {
 		if code != 1 || !strings.Contains(errOut, want) {
 			t.Errorf("exit %d, stderr %q, want %q", code, errOut, want)
 		}

@@ -399,17 +399,9 @@ func judgeUTF8Hint(err error) error {
 	if !errors.Is(err, qa.ErrInvalidUTF8) || !errors.As(err, &pe) {
 		return err
 	}
-	where := pe.File
-	if pe.Line > 0 {
-		where += fmt.Sprintf(":%d", pe.Line)
-		if pe.Column > 0 {
-			where += fmt.Sprintf(":%d", pe.Column)
-		}
-	}
-	if pe.Field != "" {
-		where += fmt.Sprintf(" (column %q)", pe.Field)
-	}
-	return fmt.Errorf("%s: invalid UTF-8; re-save the file as UTF-8 (judge sends responses as they are written, so it has no --repair-utf8)", where)
+	out := *pe // the same place, in the one ParseError format
+	out.Err = fmt.Errorf("%w; re-save the file as UTF-8 (judge sends responses as they are written, so it has no --repair-utf8)", qa.ErrInvalidUTF8)
+	return &out
 }
 
 // writeJudgeVerdicts writes the verdict file: the input columns, the two

@@ -34,7 +34,7 @@ func TestPlanCheckErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{\n  \"task\": \"t\",\n  \"owner\": \"me\"\n}\n"), 0o644)
 	_, errOut, code := runCLI(t, "plan", "check", bad)
-	if code != 1 || !strings.Contains(errOut, "bad.json:3:3: owner: unknown field \"owner\"") {
+	if code != 1 || !strings.Contains(errOut, "bad.json:3:3: unknown field \"owner\"") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	if _, errOut, code := runCLI(t, "plan", "check", "a", "b"); code != 2 {

@@ -84,7 +84,7 @@ func TestProbesModelJudge(t *testing.T) {
 	// the bad byte is byte 24.
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte("{\"id\":\"x\",\"question\":\"q\xfe\",\"facts\":[\"f\"],\"a\":\"A\",\"b\":\"B\",\"kind\":\"tie\",\"lang\":\"en\",\"ann1\":\"tie\",\"ann2\":\"tie\",\"final\":\"tie\"}\n"), 0o644)
-	if _, errOut, code := runCLI(t, "probes", "--judge", "fake:all", "--pairs", bad); code != 1 || !strings.Contains(errOut, "bad.jsonl:1:24: field \"question\": invalid UTF-8: byte 0xFE") {
+	if _, errOut, code := runCLI(t, "probes", "--judge", "fake:all", "--pairs", bad); code != 1 || !strings.Contains(errOut, "bad.jsonl:1:24 (column \"question\"): invalid UTF-8: first bad byte 0xFE") {
 		t.Errorf("invalid UTF-8: exit %d %s", code, errOut)
 	}
 }

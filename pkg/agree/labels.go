@@ -1,38 +1,21 @@
 package agree
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
-	"github.com/evalbook/evalbook/internal/rawpos"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
-// ParseError is an error in a label file, with its place.
-type ParseError struct {
-	File string
-	// Line is 1-based. Column is 1-based: the field number for an error in
-	// a value or header, the byte position in the line for a CSV syntax
-	// error, and 0 when the error concerns the whole line or file.
-	Line, Column int
-	Err          error
-}
-
-func (e *ParseError) Error() string {
-	if e.Column > 0 {
-		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
-	}
-	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }
+// ParseError is an error in a label file, with its place: the file, the
+// 1-based line, the 1-based character column of the cell (or of the bad
+// byte or quote) and the column's name. It is tabular.ParseError, the one
+// error type of every evalbook reader.
+type ParseError = tabular.ParseError
 
 // LabelTable is what ReadLabels found: one row per item, one rating per
 // rater column asked for.
@@ -41,7 +24,7 @@ type LabelTable struct {
 	Raters   []string // rater column names, in the order asked for
 	IDColumn string   // "" when items are named by row number
 	// RaterFields gives each rater column's 1-based field number in the
-	// file, for error messages that point at a cell.
+	// file (not a character column: see LabelRow.Columns and CellError).
 	RaterFields []int
 	Rows        []LabelRow
 }
@@ -51,6 +34,22 @@ type LabelRow struct {
 	Line    int      // line of the file where the record starts
 	ID      string   // the id column's value, or "" without an id column
 	Ratings []string // one per rater; "" is a missing rating
+	// cells holds, per rater, the line and character column at which the
+	// rating's cell starts (see CellError).
+	cells [][2]int
+}
+
+// CellError returns a *ParseError about rater j's rating of row i: the
+// line and character column at which the cell starts (its opening quote,
+// if quoted; a line after Line when an earlier cell of the row holds a
+// line break) and the rater's column name.
+func (t *LabelTable) CellError(i, j int, err error) *ParseError {
+	r := t.Rows[i]
+	pe := &ParseError{File: t.File, Line: r.Line, Field: t.Raters[j], Err: err}
+	if j < len(r.cells) {
+		pe.Line, pe.Column = r.cells[j][0], r.cells[j][1]
+	}
+	return pe
 }
 
 // Rater returns rater j's ratings in row order.
@@ -98,7 +97,7 @@ func isMissing(s string) bool {
 // N/A, "." or "-" (any case) is a missing rating, stored as "". A UTF-8
 // byte-order mark and CRLF line ends are accepted; text that is not UTF-8,
 // in any column, is an error (ErrInvalidUTF8). Every error is a
-// *ParseError naming file, line and column.
+// *ParseError naming file, line, character column and column name.
 func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*LabelTable, error) {
 	if len(raters) == 0 {
 		return nil, errors.New("agree: no rater columns asked for")
@@ -113,37 +112,16 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		}
 		seen[c] = true
 	}
-	br := bufio.NewReader(r)
-	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = false
-	perr := func(line, col int, err error) error {
-		return &ParseError{File: file, Line: line, Column: col, Err: err}
-	}
-	wrap := func(err error) error {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return perr(pe.Line, pe.Column, pe.Err)
-		}
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, perr(1, 0, errors.New("empty file: no header row"))
-	}
+	rd, err := tabular.NewReader(r, file, tabular.Options{Format: "csv"})
 	if err != nil {
-		return nil, wrap(err)
-	}
-	if err := checkUTF8(cr, file, header, header); err != nil {
 		return nil, err
 	}
+	header := rd.Header()
 	where := map[string]int{}
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		if _, dup := where[h]; dup && seen[h] {
-			return nil, perr(1, i+1, fmt.Errorf("column %q appears twice in the header", h))
+			return nil, &ParseError{File: file, Line: 1, Column: rd.HeaderColumn(i), Field: h, Err: fmt.Errorf("column %q appears twice in the header", h)}
 		}
 		if _, dup := where[h]; !dup {
 			where[h] = i
@@ -153,7 +131,7 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		if i, ok := where[name]; ok {
 			return i, nil
 		}
-		return 0, perr(1, 0, fmt.Errorf("no column %q; the header has %s", name, quoteList(header)))
+		return 0, &ParseError{File: file, Line: 1, Field: name, Err: fmt.Errorf("no column %q; the header has %s", name, quoteList(header))}
 	}
 	t := &LabelTable{File: file, Raters: append([]string(nil), raters...), IDColumn: idColumn}
 	idx := make([]int, len(raters))
@@ -169,75 +147,55 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 			return nil, err
 		}
 	}
+	// cellErr places an error at field i of the record just read.
+	cellErr := func(i int, format string, a ...any) error {
+		pe := rd.Errorf(i, format, a...)
+		pe.Field = strings.TrimSpace(pe.Field)
+		return pe
+	}
 	ids := map[string]int{}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, wrap(err)
-		}
-		if err := checkUTF8(cr, file, header, rec); err != nil {
-			return nil, err
-		}
-		line, _ := cr.FieldPos(0)
-		row := LabelRow{Line: line, Ratings: make([]string, len(raters))}
+	for rd.Scan() {
+		rec := rd.Record()
+		line := rec.Line
+		row := LabelRow{Line: line, Ratings: make([]string, len(raters)), cells: make([][2]int, len(raters))}
 		for j, i := range idx {
-			v := strings.TrimSpace(rec[i])
+			v := strings.TrimSpace(rec.Fields[i])
+			row.cells[j][0], row.cells[j][1] = rd.FieldPos(i)
 			if strings.ContainsAny(v, "\r\n") {
-				return nil, perr(line, i+1, fmt.Errorf("%s: a label may not contain a line break", raters[j]))
+				return nil, cellErr(i, "a label may not contain a line break")
 			}
 			if k := strings.IndexFunc(v, unicode.IsControl); k >= 0 {
-				return nil, perr(line, i+1, fmt.Errorf("%s: label %q holds the control character %U, which would garble the tables", raters[j], v, []rune(v[k:])[0]))
+				return nil, cellErr(i, "label %q holds the control character %U, which would garble the tables", v, []rune(v[k:])[0])
 			}
 			if !isMissing(v) {
 				row.Ratings[j] = v
 			}
 		}
 		if idIdx >= 0 {
-			row.ID = strings.TrimSpace(rec[idIdx])
+			row.ID = strings.TrimSpace(rec.Fields[idIdx])
 			if strings.ContainsAny(row.ID, "\r\n") {
-				return nil, perr(line, idIdx+1, fmt.Errorf("%s may not contain a line break", idColumn))
+				return nil, cellErr(idIdx, "%s may not contain a line break", idColumn)
 			}
 			if row.ID == "" {
-				return nil, perr(line, idIdx+1, fmt.Errorf("empty %s", idColumn))
+				return nil, cellErr(idIdx, "empty %s", idColumn)
 			}
 			if first, dup := ids[row.ID]; dup {
-				return nil, perr(line, idIdx+1, fmt.Errorf("duplicate %s %q (first on line %d)", idColumn, row.ID, first))
+				return nil, cellErr(idIdx, "duplicate %s %q (first on line %d)", idColumn, row.ID, first)
 			}
 			ids[row.ID] = line
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	if err := rd.Err(); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
 
 // ErrInvalidUTF8 is wrapped by the error for a cell that is not UTF-8: a
 // label file saved in another encoding, whose labels would otherwise be
-// compared, and printed, as raw bytes.
-var ErrInvalidUTF8 = errors.New("invalid UTF-8")
-
-// checkUTF8 returns a *ParseError for the first cell of rec, the record
-// just read, that is not UTF-8: its line, its field number as the column,
-// the column's name and the character at which the bad byte sits.
-func checkUTF8(cr *csv.Reader, file string, header, rec []string) error {
-	for i, f := range rec {
-		if utf8.ValidString(f) {
-			continue
-		}
-		off := rawpos.InvalidUTF8String(f)
-		line, _ := cr.FieldPos(i)
-		name := fmt.Sprintf("column %d", i+1)
-		if i < len(header) && utf8.ValidString(header[i]) {
-			name = fmt.Sprintf("column %q", strings.TrimSpace(header[i]))
-		}
-		return &ParseError{File: file, Line: line + strings.Count(f[:off], "\n"), Column: i + 1,
-			Err: fmt.Errorf("%s: %w: byte 0x%02X at character %d of the cell is not part of a UTF-8 character (re-save the file as UTF-8)",
-				name, ErrInvalidUTF8, f[off], utf8.RuneCountInString(f[:off])+1)}
-	}
-	return nil
-}
+// compared, and printed, as raw bytes. It is tabular.ErrInvalidUTF8.
+var ErrInvalidUTF8 = tabular.ErrInvalidUTF8
 
 func quoteList(names []string) string {
 	q := make([]string, len(names))

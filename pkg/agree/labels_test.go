@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 func TestReadLabels(t *testing.T) {
@@ -26,8 +27,21 @@ func TestReadLabels(t *testing.T) {
 		{Line: 3, ID: "p02", Ratings: []string{"", "b"}},
 		{Line: 5, ID: "p03", Ratings: []string{"", "tie"}},
 	}
-	if fmt.Sprint(tab.Rows) != fmt.Sprint(want) {
-		t.Errorf("rows %v, want %v", tab.Rows, want)
+	for i := range tab.Rows {
+		if g, w := tab.Rows[i], want[i]; g.Line != w.Line || g.ID != w.ID || !slices.Equal(g.Ratings, w.Ratings) {
+			t.Errorf("row %d = %+v, want %+v", i, g, w)
+		}
+	}
+	// CellError points at the cell, counted by hand: on line 2,
+	// "p01,Which bell?," is 16 characters, so ann1 (" a ") starts at 17
+	// and ann2 ("a") at 17+4 = 21; p02's "Two\nlines" puts its ratings
+	// on line 4, where `lines",` is 7 characters: ann1 ("b") at 8,
+	// ann2 ("NA") at 10. Raters are asked for as ann2, ann1.
+	for _, c := range []struct{ row, rater, line, col int }{{0, 0, 2, 21}, {0, 1, 2, 17}, {1, 0, 4, 10}, {1, 1, 4, 8}} {
+		pe := tab.CellError(c.row, c.rater, errors.New("x"))
+		if pe.Line != c.line || pe.Column != c.col || pe.Field != tab.Raters[c.rater] {
+			t.Errorf("CellError(%d, %d) at %d:%d (%q), want %d:%d", c.row, c.rater, pe.Line, pe.Column, pe.Field, c.line, c.col)
+		}
 	}
 	if !slices.Equal(tab.RaterFields, []int{4, 3}) {
 		t.Errorf("RaterFields = %v, want [4 3]", tab.RaterFields)
@@ -51,24 +65,25 @@ func TestReadLabelsErrors(t *testing.T) {
 		id       string
 		want     string // the full message
 	}{
-		{"empty", "", []string{"a"}, "", "f.csv:1: empty file: no header row"},
+		{"empty", "", []string{"a"}, "", "f.csv: the file is empty: expected a header row naming the columns"},
 		{"no such rater", "id,ann1\nx,a\n", []string{"ann1", "ann3"}, "id", `f.csv:1: no column "ann3"; the header has "id", "ann1"`},
 		{"no such id", "ann1,ann2\na,b\n", []string{"ann1", "ann2"}, "id", `f.csv:1: no column "id"; the header has "ann1", "ann2"`},
-		{"duplicate header", "id,ann1,ann1\nx,a,b\n", []string{"ann1"}, "id", `f.csv:1:3: column "ann1" appears twice in the header`},
-		{"duplicate id", "id,ann1\nx,a\ny,b\nx,c\n", []string{"ann1"}, "id", `f.csv:4:1: duplicate id "x" (first on line 2)`},
-		{"empty id", "id,ann1\nx,a\n ,b\n", []string{"ann1"}, "id", "f.csv:3:1: empty id"},
-		{"short row", "id,ann1\nx,a\ny\n", []string{"ann1"}, "id", "f.csv:3:1: wrong number of fields"},
-		{"line break in a label", "id,ann1\nx,\"a\nb\"\n", []string{"ann1"}, "id", "f.csv:2:2: ann1: a label may not contain a line break"},
-		{"bare quote", "id,ann1\nx,a\"b\n", []string{"ann1"}, "id", `f.csv:2:4: bare " in non-quoted-field`},
+		{"duplicate header", "id,ann1,ann1\nx,a,b\n", []string{"ann1"}, "id", `f.csv:1:9: column "ann1" appears twice in the header`},
+		{"duplicate id", "id,ann1\nx,a\ny,b\nx,c\n", []string{"ann1"}, "id", `f.csv:4:1 (column "id"): duplicate id "x" (first on line 2)`},
+		{"empty id", "id,ann1\nx,a\n ,b\n", []string{"ann1"}, "id", `f.csv:3:1 (column "id"): empty id`},
+		{"short row", "id,ann1\nx,a\ny\n", []string{"ann1"}, "id", "f.csv:3: wrong number of fields: the record has 1 fields, the header has 2"},
+		{"line break in a label", "id,ann1\nx,\"a\nb\"\n", []string{"ann1"}, "id", `f.csv:2:3 (column "ann1"): a label may not contain a line break`},
+		{"bare quote", "id,ann1\nx,a\"b\n", []string{"ann1"}, "id", `f.csv:2:4: bad quoting: bare " in non-quoted-field`},
 		// 0xFF also is text/tabwriter's escape character: it garbled the
-		// confusion table. The column is the field number, as above.
+		// confusion table. Columns count characters: "x,a" precedes the
+		// bad byte (column 4); on line 4 of the next case `lines ` (6).
 		{"invalid UTF-8 in a label", "id,ann1,ann2\nx,a\xff,b\ny,a,a\n", []string{"ann1", "ann2"}, "id",
-			`f.csv:2:2: column "ann1": invalid UTF-8: byte 0xFF at character 2 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)`},
+			`f.csv:2:4 (column "ann1"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8`},
 		{"invalid UTF-8 in an unused column", "id,note,ann1\nx,ok,a\ny,\"two\nlines \xc3\",b\n", []string{"ann1"}, "id",
-			`f.csv:4:2: column "note": invalid UTF-8: byte 0xC3 at character 11 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)`},
+			`f.csv:4:7 (column "note"): invalid UTF-8: first bad byte 0xC3 at character 11 of the field; re-save the file as UTF-8`},
 		{"invalid UTF-8 in the header", "id,ann\xfe1\nx,a\n", []string{"ann1"}, "id",
-			`f.csv:1:2: column 2: invalid UTF-8: byte 0xFE at character 4 of the cell is not part of a UTF-8 character (re-save the file as UTF-8)`},
-		{"tab in a label", "id,ann1\nx,\"a\tb\"\n", []string{"ann1"}, "id", `f.csv:2:2: ann1: label "a\tb" holds the control character U+0009, which would garble the tables`},
+			`f.csv:1:7: header: invalid UTF-8: first bad byte 0xFE at character 4 of the field; re-save the file as UTF-8`},
+		{"tab in a label", "id,ann1\nx,\"a\tb\"\n", []string{"ann1"}, "id", `f.csv:2:3 (column "ann1"): label "a\tb" holds the control character U+0009, which would garble the tables`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,7 +121,7 @@ func FuzzReadLabels(f *testing.F) {
 		tab, err := ReadLabels(bytes.NewReader(data), "fuzz.csv", raters, "id")
 		if err != nil {
 			var pe *ParseError
-			if !errors.As(err, &pe) || pe.File != "fuzz.csv" || pe.Line < 1 {
+			if !errors.As(err, &pe) || pe.File != "fuzz.csv" || (pe.Line < 1 && !errors.Is(err, tabular.ErrEmptyFile)) {
 				t.Fatalf("error %v is not a placed *ParseError", err)
 			}
 			return

@@ -7,50 +7,19 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
-// ParseError is a problem in an input file, with the place it comes from.
-// Line and Column are 1-based; Column counts characters (runes), not bytes,
-// so it matches what an editor shows for Bengali or Hindi text. Field is the
+// ParseError is a problem in an input file, with the place it comes from:
+// tabular.ParseError, the one error type of every evalbook reader. Line
+// and Column are 1-based; Column counts characters (runes), not bytes, so
+// it matches what an editor shows for Bengali or Hindi text. Field is the
 // JSON path of the offending value ("metrics[2].gate"), empty when the
 // problem is the syntax of the line itself.
-type ParseError struct {
-	File   string
-	Line   int
-	Column int
-	Field  string
-	Err    error
-}
-
-func (e *ParseError) Error() string {
-	var b strings.Builder
-	if e.File != "" {
-		b.WriteString(e.File)
-		b.WriteByte(':')
-	}
-	if e.Line > 0 {
-		b.WriteString(strconv.Itoa(e.Line))
-		b.WriteByte(':')
-		if e.Column > 0 {
-			b.WriteString(strconv.Itoa(e.Column))
-			b.WriteByte(':')
-		}
-	}
-	if b.Len() > 0 {
-		b.WriteByte(' ')
-	}
-	if e.Field != "" {
-		b.WriteString(e.Field)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }
+type ParseError = tabular.ParseError
 
 // ErrorList is every problem found in one read, in file order.
 type ErrorList []*ParseError

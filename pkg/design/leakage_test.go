@@ -173,7 +173,7 @@ func TestReadSource(t *testing.T) {
 		t.Errorf("text source = %+v, %v", src.Texts, err)
 	}
 	if _, err := ReadSource(strings.NewReader(`{"question": "a"}`+"\n"+`{"q": "b"}`), "s", "s.jsonl"); err == nil ||
-		!strings.Contains(err.Error(), "s.jsonl:2: question") {
+		!strings.Contains(err.Error(), `s.jsonl:2 (column "question")`) {
 		t.Errorf("JSONL without question: %v", err)
 	}
 }

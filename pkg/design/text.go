@@ -1,19 +1,20 @@
 package design
 
 import (
-	"errors"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/internal/rawpos"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // ErrInvalidUTF8 is wrapped by the error for input text that is not UTF-8,
 // or JSON text with a \u escape that names no character (half of a UTF-16
 // surrogate pair). encoding/json would quietly read both as U+FFFD, so two
 // different files would read as the same records and hash alike.
-var ErrInvalidUTF8 = errors.New("invalid UTF-8")
+// It is tabular.ErrInvalidUTF8, the one such error of every reader.
+var ErrInvalidUTF8 = tabular.ErrInvalidUTF8
 
 // BadText returns the byte offset of the first place in data where text
 // would not decode to the characters written, and an error wrapping

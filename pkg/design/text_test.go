@@ -73,7 +73,7 @@ func TestReadSourceBadInput(t *testing.T) {
 		{"blank", "\n\n", "s.txt: no questions"},
 		{"text with 0xFF", "fine\nq \xff two\n", "s.txt:2:3: invalid UTF-8: byte 0xFF"},
 		// Column 16: the backslash follows {"question": "a (15 characters).
-		{"JSONL with a lone surrogate", "{\"question\": \"a\\ud800\"}\n", `s.txt:1:16: question: invalid UTF-8: the escape \ud800`},
+		{"JSONL with a lone surrogate", "{\"question\": \"a\\ud800\"}\n", `s.txt:1:16 (column "question"): invalid UTF-8: the escape \ud800`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadSource(strings.NewReader(tc.in), "s", "s.txt")

@@ -81,12 +81,12 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 		if !utf8.Valid(b) {
 			off := rawpos.InvalidUTF8(b)
 			start := strings.LastIndexByte(string(b[:off]), '\n') + 1
-			return nil, fmt.Errorf("%s:%d:%d: %w: byte 0x%02X is not part of a UTF-8 character (re-save the file as UTF-8)",
-				n, 1+strings.Count(string(b[:off]), "\n"), utf8.RuneCount(b[start:off])+1, design.ErrInvalidUTF8, b[off])
+			return nil, &ParseError{File: n, Line: 1 + strings.Count(string(b[:off]), "\n"), Column: utf8.RuneCount(b[start:off]) + 1,
+				Err: fmt.Errorf("%w: byte 0x%02X is not part of a UTF-8 character (re-save the file as UTF-8)", design.ErrInvalidUTF8, b[off])}
 		}
 		d := ParseDocument(strings.TrimSuffix(path.Base(n), ".md"), string(b))
 		if len(d.Paragraphs) == 0 {
-			return nil, fmt.Errorf("%s: no paragraph", n)
+			return nil, &ParseError{File: n, Err: errors.New("no paragraph")}
 		}
 		docs = append(docs, d)
 	}

@@ -1,13 +1,14 @@
 package harness
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // ReadDataset reads an answer-or-abstain dataset: a JSON array of cases or
@@ -34,9 +35,9 @@ func ReadDataset(r io.Reader, file string) ([]Case, error) {
 	check := func(c Case, line int) error {
 		if field, prev, err := rules.check(c, line); err != nil {
 			if prev > 0 {
-				return fmt.Errorf("%s:%d: %s: %w (first on line %d)", file, line, field, err, prev)
+				err = fmt.Errorf("%w (first on line %d)", err, prev)
 			}
-			return fmt.Errorf("%s:%d: %s: %w", file, line, field, err)
+			return &ParseError{File: file, Line: line, Field: field, Err: err}
 		}
 		return nil
 	}
@@ -44,20 +45,20 @@ func ReadDataset(r io.Reader, file string) ([]Case, error) {
 		err := forEachArrayElement(data, func(dec *json.Decoder, line int) error {
 			var c Case
 			if err := dec.Decode(&c); err != nil {
-				return fmt.Errorf("%s:%d: %v", file, line, err)
+				return &ParseError{File: file, Line: line, Err: err}
 			}
 			out = append(out, c)
 			return check(c, line)
 		}, file)
 		if err == nil && len(out) == 0 {
-			err = &emptyError{file, "no cases (the JSON array is empty)"}
+			err = emptyError(file, "no cases (the JSON array is empty)")
 		}
 		return out, err
 	}
-	err = forEachLine(data, func(line int, b []byte) error {
+	err = forEachLine(data, file, func(line int, b []byte) error {
 		var c Case
 		if err := decodeOne(b, &c); err != nil {
-			return fmt.Errorf("%s:%d: %v", file, line, err)
+			return &ParseError{File: file, Line: line, Err: err}
 		}
 		out = append(out, c)
 		return check(c, line)
@@ -75,7 +76,7 @@ func checkEmpty(data []byte, file, what string) error {
 	if len(data) > 0 {
 		why = "the file has only blank lines"
 	}
-	return &emptyError{file, fmt.Sprintf("no %s (%s)", what, why)}
+	return emptyError(file, fmt.Sprintf("no %s (%s)", what, why))
 }
 
 // ReadResults reads recorded outcomes: either one JSON object from case id
@@ -112,19 +113,19 @@ func ReadResultsLines(r io.Reader, file string) (map[string]Outcome, map[string]
 			off := dec.InputOffset()
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s:%d: %v", file, lineAt(data, off), err)
+				return nil, nil, &ParseError{File: file, Line: lineAt(data, off), Err: err}
 			}
 			id := tok.(string)
 			if _, dup := out[id]; dup {
-				return nil, nil, fmt.Errorf("%s:%d: result for case %q recorded twice (first on line %d)", file, lineAt(data, skipSep(data, off)), id, lines[id])
+				return nil, nil, &ParseError{File: file, Line: lineAt(data, skipSep(data, off)), Err: fmt.Errorf("result for case %q recorded twice (first on line %d)", id, lines[id])}
 			}
 			var o Outcome
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&o); err != nil {
-				return nil, nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, dec.InputOffset()), id, err)
+				return nil, nil, &ParseError{File: file, Line: lineAt(data, dec.InputOffset()), Err: fmt.Errorf("result %q: %w", id, err)}
 			}
 			if err := checkKind(o.Kind); err != nil {
-				return nil, nil, fmt.Errorf("%s:%d: result %q: %v", file, lineAt(data, off), id, err)
+				return nil, nil, &ParseError{File: file, Line: lineAt(data, off), Err: fmt.Errorf("result %q: %w", id, err)}
 			}
 			out[id] = o
 			lines[id] = lineAt(data, skipSep(data, off))
@@ -132,23 +133,23 @@ func ReadResultsLines(r io.Reader, file string) (map[string]Outcome, map[string]
 		return out, lines, nil
 	}
 	first := map[string]int{}
-	err = forEachLine(data, func(line int, b []byte) error {
+	err = forEachLine(data, file, func(line int, b []byte) error {
 		var rec struct {
 			ID   string `json:"id"`
 			Kind string `json:"kind"`
 			Fact string `json:"fact"`
 		}
 		if err := decodeOne(b, &rec); err != nil {
-			return fmt.Errorf("%s:%d: %v", file, line, err)
+			return &ParseError{File: file, Line: line, Err: err}
 		}
 		if rec.ID == "" {
-			return fmt.Errorf("%s:%d: id: must be a non-empty string", file, line)
+			return &ParseError{File: file, Line: line, Field: "id", Err: errors.New("must be a non-empty string")}
 		}
 		if prev, dup := first[rec.ID]; dup {
-			return fmt.Errorf("%s:%d: result for case %q recorded twice (first on line %d)", file, line, rec.ID, prev)
+			return &ParseError{File: file, Line: line, Err: fmt.Errorf("result for case %q recorded twice (first on line %d)", rec.ID, prev)}
 		}
 		if err := checkKind(rec.Kind); err != nil {
-			return fmt.Errorf("%s:%d: %v", file, line, err)
+			return &ParseError{File: file, Line: line, Err: err}
 		}
 		first[rec.ID] = line
 		out[rec.ID] = Outcome{Kind: rec.Kind, Fact: rec.Fact}
@@ -183,7 +184,7 @@ func forEachArrayElement(data []byte, fn func(dec *json.Decoder, line int) error
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if _, err := dec.Token(); err != nil {
-		return fmt.Errorf("%s:1: %v", file, err)
+		return &ParseError{File: file, Line: 1, Err: err}
 	}
 	for dec.More() {
 		off := dec.InputOffset()
@@ -192,26 +193,24 @@ func forEachArrayElement(data []byte, fn func(dec *json.Decoder, line int) error
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return fmt.Errorf("%s:%d: %v", file, lineAt(data, dec.InputOffset()), err)
+		return &ParseError{File: file, Line: lineAt(data, dec.InputOffset()), Err: err}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%s:%d: unexpected data after the JSON array", file, lineAt(data, dec.InputOffset()))
+		return &ParseError{File: file, Line: lineAt(data, dec.InputOffset()), Err: errors.New("unexpected data after the JSON array")}
 	}
 	return nil
 }
 
-func forEachLine(data []byte, fn func(line int, b []byte) error) error {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		if err := fn(line, sc.Bytes()); err != nil {
+// forEachLine calls fn for each line of data that is not blank, with its
+// 1-based number.
+func forEachLine(data []byte, file string, fn func(line int, b []byte) error) error {
+	ln := tabular.NewLines(bytes.NewReader(data), file, 0)
+	for ln.Scan() {
+		if err := fn(ln.Line(), ln.Bytes()); err != nil {
 			return err
 		}
 	}
-	return sc.Err()
+	return ln.Err()
 }
 
 // decodeOne decodes exactly one JSON object from b into v, rejecting

@@ -24,16 +24,16 @@ func TestReadDatasetRejects(t *testing.T) {
 		{"empty file", "", "d.json: no cases (the file is empty)", ErrEmpty},
 		{"blank lines", "\n \n", "d.json: no cases (the file has only blank lines)", ErrEmpty},
 		{"empty array", " [ ] ", "d.json: no cases (the JSON array is empty)", ErrEmpty},
-		{"invalid UTF-8 in slice", "{\"id\":\"E1\",\"slice\":\"\xffx\",\"expected\":\"abstain\"}", "d.json:1:21: slice: invalid UTF-8: byte 0xFF", design.ErrInvalidUTF8},
+		{"invalid UTF-8 in slice", "{\"id\":\"E1\",\"slice\":\"\xffx\",\"expected\":\"abstain\"}", "d.json:1:21 (column \"slice\"): invalid UTF-8: byte 0xFF", design.ErrInvalidUTF8},
 		{"invalid UTF-8 in a fact on line 3", "[\n{\"id\":\"E1\",\"slice\":\"s\",\"expected\":\"abstain\",\"fact\":null},\n{\"id\":\"E2\",\"slice\":\"s\",\"expected\":\"answer\",\"fact\":\"f\xfe\"}\n]",
-			"d.json:3:53: fact: invalid UTF-8: byte 0xFE", design.ErrInvalidUTF8},
-		{"lone surrogate escape", `{"id":"E1","slice":"s","expected":"answer","fact":"\udfff"}`, `d.json:1:52: fact: invalid UTF-8: the escape \udfff`, design.ErrInvalidUTF8},
-		{"missing slice", `{"id":"E1","expected":"abstain","fact":null}`, `d.json:1: slice: case "E1" needs a non-empty slice name`, nil},
-		{"blank slice", `{"id":"E1","slice":" ","expected":"abstain","fact":null}`, `d.json:1: slice: case "E1" needs a non-empty slice name`, nil},
-		{"abstain case with a fact", "[\n{\"id\":\"E1\",\"slice\":\"s\",\"expected\":\"abstain\",\"fact\":\"f\"}\n]", `d.json:2: fact: case "E1" expects abstain, so its fact must be null, got "f"`, nil},
-		{"answer case with an empty fact", `{"id":"E1","slice":"s","expected":"answer","fact":""}`, `d.json:1: fact: case "E1": an answer case needs a non-empty fact`, nil},
+			"d.json:3:53 (column \"fact\"): invalid UTF-8: byte 0xFE", design.ErrInvalidUTF8},
+		{"lone surrogate escape", `{"id":"E1","slice":"s","expected":"answer","fact":"\udfff"}`, `d.json:1:52 (column "fact"): invalid UTF-8: the escape \udfff`, design.ErrInvalidUTF8},
+		{"missing slice", `{"id":"E1","expected":"abstain","fact":null}`, `d.json:1 (column "slice"): case "E1" needs a non-empty slice name`, nil},
+		{"blank slice", `{"id":"E1","slice":" ","expected":"abstain","fact":null}`, `d.json:1 (column "slice"): case "E1" needs a non-empty slice name`, nil},
+		{"abstain case with a fact", "[\n{\"id\":\"E1\",\"slice\":\"s\",\"expected\":\"abstain\",\"fact\":\"f\"}\n]", `d.json:2 (column "fact"): case "E1" expects abstain, so its fact must be null, got "f"`, nil},
+		{"answer case with an empty fact", `{"id":"E1","slice":"s","expected":"answer","fact":""}`, `d.json:1 (column "fact"): case "E1": an answer case needs a non-empty fact`, nil},
 		{"duplicate id", "{\"id\":\"E1\",\"slice\":\"s\",\"expected\":\"abstain\"}\n\n{\"id\":\"E1\",\"slice\":\"t\",\"expected\":\"abstain\"}",
-			`d.json:3: id: Duplicate case ID: "E1" (first on line 1)`, ErrDuplicateCase},
+			`d.json:3 (column "id"): Duplicate case ID: "E1" (first on line 1)`, ErrDuplicateCase},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadDataset(strings.NewReader(tc.in), "d.json")
@@ -52,9 +52,9 @@ func TestReadResultsRejects(t *testing.T) {
 		{"empty file", "", "r.json: no results (the file is empty)"},
 		{"blank lines", "\r\n\r\n", "r.json: no results (the file has only blank lines)"},
 		// Columns as in TestReadDatasetRejects.
-		{"invalid UTF-8 in the object form", "{\"E1\": {\"kind\": \"answer\", \"fact\": \"\xff\"}}", "r.json:1:36: fact: invalid UTF-8: byte 0xFF"},
-		{"invalid UTF-8 in JSONL", "{\"id\":\"E1\",\"kind\":\"abstain\"}\n{\"id\":\"E2\",\"kind\":\"answer\",\"fact\":\"a\xc0\"}", "r.json:2:37: fact: invalid UTF-8: byte 0xC0"},
-		{"invalid UTF-8 in an id", "{\"id\":\"E\xff\",\"kind\":\"abstain\"}", "r.json:1:9: id: invalid UTF-8"},
+		{"invalid UTF-8 in the object form", "{\"E1\": {\"kind\": \"answer\", \"fact\": \"\xff\"}}", "r.json:1:36 (column \"fact\"): invalid UTF-8: byte 0xFF"},
+		{"invalid UTF-8 in JSONL", "{\"id\":\"E1\",\"kind\":\"abstain\"}\n{\"id\":\"E2\",\"kind\":\"answer\",\"fact\":\"a\xc0\"}", "r.json:2:37 (column \"fact\"): invalid UTF-8: byte 0xC0"},
+		{"invalid UTF-8 in an id", "{\"id\":\"E\xff\",\"kind\":\"abstain\"}", "r.json:1:9 (column \"id\"): invalid UTF-8"},
 		{"twice in object, with lines", "{\n\"E1\": {\"kind\": \"abstain\"},\n\"E1\": {\"kind\": \"error\"}}", `r.json:3: result for case "E1" recorded twice (first on line 2)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,9 +94,13 @@ func TestReadCSVRejects(t *testing.T) {
 		{"empty file", "", "r.csv: no rows (the file is empty; a run file starts with the header id,task,set,lang,expect,outcome,fact,pass)", ErrEmpty},
 		{"header only", head, "r.csv: no rows after the header", ErrEmpty},
 		{"header only with BOM and CRLF", "\ufeff" + strings.ReplaceAll(head, "\n", "\r\n"), "r.csv: no rows after the header", ErrEmpty},
-		// The fact field starts at column len("a,t,s,en,answer,answer,") + 1 = 24.
-		{"invalid UTF-8 in fact", head + "a,t,s,en,answer,answer,x\xffy,1\n", `r.csv:2:24: fact: invalid UTF-8: byte 0xFF at character 2 of the field`, design.ErrInvalidUTF8},
-		{"invalid UTF-8 on the second line of a quoted field", head + "a,t,s,en,answer,answer,\"x\ny\xfe\",1\n", `r.csv:3:24: fact: invalid UTF-8: byte 0xFE at character 4 of the field`, design.ErrInvalidUTF8},
+		// The fact field starts at column len("a,t,s,en,answer,answer,") + 1 = 24,
+		// so its bad byte, after "x", is at 25 (this named the field's start
+		// before the readers shared tabular).
+		{"invalid UTF-8 in fact", head + "a,t,s,en,answer,answer,x\xffy,1\n", `r.csv:2:25 (column "fact"): invalid UTF-8: first bad byte 0xFF at character 2 of the field`, design.ErrInvalidUTF8},
+		// On line 3 `y` then the bad byte: column 2 (it was 24, the field's
+		// start on line 2, with the line of the bad byte).
+		{"invalid UTF-8 on the second line of a quoted field", head + "a,t,s,en,answer,answer,\"x\ny\xfe\",1\n", `r.csv:3:2 (column "fact"): invalid UTF-8: first bad byte 0xFE at character 4 of the field`, design.ErrInvalidUTF8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadCSV(strings.NewReader(tc.in), "r.csv")

@@ -7,10 +7,9 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/evalbook/evalbook/internal/rawpos"
-	"github.com/evalbook/evalbook/pkg/design"
+	"github.com/evalbook/evalbook/pkg/tabular"
+
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -119,45 +118,22 @@ func ReadCSV(r io.Reader, file string) ([]RunRow, error) {
 // ReadCSVLines is ReadCSV that also returns, for each id, the line of the
 // file on which its row starts.
 func ReadCSVLines(r io.Reader, file string) ([]RunRow, map[string]int, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1 // the header is checked below, with a clearer message
-	head, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, nil, &emptyError{file, "no rows (the file is empty; a run file starts with the header " + strings.Join(CSVHeader, ",") + ")"}
+	rd, err := tabular.Open(r, file, "csv")
+	if errors.Is(err, tabular.ErrEmptyFile) {
+		return nil, nil, emptyError(file, "no rows (the file is empty; a run file starts with the header "+strings.Join(CSVHeader, ",")+")")
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", file, err)
+		return nil, nil, err
 	}
-	if len(head) > 0 {
-		head[0] = strings.TrimPrefix(head[0], "\ufeff")
+	if head := rd.Header(); strings.Join(head, ",") != strings.Join(CSVHeader, ",") {
+		return nil, nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("header is %q, want %q", strings.Join(head, ","), strings.Join(CSVHeader, ","))}
 	}
-	if strings.Join(head, ",") != strings.Join(CSVHeader, ",") {
-		return nil, nil, fmt.Errorf("%s:1: header is %q, want %q", file, strings.Join(head, ","), strings.Join(CSVHeader, ","))
-	}
-	cr.FieldsPerRecord = len(CSVHeader)
 	var rows []RunRow
 	first := map[string]int{}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", file, err)
-		}
-		line, _ := cr.FieldPos(0)
-		bad := func(col int, format string, a ...any) error {
-			_, c := cr.FieldPos(col)
-			return fmt.Errorf("%s:%d:%d: %s: %s", file, line, c, CSVHeader[col], fmt.Sprintf(format, a...))
-		}
-		for i, f := range rec {
-			if !utf8.ValidString(f) {
-				l, c := cr.FieldPos(i)
-				off := rawpos.InvalidUTF8String(f)
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s: %w: byte 0x%02X at character %d of the field is not part of a UTF-8 character (re-save the file as UTF-8)",
-					file, l+strings.Count(f[:off], "\n"), c, CSVHeader[i], design.ErrInvalidUTF8, f[off], utf8.RuneCountInString(f[:off])+1)
-			}
-		}
+	for rd.Scan() {
+		rec := rd.Record().Fields
+		line := rd.Record().Line
+		bad := func(col int, format string, a ...any) error { return rd.Errorf(col, format, a...) }
 		row := RunRow{ID: rec[0], Task: rec[1], Set: rec[2], Lang: rec[3], Expect: rec[4], Outcome: rec[5], Fact: rec[6]}
 		switch {
 		case row.ID == "":
@@ -175,8 +151,11 @@ func ReadCSVLines(r io.Reader, file string) ([]RunRow, map[string]int, error) {
 		row.Pass = rec[7] == "1"
 		rows = append(rows, row)
 	}
+	if err := rd.Err(); err != nil {
+		return nil, nil, err
+	}
 	if len(rows) == 0 {
-		return nil, nil, &emptyError{file, "no rows after the header"}
+		return nil, nil, emptyError(file, "no rows after the header")
 	}
 	return rows, first, nil
 }

@@ -181,11 +181,11 @@ func TestReadersFormats(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, in, want string }{
 		{"unknown field in array", "[\n{\"id\":\"a\",\"slice\":\"s\",\"expected\":\"abstain\",\"fact\":null},\n{\"id\":\"b\",\"kind\":1}\n]", `d:3: json: unknown field "kind"`},
-		{"missing id", `{"slice":"s","expected":"abstain"}`, "d:1: id: must be a non-empty string"},
+		{"missing id", `{"slice":"s","expected":"abstain"}`, "d:1 (column \"id\"): must be a non-empty string"},
 		{"trailing", `[] []`, "unexpected data after the JSON array"},
 		{"jsonl garbage", "{\"id\":\"a\",\"slice\":\"s\",\"expected\":\"abstain\"}\n{", "d:2:"},
-		{"bad expected", `{"id":"a","slice":"s","expected":"maybe"}`, `d:1: expected: case "a": must be "answer" or "abstain", got "maybe"`},
-		{"answer without fact", `{"id":"a","slice":"s","expected":"answer"}`, `d:1: fact: case "a": an answer case needs the fact`},
+		{"bad expected", `{"id":"a","slice":"s","expected":"maybe"}`, `d:1 (column "expected"): case "a": must be "answer" or "abstain", got "maybe"`},
+		{"answer without fact", `{"id":"a","slice":"s","expected":"answer"}`, `d:1 (column "fact"): case "a": an answer case needs the fact`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadDataset(strings.NewReader(tc.in), "d")

@@ -147,8 +147,8 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 	for _, tc := range []struct{ in, want string }{
 		{"id,task\n", "header is"},
-		{"id,task,set,lang,expect,outcome,fact,pass\na,t,s,en,answer,maybe,,1\n", "r.csv:2:17: outcome"},
-		{"id,task,set,lang,expect,outcome,fact,pass\na,t,s,en,answer,answer,,yes\n", "pass: \"yes\" is not 1 or 0"},
+		{"id,task,set,lang,expect,outcome,fact,pass\na,t,s,en,answer,maybe,,1\n", `r.csv:2:17 (column "outcome")`},
+		{"id,task,set,lang,expect,outcome,fact,pass\na,t,s,en,answer,answer,,yes\n", "(column \"pass\"): \"yes\" is not 1 or 0"},
 		{"id,task,set,lang,expect,outcome,fact,pass\na,t,s,en,answer,answer,,1\na,t,s,en,answer,answer,,1\n", "already on line 2"},
 	} {
 		if _, err := ReadCSV(strings.NewReader(tc.in), "r.csv"); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -4,25 +4,35 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/design"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // ErrEmpty is matched (errors.Is) by the error for an input file without
 // any record: an empty file, blank lines, "[]", a run file's header alone.
 var ErrEmpty = errors.New("no records")
 
-// emptyError is an ErrEmpty error with its own words.
-type emptyError struct{ file, msg string }
+// emptyError is the *ParseError, matching ErrEmpty, for a file without
+// any record, in its own words.
+func emptyError(file, msg string) *ParseError {
+	return &ParseError{File: file, Err: &emptyCause{msg}}
+}
 
-func (e *emptyError) Error() string        { return e.file + ": " + e.msg }
-func (e *emptyError) Is(target error) bool { return target == ErrEmpty }
+type emptyCause struct{ msg string }
 
-// checkText returns an error naming file, line, column and member for the
-// first text in the JSON data that is not UTF-8 or escapes a lone
+func (e *emptyCause) Error() string        { return e.msg }
+func (e *emptyCause) Is(target error) bool { return target == ErrEmpty }
+
+// ParseError is a problem in an input file with its place: file, 1-based
+// line, 1-based character column, the field concerned, and the cause. It
+// is tabular.ParseError, the one error type of every evalbook reader.
+type ParseError = tabular.ParseError
+
+// checkText returns a *ParseError naming file, line, column and member
+// for the first text in the JSON data that is not UTF-8 or escapes a lone
 // surrogate (design.BadText): encoding/json would read it as U+FFFD.
 func checkText(data []byte, file string) error {
 	off, err := design.BadText(data)
@@ -32,10 +42,7 @@ func checkText(data []byte, file string) error {
 	line := lineAt(data, int64(off))
 	start := bytes.LastIndexByte(data[:off], '\n') + 1
 	col := utf8.RuneCount(data[start:off]) + 1
-	if m := memberAt(data, off); m != "" {
-		return fmt.Errorf("%s:%d:%d: %s: %w", file, line, col, m, err)
-	}
-	return fmt.Errorf("%s:%d:%d: %w", file, line, col, err)
+	return &ParseError{File: file, Line: line, Column: col, Field: memberAt(data, off), Err: err}
 }
 
 // memberAt names the object member whose value (or name) holds byte off

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +10,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // A Label is a human or judge decision about a pair: answer a, answer b,
@@ -61,74 +62,67 @@ type Pair struct {
 	Note string `json:"note,omitempty"`
 }
 
-// A ParseError reports a problem in a data file with its position. Line
-// and Column count from 1; Column is 0 when the problem concerns the whole
-// line.
-type ParseError struct {
-	File   string
-	Line   int
-	Column int
-	Err    error
-}
-
-func (e *ParseError) Error() string {
-	if e.Column > 0 {
-		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
-	}
-	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }
+// A ParseError reports a problem in a data file with its position: the
+// file, the 1-based line, the 1-based character column (0 when the
+// problem concerns the whole line) and the field concerned. It is
+// tabular.ParseError, the one error type of every evalbook reader.
+type ParseError = tabular.ParseError
 
 // maxLine bounds one JSONL record (a pair or a cache entry).
-const maxLine = 16 << 20
+const maxLine = tabular.DefaultMaxRecord
 
 // ReadPairs reads labelled pairs from JSON Lines, one object per line
 // (blank lines are skipped). Records are strict: unknown fields, missing
 // fields, labels other than a, b and tie, kinds outside Kinds, an empty
 // facts list, duplicate ids and invalid UTF-8 are errors, reported as a *ParseError
-// naming the file (name), line and column.
+// naming the file (name), line, character column and field.
 func ReadPairs(r io.Reader, name string) ([]Pair, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	ln := tabular.NewLines(r, name, maxLine)
 	var pairs []Pair
 	seen := map[string]int{}
-	line := 0
-	for sc.Scan() {
-		line++
-		raw := sc.Bytes()
-		if line == 1 {
-			raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
-		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
-		if err := lineUTF8Error(name, line, raw); err != nil {
-			return nil, err
-		}
-		p, col, err := decodePair(raw)
-		if err != nil {
-			return nil, &ParseError{File: name, Line: line, Column: col, Err: err}
+	for ln.Scan() {
+		raw := ln.Bytes()
+		p, e := decodePair(raw)
+		if e != nil {
+			pe := &ParseError{File: name, Line: ln.Line(), Field: e.field, Err: e.err}
+			switch {
+			case e.off >= 0:
+				pe.Column = ln.Column(e.off)
+			case e.field != "":
+				pe.Column = ln.KeyColumn(e.field)
+			}
+			return nil, pe
 		}
 		if first, dup := seen[p.ID]; dup {
-			return nil, &ParseError{File: name, Line: line, Column: fieldColumn(raw, "id"),
+			return nil, &ParseError{File: name, Line: ln.Line(), Column: ln.KeyColumn("id"), Field: "id",
 				Err: fmt.Errorf("duplicate pair id %q (first on line %d)", p.ID, first)}
 		}
-		seen[p.ID] = line
+		seen[p.ID] = ln.Line()
 		pairs = append(pairs, p)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{File: name, Line: line + 1, Err: err}
+	if err := ln.Err(); err != nil {
+		return nil, err
 	}
 	if len(pairs) == 0 {
-		return nil, fmt.Errorf("%s: no pairs", name)
+		return nil, &ParseError{File: name, Err: errors.New("no pairs")}
 	}
 	return pairs, nil
 }
 
-// decodePair decodes and validates one line; col is the 1-based column of
-// the problem, or 0.
-func decodePair(raw []byte) (p Pair, col int, err error) {
+// pairError is a problem with one line: at byte offset off of it (-1:
+// none), or at the key field.
+type pairError struct {
+	off   int
+	field string
+	err   error
+}
+
+// decodePair decodes and validates one line.
+func decodePair(raw []byte) (Pair, *pairError) {
+	var p Pair
+	at := func(field string, format string, a ...any) *pairError {
+		return &pairError{off: -1, field: field, err: fmt.Errorf(format, a...)}
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
@@ -136,17 +130,18 @@ func decodePair(raw []byte) (p Pair, col int, err error) {
 		var typ *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &syn):
-			return p, int(syn.Offset), fmt.Errorf("invalid JSON: %v", syn)
+			// Offset counts the bytes read, the bad one included.
+			return p, &pairError{off: max(int(syn.Offset)-1, 0), err: fmt.Errorf("invalid JSON: %v", syn)}
 		case errors.As(err, &typ):
-			return p, fieldColumn(raw, typ.Field), fmt.Errorf("field %q: want %s, got JSON %s", typ.Field, typ.Type, typ.Value)
+			return p, at(typ.Field, "field %q: want %s, got JSON %s", typ.Field, typ.Type, typ.Value)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-			return p, fieldColumn(raw, f), fmt.Errorf("unknown field %q", f)
+			return p, at(f, "unknown field %q", f)
 		}
-		return p, 0, fmt.Errorf("invalid JSON: %v", err)
+		return p, &pairError{off: -1, err: fmt.Errorf("invalid JSON: %v", err)}
 	}
 	if dec.More() {
-		return p, int(dec.InputOffset()) + 1, errors.New("more than one JSON value on the line")
+		return p, &pairError{off: int(dec.InputOffset()), err: errors.New("more than one JSON value on the line")}
 	}
 	need := []struct {
 		field string
@@ -158,12 +153,12 @@ func decodePair(raw []byte) (p Pair, col int, err error) {
 	}
 	for _, n := range need {
 		if n.empty {
-			return p, fieldColumn(raw, n.field), fmt.Errorf("pair %q: field %q is missing or empty", p.ID, n.field)
+			return p, at(n.field, "pair %q: field %q is missing or empty", p.ID, n.field)
 		}
 	}
 	for i, f := range p.Facts {
 		if strings.TrimSpace(f) == "" {
-			return p, fieldColumn(raw, "facts"), fmt.Errorf("pair %q: fact %d is empty", p.ID, i+1)
+			return p, at("facts", "pair %q: fact %d is empty", p.ID, i+1)
 		}
 	}
 	for _, l := range []struct {
@@ -171,26 +166,13 @@ func decodePair(raw []byte) (p Pair, col int, err error) {
 		l     Label
 	}{{"ann1", p.Ann1}, {"ann2", p.Ann2}, {"final", p.Final}} {
 		if !l.l.valid() {
-			return p, fieldColumn(raw, l.field), fmt.Errorf("pair %q: %s is %q, want a, b or tie", p.ID, l.field, l.l)
+			return p, at(l.field, "pair %q: %s is %q, want a, b or tie", p.ID, l.field, l.l)
 		}
 	}
 	if !contains(Kinds, p.Kind) {
-		return p, fieldColumn(raw, "kind"), fmt.Errorf("pair %q: kind %q, want one of %s", p.ID, p.Kind, strings.Join(Kinds, ", "))
+		return p, at("kind", "pair %q: kind %q, want one of %s", p.ID, p.Kind, strings.Join(Kinds, ", "))
 	}
-	return p, 0, nil
-}
-
-// fieldColumn returns the 1-based column of the key "field" in a JSON
-// line, or 0 when it does not occur.
-func fieldColumn(raw []byte, field string) int {
-	if field == "" {
-		return 0
-	}
-	i := bytes.Index(raw, []byte(`"`+field+`"`))
-	if i < 0 {
-		return 0
-	}
-	return i + 1
+	return p, nil
 }
 
 func contains(list []string, s string) bool {

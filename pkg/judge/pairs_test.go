@@ -159,18 +159,22 @@ func TestReadPairsErrors(t *testing.T) {
 	}{
 		{"syntax", "{\"id\": \"x\",,}", "in.jsonl:1:12: invalid JSON"},
 		{"unknown field", strings.Replace(good, `"lang"`, `"language"`, 1), `in.jsonl:1:69: unknown field "language"`},
-		{"bad label", strings.Replace(good, `"final":"tie"`, `"final":"A"`, 1), `in.jsonl:1:107: pair "x": final is "A", want a, b or tie`},
-		{"bad kind", strings.Replace(good, `"kind":"tie"`, `"kind":"verbose-tie"`, 1), `in.jsonl:1:56: pair "x": kind "verbose-tie"`},
+		{"bad label", strings.Replace(good, `"final":"tie"`, `"final":"A"`, 1), `in.jsonl:1:107 (column "final"): pair "x": final is "A", want a, b or tie`},
+		{"bad kind", strings.Replace(good, `"kind":"tie"`, `"kind":"verbose-tie"`, 1), `in.jsonl:1:56 (column "kind"): pair "x": kind "verbose-tie"`},
+		// প্রশ্ন is 6 characters in 18 bytes, 5 characters more than q:
+		// "kind" opens at character 56+5 = 61 (byte 73, which is what
+		// this column was before it counted characters).
+		{"bad kind after Bengali", strings.Replace(strings.Replace(good, `"kind":"tie"`, `"kind":"verbose-tie"`, 1), `"q"`, `"প্রশ্ন"`, 1), `in.jsonl:1:61 (column "kind"): pair "x": kind "verbose-tie"`},
 		{"missing answer", strings.Replace(good, `"b":"B"`, `"b":""`, 1), `in.jsonl:1:48: pair "x": field "b" is missing or empty`},
 		{"no facts", strings.Replace(good, `["f"]`, `[]`, 1), `in.jsonl:1:26: pair "x": field "facts" is missing or empty`},
 		{"wrong type", strings.Replace(good, `["f"]`, `"f"`, 1), `in.jsonl:1:26: field "facts": want []string`},
-		{"duplicate id", good + "\n\n" + good, `in.jsonl:3:2: duplicate pair id "x" (first on line 1)`},
+		{"duplicate id", good + "\n\n" + good, `in.jsonl:3:2 (column "id"): duplicate pair id "x" (first on line 1)`},
 		{"two values", good + " {}", "in.jsonl:1:"},
 		{"empty", "\n\n", "in.jsonl: no pairs"},
 		// "a" opens at 40, so its value's A is byte 45 and the bad byte 46;
 		// "facts" opens at 26, so the fact's f is byte 36 and the bad byte 37.
-		{"invalid UTF-8 in an answer", strings.Replace(good, `"a":"A"`, "\"a\":\"A\xff\"", 1), `in.jsonl:1:46: field "a": invalid UTF-8: byte 0xFF`},
-		{"invalid UTF-8 in a fact", strings.Replace(good, `["f"]`, "[\"f\xfe\"]", 1), `in.jsonl:1:37: field "facts": invalid UTF-8: byte 0xFE`},
+		{"invalid UTF-8 in an answer", strings.Replace(good, `"a":"A"`, "\"a\":\"A\xff\"", 1), `in.jsonl:1:46 (column "a"): invalid UTF-8: first bad byte 0xFF`},
+		{"invalid UTF-8 in a fact", strings.Replace(good, `["f"]`, "[\"f\xfe\"]", 1), `in.jsonl:1:37 (column "facts"): invalid UTF-8: first bad byte 0xFE`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,7 +183,7 @@ func TestReadPairsErrors(t *testing.T) {
 				t.Fatalf("error %v, want prefix %q", err, tt.want)
 			}
 			var pe *ParseError
-			if tt.name != "empty" && !errors.As(err, &pe) {
+			if !errors.As(err, &pe) {
 				t.Errorf("error is %T, want *ParseError", err)
 			}
 			if strings.HasPrefix(tt.name, "invalid UTF-8") && !errors.Is(err, ErrInvalidUTF8) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Kind says what a prompt asks a judge to do.
@@ -169,8 +170,10 @@ func position(data []byte, off int64) (line, col int) {
 	}
 	before := data[:off]
 	line = bytes.Count(before, []byte{'\n'}) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1)
-	return line, max(col, 1)
+	start := bytes.LastIndexByte(before, '\n') + 1
+	// off counts the bad byte: the column is that of byte off-1, in
+	// characters.
+	return line, utf8.RuneCount(data[start:max(int(off)-1, start)]) + 1
 }
 
 // FindPrompt returns the prompt that id names: "name@version", "name"

@@ -188,8 +188,8 @@ func TestReadErrors(t *testing.T) {
 		{"bad tokens", "x.csv", "id,choice,loglik,gold,tokens\n1,A,-1,A,0\n", "x.csv:2:10: token count \"0\" is not a positive whole number"},
 		{"duplicate letter question", "x.csv", "id,prediction,gold\n1,A,A\n1,B,A\n", "x.csv:3:1: question \"1\" (language \"\") appears twice; first on line 2"},
 		{"csv quote", "x.csv", hdr + "1,\"A,-1,A\n", "x.csv:2:"},
-		{"bad json", "x.jsonl", "{\"id\": 1, \"prediction\": \"A\", \"gold\": \"A\"}\nnot json\n", "x.jsonl:2: not a JSON object"},
-		{"empty", "x.csv", "", "x.csv: empty file"},
+		{"bad json", "x.jsonl", "{\"id\": 1, \"prediction\": \"A\", \"gold\": \"A\"}\nnot json\n", "x.jsonl:2:2: not JSON: invalid character 'o'"},
+		{"empty", "x.csv", "", "x.csv: the file is empty"},
 		{"header only", "x.csv", hdr, "x.csv: no rows after the header"},
 	}
 	for _, c := range cases {
@@ -306,7 +306,7 @@ func TestReadInvalidUTF8(t *testing.T) {
 		{"csv header", "x.csv", "id,cho\xffice,loglik,gold\n1,A,-1,A\n", "x.csv:1:7: header: invalid UTF-8: first bad byte 0xFF at character 4"},
 		{"csv second line of a quoted field", "x.csv", "id,choice,choice_text,loglik,gold\n1,A,\"one\ntw\xffo\",-1,A\n", "x.csv:3:3 (column \"choice_text\"): invalid UTF-8: first bad byte 0xFF at character 7"},
 		{"letters prediction", "x.csv", "id,prediction,gold\n1,\xe0\xa6,A\n", "x.csv:2:3 (column \"prediction\"): invalid UTF-8: first bad byte 0xE0"},
-		{"jsonl value", "x.jsonl", "{\"id\": \"q1\", \"gold\": \"A\xff\", \"prediction\": \"A\"}\n", "x.jsonl:1:24 (column \"gold\"): invalid UTF-8: byte 0xFF"},
+		{"jsonl value", "x.jsonl", "{\"id\": \"q1\", \"gold\": \"A\xff\", \"prediction\": \"A\"}\n", "x.jsonl:1:24 (column \"gold\"): invalid UTF-8: first bad byte 0xFF"},
 		{"jsonl nested", "x.jsonl", "{\"id\": \"q1\", \"gold\": \"A\", \"prediction\": \"A\"}\n{\"meta\": {\"k\": [\"\xff\"]}, \"id\": \"q2\", \"gold\": \"A\", \"prediction\": \"A\"}\n", "x.jsonl:2:18 (column \"meta\"): invalid UTF-8"},
 	}
 	for _, c := range cases {

@@ -1,12 +1,8 @@
 package mc
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -38,29 +35,18 @@ type Columns struct {
 var DefaultColumns = Columns{ID: "id", Language: "language", Subject: "subject", Choice: "choice",
 	Text: "choice_text", LogLik: "loglik", Tokens: "tokens", Gold: "gold", Prediction: "prediction"}
 
-// ParseError is an error at a place in a prediction file.
-type ParseError struct {
-	File         string
-	Line, Column int    // 1-based; 0 when unknown
-	Field        string // the column concerned, when the message does not name it
-	Err          error
-}
+// ParseError is an error at a place in a prediction file: the file, the
+// 1-based line, the 1-based character column (0 when unknown) and the
+// column concerned. It is tabular.ParseError, the one error type of every
+// evalbook reader.
+type ParseError = tabular.ParseError
 
-func (e *ParseError) Error() string {
-	s := e.File
-	if e.Line > 0 {
-		s += fmt.Sprintf(":%d", e.Line)
-		if e.Column > 0 {
-			s += fmt.Sprintf(":%d", e.Column)
-		}
-	}
-	if e.Field != "" {
-		s += fmt.Sprintf(" (column %q)", e.Field)
-	}
-	return s + ": " + e.Err.Error()
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }
+// ErrInvalidUTF8 is the error, wrapped in a *ParseError naming the file,
+// line and column, of a field that is not valid UTF-8. Such a file is
+// refused rather than repaired: a label or id with a stray byte would be
+// scored as some other label, or split one question in two. It is
+// tabular.ErrInvalidUTF8.
+var ErrInvalidUTF8 = tabular.ErrInvalidUTF8
 
 // File is a prediction file read into questions.
 type File struct {
@@ -90,22 +76,23 @@ func ReadFile(path string, cols Columns) (*File, error) {
 func Read(r io.Reader, name string, cols Columns) (*File, error) {
 	cols = cols.fill()
 	h := sha256.New()
-	data, err := io.ReadAll(io.TeeReader(r, h))
-	if err != nil {
-		return nil, err
-	}
-	var src rowSource
+	tee := io.TeeReader(r, h)
+	format := "csv"
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".jsonl", ".ndjson":
-		src, err = newJSONLSource(data, name)
-	default:
-		src, err = newCSVSource(data, name)
+		format = "jsonl"
 	}
+	// JSONL objects may leave out keys (a missing or null value is
+	// absent) and add keys the first object lacks.
+	rd, err := tabular.NewReader(tee, name, tabular.Options{Format: format, Sparse: true})
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{file: name, cols: cols, src: src, byKey: map[string]int{}}
+	b := &builder{file: name, cols: cols, rd: rd, byKey: map[string]int{}}
 	if err := b.run(); err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(io.Discard, tee); err != nil { // the hash covers the whole input
 		return nil, err
 	}
 	b.out.Hash = hex.EncodeToString(h.Sum(nil))[:12]
@@ -128,212 +115,74 @@ func (c Columns) fill() Columns {
 	return c
 }
 
-// rowSource yields a header, then records with their line numbers; get
-// returns a named field and its column (1-based, 0 when not known).
-type rowSource interface {
-	header() []string
-	next() (line int, err error) // io.EOF at the end
-	get(col string) (value string, column int, ok bool)
-}
+// place is where a value is: its line and character column (0 when
+// unknown).
+type place struct{ line, col int }
 
-type csvSource struct {
-	r    *csv.Reader
-	data []byte // what r reads, for the place of a bad byte
-	name string
-	hdr  []string
-	pos  map[string]int
-	rec  []string
-}
-
-func newCSVSource(data []byte, name string) (*csvSource, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	r := csv.NewReader(bytes.NewReader(data))
-	r.ReuseRecord = true
-	s := &csvSource{r: r, data: data, name: name, pos: map[string]int{}}
-	hdr, err := r.Read()
-	if err == io.EOF {
-		return nil, &ParseError{File: name, Err: errors.New("empty file: no header")}
+// get returns the named field of the record just read and its place; a
+// column the file lacks, a JSONL key left out and a JSON null are absent.
+func (b *builder) get(col string) (string, place, bool) {
+	rec := b.rd.Record()
+	i := b.rd.Index(col)
+	if i < 0 || i >= len(rec.Fields) {
+		return "", place{rec.Line, 0}, false
 	}
-	if err != nil {
-		return nil, csvError(name, err)
+	if k := rec.Kind(i); k == tabular.Absent || k == tabular.Null {
+		return "", place{rec.Line, 0}, false
 	}
-	s.hdr = append([]string(nil), hdr...)
-	for i, h := range s.hdr {
-		line, col := r.FieldPos(i)
-		if pe := fieldUTF8Error(data, name, line, col, "", h); pe != nil {
-			pe.Err = fmt.Errorf("header: %w", pe.Err)
-			return nil, pe
-		}
-		if _, dup := s.pos[h]; dup {
-			return nil, &ParseError{File: name, Line: 1, Column: i + 1, Err: fmt.Errorf("column %q appears twice in the header", h)}
-		}
-		s.pos[h] = i
-	}
-	return s, nil
-}
-
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &ParseError{File: name, Line: pe.Line, Column: pe.Column, Err: pe.Err}
-	}
-	return &ParseError{File: name, Err: err}
-}
-
-func (s *csvSource) header() []string { return s.hdr }
-
-func (s *csvSource) next() (int, error) {
-	rec, err := s.r.Read()
-	if err == io.EOF {
-		return 0, io.EOF
-	}
-	if err != nil {
-		return 0, csvError(s.name, err)
-	}
-	s.rec = rec
-	for i, f := range rec {
-		l, c := s.r.FieldPos(i)
-		name := ""
-		if i < len(s.hdr) {
-			name = s.hdr[i]
-		}
-		if pe := fieldUTF8Error(s.data, s.name, l, c, name, f); pe != nil {
-			return 0, pe
-		}
-	}
-	line, _ := s.r.FieldPos(0)
-	return line, nil
-}
-
-func (s *csvSource) get(col string) (string, int, bool) {
-	i, ok := s.pos[col]
-	if !ok {
-		return "", 0, false
-	}
-	_, c := s.r.FieldPos(i)
-	return s.rec[i], c, true
-}
-
-type jsonlSource struct {
-	sc   *bufio.Scanner
-	name string
-	line int
-	hdr  []string
-	obj  map[string]json.RawMessage
-	// first is the first object, read to find the columns.
-	first     map[string]json.RawMessage
-	firstLine int
-}
-
-func newJSONLSource(data []byte, name string) (*jsonlSource, error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	s := &jsonlSource{sc: sc, name: name}
-	line, obj, err := s.read()
-	if err == io.EOF {
-		return nil, &ParseError{File: name, Err: errors.New("empty file: no records")}
-	}
-	if err != nil {
-		return nil, err
-	}
-	s.first, s.firstLine = obj, line
-	for k := range obj {
-		s.hdr = append(s.hdr, k)
-	}
-	sort.Strings(s.hdr)
-	return s, nil
-}
-
-func (s *jsonlSource) read() (int, map[string]json.RawMessage, error) {
-	for s.sc.Scan() {
-		s.line++
-		b := bytes.TrimSpace(s.sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		if err := lineUTF8Error(s.name, s.line, s.sc.Bytes()); err != nil {
-			return 0, nil, err
-		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(b, &obj); err != nil {
-			return 0, nil, &ParseError{File: s.name, Line: s.line, Err: fmt.Errorf("not a JSON object: %v", err)}
-		}
-		return s.line, obj, nil
-	}
-	if err := s.sc.Err(); err != nil {
-		return 0, nil, &ParseError{File: s.name, Line: s.line + 1, Err: err}
-	}
-	return 0, nil, io.EOF
-}
-
-func (s *jsonlSource) header() []string { return s.hdr }
-
-func (s *jsonlSource) next() (int, error) {
-	if s.first != nil {
-		s.obj, s.first = s.first, nil
-		return s.firstLine, nil
-	}
-	line, obj, err := s.read()
-	if err != nil {
-		return 0, err
-	}
-	s.obj = obj
-	return line, nil
-}
-
-// get returns a string value as is and a number in its JSON spelling; a
-// null or missing key is absent.
-func (s *jsonlSource) get(col string) (string, int, bool) {
-	raw, ok := s.obj[col]
-	if !ok || string(raw) == "null" {
-		return "", 0, false
-	}
-	var str string
-	if json.Unmarshal(raw, &str) == nil {
-		return str, 0, true
-	}
-	return string(raw), 0, true
+	line, c := b.rd.FieldPos(i)
+	return rec.Fields[i], place{line, c}, true
 }
 
 // builder turns rows into questions.
 type builder struct {
 	file  string
 	cols  Columns
-	src   rowSource
+	rd    *tabular.Reader
 	out   File
 	byKey map[string]int // language + "\x00" + id -> index in out.Questions
 	// fileLang is the language taken from the file name, if any.
 	fileLang string
 }
 
-func (b *builder) errf(line, col int, format string, a ...any) error {
-	return &ParseError{File: b.file, Line: line, Column: col, Err: fmt.Errorf(format, a...)}
+func (b *builder) errf(p place, format string, a ...any) error {
+	return &ParseError{File: b.file, Line: p.line, Column: p.col, Err: fmt.Errorf(format, a...)}
 }
 
 func (b *builder) run() error {
+	header := b.rd.Header()
 	has := map[string]bool{}
-	for _, h := range b.src.header() {
+	for i, h := range header {
+		if has[h] {
+			return &ParseError{File: b.file, Line: 1, Column: b.rd.HeaderColumn(i), Err: fmt.Errorf("column %q appears twice in the header", h)}
+		}
 		has[h] = true
 	}
+	names := append([]string(nil), header...)
+	if b.rd.Format() == "jsonl" {
+		sort.Strings(names) // keys have no order of their own
+	}
+	columns := strings.Join(names, ", ")
 	c := b.cols
+	top := place{1, 0}
 	switch {
 	case has[c.LogLik]:
 		b.out.Mode = "loglik"
 		for _, need := range []string{c.ID, c.Choice, c.Gold} {
 			if !has[need] {
-				return b.errf(1, 0, "log-likelihood file has no %q column (columns: %s)", need, strings.Join(b.src.header(), ", "))
+				return b.errf(top, "log-likelihood file has no %q column (columns: %s)", need, columns)
 			}
 		}
 	case has[c.Prediction]:
 		b.out.Mode = "letters"
 		for _, need := range []string{c.ID, c.Gold} {
 			if !has[need] {
-				return b.errf(1, 0, "prediction file has no %q column (columns: %s)", need, strings.Join(b.src.header(), ", "))
+				return b.errf(top, "prediction file has no %q column (columns: %s)", need, columns)
 			}
 		}
 	default:
-		return b.errf(1, 0, "neither a %q column (one row per option) nor a %q column (one row per question) (columns: %s)",
-			c.LogLik, c.Prediction, strings.Join(b.src.header(), ", "))
+		return b.errf(top, "neither a %q column (one row per option) nor a %q column (one row per question) (columns: %s)",
+			c.LogLik, c.Prediction, columns)
 	}
 	b.out.LanguageSource = "none"
 	if has[c.Language] {
@@ -342,17 +191,13 @@ func (b *builder) run() error {
 		b.fileLang = lang
 		b.out.LanguageSource = "file name"
 	}
-	for {
-		line, err := b.src.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
+	for b.rd.Scan() {
+		if err := b.row(b.rd.Record().Line); err != nil {
 			return err
 		}
-		if err := b.row(line); err != nil {
-			return err
-		}
+	}
+	if err := b.rd.Err(); err != nil {
+		return err
 	}
 	if len(b.out.Questions) == 0 {
 		return &ParseError{File: b.file, Err: errors.New("no rows after the header")}
@@ -360,26 +205,26 @@ func (b *builder) run() error {
 	if b.out.Mode == "loglik" {
 		for _, q := range b.out.Questions {
 			if len(q.Choices) < 2 {
-				return b.errf(q.Line, 0, "question %q has %d option(s); a multiple-choice question needs at least 2", q.ID, len(q.Choices))
+				return b.errf(place{q.Line, 0}, "question %q has %d option(s); a multiple-choice question needs at least 2", q.ID, len(q.Choices))
 			}
 			if goldPos(q) < 0 {
-				return b.errf(q.Line, 0, "question %q: the gold option %s is not among its options", q.ID, Letter(q.Gold))
+				return b.errf(place{q.Line, 0}, "question %q: the gold option %s is not among its options", q.ID, Letter(q.Gold))
 			}
 		}
 	}
 	return nil
 }
 
-func (b *builder) field(name string) (string, int) {
-	v, col, _ := b.src.get(name)
-	return v, col
+func (b *builder) field(name string) (string, place) {
+	v, p, _ := b.get(name)
+	return v, p
 }
 
 func (b *builder) label(line int, col string, what string) (int, string, error) {
 	v, c := b.field(col)
 	i, ok := LetterIndex(v)
 	if !ok {
-		return 0, v, b.errf(line, c, "%s %q names no option (want a letter such as A, a digit, or an option letter such as क or ক)", what, v)
+		return 0, v, b.errf(c, "%s %q names no option (want a letter such as A, a digit, or an option letter such as क or ক)", what, v)
 	}
 	return i, v, nil
 }
@@ -389,10 +234,10 @@ func (b *builder) row(line int) error {
 	id, idCol := b.field(c.ID)
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return b.errf(line, idCol, "empty question id")
+		return b.errf(idCol, "empty question id")
 	}
 	lang := b.fileLang
-	if v, _, ok := b.src.get(c.Language); ok {
+	if v, _, ok := b.get(c.Language); ok {
 		lang = strings.TrimSpace(v)
 		if l, ok := textnorm.ParseLanguage(lang); ok {
 			lang = l
@@ -408,7 +253,7 @@ func (b *builder) row(line int) error {
 	qi, seen := b.byKey[key]
 	if b.out.Mode == "letters" {
 		if seen {
-			return b.errf(line, idCol, "question %q (language %q) appears twice; first on line %d", id, lang, b.out.Questions[qi].Line)
+			return b.errf(idCol, "question %q (language %q) appears twice; first on line %d", id, lang, b.out.Questions[qi].Line)
 		}
 		pred, _ := b.field(c.Prediction)
 		p, ok := LetterIndex(pred)
@@ -427,10 +272,10 @@ func (b *builder) row(line int) error {
 	q := &b.out.Questions[qi]
 	if q.Gold != gold {
 		_, gc := b.field(c.Gold)
-		return b.errf(line, gc, "question %q: gold label %q differs from %s on line %d", id, goldRaw, Letter(q.Gold), q.Line)
+		return b.errf(gc, "question %q: gold label %q differs from %s on line %d", id, goldRaw, Letter(q.Gold), q.Line)
 	}
 	if q.Subject != subject {
-		return b.errf(line, subjCol, "question %q: subject %q differs from %q on line %d", id, subject, q.Subject, q.Line)
+		return b.errf(subjCol, "question %q: subject %q differs from %q on line %d", id, subject, q.Subject, q.Line)
 	}
 	idx, lab, err := b.label(line, c.Choice, "option label")
 	if err != nil {
@@ -439,20 +284,20 @@ func (b *builder) row(line int) error {
 	for _, ch := range q.Choices {
 		if ch.Index == idx {
 			_, cc := b.field(c.Choice)
-			return b.errf(line, cc, "question %q: option %q appears twice (as %q before)", id, lab, ch.Label)
+			return b.errf(cc, "question %q: option %q appears twice (as %q before)", id, lab, ch.Label)
 		}
 	}
 	llRaw, llCol := b.field(c.LogLik)
 	ll, perr := strconv.ParseFloat(strings.TrimSpace(llRaw), 64)
 	if perr != nil || !validLogLik(ll) {
-		return b.errf(line, llCol, "log-likelihood %q is not a number (−inf is allowed; NaN and +inf are not)", llRaw)
+		return b.errf(llCol, "log-likelihood %q is not a number (−inf is allowed; NaN and +inf are not)", llRaw)
 	}
 	text, _ := b.field(c.Text)
 	tokens := 0
-	if v, tc, ok := b.src.get(c.Tokens); ok && strings.TrimSpace(v) != "" {
+	if v, tc, ok := b.get(c.Tokens); ok && strings.TrimSpace(v) != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 {
-			return b.errf(line, tc, "token count %q is not a positive whole number", v)
+			return b.errf(tc, "token count %q is not a positive whole number", v)
 		}
 		tokens = n
 	}

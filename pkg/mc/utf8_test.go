@@ -46,29 +46,3 @@ func TestReadInvalidUTF8Column(t *testing.T) {
 		})
 	}
 }
-
-// TestFieldUTF8ErrorNoPlace: when the data does not hold the field where
-// the reader said, the error gives the bad byte's line and no column
-// rather than a guess.
-func TestFieldUTF8ErrorNoPlace(t *testing.T) {
-	tests := []struct {
-		name string
-		data string
-	}{
-		{"no data", ""},
-		{"too few lines", "id,gold\n"},
-		{"other bytes there", "id,gold\n1,A\n"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			pe := fieldUTF8Error([]byte(tc.data), "x.csv", 2, 3, "gold", "A\xff")
-			if pe == nil || pe.Line != 2 || pe.Column != 0 {
-				t.Errorf("fieldUTF8Error = %+v, want line 2 and no column", pe)
-			}
-		})
-	}
-	if pe := fieldUTF8Error([]byte("id,gold\n1,A\xff\n"), "x.csv", 2, 3, "gold", "A\xff"); pe == nil || pe.Line != 2 || pe.Column != 4 {
-		// 1 (1) , (2) A (3) the bad byte 4.
-		t.Errorf("fieldUTF8Error = %+v, want 2:4", pe)
-	}
-}

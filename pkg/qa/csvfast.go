@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/evalbook/evalbook/internal/rawpos"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // This file is the fast CSV path: the file is cut into blocks that end on
@@ -344,7 +345,7 @@ func col(t string, lineStart, pos int) int {
 // badUTF8 locates the first invalid UTF-8 in rec for an error message:
 // its line and column (the record may span lines) and its column name.
 func badUTF8(file string, rec record, header []string) error {
-	pe := &ParseError{File: file, Line: rec.line, Err: ErrInvalidUTF8}
+	pe := &ParseError{File: file, Line: rec.line, Err: errInvalidUTF8}
 	if off := rawpos.InvalidUTF8String(rec.raw); off >= 0 {
 		pe.Line, pe.Column = lineCol(rec.raw, off, rec.line)
 	}
@@ -353,7 +354,7 @@ func badUTF8(file string, rec record, header []string) error {
 			if i < len(header) {
 				pe.Field = header[i]
 			}
-			pe.Err = badUTF8Err(f[off], utf8.RuneCountInString(f[:off])+1, true)
+			pe.Err = tabular.BadByteError(f[off], utf8.RuneCountInString(f[:off])+1)
 			if rec.raw == "" {
 				pe.Line = rec.line + strings.Count(f[:off], "\n")
 			}
@@ -385,7 +386,7 @@ func readHeader(file string, c *chunk) ([]string, *chunk, error) {
 	}
 	if off := rawpos.InvalidUTF8String(rec.raw); off >= 0 {
 		line, col := lineCol(rec.raw, off, rec.line)
-		return nil, nil, &ParseError{File: file, Line: line, Column: col, Err: fmt.Errorf("header: %w", ErrInvalidUTF8)}
+		return nil, nil, &ParseError{File: file, Line: line, Column: col, Err: fmt.Errorf("header: %w", errInvalidUTF8)}
 	}
 	header := make([]string, len(rec.fields))
 	for i, f := range rec.fields {

@@ -748,12 +748,11 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 	const batchRows = 2048
 	seq := 0
 	var repaired *results.Warning
-	switch s := src.(type) {
-	case *csvSource:
+	if s, ok := src.(*tableSource); ok {
 		repaired = &s.repaired
-	case *jsonlSource:
-		repaired = &s.repaired
-		s.requireText(e.lay.readColumns())
+		if s.format == "jsonl" {
+			s.requireText(e.lay.readColumns())
+		}
 	}
 	if repaired != nil {
 		defer func() {

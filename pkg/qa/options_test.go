@@ -168,7 +168,10 @@ func TestParseErrorPlaces(t *testing.T) {
 		{"csv second line of a field", "t.csv", hdr + "q,\"x\ny\xff\",D,r\n", false, 3, 2, "answer"},
 		{"csv header", "t.csv", "quest\xffion,answer,Domain,response\nq,a,D,r\n", false, 1, 6, ""},
 		{"Open csv after Bengali", "t.csv", hdr + "কখ,a\xff,D,r\n", true, 2, 5, "answer"},
-		{"Open csv quoted", "t.csv", hdr + "\"ক\",\"a\xff\",D,r\n", true, 2, 6, "answer"},
+		// `"ক","a` is 6 characters, quotes included (an editor shows
+		// them): the bad byte is the 7th. (Before pkg/tabular this was
+		// 6: the quotes of the earlier field were not counted.)
+		{"Open csv quoted", "t.csv", hdr + "\"ক\",\"a\xff\",D,r\n", true, 2, 7, "answer"},
 		// `{"question": "q", "answer": "a` is 30 characters: the bad byte is the 31st.
 		{"jsonl bad byte", "t.jsonl", `{"question": "q", "answer": "a` + "\xff" + `", "Domain": "D", "response": "r"}` + "\n", false, 1, 31, "answer"},
 		// A syntax error: the stray x is the 29th character, in the value of "answer".
