@@ -91,6 +91,8 @@ func TestAgreeErrors(t *testing.T) {
 	}
 	good := write("good.csv", "id,r1,r2,r3\nx,1,2,2\ny,2,2,3\n")
 	dup := write("dup.csv", "id,r1,r2\nx,a,b\nx,b,b\n")
+	// The bad ratings' places are character columns: "y,2,high" puts
+	// "high" at 5, and "y,-1,2" puts "-1" at 3.
 	word := write("word.csv", "id,r1,r2\nx,1,2\ny,2,high\n")
 	negative := write("negative.csv", "id,r1,r2\nx,1,2\ny,-1,2\n")
 	same := write("same.csv", "id,r1,r2,r3\nx,a,a,a\ny,a,a,\n")
@@ -117,9 +119,9 @@ func TestAgreeErrors(t *testing.T) {
 		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: --confidence must be between 0 and 1, got 95\n"},
 		{"missing column", []string{"agree", "--labels", good, "--raters", "r1,r9"}, 1, "evalbook: " + good + ":1: no column \"r9\"; the header has \"id\", \"r1\", \"r2\", \"r3\"\n"},
 		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1 (column \"id\"): duplicate id \"x\" (first on line 2)\n"},
-		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:3: r2 rated \"high\", which is not a number, as the interval level needs\n"},
+		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:5 (column \"r2\"): r2 rated \"high\", which is not a number, as the interval level needs\n"},
 		// The audit: -1 at the ratio level was reported as "not a number".
-		{"negative at ratio level", []string{"agree", "--labels", negative, "--raters", "r1,r2", "--metric", "alpha", "--level", "ratio"}, 1, "evalbook: " + negative + ":3:2: r1 rated \"-1\", which is negative, and the ratio level needs numbers of 0 or more\n"},
+		{"negative at ratio level", []string{"agree", "--labels", negative, "--raters", "r1,r2", "--metric", "alpha", "--level", "ratio"}, 1, "evalbook: " + negative + ":3:3 (column \"r1\"): r1 rated \"-1\", which is negative, and the ratio level needs numbers of 0 or more\n"},
 		{"one label for alpha", []string{"agree", "--labels", same, "--raters", "r1,r2,r3"}, 1, "evalbook: " + same + ": agree: every rating is the same label, so chance agreement is 1 and the statistic is undefined\n"},
 		{"label outside --order", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid"}, 1, "evalbook: " + scale + ": agree: label \"high\" of item 2 is not in the given order [\"low\" \"mid\"]\n"},
 		{"order twice", []string{"agree", "--labels", scale, "--raters", "r1,r2", "--order", "low,mid,low"}, 2, "evalbook: agree: --order lists \"low\" twice\n"},

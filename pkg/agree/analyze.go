@@ -362,8 +362,7 @@ func (a *analysis) alpha() error {
 	al, err := KrippendorffAlpha(items, a.opt.Level, order)
 	var ve *ValueError
 	if errors.As(err, &ve) {
-		return &ParseError{File: t.File, Line: t.Rows[ve.Unit].Line, Column: t.RaterFields[ve.Rater],
-			Err: fmt.Errorf("%s rated %q, which is %s", t.Raters[ve.Rater], ve.Value, ve.Problem())}
+		return t.CellError(ve.Unit, ve.Rater, fmt.Errorf("%s rated %q, which is %s", t.Raters[ve.Rater], ve.Value, ve.Problem()))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.File, err)

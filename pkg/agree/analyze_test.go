@@ -187,10 +187,10 @@ func TestAnalyzeErrors(t *testing.T) {
 		})
 	}
 	// A rating the interval level cannot use is a *ParseError at its cell:
-	// line 3, field 3 (r2).
+	// line 3, character 5 ("y,2," is four characters), column r2.
 	_, err := analyzeCSV(t, "id,r1,r2\nx,1,2\ny,2,high\n", []string{"r1", "r2"}, "id", Options{Metric: MetricAlpha, Level: LevelInterval})
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Line != 3 || pe.Column != 3 || err.Error() != `t.csv:3:3: r2 rated "high", which is not a number, as the interval level needs` {
-		t.Errorf("err %v, want a *ParseError at 3:3", err)
+	if !errors.As(err, &pe) || pe.Line != 3 || pe.Column != 5 || err.Error() != `t.csv:3:5 (column "r2"): r2 rated "high", which is not a number, as the interval level needs` {
+		t.Errorf("err %v, want a *ParseError at 3:5", err)
 	}
 }
