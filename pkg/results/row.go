@@ -223,6 +223,32 @@ func (s *RowSchema) cell(r *Row, c cellRef) string {
 	return ""
 }
 
+// Number returns the figure in column c of s.Header for row r: a
+// verdict (NaN when there is none), a count, or a flag as 1 or 0; ok is
+// false for a text column.
+func (s *RowSchema) Number(r *Row, c int) (x float64, ok bool) {
+	switch ref := s.cells[c]; ref.kind {
+	case cellValue:
+		return r.Values[ref.i], true
+	case cellMatching:
+		return float64(r.Matching), true
+	case cellTotal:
+		return float64(r.TotalGolden), true
+	case cellBlank:
+		return b2f(r.Blank), true
+	case cellEmpty:
+		return b2f(r.EmptyGolden), true
+	}
+	return 0, false
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func bit(b bool) string {
 	if b {
 		return "1"
