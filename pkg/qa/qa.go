@@ -12,6 +12,13 @@
 // files. Files are streamed: CSV is cut into blocks of whole
 // records, scored on all cores, and written back in file order, so a
 // million-row file needs a few megabytes of memory.
+//
+// Scored rows are values (Row, which is results.Row): Options.Rows
+// receives each one in file order while Score computes the figures, and
+// Rows is the same stream as an iter.Seq2 for a range loop. The verdict
+// file of Options.Verdicts is written from those rows; a
+// results.RowTable keeps them for the XLSX, HTML, DataFrame and
+// notebook renderers, so nothing in the library parses its own CSV back.
 package qa
 
 import (
