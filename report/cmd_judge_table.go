@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,7 +42,7 @@ type judgeTable struct {
 
 // readJudgeTable reads the first limit rows (all when limit is 0) of a
 // response table through pkg/qa, which validates the columns and scores
-// exact_substring and word_overlap; its verdict file gives the rows. For
+// exact_substring and word_overlap, and hands over the scored rows. For
 // CSV and JSONL the file is cut after the last row judged, so every figure
 // and warning of the report covers exactly the judged rows, with their
 // lines in the original file.
@@ -64,8 +64,8 @@ func readJudgeTable(ctx context.Context, data []byte, name, by string, limit int
 		}
 		metrics = append(metrics, m)
 	}
-	var buf bytes.Buffer
-	opt := qa.Options{Metrics: metrics, Verdicts: &buf, By: [][]string{}}
+	var rows results.RowTable
+	opt := qa.Options{Metrics: metrics, Rows: rows.Add, By: [][]string{}}
 	if by != "" {
 		opt.By = [][]string{{by}}
 	}
@@ -77,57 +77,44 @@ func readJudgeTable(ctx context.Context, data []byte, name, by string, limit int
 	sc.Dataset.Hash = hex.EncodeToString(sum[:])[:12]
 	t.score = sc
 
-	r := csv.NewReader(&buf)
-	r.FieldsPerRecord = -1
-	hdr, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("reading the scored rows: %w", err)
+	sch := rows.Schema()
+	if sch == nil {
+		return nil, fmt.Errorf("%s: no rows were scored", name)
 	}
-	col := map[string]int{}
-	for i, h := range hdr {
-		if _, dup := col[h]; !dup {
-			col[h] = i
-		}
-	}
+	col := func(n string) int { return slices.Index(sch.Columns, n) }
 	cols := qa.DefaultColumns
-	need := []string{cols.Question, cols.Answer, cols.Response, "exact_substring", "word_overlap", "blank_response", "empty_golden"}
+	need := []string{cols.Question, cols.Answer, cols.Response}
 	if by != "" {
 		need = append(need, by)
 	}
 	for _, n := range need {
-		if _, ok := col[n]; !ok {
+		if col(n) < 0 {
 			return nil, fmt.Errorf("%s: no column %q in the scored rows", name, n)
 		}
 	}
-	t.inputHeader = append([]string(nil), hdr[:col["exact_substring"]]...)
-	idCol, hasID := col[cols.ID]
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the scored rows: %w", err)
-		}
-		i := len(t.rows)
+	t.inputHeader = slices.Clone(sch.Columns)
+	idCol := col(cols.ID)
+	iQ, iA, iR := col(cols.Question), col(cols.Answer), col(cols.Response)
+	for i := range rows.Len() {
 		if limit > 0 && i >= limit {
 			break
 		}
+		r := rows.Row(i) // the table's own copy
 		row := judgeRow{
-			fields:   append([]string(nil), rec[:len(t.inputHeader)]...),
-			question: rec[col[cols.Question]], golden: rec[col[cols.Answer]], response: rec[col[cols.Response]],
-			exact: rec[col["exact_substring"]] == "1", overlap: rec[col["word_overlap"]] == "1",
-			blank: rec[col["blank_response"]] == "1", emptyGolden: rec[col["empty_golden"]] == "1",
+			fields:   r.Fields,
+			question: r.Fields[iQ], golden: r.Fields[iA], response: r.Fields[iR],
+			exact: r.Values[0] == 1, overlap: r.Values[1] == 1, // the metrics are exact_substring, word_overlap
+			blank: r.Blank, emptyGolden: r.EmptyGolden,
 			line: i + 2, // a header line, then one line per row, unless recordBounds knows better
 		}
 		if known && i < len(lines) {
 			row.line = lines[i]
 		}
-		if hasID {
-			row.id = rec[idCol]
+		if idCol >= 0 {
+			row.id = r.Fields[idCol]
 		}
 		if by != "" {
-			row.group = rec[col[by]]
+			row.group = r.Fields[col(by)]
 		}
 		t.rows = append(t.rows, row)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 )
 
@@ -29,17 +30,17 @@ func main() {
 
 func run(out io.Writer) error {
 	// Score a response table (any io.Reader; CSV here) under two metrics,
-	// grouped by language. The verdict file (one row per response) goes
-	// to a buffer; any io.Writer will do.
+	// grouped by language. The scored rows (one per response) are kept as
+	// values; Options.Verdicts would write them as a CSV file instead.
 	metrics, err := score.ParseList("exact_substring,squad_f1")
 	if err != nil {
 		return err
 	}
-	var verdicts bytes.Buffer
+	var rows results.RowTable
 	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{
-		Metrics:  metrics,
-		By:       [][]string{{"language"}},
-		Verdicts: &verdicts,
+		Metrics: metrics,
+		By:      [][]string{{"language"}},
+		Rows:    rows.Add,
 	})
 	if err != nil {
 		return err // a *qa.ParseError names file, line and column
@@ -56,7 +57,7 @@ func run(out io.Writer) error {
 
 	// The single-file HTML report, with the verdict rows.
 	var page bytes.Buffer
-	if err := htmlreport.Write(&page, res, htmlreport.Options{Verdicts: bytes.NewReader(verdicts.Bytes())}); err != nil {
+	if err := htmlreport.Write(&page, res, htmlreport.Options{Rows: &rows}); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "HTML report: %d bytes, dataset hash %s\n", page.Len(), res.Dataset.Hash)

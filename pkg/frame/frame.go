@@ -111,6 +111,53 @@ func ReadVerdicts(r io.Reader, metrics ...string) (dataframe.DataFrame, error) {
 	return load(recs, types)
 }
 
+// FromRows builds the DataFrame of scored rows given as values (a
+// results.RowTable that qa.Options.Rows filled, or a
+// results.VerdictReader), with the columns and types ReadVerdicts gives
+// the verdict file of the same rows: the columns of the schema's Header,
+// the metric verdicts and the scorer's counts and flags as float
+// columns (NaN where a verdict is missing), every other column as text.
+// The strings of the rows are kept, so they must stay valid after the
+// next row (true of both sources above).
+func FromRows(rows results.Rows) (dataframe.DataFrame, error) {
+	sc := rows.Schema()
+	if sc == nil {
+		return dataframe.DataFrame{}, fmt.Errorf("frame: no rows and no schema")
+	}
+	text := make([][]string, len(sc.Header))
+	nums := make([][]float64, len(sc.Header))
+	var cells []string
+	for r, err := range rows.All() {
+		if err != nil {
+			return dataframe.DataFrame{}, err
+		}
+		cells = sc.AppendCells(cells[:0], r)
+		for c, v := range cells {
+			if !sc.Numeric[c] {
+				text[c] = append(text[c], v)
+				continue
+			}
+			x, ok := sc.Number(r, c)
+			if !ok { // a scorer's column that a verdict file repeats
+				if x, ok = results.Number(v); !ok {
+					x = math.NaN()
+				}
+			}
+			nums[c] = append(nums[c], x)
+		}
+	}
+	cols := make([]series.Series, len(sc.Header))
+	for c, h := range sc.Header {
+		if sc.Numeric[c] {
+			cols[c] = series.New(append([]float64{}, nums[c]...), series.Float, h)
+		} else {
+			cols[c] = series.New(append([]string{}, text[c]...), series.String, h)
+		}
+	}
+	df := dataframe.New(cols...)
+	return df, df.Err
+}
+
 // WriteCSV writes df as CSV with a header row: text as it is, numbers in
 // their shortest form (1, not 1.000000), so that a table read by
 // ReadResponses or ReadVerdicts is written back unchanged.

@@ -24,16 +24,55 @@ func records(t *testing.T, b []byte) [][]string {
 	return recs
 }
 
-func sample(t *testing.T) (*results.Score, []byte) {
+// sample scores the sample data; it returns the result, the verdict
+// file (as a file on disk would hold it) and the same rows as values.
+func sample(t *testing.T) (*results.Score, []byte, *results.RowTable) {
 	t.Helper()
 	var v bytes.Buffer
+	var rows results.RowTable
 	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{
-		By: [][]string{{"Domain"}, {"model", "language"}}, Verdicts: &v,
+		By: [][]string{{"Domain"}, {"model", "language"}}, Verdicts: &v, Rows: rows.Add,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, v.Bytes()
+	return res, v.Bytes(), &rows
+}
+
+// TestFromRows: the DataFrame of the rows as values has the columns,
+// types and cells of the DataFrame ReadVerdicts makes of the same run's
+// verdict file.
+func TestFromRows(t *testing.T) {
+	s, verdicts, rows := sample(t)
+	want, err := ReadVerdicts(bytes.NewReader(verdicts), s.Settings.Metrics...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FromRows(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Names(), want.Names()) {
+		t.Fatalf("columns %v, want %v", got.Names(), want.Names())
+	}
+	for _, n := range want.Names() {
+		if g, w := got.Col(n).Type(), want.Col(n).Type(); g != w {
+			t.Errorf("column %s has type %s, want %s", n, g, w)
+		}
+	}
+	var a, b bytes.Buffer
+	if err := WriteCSV(&a, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCSV(&b, want); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() {
+		t.Error("FromRows and ReadVerdicts give different cells")
+	}
+	if got.Nrow() != s.Combined.N {
+		t.Errorf("%d rows, the result has %d", got.Nrow(), s.Combined.N)
+	}
 }
 
 func TestResponsesRoundTrip(t *testing.T) {
@@ -73,7 +112,7 @@ func TestTrickyValuesStayText(t *testing.T) {
 }
 
 func TestVerdictsRoundTrip(t *testing.T) {
-	s, verdicts := sample(t)
+	s, verdicts, _ := sample(t)
 	df, err := ReadVerdicts(bytes.NewReader(verdicts), s.Settings.Metrics...)
 	if err != nil {
 		t.Fatal(err)
@@ -115,8 +154,8 @@ func TestVerdictErrors(t *testing.T) {
 // verdict rows through gota and compares them with what pkg/qa reported:
 // two independent computations of n, correct and accuracy.
 func TestSummarizeAgreesWithScore(t *testing.T) {
-	s, verdicts := sample(t)
-	df, err := ReadVerdicts(bytes.NewReader(verdicts), s.Settings.Metrics...)
+	s, _, rows := sample(t)
+	df, err := FromRows(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +196,7 @@ func TestSummarizeAgreesWithScore(t *testing.T) {
 }
 
 func TestGroups(t *testing.T) {
-	s, _ := sample(t)
+	s, _, _ := sample(t)
 	df, err := Groups(s, "model / language")
 	if err != nil {
 		t.Fatal(err)

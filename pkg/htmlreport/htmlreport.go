@@ -36,11 +36,18 @@ const DefaultMaxRows = 1000
 // Options configures Write. The zero value writes a report without
 // verdict rows.
 type Options struct {
-	// Verdicts, if set, is the verdict file of the result (the CSV of
-	// `evalbook score --out`). Only the rows shown are read, plus as
-	// many as it takes to find the disagreement rows shown.
+	// Rows, if set, are the result's scored rows, as values: a
+	// results.RowTable that qa.Options.Rows filled, a
+	// results.VerdictReader over a verdict file, or any results.Rows
+	// whose rows' strings stay valid (slices may be reused). Only the
+	// rows shown are read, plus as many as it takes to find the
+	// disagreement rows shown.
+	Rows results.Rows
+	// Verdicts, if set and Rows is not, is a verdict file read from disk
+	// (the CSV of `evalbook score --out`), read as Rows through
+	// results.NewVerdictReader, which checks it against the result.
 	Verdicts io.Reader
-	// VerdictsName names Verdicts in error messages.
+	// VerdictsName names Rows or Verdicts in error messages.
 	VerdictsName string
 	// MaxRows caps the verdict rows and, separately, the disagreement
 	// rows shown: 0 means DefaultMaxRows, a negative value shows none.
@@ -203,7 +210,7 @@ func build(s *results.Score, opt Options) (*page, error) {
 	}
 	p.Sections = append(p.Sections, [2]string{"warnings", fmt.Sprintf("Warnings (%d)", len(s.Warnings))}, [2]string{"metrics", "What each metric means"})
 	p.Defs = s.Metrics
-	if opt.Verdicts == nil {
+	if opt.Rows == nil && opt.Verdicts == nil {
 		p.NoVerdicts = true
 		return p, nil
 	}

@@ -2,7 +2,6 @@ package htmlreport
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -11,9 +10,9 @@ import (
 // readVerdicts reads the verdict rows shown: the first MaxRows rows, and
 // the first MaxRows rows where the binary metrics disagree. It stops as
 // soon as both are found, so a million-row file costs a few thousand rows.
-// What it read is checked against s (results.VerdictReader): all counts
-// when it read the whole file, and that none exceeds s's when it stopped
-// early; a contradiction is a *results.VerdictMismatch.
+// Rows from a verdict file are checked against s (results.VerdictReader):
+// all counts when it read the whole file, and that none exceeds s's when
+// it stopped early; a contradiction is a *results.VerdictMismatch.
 func readVerdicts(p *page, s *results.Score, opt Options) error {
 	limit := opt.MaxRows
 	if limit == 0 {
@@ -24,23 +23,31 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 	if name == "" {
 		name = "verdicts"
 	}
-	vr, err := results.NewVerdictReader(opt.Verdicts, name, s)
-	if err != nil {
-		return err
+	rows := opt.Rows
+	if rows == nil {
+		vr, err := results.NewVerdictReader(opt.Verdicts, name, s)
+		if err != nil {
+			return err
+		}
+		rows = vr
 	}
-	ver := &rowsView{Header: vr.Header, Numeric: vr.Numeric, Total: s.Combined.N}
+	sc := rows.Schema()
+	if sc == nil {
+		return fmt.Errorf("%s: no rows, the result has %d", name, s.Combined.N)
+	}
+	ver := &rowsView{Header: sc.Header, Numeric: sc.Numeric, Total: s.Combined.N}
 	var dis *rowsView
-	if vr.Binary() >= 2 {
-		dis = &rowsView{Header: append([]string{"row"}, vr.Header...), Numeric: append([]bool{true}, vr.Numeric...), RowCol: true, Total: -1}
+	if sc.Binary() >= 2 {
+		dis = &rowsView{Header: append([]string{"row"}, sc.Header...), Numeric: append([]bool{true}, sc.Numeric...), RowCol: true, Total: -1}
 		// With exactly two binary metrics, the rows where they disagree
 		// are the agreement's only_first and only_second buckets.
-		if vr.Binary() == 2 && len(s.Agreement) == 1 {
+		if sc.Binary() == 2 && len(s.Agreement) == 1 {
 			dis.Total = s.Agreement[0].OnlyFirst + s.Agreement[0].OnlySecond
 		}
 	}
 	passFail := map[int]bool{}
-	for i, c := range vr.MetricCol {
-		if !vr.Graded[i] {
+	for i, c := range sc.MetricCol {
+		if !sc.Graded[i] {
 			passFail[c] = true
 		}
 	}
@@ -56,44 +63,50 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 				cv.Class = "pass"
 			case passFail[c] && v == "0":
 				cv.Class = "fail"
-			case vr.Numeric[c]:
+			case sc.Numeric[c]:
 				cv.Class = "num"
 			}
 			out = append(out, cv)
 		}
 		return out
 	}
-	n, found, eof := 0, 0, false
-	for {
-		verDone := len(ver.Rows) >= limit
-		disDone := dis == nil || len(dis.Rows) >= limit || (dis.Total >= 0 && found == dis.Total)
-		if verDone && disDone {
-			break
-		}
-		rec, err := vr.Read()
-		if err == io.EOF {
-			eof = true
-			break
-		}
-		if err != nil {
-			return err
-		}
-		n++
-		if !verDone {
-			ver.Rows = append(ver.Rows, cells(rec, 0))
-		}
-		if dis != nil && vr.Disagree(rec) {
-			found++
-			if len(dis.Rows) < limit {
-				dis.Rows = append(dis.Rows, cells(rec, n))
+	n, found := 0, 0
+	verDone := func() bool { return len(ver.Rows) >= limit }
+	disDone := func() bool { return dis == nil || len(dis.Rows) >= limit || (dis.Total >= 0 && found == dis.Total) }
+	// eof: every row was read; the loop stops as soon as both views are
+	// full, before asking for another row.
+	eof := !(verDone() && disDone())
+	var rec []string
+	if eof {
+		for r, err := range rows.All() {
+			if err != nil {
+				return err
+			}
+			n++
+			rec = sc.AppendCells(rec[:0], r)
+			if !verDone() {
+				ver.Rows = append(ver.Rows, cells(rec, 0))
+			}
+			if dis != nil && sc.Disagree(r) {
+				found++
+				if len(dis.Rows) < limit {
+					dis.Rows = append(dis.Rows, cells(rec, n))
+				}
+			}
+			if verDone() && disDone() {
+				eof = false
+				break
 			}
 		}
 	}
-	// At the end of the file the reader has compared every count with
-	// the result (a mismatch came back from Read); a read that stopped
-	// early checks that what it saw does not contradict the result.
-	if err := vr.CheckSoFar(); err != nil {
-		return err
+	// At the end of a verdict file the reader has compared every count
+	// with the result (a mismatch came back from All); a read that
+	// stopped early checks that what it saw does not contradict the
+	// result.
+	if c, ok := rows.(interface{ CheckSoFar() error }); ok {
+		if err := c.CheckSoFar(); err != nil {
+			return err
+		}
 	}
 	if eof && dis != nil {
 		dis.Total = found

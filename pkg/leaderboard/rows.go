@@ -1,13 +1,10 @@
 package leaderboard
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
-	"io"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/qa"
@@ -16,7 +13,7 @@ import (
 )
 
 // scoreFile scores one file with pkg/qa and returns its rows by model
-// and language, read back from the verdict file qa writes.
+// and language, taken from the scored rows as qa hands them out.
 func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *Board) (FileInfo, map[string]map[string][]row, error) {
 	cols := opt.Columns
 	d := qa.DefaultColumns
@@ -31,46 +28,6 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 			*f.dst = f.def
 		}
 	}
-	var buf bytes.Buffer
-	res, err := qa.ScoreFile(ctx, in.Path, qa.Options{Columns: cols, Metrics: []*score.Metric{m}, Profile: opt.Profile,
-		By: [][]string{}, CI: "none", Verdicts: &buf, Workers: opt.Workers, RepairUTF8: opt.RepairUTF8})
-	if err != nil {
-		return FileInfo{}, nil, err
-	}
-	// With CI "none" pkg/qa gives no interval warnings: these are all
-	// about rows.
-	for _, w := range res.Warnings {
-		b.fileWarning(in.Path, w)
-	}
-	r := csv.NewReader(&buf)
-	r.ReuseRecord = true
-	hdr, err := r.Read()
-	if err != nil {
-		return FileInfo{}, nil, fmt.Errorf("%s: reading back the verdicts: %w", in.Path, err)
-	}
-	pos := map[string]int{}
-	for i, h := range hdr {
-		if _, dup := pos[h]; !dup {
-			pos[h] = i
-		}
-	}
-	col := func(name string) int {
-		if i, ok := pos[name]; ok && name != "" {
-			return i
-		}
-		return -1
-	}
-	iID, iQ, iA, iD, iR := col(cols.ID), col(cols.Question), col(cols.Answer), col(cols.Domain), col(cols.Response)
-	iL, iM := col(cols.Language), col(cols.Model)
-	iV, iB := col(m.ID), col("blank_response")
-	if iQ < 0 || iA < 0 || iV < 0 {
-		return FileInfo{}, nil, fmt.Errorf("%s: the verdict file lacks its question, answer or %s column", in.Path, m.ID)
-	}
-	info := FileInfo{Path: in.name(), Model: in.Model, Rows: res.Combined.N, Hash: res.Dataset.Hash}
-	perRowModel := in.Language == "" && iM >= 0
-	if perRowModel {
-		info.Model = "(model column)"
-	}
 	var cs score.CorpusStats
 	if m.Corpus != nil {
 		cs = m.Corpus.New()
@@ -79,31 +36,47 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	langs := map[string]bool{}
 	sources := map[string]int{}
 	var disagree, guessed, unknown int
-	line := 1
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
+	// The strings of a row handed out by qa are reused: what is kept is
+	// cloned, and the few distinct domains, languages and models are
+	// interned.
+	intern := map[string]string{}
+	keep := func(s string) string {
+		if k, ok := intern[s]; ok {
+			return k
 		}
-		if err != nil {
-			return FileInfo{}, nil, fmt.Errorf("%s: reading back the verdicts: %w", in.Path, err)
+		k := strings.Clone(s)
+		intern[k] = k
+		return k
+	}
+	iID, iQ, iA, iD, iR, iL, iM := -1, -1, -1, -1, -1, -1, -1
+	perRowModel := false
+	seen := false
+	take := func(r *qa.Row) error {
+		if !seen {
+			seen = true
+			col := func(name string) int { return slices.Index(r.Schema.Columns, name) }
+			iID, iQ, iA, iD, iR = col(cols.ID), col(cols.Question), col(cols.Answer), col(cols.Domain), col(cols.Response)
+			iL, iM = col(cols.Language), col(cols.Model)
+			perRowModel = in.Language == "" && iM >= 0
 		}
-		line++
-		v, err := strconv.ParseFloat(rec[iV], 64)
-		if err != nil {
-			return FileInfo{}, nil, fmt.Errorf("%s: verdict row %d: %q is not a number", in.Path, line, rec[iV])
+		f := r.Fields
+		v := r.Values[0]
+		if !m.Graded && v != 1 {
+			v = 0 // a binary verdict is 1 or 0, as the verdict file writes it
 		}
-		rw := row{value: v, key: rec[iQ]}
-		if iID >= 0 && strings.TrimSpace(rec[iID]) != "" {
-			rw.key = strings.TrimSpace(rec[iID])
+		rw := row{value: v}
+		if iID >= 0 && strings.TrimSpace(f[iID]) != "" {
+			rw.key = strings.Clone(strings.TrimSpace(f[iID]))
+		} else {
+			rw.key = strings.Clone(f[iQ])
 		}
 		if iD >= 0 {
-			rw.domain = rec[iD]
+			rw.domain = keep(f[iD])
 		}
-		rw.blank = iB >= 0 && rec[iB] == "1"
+		rw.blank = r.Blank
 		colLang := ""
 		if iL >= 0 {
-			colLang = strings.TrimSpace(rec[iL])
+			colLang = strings.TrimSpace(f[iL])
 			if l, ok := textnorm.ParseLanguage(colLang); ok {
 				colLang = l
 			} else {
@@ -118,10 +91,10 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 				disagree++
 			}
 		case colLang != "":
-			rw.language = colLang
+			rw.language = keep(colLang)
 			sources["column"]++
 		default:
-			sc := textnorm.ScriptOf(rec[iA])
+			sc := textnorm.ScriptOf(f[iA])
 			l, ambiguous := textnorm.LanguageOfScript(sc)
 			if l == "" {
 				l = "unknown"
@@ -133,21 +106,36 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 			sources["script"]++
 		}
 		if cs != nil {
-			g, resp := rec[iA], ""
+			g, resp := f[iA], ""
 			if iR >= 0 {
-				resp = rec[iR]
+				resp = f[iR]
 			}
 			rw.stats = cs.AppendStats(nil, opt.Profile.Apply(g), opt.Profile.Apply(resp))
 		}
 		model := in.Model
-		if perRowModel && strings.TrimSpace(rec[iM]) != "" {
-			model = strings.TrimSpace(rec[iM])
+		if perRowModel && strings.TrimSpace(f[iM]) != "" {
+			model = keep(strings.TrimSpace(f[iM]))
 		}
 		if out[model] == nil {
 			out[model] = map[string][]row{}
 		}
 		out[model][rw.language] = append(out[model][rw.language], rw)
 		langs[rw.language] = true
+		return nil
+	}
+	res, err := qa.ScoreFile(ctx, in.Path, qa.Options{Columns: cols, Metrics: []*score.Metric{m}, Profile: opt.Profile,
+		By: [][]string{}, CI: "none", Rows: take, Workers: opt.Workers, RepairUTF8: opt.RepairUTF8})
+	if err != nil {
+		return FileInfo{}, nil, err
+	}
+	// With CI "none" pkg/qa gives no interval warnings: these are all
+	// about rows.
+	for _, w := range res.Warnings {
+		b.fileWarning(in.Path, w)
+	}
+	info := FileInfo{Path: in.name(), Model: in.Model, Rows: res.Combined.N, Hash: res.Dataset.Hash}
+	if perRowModel {
+		info.Model = "(model column)"
 	}
 	for l := range langs {
 		info.Languages = append(info.Languages, l)

@@ -227,14 +227,16 @@ func ChartSVG(f *chart.Figure) error {
 }
 
 // Report shows a whole score report: the HTML report's sections inline
-// in a notebook (verdict rows from verdicts, if not nil, capped at
-// maxRows; 0 means the report's default), or the text report otherwise.
-func Report(s *results.Score, verdicts io.Reader, maxRows int) error {
+// in a notebook (verdict rows from rows, if not nil, capped at maxRows;
+// 0 means the report's default), or the text report otherwise. rows is a
+// results.RowTable filled by qa.Options.Rows, or a results.VerdictReader
+// over a verdict file.
+func Report(s *results.Score, rows results.Rows, maxRows int) error {
 	if !inNotebook() {
 		return s.WriteText(Out)
 	}
 	var b strings.Builder
-	opt := htmlreport.Options{Fragment: true, Verdicts: verdicts, MaxRows: maxRows}
+	opt := htmlreport.Options{Fragment: true, Rows: rows, MaxRows: maxRows}
 	if err := htmlreport.Write(&b, s, opt); err != nil {
 		return err
 	}

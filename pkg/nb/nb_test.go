@@ -14,14 +14,14 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 )
 
-func sample(t *testing.T) (*results.Score, []byte) {
+func sample(t *testing.T) (*results.Score, *results.RowTable) {
 	t.Helper()
-	var v bytes.Buffer
-	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{Verdicts: &v})
+	var rows results.RowTable
+	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{Rows: rows.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, v.Bytes()
+	return res, &rows
 }
 
 // capture runs f with Out sent to a buffer.
@@ -72,7 +72,7 @@ func TestOutsideNotebook(t *testing.T) {
 	if !strings.Contains(out, "<script>alert(1)</script>") || !strings.Contains(out, "two lines") {
 		t.Errorf("text table %q", out)
 	}
-	out = capture(t, func() error { return Report(s, bytes.NewReader(verdicts), 0) })
+	out = capture(t, func() error { return Report(s, verdicts, 0) })
 	if !strings.Contains(out, "combined  284") {
 		t.Errorf("text report %q", out)
 	}
@@ -103,7 +103,7 @@ func TestInNotebook(t *testing.T) {
 	if len(nbk.html) != 1 || strings.Contains(nbk.html[0], "<script>") || !strings.Contains(nbk.html[0], "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Errorf("table HTML not escaped: %q", nbk.html)
 	}
-	if err := Report(s, bytes.NewReader(verdicts), 5); err != nil {
+	if err := Report(s, verdicts, 5); err != nil {
 		t.Fatal(err)
 	}
 	rep := nbk.html[1]

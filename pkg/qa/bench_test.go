@@ -44,3 +44,19 @@ func benchData(b *testing.B) []byte {
 	}
 	return buf.Bytes()
 }
+
+// BenchmarkScoreRows scores the same data as BenchmarkScoreCSV and hands
+// every scored row to Options.Rows (which only counts them) instead of
+// writing the verdict file: the cost of rows as values.
+func BenchmarkScoreRows(b *testing.B) {
+	data := benchData(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		_, err := Score(context.Background(), bytes.NewReader(data), "bench.csv", Options{Rows: func(*Row) error { n++; return nil }})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

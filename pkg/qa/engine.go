@@ -87,9 +87,28 @@ type batchResult struct {
 	groups   []map[string]*acc // per grouping
 	examples [][4][]results.Example
 	warn     map[string]*results.Warning
-	out      []byte
+	rows     *rowBatch // the batch's scored rows, when rows are wanted
 	err      error
 	done     func() // releases the batch's input once merged and written
+}
+
+// rowBatch holds the scored rows of one batch, in file order, until the
+// merger hands them out: per row its scalars, and flat arrays of the
+// fields, values and groups of every row (row i's fields are
+// fields[i*len(header):], and so on). The fields alias the batch's
+// input block, which is released only after the rows are handed out.
+type rowBatch struct {
+	recs   []rowRec
+	fields []string
+	values []float64
+	groups []string
+}
+
+type rowRec struct {
+	line            int
+	raw             string // the record's CSV text as read, or "" (see verdictWriter)
+	matching, total int
+	blank, empty    bool
 }
 
 type engine struct {
@@ -99,15 +118,21 @@ type engine struct {
 	pairs      [][2]int // indices of binary metric pairs
 	keepValues bool
 	lay        *layout
-	verdictHdr []string
 
 	combined *acc
 	groups   []map[string]*acc
 	examples [][4][]results.Example
 	warn     map[string]*results.Warning
-	overlap  int // index of word_overlap in metrics, or -1
-	outFree  *freeList
+	overlap  int           // index of word_overlap in metrics, or -1
 	slots    chan struct{} // see pipeline
+	// keepRows is set when scored rows are wanted (Options.Verdicts or
+	// Options.Rows): workers then keep each batch's rows, which the
+	// merger hands in file order to the verdict writer and to Rows.
+	keepRows bool
+	schema   *results.RowSchema
+	row      results.Row // handed to Options.Rows, reused
+	vw       *verdictWriter
+	rowFree  chan *rowBatch
 	// fileLanguage is the language named by the file name
 	// (<model>_<language>.csv), used when the file has no language column.
 	fileLanguage string
@@ -136,7 +161,7 @@ func newEngine(file string, opt *Options) *engine {
 		e.keepValues = true
 	}
 	e.warn = map[string]*results.Warning{}
-	e.outFree = newFreeList(16, blockSize+blockSize/2)
+	e.keepRows = opt.Verdicts != nil || opt.Rows != nil
 	return e
 }
 
@@ -153,23 +178,25 @@ func (e *engine) begin(header []string) error {
 		e.groups[i] = map[string]*acc{}
 	}
 	e.examples = make([][4][]results.Example, len(e.pairs))
+	if !e.keepRows {
+		return nil
+	}
+	ids := make([]string, len(e.metrics))
+	graded := make([]bool, len(e.metrics))
+	for i, m := range e.metrics {
+		ids[i], graded[i] = m.ID, m.Graded
+	}
+	e.schema = results.NewRowSchema(append([]string(nil), header...), ids, graded, e.overlap >= 0, append([]string(nil), lay.byNames...))
+	e.row.Schema = e.schema
 	if e.opt.Verdicts != nil {
-		hdr := append([]string(nil), header...)
-		for _, m := range e.metrics {
-			hdr = append(hdr, m.ID)
-		}
-		if e.overlap >= 0 {
-			hdr = append(hdr, "matching_words", "total_golden_words")
-		}
-		hdr = append(hdr, "blank_response", "empty_golden")
 		seen := map[string]bool{}
-		for _, h := range hdr {
+		for _, h := range e.schema.Header {
 			if seen[h] {
 				return &ParseError{File: e.file, Line: 1, Field: h, Err: errorf("the input already has a column named %q, which the verdict file adds; rename or drop it", h)}
 			}
 			seen[h] = true
 		}
-		e.verdictHdr = hdr
+		e.vw = &verdictWriter{w: e.opt.Verdicts, schema: e.schema}
 	}
 	return nil
 }
@@ -225,6 +252,13 @@ func (w *worker) newBatch(seq int) *batchResult {
 	for i := range b.groups {
 		b.groups[i] = map[string]*acc{}
 	}
+	if e.keepRows {
+		select {
+		case b.rows = <-e.rowFree:
+		default:
+			b.rows = &rowBatch{}
+		}
+	}
 	if len(w.groups) != len(b.groups) {
 		w.groups = make([]groupCache, len(b.groups))
 	}
@@ -274,8 +308,8 @@ func (b *batchResult) warnLine(code string, line int) {
 	}
 }
 
-// row scores one record into b, appending its verdict line to b.out when
-// a verdict file is wanted. raw is the record's CSV text, or "" to encode fields.
+// row scores one record into b, keeping the scored row in b.rows when
+// rows are wanted. raw is the record's CSV text, or "" to encode fields.
 //
 // It reports false, having recorded nothing, when the golden answer or
 // the response is not valid UTF-8 and the row was asked to check
@@ -384,10 +418,14 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	}
 	add(b.combined)
 	firstGroup := ""
+	rb := b.rows
 	for g, cols := range lay.byCols {
 		a, key := w.group(b, g, w.groupKey(fields, cols))
 		if g == 0 {
 			firstGroup = key
+		}
+		if rb != nil {
+			rb.groups = append(rb.groups, key)
 		}
 		add(a)
 	}
@@ -400,26 +438,103 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			b.examples[p][k] = append(b.examples[p][k], ex)
 		}
 	}
-	if e.opt.Verdicts != nil {
-		if raw != "" {
-			b.out = append(b.out, raw...)
-		} else {
-			b.out = appendCSV(b.out, fields)
-		}
-		for i, m := range e.metrics {
-			b.out = append(b.out, ',')
-			b.out = appendValue(b.out, w.vals[i].Value, m.Graded)
-		}
+	if rb != nil {
+		rr := rowRec{line: line, raw: raw, blank: blank, empty: emptyGolden}
 		if e.overlap >= 0 {
-			v := w.vals[e.overlap]
-			b.out = append(b.out, ',')
-			b.out = strconv.AppendInt(b.out, int64(v.Matching), 10)
-			b.out = append(b.out, ',')
-			b.out = strconv.AppendInt(b.out, int64(v.Total), 10)
+			rr.matching, rr.total = w.vals[e.overlap].Matching, w.vals[e.overlap].Total
 		}
-		b.out = append(b.out, ',', bit(blank), ',', bit(emptyGolden), '\n')
+		rb.recs = append(rb.recs, rr)
+		rb.fields = append(rb.fields, fields...)
+		for _, v := range w.vals {
+			rb.values = append(rb.values, v.Value)
+		}
 	}
 	return true
+}
+
+// deliver hands the rows of b, in order, to the verdict writer and then
+// to Options.Rows, through the one reused e.row, and gives b back.
+func (e *engine) deliver(b *rowBatch) error {
+	nf, nv, ng := len(e.schema.Columns), len(e.metrics), len(e.lay.byCols)
+	r := &e.row
+	for i := range b.recs {
+		rr := &b.recs[i]
+		r.Line = rr.line
+		r.Fields = b.fields[i*nf : (i+1)*nf : (i+1)*nf]
+		r.Values = b.values[i*nv : (i+1)*nv : (i+1)*nv]
+		r.Groups = b.groups[i*ng : (i+1)*ng : (i+1)*ng]
+		r.Matching, r.TotalGolden = rr.matching, rr.total
+		r.Blank, r.EmptyGolden = rr.blank, rr.empty
+		r.Extra = nil
+		if e.vw != nil {
+			e.vw.add(r, rr.raw)
+		}
+		if e.opt.Rows != nil {
+			if err := e.opt.Rows(r); err != nil {
+				return err
+			}
+		}
+	}
+	*r = results.Row{Schema: e.schema} // hold no block past its release
+	clear(b.fields)
+	clear(b.groups)
+	clear(b.recs)
+	b.recs, b.fields, b.values, b.groups = b.recs[:0], b.fields[:0], b.values[:0], b.groups[:0]
+	select {
+	case e.rowFree <- b:
+	default:
+	}
+	if e.vw != nil {
+		return e.vw.flush()
+	}
+	return nil
+}
+
+// verdictWriter writes the verdict file: it is one consumer of the
+// scored rows, called in file order. A row read from CSV input is
+// written with its record's text as read (raw), which keeps the input's
+// own quoting byte for byte and costs one copy; other rows encode their
+// fields as encoding/csv would.
+type verdictWriter struct {
+	w      io.Writer
+	schema *results.RowSchema
+	buf    []byte
+}
+
+func (vw *verdictWriter) header() error {
+	_, err := vw.w.Write(append(appendCSV(nil, vw.schema.Header), '\n'))
+	return err
+}
+
+func (vw *verdictWriter) add(r *results.Row, raw string) {
+	b := vw.buf
+	if raw != "" {
+		b = append(b, raw...)
+	} else {
+		b = appendCSV(b, r.Fields)
+	}
+	for i, v := range r.Values {
+		b = append(b, ',')
+		b = appendValue(b, v, vw.schema.Graded[i])
+	}
+	if vw.schema.Words {
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(r.Matching), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(r.TotalGolden), 10)
+	}
+	vw.buf = append(b, ',', bit(r.Blank), ',', bit(r.EmptyGolden), '\n')
+}
+
+// flush writes what add collected (once per batch, as the batch's rows
+// are handed out).
+func (vw *verdictWriter) flush() error {
+	if len(vw.buf) == 0 {
+		return nil
+	}
+	_, err := vw.w.Write(vw.buf)
+	vw.buf = vw.buf[:0]
+	return err
 }
 
 func (w *worker) groupKey(fields []string, cols []int) string {
@@ -552,6 +667,7 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 	// has been merged and written, so however the scheduler orders the
 	// workers, at most cap(slots) blocks are in memory.
 	e.slots = make(chan struct{}, 2*inflight+1)
+	e.rowFree = make(chan *rowBatch, cap(e.slots))
 	work := make(chan func(*worker) *batchResult, inflight)
 	done := make(chan *batchResult, inflight)
 	var wg sync.WaitGroup
@@ -572,8 +688,8 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 		wg.Wait()
 		close(done)
 	}()
-	if e.opt.Verdicts != nil {
-		if _, err := e.opt.Verdicts.Write(append(appendCSV(nil, e.verdictHdr), '\n')); err != nil {
+	if e.vw != nil {
+		if err := e.vw.header(); err != nil {
 			cancel()
 			for range done {
 			}
@@ -597,20 +713,24 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 			delete(pending, next)
 			next++
 			if r.err != nil {
+				// The rows before the bad record are handed out, so
+				// that a consumer has every row up to the error.
 				firstErr = r.err
+				if r.rows != nil {
+					if err := e.deliver(r.rows); err != nil {
+						firstErr = err
+					}
+				}
 				cancel()
 				break
 			}
 			e.mergeBatch(r)
-			if e.opt.Verdicts != nil && len(r.out) > 0 {
-				if _, err := e.opt.Verdicts.Write(r.out); err != nil {
+			if r.rows != nil {
+				if err := e.deliver(r.rows); err != nil {
 					firstErr = err
 					cancel()
 					break
 				}
-			}
-			if r.out != nil {
-				e.outFree.put(r.out)
 			}
 			if r.done != nil {
 				r.done()
@@ -658,9 +778,6 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 		return func(w *worker) *batchResult {
 			b := w.newBatch(c.seq)
 			b.done = c.release
-			if e.opt.Verdicts != nil {
-				b.out = e.outFree.get()
-			}
 			if ctx.Err() != nil {
 				b.err = ctx.Err()
 				return b

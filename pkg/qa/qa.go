@@ -12,6 +12,13 @@
 // files. Files are streamed: CSV is cut into blocks of whole
 // records, scored on all cores, and written back in file order, so a
 // million-row file needs a few megabytes of memory.
+//
+// Scored rows are values (Row, which is results.Row): Options.Rows
+// receives each one in file order while Score computes the figures, and
+// Rows is the same stream as an iter.Seq2 for a range loop. The verdict
+// file of Options.Verdicts is written from those rows; a
+// results.RowTable keeps them for the XLSX, HTML, DataFrame and
+// notebook renderers, so nothing in the library parses its own CSV back.
 package qa
 
 import (
@@ -21,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -61,8 +69,19 @@ type Options struct {
 	RepairUTF8 bool
 	// Verdicts, if set, receives the verdict file as CSV: the input
 	// columns, one column per metric, then matching_words and
-	// total_golden_words (with word_overlap), blank_response and empty_golden.
+	// total_golden_words (with word_overlap), blank_response and
+	// empty_golden. It is written from the same rows Rows receives.
 	Verdicts io.Writer
+	// Rows, if set, is called with every scored row, in file order, on
+	// the goroutine that called Score, as the rows are scored (batches
+	// are scored on all cores and handed out in order, so memory stays
+	// flat however long the file). The *Row is reused for the next row,
+	// and its slices and strings point into memory that is reused for
+	// later rows once Rows returns: Clone what must outlive the call
+	// (results.RowTable.Add does). An error from Rows stops scoring and
+	// Score returns it. When the input is bad, Rows has received every
+	// row before the bad record, and Score returns the *ParseError.
+	Rows func(*Row) error
 	// Workers is the number of scoring goroutines; 0 means GOMAXPROCS.
 	Workers int
 	// Format forces the input format ("csv", "jsonl", or a registered one);
@@ -167,6 +186,37 @@ func (o *Options) validate() error {
 	}
 	return nil
 }
+
+// A Row is a scored row as a value (see results.Row): Options.Rows and
+// the sequence of Rows yield them.
+type Row = results.Row
+
+// Rows scores the response table read from r (as Score does, with opt)
+// and yields its scored rows in file order; a bad input or a failed
+// read is yielded once, with a nil row, after the rows before it, and
+// ends the sequence. Breaking out of the loop stops scoring. Each row
+// is reused for the next one, as with Options.Rows (Clone to keep it);
+// the figures of the Score are not kept: use Score with Options.Rows to
+// have both. opt.Rows is ignored.
+func Rows(ctx context.Context, r io.Reader, name string, opt Options) iter.Seq2[*Row, error] {
+	return func(yield func(*Row, error) bool) {
+		stopped := false
+		opt.Rows = func(row *Row) error {
+			if !yield(row, nil) {
+				stopped = true
+				return errStopped
+			}
+			return nil
+		}
+		_, err := Score(ctx, r, name, opt)
+		if err != nil && !stopped {
+			yield(nil, err)
+		}
+	}
+}
+
+// errStopped is what Options.Rows returns when the loop over Rows stops.
+var errStopped = errors.New("qa: the loop over the rows stopped")
 
 // ScoreFile scores the response table in the named file.
 func ScoreFile(ctx context.Context, path string, opt Options) (*results.Score, error) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -52,6 +53,9 @@ type VerdictReader struct {
 	pairs   [][2]int
 	buckets [][4]int
 	end     error // what Read returns once the file is done
+
+	schema *RowSchema
+	row    Row // reused by ReadRow
 }
 
 // computedColumns are the columns the scorer appends after the metrics.
@@ -130,7 +134,136 @@ func NewVerdictReader(r io.Reader, name string, s *Score) (*VerdictReader, error
 			v.Numeric[i] = true
 		}
 	}
+	v.schema = v.fileSchema(first)
 	return v, nil
+}
+
+// fileSchema describes the file's rows: the columns before the first
+// metric column are the input, the metric columns the values, the
+// scorer's count and flag columns after them the counts and flags, and
+// any other column after them is extra (a judge's reasons).
+func (v *VerdictReader) fileSchema(first int) *RowSchema {
+	s := &RowSchema{Header: v.Header, Numeric: v.Numeric, MetricCol: v.MetricCol, Graded: v.Graded, Metrics: v.s.Settings.Metrics}
+	s.Columns = v.Header[:first]
+	s.cells = make([]cellRef, len(v.Header))
+	for i := range first {
+		s.cells[i] = cellRef{cellField, i}
+	}
+	metricAt := map[int]int{}
+	for i, c := range v.MetricCol {
+		metricAt[c] = i
+	}
+	seen := map[cellKind]bool{}
+	for c := first; c < len(v.Header); c++ {
+		if i, ok := metricAt[c]; ok {
+			s.cells[c] = cellRef{cellValue, i}
+			continue
+		}
+		kind := cellExtra
+		switch v.Header[c] {
+		case "matching_words":
+			kind = cellMatching
+		case "total_golden_words":
+			kind = cellTotal
+		case "blank_response":
+			kind = cellBlank
+		case "empty_golden":
+			kind = cellEmpty
+		}
+		if kind != cellExtra && seen[kind] {
+			kind = cellExtra // a repeat keeps its own text
+		}
+		if kind == cellExtra {
+			s.cells[c] = cellRef{cellExtra, len(s.Extra)}
+			s.Extra = append(s.Extra, v.Header[c])
+			continue
+		}
+		seen[kind] = true
+		s.cells[c] = cellRef{kind: kind}
+	}
+	s.Words = seen[cellMatching] && seen[cellTotal]
+	s.Flags = seen[cellBlank] && seen[cellEmpty]
+	s.index()
+	v.row = Row{Schema: s, Values: make([]float64, len(v.MetricCol))}
+	return s
+}
+
+// Schema describes the rows ReadRow returns; its Header, Numeric,
+// MetricCol and Graded are the reader's.
+func (v *VerdictReader) Schema() *RowSchema { return v.schema }
+
+// ReadRow reads the next row as Read does and returns it as a Row:
+// Fields are the columns before the first metric column, Values the
+// metric cells (NaN for an empty cell), the counts and flags from the
+// scorer's columns (0 and false when the file has none), Extra the
+// other columns after the metrics, Groups nil. The Row and its slices
+// are reused by the next call (the strings are not): Clone it to keep
+// it. A verdict or count that is not a number is an error naming the
+// line.
+func (v *VerdictReader) ReadRow() (*Row, error) {
+	rec, err := v.Read()
+	if err != nil {
+		return nil, err
+	}
+	r := &v.row
+	s := v.schema
+	r.Line = v.Line()
+	r.Fields = rec[:len(s.Columns)]
+	r.Extra = r.Extra[:0]
+	r.Matching, r.TotalGolden, r.Blank, r.EmptyGolden = 0, 0, false, false
+	for c, ref := range s.cells {
+		cell := rec[c]
+		switch ref.kind {
+		case cellValue:
+			x := math.NaN()
+			if cell != "" {
+				var ok bool
+				if x, ok = Number(cell); !ok {
+					return nil, fmt.Errorf("%s:%d: %s is %q, not a number", v.name, r.Line, v.Header[c], cell)
+				}
+			}
+			r.Values[ref.i] = x
+		case cellMatching, cellTotal:
+			n, err := strconv.Atoi(cell)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %s is %q, not a whole number", v.name, r.Line, v.Header[c], cell)
+			}
+			if ref.kind == cellMatching {
+				r.Matching = n
+			} else {
+				r.TotalGolden = n
+			}
+		case cellBlank:
+			r.Blank = cell == "1"
+		case cellEmpty:
+			r.EmptyGolden = cell == "1"
+		case cellExtra:
+			r.Extra = append(r.Extra, cell)
+		}
+	}
+	return r, nil
+}
+
+// All yields the remaining rows (ReadRow), then stops at the end of the
+// file; an error, the mismatch with the Score that Read reports at the
+// end included, is yielded once with a nil row. Each row is reused by
+// the next (see ReadRow). A loop that breaks early can call CheckSoFar.
+func (v *VerdictReader) All() iter.Seq2[*Row, error] {
+	return func(yield func(*Row, error) bool) {
+		for {
+			r, err := v.ReadRow()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
 }
 
 // Read returns the next row, or io.EOF after the last. The slice is

@@ -127,7 +127,7 @@ func (b *book) summarySheet() error {
 	for _, sh := range b.order {
 		pair(sh, b.describe(sh))
 	}
-	if b.opt.Verdicts == nil {
+	if b.rows == nil {
 		pair("(no verdicts)", "No verdict file was given, so there are no Verdicts and Disagreements sheets. Score with --out FILE (or pass --verdicts FILE to evalbook report) to include every row.")
 	}
 

@@ -2,7 +2,6 @@ package xlsxreport
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -18,79 +17,75 @@ const sampleRows = 500
 // maxCellChars is the most characters (UTF-16 units) an Excel cell holds.
 const maxCellChars = excelize.TotalCellChars
 
-// verdictSheets streams the verdict file into the Verdicts sheets and the
+// verdictSheets streams the verdict rows into the Verdicts sheets and the
 // rows where metrics disagree into the Disagreements sheets.
 func (b *book) verdictSheets() error {
-	vr, err := results.NewVerdictReader(b.opt.Verdicts, b.opt.VerdictsName, b.s)
-	if err != nil {
-		return err
+	schema := b.rows.Schema()
+	if schema == nil {
+		return fmt.Errorf("%s: no rows, the result has %d", b.opt.VerdictsName, b.s.Combined.N)
 	}
-	var sample [][]string
-	for len(sample) < sampleRows {
-		rec, err := vr.Read()
-		if err == io.EOF {
-			break
+	var (
+		verdicts, disagree *rowSheets
+		failed             atomic.Bool
+		errs               = make(chan error, 2)
+		verCh, disCh       chan []numbered
+		workers            int
+	)
+	// start lays out the columns from the sample of the first rows and
+	// starts the sheet writers. The Verdicts and Disagreements sheets
+	// are independent streams: each is written by its own goroutine, fed
+	// in batches, while this one reads the rows, so that two cores share
+	// the work. mu serialises the workbook-level calls (new sheets,
+	// tables) of continuation sheets.
+	start := func(sample [][]string) error {
+		lay := layoutColumns(schema, sample)
+		verdicts = &rowSheets{b: b, base: "Verdicts", table: "Verdicts", lay: lay}
+		if schema.Binary() >= 2 {
+			disagree = &rowSheets{b: b, base: "Disagreements", table: "Disagreements", lay: lay.withRowColumn()}
 		}
-		if err != nil {
+		// Create both first sheets now, so they keep this order.
+		if err := verdicts.open(); err != nil {
 			return err
 		}
-		sample = append(sample, append([]string(nil), rec...))
-	}
-	lay := layoutColumns(vr, sample)
-	verdicts := &rowSheets{b: b, base: "Verdicts", table: "Verdicts", lay: lay}
-	var disagree *rowSheets
-	if vr.Binary() >= 2 {
-		dl := lay.withRowColumn()
-		disagree = &rowSheets{b: b, base: "Disagreements", table: "Disagreements", lay: dl}
-	}
-	// Create both first sheets now, so they keep this order.
-	if err := verdicts.open(); err != nil {
-		return err
-	}
-	if disagree != nil {
-		if err := disagree.open(); err != nil {
-			return err
-		}
-	}
-	// The Verdicts and Disagreements sheets are independent streams: each
-	// is written by its own goroutine, fed in batches, while this one
-	// reads the CSV, so that two cores share the work. mu serialises the
-	// workbook-level calls (new sheets, tables) of continuation sheets.
-	var mu sync.Mutex
-	verdicts.mu = &mu
-	var failed atomic.Bool
-	errs := make(chan error, 2)
-	consume := func(r *rowSheets, ch <-chan []numbered) {
-		var err error
-		for batch := range ch {
-			for _, x := range batch {
-				if err != nil {
-					break // keep draining, so the reader never blocks
-				}
-				if err = r.write(x.rec, x.n); err != nil {
-					failed.Store(true)
-				}
+		if disagree != nil {
+			if err := disagree.open(); err != nil {
+				return err
 			}
 		}
-		errs <- err
-	}
-	verCh := make(chan []numbered, 8)
-	go consume(verdicts, verCh)
-	workers := 1
-	var disCh chan []numbered
-	if disagree != nil {
-		disagree.mu = &mu
-		disCh = make(chan []numbered, 8)
-		go consume(disagree, disCh)
-		workers++
+		var mu sync.Mutex
+		verdicts.mu = &mu
+		consume := func(r *rowSheets, ch <-chan []numbered) {
+			var err error
+			for batch := range ch {
+				for _, x := range batch {
+					if err != nil {
+						break // keep draining, so the reader never blocks
+					}
+					if err = r.write(x.rec, x.n); err != nil {
+						failed.Store(true)
+					}
+				}
+			}
+			errs <- err
+		}
+		verCh = make(chan []numbered, 8)
+		go consume(verdicts, verCh)
+		workers = 1
+		if disagree != nil {
+			disagree.mu = &mu
+			disCh = make(chan []numbered, 8)
+			go consume(disagree, disCh)
+			workers++
+		}
+		return nil
 	}
 	const batch = 512
 	n := 0
 	var vb, db []numbered
-	send := func(rec []string) {
+	send := func(rec []string, dis bool) {
 		n++
 		vb = append(vb, numbered{rec, n})
-		if disCh != nil && vr.Disagree(rec) {
+		if disCh != nil && dis {
 			db = append(db, numbered{rec, n})
 		}
 		if len(vb) == batch {
@@ -102,25 +97,47 @@ func (b *book) verdictSheets() error {
 			db = nil
 		}
 	}
+	var sample [][]string
+	var sampleDis []bool
+	started := false
 	readErr := func() error {
-		for _, rec := range sample {
-			send(rec)
-		}
-		if len(sample) < sampleRows {
-			return nil
-		}
-		for !failed.Load() {
-			rec, err := vr.Read()
-			if err == io.EOF {
-				return nil
-			}
+		for r, err := range b.rows.All() {
 			if err != nil {
 				return err
 			}
-			send(append([]string(nil), rec...))
+			rec := schema.AppendCells(make([]string, 0, len(schema.Header)), r)
+			if started {
+				if failed.Load() {
+					return nil
+				}
+				send(rec, schema.Disagree(r))
+				continue
+			}
+			sample = append(sample, rec)
+			sampleDis = append(sampleDis, schema.Disagree(r))
+			if len(sample) == sampleRows {
+				if err := start(sample); err != nil {
+					return err
+				}
+				started = true
+				for i, rec := range sample {
+					send(rec, sampleDis[i])
+				}
+			}
 		}
 		return nil
 	}()
+	if !started {
+		if readErr != nil {
+			return readErr
+		}
+		if err := start(sample); err != nil {
+			return err
+		}
+		for i, rec := range sample {
+			send(rec, sampleDis[i])
+		}
+	}
 	verCh <- vb
 	close(verCh)
 	if disCh != nil {
@@ -191,10 +208,10 @@ type layout struct {
 // layoutColumns sizes the columns from the header and a sample of rows:
 // text columns as wide as most of their values (up to 40 characters,
 // wrapped beyond), figures as wide as their header.
-func layoutColumns(vr *results.VerdictReader, sample [][]string) layout {
-	l := layout{header: uniqueHeader(vr.Header), numeric: vr.Numeric}
-	l.metric = vr.MetricCol
-	l.graded = vr.Graded
+func layoutColumns(s *results.RowSchema, sample [][]string) layout {
+	l := layout{header: uniqueHeader(s.Header), numeric: s.Numeric}
+	l.metric = s.MetricCol
+	l.graded = s.Graded
 	for c, h := range l.header {
 		hw := float64(displayWidth(h)) + 2
 		if l.numeric[c] {

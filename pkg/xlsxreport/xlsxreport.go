@@ -51,11 +51,17 @@ const MaxRows = excelize.TotalRows
 // Options configures Write. The zero value writes a workbook without
 // Verdicts and Disagreements sheets.
 type Options struct {
-	// Verdicts, if set, is the verdict file of the result (the CSV of
-	// `evalbook score --out`); its rows fill the Verdicts and
-	// Disagreements sheets. It is read once, as a stream.
+	// Rows, if set, are the result's scored rows, as values: a
+	// results.RowTable that qa.Options.Rows filled, a
+	// results.VerdictReader over a verdict file, or any results.Rows
+	// whose rows' strings stay valid (slices may be reused). They fill
+	// the Verdicts and Disagreements sheets, read once, as a stream.
+	Rows results.Rows
+	// Verdicts, if set and Rows is not, is a verdict file read from disk
+	// (the CSV of `evalbook score --out`), read as Rows through
+	// results.NewVerdictReader, which checks it against the result.
 	Verdicts io.Reader
-	// VerdictsName names Verdicts in error messages.
+	// VerdictsName names Rows or Verdicts in error messages.
 	VerdictsName string
 	// RowsPerSheet is the number of rows per verdict sheet, header
 	// included; 0 means MaxRows. Tests set it low to check continuation.
@@ -90,7 +96,10 @@ type book struct {
 	printAreas map[string]string
 	// tableTitles maps the sheet of each extra table to its title.
 	tableTitles map[string]string
-	order       []string
+	// rows are the verdict rows (Options.Rows, or a reader over
+	// Options.Verdicts), nil without either.
+	rows  results.Rows
+	order []string
 }
 
 // Write renders s as an XLSX workbook to w.
@@ -164,7 +173,16 @@ func (b *book) write() error {
 			return err
 		}
 	}
-	if b.opt.Verdicts != nil {
+	if b.opt.Rows != nil {
+		b.rows = b.opt.Rows
+	} else if b.opt.Verdicts != nil {
+		vr, err := results.NewVerdictReader(b.opt.Verdicts, b.opt.VerdictsName, b.s)
+		if err != nil {
+			return err
+		}
+		b.rows = vr
+	}
+	if b.rows != nil {
 		if err := b.verdictSheets(); err != nil {
 			return err
 		}
