@@ -61,9 +61,7 @@ func runAgree(e *env) error {
 	weightsFlag := fs.String("weights", "", "kappa `weights` for ordered labels: linear or quadratic")
 	levelFlag := fs.String("level", "", "alpha `level`: nominal (default), ordinal, interval or ratio")
 	orderFlag := fs.String("order", "", "comma-separated label `order` (default: numeric or alphabetical)")
-	confidence := fs.Float64("confidence", 0.95, "confidence `level` of the interval")
-	resamples := fs.Int("resamples", 2000, "bootstrap `resamples`")
-	seed := fs.Uint64("seed", 1, "bootstrap `seed`")
+	iv := addIntervalFlags(fs, "")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	charts := fs.String("charts", "", "write the confusion heat map (two raters; PNG and SVG) to `DIR`")
 	export := addTableExportFlags(fs)
@@ -78,7 +76,7 @@ func runAgree(e *env) error {
 		return usagef("agree: --labels and --raters are required (see evalbook agree --help)")
 	}
 	raters := splitRaters(*ratersFlag)
-	opt := agree.Options{Order: splitRaters(*orderFlag), Confidence: *confidence, Resamples: *resamples, Seed: *seed}
+	opt := agree.Options{Order: splitRaters(*orderFlag), Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
 	if opt.Metric, err = agree.ParseMetric(*metric); err != nil {
 		return usagef("agree: unknown --metric %q (want kappa, fleiss or alpha)", *metric)
 	}
@@ -87,13 +85,6 @@ func runAgree(e *env) error {
 	}
 	if opt.Level, err = agree.ParseLevel(*levelFlag); err != nil {
 		return usagef("agree: --level %q: want nominal, ordinal, interval or ratio", *levelFlag)
-	}
-	// 0 means "the default" to the library, but not when typed as a flag.
-	if !(*confidence > 0 && *confidence < 1) {
-		return usagef("agree: --confidence must be between 0 and 1, got %v", *confidence)
-	}
-	if *resamples < 1 {
-		return usagef("agree: --resamples must be at least 1, got %d", *resamples)
 	}
 	if err := opt.Validate(len(raters)); err != nil {
 		return agreeUsage(err, *ratersFlag, raters, opt.Order)

@@ -115,8 +115,8 @@ func TestAgreeErrors(t *testing.T) {
 		// the flags, even with those values, still belong to one.
 		{"weights none with alpha", []string{"agree", "--labels", good, "--raters", "r1,r2", "--metric", "alpha", "--weights", "none"}, 2, "evalbook: agree: --weights applies to --metric kappa only\n"},
 		{"level nominal with kappa", []string{"agree", "--labels", good, "--raters", "r1,r2", "--level", "nominal"}, 2, "evalbook: agree: --level applies to --metric alpha only\n"},
-		{"resamples 0", []string{"agree", "--labels", good, "--raters", "r1,r2", "--resamples", "0"}, 2, "evalbook: agree: --resamples must be at least 1, got 0\n"},
-		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: --confidence must be between 0 and 1, got 95\n"},
+		{"resamples 0", []string{"agree", "--labels", good, "--raters", "r1,r2", "--resamples", "0"}, 2, "evalbook: agree: invalid value \"0\" for flag -resamples: want a whole number of at least 1 (see evalbook agree --help)\n"},
+		{"confidence", []string{"agree", "--labels", good, "--raters", "r1,r2", "--confidence", "95"}, 2, "evalbook: agree: invalid value \"95\" for flag -confidence: want a level between 0 and 1, such as 0.95 (see evalbook agree --help)\n"},
 		{"missing column", []string{"agree", "--labels", good, "--raters", "r1,r9"}, 1, "evalbook: " + good + ":1: no column \"r9\"; the header has \"id\", \"r1\", \"r2\", \"r3\"\n"},
 		{"duplicate id", []string{"agree", "--labels", dup, "--raters", "r1,r2", "--id", "id"}, 1, "evalbook: " + dup + ":3:1 (column \"id\"): duplicate id \"x\" (first on line 2)\n"},
 		{"word at interval level", []string{"agree", "--labels", word, "--raters", "r1,r2", "--metric", "alpha", "--level", "interval"}, 1, "evalbook: " + word + ":3:5 (column \"r2\"): r2 rated \"high\", which is not a number, as the interval level needs\n"},

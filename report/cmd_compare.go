@@ -51,10 +51,8 @@ func runCompare(e *env) error {
 	key := fs.String("key", "id", "`column` that pairs the rows of the two files, or several joined by commas (id,model)")
 	metric := fs.String("metric", "", "0/1 `column` to compare (default: the only 0/1 column)")
 	by := fs.String("by", "", "group `column` for per-group pass rates")
-	ci := fs.String("ci", "wilson", "pass-rate `interval`: wilson or bootstrap")
-	confidence := fs.Float64("confidence", 0.95, "confidence `level` of the intervals")
-	resamples := fs.Int("resamples", 10000, "bootstrap `resamples`")
-	seed := fs.Uint64("seed", 1, "bootstrap `seed`")
+	ci := addChoice(fs, "ci", "pass-rate `interval`: wilson or bootstrap", "wilson", "bootstrap")
+	iv := addIntervalFlags(fs, "")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	args, err := parseFlags(e, fs)
@@ -67,7 +65,7 @@ func runCompare(e *env) error {
 	if *oldFile == "" || *newFile == "" {
 		return usagef("compare: --old and --new are required (see evalbook compare --help)")
 	}
-	opt := compare.Options{Metric: *metric, By: *by, CI: *ci, Confidence: *confidence, Resamples: *resamples, Seed: *seed}
+	opt := compare.Options{Metric: *metric, By: *by, CI: *ci, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
 	for _, c := range strings.Split(*key, ",") {
 		opt.Key = append(opt.Key, strings.TrimSpace(c))
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
-	"github.com/evalbook/evalbook/pkg/textnorm"
 	"github.com/evalbook/evalbook/pkg/xlsxreport"
 )
 
@@ -40,8 +39,9 @@ The lead of the best model over the runner-up is tested on the questions both an
 questions where they differ, which for a pass/fail metric is McNemar's exact test. Each
 language is one test at --alpha; with many languages some marks are expected by chance.
 
-Corpus-level metrics (bleu, bleu_indic, chrf, chrf_pp, ter) report corpus values per cell
-and have intervals only with --resamples N (a bootstrap over rows).
+Corpus-level metrics (bleu, bleu_indic, chrf, chrf_pp, ter) report corpus values per cell,
+with a percentile bootstrap interval over the cell's rows (--resamples, as for every evalbook
+bootstrap).
 
 With no --dir, the built-in sample is used (datasets/leaderboard: 3 fictional models × 5
 languages, 24 questions each).
@@ -59,23 +59,21 @@ With several metrics, each gets its own board (and its own sheets in --xlsx, sec
 func runLeaderboard(e *env) error {
 	fs := newFlags(e, "leaderboard", leaderboardHelp)
 	var (
-		dir        = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
-		metric     = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
-		xlsxOut    = fs.String("xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
-		htmlOut    = fs.String("html", "", "write the boards as one self-contained HTML `FILE`")
-		normalize  = fs.String("normalize", "none", "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
-		asJSON     = fs.Bool("json", false, "print one JSON document instead of tables")
-		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals")
-		alpha      = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
-		resamples  = fs.Int("resamples", 0, "bootstrap `resamples` for corpus-level metrics (0: no interval)")
-		seed       = fs.Uint64("seed", 1, "bootstrap `seed`")
-		qCol       = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
-		aCol       = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
-		dCol       = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
-		rCol       = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
-		idCol      = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
-		repair     = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
+		dir     = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
+		metric  = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
+		xlsxOut = fs.String("xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
+		htmlOut = fs.String("html", "", "write the boards as one self-contained HTML `FILE`")
+		asJSON  = fs.Bool("json", false, "print one JSON document instead of tables")
+		alpha   = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
+		qCol    = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
+		aCol    = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
+		dCol    = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
+		rCol    = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
+		idCol   = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
+		repair  = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
+	normalize := addNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
+	iv := addIntervalFlags(fs, "for corpus-level metrics")
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -87,15 +85,8 @@ func runLeaderboard(e *env) error {
 	if err != nil {
 		return usagef("leaderboard: --metric: %v", err)
 	}
-	profile, err := textnorm.ParseProfile(*normalize)
-	if err != nil {
-		return usagef("leaderboard: %v", err)
-	}
-	if !(*confidence > 0 && *confidence < 1) || !(*alpha > 0 && *alpha < 1) {
-		return usagef("leaderboard: --confidence and --alpha must lie between 0 and 1")
-	}
-	if *resamples < 0 {
-		return usagef("leaderboard: --resamples must not be negative")
+	if !(*alpha > 0 && *alpha < 1) {
+		return usagef("leaderboard: --alpha must lie between 0 and 1")
 	}
 	d := *dir
 	if d == "" {
@@ -123,7 +114,7 @@ func runLeaderboard(e *env) error {
 	var boards []*leaderboard.Board
 	for _, m := range ms {
 		board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
-			Metric: m.ID, Profile: profile, Confidence: *confidence, Alpha: *alpha, Resamples: *resamples, Seed: *seed,
+			Metric: m.ID, Profile: *normalize, Confidence: iv.Confidence(), Alpha: *alpha, Resamples: iv.Resamples(), Seed: iv.Seed(),
 			Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
 			RepairUTF8: *repair,
 			Advice:     leaderboardAdvice,
@@ -199,6 +190,5 @@ func lbExtractSample(dir string) error {
 // leaderboardAdvice closes the warnings the library words with the flag
 // of leaderboard that acts on them (leaderboard.Options.Advice).
 var leaderboardAdvice = map[string]string{
-	qa.CodeNotNFC:     "consider --normalize nfc (or indic)",
-	qa.CodeNoInterval: "pass --resamples N (e.g. --resamples 1000) for a bootstrap interval over rows",
+	qa.CodeNotNFC: "consider --normalize nfc (or indic)",
 }

@@ -57,10 +57,8 @@ func runMC(e *env) error {
 		predictions = fs.String("predictions", "", "prediction `FILE` (.csv or .jsonl); default: the built-in sample")
 		kList       = fs.String("k", "2", "comma-separated `k` values for recall@k")
 		asJSON      = fs.Bool("json", false, "print one JSON document instead of tables")
-		confidence  = fs.Float64("confidence", 0.95, "confidence `level` of the intervals")
-		resamples   = fs.Int("resamples", 10000, "bootstrap `resamples` for the MRR interval")
-		seed        = fs.Uint64("seed", 1, "bootstrap `seed`")
 	)
+	iv := addIntervalFlags(fs, "for the MRR interval")
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -79,12 +77,6 @@ func runMC(e *env) error {
 			return usagef("mc: --k wants positive whole numbers, got %q", s)
 		}
 		ks = append(ks, k)
-	}
-	if !(*confidence > 0 && *confidence < 1) {
-		return usagef("mc: --confidence must be between 0 and 1, got %v", *confidence)
-	}
-	if *resamples < 1 {
-		return usagef("mc: --resamples must be positive, got %d", *resamples)
 	}
 	var f *mc.File
 	name := *predictions
@@ -105,7 +97,7 @@ func runMC(e *env) error {
 			return err
 		}
 	}
-	rep, err := mc.EvaluateFile(f, name, mc.Options{K: ks, Confidence: *confidence, Resamples: *resamples, Seed: *seed})
+	rep, err := mc.EvaluateFile(f, name, mc.Options{K: ks, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()})
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
-	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
 func init() {
@@ -60,26 +59,24 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 func runScore(e *env) error {
 	fs := newFlags(e, "score", fmt.Sprintf(scoreHelp, strings.Join(score.IDs(), ", ")))
 	var (
-		responses  = fs.String("responses", "", "response table `FILE` (.csv, .jsonl, .xlsx); default: the built-in sample")
-		metrics    = fs.String("metrics", strings.Join(score.Default, ","), "comma-separated metric `ids` to score, in output order")
-		by         multiFlag
-		normalize  = fs.String("normalize", "none", "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
-		out        = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden; - writes it to standard output and the report to standard error")
-		asJSON     = fs.Bool("json", false, "print one JSON document (the accuracy JSON) instead of tables")
-		ci         = fs.String("ci", "wilson", "confidence interval `method`: wilson, bootstrap or none")
-		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals")
-		resamples  = fs.Int("resamples", 10000, "bootstrap `resamples`")
-		seed       = fs.Uint64("seed", 1, "bootstrap random `seed` (same seed, same interval)")
-		cluster    = fs.String("cluster", "", "`column` whose equal values form a cluster (e.g. a passage or question id): clustered intervals")
-		examples   = fs.Int("examples", 5, "example rows shown per agreement bucket")
-		format     = fs.String("format", "", "input `format` (csv, jsonl, xlsx); default: from the file extension")
-		repair     = fs.Bool("repair-utf8", false, "replace invalid UTF-8 with U+FFFD and count the rows, instead of stopping with an error")
-		qCol       = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
-		aCol       = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
-		dCol       = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
-		rCol       = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
-		idCol      = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
+		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl, .xlsx); default: the built-in sample")
+		metrics   = fs.String("metrics", strings.Join(score.Default, ","), "comma-separated metric `ids` to score, in output order")
+		by        multiFlag
+		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden; - writes it to standard output and the report to standard error")
+		asJSON    = fs.Bool("json", false, "print one JSON document (the accuracy JSON) instead of tables")
+		cluster   = fs.String("cluster", "", "`column` whose equal values form a cluster (e.g. a passage or question id): clustered intervals")
+		examples  = fs.Int("examples", 5, "example rows shown per agreement bucket")
+		format    = fs.String("format", "", "input `format` (csv, jsonl, xlsx); default: from the file extension")
+		repair    = fs.Bool("repair-utf8", false, "replace invalid UTF-8 with U+FFFD and count the rows, instead of stopping with an error")
+		qCol      = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
+		aCol      = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
+		dCol      = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
+		rCol      = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
+		idCol     = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
 	)
+	normalize := addNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
+	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, bootstrap or none", "wilson", "bootstrap", "none")
+	iv := addIntervalFlags(fs, "")
 	fs.Var(&by, "by", "group by `COL` (repeat for several groupings; COL1,COL2 for a cross grouping; \"\" for none); default Domain")
 	exp := addExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)
 	args, err := parseFlags(e, fs)
@@ -101,21 +98,6 @@ func runScore(e *env) error {
 	if err != nil {
 		return usagef("score: --metrics: %v", err)
 	}
-	prof, err := textnorm.ParseProfile(*normalize)
-	if err != nil {
-		return usagef("score: --normalize: %v", err)
-	}
-	switch *ci {
-	case "wilson", "bootstrap", "none":
-	default:
-		return usagef("score: --ci must be wilson, bootstrap or none, not %q", *ci)
-	}
-	if !(*confidence > 0 && *confidence < 1) {
-		return usagef("score: --confidence must be between 0 and 1 (e.g. 0.95), not %v", *confidence)
-	}
-	if *resamples < 1 {
-		return usagef("score: --resamples must be positive")
-	}
 	if *examples < 0 {
 		return usagef("score: --examples must not be negative (0 shows no example rows), not %d", *examples)
 	}
@@ -125,11 +107,11 @@ func runScore(e *env) error {
 	opt := qa.Options{
 		Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
 		Metrics:    ms,
-		Profile:    prof,
+		Profile:    *normalize,
 		CI:         *ci,
-		Confidence: *confidence,
-		Resamples:  *resamples,
-		Seed:       *seed,
+		Confidence: iv.Confidence(),
+		Resamples:  iv.Resamples(),
+		Seed:       iv.Seed(),
 		Cluster:    *cluster,
 		Examples:   *examples,
 		RepairUTF8: *repair,

@@ -67,7 +67,7 @@ func (m Metric) For(raters int) Metric {
 
 // Options are the choices of Analyze. The zero value is valid: the
 // default statistic for the number of raters, unweighted, nominal, labels
-// in LabelOrder, a 95% interval from 2000 resamples with seed 0.
+// in LabelOrder, a 95% interval from 10000 resamples with seed 0.
 type Options struct {
 	Metric Metric
 	// Weights applies to Cohen's kappa only (Unweighted otherwise).
@@ -83,7 +83,7 @@ type Options struct {
 	// Confidence is the level of the bootstrap interval, strictly between
 	// 0 and 1; 0 means 0.95.
 	Confidence float64
-	// Resamples is the number of bootstrap resamples; 0 means 2000.
+	// Resamples is the number of bootstrap resamples; 0 means 10000, the default of every evalbook bootstrap.
 	Resamples int
 	Seed      uint64
 }
@@ -185,7 +185,7 @@ func Analyze(t *LabelTable, opt Options) (*results.RaterAgreement, error) {
 		opt.Confidence = 0.95
 	}
 	if opt.Resamples == 0 {
-		opt.Resamples = 2000
+		opt.Resamples = 10000
 	}
 	if len(t.Rows) == 0 {
 		return nil, &noItemsError{t.File}

@@ -92,8 +92,8 @@ func TestAnalyzeKappaByHand(t *testing.T) {
 		t.Errorf("got %s n %d observed %v expected %v kappa %v", res.Metric, res.N, res.Observed, res.Expected, res.Kappa)
 	}
 	// The defaults are recorded in the result.
-	if res.Confidence != 0.95 || res.Resamples != 2000 || res.Seed != 0 {
-		t.Errorf("confidence %v resamples %d seed %d, want the defaults 0.95, 2000, 0", res.Confidence, res.Resamples, res.Seed)
+	if res.Confidence != 0.95 || res.Resamples != 10000 || res.Seed != 0 {
+		t.Errorf("confidence %v resamples %d seed %d, want the defaults 0.95, 10000, 0", res.Confidence, res.Resamples, res.Seed)
 	}
 	wantConf := &results.RaterConfusion{Labels: []string{"n", "y"}, Rows: [][]int{{3, 2}, {1, 4}}}
 	if !reflect.DeepEqual(res.Confusion, wantConf) {

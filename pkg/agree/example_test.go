@@ -66,7 +66,7 @@ func ExampleAnalyzeCSV() {
 	// n         30 items
 	// observed  0.867  26 of 30 items agree
 	// expected  0.341  by chance
-	// kappa     0.798  95% interval 0.607 to 0.948 (bootstrap over items, 2000 resamples, seed 1)
+	// kappa     0.798  95% interval 0.608 to 0.948 (bootstrap over items, 10000 resamples, seed 1)
 	//
 	// confusion: ann1 in rows, ann2 in columns
 	//         a   b  tie
@@ -121,7 +121,7 @@ func ExampleAnalyze() {
 		}
 	}
 	// Output:
-	// Fleiss' kappa 0.403 (95% interval 0.221 to 0.554), 12 items to adjudicate
+	// Fleiss' kappa 0.403 (95% interval 0.219 to 0.551), 12 items to adjudicate
 	//   6 items have fewer ratings than the others
-	// ordinal alpha 0.882 (95% interval 0.728 to 0.911), 12 items to adjudicate
+	// ordinal alpha 0.882 (95% interval 0.721 to 0.909), 12 items to adjudicate
 }
