@@ -16,6 +16,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/agree"
+	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -62,25 +63,28 @@ func run(out io.Writer) error {
 	}
 	fmt.Fprintf(out, "HTML report: %d bytes, dataset hash %s\n", page.Len(), res.Dataset.Hash)
 
-	// Agreement of two annotators on the sample's 30 answer pairs.
+	// Agreement of two annotators on the sample's 30 answer pairs: the
+	// whole analysis of `evalbook agree` in one call, printed as the
+	// command prints it.
 	f, err := datasets.Agreement.Open("agreement/pairs.csv")
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	labels, err := agree.ReadLabels(f, "pairs.csv", []string{"ann1", "ann2"}, "id")
-	if err != nil {
-		return err
-	}
-	k, err := agree.CohenKappa(labels.Rater(0), labels.Rater(1))
-	if err != nil {
-		return err
-	}
-	ci, err := agree.BootstrapKappa(labels.Rater(0), labels.Rater(1), nil, agree.Unweighted, 2000, 0.95, 1)
+	ag, err := agree.AnalyzeCSV(f, "pairs.csv", []string{"ann1", "ann2"}, "id", agree.Options{Seed: 1})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "Cohen's kappa %.3f (observed %.3f, chance %.3f), 95%% bootstrap interval %.2f to %.2f over %d items\n",
-		k.Kappa, k.Observed, k.Expected, ci.Lo, ci.Hi, k.N)
+		*ag.Kappa, ag.Observed, ag.Expected, ag.CILow, ag.CIHigh, ag.N)
+
+	// Two versions of a system on the same six cases, as `evalbook
+	// compare` would pair them from two files.
+	cmp, err := compare.Versions([]string{"q1", "q2", "q3", "q4", "q5", "q6"},
+		[]float64{0, 0, 0, 1, 1, 1}, []float64{1, 1, 1, 1, 1, 0}, nil, compare.Options{Seed: 1})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "compare: %d better, %d worse, sign test p = %.3f\n", len(cmp.Better), len(cmp.Worse), cmp.PSign)
 	return nil
 }
