@@ -178,7 +178,35 @@ func parseFlags(e *env, fs *flag.FlagSet) ([]string, error) {
 	if err := fs.Parse(e.args); err != nil {
 		return nil, usagef("%s: %v (see evalbook %s --help)", fs.Name(), err, fs.Name())
 	}
+	if err := checkOutputFlags(fs); err != nil {
+		return nil, err
+	}
 	return fs.Args(), nil
+}
+
+// checkOutputFlags refuses, for every command that has them, a --xlsx or
+// --html of "-" (a workbook or a page would mix with the report on
+// standard output), one naming a directory, and both naming one file.
+func checkOutputFlags(fs *flag.FlagSet) error {
+	var seen []string
+	for _, name := range []string{"xlsx", "html"} {
+		f := fs.Lookup(name)
+		if f == nil || f.Value.String() == "" {
+			continue
+		}
+		path := f.Value.String()
+		if path == "-" {
+			return usagef("%s: --%s -: standard output (-) is only for score --out; give --%s a file name", fs.Name(), name, name)
+		}
+		if err := refuseDir(path); err != nil {
+			return usagef("%s: --%s: %v", fs.Name(), name, err)
+		}
+		if len(seen) > 0 && seen[0] == path {
+			return usagef("%s: --xlsx and --html name the same file %q", fs.Name(), path)
+		}
+		seen = append(seen, path)
+	}
+	return nil
 }
 
 // writeJSON writes v as one indented JSON document.

@@ -46,6 +46,9 @@ func kitParse(e *env, fs *flag.FlagSet) ([]string, error) {
 		pos = append(pos, a)
 		args = args[1:]
 	}
+	if err := checkOutputFlags(fs); err != nil {
+		return nil, err
+	}
 	return pos, nil
 }
 
@@ -107,7 +110,7 @@ func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case,
 }
 
 const casesCoverageHelp = `
-Usage: evalbook cases coverage [--rows FIELD] [--cols FIELD] [--min N] [--plan FILE] [--json] [FILE ...]
+Usage: evalbook cases coverage [--rows FIELD] [--cols FIELD] [--min N] [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
 
 Counts the case records (JSONL, one record per line) in every combination of two fields
 (task x set by default; any two of task, set, lang, expect) and lists the cells with fewer than
@@ -127,6 +130,7 @@ func runCasesCoverage(e *env) error {
 	minN := fs.Int("min", design.DefaultMinPerCell, "a cell with fewer than `N` cases is listed as thin")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	files, err := kitParse(e, fs)
 	if err != nil {
 		return err
@@ -150,11 +154,11 @@ func runCasesCoverage(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON)
+	return render(e, rep, *asJSON, export, "cases coverage")
 }
 
 const casesHashHelp = `
-Usage: evalbook cases hash [--plan FILE] [--json] [FILE ...]
+Usage: evalbook cases hash [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
 
 Prints the dataset hash of the case records: 12 hex characters of SHA-256 over the records in a
 canonical, order-independent form. Reordering the records keeps it; any edit to any field
@@ -169,6 +173,7 @@ func runCasesHash(e *env) error {
 	fs := newFlags(e, "cases hash", casesHashHelp)
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	files, err := kitParse(e, fs)
 	if err != nil {
 		return err
@@ -177,11 +182,11 @@ func runCasesHash(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, design.HashOf(cases), *asJSON)
+	return render(e, design.HashOf(cases), *asJSON, export, "cases hash")
 }
 
 const casesSplitHelp = `
-Usage: evalbook cases split [--holdout SHARE] [--salt S] [--plan FILE] [--json] [FILE ...]
+Usage: evalbook cases split [--holdout SHARE] [--salt S] [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
 
 Splits the case records into dev and holdout by a salted SHA-256 of each id: a case goes to the
 holdout when the first 8 bytes of SHA-256(salt + NUL + id), read as a fraction of 2^64, are below
@@ -204,6 +209,7 @@ func runCasesSplit(e *env) error {
 	share, salt := kitSplitFlags(fs)
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	files, err := kitParse(e, fs)
 	if err != nil {
 		return err
@@ -219,12 +225,12 @@ func runCasesSplit(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON)
+	return render(e, rep, *asJSON, export, "cases split")
 }
 
 const casesLeakageHelp = `
 Usage: evalbook cases leakage [--holdout SHARE] [--salt S] [--threshold T] [--source NAME=FILE]...
-                              [--plan FILE] [--json] [FILE ...]
+                              [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
 
 Looks for paths by which a case reaches what is evaluated: near-copies between the dev and the
 holdout side of the split (the same --holdout and --salt as "cases split"), and cases that
@@ -263,6 +269,7 @@ func runCasesLeakage(e *env) error {
 	fs.Var(&sources, "source", "outside source `NAME=FILE` (repeatable)")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	files, err := kitParse(e, fs)
 	if err != nil {
 		return err
@@ -304,5 +311,5 @@ func runCasesLeakage(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON)
+	return render(e, rep, *asJSON, export, "cases leakage")
 }

@@ -15,7 +15,7 @@ func init() {
 }
 
 const mcHelp = `
-Usage: evalbook mc [--predictions FILE] [--k 2] [--json]
+Usage: evalbook mc [--predictions FILE] [--k 2] [--json] [--xlsx FILE] [--html FILE]
 
 Scores multiple-choice predictions for translated ARC / HellaSwag / BoolQ / MMLU style tasks,
 overall, per language and per subject, with 95% intervals (Wilson for proportions, a seeded
@@ -58,6 +58,7 @@ func runMC(e *env) error {
 		kList       = fs.String("k", "2", "comma-separated `k` values for recall@k")
 		asJSON      = fs.Bool("json", false, "print one JSON document instead of tables")
 	)
+	export := addTableExportFlags(fs)
 	iv := addIntervalFlags(fs, "for the MRR interval")
 	args, err := parseFlags(e, fs)
 	if err != nil {
@@ -101,5 +102,5 @@ func runMC(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON)
+	return render(e, rep, *asJSON, export, "mc")
 }

@@ -30,7 +30,7 @@ func kitPlanArg(e *env, file, what string) (*design.Plan, string, error) {
 }
 
 const planCheckHelp = `
-Usage: evalbook plan check [--json] [FILE]
+Usage: evalbook plan check [--json] [--xlsx FILE] [--html FILE] [FILE]
 
 Reads an evaluation plan (JSON: task, failures [{name, cost, metric}], metrics [{name, family,
 gate, threshold, direction}], dataset {name, version}, release_rule, and optional case_values
@@ -54,6 +54,7 @@ Example:
 func runPlanCheck(e *env) error {
 	fs := newFlags(e, "plan check", planCheckHelp)
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	args, err := kitParse(e, fs)
 	if err != nil {
 		return err
@@ -69,11 +70,11 @@ func runPlanCheck(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, p.Check(), *asJSON)
+	return render(e, p.Check(), *asJSON, export, "plan check")
 }
 
 const planGateHelp = `
-Usage: evalbook plan gate [--plan FILE] --run FILE [--json]
+Usage: evalbook plan gate [--plan FILE] --run FILE [--json] [--xlsx FILE] [--html FILE]
 
 Applies the plan's gates to a run file (the CSV that "evalbook run" writes). From a run file it
 can measure two plan metrics:
@@ -95,6 +96,7 @@ func runPlanGate(e *env) error {
 	planFile := fs.String("plan", "", "plan `FILE` (default: the embedded sample plan)")
 	runFile := fs.String("run", "", "run `FILE` (CSV: id,task,set,lang,expect,outcome,fact,pass)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	args, err := kitParse(e, fs)
 	if err != nil {
 		return err
@@ -118,5 +120,5 @@ func runPlanGate(e *env) error {
 		return err
 	}
 	v := p.Gate(harness.Measurements(rows))
-	return render(e, &v, *asJSON)
+	return render(e, &v, *asJSON, export, "plan gate")
 }

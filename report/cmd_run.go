@@ -18,7 +18,7 @@ func init() {
 
 const runHelp = `
 Usage: evalbook run [--cases FILE] [--corpus DIR] [--chunking paragraph|sentence] [--min-score X]
-                    [--min-margin Y] [--plan FILE] [--out FILE] [--json]
+                    [--min-margin Y] [--plan FILE] [--out FILE] [--json] [--xlsx FILE] [--html FILE]
 
 Runs the tiny deterministic system under test over case records: the help-centre corpus (every
 *.md file in DIR: an optional "# Title" line, then paragraphs separated by blank lines) is cut
@@ -51,6 +51,7 @@ func runRun(e *env) error {
 	planFile := fset.String("plan", "", "plan `FILE` whose case_values extend the allowed case values")
 	out := fset.String("out", "", "write the per-case run `FILE` (CSV)")
 	asJSON := fset.Bool("json", false, "print one JSON document (summary and every case)")
+	export := addTableExportFlags(fset)
 	args, err := kitParse(e, fset)
 	if err != nil {
 		return err
@@ -120,6 +121,9 @@ func runRun(e *env) error {
 	sys2 := harness.SystemInfo{Chunking: string(ch), MinScore: *minScore, MinMargin: *minMargin, Corpus: corpusLabel,
 		Documents: len(docs), Chunks: retriever.Len()}
 	rep := harness.NewRunReport(rows, sys2, label, design.Hash(cases))
+	if err := export.write(e, "evalbook run", rep.Tables()); err != nil {
+		return err
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, rep)
 	}

@@ -11,7 +11,7 @@ func init() {
 }
 
 const summarizeHelp = `
-Usage: evalbook summarize [--dataset FILE] [--results FILE] [--slice FIELD] [--json]
+Usage: evalbook summarize [--dataset FILE] [--results FILE] [--slice FIELD] [--json] [--xlsx FILE] [--html FILE]
 
 Scores recorded outcomes against a dataset (seed 004). A case passes when it expects abstain and
 the outcome is an abstention, or expects answer and the outcome is an answer with the same fact.
@@ -39,6 +39,7 @@ func runSummarize(e *env) error {
 	resultsFile := fs.String("results", "", "results `FILE` (JSON object, JSONL, or a run CSV)")
 	slice := fs.String("slice", "task", "for case records: the `field` that names the slice (task, set, lang, expect)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
 	args, err := kitParse(e, fs)
 	if err != nil {
 		return err
@@ -74,7 +75,7 @@ func runSummarize(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON)
+	return render(e, rep, *asJSON, export, "summarize")
 }
 
 func kitEmbeddedQuiet(name string) ([]byte, error) {

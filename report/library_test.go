@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
@@ -11,6 +12,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
 	"github.com/evalbook/evalbook/pkg/mc"
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // jsonOf encodes v as the command's writeJSON does.
@@ -124,6 +126,67 @@ func TestJSONIsTheLibraryResult(t *testing.T) {
 			}
 			if want := jsonOf(t, tc.want); out != want {
 				t.Errorf("--json output differs from the library's result\n got: %s\nwant: %s", out, want)
+			}
+		})
+	}
+}
+
+// Every library result a command renders is a results.Report.
+var (
+	_ results.Report = (*design.PlanCheck)(nil)
+	_ results.Report = (*design.Verdict)(nil)
+	_ results.Report = (*design.CoverageReport)(nil)
+	_ results.Report = (*design.HashReport)(nil)
+	_ results.Report = (*design.SplitReport)(nil)
+	_ results.Report = (*design.LeakageCheck)(nil)
+	_ results.Report = (*harness.Report)(nil)
+	_ results.Report = (*harness.RunReport)(nil)
+	_ results.Report = (*mc.Report)(nil)
+	_ results.Report = (*results.Comparison)(nil)
+	_ results.Report = (*results.RaterAgreement)(nil)
+)
+
+// TestTablesExport checks that the commands whose result is a Report
+// write it as a workbook and a page (--xlsx, --html) holding the
+// result's first table, and that both flags refuse standard output.
+func TestTablesExport(t *testing.T) {
+	const casesFile = "../datasets/helpdesk/cases.jsonl"
+	for _, tc := range []struct {
+		args  []string
+		title string // the first table's title, as the page shows it
+	}{
+		{[]string{"plan", "check", "../datasets/helpdesk/plan_weak.json"}, "Plan problems"},
+		{[]string{"cases", "coverage", casesFile}, "Coverage: task x set"},
+		{[]string{"cases", "hash", casesFile}, "Dataset hash"},
+		{[]string{"cases", "split", casesFile}, "Split"},
+		{[]string{"summarize"}, "Answer-or-abstain summary"},
+		{[]string{"mc"}, "Overall"},
+		{[]string{"run"}, "By plan metric"},
+	} {
+		name := strings.Join(tc.args[:min(2, len(tc.args))], " ")
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			x, h := dir+"/r.xlsx", dir+"/r.html"
+			text, errOut, code := runCLI(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			out, errOut, code := runCLI(t, append(append([]string{}, tc.args...), "--xlsx", x, "--html", h)...)
+			if code != 0 {
+				t.Fatalf("with --xlsx and --html: exit %d: %s", code, errOut)
+			}
+			if out != text {
+				t.Errorf("the exports changed the text on stdout")
+			}
+			page, err := os.ReadFile(h)
+			if err != nil || !strings.Contains(string(page), tc.title) {
+				t.Errorf("page %s (err %v) lacks the table %q", h, err, tc.title)
+			}
+			if st, err := os.Stat(x); err != nil || st.Size() == 0 {
+				t.Errorf("workbook %s: %v", x, err)
+			}
+			if _, errOut, code := runCLI(t, append(append([]string{}, tc.args...), "--xlsx", "-")...); code != 2 || !strings.Contains(errOut, "--xlsx -") {
+				t.Errorf("--xlsx -: exit %d, %s", code, errOut)
 			}
 		})
 	}

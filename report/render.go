@@ -1,16 +1,16 @@
 package main
 
-import "io"
+import "github.com/evalbook/evalbook/pkg/results"
 
-// textReport is a command's result from the library: it writes the
-// command's text, and encodes as its JSON document.
-type textReport interface {
-	WriteText(w io.Writer) error
-}
-
-// render prints a command's result: its JSON document with --json, else
-// its text.
-func render(e *env, r textReport, asJSON bool) error {
+// render prints a command's result from the library: its JSON document
+// with --json, else its text; and first, when asked (--xlsx, --html), its
+// tables as a workbook and a page titled "evalbook CMD".
+func render(e *env, r results.Report, asJSON bool, export *tableExport, cmd string) error {
+	if export != nil {
+		if err := export.write(e, "evalbook "+cmd, r.Tables()); err != nil {
+			return err
+		}
+	}
 	if asJSON {
 		return writeJSON(e.stdout, r)
 	}

@@ -197,6 +197,21 @@ func ResultTable(t *results.Table, max int) error {
 	return Table(title, header, rows, max)
 }
 
+// Show displays a library result as the notebook shows any table: each
+// of its Tables in turn, at most max rows each (0: all). Outside a
+// notebook it writes the result's text (what the command prints) to Out.
+func Show(r results.Report, max int) error {
+	if !inNotebook() {
+		return r.WriteText(Out)
+	}
+	for _, t := range r.Tables() {
+		if err := ResultTable(&t, max); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Chart shows a figure as PNG in a notebook; outside one it prints a
 // line naming the figure, since a terminal cannot show it.
 func Chart(f *chart.Figure) error {

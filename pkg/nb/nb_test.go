@@ -166,3 +166,29 @@ func TestCellAlignment(t *testing.T) {
 		}
 	}
 }
+
+// TestShow checks that a library result shows as its tables in a
+// notebook (one HTML table each, model text escaped) and as the
+// command's text outside one.
+func TestShow(t *testing.T) {
+	c := &results.Comparison{OldFile: "old.csv", NewFile: "new.csv", Key: "id", Metric: "pass", N: 2, OldPass: 1, NewPass: 2,
+		Old: 0.5, New: 1, CI: "wilson", Confidence: 0.95, Better: []string{"<b>q1</b>"}, Worse: []string{}, Unchanged: 1,
+		PSign: 1, PMcNemar: 1, Groups: []results.ComparisonGroup{}, Warnings: []results.Warning{}}
+	var want bytes.Buffer
+	if err := c.WriteText(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got := capture(t, func() error { return Show(c, 0) }); got != want.String() {
+		t.Errorf("outside a notebook Show wrote\n%s\nwant the text\n%s", got, want.String())
+	}
+	nbk := fakeNotebook(t)
+	if err := Show(c, 0); err != nil {
+		t.Fatal(err)
+	}
+	if len(nbk.html) != len(c.Tables()) {
+		t.Fatalf("%d HTML displays for %d tables", len(nbk.html), len(c.Tables()))
+	}
+	if strings.Contains(nbk.html[0], "<b>q1</b>") || !strings.Contains(nbk.html[0], "&lt;b&gt;q1&lt;/b&gt;") {
+		t.Errorf("case id not escaped: %.200q", nbk.html[0])
+	}
+}
