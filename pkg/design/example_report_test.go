@@ -1,6 +1,7 @@
 package design_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 
@@ -42,4 +43,54 @@ func ExampleCoverageReportOf() {
 	// thin cells: 0
 	// table: Coverage: lang x expect
 	// table: Cells with fewer than 3 cases
+}
+
+// `evalbook plan check` and `evalbook plan gate` as library calls: the
+// weak sample plan leaves one high-cost failure unguarded; the sample
+// plan's gate refuses a run whose abstain cases pass 4 of 7 (0.571, below
+// the blocking 0.9) although its answer cases pass 20 of 24 (0.833).
+func ExamplePlan_Check() {
+	read := func(name string) *design.Plan {
+		b, err := os.ReadFile("../../datasets/helpdesk/" + name)
+		if err != nil {
+			panic(err)
+		}
+		p, err := design.ReadPlan(bytes.NewReader(b), name)
+		if err != nil {
+			panic(err)
+		}
+		return p
+	}
+	read("plan_weak.json").Check().WriteText(os.Stdout)
+	v := read("plan_v1.json").Gate(map[string]design.Measurement{
+		"answer_correct":  {Value: 20.0 / 24, N: 24},
+		"abstain_correct": {Value: 4.0 / 7, N: 7},
+	})
+	fmt.Println("release:", v.Release)
+	fmt.Println(v.Reasons[0])
+	// Output:
+	// 1 problem(s):
+	//   high-cost failure answer given when the documents are silent is not guarded by a blocking metric
+	// release: false
+	// abstain_correct 0.571 (n=7) is below its blocking threshold 0.9
+}
+
+// `evalbook cases split` as a library call: each case's side follows
+// from SHA-256 of the salt and its id alone, so the split reproduces.
+func ExampleSplitOf() {
+	data, err := os.ReadFile("../../datasets/helpdesk/cases.jsonl")
+	if err != nil {
+		panic(err)
+	}
+	cases, err := design.ReadCaseFiles([]design.File{{Name: "cases.jsonl", Data: data}}, design.DefaultVocabulary)
+	if err != nil {
+		panic(err)
+	}
+	s, err := design.SplitOf(cases, design.DefaultHoldout, design.DefaultSalt)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(s.Dev), "dev,", len(s.Holdout), "holdout:", s.Holdout)
+	// Output:
+	// 24 dev, 7 holdout: [a04 a05 a07 g01 g03 p05 p09]
 }

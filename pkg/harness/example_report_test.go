@@ -31,3 +31,37 @@ func ExampleSummarizeFiles() {
 	// task success 0.333, answer coverage 0.500
 	// standard slice: 1 of 2
 }
+
+// `evalbook run --chunking sentence --min-score 0.4 --min-margin 0.1` as
+// library calls: the sample system over the 31 sample cases passes 24,
+// answer cases 20 of 24 and abstain cases 4 of 7 (README, "How sure are
+// we?").
+func ExampleNewRunReport() {
+	data, err := os.ReadFile("../../datasets/helpdesk/cases.jsonl")
+	if err != nil {
+		panic(err)
+	}
+	cases, err := design.ReadCaseFiles([]design.File{{Name: "cases.jsonl", Data: data}}, design.DefaultVocabulary)
+	if err != nil {
+		panic(err)
+	}
+	docs, err := harness.ReadCorpus(os.DirFS("../../datasets/helpdesk/corpus"))
+	if err != nil {
+		panic(err)
+	}
+	r, err := harness.NewRetriever(docs, harness.Sentence)
+	if err != nil {
+		panic(err)
+	}
+	rows := harness.Run(&harness.System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}, harness.RunCases(cases))
+	rep := harness.NewRunReport(rows, harness.SystemInfo{Chunking: "sentence", MinScore: 0.4, MinMargin: 0.1,
+		Corpus: "corpus", Documents: len(docs), Chunks: r.Len()}, "cases.jsonl", design.Hash(cases))
+	fmt.Printf("pass %d/%d\n", rep.Passed, rep.N)
+	for _, m := range rep.Metrics {
+		fmt.Printf("%s %d/%d\n", m.Name, m.Passed, m.N)
+	}
+	// Output:
+	// pass 24/31
+	// answer_correct 20/24
+	// abstain_correct 4/7
+}
