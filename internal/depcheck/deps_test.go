@@ -64,8 +64,9 @@ var rules = []rule{
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
-	// CSV (rawpos places a bad byte) and fills results with stats' paired comparison.
-	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/stats", "internal/rawpos"}},
+	// CSV through pkg/tabular (whose ParseError it aliases) and fills results with
+	// stats' paired comparison.
+	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
 	{pkg: "internal/rawpos", core: true},
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's
