@@ -217,7 +217,7 @@ func TestGenerateTemplates(t *testing.T) {
 		}
 	}
 	a, b := tpl.Templates["hindi"], tpl.Templates["marathi"]
-	if a.hash(tpl.Version) == b.hash(tpl.Version) || len(a.hash(tpl.Version)) != 12 {
+	if a.Hash(tpl.Version) == b.Hash(tpl.Version) || len(a.Hash(tpl.Version)) != 12 {
 		t.Error("template hashes do not tell templates apart")
 	}
 }
@@ -240,9 +240,9 @@ func TestGenerateDatasetErrors(t *testing.T) {
 		file string
 		want string
 	}{
-		{"empty csv", write("empty.csv", nil), "empty.csv: empty file: want a header row naming a question column (and optionally id, answer, Domain, language)"},
+		{"empty csv", write("empty.csv", nil), "empty.csv: the file is empty: want a header row naming a question column (and optionally id, answer, Domain, language)"},
 		{"header only", write("hdr.csv", []byte("id,question\n")), "hdr.csv: no questions: the file has a header but no rows"},
-		{"empty jsonl", write("empty.jsonl", []byte("\n\n")), "empty.jsonl: no questions: want one JSON object per line with a \"question\" field"},
+		{"empty jsonl", write("empty.jsonl", []byte("\n\n")), "empty.jsonl: the file is empty: want one JSON object per line with a \"question\" field"},
 		{"no question column", write("noq.csv", []byte("id,prompt\n1,hello\n2,bye\n")), "noq.csv:1: no \"question\" column (the header has id, prompt)"},
 		{"no question column in a sheet", noSheetQuestion, "noq.xlsx: header row: no \"question\" column (the header has id, prompt)"},
 		{"no question field", write("noq.jsonl", []byte("{\"question\": \"q\"}\n{\"prompt\": \"p\"}\n")), "noq.jsonl:2: no \"question\" field"},
@@ -251,10 +251,10 @@ func TestGenerateDatasetErrors(t *testing.T) {
 		// characters) starts at column 4, so its 6th character, the bad
 		// byte, is at column 9.
 		{"invalid UTF-8 in csv", write("bad.csv", []byte("id,question\nq1,ab\xffc\n")), "bad.csv:2:6 (column \"question\"): invalid UTF-8: first bad byte 0xFF at character 3 of the field; re-save the file as UTF-8"},
-		{"invalid UTF-8 in a csv header", write("badh.csv", []byte("id,quest\xe0ion\nq1,abc\n")), "badh.csv:1:9 (header): invalid UTF-8: first bad byte 0xE0 at character 6 of the field"},
+		{"invalid UTF-8 in a csv header", write("badh.csv", []byte("id,quest\xe0ion\nq1,abc\n")), "badh.csv:1:9: header: invalid UTF-8: first bad byte 0xE0 at character 6 of the field"},
 		// {"question": "a comes before the bad byte: { (1) "question" (10) :
 		// and a space (2) "a (2), 15 characters, so it is the 16th.
-		{"invalid UTF-8 in jsonl", write("bad.jsonl", []byte("{\"question\": \"a\xfe\"}\n")), "bad.jsonl:1:16 (field \"question\"): invalid UTF-8: byte 0xFE; re-save the file as UTF-8"},
+		{"invalid UTF-8 in jsonl", write("bad.jsonl", []byte("{\"question\": \"a\xfe\"}\n")), "bad.jsonl:1:16 (column \"question\"): invalid UTF-8: first bad byte 0xFE; re-save the file as UTF-8"},
 		{"not a workbook", write("fake.xlsx", []byte("id,question\n1,\"q\"\n")), "fake.xlsx: not a readable .xlsx workbook"},
 		{"unknown format", write("q.parquet", []byte("PAR1")), "q.parquet: unknown input format \"parquet\""},
 	}
