@@ -23,7 +23,7 @@ func init() {
 
 const generateHelp = `
 Usage: evalbook generate --dataset FILE --endpoint URL --model NAME --out FILE
-                         [--language L] [--prompts FILE] [--cache FILE|none] [--limit N]
+                         [--language L] [--prompts FILE] [--cache FILE|none] [--limit N] [--json]
 
 Asks a model behind an OpenAI-compatible chat-completions endpoint (vLLM, llama.cpp server,
 Ollama, a hosted API) for a response to every question of a dataset, and writes a response
@@ -46,6 +46,10 @@ stopped and never pays twice for a question (with --cache none replies live only
 the run, so a rerun asks again). The API key is read from the environment
 variable named by --api-key-env and never written anywhere. If any question fails after
 its retries, no output is written and the command exits 1; run it again to resume.
+
+With --json the summary (questions, replies received, failures, requests, retries, cache
+hits, warnings) is printed as one JSON document instead of the "wrote" line, also when
+questions failed; it is the Result of the library's generate.Run.
 
 Name the output <model>_<language>.csv and collect such files in one directory to build a
 leaderboard.
