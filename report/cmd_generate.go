@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
@@ -172,13 +171,11 @@ func runGenerate(e *env) error {
 	if where == "none" {
 		where = "memory"
 	}
-	var mu sync.Mutex // Progress calls do not overlap; last is also read here
-	last := time.Now()
+	last := time.Now() // Progress calls do not overlap
+
 	res, err := generate.Run(e.ctx, client, qs, generate.Options{
 		Model: *model, Templates: tpl, Workers: *concurrency, Cache: where,
 		Progress: func(done, total int) {
-			mu.Lock()
-			defer mu.Unlock()
 			if time.Since(last) > 2*time.Second || done == total {
 				fmt.Fprintf(e.stderr, "evalbook generate: %d/%d\n", done, total)
 				last = time.Now()

@@ -149,13 +149,16 @@ func readTable(r io.Reader, name, format string, settle func(*Question, string))
 func readRegistered(r io.Reader, name string, settle func(*Question, string)) ([]Question, error) {
 	src, err := qa.Open(r, name, "")
 	if err != nil {
+		const reads = "generate reads .csv, .jsonl and .xlsx files"
 		var pe *tabular.ParseError
-		if errors.As(err, &pe) {
-			return nil, err
+		if errors.As(err, &pe) { // not a workbook
+			at := *pe
+			at.Err = fmt.Errorf("%w; %s", pe.Err, reads)
+			return nil, &at
 		}
 		// qa's unknown-format error names the file first.
 		return nil, &tabular.ParseError{File: name,
-			Err: fmt.Errorf("%s; generate reads .csv, .jsonl and .xlsx files", strings.TrimPrefix(err.Error(), name+": "))}
+			Err: fmt.Errorf("%s; %s", strings.TrimPrefix(err.Error(), name+": "), reads)}
 	}
 	hdr, err := src.Header()
 	if err != nil {
