@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
@@ -12,6 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/llmtest"
+	"github.com/evalbook/evalbook/pkg/generate"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -357,5 +361,77 @@ func TestGenerateDatasetHelp(t *testing.T) {
 	out, _, code := runCLI(t, "generate", "--help")
 	if code != 0 || !strings.Contains(out, "(.csv, .jsonl or .xlsx)") {
 		t.Errorf("exit %d, help lacks the .xlsx format:\n%s", code, out)
+	}
+}
+
+// TestGenerateJSONIsTheLibraryResult: generate --json prints the JSON
+// encoding of the generate.Result that the library's Run returns for the
+// same dataset, templates and client settings (as TestJSONIsTheLibraryResult
+// checks for the other commands), against the loopback server.
+func TestGenerateJSONIsTheLibraryResult(t *testing.T) {
+	stub := llmtest.New(t)
+	dir := t.TempDir()
+	data, out := filepath.Join(dir, "questions.csv"), filepath.Join(dir, "kestrel-7b_mixed.csv")
+	if err := os.WriteFile(data, []byte("id,question,language\nq1,भारत की राजधानी क्या है?,hi\nq2,Capital of Tamil Nadu?,xx\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := generate.ReadQuestionsFile(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := genLoadTemplates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The client the command builds with --cache none and the default flags.
+	client, err := llm.NewClient(llm.Config{BaseURL: stub.BaseURL(), Model: "kestrel-7b", MaxTokens: 256, Concurrency: 4, Cache: llm.NewMemoryCache()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := generate.Run(context.Background(), client, qs, generate.Options{Model: "kestrel-7b", Templates: tpl, Workers: 4, Cache: "memory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Out = out
+	// Two questions sent, none cached; language xx has no template (line 3).
+	if res.Requests != 2 || res.Received != 2 || len(res.Warnings) != 1 || res.Warnings[0].Code != generate.CodeDefaultTemplate || res.Warnings[0].Lines[0] != 3 {
+		t.Fatalf("library result %+v", res)
+	}
+	stdout, errOut, code := runCLI(t, "generate", "--json", "--dataset", data, "--endpoint", stub.BaseURL(), "--model", "kestrel-7b", "--out", out, "--cache", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := jsonOf(t, res); stdout != want {
+		t.Errorf("--json output differs from the library's result\n got: %s\nwant: %s", stdout, want)
+	}
+}
+
+// With --json a run with failures prints its summary, failures listed,
+// and still exits 1 with nothing written.
+func TestGenerateJSONFailure(t *testing.T) {
+	stub := newGenStub(t)
+	stub.fail = true
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "q.csv")
+	os.WriteFile(ds, []byte("id,question\n1,Which desert lies in Rajasthan?\n2,FAIL this one\n"), 0o644)
+	out := filepath.Join(dir, "o.csv")
+	stdout, errOut, code := runCLI(t, "generate", "--json", "--dataset", ds, "--endpoint", stub.URL+"/v1", "--model", "kestrel-7b", "--out", out,
+		"--cache", "none", "--retries", "0", "--concurrency", "1", "--language", "english")
+	var res struct {
+		Questions, Received, Failed int
+		Failures                    []struct {
+			Line int
+			ID   string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("stdout %q: %v", stdout, err)
+	}
+	if code != 1 || !strings.Contains(errOut, "1 of 2 questions failed") || res.Questions != 2 || res.Received != 1 || res.Failed != 1 ||
+		len(res.Failures) != 1 || res.Failures[0].Line != 3 || res.Failures[0].ID != "2" {
+		t.Errorf("exit %d, %+v: %s", code, res, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("output written although a question failed")
 	}
 }

@@ -2,18 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io/fs"
 	"os"
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
 
-	"github.com/evalbook/evalbook/internal/llmtest"
 	"github.com/evalbook/evalbook/pkg/design"
-	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/harness"
-	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/mc"
 )
 
@@ -106,42 +102,11 @@ func TestJSONIsTheLibraryResult(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// generate against a loopback server, the library run with the
-	// client the command builds (--cache none, the default flags).
-	stub := llmtest.New(t)
-	genDir := t.TempDir()
-	genData, genOut := genDir+"/questions.csv", genDir+"/kestrel-7b_mixed.csv"
-	if err := os.WriteFile(genData, []byte("id,question,language\nq1,भारत की राजधानी क्या है?,hi\nq2,Capital of Tamil Nadu?,xx\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	genQs, err := generate.ReadQuestionsFile(genData, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	genTpl, err := genLoadTemplates("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	genClient, err := llm.NewClient(llm.Config{BaseURL: stub.BaseURL(), Model: "kestrel-7b", MaxTokens: 256, Concurrency: 4, Cache: llm.NewMemoryCache()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	genRes, err := generate.Run(context.Background(), genClient, genQs, generate.Options{Model: "kestrel-7b", Templates: genTpl, Workers: 4, Cache: "memory"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	genRes.Out = genOut
-	// Two questions sent, none cached; language xx has no template (line 3).
-	if genRes.Requests != 2 || genRes.Received != 2 || len(genRes.Warnings) != 1 || genRes.Warnings[0].Code != generate.CodeDefaultTemplate || genRes.Warnings[0].Lines[0] != 3 {
-		t.Fatalf("generate result %+v", genRes)
-	}
-
 	for _, tc := range []struct {
 		name string
 		args []string
 		want any
 	}{
-		{"generate", []string{"generate", "--json", "--dataset", genData, "--endpoint", stub.BaseURL(), "--model", "kestrel-7b", "--out", genOut, "--cache", "none"}, genRes},
 		{"plan check", []string{"plan", "check", "--json", planFile}, plan.Check()},
 		{"plan gate", []string{"plan", "gate", "--json", "--plan", planFile, "--run", runFile}, &gate},
 		{"cases coverage", []string{"cases", "coverage", "--rows", "lang", "--cols", "expect", "--min", "3", "--json", casesFile}, cov},
