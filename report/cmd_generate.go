@@ -215,7 +215,10 @@ func runGenerate(e *env) error {
 		return err
 	}
 	res.Out = *out
-	return render(e, res, *asJSON)
+	if *asJSON {
+		return writeJSON(e.stdout, res)
+	}
+	return res.WriteText(e.stdout)
 }
 
 // genLoadTemplates reads the prompt file, or the built-in one.
