@@ -1,6 +1,8 @@
 package main
 
-// Input checks and wording shared by compare, generate, judge and mc.
+// Input checks and wording shared by the commands. The raw UTF-8 checks
+// are the judge command's only (compare and generate read through
+// pkg/tabular); they go when judge reads through it too.
 
 import (
 	"bytes"
@@ -8,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -26,29 +27,14 @@ func nounCount(n int, one, many string) string {
 // errInputUTF8 marks the errors of rawUTF8CSV and rawUTF8JSONL.
 var errInputUTF8 = errors.New("invalid UTF-8")
 
-// rawUTF8Field returns the error of a field s, named field (the header
-// when ""), that starts at line and byte column col of file (as
-// csv.Reader.FieldPos gives them, with any byte-order mark stripped), or
-// nil when s is valid UTF-8. Callers read file from its path, so to place
-// the bad byte it reads file again (only when there is an error); see
-// rawUTF8FieldIn.
-func rawUTF8Field(file string, line, col int, field, s string) error {
-	if utf8.ValidString(s) {
-		return nil
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		data = nil // not a file that can be read twice: no column
-	}
-	return rawUTF8FieldIn(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), file, line, col, field, s)
-}
-
-// rawUTF8FieldIn is rawUTF8Field for a field of data, the CSV bytes the
-// reader parsed (after any byte-order mark). The error names the line and
-// the character column of the first bad byte, as an editor shows them:
-// see rawpos.CSVBadByte. When data does not hold the field where line and col
-// say (it is nil, or the file changed), the error names the bad byte's
-// line only.
+// rawUTF8FieldIn returns the error of a field s, named field (the header
+// when ""), that starts at line and byte column col (as
+// csv.Reader.FieldPos gives them) of data, the CSV bytes the reader
+// parsed (after any byte-order mark), or nil when s is valid UTF-8. The
+// error names the line and the character column of the first bad byte,
+// as an editor shows them: see rawpos.CSVBadByte. When data does not hold
+// the field where line and col say, the error names the bad byte's line
+// only.
 func rawUTF8FieldIn(data []byte, file string, line, col int, field, s string) error {
 	if utf8.ValidString(s) {
 		return nil

@@ -7,8 +7,7 @@ import (
 	"testing"
 )
 
-// TestRawUTF8CSVColumn: the CSV UTF-8 errors of compare, generate and
-// judge give the line and the character column of the bad byte itself,
+// TestRawUTF8CSVColumn: the CSV UTF-8 errors of judge give the line and the character column of the bad byte itself,
 // as an editor shows them (and as score's errors do), not the byte
 // column where its field starts. Every column is counted by hand, one
 // character at a time, as the comments show; "भारत की" is 7 characters
@@ -58,40 +57,6 @@ func TestRawUTF8CSVColumn(t *testing.T) {
 			err := rawUTF8CSV([]byte(tc.data), "f.csv")
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("rawUTF8CSV = %v\nwant %s...", err, tc.want)
-			}
-		})
-	}
-}
-
-// TestRawUTF8FieldFile: compare and generate pass the file's path, and
-// the column is found by reading the file again. When it cannot be read,
-// or no longer holds the field where the reader saw it, the error names
-// the line only rather than guess a column.
-func TestRawUTF8FieldFile(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "f.csv")
-	if err := os.WriteFile(p, []byte("id,text,score\n2,भारत की,\xff1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	changed := filepath.Join(dir, "changed.csv")
-	if err := os.WriteFile(changed, []byte("id,text,score\n2,x,1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	const tail = `invalid UTF-8: first bad byte 0xFF at character 1 of the field; re-save the file as UTF-8`
-	tests := []struct {
-		name, file, want string
-	}{
-		// Column 11 as counted in TestRawUTF8CSVColumn; 23 is the byte
-		// column of the field, as FieldPos gives it.
-		{"readable", p, p + `:2:11 (column "score"): ` + tail},
-		{"missing", filepath.Join(dir, "gone.csv"), filepath.Join(dir, "gone.csv") + `:2 (column "score"): ` + tail},
-		{"changed", changed, changed + `:2 (column "score"): ` + tail},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			err := rawUTF8Field(tc.file, 2, 23, "score", "\xff1")
-			if err == nil || err.Error() != tc.want {
-				t.Errorf("rawUTF8Field = %v\nwant %s", err, tc.want)
 			}
 		})
 	}

@@ -115,8 +115,8 @@ func TestCompareErrors(t *testing.T) {
 		{"unknown metric", []string{"compare", "--old", a, "--new", b, "--metric", "f1"}, 1, "evalbook: " + a + ":1: no column \"f1\"; the header has id, task, pass, exact\n"},
 		{"mismatched keys", []string{"compare", "--old", a, "--new", extra, "--metric", "pass"}, 1, "evalbook: the files do not hold the same id values; 1 only in " + a + ": \"q3\" (line 4); 2 only in " + extra + ": \"q4\" (line 4), \"q5\" (line 5)\n"},
 		// task tells the two q1 rows apart (exact does not: both are 1).
-		{"duplicate key", []string{"compare", "--old", a, "--new", dup, "--metric", "pass"}, 1, "evalbook: " + dup + ":4:1: duplicate id \"q1\" (first at line 2); if rows are unique only with another column, pass --key id,task\n"},
-		{"duplicate composite key", []string{"compare", "--old", a, "--new", dup2, "--metric", "pass", "--key", "id,task"}, 1, "evalbook: " + dup2 + ":4:1: duplicate id,task \"q1/x\" (first at line 2); if rows are unique only with other columns, name them all: --key id,task,COLUMN,...\n"},
+		{"duplicate key", []string{"compare", "--old", a, "--new", dup, "--metric", "pass"}, 1, "evalbook: " + dup + ":4:1 (column \"id\"): duplicate id \"q1\" (first at line 2); if rows are unique only with another column, pass --key id,task\n"},
+		{"duplicate composite key", []string{"compare", "--old", a, "--new", dup2, "--metric", "pass", "--key", "id,task"}, 1, "evalbook: " + dup2 + ":4:1 (column \"id\"): duplicate id,task \"q1/x\" (first at line 2); if rows are unique only with other columns, name them all: --key id,task,COLUMN,...\n"},
 		{"empty key part", []string{"compare", "--old", a, "--new", b, "--key", "id,,task"}, 2, "evalbook: compare: --key \"id,,task\": want a column name, or several joined by commas (id,model)\n"},
 		{"key column twice", []string{"compare", "--old", a, "--new", b, "--key", "id,id"}, 2, "evalbook: compare: --key \"id,id\" names id twice\n"},
 		{"metric in the key", []string{"compare", "--old", a, "--new", b, "--key", "id,pass", "--metric", "pass"}, 2, "evalbook: compare: --key must name a column other than --metric and --by\n"},
@@ -127,9 +127,10 @@ func TestCompareErrors(t *testing.T) {
 		// the 3rd of the header's 2nd field, which starts at column 4, is
 		// at column 6; the 1st of task at column 4 is at column 4.
 		{"invalid UTF-8 in a key", []string{"compare", "--old", a, "--new", badKey, "--metric", "pass"}, 1, "evalbook: " + badKey + ":3:2 (column \"id\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
-		{"invalid UTF-8 in the header", []string{"compare", "--old", badHeader, "--new", b, "--metric", "pass"}, 1, "evalbook: " + badHeader + ":1:6 (header): invalid UTF-8: first bad byte 0xFE at character 3 of the field; re-save the file as UTF-8\n"},
+		{"invalid UTF-8 in the header", []string{"compare", "--old", badHeader, "--new", b, "--metric", "pass"}, 1, "evalbook: " + badHeader + ":1:6: header: invalid UTF-8: first bad byte 0xFE at character 3 of the field; re-save the file as UTF-8\n"},
 		{"invalid UTF-8 in an unused column", []string{"compare", "--old", a, "--new", badTask, "--metric", "pass"}, 1, "evalbook: " + badTask + ":4:4 (column \"task\"): invalid UTF-8: first bad byte 0xC3 at character 1 of the field; re-save the file as UTF-8\n"},
-		{"not 0/1", []string{"compare", "--old", a, "--new", half, "--metric", "pass"}, 1, "evalbook: " + half + ":3:3: pass is \"0.5\", not 0 or 1\n"},
+		// "0.5" in "q2,x,0.5,0" starts at character 6 (q 2 , x , are 1 to 5).
+		{"not 0/1", []string{"compare", "--old", a, "--new", half, "--metric", "pass"}, 1, "evalbook: " + half + ":3:6 (column \"pass\"): pass is \"0.5\", not 0 or 1\n"},
 		{"group moved", []string{"compare", "--old", a, "--new", moved, "--metric", "pass", "--by", "task"}, 1, "evalbook: " + a + ":3 and " + moved + ":3: id \"q2\" has task \"x\" in the old file and \"z\" in the new one\n"},
 	}
 	for _, tc := range tests {
@@ -212,7 +213,7 @@ func TestCompareCompositeKey(t *testing.T) {
 	}
 	// Without the second column the ids repeat, and the message names it.
 	_, errOut, code := runCLI(t, "compare", "--old", old, "--new", new)
-	if want := "evalbook: " + old + ":3:1: duplicate id \"q1\" (first at line 2); if rows are unique only with another column, pass --key id,model\n"; code != 1 || errOut != want {
+	if want := "evalbook: " + old + ":3:1 (column \"id\"): duplicate id \"q1\" (first at line 2); if rows are unique only with another column, pass --key id,model\n"; code != 1 || errOut != want {
 		t.Errorf("exit %d, stderr %q\nwant %q", code, errOut, want)
 	}
 }

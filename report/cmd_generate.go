@@ -1,28 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/csv"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/llm"
-	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -32,7 +22,7 @@ func init() {
 
 const generateHelp = `
 Usage: evalbook generate --dataset FILE --endpoint URL --model NAME --out FILE
-                         [--language L] [--prompts FILE] [--cache FILE|none] [--limit N]
+                         [--language L] [--prompts FILE] [--cache FILE|none] [--limit N] [--json]
 
 Asks a model behind an OpenAI-compatible chat-completions endpoint (vLLM, llama.cpp server,
 Ollama, a hosted API) for a response to every question of a dataset, and writes a response
@@ -56,6 +46,10 @@ the run, so a rerun asks again). The API key is read from the environment
 variable named by --api-key-env and never written anywhere. If any question fails after
 its retries, no output is written and the command exits 1; run it again to resume.
 
+With --json the summary (questions, replies received, failures, requests, retries, cache
+hits, warnings) is printed as one JSON document instead of the "wrote" line, also when
+questions failed; it is the Result of the library's generate.Run.
+
 Name the output <model>_<language>.csv and collect such files in one directory to build a
 leaderboard.
 
@@ -65,32 +59,6 @@ Examples:
 	evalbook generate --dataset qs.jsonl --endpoint https://api.example.com/v1 --model m \
 	    --language bengali --concurrency 8 --rpm 120 --out runs/m_bengali.csv
 `
-
-// genTemplates is the prompt file: one template per language.
-type genTemplates struct {
-	Version   string                 `json:"version"`
-	Note      string                 `json:"note,omitempty"`
-	Templates map[string]genTemplate `json:"templates"`
-}
-
-type genTemplate struct {
-	System string `json:"system"`
-	User   string `json:"user"`
-}
-
-// hash is the first 12 hex digits of SHA-256 over the version and the
-// template: any change to a word is a new prompt (and a new cache key).
-func (t genTemplate) hash(version string) string {
-	h := sha256.Sum256([]byte(version + "\x00" + t.System + "\x00" + t.User))
-	return hex.EncodeToString(h[:])[:12]
-}
-
-// genQuestion is one row of the dataset.
-type genQuestion struct {
-	line                         int
-	id, question, answer, domain string
-	language                     string
-}
 
 func runGenerate(e *env) error {
 	fs := newFlags(e, "generate", generateHelp)
@@ -110,6 +78,7 @@ func runGenerate(e *env) error {
 		maxTokens   = fs.Int("max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
 		modelSeed   = fs.String("model-seed", "", "sampling seed `N` sent with every request (default: none)")
 		limit       = fs.Int("limit", 0, "ask only the first `N` questions (0: all)")
+		asJSON      = fs.Bool("json", false, "print the run's summary as one JSON document (also when questions failed)")
 	)
 	args, err := parseFlags(e, fs)
 	if err != nil {
@@ -149,23 +118,15 @@ func runGenerate(e *env) error {
 	if err != nil {
 		return err
 	}
-	qs, err := genReadDataset(*dataset, fixedLang)
+	qs, err := generate.ReadQuestionsFile(*dataset, fixedLang)
 	if err != nil {
 		return err
 	}
 	if *limit > 0 && *limit < len(qs) {
 		qs = qs[:*limit]
 	}
-	unknown := 0
-	for _, q := range qs {
-		if _, ok := tpl.Templates[q.language]; !ok {
-			unknown++
-		}
-	}
-	if unknown == 1 {
-		fmt.Fprintf(e.stderr, "evalbook generate: 1 question has no template for its language; it gets the \"default\" template\n")
-	} else if unknown > 0 {
-		fmt.Fprintf(e.stderr, "evalbook generate: %d questions have no template for their language; they get the \"default\" template\n", unknown)
+	for _, w := range generate.TemplateWarnings(qs, tpl) {
+		fmt.Fprintf(e.stderr, "evalbook generate: %s\n", w.Message)
 	}
 
 	// Open the cache and pkg/llm's client (retries, limits, cache).
@@ -206,13 +167,24 @@ func runGenerate(e *env) error {
 		return usagef("generate: %v", err)
 	}
 
-	responses, failed, err := genAsk(e, client, tpl, qs, *concurrency)
-	st := client.Stats()
 	where := cachePath
 	if where == "none" {
 		where = "memory"
 	}
-	fmt.Fprintf(e.stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n", st.Requests, st.Retries, st.CacheHits, where)
+	last := time.Now() // Progress calls do not overlap
+
+	res, err := generate.Run(e.ctx, client, qs, generate.Options{
+		Model: *model, Templates: tpl, Workers: *concurrency, Cache: where,
+		Progress: func(done, total int) {
+			if time.Since(last) > 2*time.Second || done == total {
+				fmt.Fprintf(e.stderr, "evalbook generate: %d/%d\n", done, total)
+				last = time.Now()
+			}
+		},
+	})
+	if res != nil {
+		fmt.Fprintf(e.stderr, "evalbook: %s\n", res.Counts())
+	}
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			return err
@@ -223,87 +195,34 @@ func runGenerate(e *env) error {
 		}
 		return fmt.Errorf("generate: interrupted; %s in the cache %s: run the same command again to resume", nounCount(c.Len(), "reply is", "replies are"), where)
 	}
-	if len(failed) > 0 {
-		got := nounCount(len(qs)-len(failed), "reply", "replies")
+	if len(res.Failures) > 0 {
+		if *asJSON {
+			if err := writeJSON(e.stdout, res); err != nil {
+				return err
+			}
+		}
+		got := nounCount(res.Received, "reply", "replies")
 		rerun := fmt.Sprintf("the %s received are cached in %s, so running the same command again asks only for the rest", got, where)
-		if len(qs)-len(failed) == 1 {
+		if res.Received == 1 {
 			rerun = fmt.Sprintf("the 1 reply received is cached in %s, so running the same command again asks only for the rest", where)
 		}
 		if cachePath == "none" {
-			rerun = fmt.Sprintf("with --cache none %s, so running the command again asks for every question (pass --cache FILE to make a rerun resume)", keptInMemory(len(qs)-len(failed)))
+			rerun = fmt.Sprintf("with --cache none %s, so running the command again asks for every question (pass --cache FILE to make a rerun resume)", keptInMemory(res.Received))
 		}
-		return fmt.Errorf("generate: %d of %s failed (first: %s); nothing was written; %s",
-			len(failed), nounCount(len(qs), "question", "questions"), failed[0], rerun)
+		return fmt.Errorf("generate: %s; nothing was written; %s", res.FailureSummary(), rerun)
 	}
-	if err := genWrite(*out, qs, responses, *model); err != nil {
+	if err := genWrite(*out, res); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %s from %s to %s\n", nounCount(len(qs), "response", "responses"), *model, *out)
-	return nil
-}
-
-// genAsk sends every question and returns the replies in dataset order,
-// with a description of each failed question.
-func genAsk(e *env, client *llm.Client, tpl *genTemplates, qs []genQuestion, workers int) ([]string, []string, error) {
-	responses := make([]string, len(qs))
-	errs := make([]error, len(qs))
-	ctx, cancel := context.WithCancel(e.ctx)
-	defer cancel()
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done, last := 0, time.Now()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				q := qs[i]
-				t, ok := tpl.Templates[q.language]
-				if !ok {
-					t = tpl.Templates["default"]
-				}
-				reply, err := client.Complete(ctx, llm.Request{
-					PromptHash: t.hash(tpl.Version),
-					System:     t.System,
-					User:       strings.ReplaceAll(t.User, "{question}", q.question),
-				})
-				responses[i], errs[i] = strings.TrimSpace(reply), err
-				mu.Lock()
-				done++
-				if time.Since(last) > 2*time.Second || done == len(qs) {
-					fmt.Fprintf(e.stderr, "evalbook generate: %d/%d\n", done, len(qs))
-					last = time.Now()
-				}
-				mu.Unlock()
-			}
-		}()
+	res.Out = *out
+	if *asJSON {
+		return writeJSON(e.stdout, res)
 	}
-	for i := range qs {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := e.ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	var failed []string
-	for i, err := range errs {
-		if err != nil {
-			failed = append(failed, fmt.Sprintf("line %d: %v", qs[i].line, err))
-		}
-	}
-	return responses, failed, nil
+	return res.WriteText(e.stdout)
 }
 
 // genLoadTemplates reads the prompt file, or the built-in one.
-func genLoadTemplates(path string) (*genTemplates, error) {
+func genLoadTemplates(path string) (*generate.Templates, error) {
 	var data []byte
 	var err error
 	name := path
@@ -316,240 +235,14 @@ func genLoadTemplates(path string) (*genTemplates, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var t genTemplates
-	if err := dec.Decode(&t); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if _, ok := t.Templates["default"]; !ok {
-		return nil, fmt.Errorf("%s: no \"default\" template", name)
-	}
-	keys := make([]string, 0, len(t.Templates))
-	for k := range t.Templates {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	norm := map[string]genTemplate{}
-	for _, k := range keys {
-		v := t.Templates[k]
-		if !strings.Contains(v.User, "{question}") {
-			return nil, fmt.Errorf("%s: template %q has no {question} in its user message", name, k)
-		}
-		if k != "default" {
-			l, ok := textnorm.ParseLanguage(k)
-			if !ok {
-				return nil, fmt.Errorf("%s: template %q is not a language evalbook knows", name, k)
-			}
-			k = l
-		}
-		norm[k] = v
-	}
-	t.Templates = norm
-	return &t, nil
-}
-
-// genReadDataset reads the questions of a CSV, JSONL or workbook file
-// and settles each one's language.
-func genReadDataset(path, fixedLang string) ([]genQuestion, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	_, fileLang, _ := textnorm.LanguageFromFileName(path)
-	var rows []map[string]string
-	var lines []int
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".jsonl", ".ndjson":
-		rows, lines, err = genReadJSONL(data, path)
-	case ".csv", ".txt", "":
-		rows, lines, err = genReadCSV(data, path)
-	default:
-		rows, lines, err = genReadOther(data, path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var qs []genQuestion
-	for i, row := range rows {
-		q, ok := row["question"]
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: no \"question\" field", path, lines[i])
-		}
-		if strings.TrimSpace(q) == "" {
-			return nil, fmt.Errorf("%s:%d: empty question", path, lines[i])
-		}
-		g := genQuestion{line: lines[i], id: row["id"], question: q, answer: row["answer"], domain: row["Domain"]}
-		switch {
-		case fixedLang != "":
-			g.language = fixedLang
-		case strings.TrimSpace(row["language"]) != "":
-			g.language = strings.ToLower(strings.TrimSpace(row["language"]))
-			if l, ok := textnorm.ParseLanguage(g.language); ok {
-				g.language = l
-			}
-		case fileLang != "":
-			g.language = fileLang
-		default:
-			g.language, _ = textnorm.LanguageOfScript(textnorm.ScriptOf(q))
-		}
-		qs = append(qs, g)
-	}
-	if len(qs) == 0 {
-		return nil, fmt.Errorf("%s: no questions: the file has a header but no rows", path)
-	}
-	return qs, nil
-}
-
-// genReadJSONL reads one object per line, checking the raw bytes first:
-// encoding/json would turn invalid UTF-8 into U+FFFD, and the replacement
-// would reach the model and the response table.
-func genReadJSONL(data []byte, path string) ([]map[string]string, []int, error) {
-	if err := rawUTF8JSONL(data, path); err != nil {
-		return nil, nil, err
-	}
-	var rows []map[string]string
-	var lines []int
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if n == 1 {
-			b = bytes.TrimPrefix(b, []byte("\uFEFF"))
-		}
-		if len(b) == 0 {
-			continue
-		}
-		var obj map[string]any
-		if err := json.Unmarshal(b, &obj); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: not a JSON object: %v", path, n, err)
-		}
-		row := map[string]string{}
-		for k, v := range obj {
-			switch x := v.(type) {
-			case string:
-				row[k] = x
-			case nil:
-			default:
-				enc, _ := json.Marshal(x)
-				row[k] = string(enc)
-			}
-		}
-		rows, lines = append(rows, row), append(lines, n)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(rows) == 0 {
-		return nil, nil, fmt.Errorf("%s: no questions: want one JSON object per line with a \"question\" field", path)
-	}
-	return rows, lines, nil
-}
-
-// genReadCSV reads a CSV file with a header row. encoding/csv passes
-// bytes through unchecked, so every field is checked for UTF-8.
-func genReadCSV(data []byte, path string) ([]map[string]string, []int, error) {
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
-	place := func(err error) error {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return fmt.Errorf("%s:%d:%d: %v", path, pe.Line, pe.Column, pe.Err)
-		}
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	hdr, err := r.Read()
-	if err == io.EOF {
-		return nil, nil, fmt.Errorf("%s: empty file: want a header row naming a question column (and optionally id, answer, Domain, language)", path)
-	}
-	if err != nil {
-		return nil, nil, place(err)
-	}
-	hdr = append([]string(nil), hdr...)
-	hdrLine, _ := r.FieldPos(0)
-	for i, h := range hdr {
-		l, c := r.FieldPos(i)
-		if err := rawUTF8Field(path, l, c, "", h); err != nil {
-			return nil, nil, err
-		}
-	}
-	if !slices.Contains(hdr, "question") {
-		return nil, nil, fmt.Errorf("%s:%d: no \"question\" column (the header has %s)", path, hdrLine, strings.Join(hdr, ", "))
-	}
-	var rows []map[string]string
-	var lines []int
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, place(err)
-		}
-		line, _ := r.FieldPos(0)
-		row := map[string]string{}
-		for i, h := range hdr {
-			l, c := r.FieldPos(i)
-			if err := rawUTF8Field(path, l, c, h, rec[i]); err != nil {
-				return nil, nil, err
-			}
-			row[h] = rec[i]
-		}
-		rows, lines = append(rows, row), append(lines, line)
-	}
-	return rows, lines, nil
-}
-
-// genReadOther reads the formats registered with pkg/qa (an .xlsx
-// workbook: its first sheet, rows numbered as in Excel). Any other
-// extension is refused by name rather than parsed as CSV.
-func genReadOther(data []byte, path string) ([]map[string]string, []int, error) {
-	src, err := qa.Open(bytes.NewReader(data), path, "")
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w; generate reads .csv, .jsonl and .xlsx files", err)
-	}
-	hdr, err := src.Header()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !slices.Contains(hdr, "question") {
-		return nil, nil, fmt.Errorf("%s: header row: no \"question\" column (the header has %s)", path, strings.Join(hdr, ", "))
-	}
-	var rows []map[string]string
-	var lines []int
-	for {
-		rec, line, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		row := map[string]string{}
-		for i, h := range hdr {
-			if i < len(rec) {
-				row[h] = rec[i]
-			}
-		}
-		rows, lines = append(rows, row), append(lines, line)
-	}
-	return rows, lines, nil
+	return generate.ReadTemplates(data, name)
 }
 
 // genWrite writes the response table through createAtomic (a temporary
 // file beside the target, renamed into place once complete).
-func genWrite(path string, qs []genQuestion, responses []string, model string) error {
+func genWrite(path string, res *generate.Result) error {
 	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write([]string{"id", "question", "answer", "Domain", "language", "model", "response"})
-	for i, q := range qs {
-		id := q.id
-		if id == "" {
-			id = strconv.Itoa(i + 1)
-		}
-		w.Write([]string{id, q.question, q.answer, q.domain, q.language, model, responses[i]})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	if err := res.WriteCSV(&b); err != nil {
 		return err
 	}
 	out, commit, abort, err := createAtomic(path)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
@@ -12,6 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/llmtest"
+	"github.com/evalbook/evalbook/pkg/generate"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -217,7 +221,7 @@ func TestGenerateTemplates(t *testing.T) {
 		}
 	}
 	a, b := tpl.Templates["hindi"], tpl.Templates["marathi"]
-	if a.hash(tpl.Version) == b.hash(tpl.Version) || len(a.hash(tpl.Version)) != 12 {
+	if a.Hash(tpl.Version) == b.Hash(tpl.Version) || len(a.Hash(tpl.Version)) != 12 {
 		t.Error("template hashes do not tell templates apart")
 	}
 }
@@ -240,9 +244,9 @@ func TestGenerateDatasetErrors(t *testing.T) {
 		file string
 		want string
 	}{
-		{"empty csv", write("empty.csv", nil), "empty.csv: empty file: want a header row naming a question column (and optionally id, answer, Domain, language)"},
+		{"empty csv", write("empty.csv", nil), "empty.csv: the file is empty: want a header row naming a question column (and optionally id, answer, Domain, language)"},
 		{"header only", write("hdr.csv", []byte("id,question\n")), "hdr.csv: no questions: the file has a header but no rows"},
-		{"empty jsonl", write("empty.jsonl", []byte("\n\n")), "empty.jsonl: no questions: want one JSON object per line with a \"question\" field"},
+		{"empty jsonl", write("empty.jsonl", []byte("\n\n")), "empty.jsonl: the file is empty: want one JSON object per line with a \"question\" field"},
 		{"no question column", write("noq.csv", []byte("id,prompt\n1,hello\n2,bye\n")), "noq.csv:1: no \"question\" column (the header has id, prompt)"},
 		{"no question column in a sheet", noSheetQuestion, "noq.xlsx: header row: no \"question\" column (the header has id, prompt)"},
 		{"no question field", write("noq.jsonl", []byte("{\"question\": \"q\"}\n{\"prompt\": \"p\"}\n")), "noq.jsonl:2: no \"question\" field"},
@@ -251,10 +255,10 @@ func TestGenerateDatasetErrors(t *testing.T) {
 		// characters) starts at column 4, so its 6th character, the bad
 		// byte, is at column 9.
 		{"invalid UTF-8 in csv", write("bad.csv", []byte("id,question\nq1,ab\xffc\n")), "bad.csv:2:6 (column \"question\"): invalid UTF-8: first bad byte 0xFF at character 3 of the field; re-save the file as UTF-8"},
-		{"invalid UTF-8 in a csv header", write("badh.csv", []byte("id,quest\xe0ion\nq1,abc\n")), "badh.csv:1:9 (header): invalid UTF-8: first bad byte 0xE0 at character 6 of the field"},
+		{"invalid UTF-8 in a csv header", write("badh.csv", []byte("id,quest\xe0ion\nq1,abc\n")), "badh.csv:1:9: header: invalid UTF-8: first bad byte 0xE0 at character 6 of the field"},
 		// {"question": "a comes before the bad byte: { (1) "question" (10) :
 		// and a space (2) "a (2), 15 characters, so it is the 16th.
-		{"invalid UTF-8 in jsonl", write("bad.jsonl", []byte("{\"question\": \"a\xfe\"}\n")), "bad.jsonl:1:16 (field \"question\"): invalid UTF-8: byte 0xFE; re-save the file as UTF-8"},
+		{"invalid UTF-8 in jsonl", write("bad.jsonl", []byte("{\"question\": \"a\xfe\"}\n")), "bad.jsonl:1:16 (column \"question\"): invalid UTF-8: first bad byte 0xFE; re-save the file as UTF-8"},
 		{"not a workbook", write("fake.xlsx", []byte("id,question\n1,\"q\"\n")), "fake.xlsx: not a readable .xlsx workbook"},
 		{"unknown format", write("q.parquet", []byte("PAR1")), "q.parquet: unknown input format \"parquet\""},
 	}
@@ -357,5 +361,77 @@ func TestGenerateDatasetHelp(t *testing.T) {
 	out, _, code := runCLI(t, "generate", "--help")
 	if code != 0 || !strings.Contains(out, "(.csv, .jsonl or .xlsx)") {
 		t.Errorf("exit %d, help lacks the .xlsx format:\n%s", code, out)
+	}
+}
+
+// TestGenerateJSONIsTheLibraryResult: generate --json prints the JSON
+// encoding of the generate.Result that the library's Run returns for the
+// same dataset, templates and client settings (as TestJSONIsTheLibraryResult
+// checks for the other commands), against the loopback server.
+func TestGenerateJSONIsTheLibraryResult(t *testing.T) {
+	stub := llmtest.New(t)
+	dir := t.TempDir()
+	data, out := filepath.Join(dir, "questions.csv"), filepath.Join(dir, "kestrel-7b_mixed.csv")
+	if err := os.WriteFile(data, []byte("id,question,language\nq1,भारत की राजधानी क्या है?,hi\nq2,Capital of Tamil Nadu?,xx\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := generate.ReadQuestionsFile(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := genLoadTemplates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The client the command builds with --cache none and the default flags.
+	client, err := llm.NewClient(llm.Config{BaseURL: stub.BaseURL(), Model: "kestrel-7b", MaxTokens: 256, Concurrency: 4, Cache: llm.NewMemoryCache()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := generate.Run(context.Background(), client, qs, generate.Options{Model: "kestrel-7b", Templates: tpl, Workers: 4, Cache: "memory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Out = out
+	// Two questions sent, none cached; language xx has no template (line 3).
+	if res.Requests != 2 || res.Received != 2 || len(res.Warnings) != 1 || res.Warnings[0].Code != generate.CodeDefaultTemplate || res.Warnings[0].Lines[0] != 3 {
+		t.Fatalf("library result %+v", res)
+	}
+	stdout, errOut, code := runCLI(t, "generate", "--json", "--dataset", data, "--endpoint", stub.BaseURL(), "--model", "kestrel-7b", "--out", out, "--cache", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := jsonOf(t, res); stdout != want {
+		t.Errorf("--json output differs from the library's result\n got: %s\nwant: %s", stdout, want)
+	}
+}
+
+// With --json a run with failures prints its summary, failures listed,
+// and still exits 1 with nothing written.
+func TestGenerateJSONFailure(t *testing.T) {
+	stub := newGenStub(t)
+	stub.fail = true
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "q.csv")
+	os.WriteFile(ds, []byte("id,question\n1,Which desert lies in Rajasthan?\n2,FAIL this one\n"), 0o644)
+	out := filepath.Join(dir, "o.csv")
+	stdout, errOut, code := runCLI(t, "generate", "--json", "--dataset", ds, "--endpoint", stub.URL+"/v1", "--model", "kestrel-7b", "--out", out,
+		"--cache", "none", "--retries", "0", "--concurrency", "1", "--language", "english")
+	var res struct {
+		Questions, Received, Failed int
+		Failures                    []struct {
+			Line int
+			ID   string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("stdout %q: %v", stdout, err)
+	}
+	if code != 1 || !strings.Contains(errOut, "1 of 2 questions failed") || res.Questions != 2 || res.Received != 1 || res.Failed != 1 ||
+		len(res.Failures) != 1 || res.Failures[0].Line != 3 || res.Failures[0].ID != "2" {
+		t.Errorf("exit %d, %+v: %s", code, res, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("output written although a question failed")
 	}
 }

@@ -59,13 +59,20 @@ var rules = []rule{
 	// library only, no module package, so generate and future task runs can
 	// use it without pulling in judging.
 	{pkg: "pkg/llm", core: true},
+	// generate asks a model for a response to every question of a dataset (evalbook
+	// generate, issue 12): it sends them through pkg/llm, reads CSV and JSONL
+	// datasets through pkg/tabular (its one ParseError) and registered formats
+	// (.xlsx) through pkg/qa, settles languages with textnorm, and warns with
+	// results.Warning.
+	{pkg: "pkg/generate", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/qa", "pkg/textnorm", "pkg/results"}},
 	// judge sends model judges' prompts through pkg/llm.
 	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "internal/rawpos"}, coreUpper...)},
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
-	// CSV (rawpos places a bad byte) and fills results with stats' paired comparison.
-	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/stats", "internal/rawpos"}},
+	// CSV through pkg/tabular (whose ParseError it aliases) and fills results with
+	// stats' paired comparison.
+	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
 	{pkg: "internal/rawpos", core: true},
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's

@@ -19,6 +19,7 @@
 package compare
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -150,7 +151,7 @@ func Files(oldPath, newPath string, opt Options) (*results.Comparison, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ts[i], err = readTable(data, path); err != nil {
+		if ts[i], err = readTable(bytes.NewReader(data), path); err != nil {
 			return nil, err
 		}
 	}
@@ -176,11 +177,8 @@ func Read(oldR io.Reader, oldName string, newR io.Reader, newName string, opt Op
 		r    io.Reader
 		name string
 	}{{oldR, oldName}, {newR, newName}} {
-		data, err := io.ReadAll(in.r)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", in.name, err)
-		}
-		if ts[i], err = readTable(data, in.name); err != nil {
+		var err error
+		if ts[i], err = readTable(in.r, in.name); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Six cases, the new table in another order. By hand:
@@ -217,13 +218,18 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// Every error of the tables names its file and place, as a *ParseError,
-// and matches its sentinel. The columns of value errors are field
-// numbers (pass is the 3rd field); the UTF-8 errors' are characters,
-// counted by hand: "q\xff2" starts at column 1 and its bad byte is the
-// 2nd character.
+// Every error of the tables names its file and place, as a *ParseError
+// (tabular's), and matches its sentinel. Every column is a character
+// column, counted by hand: a value error points at the start of the
+// field ("0.5" in "q2,x,0.5" starts at character 6), a UTF-8 error at
+// the bad byte ("q\xff2" starts at column 1 and its bad byte is the 2nd
+// character).
 func TestReadErrors(t *testing.T) {
 	const good = "id,task,pass\nq1,x,1\nq2,x,0\n"
+	// In "प्रश्न,हिंदी,0.5" the key has 6 characters (प ् र श ् न), the
+	// comma is the 7th, the task 5 more (ह ि ं द ी: 8 to 12), the comma
+	// 13th, so pass starts at character 14 (byte 36).
+	const hiOld, hiNew = "id,task,pass\nq1,x,1\nप्रश्न,हिंदी,0\n", "id,task,pass\nq1,x,1\nप्रश्न,हिंदी,0.5\n"
 	for _, tc := range []struct {
 		name, old, new string
 		opt            Options
@@ -232,19 +238,21 @@ func TestReadErrors(t *testing.T) {
 		field          string
 		msg            string
 	}{
-		{"empty file", good, "", Options{}, ErrEmptyFile, 1, 0, "", "new.csv:1: empty file: no header row"},
+		{"empty file", good, "", Options{}, ErrEmptyFile, 0, 0, "", "new.csv: the file is empty: expected a header row naming the columns"},
 		{"no rows", "id,pass\n", good, Options{}, ErrNoRows, 0, 0, "", "old.csv: no rows after the header"},
 		{"no column", good, good, Options{Metric: "f1"}, ErrNoColumn, 1, 0, "f1", `old.csv:1: no column "f1"; the header has id, task, pass`},
-		{"empty key", good, "id,task,pass\nq1,x,1\n,x,0\n", Options{}, ErrEmptyKey, 3, 1, "id", "new.csv:3:1: empty id"},
+		{"empty key", good, "id,task,pass\nq1,x,1\n,x,0\n", Options{}, ErrEmptyKey, 3, 1, "id", `new.csv:3:1 (column "id"): empty id`},
 		{"duplicate", good, "id,task,pass\nq1,x,1\nq1,y,0\n", Options{}, ErrDuplicateKey, 3, 1, "id",
-			`new.csv:3:1: duplicate id "q1" (first at line 2); if rows are unique only with another column, pass --key id,task`},
-		{"not 0/1", good, "id,task,pass\nq1,x,1\nq2,x,0.5\n", Options{Metric: "pass"}, ErrNotBinary, 3, 3, "pass", `new.csv:3:3: pass is "0.5", not 0 or 1`},
+			`new.csv:3:1 (column "id"): duplicate id "q1" (first at line 2); if rows are unique only with another column, pass --key id,task`},
+		{"not 0/1", good, "id,task,pass\nq1,x,1\nq2,x,0.5\n", Options{Metric: "pass"}, ErrNotBinary, 3, 6, "pass", `new.csv:3:6 (column "pass"): pass is "0.5", not 0 or 1`},
+		{"not 0/1 after Hindi", hiOld, hiNew, Options{Metric: "pass"}, ErrNotBinary, 3, 14, "pass", `new.csv:3:14 (column "pass"): pass is "0.5", not 0 or 1`},
 		{"invalid UTF-8", good, "id,task,pass\nq1,x,1\nq\xff2,x,0\n", Options{}, ErrInvalidUTF8, 3, 2, "id",
 			`new.csv:3:2 (column "id"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8`},
 		// A byte-order mark is not a character: i (1) d (2) , (3) the bad byte 4.
 		{"invalid UTF-8 in the header", "\xef\xbb\xbfid,\xfeask,pass\nq1,x,1\n", good, Options{}, ErrInvalidUTF8, 1, 4, "",
-			`old.csv:1:4 (header): invalid UTF-8: first bad byte 0xFE at character 1 of the field; re-save the file as UTF-8`},
-		{"CSV syntax", good, "id,task,pass\nq1,x\n", Options{}, nil, 2, 1, "", "new.csv:2:1: wrong number of fields"},
+			`old.csv:1:4: header: invalid UTF-8: first bad byte 0xFE at character 1 of the field; re-save the file as UTF-8`},
+		// A record with too few fields has no one place in its line.
+		{"CSV syntax", good, "id,task,pass\nq1,x\n", Options{}, tabular.ErrFieldCount, 2, 0, "", "new.csv:2: wrong number of fields: the record has 2 fields, the header has 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(tc.old), "old.csv", strings.NewReader(tc.new), "new.csv", tc.opt)

@@ -1,65 +1,35 @@
 package compare
 
 // Reading the two tables. This file is the one place where compare reads
-// CSV; it moves to the shared table reader (pkg/tabular) as a whole.
+// CSV, through the shared table reader (pkg/tabular).
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/evalbook/evalbook/internal/rawpos"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
-// A ParseError is a problem at a place in one of the two tables.
-//
-// Line is 1-based (the header is line 1); 0 when the problem is with the
-// file as a whole (no rows after the header). Column is 1-based and 0
-// when the message names no place within the line: for invalid UTF-8 it
-// is the character column of the first bad byte, as an editor shows it;
-// for a bad or repeated value (an empty or duplicate key, a metric that
-// is not 0 or 1) it is the number of the field, counted from 1; for a
-// CSV syntax error it is encoding/csv's. Field names the column
-// concerned, if any; Header is true for a problem in the header row.
-type ParseError struct {
-	File   string
-	Line   int
-	Column int
-	Field  string
-	Header bool
-	Err    error
-}
-
-func (e *ParseError) Error() string {
-	s := e.File
-	if e.Line > 0 {
-		s += ":" + strconv.Itoa(e.Line)
-		if e.Column > 0 {
-			s += ":" + strconv.Itoa(e.Column)
-		}
-	}
-	// Only an encoding error's message does not say which column it is in.
-	if e.Header {
-		s += " (header)"
-	} else if e.Field != "" && errors.Is(e.Err, ErrInvalidUTF8) {
-		s += fmt.Sprintf(" (column %q)", e.Field)
-	}
-	return s + ": " + e.Err.Error()
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }
+// A ParseError is a problem at a place in one of the two tables: the
+// module's one reader error, tabular.ParseError. Line is 1-based (the
+// header is line 1); 0 when the problem is with the file as a whole (it
+// is empty, it has no rows after the header). Column is the 1-based
+// character column, as an editor shows it, of the first bad byte of
+// invalid UTF-8 or of the start of a bad or repeated value (an empty or
+// duplicate key, a metric that is not 0 or 1); 0 when the message names
+// no place within the line. Field names the column concerned, if any.
+type ParseError = tabular.ParseError
 
 // Errors of the tables that callers may branch on (with errors.Is); each
 // comes with its file and line in a *ParseError where it has a place.
+// ErrInvalidUTF8 and ErrEmptyFile are tabular's.
 var (
-	ErrInvalidUTF8    = errors.New("invalid UTF-8")
-	ErrEmptyFile      = errors.New("empty file: no header row")
+	ErrInvalidUTF8    = tabular.ErrInvalidUTF8
+	ErrEmptyFile      = tabular.ErrEmptyFile
 	ErrNoRows         = errors.New("no rows after the header")
 	ErrNoColumn       = errors.New("no such column")
 	ErrEmptyKey       = errors.New("empty key")
@@ -84,13 +54,26 @@ func errorf(sentinel error, format string, args ...any) error {
 	return &wrapped{msg: fmt.Sprintf(format, args...), err: sentinel}
 }
 
-// table is a CSV file read whole, with the line where each record starts.
+// table is a CSV file read whole, with the line where each record
+// starts and the place (line, character column) of each field, for
+// errors about a value.
 type table struct {
 	file    string
 	header  []string
 	rows    [][]string
 	lines   []int
+	places  [][]place
 	keyCols []string // Options.Key
+}
+
+// place is where a field starts: its line (a field after a quoted line
+// break is on a later line than its record) and character column.
+type place struct{ line, col int }
+
+// errorAt returns the *ParseError about field c of row i.
+func (t *table) errorAt(i, c int, err error) *ParseError {
+	p := t.places[i][c]
+	return &ParseError{File: t.file, Line: p.line, Column: p.col, Field: t.header[c], Err: err}
 }
 
 // keyOf returns the key of a row, its key columns' values joined by NUL
@@ -112,75 +95,37 @@ func (t *table) showKey(row []string) string {
 	return strings.ReplaceAll(t.keyOf(row), "\x00", "/")
 }
 
-// readTable reads the CSV data of the named file: a header, then at least
-// one row, every field valid UTF-8 and trimmed of spaces.
-func readTable(data []byte, file string) (*table, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	r := csv.NewReader(bytes.NewReader(data))
-	place := func(err error) error {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return &ParseError{File: file, Line: pe.Line, Column: pe.Column, Err: pe.Err}
-		}
-		return fmt.Errorf("%s: %w", file, err)
+// readTable reads the CSV table r of the named file through
+// pkg/tabular: a header, then at least one row, every field valid UTF-8
+// (tabular refuses it otherwise) and trimmed of spaces. Every error is
+// a *ParseError.
+func readTable(r io.Reader, file string) (*table, error) {
+	rd, err := tabular.Open(r, file, "csv")
+	if err != nil {
+		return nil, err
 	}
-	t := &table{file: file}
-	var err error
-	if t.header, err = r.Read(); err == io.EOF {
-		return nil, &ParseError{File: file, Line: 1, Err: ErrEmptyFile}
-	} else if err != nil {
-		return nil, place(err)
-	}
+	t := &table{file: file, header: slices.Clone(rd.Header())}
 	for i := range t.header {
-		line, col := r.FieldPos(i)
-		if err := checkUTF8(data, file, line, col, "", t.header[i]); err != nil {
-			return nil, err
-		}
 		t.header[i] = strings.TrimSpace(t.header[i])
 	}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
+	for rd.Scan() {
+		rec := rd.Record()
+		pl := make([]place, len(rec.Fields))
+		for i := range rec.Fields {
+			rec.Fields[i] = strings.TrimSpace(rec.Fields[i])
+			pl[i].line, pl[i].col = rd.FieldPos(i)
 		}
-		if err != nil {
-			return nil, place(err)
-		}
-		line, _ := r.FieldPos(0)
-		for i := range rec {
-			l, c := r.FieldPos(i)
-			if err := checkUTF8(data, file, l, c, t.header[i], rec[i]); err != nil {
-				return nil, err
-			}
-			rec[i] = strings.TrimSpace(rec[i])
-		}
-		t.rows = append(t.rows, rec)
-		t.lines = append(t.lines, line)
+		t.rows = append(t.rows, rec.Fields)
+		t.lines = append(t.lines, rec.Line)
+		t.places = append(t.places, pl)
+	}
+	if err := rd.Err(); err != nil {
+		return nil, err
 	}
 	if len(t.rows) == 0 {
 		return nil, &ParseError{File: file, Err: ErrNoRows}
 	}
 	return t, nil
-}
-
-// checkUTF8 returns the error of a field s, named field (the header when
-// ""), that starts at line and byte column col of data (as
-// csv.Reader.FieldPos gives them), or nil when s is valid UTF-8. The
-// error names the line and the character column of the first bad byte,
-// as an editor shows them (see rawpos.CSVBadByte); when data does not
-// hold the field where line and col say, the line only.
-func checkUTF8(data []byte, file string, line, col int, field, s string) error {
-	if utf8.ValidString(s) {
-		return nil
-	}
-	off := rawpos.InvalidUTF8String(s)
-	e := &ParseError{File: file, Line: line + strings.Count(s[:off], "\n"), Field: field, Header: field == ""}
-	if l, c, ok := rawpos.CSVBadByte(data, line, col, s[off]); ok && l == e.Line {
-		e.Column = c
-	}
-	e.Err = fmt.Errorf("%w: first bad byte 0x%02X at character %d of the field; re-save the file as UTF-8",
-		ErrInvalidUTF8, s[off], utf8.RuneCountInString(s[:off])+1)
-	return e
 }
 
 func (t *table) col(name string) int { return slices.Index(t.header, name) }
@@ -193,16 +138,13 @@ func (t *table) index(metric string) (map[string]int, error) {
 	for i, row := range t.rows {
 		for _, kc := range t.keyCols {
 			if c := t.col(kc); row[c] == "" {
-				return nil, &ParseError{File: t.file, Line: t.lines[i], Column: c + 1, Field: kc,
-					Err: errorf(ErrEmptyKey, "empty %s", kc)}
+				return nil, t.errorAt(i, c, errorf(ErrEmptyKey, "empty %s", kc))
 			}
 		}
 		k := t.keyOf(row)
 		if j, dup := idx[k]; dup {
-			c := t.col(t.keyCols[0])
-			return nil, &ParseError{File: t.file, Line: t.lines[i], Column: c + 1, Field: t.keyCols[0],
-				Err: errorf(ErrDuplicateKey, "duplicate %s %q (first at line %d); %s",
-					strings.Join(t.keyCols, ","), t.showKey(row), t.lines[j], t.keyHint(metric))}
+			return nil, t.errorAt(i, t.col(t.keyCols[0]), errorf(ErrDuplicateKey, "duplicate %s %q (first at line %d); %s",
+				strings.Join(t.keyCols, ","), t.showKey(row), t.lines[j], t.keyHint(metric)))
 		}
 		idx[k] = i
 	}
@@ -255,8 +197,7 @@ func (t *table) binary(name string) ([]float64, error) {
 	for i, row := range t.rows {
 		v, ok := zeroOne(row[c])
 		if !ok {
-			return nil, &ParseError{File: t.file, Line: t.lines[i], Column: c + 1, Field: name,
-				Err: errorf(ErrNotBinary, "%s is %q, not 0 or 1", name, row[c])}
+			return nil, t.errorAt(i, c, errorf(ErrNotBinary, "%s is %q, not 0 or 1", name, row[c]))
 		}
 		out[i] = v
 	}

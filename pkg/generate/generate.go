@@ -1,0 +1,308 @@
+// Package generate asks a model behind an OpenAI-compatible endpoint for
+// a response to every question of a dataset, as `evalbook generate`
+// does, and writes the response table that evalbook score and
+// evalbook leaderboard read:
+//
+//	id,question,answer,Domain,language,model,response
+//
+// ReadQuestions reads the dataset (CSV, JSON Lines or a registered
+// format such as .xlsx; every error a *tabular.ParseError), ReadTemplates
+// the prompt templates (one per language plus "default"), and Run sends
+// each question with its language's template through an llm.Completer,
+// an *llm.Client in practice, whose cache makes a stopped or failed run
+// resume without paying twice:
+//
+//	qs, err := generate.ReadQuestionsFile("questions_hindi.csv", "")
+//	...
+//	res, err := generate.Run(ctx, client, qs, generate.Options{Model: "kestrel-7b", Templates: tpl, Workers: 4})
+//	if err == nil && len(res.Failures) == 0 {
+//		err = res.WriteCSV(f) // nothing is written for a run with failures
+//	}
+//
+// The Result counts the questions, the replies, the requests, retries and
+// cache hits, lists the failures and warns (results.Warning) about
+// questions that got the default template; it encodes as the command's
+// --json output and writes the command's text (WriteText, Tables).
+package generate
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// Options configures Run.
+type Options struct {
+	// Model names the model in the response table's model column and in
+	// the result; the Completer decides which model is asked.
+	Model string
+	// Templates are the prompts; required.
+	Templates *Templates
+	// Workers is the number of questions handed to the Completer at once
+	// (an llm.Client also keeps its own concurrency limit); 0 means 1.
+	Workers int
+	// Cache names where the replies are kept, for Result.Cache and its
+	// text (the command gives the cache file); "" means "memory".
+	Cache string
+	// Progress, when set, is called after each question with the number
+	// answered (or failed) so far and the total; calls do not overlap.
+	Progress func(done, total int)
+}
+
+// CodeDefaultTemplate is the code of the warning that questions have no
+// template for their language and get the "default" one.
+const CodeDefaultTemplate = "default_template"
+
+// ErrIncomplete is WriteCSV's error for a run with failures or stopped
+// before its end: a partial response table is never written.
+var ErrIncomplete = errors.New("the run is incomplete: no response table is written")
+
+// Result is what a run did: its JSON is `evalbook generate --json`.
+type Result struct {
+	Model string `json:"model"`
+	// Questions is the number of questions asked; Received the replies
+	// obtained (from the endpoint or the cache); Failed the questions
+	// that failed after their retries.
+	Questions int `json:"questions"`
+	Received  int `json:"received"`
+	Failed    int `json:"failed"`
+	// Requests, Retries and CacheHits are the Completer's counts for
+	// this run (when it is an *llm.Client, or has its Stats method).
+	Requests  int64 `json:"requests"`
+	Retries   int64 `json:"retries"`
+	CacheHits int64 `json:"cache_hits"`
+	// Cache is where replies are kept (Options.Cache, or "memory").
+	Cache string `json:"cache"`
+	// Interrupted reports that the context ended the run early.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Out is the response table's path, which the caller sets when it
+	// has written one.
+	Out      string            `json:"out,omitempty"`
+	Failures []Failure         `json:"failures,omitempty"`
+	Warnings []results.Warning `json:"warnings"`
+	// Rows are the questions with their responses, in dataset order (a
+	// failed question's response is ""); the response table, not the
+	// JSON, holds them.
+	Rows []Row `json:"-"`
+}
+
+// A Failure is a question that failed after its retries.
+type Failure struct {
+	Line  int    `json:"line"`
+	ID    string `json:"id,omitempty"`
+	Error string `json:"error"`
+	Err   error  `json:"-"` // the Completer's error (errors.Is finds llm's sentinels)
+}
+
+// A Row is a question and the model's response, trimmed of spaces.
+type Row struct {
+	Question
+	Response string
+}
+
+// TemplateWarnings returns the warning that some questions have no
+// template for their language (they get "default"), or nil: its Count is
+// the number of such questions and its Lines the first five's lines.
+func TemplateWarnings(qs []Question, t *Templates) []results.Warning {
+	var lines []int
+	n := 0
+	for _, q := range qs {
+		if _, ok := t.For(q.Language); !ok {
+			n++
+			if len(lines) < 5 {
+				lines = append(lines, q.Line)
+			}
+		}
+	}
+	switch n {
+	case 0:
+		return nil
+	case 1:
+		return []results.Warning{{Code: CodeDefaultTemplate, Count: 1, Lines: lines,
+			Message: `1 question has no template for its language; it gets the "default" template`}}
+	}
+	return []results.Warning{{Code: CodeDefaultTemplate, Count: n, Lines: lines,
+		Message: fmt.Sprintf(`%d questions have no template for their language; they get the "default" template`, n)}}
+}
+
+// Run asks c for a response to every question, each with the template
+// of its language (Templates.For) at {question}, opt.Workers at a time,
+// and returns the replies in dataset order with the run's counts. A
+// question that fails (after the Completer's retries) is listed in
+// Failures and the run goes on, so that a rerun through the same cache
+// asks only for the rest. When ctx ends the run, Run returns the result
+// so far (Interrupted) and ctx's error; otherwise the error is nil and
+// failures are in the result.
+func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Result, error) {
+	if opt.Templates == nil {
+		return nil, errors.New("generate: Options.Templates is nil")
+	}
+	workers := max(opt.Workers, 1)
+	res := &Result{Model: opt.Model, Questions: len(qs), Cache: opt.Cache, Warnings: TemplateWarnings(qs, opt.Templates)}
+	if res.Cache == "" {
+		res.Cache = "memory"
+	}
+	if res.Warnings == nil {
+		res.Warnings = []results.Warning{}
+	}
+	counter, _ := c.(interface{ Stats() llm.Stats })
+	var before llm.Stats
+	if counter != nil {
+		before = counter.Stats()
+	}
+
+	res.Rows = make([]Row, len(qs))
+	errs := make([]error, len(qs))
+	got := make([]bool, len(qs)) // a reply was received
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				q := qs[i]
+				t, _ := opt.Templates.For(q.Language)
+				reply, err := c.Complete(runCtx, llm.Request{
+					PromptHash: t.Hash(opt.Templates.Version),
+					System:     t.System,
+					User:       strings.ReplaceAll(t.User, "{question}", q.Text),
+				})
+				res.Rows[i] = Row{Question: q, Response: strings.TrimSpace(reply)}
+				errs[i], got[i] = err, err == nil
+				mu.Lock()
+				done++
+				if opt.Progress != nil {
+					opt.Progress(done, len(qs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range qs {
+		select {
+		case next <- i:
+		case <-runCtx.Done():
+		}
+		if runCtx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	if counter != nil {
+		after := counter.Stats()
+		res.Requests, res.Retries, res.CacheHits = after.Requests-before.Requests, after.Retries-before.Retries, after.CacheHits-before.CacheHits
+	}
+	if err := ctx.Err(); err != nil {
+		res.Interrupted = true
+		for _, ok := range got {
+			if ok {
+				res.Received++
+			}
+		}
+		return res, err
+	}
+	for i, err := range errs {
+		if err == nil {
+			res.Received++
+			continue
+		}
+		res.Failures = append(res.Failures, Failure{Line: qs[i].Line, ID: qs[i].ID, Error: err.Error(), Err: err})
+	}
+	res.Failed = len(res.Failures)
+	return res, nil
+}
+
+// Counts says what the run sent and where its replies came from:
+// "4 requests sent (0 retries), 0 replies from the cache (memory)".
+func (r *Result) Counts() string {
+	return fmt.Sprintf("%d requests sent (%d retries), %d replies from the cache (%s)", r.Requests, r.Retries, r.CacheHits, r.Cache)
+}
+
+// FailureSummary says how many questions failed and the first one:
+// "1 of 3 questions failed (first: line 2: ...)"; "" without failures.
+func (r *Result) FailureSummary() string {
+	if len(r.Failures) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %s failed (first: line %d: %s)", len(r.Failures), nounCount(r.Questions, "question", "questions"), r.Failures[0].Line, r.Failures[0].Error)
+}
+
+// WriteText writes what evalbook generate prints on its standard output:
+// "wrote 4 responses from kestrel-7b to runs/kestrel-7b_hindi.csv" (or,
+// before Out is set, "4 responses from kestrel-7b"), or the failure
+// summary of a run with failures.
+func (r *Result) WriteText(w io.Writer) error {
+	var err error
+	switch {
+	case len(r.Failures) > 0:
+		_, err = fmt.Fprintln(w, r.FailureSummary())
+	case r.Out != "":
+		_, err = fmt.Fprintf(w, "wrote %s from %s to %s\n", nounCount(r.Questions, "response", "responses"), r.Model, r.Out)
+	default:
+		_, err = fmt.Fprintf(w, "%s from %s\n", nounCount(r.Received, "response", "responses"), r.Model)
+	}
+	return err
+}
+
+// Tables returns the run's counts as one table and, when questions
+// failed, the failures as a second.
+func (r *Result) Tables() []results.Table {
+	n := func(x int64) string { return strconv.FormatInt(x, 10) }
+	sum := results.Table{Title: "Generation", Note: "Responses from " + r.Model + "; replies are kept in " + r.Cache + ".",
+		Columns: []results.Column{{Name: "figure"}, {Name: "value", Kind: results.KindNumber}},
+		Rows: [][]string{
+			{"questions", n(int64(r.Questions))}, {"received", n(int64(r.Received))}, {"failed", n(int64(r.Failed))},
+			{"requests", n(r.Requests)}, {"retries", n(r.Retries)}, {"cache hits", n(r.CacheHits)},
+		}}
+	out := []results.Table{sum}
+	if len(r.Failures) > 0 {
+		f := results.Table{Title: "Failed questions", Columns: []results.Column{{Name: "line", Kind: results.KindNumber}, {Name: "id"}, {Name: "error"}}, Rows: [][]string{}}
+		for _, x := range r.Failures {
+			f.Rows = append(f.Rows, []string{strconv.Itoa(x.Line), x.ID, x.Error})
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// WriteCSV writes the response table, one row per question in dataset
+// order; a question without an id is numbered by its place (1, 2, ...).
+// It refuses (ErrIncomplete) a run with failures or interrupted.
+func (r *Result) WriteCSV(w io.Writer) error {
+	if r.Interrupted || len(r.Failures) > 0 || len(r.Rows) != r.Questions {
+		return ErrIncomplete
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"id", "question", "answer", "Domain", "language", "model", "response"})
+	for i, row := range r.Rows {
+		id := row.ID
+		if id == "" {
+			id = strconv.Itoa(i + 1)
+		}
+		cw.Write([]string{id, row.Text, row.Answer, row.Domain, row.Language, r.Model, row.Response})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// nounCount returns "1 question" or "n questions".
+func nounCount(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
