@@ -10,6 +10,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 
 	"github.com/evalbook/evalbook/pkg/design"
+	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/harness"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -144,6 +145,7 @@ var (
 	_ results.Report = (*mc.Report)(nil)
 	_ results.Report = (*results.Comparison)(nil)
 	_ results.Report = (*results.RaterAgreement)(nil)
+	_ results.Report = (*generate.Result)(nil)
 )
 
 // TestTablesExport checks that the commands whose result is a Report
