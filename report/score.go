@@ -121,33 +121,8 @@ func runScore(e *env) error {
 	if *examples == 0 {
 		opt.Examples = -1 // none
 	}
-	if len(by) > 0 {
-		opt.By = [][]string{}
-		seen := map[string]bool{}
-		for _, b := range by {
-			if strings.TrimSpace(b) == "" {
-				continue
-			}
-			var cols []string
-			inGroup := map[string]bool{}
-			for _, c := range strings.Split(b, ",") {
-				c = strings.TrimSpace(c)
-				if c == "" {
-					return usagef("score: --by %q: a column name is empty", b)
-				}
-				if inGroup[c] {
-					return usagef("score: --by %q names the column %q twice", b, c)
-				}
-				inGroup[c] = true
-				cols = append(cols, c)
-			}
-			key := strings.Join(cols, ",")
-			if seen[key] {
-				return usagef("score: --by %s is given twice", key)
-			}
-			seen[key] = true
-			opt.By = append(opt.By, cols)
-		}
+	if opt.By, err = qa.ParseBy(by); err != nil {
+		return usagef("score: --by %v", err)
 	}
 
 	var in io.Reader

@@ -381,3 +381,42 @@ func emptyFileText(err error, format string, c Columns) error {
 	out.Err = &wrapped{ErrEmptyFile, msg}
 	return &out
 }
+
+// ParseBy turns grouping specs as people type them (one column, or
+// several joined by commas for a cross grouping: "language",
+// "model,Domain") into Options.By. Spaces around names are trimmed, a
+// spec that is only space is skipped, and no specs give nil (the default
+// grouping, by Domain). A spec with an empty name, one naming a column
+// twice, and a spec given twice are errors quoting the spec.
+func ParseBy(specs []string) ([][]string, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	by := [][]string{}
+	seen := map[string]bool{}
+	for _, b := range specs {
+		if strings.TrimSpace(b) == "" {
+			continue
+		}
+		var cols []string
+		inGroup := map[string]bool{}
+		for _, c := range strings.Split(b, ",") {
+			c = strings.TrimSpace(c)
+			if c == "" {
+				return nil, fmt.Errorf("%q: a column name is empty", b)
+			}
+			if inGroup[c] {
+				return nil, fmt.Errorf("%q names the column %q twice", b, c)
+			}
+			inGroup[c] = true
+			cols = append(cols, c)
+		}
+		key := strings.Join(cols, ",")
+		if seen[key] {
+			return nil, fmt.Errorf("%s is given twice", key)
+		}
+		seen[key] = true
+		by = append(by, cols)
+	}
+	return by, nil
+}
