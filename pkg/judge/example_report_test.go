@@ -65,3 +65,35 @@ func ExampleCalibrateJudge() {
 	//   reason: kind verbose_tie agrees on 0/5, below 0.6
 	//   warning few_language_pairs (2): language bn has only 2 pairs: a reason to label more, not a measurement
 }
+
+// ExampleProbeJudge is evalbook probes --judge fake:all: each fake
+// judge's bias fingerprint over the shipped pairs, printed as the
+// command prints it. The figures are seed 003's probe table.
+func ExampleProbeJudge() {
+	pairs, _, err := shipped("pairwise@1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var judges []judge.JudgeProbes
+	for _, f := range judge.Fakes() {
+		jp, err := judge.ProbeJudge(context.Background(), f, f.String(), pairs)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		judges = append(judges, jp)
+	}
+	judge.NewProbeReport("datasets/judge/pairs.jsonl", pairs, judges).WriteText(os.Stdout)
+	// Output:
+	// bias probes over datasets/judge/pairs.jsonl (30 pairs, label set 0e2e4adda33a), every pair asked in both orders
+	//
+	// judge           first_pick    order_flip    longer_wins  self_wins
+	// fake:clean      0.50 (21/42)  0.00 (0/30)   0.00 (0/5)   0.00 (0/5)
+	// fake:position   0.78 (39/50)  0.63 (19/30)  0.40 (2/5)   0.00 (0/5)
+	// fake:verbosity  0.50 (26/52)  0.00 (0/30)   1.00 (5/5)   0.00 (0/5)
+	// fake:self       0.50 (21/42)  0.00 (0/30)   0.00 (0/5)   1.00 (5/5)
+	// fake:mixed      0.74 (26/35)  0.57 (17/30)  0.40 (2/5)   0.60 (3/5)
+	//
+	// A judge without these biases shows first_pick 0.50 and 0 elsewhere; each bias raises its own column.
+}
