@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/llm"
 )
 
 // shipped reads the shipped pairs and finds a shipped prompt, as
@@ -96,4 +97,54 @@ func ExampleProbeJudge() {
 	// fake:mixed      0.74 (26/35)  0.57 (17/30)  0.40 (2/5)   0.60 (3/5)
 	//
 	// A judge without these biases shows first_pick 0.50 and 0 elsewhere; each bias raises its own column.
+}
+
+// alwaysCorrect is a judge model that calls every response correct.
+type alwaysCorrect struct{}
+
+func (alwaysCorrect) Complete(context.Context, llm.Request) (string, error) {
+	return `{"verdict": "correct", "reason": "same answer"}`, nil
+}
+
+// ExampleJudgeResponses is evalbook judge on a three-row table with a
+// model that calls every response correct: the blank response is not
+// sent and counts as incorrect, so llm_judge passes 2 of 3 rows, while
+// exact_substring and word_overlap pass only the row that names Calcutta
+// ("Hugli" is not the golden "Hooghly"). The verdict file is what
+// evalbook judge --out writes.
+func ExampleJudgeResponses() {
+	csv := "question,answer,Domain,response\n" +
+		"Capital of British India until 1911?,Calcutta,History,It was Calcutta.\n" +
+		"River through Kolkata?,Hooghly,Geography,The Hugli river.\n" +
+		"Who issued the rock edicts?,Ashoka,History,\n"
+	ctx := context.Background()
+	t, err := judge.ReadResponses(ctx, []byte(csv), "run.csv", judge.ResponseOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, prompt, err := shipped("reference")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sum, err := judge.JudgeResponses(ctx, judge.NewClientJudge(alwaysCorrect{}, prompt), t, judge.RunOptions{Model: "always-correct", Endpoint: "in process"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("rows %d, sent %d, invalid %d\n", sum.Judge.Rows, sum.Judge.Sent, sum.Judge.Invalid)
+	for _, m := range sum.Score.Settings.Metrics {
+		fmt.Printf("%s %v/%d\n", m, sum.Score.Combined.Metrics[m].Correct, sum.Score.Combined.N)
+	}
+	t.WriteVerdicts(os.Stdout)
+	// Output:
+	// rows 3, sent 2, invalid 0
+	// exact_substring 1/3
+	// word_overlap 1/3
+	// llm_judge 2/3
+	// question,answer,Domain,response,exact_substring,word_overlap,llm_judge,llm_judge_reason
+	// Capital of British India until 1911?,Calcutta,History,It was Calcutta.,1,1,1,same answer
+	// River through Kolkata?,Hooghly,Geography,The Hugli river.,0,0,1,same answer
+	// Who issued the rock edicts?,Ashoka,History,,0,0,0,blank response (not sent)
 }
