@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -443,9 +444,17 @@ func invalidMessage(n int, reasons string) string {
 
 // Tables lays the summary out as tables for the XLSX and HTML
 // renderers: the accuracy of each metric per group and combined
-// (results.GroupTable) and the review table.
+// (results.GroupTable) and the review table. A summary decoded without
+// them gives fewer tables.
 func (r *RunSummary) Tables() []results.Table {
-	return []results.Table{results.GroupTable(r.Score, ""), *r.Review}
+	var out []results.Table
+	if r.Score != nil {
+		out = append(out, results.GroupTable(r.Score, ""))
+	}
+	if r.Review != nil {
+		out = append(out, *r.Review)
+	}
+	return out
 }
 
 // WriteText writes the summary as evalbook judge prints it: the judge
@@ -463,7 +472,12 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 	if j.Invalid == 1 {
 		broke = "reply broke the contract"
 	}
-	fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s\n\n", rows, j.Sent, countNoun(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke)
+	if _, err := fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s\n\n", rows, j.Sent, countNoun(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke); err != nil {
+		return err
+	}
+	if r.Score == nil || r.Review == nil {
+		return errors.New("judge: a run summary without its score or review table")
+	}
 	if err := r.Score.WriteText(w); err != nil {
 		return err
 	}
@@ -475,10 +489,10 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 // the input columns, exact_substring and word_overlap (1 or 0), llm_judge
 // (1, 0, or empty when the reply broke the contract) and
 // llm_judge_reason.
-func (tbl *Responses) WriteVerdicts(w io.Writer) error {
+func (t *Responses) WriteVerdicts(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write(append(append([]string(nil), tbl.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason"))
-	for _, r := range tbl.Rows {
+	cw.Write(append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason"))
+	for _, r := range t.Rows {
 		lj := ""
 		if r.Verdict.Valid {
 			lj = bit(r.Verdict.Correct)
