@@ -59,11 +59,8 @@ var rules = []rule{
 	// library only, no module package, so generate and future task runs can
 	// use it without pulling in judging.
 	{pkg: "pkg/llm", core: true},
-	// judge sends model judges' prompts through pkg/llm. judge -> qa: the
-	// judge run summary (judge.ReadResponses, what evalbook judge prints)
-	// reads and scores the response table with qa's seed metrics (issue 12:
-	// the analysis left package main); qa does not import judge.
-	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "pkg/qa", "internal/rawpos"}, coreUpper...)},
+	// judge sends model judges' prompts through pkg/llm.
+	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "pkg/qa", "internal/rawpos"}, coreUpper...)}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
