@@ -1,11 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"math"
+	"errors"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/judge"
@@ -54,18 +51,6 @@ Examples:
 	evalbook calibrate --pairs my_pairs.jsonl --judge http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --swap --vs pairwise@1
 `
 
-// calibrateReport is the JSON document of evalbook calibrate.
-type calibrateReport struct {
-	Kind     string                  `json:"kind"` // always "calibration"
-	Pairs    string                  `json:"pairs"`
-	Record   judge.Record            `json:"record"`
-	MinKappa float64                 `json:"min_kappa"`
-	MinSlice float64                 `json:"min_slice"`
-	Usable   bool                    `json:"usable"`
-	Reasons  []string                `json:"reasons"`
-	Compare  *judge.PromptComparison `json:"prompt_comparison,omitempty"`
-}
-
 // openPairJudge turns a --judge value into a pairwise judge: a named fake
 // judge, or a model behind an endpoint asked with prompt p.
 func openPairJudge(e *env, cmd, spec string, cf *judgeClientFlags, p judge.Prompt) (judge.Judge, string, *modelJudge, error) {
@@ -94,8 +79,8 @@ func runCalibrate(e *env) error {
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID`: name, name@version or a hash prefix")
 		vs        = fs.String("vs", "", "also calibrate with this second prompt `ID` and compare (model judges)")
 		swap      = fs.Bool("swap", false, "ask in both orders; a disagreement is a tie")
-		minKappa  = fs.Float64("min-kappa", 0.6, "lowest acceptable `kappa` (-1 to 1)")
-		minSlice  = fs.Float64("min-slice", 0.6, "lowest acceptable agreement in any kind or language, a `share` from 0 to 1")
+		minKappa  = fs.Float64("min-kappa", judge.DefaultMinKappa, "lowest acceptable `kappa` (-1 to 1)")
+		minSlice  = fs.Float64("min-slice", judge.DefaultMinSlice, "lowest acceptable agreement in any kind or language, a `share` from 0 to 1")
 		resamples = fs.Int("resamples", judge.DefaultResamples, "bootstrap `resamples` for the agreement interval")
 		seed      = fs.Uint64("seed", 1, "bootstrap random `seed` (same seed, same interval)")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
@@ -116,11 +101,14 @@ func runCalibrate(e *env) error {
 	if *resamples < 1 {
 		return usagef("calibrate: --resamples must be positive")
 	}
-	if math.IsNaN(*minKappa) || *minKappa < -1 || *minKappa > 1 {
-		return usagef("calibrate: --min-kappa is a kappa, between -1 and 1 (e.g. 0.6), not %v", *minKappa)
-	}
-	if math.IsNaN(*minSlice) || *minSlice < 0 || *minSlice > 1 {
-		return usagef("calibrate: --min-slice is the lowest share of agreement a kind or language may show, between 0 and 1 (0.6 means 60%%), not a number of pairs; got %v", *minSlice)
+	copt := judge.CalibrationOptions{MinKappa: *minKappa, MinSlice: *minSlice}
+	if err := copt.Validate(); err != nil {
+		switch {
+		case errors.Is(err, judge.ErrMinKappa):
+			return usagef("calibrate: --min-kappa is a kappa, between -1 and 1 (e.g. 0.6), not %v", *minKappa)
+		default:
+			return usagef("calibrate: --min-slice is the lowest share of agreement a kind or language may show, between 0 and 1 (0.6 means 60%%), not a number of pairs; got %v", *minSlice)
+		}
 	}
 	if *vs != "" && strings.HasPrefix(*spec, "fake:") {
 		return usagef("calibrate: --vs compares two prompts of a model judge; a fake judge does not read the prompt, so there is nothing to compare (drop --vs, or give an endpoint URL)")
@@ -146,20 +134,14 @@ func runCalibrate(e *env) error {
 	if m != nil {
 		defer m.close()
 	}
-	opt := judge.CalibrateOptions{Judge: name, Swap: *swap, Resamples: *resamples, Seed: *seed, Workers: *cf.concurrency}
-	tick, finish := judgeProgress(e, len(pairs), "calibrating")
-	opt.Progress = tick
-	rep := calibrateReport{Kind: "calibration", Pairs: pairsName, MinKappa: *minKappa, MinSlice: *minSlice}
-	if m != nil && *vs != "" {
-		var pc judge.PromptComparison
-		pc, err = judge.ComparePrompts(e.ctx, m.client, p, p2, pairs, opt)
-		for _, r := range []*judge.Record{&pc.First, &pc.Second} {
-			r.Judge = name
-		}
-		rep.Record, rep.Compare = pc.First, &pc
-	} else {
-		rep.Record, err = judge.Calibrate(e.ctx, j, p, pairs, opt)
+	copt.CalibrateOptions = judge.CalibrateOptions{Judge: name, Swap: *swap, Resamples: *resamples, Seed: *seed, Workers: *cf.concurrency}
+	copt.Pairs = pairsName
+	if *vs != "" {
+		copt.Versus = &p2
 	}
+	tick, finish := judgeProgress(e, len(pairs), "calibrating")
+	copt.Progress = tick
+	res, err := judge.CalibrateJudge(e.ctx, j, p, pairs, copt)
 	finish()
 	if m != nil {
 		m.report(e)
@@ -170,23 +152,15 @@ func runCalibrate(e *env) error {
 	if err != nil {
 		return err
 	}
-	rep.Reasons = judge.Usable(rep.Record, *minKappa, *minSlice)
-	rep.Usable = len(rep.Reasons) == 0
-	if rep.Reasons == nil {
-		rep.Reasons = []string{}
-	}
-	if err := export.write(e, "evalbook calibrate", judge.CalibrationTables(rep.Record, rep.Usable, rep.Reasons)); err != nil {
+	if err := export.write(e, "evalbook calibrate", res.Tables()); err != nil {
 		return err
 	}
 	if *charts != "" {
-		if err := calibrationCharts(e, *charts, rep.Record); err != nil {
+		if err := calibrationCharts(e, *charts, res.Record); err != nil {
 			return err
 		}
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	return rep.writeText(e.stdout, m == nil)
+	return render(e, res, *asJSON)
 }
 
 // calibrationCharts writes the per-kind agreement bars and the confusion
@@ -203,97 +177,4 @@ func calibrationCharts(e *env, dir string, r judge.Record) error {
 		return err
 	}
 	return writeFigures(e, dir, []chart.Named{{Name: "calibration-by-kind", Figure: bars}, {Name: "calibration-confusion", Figure: heat}})
-}
-
-func (rep *calibrateReport) writeText(w io.Writer, fake bool) error {
-	r := rep.Record
-	fmt.Fprintf(w, "calibration of %s against %s (%s, label set %s)\n", r.Judge, rep.Pairs, nounCount(r.N, "pair", "pairs"), r.LabelSet)
-	order := "asked in one order (a shown first)"
-	if r.Swap {
-		order = "asked in both orders, a disagreement counted as a tie"
-	}
-	fmt.Fprintf(w, "prompt %s@%d (hash %s); %s\n", r.Prompt.Name, r.Prompt.Version, r.Prompt.Hash, order)
-	if fake {
-		fmt.Fprintln(w, "(a fake judge does not read the prompt; the record is tied to it all the same)")
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "agreement\t%d/%d = %s\t%.0f%% bootstrap interval [%s, %s]\n", r.Agree, r.N, judgePct(r.Agreement), r.Confidence*100, judgePct(r.AgreementLow), judgePct(r.AgreementHigh))
-	fmt.Fprintf(tw, "kappa\t%.3f\n", r.Kappa)
-	fmt.Fprintf(tw, "order disagreements\t%d\n", r.OrderDisagreements)
-	if !fake {
-		if r.Invalid > 0 {
-			fmt.Fprintf(tw, "invalid replies\t%d\t%s\n", r.Invalid, judgeReasonList(r.InvalidReasons))
-		} else {
-			fmt.Fprintf(tw, "invalid replies\t0\n")
-		}
-	}
-	tw.Flush()
-
-	fmt.Fprintln(w, "\nconfusion (rows: final human label; columns: the judge)")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  human\ta\tb\ttie")
-	for _, h := range judge.Labels {
-		row := r.Confusion[h]
-		fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\n", h, row[judge.LabelA], row[judge.LabelB], row[judge.LabelTie])
-	}
-	tw.Flush()
-
-	fmt.Fprintln(w, "\nagreement per slice")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  slice\tagree\tn\tshare")
-	for _, s := range []struct {
-		what string
-		m    map[string]judge.Share
-	}{{"kind", r.ByKind}, {"lang", r.ByLang}} {
-		for _, k := range judgeSortedKeys(judgeShareKeys(s.m)) {
-			sh := s.m[k]
-			v, _ := sh.Value()
-			fmt.Fprintf(tw, "  %s %s\t%d\t%d\t%s\n", s.what, k, sh.Hits, sh.N, judgePct(v))
-		}
-	}
-	tw.Flush()
-
-	e := r.Errors
-	fmt.Fprintf(w, "\nwrong decisive picks %d: the longer answer %d, the one shown first %d, the uncited one %d, the judge's own style %d\n",
-		e.WrongDecisive, e.PickedLonger, e.PickedFirst, e.PickedUncited, e.PickedOwnStyle)
-	if c := rep.Compare; c != nil {
-		fmt.Fprintf(w, "\nprompt comparison: %s@%d agrees %d/%d, %s@%d agrees %d/%d (gap %+.3f); the two versions give the same label on %s pairs\n",
-			c.First.Prompt.Name, c.First.Prompt.Version, c.First.Agree, c.First.N,
-			c.Second.Prompt.Name, c.Second.Prompt.Version, c.Second.Agree, c.Second.N, c.Gap, c.Between)
-	}
-	verdict := "yes"
-	if !rep.Usable {
-		verdict = "no"
-	}
-	fmt.Fprintf(w, "\nusable (kappa >= %g and every slice >= %g): %s\n", rep.MinKappa, rep.MinSlice, verdict)
-	for _, why := range rep.Reasons {
-		fmt.Fprintf(w, "  - %s\n", why)
-	}
-	if len(r.Warnings) > 0 {
-		fmt.Fprintln(w, "\nwarnings:")
-		for _, m := range r.Warnings {
-			fmt.Fprintf(w, "  %s\n", m)
-		}
-	}
-	_, err := fmt.Fprintln(w, "\nA pass shows agreement with these labels on these kinds of pair; it does not show that the judge is right on other data, or that the labels are.")
-	return err
-}
-
-func judgePct(x float64) string { return fmt.Sprintf("%.1f%%", x*100) }
-
-func judgeShareKeys(m map[string]judge.Share) map[string]int {
-	out := make(map[string]int, len(m))
-	for k, s := range m {
-		out[k] = s.N
-	}
-	return out
-}
-
-func judgeReasonList(m map[string]int) string {
-	var parts []string
-	for _, k := range judgeSortedKeys(m) {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/judge"
 )
 
 func TestCalibrateGolden(t *testing.T) {
@@ -42,13 +44,13 @@ func TestCalibrateGolden(t *testing.T) {
 // lesson's usable verdicts for clean, verbosity, self and mixed, to which
 // Usable adds the language slice (the mixed judge is blind to Bangla).
 func TestCalibrateSeedFigures(t *testing.T) {
-	read := func(args ...string) calibrateReport {
+	read := func(args ...string) judge.Calibration {
 		t.Helper()
 		out, errOut, code := runCLI(t, append([]string{"calibrate", "--json"}, args...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		var r calibrateReport
+		var r judge.Calibration
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +99,7 @@ func TestCalibrateModelJudge(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var r calibrateReport
+	var r judge.Calibration
 	json.Unmarshal([]byte(out), &r)
 	if r.Record.Agree != 10 || r.Record.Invalid != 0 || r.Record.Judge != "stub-judge at "+s.endpoint() || s.count() != 30 {
 		t.Errorf("one order: agree %d invalid %d judge %q after %d requests", r.Record.Agree, r.Record.Invalid, r.Record.Judge, s.count())

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -328,7 +325,7 @@ func runJudge(e *env) error {
 	if err := judgeCheckUTF8(data, name); err != nil {
 		return err
 	}
-	tbl, err := readJudgeTable(e.ctx, data, name, *by, *limit)
+	tbl, err := judge.ReadResponses(e.ctx, data, name, judge.ResponseOptions{By: *by, Limit: *limit})
 	if err != nil {
 		return judgeUTF8Hint(err)
 	}
@@ -338,43 +335,30 @@ func runJudge(e *env) error {
 	}
 	defer m.close()
 	j := judge.NewClientJudge(m.client, p)
-
-	var items []judge.RefItem
-	var index []int // items[k] is row index[k]
-	for i, r := range tbl.rows {
-		if r.blank {
-			continue
+	sent := 0
+	for _, r := range tbl.Rows {
+		if !r.Blank {
+			sent++
 		}
-		items = append(items, judge.RefItem{Question: r.question, Golden: r.golden, Response: r.response})
-		index = append(index, i)
 	}
-	tick, finish := judgeProgress(e, len(items), "judging")
-	verdicts, err := judge.JudgeReferences(e.ctx, j, items, *cf.concurrency, tick)
+	tick, finish := judgeProgress(e, sent, "judging")
+	res, err := judge.JudgeResponses(e.ctx, j, tbl, judge.RunOptions{
+		Model: *cf.model, Endpoint: m.endpoint, Tool: "evalbook " + version,
+		Workers: *cf.concurrency, Progress: tick,
+	})
 	finish()
 	m.report(e)
 	if err != nil {
 		return m.interrupted(err)
 	}
-	for k, v := range verdicts {
-		tbl.rows[index[k]].verdict = v
-	}
-	for i := range tbl.rows {
-		if tbl.rows[i].blank {
-			tbl.rows[i].verdict = judge.RefVerdict{Valid: true, Reason: "blank response (not sent)"}
-		}
-	}
-	rep := buildJudgeReport(tbl, p, *cf.model, m.endpoint, *by)
-	rep.Score.Created = createdTime()
+	res.Score.Created = createdTime()
 	if *out != "" {
 		if err := writeJudgeVerdicts(*out, tbl); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", nounCount(len(tbl.rows), "row", "rows"), *out)
+		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", nounCount(len(tbl.Rows), "row", "rows"), *out)
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	return rep.writeText(e.stdout)
+	return render(e, res, *asJSON)
 }
 
 // judgeCheckUTF8 refuses a CSV or JSONL response table that is not valid
@@ -404,73 +388,16 @@ func judgeUTF8Hint(err error) error {
 	return &out
 }
 
-// writeJudgeVerdicts writes the verdict file: the input columns, the two
-// deterministic verdicts, llm_judge and the judge's reason.
-func writeJudgeVerdicts(path string, tbl *judgeTable) error {
+// writeJudgeVerdicts writes the verdict file (judge.Responses.WriteVerdicts)
+// to path, atomically.
+func writeJudgeVerdicts(path string, tbl *judge.Responses) error {
 	w, commit, abort, err := createAtomic(path)
 	if err != nil {
 		return err
 	}
 	defer abort()
-	cw := csv.NewWriter(w)
-	cw.Write(append(append([]string(nil), tbl.inputHeader...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason"))
-	for _, r := range tbl.rows {
-		lj := ""
-		if r.verdict.Valid {
-			lj = judgeBit(r.verdict.Correct)
-		}
-		reason := r.verdict.Reason
-		if !r.verdict.Valid {
-			reason = "invalid reply: " + r.verdict.Invalid
-		}
-		cw.Write(append(append([]string(nil), r.fields...), judgeBit(r.exact), judgeBit(r.overlap), lj, reason))
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
+	if err := tbl.WriteVerdicts(w); err != nil {
 		return err
 	}
 	return commit()
-}
-
-func judgeBit(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
-// recordBounds returns, for each data record of a CSV or JSONL file, the
-// 1-based line it starts on and the byte offset just past it; ok is false
-// for other formats or a file the standard CSV reader cannot read (qa
-// then reports the problem itself).
-func judgeRecordBounds(data []byte, name string) (lines []int, ends []int64, ok bool) {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".csv":
-		r := csv.NewReader(bytes.NewReader(data))
-		r.FieldsPerRecord = -1
-		r.ReuseRecord = true
-		for first := true; ; first = false {
-			if _, err := r.Read(); err == io.EOF {
-				return lines, ends, true
-			} else if err != nil {
-				return nil, nil, false
-			}
-			if !first {
-				line, _ := r.FieldPos(0)
-				lines = append(lines, line)
-				ends = append(ends, r.InputOffset())
-			}
-		}
-	case ".jsonl", ".ndjson":
-		var off int64
-		for i, l := range bytes.SplitAfter(data, []byte("\n")) {
-			off += int64(len(l))
-			if len(bytes.TrimSpace(l)) > 0 {
-				lines = append(lines, i+1)
-				ends = append(ends, off)
-			}
-		}
-		return lines, ends, true
-	}
-	return nil, nil, false
 }

@@ -1,12 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"io"
-	"text/tabwriter"
-
-	"github.com/evalbook/evalbook/pkg/judge"
-)
+import "github.com/evalbook/evalbook/pkg/judge"
 
 func init() {
 	register(&command{name: "probes", summary: "bias probes of a pairwise judge: position, verbosity and self-preference fingerprints", run: runProbes})
@@ -47,22 +41,6 @@ Examples:
 	evalbook probes --pairs my_pairs.jsonl --judge http://127.0.0.1:11434/v1 --model llama3.1:8b
 `
 
-// probesReport is the JSON document of evalbook probes.
-type probesReport struct {
-	Kind     string        `json:"kind"` // always "probes"
-	Pairs    string        `json:"pairs"`
-	LabelSet string        `json:"label_set"`
-	N        int           `json:"n"`
-	Judges   []judgeProbes `json:"judges"`
-}
-
-type judgeProbes struct {
-	Judge   string           `json:"judge"`
-	Prompt  *judge.PromptRef `json:"prompt,omitempty"` // model judges only
-	Invalid int              `json:"invalid,omitempty"`
-	judge.Probes
-}
-
 func runProbes(e *env) error {
 	fs := newFlags(e, "probes", probesHelp)
 	var (
@@ -90,7 +68,6 @@ func runProbes(e *env) error {
 	if err != nil {
 		return err
 	}
-	rep := probesReport{Kind: "probes", Pairs: pairsName, LabelSet: judge.LabelSetHash(pairs), N: len(pairs)}
 	specs := []string{*spec}
 	if *spec == "fake:all" {
 		specs = nil
@@ -98,58 +75,24 @@ func runProbes(e *env) error {
 			specs = append(specs, f.String())
 		}
 	}
+	var judges []judge.JudgeProbes
 	for _, s := range specs {
 		j, name, m, err := openPairJudge(e, "probes", s, cf, p)
 		if err != nil {
 			return err
 		}
-		pr, err := judge.RunProbes(e.ctx, j, pairs)
-		jp := judgeProbes{Judge: name, Probes: pr}
+		jp, err := judge.ProbeJudge(e.ctx, j, name, pairs)
 		if m != nil {
 			m.report(e)
 			m.close()
 			if err != nil {
 				return m.interrupted(err)
 			}
-			ref := p.Ref()
-			jp.Prompt = &ref
-			jp.Invalid, _ = j.(*judge.ClientJudge).InvalidReplies()
 		}
 		if err != nil {
 			return err
 		}
-		rep.Judges = append(rep.Judges, jp)
+		judges = append(judges, jp)
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	return rep.writeText(e.stdout)
-}
-
-func (rep *probesReport) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "bias probes over %s (%s, label set %s), every pair asked in both orders\n\n", rep.Pairs, nounCount(rep.N, "pair", "pairs"), rep.LabelSet)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "judge\tfirst_pick\torder_flip\tlonger_wins\tself_wins")
-	cell := func(s judge.Share) string {
-		v, ok := s.Value()
-		if !ok {
-			return "- (0/0)"
-		}
-		return fmt.Sprintf("%.2f (%s)", v, s)
-	}
-	for _, j := range rep.Judges {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Judge, cell(j.FirstPick), cell(j.OrderFlip), cell(j.LongerWins), cell(j.SelfWins))
-	}
-	tw.Flush()
-	for _, j := range rep.Judges {
-		if j.Prompt != nil {
-			broke := "replies broke the contract and counted as ties"
-			if j.Invalid == 1 {
-				broke = "reply broke the contract and counted as a tie"
-			}
-			fmt.Fprintf(w, "\n%s: prompt %s@%d (hash %s), %d %s\n", j.Judge, j.Prompt.Name, j.Prompt.Version, j.Prompt.Hash, j.Invalid, broke)
-		}
-	}
-	_, err := fmt.Fprintln(w, "\nA judge without these biases shows first_pick 0.50 and 0 elsewhere; each bias raises its own column.")
-	return err
+	return render(e, judge.NewProbeReport(pairsName, pairs, judges), *asJSON)
 }

@@ -35,7 +35,7 @@ func TestProbesSeedTable(t *testing.T) {
 	if code != 0 {
 		t.Fatal(out)
 	}
-	var rep probesReport
+	var rep judge.ProbeReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

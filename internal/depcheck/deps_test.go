@@ -66,7 +66,7 @@ var rules = []rule{
 	// results.Warning.
 	{pkg: "pkg/generate", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/qa", "pkg/textnorm", "pkg/results"}},
 	// judge sends model judges' prompts through pkg/llm.
-	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "internal/rawpos"}, coreUpper...)},
+	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "pkg/qa", "internal/rawpos"}, coreUpper...)}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads

@@ -229,13 +229,20 @@ type analysis struct {
 // addWarnings hands on a statistic's warnings with their codes and
 // counts (see warn).
 func (a *analysis) addWarnings(msgs []string, meta []warnMeta) {
+	a.res.Warnings = append(a.res.Warnings, codedWarnings(msgs, meta)...)
+}
+
+// codedWarnings pairs a statistic's messages with their codes and counts.
+func codedWarnings(msgs []string, meta []warnMeta) []results.Warning {
+	var out []results.Warning
 	for i, m := range msgs {
 		w := results.Warning{Code: "agree", Message: m}
 		if i < len(meta) {
 			w.Code, w.Count = meta[i].code, meta[i].count
 		}
-		a.res.Warnings = append(a.res.Warnings, w)
+		out = append(out, w)
 	}
+	return out
 }
 
 // order returns the label order to hand a statistic: opt.Order, or else,

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // Errors callers can branch on with errors.Is.
@@ -280,6 +282,11 @@ type Kappa struct {
 	Warnings           []string
 	meta               []warnMeta // Warnings' codes and counts, in step
 }
+
+// CodedWarnings returns Warnings as result warnings, each with its stable
+// code (WarnFewItems, WarnOneLabel, ...) and count, as Analyze hands them
+// on; nil when there are none.
+func (k Kappa) CodedWarnings() []results.Warning { return codedWarnings(k.Warnings, k.meta) }
 
 // Observed returns the share of items on which a and b carry the same
 // label:

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 // Every exported function that asks a judge refuses a nil judge or
@@ -126,9 +128,23 @@ func TestCalibrateZeroWidthWilson(t *testing.T) {
 			if r.AgreementLow != tc.lo || r.AgreementHigh != tc.lo {
 				t.Errorf("interval [%v, %v], want the bootstrap figures kept at %v", r.AgreementLow, r.AgreementHigh, tc.lo)
 			}
-			all := strings.Join(r.Warnings, "|")
+			all := strings.Join(warningMessages(r.Warnings), "|")
 			if !strings.Contains(all, tc.want) || strings.Contains(all, "use the Wilson interval") {
-				t.Errorf("warnings %q, want %q and no advice to use an interval calibrate does not offer", r.Warnings, tc.want)
+				t.Errorf("warnings %q, want %q and no advice to use an interval calibrate does not offer", all, tc.want)
+			}
+			// The replacement keeps the stats code of the warning it
+			// replaces, once, and counts the pairs.
+			n := 0
+			for _, w := range r.Warnings {
+				if w.Code == stats.CodePointInterval {
+					n++
+					if w.Message != tc.want || w.Count != len(tc.pairs) {
+						t.Errorf("point interval warning %+v, want count %d", w, len(tc.pairs))
+					}
+				}
+			}
+			if n != 1 {
+				t.Errorf("%d warnings coded %s, want 1: %+v", n, stats.CodePointInterval, r.Warnings)
 			}
 		})
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // ErrNilJudge is returned, before any work starts, by the functions that
@@ -82,8 +84,22 @@ type Record struct {
 	Invalid            int                     `json:"invalid"`
 	InvalidReasons     map[string]int          `json:"invalid_reasons,omitempty"`
 	Pairs              []PairResult            `json:"pairs"`
-	Warnings           []string                `json:"warnings,omitempty"`
+	// Warnings are the figures' weak points, each with a stable code:
+	// the bootstrap's (stats codes, stats.CodePointInterval with the
+	// Wilson interval when every pair agrees or none does), kappa's
+	// (agree codes), WarnInvalidReplies and WarnFewLanguagePairs.
+	Warnings []results.Warning `json:"warnings,omitempty"`
 }
+
+// The codes of the warnings Calibrate gives itself (see Record.Warnings).
+const (
+	// WarnInvalidReplies: judge replies broke the reply contract and
+	// were counted as ties (Count: the replies).
+	WarnInvalidReplies = "judge_invalid"
+	// WarnFewLanguagePairs: a language has fewer than five pairs, a
+	// reason to label more rather than a measurement (Count: its pairs).
+	WarnFewLanguagePairs = "few_language_pairs"
+)
 
 // CalibrateOptions configures Calibrate. The zero value asks in one order
 // (a first) and draws DefaultResamples bootstrap resamples with seed 0 for
@@ -197,7 +213,7 @@ func Calibrate(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt Calibra
 		}
 	}
 	r.Agreement = float64(r.Agree) / float64(r.N)
-	var warn []string
+	var warn []results.Warning
 	r.AgreementLow, r.AgreementHigh, warn = agreementInterval(r.Agree, r.N, resamples, conf, opt.Seed)
 	r.Warnings = append(r.Warnings, warn...)
 	r.Kappa, warn = kappa(human, judged)
@@ -218,7 +234,7 @@ func Calibrate(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt Calibra
 			if r.Invalid == 1 {
 				replies = "judge reply broke the reply contract and was counted as a tie"
 			}
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%d %s", r.Invalid, replies))
+			r.Warnings = append(r.Warnings, results.Warning{Code: WarnInvalidReplies, Count: r.Invalid, Message: fmt.Sprintf("%d %s", r.Invalid, replies)})
 		}
 	}
 	for _, name := range sortedKeys(r.ByLang) {
@@ -227,7 +243,7 @@ func Calibrate(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt Calibra
 			if s.N == 1 {
 				pairs = "pair"
 			}
-			r.Warnings = append(r.Warnings, fmt.Sprintf("language %s has only %d %s: a reason to label more, not a measurement", name, s.N, pairs))
+			r.Warnings = append(r.Warnings, results.Warning{Code: WarnFewLanguagePairs, Count: s.N, Message: fmt.Sprintf("language %s has only %d %s: a reason to label more, not a measurement", name, s.N, pairs)})
 		}
 	}
 	return r, nil

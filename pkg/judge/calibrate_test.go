@@ -7,6 +7,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 func calibrateFake(t *testing.T, name string, swap bool) Record {
@@ -290,8 +292,9 @@ func TestCalibrateWarningsSingular(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The clean judge agrees on all 29 pairs, so the interval warns too.
-		if want := "language bn has only 1 pair: a reason to label more, not a measurement"; len(r.Warnings) != 2 || r.Warnings[1] != want {
-			t.Errorf("warnings %q, want %q", r.Warnings, want)
+		want := results.Warning{Code: WarnFewLanguagePairs, Count: 1, Message: "language bn has only 1 pair: a reason to label more, not a measurement"}
+		if len(r.Warnings) != 2 || !reflect.DeepEqual(r.Warnings[1], want) {
+			t.Errorf("warnings %+v, want %+v second", r.Warnings, want)
 		}
 	})
 	t.Run("one broken reply", func(t *testing.T) {
@@ -303,8 +306,9 @@ func TestCalibrateWarningsSingular(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Invalid != 1 || len(r.Warnings) == 0 || r.Warnings[0] != "1 judge reply broke the reply contract and was counted as a tie" {
-			t.Errorf("invalid %d, warnings %q", r.Invalid, r.Warnings)
+		want := results.Warning{Code: WarnInvalidReplies, Count: 1, Message: "1 judge reply broke the reply contract and was counted as a tie"}
+		if r.Invalid != 1 || len(r.Warnings) == 0 || !reflect.DeepEqual(r.Warnings[0], want) {
+			t.Errorf("invalid %d, warnings %+v", r.Invalid, r.Warnings)
 		}
 	})
 }

@@ -83,8 +83,8 @@ func TestClientJudgeCountsInvalid(t *testing.T) {
 	if r.Invalid != 4 || r.InvalidReasons[ReasonNotJSON] != 2 || r.InvalidReasons[ReasonUnknownField] != 2 || r.Agree != 28 {
 		t.Errorf("invalid %d %v, agree %d", r.Invalid, r.InvalidReasons, r.Agree)
 	}
-	if len(r.Warnings) == 0 || !strings.Contains(strings.Join(r.Warnings, "\n"), "4 judge replies broke the reply contract") {
-		t.Errorf("warnings %q", r.Warnings)
+	if len(r.Warnings) == 0 || !strings.Contains(strings.Join(warningMessages(r.Warnings), "\n"), "4 judge replies broke the reply contract") {
+		t.Errorf("warnings %+v", r.Warnings)
 	}
 	if _, err := j.Reference(context.Background(), "q", "g", "r"); err == nil {
 		t.Error("a pairwise prompt answered a reference request")

@@ -39,4 +39,16 @@
 // calibrates one model with two prompt wordings. The HTTP client itself
 // (retries, rate limits, the resumable cache, secret handling) is
 // pkg/llm's Client.
+//
+// # What the commands compute
+//
+// Each judge command is one call with a result that writes the command's
+// text (WriteText), gives its tables (Tables) and encodes as its JSON:
+//
+//	evalbook calibrate  CalibrateJudge -> *Calibration (a Record, Usable's verdict, a PromptComparison with a second prompt)
+//	evalbook probes     ProbeJudge per judge, NewProbeReport -> *ProbeReport
+//	evalbook judge      ReadResponses, JudgeResponses -> *RunSummary (and Responses.WriteVerdicts for --out)
+//
+// Warnings are results.Warning values with stable codes (see
+// Record.Warnings).
 package judge

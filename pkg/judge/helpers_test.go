@@ -4,7 +4,18 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
+
+// warningMessages returns the warnings' messages, in order.
+func warningMessages(ws []results.Warning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Message
+	}
+	return out
+}
 
 // The sample data shipped in datasets/judge. The package cannot import
 // datasets (core packages depend on the standard library, x/text and the
