@@ -152,15 +152,12 @@ func runCalibrate(e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := export.write(e, "evalbook calibrate", res.Tables()); err != nil {
-		return err
-	}
 	if *charts != "" {
 		if err := calibrationCharts(e, *charts, res.Record); err != nil {
 			return err
 		}
 	}
-	return render(e, res, *asJSON)
+	return render(e, res, *asJSON, export, "calibrate")
 }
 
 // calibrationCharts writes the per-kind agreement bars and the confusion

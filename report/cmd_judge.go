@@ -27,6 +27,7 @@ const judgeHelp = `
 Usage: evalbook judge --endpoint URL --model NAME [--responses FILE] [--prompt ID] [--limit N]
                       [--by COL] [--concurrency N] [--rpm N] [--timeout D] [--retries N]
                       [--api-key-env NAME] [--model-seed N] [--cache FILE] [--out FILE] [--json]
+                      [--xlsx FILE] [--html FILE]
 
 Asks a judge model whether each response gives the same answer as its golden answer, with a
 versioned reference prompt whose reply must be exactly {"verdict": "correct"|"incorrect",
@@ -289,6 +290,7 @@ func runJudge(e *env) error {
 		by        = fs.String("by", "Domain", "group by `COL` (\"\" for none)")
 		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid), llm_judge_reason")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
+		export    = addTableExportFlags(fs)
 	)
 	cf := addJudgeClientFlags(fs, 8)
 	args, err := parseFlags(e, fs)
@@ -358,7 +360,7 @@ func runJudge(e *env) error {
 		}
 		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", nounCount(len(tbl.Rows), "row", "rows"), *out)
 	}
-	return render(e, res, *asJSON)
+	return render(e, res, *asJSON, export, "judge")
 }
 
 // judgeCheckUTF8 refuses a CSV or JSONL response table that is not valid

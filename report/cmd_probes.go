@@ -8,7 +8,7 @@ func init() {
 
 const probesHelp = `
 Usage: evalbook probes --judge fake:NAME|fake:all|URL [--pairs FILE] [--model NAME] [--prompt ID]
-                       [--json] [model judge flags]
+                       [--json] [--xlsx FILE] [--html FILE] [model judge flags]
 
 Asks a pairwise judge about every labelled pair in both orders and prints its bias
 fingerprint:
@@ -48,6 +48,7 @@ func runProbes(e *env) error {
 		spec      = fs.String("judge", "", "the judge: fake:NAME, fake:all, or an endpoint `URL`")
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID` for a model judge")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of a table")
+		export    = addTableExportFlags(fs)
 	)
 	cf := addJudgeClientFlags(fs, 8)
 	args, err := parseFlags(e, fs)
@@ -94,5 +95,5 @@ func runProbes(e *env) error {
 		}
 		judges = append(judges, jp)
 	}
-	return render(e, judge.NewProbeReport(pairsName, pairs, judges), *asJSON)
+	return render(e, judge.NewProbeReport(pairsName, pairs, judges), *asJSON, export, "probes")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/harness"
+	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -146,6 +147,9 @@ var (
 	_ results.Report = (*results.Comparison)(nil)
 	_ results.Report = (*results.RaterAgreement)(nil)
 	_ results.Report = (*generate.Result)(nil)
+	_ results.Report = (*judge.Calibration)(nil)
+	_ results.Report = (*judge.ProbeReport)(nil)
+	_ results.Report = (*judge.RunSummary)(nil)
 )
 
 // TestTablesExport checks that the commands whose result is a Report
@@ -164,6 +168,7 @@ func TestTablesExport(t *testing.T) {
 		{[]string{"summarize"}, "Answer-or-abstain summary"},
 		{[]string{"mc"}, "Overall"},
 		{[]string{"run"}, "By plan metric"},
+		{[]string{"probes", "--judge", "fake:all"}, "Bias probes over"},
 	} {
 		name := strings.Join(tc.args[:min(2, len(tc.args))], " ")
 		t.Run(name, func(t *testing.T) {
