@@ -176,21 +176,3 @@ func writeFigures(e *env, dir string, figs []chart.Named) error {
 	fmt.Fprintf(e.stderr, "evalbook: wrote %s (PNG and SVG) to %s\n", plural(len(figs), "chart", "charts"), dir)
 	return nil
 }
-
-// writeAtomic writes a file through write, replacing path only when
-// write succeeds.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	w, commit, abort, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	defer abort()
-	if err := write(w); err != nil {
-		return err
-	}
-	if err := commit(); err != nil {
-		return err
-	}
-	// Reports are for sharing: readable by others, as a plain create would be.
-	return os.Chmod(path, 0o644)
-}

@@ -78,6 +78,9 @@ var rules = []rule{
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's
 	// tests share: the standard library only.
 	{pkg: "internal/llmtest", core: true},
+	// The command's output files (atomic replacement, refusing directories):
+	// the standard library only.
+	{pkg: "internal/outfile", core: true},
 	// The one reader error (ParseError, ErrInvalidUTF8) and the small-table
 	// reader; every reader above imports it, so it sits at the bottom with rawpos.
 	{pkg: "pkg/tabular", core: true, allow: []string{"internal/rawpos"}, ext: []string{xtext}},
@@ -94,7 +97,7 @@ var rules = []rule{
 	// The command links neither gota nor gonbui.
 	{
 		pkg:        "report",
-		allow:      []string{"pkg/...", "datasets", "internal/rawpos"},
+		allow:      []string{"pkg/...", "datasets", "internal/rawpos", "internal/outfile"},
 		deny:       []string{"pkg/frame", "pkg/nb"},
 		ext:        []string{"github.com/schollz/progressbar/v3"}, // the judge commands' progress bar on a terminal
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},

@@ -1,4 +1,11 @@
-package main
+// Package outfile writes the command's output files so that a failed
+// run never leaves a half-written file or loses the previous one: Create
+// writes beside the target and puts the file in place on commit, Write
+// wraps that around a function, and RefuseDir refuses a path that cannot
+// be a file before any work is done. It is the command's (and the run
+// store's) way to write files, kept out of package main so it is tested
+// on its own.
+package outfile
 
 import (
 	"bufio"
@@ -12,7 +19,7 @@ import (
 	"strconv"
 )
 
-// createAtomic prepares the output file at path. Writes go through a
+// Create prepares the output file at path. Writes go through a
 // 64 KiB buffer (small writes are gathered; the scorer's batches, about
 // 256 KiB each, go to the file without a copy). What commit and abort do
 // depends on what is at path:
@@ -28,14 +35,14 @@ import (
 //   - A device or a named pipe (/dev/null, /dev/stdout, a FIFO): it is
 //     opened and written directly; nothing is renamed or removed.
 //   - A directory, or a path whose directory is missing: refused at
-//     once, before any work is done (refuseDir).
-func createAtomic(path string) (w io.Writer, commit func() error, abort func(), err error) {
+//     once, before any work is done (RefuseDir).
+func Create(path string) (w io.Writer, commit func() error, abort func(), err error) {
 	target, err := followLink(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	perm, replace := fs.FileMode(0o666), false
-	if err := refuseDir(target); err != nil {
+	if err := RefuseDir(target); err != nil {
 		return nil, nil, nil, err
 	}
 	switch fi, err := os.Stat(target); {
@@ -197,12 +204,12 @@ func freeName(target, suffix string) (string, error) {
 	return "", fmt.Errorf("%s: no free name beside it", target)
 }
 
-// refuseDir reports an error when path cannot be a file to write: it
+// RefuseDir reports an error when path cannot be a file to write: it
 // names a directory (through any symbolic links), or the directory it
 // would go in does not exist or is not a directory. A command calls it
 // to refuse an output path before doing the work whose result it would
-// write there; createAtomic calls it too.
-func refuseDir(path string) error {
+// write there; Create calls it too.
+func RefuseDir(path string) error {
 	if path == "-" {
 		return errors.New("standard output (-) is only for score --out: give the name of a file to write")
 	}
@@ -223,4 +230,26 @@ func refuseDir(path string) error {
 		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
 	}
 	return nil
+}
+
+// Write writes a report through write, replacing path only when write
+// and the commit succeed (Create). A report is for sharing, so a regular
+// file ends readable by others (0644), as a plain create would leave it;
+// a device or a named pipe keeps its mode.
+func Write(path string, write func(io.Writer) error) error {
+	w, commit, abort, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer abort()
+	if err := write(w); err != nil {
+		return err
+	}
+	if err := commit(); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return err
+	}
+	return os.Chmod(path, 0o644)
 }

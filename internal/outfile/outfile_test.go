@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package outfile
 
 import (
 	"io"
@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// putAtomic puts text into path through createAtomic and commits.
+// putAtomic puts text into path through Create and commits.
 func putAtomic(t *testing.T, path, text string) {
 	t.Helper()
-	w, commit, abort, err := createAtomic(path)
+	w, commit, abort, err := Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestCreateAtomic(t *testing.T) {
 	t.Run("abort keeps the old file", func(t *testing.T) {
 		p := filepath.Join(dir, "keep.csv")
 		os.WriteFile(p, []byte("keep\n"), 0o644)
-		w, _, abort, err := createAtomic(p)
+		w, _, abort, err := Create(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestCreateAtomic(t *testing.T) {
 		}
 	})
 	t.Run("a directory is refused", func(t *testing.T) {
-		_, _, _, err := createAtomic(dir)
+		_, _, _, err := Create(dir)
 		if err == nil || !strings.Contains(err.Error(), "is a directory") {
 			t.Errorf("err = %v", err)
 		}
@@ -138,17 +138,17 @@ func TestRefuseDirMissingParent(t *testing.T) {
 		{"a directory", dir, dir + " is a directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if err := refuseDir(c.path); err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) {
-				t.Errorf("refuseDir: %v, want %q", err, c.want)
+			if err := RefuseDir(c.path); err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("RefuseDir: %v, want %q", err, c.want)
 			}
-			if _, _, _, err := createAtomic(c.path); err == nil || !strings.HasPrefix(err.Error(), c.want) {
-				t.Errorf("createAtomic: %v, want %q", err, c.want)
+			if _, _, _, err := Create(c.path); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("Create: %v, want %q", err, c.want)
 			}
 		})
 	}
 	// A relative name in the current directory has the directory ".".
-	if err := refuseDir("x.csv"); err != nil {
-		t.Errorf("refuseDir(x.csv): %v", err)
+	if err := RefuseDir("x.csv"); err != nil {
+		t.Errorf("RefuseDir(x.csv): %v", err)
 	}
 }
 
@@ -174,7 +174,35 @@ func TestReplaceFileFailure(t *testing.T) {
 }
 
 func TestOutputDash(t *testing.T) {
-	if err := refuseDir("-"); err == nil || !strings.Contains(err.Error(), "only for score --out") {
-		t.Errorf("refuseDir(-) = %v", err)
+	if err := RefuseDir("-"); err == nil || !strings.Contains(err.Error(), "only for score --out") {
+		t.Errorf("RefuseDir(-) = %v", err)
+	}
+}
+
+// TestWriteKeepsDeviceMode: a report written to a device goes to it in
+// place and leaves its mode alone (Write makes regular files 0644 only;
+// a chmod of /dev/null to 0644 would lock other users out of it).
+func TestWriteKeepsDeviceMode(t *testing.T) {
+	before, err := os.Stat("/dev/null")
+	if err != nil {
+		t.Skip("no /dev/null")
+	}
+	if err := Write("/dev/null", func(w io.Writer) error { _, err := io.WriteString(w, "report\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat("/dev/null")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Mode() != before.Mode() {
+		os.Chmod("/dev/null", before.Mode().Perm())
+		t.Errorf("/dev/null mode %v after Write, was %v", after.Mode(), before.Mode())
+	}
+	p := filepath.Join(t.TempDir(), "r.html")
+	if err := Write(p, func(w io.Writer) error { _, err := io.WriteString(w, "<p>"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("report file mode %v (%v), want 0644", fi.Mode(), err)
 	}
 }
