@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -73,7 +71,7 @@ func runReport(e *env) error {
 	if err != nil {
 		return err
 	}
-	res, tables, err := readResult(*from, data)
+	res, tables, err := results.ReadResult(*from, data)
 	if err != nil {
 		return err
 	}
@@ -128,59 +126,4 @@ func checkVerdicts(path, from string, res *results.Score) error {
 		return fmt.Errorf("%s does not belong to %s: %s", path, from, m.Reason)
 	}
 	return err
-}
-
-// readResult decodes a saved result, naming the file and, for a JSON
-// syntax error, the line where it is: a score result, or a judge result
-// (its score figures, with llm_judge beside the seed metrics, and its
-// review table).
-func readResult(name string, data []byte) (*results.Score, []results.Table, error) {
-	var head struct {
-		Kind   string          `json:"kind"`
-		Score  json.RawMessage `json:"score"`
-		Review *results.Table  `json:"review"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
-	}
-	var tables []results.Table
-	switch head.Kind {
-	case "score":
-	case "judge":
-		if len(head.Score) == 0 {
-			return nil, nil, fmt.Errorf("%s: a judge result without its score figures", name)
-		}
-		data = head.Score
-		if head.Review != nil {
-			tables = append(tables, *head.Review)
-		}
-	default:
-		return nil, nil, fmt.Errorf("%s: a result of kind %q; evalbook report renders score results (from evalbook score --json) and judge results", name, head.Kind)
-	}
-	res, err := results.ReadScore(bytes.NewReader(data))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s", name, jsonErr(data, err))
-	}
-	return res, tables, nil
-}
-
-// jsonErr adds the line and column to a JSON syntax error.
-func jsonErr(data []byte, err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	off := int64(-1)
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-	}
-	if off < 0 || off > int64(len(data)) {
-		return err.Error()
-	}
-	// Offset counts the bytes read, the offending one included.
-	off = max(off-1, 0)
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/net/html"
 )
@@ -277,7 +278,7 @@ func TestReportVerdictsBelong(t *testing.T) {
 	if err := os.WriteFile(result, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, _, err := readResult(result, []byte(out))
+	res, _, err := results.ReadResult(result, []byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
