@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"strings"
@@ -14,7 +15,9 @@ import (
 	"github.com/evalbook/evalbook/pkg/harness"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/mc"
+	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
 )
 
 // jsonOf encodes v as the command's writeJSON does.
@@ -196,5 +199,34 @@ func TestTablesExport(t *testing.T) {
 				t.Errorf("--xlsx -: exit %d, %s", code, errOut)
 			}
 		})
+	}
+}
+
+// TestScoreJSONIsTheLibraryResult: `score --json` on the built-in sample
+// is qa.Score's result as JSON, with the tool and the creation time the
+// command stamps on it (SOURCE_DATE_EPOCH fixes the time).
+func TestScoreJSONIsTheLibraryResult(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	ms, err := score.ParseList("exact_substring,word_overlap,squad_f1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName,
+		qa.Options{Metrics: ms, By: [][]string{{"language"}, {"Domain"}}, Seed: defaultSeed, Advice: scoreAdvice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Tool, res.Created = "evalbook "+version, createdTime()
+	flagHints(res.Warnings)
+	var want bytes.Buffer
+	if err := res.WriteJSON(&want); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "score", "--json", "--metrics", "exact_substring,word_overlap,squad_f1", "--by", "language", "--by", "Domain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if out != want.String() {
+		t.Errorf("score --json differs from qa.Score's result\n got: %.400s\nwant: %.400s", out, want.String())
 	}
 }
