@@ -44,14 +44,25 @@ var heavy = []string{excelize, plot, gota, gonb}
 //     measures the metrics of design's plans (design never imports harness).
 var rules = []rule{
 	// Core: the standard library, golang.org/x/text and the core below them.
-	{pkg: "pkg/textnorm", core: true, ext: []string{xtext}},
+	// The byte-level fast paths under textnorm and the scoring loop (Python
+	// lower-casing and whitespace, the NFC quick check and its generated
+	// tables, UTF-8 validation, word spans), kept out of textnorm's API
+	// (issue 12, REVIEW.md 8). textnorm wraps them for its documented
+	// functions; qa and score call them directly in their inner loops.
+	{pkg: "internal/fasttext", core: true, ext: []string{xtext}},
+	{pkg: "pkg/textnorm", core: true, allow: []string{"internal/fasttext"}, ext: []string{xtext}},
 	{pkg: "pkg/stats", core: true, ext: []string{xtext}},
 	// agree -> results: agree.Analyze fills results.RaterAgreement (issue 12:
 	// analysis packages fill the plain result model below them).
 	{pkg: "pkg/agree", core: true, allow: []string{"internal/rawpos", "pkg/tabular", "pkg/results"}, ext: []string{xtext}},
-	{pkg: "pkg/score", core: true, allow: []string{"pkg/textnorm"}, ext: []string{xtext}},
+	// score -> fasttext: the tokenisers step over Indic text with
+	// MaybeSpaceLead, and ROUGE splits words with WordSpans.
+	{pkg: "pkg/score", core: true, allow: []string{"pkg/textnorm", "internal/fasttext"}, ext: []string{xtext}},
 	{pkg: "pkg/results", core: true, allow: []string{"pkg/stats", "pkg/score"}}, // not agree: agree imports results
-	{pkg: "pkg/qa", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
+	// qa -> fasttext: the scoring loop lower-cases with the NFC and UTF-8
+	// checks in one pass (AppendLowerCheck) and validates the other fields
+	// with ValidUTF8.
+	{pkg: "pkg/qa", core: true, allow: append([]string{"internal/rawpos", "internal/fasttext"}, coreUpper...)},
 	{pkg: "pkg/design", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
 	{pkg: "pkg/harness", core: true, allow: append([]string{"pkg/design", "internal/rawpos"}, coreUpper...)}, // runs case records, measures a plan's metrics
 	// The OpenAI-compatible client (chat and completions, retries, cache),

@@ -93,7 +93,7 @@ func TestCheckSynthetic(t *testing.T) {
 		{
 			name:   "core imports a higher core package",
 			change: func(g map[string][]string) { g["./pkg/score"] = append(g["./pkg/score"], "./pkg/qa") },
-			want:   []string{"pkg/score imports pkg/qa, which its rule does not allow (module packages: pkg/textnorm; third-party: golang.org/x/text)"},
+			want:   []string{"pkg/score imports pkg/qa, which its rule does not allow (module packages: internal/fasttext, pkg/textnorm; third-party: golang.org/x/text)"},
 		},
 		{
 			name:   "core imports a third-party module",

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/textnorm"
@@ -325,8 +326,8 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			// Lower-case once for every metric that works on lower-cased
 			// text, checking NFC and UTF-8 in the same pass.
 			var gValid, rValid bool
-			w.gl, gOK, gValid = textnorm.AppendLowerCheck(w.gl[:0], golden)
-			w.rl, rOK, rValid = textnorm.AppendLowerCheck(w.rl[:0], response)
+			w.gl, gOK, gValid = fasttext.AppendLowerCheck(w.gl[:0], golden)
+			w.rl, rOK, rValid = fasttext.AppendLowerCheck(w.rl[:0], response)
 			if checkUTF8 && !(gValid && rValid) {
 				return false
 			}
@@ -787,7 +788,7 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			// response by the lower-casing pass when there is one (which
 			// reads them anyway), the other fields here.
 			inRow := e.opt.Profile == textnorm.None && w.anyLow
-			valid := !inRow && textnorm.ValidUTF8(c.text)
+			valid := !inRow && fasttext.ValidUTF8(c.text)
 			for {
 				rec, ok, err := p.parse()
 				if err != nil {
@@ -805,13 +806,13 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 					ok := true
 					if inRow {
 						for i, f := range rec.fields {
-							if i != e.lay.answer && i != e.lay.response && !textnorm.ValidUTF8(f) {
+							if i != e.lay.answer && i != e.lay.response && !fasttext.ValidUTF8(f) {
 								ok = false
 								break
 							}
 						}
 					} else {
-						ok = textnorm.ValidUTF8(rec.raw)
+						ok = fasttext.ValidUTF8(rec.raw)
 					}
 					if !ok || !w.row(b, rec.fields, rec.line, rec.raw, inRow) {
 						b.err = badUTF8(e.file, rec, header)

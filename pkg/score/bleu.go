@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -229,7 +230,7 @@ func appendFields(dst []string, s string) []string {
 		space := false
 		if c < utf8.RuneSelf {
 			space = textnorm.IsSpace(rune(c))
-		} else if textnorm.MaybeSpaceLead(c) {
+		} else if fasttext.MaybeSpaceLead(c) {
 			var r rune
 			r, n = utf8.DecodeRuneInString(s[i:])
 			space = textnorm.IsSpace(r)

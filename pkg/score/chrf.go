@@ -5,6 +5,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -317,7 +318,7 @@ func appendChars[T rune | uint32](dst []T, s string, keepSpace bool) []T {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if keepSpace || !textnorm.MaybeSpaceLead(c) || !textnorm.IsSpace(r) {
+		if keepSpace || !fasttext.MaybeSpaceLead(c) || !textnorm.IsSpace(r) {
 			dst = append(dst, T(r))
 		}
 		i += n

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -111,8 +112,8 @@ func (s *rougeScorer) score(target, prediction string) PRF {
 	s.gb = textnorm.AppendLower(s.gb[:0], target)
 	s.rb = textnorm.AppendLower(s.rb[:0], prediction)
 	g, r := string(s.gb), string(s.rb)
-	s.gs = textnorm.WordSpans(g, s.gs[:0])
-	s.rs = textnorm.WordSpans(r, s.rs[:0])
+	s.gs = fasttext.WordSpans(g, s.gs[:0])
+	s.rs = fasttext.WordSpans(r, s.rs[:0])
 	s.ids.reset()
 	s.gid = s.gid[:0]
 	for _, sp := range s.gs {

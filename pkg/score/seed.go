@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -177,13 +178,13 @@ func spaceOrEndAfter(r []byte, q int) bool {
 
 // byteClass classifies bytes for the tokeniser: 0 cannot start
 // whitespace, 1 is ASCII whitespace, 2 may start a non-ASCII whitespace
-// character (textnorm.MaybeSpaceLead) and needs decoding.
+// character (fasttext.MaybeSpaceLead) and needs decoding.
 var byteClass = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
 		switch {
 		case b < utf8.RuneSelf && textnorm.IsSpace(rune(b)):
 			t[b] = 1
-		case b >= utf8.RuneSelf && textnorm.MaybeSpaceLead(byte(b)):
+		case b >= utf8.RuneSelf && fasttext.MaybeSpaceLead(byte(b)):
 			t[b] = 2
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/internal/fasttext"
 )
 
 // Lower returns s lower-cased exactly as Python 3's str.lower does.
@@ -39,101 +41,7 @@ func Lower(s string) string {
 // It allocates only when dst lacks capacity, so a caller scoring many rows
 // can reuse one buffer.
 func AppendLower(dst []byte, s string) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		if c == 0xE0 && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
-			// U+0800 to U+0FFF (every Indic script): no case at all.
-			dst = append(dst, c, s[i+1], s[i+2])
-			i += 3
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		dst = appendLowerRune(dst, s, i, r, size)
-		i += size
-	}
-	return dst
-}
-
-// appendLowerRune appends the lower case of the non-ASCII rune r, which
-// is s[i:i+size].
-func appendLowerRune(dst []byte, s string, i int, r rune, size int) []byte {
-	switch {
-	case r >= caselessLo && r < caselessHi:
-		return append(dst, s[i:i+size]...)
-	case r == utf8.RuneError && size == 1:
-		// Keep invalid bytes as they are; callers validate UTF-8 earlier.
-		return append(dst, s[i])
-	case r == 'İ':
-		return append(dst, 'i', 0xCC, 0x87) // i + U+0307
-	case r == 'Σ':
-		if finalSigma(s, i, size) {
-			return utf8.AppendRune(dst, 'ς')
-		}
-		return utf8.AppendRune(dst, 'σ')
-	}
-	return utf8.AppendRune(dst, unicode.ToLower(r))
-}
-
-// Code points from Hebrew to Myanmar (U+0590 to U+109F), which include
-// every Indic script, have no case mappings at all; AppendLower copies
-// them without a table lookup. TestLowerEveryCodePoint checks this
-// against Python for every code point.
-const caselessLo, caselessHi = 0x0590, 0x10A0
-
-// finalSigma reports whether the capital sigma at s[i:i+size] is in
-// Unicode's Final_Sigma context, the rule Python applies:
-//
-//	\p{Cased} \p{Case_Ignorable}* Σ  not followed by  \p{Case_Ignorable}* \p{Cased}
-func finalSigma(s string, i, size int) bool {
-	before := false
-	for j := i; j > 0; {
-		r, n := utf8.DecodeLastRuneInString(s[:j])
-		j -= n
-		if caseIgnorable(r) {
-			continue
-		}
-		before = cased(r)
-		break
-	}
-	if !before {
-		return false
-	}
-	for j := i + size; j < len(s); {
-		r, n := utf8.DecodeRuneInString(s[j:])
-		j += n
-		if caseIgnorable(r) {
-			continue
-		}
-		return !cased(r)
-	}
-	return true
-}
-
-// cased is Unicode's Cased property: Lowercase, Uppercase or Lt.
-func cased(r rune) bool {
-	return unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) ||
-		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
-}
-
-// caseIgnorable approximates Unicode's Case_Ignorable property: the
-// general categories Mn, Me, Cf, Lm and Sk, plus the Word_Break classes
-// MidLetter, MidNumLet and Single_Quote, listed here by code point because
-// Go's unicode package has no Word_Break tables.
-func caseIgnorable(r rune) bool {
-	switch r {
-	case '\'', '.', ':', '^', '`', 0x00B7, 0x0387, 0x055F, 0x05F4, 0x2018, 0x2019,
-		0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
-		return true
-	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	return fasttext.AppendLower(dst, s)
 }
 
 // IsSpace reports whether Python's str.isspace is true for r, which is the
@@ -155,15 +63,6 @@ func IsSpace(r rune) bool {
 var asciiSpace = [utf8.RuneSelf]bool{
 	'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true,
 	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true,
-}
-
-// MaybeSpaceLead reports whether a UTF-8 sequence starting with byte b
-// can encode a Python whitespace character. Only ASCII bytes and the lead
-// bytes 0xC2 (U+0085, U+00A0), 0xE1 (U+1680), 0xE2 (U+2000 to U+205F) and
-// 0xE3 (U+3000) can; tokenisers use it to step over Indic text without
-// decoding it.
-func MaybeSpaceLead(b byte) bool {
-	return b < utf8.RuneSelf || b == 0xC2 || b == 0xE1 || b == 0xE2 || b == 0xE3
 }
 
 // Fields splits s around runs of Python whitespace, exactly as Python's
@@ -189,7 +88,7 @@ func IsBlank(s string) bool {
 			i++
 			continue
 		}
-		if !MaybeSpaceLead(c) {
+		if !fasttext.MaybeSpaceLead(c) {
 			return false // e.g. any Indic letter: no need to decode it
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -212,7 +111,7 @@ func HasOuterSpace(s string) bool {
 		if asciiSpace[c] {
 			return true
 		}
-	} else if MaybeSpaceLead(c) {
+	} else if fasttext.MaybeSpaceLead(c) {
 		if r, _ := utf8.DecodeRuneInString(s); IsSpace(r) {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/fasttext"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -210,64 +211,16 @@ func LanguageOfScript(sc Script) (language string, ambiguous bool) {
 // substrings of s.
 func Words(s string) []string {
 	var out []string
-	for _, sp := range WordSpans(s, nil) {
+	for _, sp := range fasttext.WordSpans(s, nil) {
 		out = append(out, s[sp[0]:sp[1]])
 	}
 	return out
 }
 
-// WordSpans appends to dst the [start, end) byte offsets of the words of
-// s, as Words defines them, and returns the extended slice. It allocates
-// only when dst lacks capacity.
-func WordSpans(s string, dst [][2]int) [][2]int {
-	start := -1
-	for i := 0; i < len(s); {
-		c := s[i]
-		var r rune
-		n := 1
-		if c < utf8.RuneSelf {
-			r = rune(c)
-		} else {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		if IsWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-		} else if (r == 0x200C || r == 0x200D) && start >= 0 && i+n < len(s) {
-			// A joiner stays inside the word only if a word character follows.
-			if r2, _ := utf8.DecodeRuneInString(s[i+n:]); !IsWordRune(r2) {
-				dst = append(dst, [2]int{start, i})
-				start = -1
-			}
-		} else if start >= 0 {
-			dst = append(dst, [2]int{start, i})
-			start = -1
-		}
-		i += n
-	}
-	if start >= 0 {
-		end := len(s)
-		// A trailing joiner is not part of the word.
-		for end > start {
-			r, n := utf8.DecodeLastRuneInString(s[start:end])
-			if r != 0x200C && r != 0x200D {
-				break
-			}
-			end -= n
-		}
-		dst = append(dst, [2]int{start, end})
-	}
-	return dst
-}
-
 // IsWordRune reports whether r is a letter, a combining mark or a number:
 // the characters Words keeps together.
 func IsWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r|0x20 && r|0x20 <= 'z' || '0' <= r && r <= '9'
-	}
-	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r)
+	return fasttext.IsWordRune(r)
 }
 
 // UnifyNukta returns s with every nukta consonant spelled one way, so

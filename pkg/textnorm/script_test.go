@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -154,31 +153,6 @@ func TestWords(t *testing.T) {
 	if w := regexp.MustCompile(`\w+`).FindAllString("हिन्दी", -1); w != nil {
 		t.Errorf("Go's \\w+ found %q in हिन्दी; SPEC.md section 5 says it finds nothing", w)
 	}
-}
-
-var wordsRE = regexp.MustCompile(`[\p{L}\p{M}\p{N}]+`)
-
-// FuzzWords checks Words against the regular expression it implements,
-// on text without joiners (where the two differ by design).
-func FuzzWords(f *testing.F) {
-	for _, s := range []string{"हिन्दी", "नई दिल्ली।", "Delhi's 1947", "১৯৪৭ সালে", "a\u200cb", "", "\xff\xfe"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := Words(s)
-		if strings.ContainsAny(s, "\u200c\u200d") {
-			for _, w := range got {
-				if w == "" {
-					t.Fatalf("Words(%q) has an empty word", s)
-				}
-			}
-			return
-		}
-		want := wordsRE.FindAllString(s, -1)
-		if !slices.Equal(got, want) {
-			t.Fatalf("Words(%q) = %q, regexp gives %q", s, got, want)
-		}
-	})
 }
 
 // The code points are from the Unicode Character Database: U+0958..U+095F,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/internal/fasttext"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -157,7 +158,7 @@ func StemWords(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	last := 0
-	for _, sp := range WordSpans(s, nil) {
+	for _, sp := range fasttext.WordSpans(s, nil) {
 		b.WriteString(s[last:sp[0]])
 		w := s[sp[0]:sp[1]]
 		switch ScriptOf(w) {

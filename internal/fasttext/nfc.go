@@ -1,0 +1,341 @@
+package fasttext
+
+import (
+	"encoding/binary"
+	"slices"
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// IsNFC reports whether s is in Unicode Normalization Form C. It gives
+// the same answer as norm.NFC.IsNormalString, faster on Indic text: it
+// runs the quick check of UAX #15 (section 9) over compact per-code-point
+// tables and calls the full check only when the quick check says "maybe".
+//
+// A string passes the quick check when it has no character whose NFC
+// quick-check property is No, none whose property is Maybe (a character
+// that can combine with the one before it, such as the Devanagari nukta
+// or the Bengali vowel sign AA), and its combining marks are in canonical
+// order. Such a string is in NFC; anything else is decided by the full
+// algorithm.
+func IsNFC(s string) bool {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return true
+	}
+	nfcOnce.Do(buildNFCTables)
+	st := nfcState{starter: -1}
+	if i > 0 {
+		st.starter = rune(s[i-1])
+	}
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			st.prev, st.starter = 0, rune(c)
+			i++
+			continue
+		}
+		var r rune
+		if c == 0xE0 && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+			// U+0800 to U+0FFF, every Indic script: decode inline.
+			r = rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			i += 3
+		} else {
+			var n int
+			r, n = utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				return norm.NFC.IsNormalString(s) // invalid UTF-8: let x/text decide
+			}
+			i += n
+		}
+		switch st.step(r) {
+		case nfcNo:
+			return false
+		case nfcUnsure:
+			return norm.NFC.IsNormalString(s)
+		}
+	}
+	return true
+}
+
+// Outcomes of one step of the quick check.
+const (
+	nfcYes    = iota // so far the string is in NFC
+	nfcNo            // it is not
+	nfcUnsure        // the full algorithm must decide
+)
+
+// nfcState carries the quick check from one rune to the next.
+type nfcState struct {
+	prev    uint8 // combining class of the previous rune
+	starter rune  // the last rune of combining class 0, or -1
+}
+
+// step advances the quick check over r (any rune; ASCII may take the
+// shortcut prev = 0, starter = r).
+func (st *nfcState) step(r rune) int {
+	if r < utf8.RuneSelf {
+		st.prev, st.starter = 0, r
+		return nfcYes
+	}
+	if r >= nfcTableSize {
+		return nfcUnsure
+	}
+	v := nfcTab[r]
+	if v == 0 { // the common case: a starter that is NFC on its own and never combines
+		st.prev, st.starter = 0, r
+		return nfcYes
+	}
+	f, ccc := uint8(v>>8), uint8(v)
+	if f&qcNo != 0 {
+		return nfcNo
+	}
+	if f&qcMaybe != 0 && st.starter >= 0 {
+		// A Maybe character can compose only with the last starter,
+		// and only if no character in between blocks it: one of class
+		// 0, or of a class at least its own (UAX #15, D118). The
+		// characters in between are in canonical order (else the string
+		// already failed), so the largest class among them is prev.
+		if st.prev == 0 || (ccc != 0 && st.prev < ccc) {
+			if composes(st.starter, r) {
+				return nfcNo
+			}
+		}
+	}
+	if ccc != 0 && st.prev > ccc {
+		return nfcNo // marks out of canonical order
+	}
+	st.prev = ccc
+	if ccc == 0 {
+		st.starter = r
+	}
+	return nfcYes
+}
+
+// composes reports whether first and second form a primary composite.
+// Second characters from U+0300 to U+0FFF (combining diacritics and every
+// Indic script) are looked up in a flat table; others in a map.
+func composes(first, second rune) bool {
+	if second >= maybeLo && second < maybeHi {
+		for _, f := range nfcFirsts[second-maybeLo] {
+			if f == first {
+				return true
+			}
+		}
+		return false
+	}
+	if _, ok := nfcPairs[uint64(first)<<32|uint64(second)]; ok {
+		return true
+	}
+	return hangulComposes(first, second)
+}
+
+// AppendLowerCheck appends AppendLower(dst, s) to dst and also reports
+// IsNFC(s) and whether s is valid UTF-8 (utf8.ValidString), in one pass
+// over s: the scoring loop needs all three for every field it scores, and
+// need not run separate normalisation and validation passes over them.
+func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
+	nfcOnce.Do(buildNFCTables)
+	// Fast path for ASCII and U+0800 to U+0FFF (every Indic script), whose
+	// lower case has the same length: copy s in one go, then lower-case
+	// ASCII letters in place and run the NFC quick check over the Indic
+	// runes. Any other rune hands the rest of s to the general loop.
+	base := len(dst)
+	dst = slices.Grow(dst, len(s)+8) // lower-casing rarely changes the length
+	dst = dst[:base+len(s)]
+	o := dst[base:]
+	copy(o, s)
+	st := nfcState{starter: -1}
+	verdict := nfcYes
+	tab := (*[0x1000]uint16)(nfcTab[:0x1000]) // U+0000 to U+0FFF, without bounds checks
+	i := 0
+	for i < len(o) {
+		c := o[i]
+		if c < utf8.RuneSelf {
+			if i+8 <= len(o) {
+				w := binary.LittleEndian.Uint64(o[i:])
+				if w&0x8080808080808080 == 0 {
+					// Eight ASCII bytes: a byte b has its high bit set in
+					// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
+					// upper marks the capitals; adding 0x20 lowers them.
+					if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+						binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
+					}
+					st.prev, st.starter = 0, rune(s[i+7]) // the check is of s, not its lower case
+					i += 8
+					continue
+				}
+			}
+			o[i] = asciiLower[c]
+			st.prev, st.starter = 0, rune(c)
+			i++
+			continue
+		}
+		if c == 0xE0 && i+2 < len(o) && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80 {
+			// A run of U+0800 to U+0FFF (the Indic scripts, which have
+			// no case): only the NFC quick check has work to do.
+			for {
+				if verdict == nfcYes {
+					r := rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F)
+					if tab[r] == 0 { // a plain starter: the common case, inline
+						st.prev, st.starter = 0, r
+					} else {
+						verdict = st.step(r)
+					}
+				}
+				i += 3
+				if !(i+2 < len(o) && o[i] == 0xE0 && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80) {
+					break
+				}
+			}
+			continue
+		}
+		return appendLowerCheckFrom(dst[:base+i], s, i, st, verdict)
+	}
+	return dst, nfcDecide(verdict, s), true
+}
+
+// nfcDecide turns the quick check's verdict over s into an answer.
+func nfcDecide(verdict int, s string) bool {
+	switch verdict {
+	case nfcNo:
+		return false
+	case nfcUnsure:
+		return norm.NFC.IsNormalString(s)
+	}
+	return true
+}
+
+// appendLowerCheckFrom is the general loop of AppendLowerCheck: it
+// continues from s[i:], with the quick check's state so far, appending
+// to dst (which holds the lower case of s[:i]).
+func appendLowerCheckFrom(dst []byte, s string, i int, st nfcState, verdict int) (out []byte, nfc, valid bool) {
+	valid = true
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			// A run of ASCII: find its end eight bytes at a time, copy
+			// it in one go, then lower-case it in place through a table.
+			j := i + 1
+			for j+8 <= len(s) {
+				w := uint64(s[j]) | uint64(s[j+1])<<8 | uint64(s[j+2])<<16 | uint64(s[j+3])<<24 |
+					uint64(s[j+4])<<32 | uint64(s[j+5])<<40 | uint64(s[j+6])<<48 | uint64(s[j+7])<<56
+				if w&0x8080808080808080 != 0 {
+					break
+				}
+				j += 8
+			}
+			for j < len(s) && s[j] < utf8.RuneSelf {
+				j++
+			}
+			start := len(dst)
+			dst = append(dst, s[i:j]...)
+			run := dst[start:]
+			for k, b := range run {
+				run[k] = asciiLower[b]
+			}
+			st.prev, st.starter = 0, rune(s[j-1])
+			i = j
+			continue
+		}
+		if c == 0xE0 {
+			// A run of U+0800 to U+0FFF (the Indic scripts, which have no
+			// case): check each rune's NFC property, then copy the run.
+			j := i
+			for j+2 < len(s) && s[j] == 0xE0 && s[j+1] >= 0xA0 && s[j+1] <= 0xBF && s[j+2]&0xC0 == 0x80 {
+				if verdict == nfcYes {
+					r := rune(s[j+1]&0x3F)<<6 | rune(s[j+2]&0x3F)
+					if nfcTab[r] == 0 { // a plain starter: the common case, inline
+						st.prev, st.starter = 0, r
+					} else {
+						verdict = st.step(r)
+					}
+				}
+				j += 3
+			}
+			if j > i {
+				dst = append(dst, s[i:j]...)
+				i = j
+				continue
+			}
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		dst = appendLowerRune(dst, s, i, r, size)
+		if r == utf8.RuneError && size == 1 {
+			valid = false
+			verdict = nfcUnsure
+		} else if verdict == nfcYes {
+			verdict = st.step(r)
+		}
+		i += size
+	}
+	return dst, nfcDecide(verdict, s), valid
+}
+
+const (
+	maybeLo, maybeHi = 0x0300, 0x1000
+	nfcTableSize     = 0x30000
+	qcNo             = 1
+	qcMaybe          = 2
+)
+
+//go:generate go test . -run TestNFCTablesMatchXText -update-nfc-tables
+
+var (
+	nfcOnce  sync.Once
+	nfcTab   []uint16            // per code point below nfcTableSize: flags (qcNo, qcMaybe) << 8 | combining class
+	nfcPairs map[uint64]struct{} // first<<32 | second for every primary composite but Hangul's
+	// nfcFirsts lists, for each second character in [maybeLo, maybeHi),
+	// the first characters it composes with.
+	nfcFirsts [][]rune
+)
+
+// buildNFCTables expands the generated data of nfc_tables.go (runs of
+// equal table values, and the primary composites) into lookup tables. It
+// takes well under a millisecond; deriving the same data from x/text at
+// run time took 40 ms, during which every other scoring goroutine
+// waited. TestNFCTablesMatchXText derives the data from x/text again and
+// fails, with the command that regenerates the file, if they differ.
+func buildNFCTables() {
+	tab := make([]uint16, nfcTableSize)
+	for _, run := range nfcRuns {
+		for r := run.lo; r <= run.hi; r++ {
+			tab[r] = run.v
+		}
+	}
+	pairs := make(map[uint64]struct{}, len(nfcComposites))
+	firsts := make([][]rune, maybeHi-maybeLo)
+	for _, p := range nfcComposites {
+		pairs[uint64(p[0])<<32|uint64(p[1])] = struct{}{}
+		if sec := p[1]; sec >= maybeLo && sec < maybeHi {
+			firsts[sec-maybeLo] = append(firsts[sec-maybeLo], p[0])
+		}
+	}
+	nfcTab, nfcPairs, nfcFirsts = tab, pairs, firsts
+}
+
+// Hangul syllables compose by arithmetic rather than from a list (Unicode
+// chapter 3.12): a leading consonant with a vowel, and a syllable without
+// a final consonant with a trailing consonant.
+const (
+	hangulLBase, hangulLLast  = 0x1100, 0x1112
+	hangulVBase, hangulVLast  = 0x1161, 0x1175
+	hangulTFirst, hangulTLast = 0x11A8, 0x11C2
+	hangulSBase, hangulSLast  = 0xAC00, 0xD7A3
+	hangulTCount              = 28
+)
+
+func hangulComposes(first, second rune) bool {
+	switch {
+	case first >= hangulLBase && first <= hangulLLast:
+		return second >= hangulVBase && second <= hangulVLast
+	case first >= hangulSBase && first <= hangulSLast && (first-hangulSBase)%hangulTCount == 0:
+		return second >= hangulTFirst && second <= hangulTLast
+	}
+	return false
+}

@@ -1,0 +1,158 @@
+package fasttext
+
+import (
+	"encoding/csv"
+	"os"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Every code point alone, and every pair within the Indic blocks
+// (U+0900-U+0DFF), gets the same answer as x/text.
+func TestIsNFCExhaustive(t *testing.T) {
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		s := string(r)
+		if IsNFC(s) != norm.NFC.IsNormalString(s) {
+			t.Fatalf("IsNFC(U+%04X) disagrees with x/text", r)
+		}
+		if l, nfc, valid := AppendLowerCheck(nil, s); nfc != IsNFC(s) || string(l) != string(AppendLower(nil, s)) || !valid {
+			t.Fatalf("AppendLowerCheck(U+%04X) = %q, %v, %v", r, l, nfc, valid)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for a := rune(0x0900); a < 0x0E00; a++ {
+		for b := rune(0x0900); b < 0x0E00; b++ {
+			s := string([]rune{a, b})
+			if IsNFC(s) != norm.NFC.IsNormalString(s) {
+				t.Fatalf("IsNFC(U+%04X U+%04X) disagrees with x/text", a, b)
+			}
+		}
+	}
+}
+
+// Triples exercise blocking: a starter, a mark, then a mark or a
+// character that may compose with the starter.
+func TestIsNFCTriples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	check := func(rs ...rune) {
+		s := string(rs)
+		if IsNFC(s) != norm.NFC.IsNormalString(s) {
+			t.Fatalf("IsNFC(%+q) = %v, x/text says %v", s, IsNFC(s), !IsNFC(s))
+		}
+	}
+	for a := rune(0x0980); a < 0x0A00; a++ { // Bengali
+		for b := rune(0x0980); b < 0x0A00; b++ {
+			for c := rune(0x0980); c < 0x0A00; c++ {
+				check(a, b, c)
+			}
+		}
+	}
+	marks := []rune{0x0300, 0x0301, 0x0302, 0x0303, 0x0308, 0x030A, 0x030C, 0x0323, 0x0327, 0x0328, 0x0331, 0x0345, 0x093C, 0x094D, 0x0B3C, 0x05B4}
+	for _, a := range []rune{'a', 'e', 'o', 'u', 'A', 0x03B1, 0x0915, 0x0B21, 0x1100, 0xAC00} {
+		for _, b := range marks {
+			for _, c := range marks {
+				check(a, b, c)
+				check(a, b, c, 0x0301)
+			}
+		}
+	}
+}
+
+// FuzzIsNFC holds IsNFC to x/text on valid UTF-8.
+func FuzzIsNFC(f *testing.F) {
+	for _, s := range []string{"हिन्दी", "\u0958", "e\u0301", "ক\u09c7\u09be", "a\u0301\u0323"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		if IsNFC(s) != norm.NFC.IsNormalString(s) {
+			t.Fatalf("IsNFC(%+q) disagrees with x/text", s)
+		}
+	})
+}
+
+// FuzzAppendLowerCheck holds AppendLowerCheck to AppendLower, IsNFC and
+// utf8.ValidString, and ValidUTF8 to utf8.ValidString.
+func FuzzAppendLowerCheck(f *testing.F) {
+	for _, s := range []string{"हिन्दी", "\u0958", "İΣΑΣ e\u0301", "ক\u09c7\u09be", "\xff\u0301", "ΌΣΟΣ'",
+		"THE QUICK BROWN FOX\u030A, @[`{ AND HIS ÅNGSTRÖM", "ABCDEFGH\u030A", "\xe0\x9f\xbf\xe0\xa0", "\xed\xa0\x80 \xef\xbf\xbf", "Delhi और ঢাকা: QUESTIONS\u0958\u093c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, nfc, valid := AppendLowerCheck([]byte("x"), s)
+		if want := "x" + string(AppendLower(nil, s)); string(got) != want {
+			t.Fatalf("AppendLowerCheck(%+q) lowers to %+q, AppendLower gives %+q", s, got, want)
+		}
+		if nfc != IsNFC(s) {
+			t.Fatalf("AppendLowerCheck(%+q) says NFC %v, IsNFC says %v", s, nfc, !nfc)
+		}
+		if valid != utf8.ValidString(s) {
+			t.Fatalf("AppendLowerCheck(%+q) says valid %v", s, valid)
+		}
+		// Without a prefix in dst the fast path starts at offset 0.
+		if l, nfc0, valid0 := AppendLowerCheck(nil, s); string(l) != string(got[1:]) || nfc0 != nfc || valid0 != valid {
+			t.Fatalf("AppendLowerCheck(nil, %+q) = %+q, %v, %v; with a prefix %+q, %v, %v", s, l, nfc0, valid0, got[1:], nfc, valid)
+		}
+		if ValidUTF8(s) != utf8.ValidString(s) {
+			t.Fatalf("ValidUTF8(%+q) = %v, utf8.ValidString disagrees", s, !utf8.ValidString(s))
+		}
+	})
+}
+
+func BenchmarkIsNFC(b *testing.B) {
+	s := "भारत का संविधान २६ जनवरी १९५० को लागू हुआ; বাংলা ভাষায় লেখা উত্তর।"
+	b.SetBytes(int64(len(s)))
+	for i := 0; i < b.N; i++ {
+		IsNFC(s)
+	}
+}
+
+func BenchmarkIsNormalStringXText(b *testing.B) {
+	s := "भारत का संविधान २६ जनवरी १९५० को लागू हुआ; বাংলা ভাষায় লেখা উত্তর।"
+	b.SetBytes(int64(len(s)))
+	for i := 0; i < b.N; i++ {
+		norm.NFC.IsNormalString(s)
+	}
+}
+
+// BenchmarkAppendLowerCheck lowers every golden answer and response of the
+// embedded sample (English, Hindi and Bengali), as the scoring loop does.
+func BenchmarkAppendLowerCheck(b *testing.B) {
+	f, err := os.Open("../../datasets/responses.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	n := 0
+	for i, h := range rows[0] {
+		if h == "answer" || h == "response" {
+			for _, r := range rows[1:] {
+				texts = append(texts, r[i])
+				n += len(r[i])
+			}
+		}
+	}
+	b.SetBytes(int64(n))
+	var buf []byte
+	for i := 0; i < b.N; i++ {
+		for _, s := range texts {
+			buf, _, _ = AppendLowerCheck(buf[:0], s)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package fasttext
+
+import "unicode/utf8"
+
+// ValidUTF8 reports whether s is valid UTF-8, as utf8.ValidString does,
+// faster on Indic text: runes from U+0800 to U+0FFF (every Indic script)
+// are checked three bytes at a time without decoding, and ASCII eight
+// bytes at a time. Anything else is decoded by the standard library.
+func ValidUTF8(s string) bool {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			for i+8 <= len(s) {
+				w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+					uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+				if w&0x8080808080808080 != 0 {
+					break
+				}
+				i += 8
+			}
+			for i < len(s) && s[i] < utf8.RuneSelf {
+				i++
+			}
+			continue
+		}
+		if i+3 <= len(s) {
+			// E0, then A0 to BF, then a continuation byte: U+0800 to U+0FFF.
+			if u := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16; u&0xC0E0FF == 0x80A0E0 {
+				i += 3
+				continue
+			}
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return false
+		}
+		i += n
+	}
+	return true
+}
