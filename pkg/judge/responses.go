@@ -113,8 +113,8 @@ const maxWarningLines = 20
 // and warning covers exactly those rows, with their lines in the
 // original file.
 //
-// Errors are a *tabular.ParseError for a bad row, naming the file, line,
-// character column and column. Text that is not UTF-8 is refused, never
+// A bad row is a *tabular.ParseError naming the file, line, character
+// column and column. Text that is not UTF-8 is refused, never
 // repaired (a judge must read the responses as they were written), in
 // the whole file even past the limit (the dataset hash covers the whole
 // file): the error wraps tabular.ErrInvalidUTF8 and names the first bad
