@@ -16,7 +16,6 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
-	"github.com/evalbook/evalbook/pkg/qa"
 )
 
 func init() {
@@ -324,12 +323,9 @@ func runJudge(e *env) error {
 		}
 		name = *responses
 	}
-	if err := judgeCheckUTF8(data, name); err != nil {
-		return err
-	}
 	tbl, err := judge.ReadResponses(e.ctx, data, name, judge.ResponseOptions{By: *by, Limit: *limit})
 	if err != nil {
-		return judgeUTF8Hint(err)
+		return err
 	}
 	m, err := cf.open(e, "judge", *endpoint)
 	if err != nil {
@@ -337,13 +333,7 @@ func runJudge(e *env) error {
 	}
 	defer m.close()
 	j := judge.NewClientJudge(m.client, p)
-	sent := 0
-	for _, r := range tbl.Rows {
-		if !r.Blank {
-			sent++
-		}
-	}
-	tick, finish := judgeProgress(e, sent, "judging")
+	tick, finish := judgeProgress(e, tbl.Sendable(), "judging")
 	res, err := judge.JudgeResponses(e.ctx, j, tbl, judge.RunOptions{
 		Model: *cf.model, Endpoint: m.endpoint, Tool: "evalbook " + version,
 		Workers: *cf.concurrency, Progress: tick,
@@ -361,33 +351,6 @@ func runJudge(e *env) error {
 		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", nounCount(len(tbl.Rows), "row", "rows"), *out)
 	}
 	return render(e, res, *asJSON, export, "judge")
-}
-
-// judgeCheckUTF8 refuses a CSV or JSONL response table that is not valid
-// UTF-8, naming the file, line, column and field. pkg/qa refuses it too,
-// but its message may suggest score's --repair-utf8, which judge does not
-// have: a judge model should read the responses as they were written.
-func judgeCheckUTF8(data []byte, name string) error {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".jsonl", ".ndjson":
-		return rawUTF8JSONL(data, name)
-	case ".xlsx":
-		return nil
-	}
-	return rawUTF8CSV(data, name)
-}
-
-// judgeUTF8Hint rewrites an invalid-UTF-8 error of pkg/qa that
-// judgeCheckUTF8 did not catch (another format) without pkg/qa's advice,
-// which may name flags of other commands.
-func judgeUTF8Hint(err error) error {
-	var pe *qa.ParseError
-	if !errors.Is(err, qa.ErrInvalidUTF8) || !errors.As(err, &pe) {
-		return err
-	}
-	out := *pe // the same place, in the one ParseError format
-	out.Err = fmt.Errorf("%w; re-save the file as UTF-8 (judge sends responses as they are written, so it has no --repair-utf8)", qa.ErrInvalidUTF8)
-	return &out
 }
 
 // writeJudgeVerdicts writes the verdict file (judge.Responses.WriteVerdicts)

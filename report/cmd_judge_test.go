@@ -16,7 +16,6 @@ import (
 
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
-	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
@@ -370,9 +369,11 @@ func TestJudgeInvalidUTF8(t *testing.T) {
 		// The response field starts at column 9 of line 2; the bad byte is
 		// its 2nd character, at column 10.
 		{"csv", csvFile, csvFile + ":2:10 (column \"response\"): invalid UTF-8: first bad byte 0xFF at character 2 of the field; re-save the file as UTF-8\n"},
-		// 53 characters come before the bad byte: {"question": "q", (18)
+		// 61 characters come before the bad byte: {"question": "q", (18)
 		// "answer": "a", (15) "Domain": "D", (15) "response": " (13).
-		{"jsonl", jsonlFile, jsonlFile + ":1:62 (field \"response\"): invalid UTF-8: byte 0xFE; re-save the file as UTF-8\n"},
+		// pkg/qa's JSONL reader (tabular's) words it as every reader does,
+		// naming the key as the column.
+		{"jsonl", jsonlFile, jsonlFile + ":1:62 (column \"response\"): invalid UTF-8: first bad byte 0xFE; re-save the file as UTF-8\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -387,18 +388,14 @@ func TestJudgeInvalidUTF8(t *testing.T) {
 	}
 }
 
-// TestJudgeMessages: the fallback for pkg/qa's UTF-8 error keeps its
-// place and drops any advice about flags; an interrupted run with --cache
-// none does not promise to resume; counts of one are singular.
+// TestJudgeMessages: an interrupted run with --cache none does not
+// promise to resume; counts of one are singular.
 func TestJudgeMessages(t *testing.T) {
-	qaErr := &qa.ParseError{File: "r.xlsx", Line: 4, Field: "response", Err: fmt.Errorf("%w; or pass --repair-utf8", qa.ErrInvalidUTF8)}
 	for _, tc := range []struct {
 		name string
 		got  string
 		want string
 	}{
-		{"qa UTF-8 error", judgeUTF8Hint(qaErr).Error(), `r.xlsx:4 (column "response"): invalid UTF-8; re-save the file as UTF-8 (judge sends responses as they are written, so it has no --repair-utf8)`},
-		{"other qa error", judgeUTF8Hint(qa.ErrNoRows).Error(), qa.ErrNoRows.Error()},
 		{"interrupted, memory cache", (&modelJudge{cache: llm.NewMemoryCache(), cachePath: "none"}).interrupted(context.Canceled).Error(),
 			"interrupted; with --cache none the 0 replies received were kept in memory only and are lost, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)"},
 	} {

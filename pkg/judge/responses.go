@@ -15,11 +15,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // ResponseOptions configures ReadResponses.
@@ -109,14 +111,26 @@ const maxWarningLines = 20
 // validates the columns and scores exact_substring and word_overlap. For
 // CSV and JSONL the file is cut after the last row read, so every figure
 // and warning covers exactly those rows, with their lines in the
-// original file. Errors are pkg/qa's (a *tabular.ParseError for a bad
-// row).
+// original file.
+//
+// A bad row is a *tabular.ParseError naming the file, line, character
+// column and column. Text that is not UTF-8 is refused, never
+// repaired (a judge must read the responses as they were written), in
+// the whole file even past the limit (the dataset hash covers the whole
+// file): the error wraps tabular.ErrInvalidUTF8 and names the first bad
+// byte, and its only advice is to re-save the file, so a caller adds
+// nothing unless it has a flag of its own to suggest.
 func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOptions) (*Responses, error) {
 	if opt.Limit < 0 {
 		return nil, fmt.Errorf("judge: read responses: limit %d is negative (0 reads every row)", opt.Limit)
 	}
 	by, limit := opt.By, opt.Limit
 	lines, ends, known := recordBounds(data, name)
+	if known {
+		if err := checkUTF8(data, name); err != nil {
+			return nil, err
+		}
+	}
 	in := data
 	t := &Responses{Name: name, By: by, FileRows: -1}
 	if known {
@@ -188,6 +202,18 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 		t.Rows = append(t.Rows, row)
 	}
 	return t, nil
+}
+
+// Sendable counts the rows JudgeResponses sends to the judge: those
+// whose response is not blank.
+func (t *Responses) Sendable() int {
+	n := 0
+	for _, r := range t.Rows {
+		if !r.Blank {
+			n++
+		}
+	}
+	return n
 }
 
 // JudgeResponses asks j about every row of t whose response is not blank
@@ -512,6 +538,26 @@ func bit(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+// checkUTF8 returns the error of the first bad byte of a CSV or JSONL
+// file that is not valid UTF-8, read through tabular's reader so that it
+// names its place as every reader does. Other problems are left to qa,
+// which words them for a response table.
+func checkUTF8(data []byte, name string) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	rd, err := tabular.NewReader(bytes.NewReader(data), name, tabular.Options{})
+	if err == nil {
+		for rd.Scan() {
+		}
+		err = rd.Err()
+	}
+	if errors.Is(err, tabular.ErrInvalidUTF8) {
+		return err
+	}
+	return nil
 }
 
 // recordBounds returns, for each data record of a CSV or JSONL file, the

@@ -113,3 +113,26 @@ func TestCalibrationOptions(t *testing.T) {
 		t.Errorf("clean judge: usable %v reasons %#v model %v kind %q", c.Usable, c.Reasons, c.ModelJudge, c.Kind)
 	}
 }
+
+// Sendable counts the rows JudgeResponses sends, which is the summary's
+// "sent": of three rows, q2's response is blank (white space only), so
+// two are sent.
+func TestResponsesSendable(t *testing.T) {
+	ctx := context.Background()
+	data := []byte("question,answer,Domain,response\nq1,a,D,a\nq2,b,D,\"  \"\nq3,c,D,x\n")
+	tbl, err := ReadResponses(ctx, data, "r.csv", ResponseOptions{By: "Domain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tbl.Sendable(); got != 2 {
+		t.Errorf("Sendable() = %d, want 2", got)
+	}
+	j := NewClientJudge(constCompleter(`{"verdict": "correct", "reason": "ok"}`), mustPrompt(t, "reference"))
+	run, err := JudgeResponses(ctx, j, tbl, RunOptions{Model: "m", Endpoint: "e", Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Judge.Sent != 2 || run.Judge.Rows != 3 {
+		t.Errorf("summary sent %d of %d rows, want 2 of 3", run.Judge.Sent, run.Judge.Rows)
+	}
+}
