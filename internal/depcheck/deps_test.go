@@ -108,7 +108,7 @@ var rules = []rule{
 	// The command links neither gota nor gonbui.
 	{
 		pkg:        "report",
-		allow:      []string{"pkg/...", "datasets", "internal/rawpos", "internal/outfile"},
+		allow:      []string{"pkg/...", "datasets", "internal/outfile"},
 		deny:       []string{"pkg/frame", "pkg/nb"},
 		ext:        []string{"github.com/schollz/progressbar/v3"}, // the judge commands' progress bar on a terminal
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},
