@@ -15,7 +15,7 @@ func init() {
 const calibrateHelp = `
 Usage: evalbook calibrate --judge fake:NAME|URL [--pairs FILE] [--model NAME] [--prompt ID]
                           [--swap] [--min-kappa 0.6] [--min-slice 0.6] [--vs ID]
-                          [--resamples N] [--seed N] [--json] [model judge flags]
+                          [--confidence 0.95] [--resamples N] [--seed N] [--json] [model judge flags]
 
 Asks a pairwise judge about every labelled pair (question, listed facts, answers a and b;
 JSON Lines with id, question, facts, a, b, kind, lang, ann1, ann2, final) and compares its
@@ -81,13 +81,12 @@ func runCalibrate(e *env) error {
 		swap      = fs.Bool("swap", false, "ask in both orders; a disagreement is a tie")
 		minKappa  = fs.Float64("min-kappa", judge.DefaultMinKappa, "lowest acceptable `kappa` (-1 to 1)")
 		minSlice  = fs.Float64("min-slice", judge.DefaultMinSlice, "lowest acceptable agreement in any kind or language, a `share` from 0 to 1")
-		resamples = fs.Int("resamples", judge.DefaultResamples, "bootstrap `resamples` for the agreement interval")
-		seed      = fs.Uint64("seed", 1, "bootstrap random `seed` (same seed, same interval)")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
 		charts    = fs.String("charts", "", "write the per-kind agreement bars and the confusion heat map (PNG and SVG) to `DIR`")
 	)
 	export := addTableExportFlags(fs)
 	cf := addJudgeClientFlags(fs, 8)
+	iv := addIntervalFlags(fs, "for the agreement interval")
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -97,9 +96,6 @@ func runCalibrate(e *env) error {
 	}
 	if *spec == "" {
 		return usagef("calibrate: --judge is required (fake:NAME or an endpoint URL)")
-	}
-	if *resamples < 1 {
-		return usagef("calibrate: --resamples must be positive")
 	}
 	copt := judge.CalibrationOptions{MinKappa: *minKappa, MinSlice: *minSlice}
 	if err := copt.Validate(); err != nil {
@@ -134,7 +130,7 @@ func runCalibrate(e *env) error {
 	if m != nil {
 		defer m.close()
 	}
-	copt.CalibrateOptions = judge.CalibrateOptions{Judge: name, Swap: *swap, Resamples: *resamples, Seed: *seed, Workers: *cf.concurrency}
+	copt.CalibrateOptions = judge.CalibrateOptions{Judge: name, Swap: *swap, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed(), Workers: *cf.concurrency}
 	copt.Pairs = pairsName
 	if *vs != "" {
 		copt.Versus = &p2

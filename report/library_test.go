@@ -14,6 +14,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/harness"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -228,5 +229,27 @@ func TestScoreJSONIsTheLibraryResult(t *testing.T) {
 	}
 	if out != want.String() {
 		t.Errorf("score --json differs from qa.Score's result\n got: %.400s\nwant: %.400s", out, want.String())
+	}
+}
+
+// TestLeaderboardJSONIsTheLibraryResult: `leaderboard --json` is the
+// JSON of leaderboard.Build's board for the same files and options.
+func TestLeaderboardJSONIsTheLibraryResult(t *testing.T) {
+	const dir = "../datasets/leaderboard"
+	inputs, err := leaderboard.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := leaderboard.Build(context.Background(), inputs, leaderboard.Options{Metric: "chrf", Confidence: 0.9, Alpha: 0.05,
+		Resamples: 300, Seed: 4, Advice: leaderboardAdvice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "leaderboard", "--dir", dir, "--metric", "chrf", "--confidence", "0.9", "--resamples", "300", "--seed", "4", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := jsonOf(t, b); out != want {
+		t.Errorf("leaderboard --json differs from the library's board\n got: %.300s\nwant: %.300s", out, want)
 	}
 }

@@ -405,3 +405,39 @@ func ScoreFigures(s *results.Score) ([]Named, error) {
 	}
 	return out, nil
 }
+
+// TableRates draws the rate columns of a table as horizontal bars: one
+// category per row, named by the row's first cell, and one series per
+// column of kind rate, in column order. An empty or unparsable cell is a
+// missing value and draws no bar. It charts any result's Tables() and
+// any table a notebook builds, so a series of results (a sweep over a
+// setting, say) needs no result type of its own.
+func TableRates(t *results.Table, xLabel string) (*Figure, error) {
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	if len(t.Rows) == 0 {
+		return nil, fmt.Errorf("chart: table %q has no rows", t.Title)
+	}
+	names := make([]string, len(t.Rows))
+	for i, r := range t.Rows {
+		names[i] = r[0]
+	}
+	var series []rateSeries
+	for j, c := range t.Columns {
+		if j == 0 || c.Kind != results.KindRate {
+			continue
+		}
+		sr := rateSeries{name: c.Name, vals: make([]float64, len(t.Rows))}
+		for i, r := range t.Rows {
+			if x, ok := results.Number(r[j]); ok && x >= 0 && x <= 1 {
+				sr.vals[i] = x
+			}
+		}
+		series = append(series, sr)
+	}
+	if len(series) == 0 {
+		return nil, fmt.Errorf("chart: table %q has no rate column to draw", t.Title)
+	}
+	return rateBars(t.Title, xLabel, names, series)
+}

@@ -257,3 +257,25 @@ func TestComparison(t *testing.T) {
 		t.Error("no error for an empty comparison")
 	}
 }
+
+func TestTableRates(t *testing.T) {
+	tbl := &results.Table{Title: "Sweep", Columns: []results.Column{{Name: "min score"}, {Name: "n", Kind: results.KindNumber},
+		{Name: "coverage", Kind: results.KindRate}, {Name: "accuracy", Kind: results.KindRate}},
+		Rows: [][]string{{"0.0", "31", "0.87", "0.5"}, {"1.0", "31", "0", ""}}}
+	f, err := TableRates(tbl, "rate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Plot.Title.Text != "Sweep" || f.Plot.X.Label.Text != "rate" {
+		t.Errorf("title %q, x label %q", f.Plot.Title.Text, f.Plot.X.Label.Text)
+	}
+	p, _ := save(t, "table-rates", f)
+	checkPNG(t, p, f)
+	if _, err := TableRates(&results.Table{Title: "No rates", Columns: []results.Column{{Name: "a"}, {Name: "n", Kind: results.KindNumber}},
+		Rows: [][]string{{"x", "1"}}}, ""); err == nil {
+		t.Error("a table without a rate column drew a chart")
+	}
+	if _, err := TableRates(&results.Table{Title: "Empty", Columns: tbl.Columns}, ""); err == nil {
+		t.Error("a table without rows drew a chart")
+	}
+}
