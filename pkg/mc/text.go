@@ -118,11 +118,7 @@ func (r *Report) Tables() []results.Table {
 		}
 		out = append(out, t)
 	}
-	wt := results.Table{Title: "Warnings", Columns: []results.Column{{Name: "code"}, {Name: "count", Kind: results.KindNumber}, {Name: "message"}}, Rows: [][]string{}}
-	for _, wn := range r.Warnings {
-		wt.Rows = append(wt.Rows, []string{wn.Code, strconv.Itoa(wn.Count), wn.Message})
-	}
-	return append(out, wt)
+	return append(out, results.WarningTable(r.Warnings)...)
 }
 
 // groupName shows an empty group value as "(none)".

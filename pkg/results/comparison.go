@@ -153,12 +153,5 @@ func (r *Comparison) Tables() []Table {
 		}
 		tables = append(tables, g)
 	}
-	if len(r.Warnings) > 0 {
-		t := Table{Title: "Warnings", Columns: []Column{{Name: "warning"}}}
-		for _, w := range r.Warnings {
-			t.Rows = append(t.Rows, []string{w.Message})
-		}
-		tables = append(tables, t)
-	}
-	return tables
+	return append(tables, WarningTable(r.Warnings)...)
 }

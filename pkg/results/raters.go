@@ -227,12 +227,5 @@ func (r *RaterAgreement) Tables() []Table {
 		}
 		tables = append(tables, t)
 	}
-	if len(r.Warnings) > 0 {
-		t := Table{Title: "Warnings", Columns: []Column{{Name: "warning"}}}
-		for _, wr := range r.Warnings {
-			t.Rows = append(t.Rows, []string{wr.Message})
-		}
-		tables = append(tables, t)
-	}
-	return tables
+	return append(tables, WarningTable(r.Warnings)...)
 }

@@ -39,7 +39,7 @@ func TestRaterAgreementTables(t *testing.T) {
 			Columns: []Column{{Name: "item"}, {Name: "line", Kind: KindNumber}, {Name: "r1"}, {Name: "r2"}, {Name: "r3"}},
 			Rows:    [][]string{{"x2", "3", "a", "b", ""}},
 		},
-		{Title: "Warnings", Columns: []Column{{Name: "warning"}}, Rows: [][]string{{"only 4 items: kappa is very uncertain"}}},
+		{Title: "Warnings", Columns: []Column{{Name: "code"}, {Name: "count", Kind: KindNumber}, {Name: "message"}}, Rows: [][]string{{"few_items", "4", "only 4 items: kappa is very uncertain"}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Tables\n%+v\nwant\n%+v", got, want)

@@ -1,6 +1,9 @@
 package results
 
-import "io"
+import (
+	"io"
+	"strconv"
+)
 
 // A Report is the result of one analysis, as every command and notebook
 // gets it from the library: it writes the command's text, gives its
@@ -11,4 +14,17 @@ import "io"
 type Report interface {
 	WriteText(w io.Writer) error
 	Tables() []Table
+}
+
+// WarningTable returns warnings as one table (code, count, message), for
+// a Report's Tables; none when there are no warnings.
+func WarningTable(ws []Warning) []Table {
+	if len(ws) == 0 {
+		return nil
+	}
+	t := Table{Title: "Warnings", Columns: []Column{{Name: "code"}, {Name: "count", Kind: KindNumber}, {Name: "message"}}}
+	for _, w := range ws {
+		t.Rows = append(t.Rows, []string{w.Code, strconv.Itoa(w.Count), w.Message})
+	}
+	return []Table{t}
 }
