@@ -30,12 +30,12 @@ import (
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -237,7 +237,7 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	}
 	format := opt.Format
 	if format == "" {
-		format = formatOf(name)
+		format = tabular.FormatOf(name)
 	}
 	h := sha256.New()
 	r = io.TeeReader(r, h)
@@ -278,17 +278,6 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	res.Dataset = results.Dataset{Path: name, Format: format, Hash: hex.EncodeToString(h.Sum(nil))[:12], Rows: res.Combined.N}
 	res.Tool = "evalbook" // the command adds its version
 	return res, nil
-}
-
-func formatOf(name string) string {
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
-	switch ext {
-	case "jsonl", "ndjson":
-		return "jsonl"
-	case "", "csv", "txt", "tsv":
-		return "csv"
-	}
-	return ext
 }
 
 // A RowSource yields records one at a time; formats other than CSV plug
@@ -339,7 +328,7 @@ func registeredList() string {
 // UTF-8 and, through the caller's use of Header, the column count.
 func Open(r io.Reader, name, format string) (RowSource, error) {
 	if format == "" {
-		format = formatOf(name)
+		format = tabular.FormatOf(name)
 	}
 	switch format {
 	case "csv":
