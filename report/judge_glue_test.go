@@ -4,7 +4,7 @@ import "testing"
 
 // TestJudgeGlueMessages pins the whole stderr of the usage errors that
 // report words from the library's sentinels (llm.ErrNoModel, ErrConcurrency,
-// ErrLimits, ErrSeed; judge.ErrNoFake, ErrSpec, ErrPromptKind): the texts
+// ErrLimits, ErrSeed, ErrNoCacheDir; judge.ErrNoFake, ErrSpec, ErrPromptKind): the texts
 // are those of evalbook before the glue moved into pkg/llm and pkg/judge,
 // byte for byte.
 func TestJudgeGlueMessages(t *testing.T) {
@@ -35,5 +35,12 @@ func TestJudgeGlueMessages(t *testing.T) {
 		if code != 2 || errOut != tt.want {
 			t.Errorf("%q: exit %d, stderr\n%q\nwant exit 2 and\n%q", tt.args, code, errOut, tt.want)
 		}
+	}
+	// llm.ErrNoCacheDir: with neither variable set there is no default cache.
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	_, errOut, code := runCLI(t, "calibrate", "--judge", ep, "--model", "m")
+	if want := pairs + "evalbook: calibrate: no user cache directory (neither $XDG_CACHE_HOME nor $HOME are defined); pass --cache FILE or --cache none\n"; code != 1 || errOut != want {
+		t.Errorf("no cache directory: exit %d, stderr\n%q\nwant exit 1 and\n%q", code, errOut, want)
 	}
 }
