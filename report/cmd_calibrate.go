@@ -51,26 +51,6 @@ Examples:
 	evalbook calibrate --pairs my_pairs.jsonl --judge http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --swap --vs pairwise@1
 `
 
-// openPairJudge turns a --judge value into a pairwise judge: a named fake
-// judge, or a model behind an endpoint asked with prompt p.
-func openPairJudge(e *env, cmd, spec string, cf *judgeClientFlags, p judge.Prompt) (judge.Judge, string, *modelJudge, error) {
-	if name, ok := strings.CutPrefix(spec, "fake:"); ok {
-		f, err := judge.FakeByName(name)
-		if err != nil {
-			return nil, "", nil, usagef("%s: --judge: %v", cmd, err)
-		}
-		return f, f.String(), nil, nil
-	}
-	if !strings.HasPrefix(spec, "http://") && !strings.HasPrefix(spec, "https://") {
-		return nil, "", nil, usagef("%s: --judge must be fake:NAME or an endpoint URL such as http://127.0.0.1:8000/v1, not %q", cmd, spec)
-	}
-	m, err := cf.open(e, cmd, spec)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	return judge.NewClientJudge(m.client, p), *cf.model + " at " + m.endpoint, m, nil
-}
-
 func runCalibrate(e *env) error {
 	fs := newFlags(e, "calibrate", calibrateHelp)
 	var (
@@ -109,13 +89,13 @@ func runCalibrate(e *env) error {
 	if *vs != "" && strings.HasPrefix(*spec, "fake:") {
 		return usagef("calibrate: --vs compares two prompts of a model judge; a fake judge does not read the prompt, so there is nothing to compare (drop --vs, or give an endpoint URL)")
 	}
-	p, err := chooseJudgePrompt("calibrate", *cf.prompts, *promptID, judge.KindPairwise)
+	p, err := chooseJudgePrompt("calibrate", cf.prompts, *promptID, judge.KindPairwise)
 	if err != nil {
 		return err
 	}
 	var p2 judge.Prompt
 	if *vs != "" {
-		if p2, err = chooseJudgePrompt("calibrate", *cf.prompts, *vs, judge.KindPairwise); err != nil {
+		if p2, err = chooseJudgePrompt("calibrate", cf.prompts, *vs, judge.KindPairwise); err != nil {
 			return err
 		}
 	}
@@ -130,7 +110,7 @@ func runCalibrate(e *env) error {
 	if m != nil {
 		defer m.close()
 	}
-	copt.CalibrateOptions = judge.CalibrateOptions{Judge: name, Swap: *swap, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed(), Workers: *cf.concurrency}
+	copt.CalibrateOptions = judge.CalibrateOptions{Judge: name, Swap: *swap, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed(), Workers: cf.s.Concurrency}
 	copt.Pairs = pairsName
 	if *vs != "" {
 		copt.Versus = &p2

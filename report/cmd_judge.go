@@ -5,10 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
+	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -68,29 +67,22 @@ Examples:
 // judgeClientFlags are the flags of a model judge, shared by judge, calibrate
 // and probes.
 type judgeClientFlags struct {
-	model       *string
-	apiKeyEnv   *string
-	cache       *string
-	prompts     *string
-	concurrency *int
-	rpm         *int
-	retries     *int
-	timeout     *time.Duration
-	seed        *string
+	s              llm.Settings
+	cache, prompts string
 }
 
 func addJudgeClientFlags(fs *flag.FlagSet, concurrency int) *judgeClientFlags {
-	return &judgeClientFlags{
-		model:       fs.String("model", "", "judge model `NAME` as the endpoint knows it"),
-		apiKeyEnv:   fs.String("api-key-env", llm.DefaultConfig.APIKeyEnv, "environment `variable` holding the API key (unset: no key sent)"),
-		cache:       fs.String("cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/judge-cache.jsonl in the user cache directory; none: memory only"),
-		prompts:     fs.String("prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json"),
-		concurrency: fs.Int("concurrency", concurrency, "`N` requests in flight at once"),
-		rpm:         fs.Int("rpm", 0, "at most `N` requests per minute (0: no limit)"),
-		retries:     fs.Int("retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network, malformed reply)"),
-		timeout:     fs.Duration("timeout", llm.DefaultConfig.Timeout, "time allowed for each attempt (`duration`, e.g. 30s)"),
-		seed:        fs.String("model-seed", "", "sampling seed `N` sent with every request (default: none)"),
-	}
+	cf := &judgeClientFlags{}
+	fs.StringVar(&cf.s.Model, "model", "", "judge model `NAME` as the endpoint knows it")
+	fs.StringVar(&cf.s.APIKeyEnv, "api-key-env", llm.DefaultConfig.APIKeyEnv, "environment `variable` holding the API key (unset: no key sent)")
+	fs.StringVar(&cf.cache, "cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/judge-cache.jsonl in the user cache directory; none: memory only")
+	fs.StringVar(&cf.prompts, "prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json")
+	fs.IntVar(&cf.s.Concurrency, "concurrency", concurrency, "`N` requests in flight at once")
+	fs.IntVar(&cf.s.RPM, "rpm", 0, "at most `N` requests per minute (0: no limit)")
+	fs.IntVar(&cf.s.Retries, "retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network, malformed reply)")
+	fs.DurationVar(&cf.s.Timeout, "timeout", llm.DefaultConfig.Timeout, "time allowed for each attempt (`duration`, e.g. 30s)")
+	fs.StringVar(&cf.s.Seed, "model-seed", "", "sampling seed `N` sent with every request (default: none)")
+	return cf
 }
 
 // modelJudge is an opened client with its cache.
@@ -98,7 +90,6 @@ type modelJudge struct {
 	client    *llm.Client
 	cache     *llm.Cache
 	cachePath string
-	endpoint  string
 }
 
 func (m *modelJudge) close() error { return m.cache.Close() }
@@ -106,65 +97,44 @@ func (m *modelJudge) close() error { return m.cache.Close() }
 // open checks the client flags and opens the cache and the client for
 // endpoint. cmd names the command in messages.
 func (cf *judgeClientFlags) open(e *env, cmd, endpoint string) (*modelJudge, error) {
-	if *cf.model == "" {
-		return nil, usagef("%s: --model is required with an endpoint", cmd)
-	}
-	if *cf.concurrency < 1 {
-		return nil, usagef("%s: --concurrency must be at least 1", cmd)
-	}
-	if *cf.rpm < 0 || *cf.retries < 0 || *cf.timeout <= 0 {
-		return nil, usagef("%s: --rpm and --retries must not be negative, --timeout must be positive", cmd)
-	}
-	var seed *int64
-	if *cf.seed != "" {
-		var s int64
-		if _, err := fmt.Sscan(*cf.seed, &s); err != nil {
-			return nil, usagef("%s: --model-seed must be an integer, not %q", cmd, *cf.seed)
-		}
-		seed = &s
-	}
-	m := &modelJudge{cachePath: *cf.cache}
-	var err error
-	switch m.cachePath {
-	case "none":
-		m.cache = llm.NewMemoryCache()
-	case "":
-		dir, derr := os.UserCacheDir()
-		if derr != nil {
-			return nil, fmt.Errorf("%s: no user cache directory (%v); pass --cache FILE or --cache none", cmd, derr)
-		}
-		m.cachePath = filepath.Join(dir, "evalbook", "judge-cache.jsonl")
-		if err := os.MkdirAll(filepath.Dir(m.cachePath), 0o755); err != nil {
-			return nil, err
-		}
-		fallthrough
-	default:
-		if m.cache, err = llm.OpenCache(m.cachePath); err != nil {
-			return nil, err
-		}
-		for _, w := range m.cache.Warnings() {
-			fmt.Fprintln(e.stderr, "evalbook: warning:", w)
+	cf.s.BaseURL = endpoint
+	cfg, err := cf.s.Config()
+	for _, u := range []struct {
+		err error
+		msg string
+	}{
+		{llm.ErrNoModel, "--model is required with an endpoint"},
+		{llm.ErrConcurrency, "--concurrency must be at least 1"},
+		{llm.ErrLimits, "--rpm and --retries must not be negative, --timeout must be positive"},
+		{llm.ErrSeed, fmt.Sprintf("--model-seed must be an integer, not %q", cf.s.Seed)},
+	} {
+		if errors.Is(err, u.err) {
+			return nil, usagef("%s: %s", cmd, u.msg)
 		}
 	}
-	retries := *cf.retries
-	if retries == 0 {
-		retries = -1 // Config: negative means none, zero means the default
-	}
-	m.client, err = llm.NewClient(llm.Config{
-		BaseURL: endpoint, Model: *cf.model, APIKeyEnv: *cf.apiKeyEnv, Seed: seed,
-		Timeout: *cf.timeout, Retries: retries, Concurrency: *cf.concurrency, RPM: *cf.rpm,
-		Cache: m.cache,
-		Logf: func(format string, args ...any) {
-			// "judge: " is the prefix these lines had when the client
-			// lived in pkg/judge; pkg/llm's lines carry none.
-			fmt.Fprintf(e.stderr, "evalbook: judge: "+format+"\n", args...)
-		},
-	})
 	if err != nil {
+		return nil, usagef("%s: %v", cmd, err)
+	}
+	m := &modelJudge{}
+	if m.cache, m.cachePath, err = llm.OpenCacheFile(cf.cache, filepath.Join("evalbook", "judge-cache.jsonl")); err != nil {
+		if errors.Is(err, llm.ErrNoCacheDir) {
+			return nil, fmt.Errorf("%s: %v; pass --cache FILE or --cache none", cmd, err)
+		}
+		return nil, err
+	}
+	for _, w := range m.cache.Warnings() {
+		fmt.Fprintln(e.stderr, "evalbook: warning:", w)
+	}
+	cfg.Cache = m.cache
+	cfg.Logf = func(format string, args ...any) {
+		// "judge: " is the prefix these lines had when the client lived in
+		// pkg/judge; pkg/llm's lines carry none.
+		fmt.Fprintf(e.stderr, "evalbook: judge: "+format+"\n", args...)
+	}
+	if m.client, err = llm.NewClient(cfg); err != nil {
 		m.cache.Close()
 		return nil, usagef("%s: %v", cmd, err)
 	}
-	m.endpoint = judgeRedactedURL(endpoint)
 	return m, nil
 }
 
@@ -194,67 +164,72 @@ func (m *modelJudge) interrupted(err error) error {
 	return fmt.Errorf("interrupted; %s in the cache %s: run the same command again to resume", nounCount(m.cache.Len(), "reply is", "replies are"), m.cachePath)
 }
 
-func judgeRedactedURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return strings.TrimRight(u.Redacted(), "/")
-	}
-	return s
-}
-
-// loadPrompts reads the prompt file, or the built-in one.
-func loadJudgePrompts(path string) ([]judge.Prompt, error) {
+// readJudgeData reads the file at path with read, or the built-in
+// datasets/judge/builtin when path is empty, and returns what it read with
+// the name it read it as.
+func readJudgeData[T any](path, builtin string, read func(io.Reader, string) ([]T, error)) ([]T, string, error) {
+	var f io.ReadCloser
+	var err error
 	if path == "" {
-		f, err := datasets.Judge.Open("judge/prompts.json")
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return judge.ReadPrompts(f, "datasets/judge/prompts.json")
+		path = "datasets/judge/" + builtin
+		f, err = datasets.Judge.Open("judge/" + builtin)
+	} else {
+		f, err = os.Open(path)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return judge.ReadPrompts(f, path)
-}
-
-// choosePrompt finds the prompt id among the prompts and checks its kind.
-func chooseJudgePrompt(cmd, path, id string, kind judge.Kind) (judge.Prompt, error) {
-	ps, err := loadJudgePrompts(path)
-	if err != nil {
-		return judge.Prompt{}, err
-	}
-	p, err := judge.FindPrompt(ps, id)
-	if err != nil {
-		return judge.Prompt{}, usagef("%s: --prompt: %v", cmd, err)
-	}
-	if p.Kind != kind {
-		return judge.Prompt{}, usagef("%s: --prompt %s is a %s prompt; this command needs a %s prompt", cmd, p.ID(), p.Kind, kind)
-	}
-	return p, nil
-}
-
-// loadPairs reads labelled pairs from path, or the built-in set with a note
-// on stderr.
-func loadJudgePairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
-	if path == "" {
-		fmt.Fprintf(e.stderr, "evalbook: no --pairs given: %s uses the built-in datasets/judge/pairs.jsonl\n", cmd)
-		f, err := datasets.Judge.Open("judge/pairs.jsonl")
-		if err != nil {
-			return nil, "", err
-		}
-		defer f.Close()
-		ps, err := judge.ReadPairs(f, "datasets/judge/pairs.jsonl")
-		return ps, "datasets/judge/pairs.jsonl", err
-	}
-	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", err
 	}
 	defer f.Close()
-	ps, err := judge.ReadPairs(f, path)
-	return ps, path, err
+	v, err := read(f, path)
+	return v, path, err
+}
+
+// chooseJudgePrompt reads the prompts (the file at path, or the built-in
+// ones) and finds the prompt id of kind.
+func chooseJudgePrompt(cmd, path, id string, kind judge.Kind) (judge.Prompt, error) {
+	ps, _, err := readJudgeData(path, "prompts.json", judge.ReadPrompts)
+	if err != nil {
+		return judge.Prompt{}, err
+	}
+	p, err := judge.ChoosePrompt(ps, id, kind)
+	switch {
+	case errors.Is(err, judge.ErrPromptKind):
+		return judge.Prompt{}, usagef("%s: --prompt %s is a %s prompt; this command needs a %s prompt", cmd, p.ID(), p.Kind, kind)
+	case err != nil:
+		return judge.Prompt{}, usagef("%s: --prompt: %v", cmd, err)
+	}
+	return p, nil
+}
+
+// loadJudgePairs reads labelled pairs from path, or the built-in set with a
+// note on stderr.
+func loadJudgePairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
+	if path == "" {
+		fmt.Fprintf(e.stderr, "evalbook: no --pairs given: %s uses the built-in datasets/judge/pairs.jsonl\n", cmd)
+	}
+	return readJudgeData(path, "pairs.jsonl", judge.ReadPairs)
+}
+
+// openPairJudge turns a --judge value into a pairwise judge: a named fake
+// judge, or a model behind an endpoint asked with prompt p (then with its
+// client, which the caller closes).
+func openPairJudge(e *env, cmd, spec string, cf *judgeClientFlags, p judge.Prompt) (judge.Judge, string, *modelJudge, error) {
+	s, err := judge.ParseSpec(spec)
+	switch {
+	case errors.Is(err, judge.ErrNoFake):
+		return nil, "", nil, usagef("%s: --judge: %v", cmd, err)
+	case err != nil:
+		return nil, "", nil, usagef("%s: --judge must be fake:NAME or an endpoint URL such as http://127.0.0.1:8000/v1, not %q", cmd, spec)
+	case s.Endpoint == "":
+		j, name, err := s.Open(nil, p)
+		return j, name, nil, err
+	}
+	m, err := cf.open(e, cmd, s.Endpoint)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	j, name, err := s.Open(m.client, p)
+	return j, name, m, err
 }
 
 // progress returns a callback drawing a progress bar on stderr when it is
@@ -310,7 +285,7 @@ func runJudge(e *env) error {
 			return usagef("judge: --out: %v", err)
 		}
 	}
-	p, err := chooseJudgePrompt("judge", *cf.prompts, *promptID, judge.KindReference)
+	p, err := chooseJudgePrompt("judge", cf.prompts, *promptID, judge.KindReference)
 	if err != nil {
 		return err
 	}
@@ -335,8 +310,8 @@ func runJudge(e *env) error {
 	j := judge.NewClientJudge(m.client, p)
 	tick, finish := judgeProgress(e, tbl.Sendable(), "judging")
 	res, err := judge.JudgeResponses(e.ctx, j, tbl, judge.RunOptions{
-		Model: *cf.model, Endpoint: m.endpoint, Tool: "evalbook " + version,
-		Workers: *cf.concurrency, Progress: tick,
+		Model: cf.s.Model, Endpoint: m.client.Endpoint(), Tool: "evalbook " + version,
+		Workers: cf.s.Concurrency, Progress: tick,
 	})
 	finish()
 	m.report(e)

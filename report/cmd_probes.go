@@ -61,7 +61,7 @@ func runProbes(e *env) error {
 	if *spec == "" {
 		return usagef("probes: --judge is required (fake:NAME, fake:all or an endpoint URL)")
 	}
-	p, err := chooseJudgePrompt("probes", *cf.prompts, *promptID, judge.KindPairwise)
+	p, err := chooseJudgePrompt("probes", cf.prompts, *promptID, judge.KindPairwise)
 	if err != nil {
 		return err
 	}

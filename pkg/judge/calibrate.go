@@ -270,7 +270,11 @@ func (e *ErrorShape) add(p Pair, picked Label, swap bool) {
 }
 
 // askAll asks j (not nil) about every pair with up to workers pairs at once, and
-// returns the verdicts in pair order. The first error cancels the rest.
+// returns the verdicts in pair order. The first error cancels the rest;
+// the error returned is the first in pair order that is not the
+// context.Canceled of a pair cut short by that cancellation (so a failure
+// never reads as an interruption), or context.Canceled when that is all
+// there is.
 func askAll(ctx context.Context, j Judge, pairs []Pair, swap bool, workers int, progress func(int, int)) ([]Verdict, error) {
 	if workers <= 0 {
 		workers = 8
@@ -316,10 +320,17 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	var first error
 	for _, err := range errs {
-		if err != nil {
+		if err != nil && !errors.Is(err, context.Canceled) {
 			return nil, err
 		}
+		if first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return nil, first
 	}
 	if err := ctx.Err(); err != nil && len(pairs) > 0 {
 		// Cancelled from outside before every pair was fed.

@@ -2,6 +2,7 @@ package judge_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -58,4 +59,28 @@ func ExampleDimensions() {
 	}
 	fmt.Printf("%+v\n", judge.Dimensions(p))
 	// Output: {Correctness:b Evidence:tie Concision:b}
+}
+
+// ExampleParseSpec reads the --judge values of evalbook calibrate and
+// probes: a fake judge opens with no client, a model judge with one.
+func ExampleParseSpec() {
+	for _, spec := range []string{"fake:mixed", "http://127.0.0.1:8000/v1", "fake:lenient", "gpt-4o"} {
+		s, err := judge.ParseSpec(spec)
+		switch {
+		case errors.Is(err, judge.ErrNoFake):
+			fmt.Println("unknown fake:", err)
+		case errors.Is(err, judge.ErrSpec):
+			fmt.Println("not a spec:", err)
+		case s.Endpoint == "":
+			_, name, _ := s.Open(nil, judge.Prompt{})
+			fmt.Println("fake judge", name)
+		default:
+			fmt.Println("model judge at", s.Endpoint)
+		}
+	}
+	// Output:
+	// fake judge fake:mixed
+	// model judge at http://127.0.0.1:8000/v1
+	// unknown fake: no fake judge "lenient" (want one of clean, position, verbosity, self, mixed)
+	// not a spec: judge: want fake:NAME or an http or https endpoint URL, not "gpt-4o"
 }

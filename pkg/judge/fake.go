@@ -82,7 +82,7 @@ func FakeByName(name string) (Fake, error) {
 		}
 		names = append(names, f.Name)
 	}
-	return Fake{}, fmt.Errorf("no fake judge %q (want one of %s)", name, strings.Join(names, ", "))
+	return Fake{}, fmt.Errorf("%w %q (want one of %s)", ErrNoFake, name, strings.Join(names, ", "))
 }
 
 // Score returns the fake judge's score for one answer (see Fake).

@@ -93,10 +93,10 @@ type flight struct {
 func NewClient(cfg Config) (*Client, error) {
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("endpoint %q: want an http or https base URL such as http://127.0.0.1:8000/v1", redactURL(cfg.BaseURL))
+		return nil, fmt.Errorf("endpoint %q: want an http or https base URL such as http://127.0.0.1:8000/v1", RedactURL(cfg.BaseURL))
 	}
 	if cfg.Model == "" {
-		return nil, errors.New("no model name given")
+		return nil, ErrNoModel
 	}
 	d := DefaultConfig
 	if cfg.APIKeyEnv == "" {
@@ -406,13 +406,6 @@ func stripURL(err error) error {
 		return ue.Err
 	}
 	return err
-}
-
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	return "(unparseable URL)"
 }
 
 // snippet returns the start of a reply body for an error message.

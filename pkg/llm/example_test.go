@@ -2,11 +2,13 @@ package llm_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"time"
 
 	"github.com/evalbook/evalbook/pkg/llm"
 )
@@ -65,4 +67,22 @@ func ExampleClient_CompletePrompt() {
 	}
 	fmt.Printf("log P(%s | %q) = %.2f\n", strings.Join(scored, ""), got.Logprobs.Tokens[0], sum)
 	// Output: log P( is in India | "Delhi") = -2.50
+}
+
+// ExampleSettings_Config turns settings as a command line gives them into a
+// Config, and shows the sentinel errors a caller words its own way.
+func ExampleSettings_Config() {
+	s := llm.Settings{BaseURL: "http://127.0.0.1:8000/v1", Model: "qwen", Seed: "7", Concurrency: 4, Retries: 0, Timeout: 30 * time.Second}
+	c, err := s.Config()
+	fmt.Println(c.Model, *c.Seed, c.Retries, c.Concurrency, err)
+	s.Concurrency = 0
+	_, err = s.Config()
+	fmt.Println(errors.Is(err, llm.ErrConcurrency), err)
+	s.Concurrency, s.Seed = 4, "seven"
+	_, err = s.Config()
+	fmt.Println(errors.Is(err, llm.ErrSeed), err)
+	// Output:
+	// qwen 7 -1 4 <nil>
+	// true concurrency must be at least 1, not 0
+	// true the seed must be an integer, not "seven"
 }
