@@ -118,9 +118,7 @@ func runRun(e *env) error {
 			return err
 		}
 	}
-	sys2 := harness.SystemInfo{Chunking: string(ch), MinScore: *minScore, MinMargin: *minMargin, Corpus: corpusLabel,
-		Documents: len(docs), Chunks: retriever.Len()}
-	rep := harness.NewRunReport(rows, sys2, label, design.Hash(cases))
+	rep := harness.NewRunReport(rows, sys.Info(corpusLabel), label, design.Hash(cases))
 	if err := export.write(e, "evalbook run", rep.Tables()); err != nil {
 		return err
 	}

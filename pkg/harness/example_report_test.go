@@ -53,9 +53,9 @@ func ExampleNewRunReport() {
 	if err != nil {
 		panic(err)
 	}
-	rows := harness.Run(&harness.System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}, harness.RunCases(cases))
-	rep := harness.NewRunReport(rows, harness.SystemInfo{Chunking: "sentence", MinScore: 0.4, MinMargin: 0.1,
-		Corpus: "corpus", Documents: len(docs), Chunks: r.Len()}, "cases.jsonl", design.Hash(cases))
+	sys := &harness.System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}
+	rows := harness.Run(sys, harness.RunCases(cases))
+	rep := harness.NewRunReport(rows, sys.Info("corpus"), "cases.jsonl", design.Hash(cases))
 	fmt.Printf("pass %d/%d\n", rep.Passed, rep.N)
 	for _, m := range rep.Metrics {
 		fmt.Printf("%s %d/%d\n", m.Name, m.Passed, m.N)
@@ -64,4 +64,21 @@ func ExampleNewRunReport() {
 	// pass 24/31
 	// answer_correct 20/24
 	// abstain_correct 4/7
+}
+
+// What `evalbook run` prints on its first line, from the system itself:
+// the sample corpus's 11 documents cut into 41 sentence chunks.
+func ExampleSystem_Info() {
+	docs, err := harness.ReadCorpus(os.DirFS("../../datasets/helpdesk/corpus"))
+	if err != nil {
+		panic(err)
+	}
+	r, err := harness.NewRetriever(docs, harness.Sentence)
+	if err != nil {
+		panic(err)
+	}
+	sys := &harness.System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}
+	fmt.Printf("%+v\n", sys.Info("datasets/helpdesk/corpus"))
+	// Output:
+	// {Chunking:sentence MinScore:0.4 MinMargin:0.1 Corpus:datasets/helpdesk/corpus Documents:11 Chunks:41}
 }

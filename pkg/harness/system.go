@@ -57,6 +57,7 @@ type Retriever struct {
 	Chunking Chunking // how NewRetriever cut the documents
 	chunks   []Chunk
 	terms    [][]string
+	docs     int
 }
 
 // NewRetriever chunks docs and indexes the chunks. A chunking other than
@@ -66,7 +67,7 @@ func NewRetriever(docs []Document, ch Chunking) (*Retriever, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Retriever{Chunking: ch, chunks: chunks}
+	r := &Retriever{Chunking: ch, chunks: chunks, docs: len(docs)}
 	r.terms = make([][]string, len(r.chunks))
 	for i, c := range r.chunks {
 		r.terms[i] = terms(c.Text)
@@ -76,6 +77,9 @@ func NewRetriever(docs []Document, ch Chunking) (*Retriever, error) {
 
 // Len returns the number of chunks the retriever searches.
 func (r *Retriever) Len() int { return len(r.chunks) }
+
+// Documents returns the number of documents the chunks were cut from.
+func (r *Retriever) Documents() int { return r.docs }
 
 // Hit is a chunk and its score for a question.
 type Hit struct {

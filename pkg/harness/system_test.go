@@ -223,3 +223,23 @@ func TestSampleVersionStory(t *testing.T) {
 		t.Error("two runs of the same system differ")
 	}
 }
+
+// Info reads the chunking and the counts off the retriever: three
+// documents of two, one and one paragraphs give four paragraph chunks.
+func TestSystemInfo(t *testing.T) {
+	docs := []Document{
+		ParseDocument("a", "# A\n\nfirst paragraph.\n\nsecond paragraph."),
+		ParseDocument("b", "only one. two sentences."),
+		ParseDocument("c", "third document."),
+	}
+	r := newRetriever(t, docs, Paragraph)
+	got := (&System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}).Info("corpus")
+	want := SystemInfo{Chunking: "paragraph", MinScore: 0.4, MinMargin: 0.1, Corpus: "corpus", Documents: 3, Chunks: 4}
+	if got != want {
+		t.Errorf("Info = %+v, want %+v", got, want)
+	}
+	// Sentence chunks: 2 + 2 + 1.
+	if got := (&System{Retriever: newRetriever(t, docs, Sentence)}).Info("x"); got.Chunks != 5 || got.Documents != 3 || got.Chunking != "sentence" {
+		t.Errorf("sentence Info = %+v, want 5 chunks of 3 documents", got)
+	}
+}
