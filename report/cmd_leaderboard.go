@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
@@ -88,28 +86,18 @@ func runLeaderboard(e *env) error {
 	if !(*alpha > 0 && *alpha < 1) {
 		return usagef("leaderboard: --alpha must lie between 0 and 1")
 	}
-	d := *dir
-	if d == "" {
-		tmp, err := os.MkdirTemp("", "evalbook-leaderboard-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		if err := lbExtractSample(tmp); err != nil {
-			return err
-		}
-		d = tmp
+	var inputs []leaderboard.Input
+	if *dir == "" {
 		fmt.Fprintln(e.stderr, "evalbook leaderboard: no --dir given; using the built-in sample datasets/leaderboard")
+		inputs, err = leaderboard.DiscoverFS(datasets.Leaderboard, "leaderboard")
+		for i := range inputs {
+			inputs[i].Name = "datasets/" + inputs[i].Path // where the sample lives in the repository
+		}
+	} else {
+		inputs, err = leaderboard.Discover(*dir)
 	}
-	inputs, err := leaderboard.Discover(d)
 	if err != nil {
 		return err
-	}
-	if *dir == "" {
-		// Name the sample files as they are in the repository, not by the temporary copy.
-		for i := range inputs {
-			inputs[i].Name = "datasets/leaderboard/" + filepath.Base(inputs[i].Path)
-		}
 	}
 	var boards []*leaderboard.Board
 	for _, m := range ms {
@@ -162,27 +150,6 @@ func lbExport(e *env, boards []*leaderboard.Board, xlsxPath, htmlPath string) er
 			return err
 		}
 		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", htmlPath)
-	}
-	return nil
-}
-
-// lbExtractSample writes the embedded sample response files into dir.
-func lbExtractSample(dir string) error {
-	entries, err := datasets.Leaderboard.ReadDir("leaderboard")
-	if err != nil {
-		return err
-	}
-	for _, en := range entries {
-		if !strings.HasSuffix(en.Name(), ".csv") {
-			continue
-		}
-		data, err := datasets.Leaderboard.ReadFile("leaderboard/" + en.Name())
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, en.Name()), data, 0o644); err != nil {
-			return err
-		}
 	}
 	return nil
 }
