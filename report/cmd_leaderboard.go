@@ -2,16 +2,13 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
-	"github.com/evalbook/evalbook/pkg/xlsxreport"
 )
 
 func init() {
@@ -59,8 +56,6 @@ func runLeaderboard(e *env) error {
 	var (
 		dir     = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
 		metric  = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
-		xlsxOut = fs.String("xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
-		htmlOut = fs.String("html", "", "write the boards as one self-contained HTML `FILE`")
 		asJSON  = fs.Bool("json", false, "print one JSON document instead of tables")
 		alpha   = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
 		qCol    = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
@@ -70,6 +65,9 @@ func runLeaderboard(e *env) error {
 		idCol   = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
 		repair  = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
+	export := &tableExport{counted: true}
+	fs.StringVar(&export.xlsx, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
+	fs.StringVar(&export.html, "html", "", "write the boards as one self-contained HTML `FILE`")
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
 	iv := addIntervalFlags(fs, "for corpus-level metrics")
 	args, err := parseFlags(e, fs)
@@ -112,7 +110,11 @@ func runLeaderboard(e *env) error {
 		}
 		boards = append(boards, board)
 	}
-	if err := lbExport(e, boards, *xlsxOut, *htmlOut); err != nil {
+	var tables []results.Table
+	for _, b := range boards {
+		tables = append(tables, b.Tables()...)
+	}
+	if err := export.write(e, "Leaderboard", tables); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -128,28 +130,6 @@ func runLeaderboard(e *env) error {
 		if err := b.WriteText(e.stdout); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// lbExport writes the boards' tables as a workbook and a page.
-func lbExport(e *env, boards []*leaderboard.Board, xlsxPath, htmlPath string) error {
-	var tables []results.Table
-	for _, b := range boards {
-		tables = append(tables, b.Tables()...)
-	}
-	title := "Leaderboard"
-	if xlsxPath != "" {
-		if err := writeAtomic(xlsxPath, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%s)\n", xlsxPath, plural(len(tables), "table", "tables"))
-	}
-	if htmlPath != "" {
-		if err := writeAtomic(htmlPath, func(w io.Writer) error { return htmlreport.WriteTables(w, title, tables, false) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", htmlPath)
 	}
 	return nil
 }

@@ -119,18 +119,9 @@ func runRun(e *env) error {
 		}
 	}
 	rep := harness.NewRunReport(rows, sys.Info(corpusLabel), label, design.Hash(cases))
-	if err := export.write(e, "evalbook run", rep.Tables()); err != nil {
+	if err := render(e, rep, *asJSON, export, "run"); err != nil || *asJSON || *out == "" {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	rep.Rows = nil
-	if err := rep.WriteText(e.stdout); err != nil {
-		return err
-	}
-	if *out != "" {
-		fmt.Fprintf(e.stdout, "wrote %s\n", *out)
-	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", *out)
 	return nil
 }
