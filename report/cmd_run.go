@@ -90,20 +90,13 @@ func runRun(e *env) error {
 	if err != nil {
 		return err
 	}
-	var corpus fs.FS
-	corpusLabel := *corpusDir
+	corpus, corpusLabel := os.DirFS(*corpusDir), *corpusDir
 	if corpusLabel == "" {
 		fmt.Fprintln(e.stderr, "evalbook: no --corpus given; using the embedded sample datasets/helpdesk/corpus")
 		corpus, _ = fs.Sub(datasets.Helpdesk, "helpdesk/corpus")
 		corpusLabel = "datasets/helpdesk/corpus"
-	} else {
-		corpus = os.DirFS(*corpusDir)
 	}
-	docs, err := harness.ReadCorpus(corpus)
-	if err != nil {
-		return fmt.Errorf("corpus %s: %w", corpusLabel, err)
-	}
-	retriever, err := harness.NewRetriever(docs, ch)
+	retriever, err := harness.LoadRetriever(corpus, corpusLabel, ch)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,9 @@
 package harness_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/evalbook/evalbook/pkg/design"
@@ -69,11 +71,7 @@ func ExampleNewRunReport() {
 // What `evalbook run` prints on its first line, from the system itself:
 // the sample corpus's 11 documents cut into 41 sentence chunks.
 func ExampleSystem_Info() {
-	docs, err := harness.ReadCorpus(os.DirFS("../../datasets/helpdesk/corpus"))
-	if err != nil {
-		panic(err)
-	}
-	r, err := harness.NewRetriever(docs, harness.Sentence)
+	r, err := harness.LoadRetriever(os.DirFS("../../datasets/helpdesk/corpus"), "datasets/helpdesk/corpus", harness.Sentence)
 	if err != nil {
 		panic(err)
 	}
@@ -81,4 +79,20 @@ func ExampleSystem_Info() {
 	fmt.Printf("%+v\n", sys.Info("datasets/helpdesk/corpus"))
 	// Output:
 	// {Chunking:sentence MinScore:0.4 MinMargin:0.1 Corpus:datasets/helpdesk/corpus Documents:11 Chunks:41}
+}
+
+// The sample corpus read and cut into paragraphs (25, as the first line of
+// `evalbook run --chunking paragraph` says); a corpus that is not
+// there is an error that names it.
+func ExampleLoadRetriever() {
+	r, err := harness.LoadRetriever(os.DirFS("../../datasets/helpdesk/corpus"), "corpus", harness.Paragraph)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Documents(), "documents,", r.Len(), "paragraph chunks")
+	_, err = harness.LoadRetriever(os.DirFS("../../datasets/helpdesk/no-such-corpus"), "no-such-corpus", harness.Paragraph)
+	fmt.Println(errors.Is(err, fs.ErrNotExist))
+	// Output:
+	// 11 documents, 25 paragraph chunks
+	// true
 }

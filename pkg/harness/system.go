@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 
 	"github.com/evalbook/evalbook/pkg/textnorm"
@@ -73,6 +74,17 @@ func NewRetriever(docs []Document, ch Chunking) (*Retriever, error) {
 		r.terms[i] = terms(c.Text)
 	}
 	return r, nil
+}
+
+// LoadRetriever reads the corpus in fsys (ReadCorpus) and indexes it
+// under ch (NewRetriever). An error reading the corpus names it by label
+// ("corpus LABEL: ..."), e.g. the directory fsys was opened from.
+func LoadRetriever(fsys fs.FS, label string, ch Chunking) (*Retriever, error) {
+	docs, err := ReadCorpus(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("corpus %s: %w", label, err)
+	}
+	return NewRetriever(docs, ch)
 }
 
 // Len returns the number of chunks the retriever searches.
