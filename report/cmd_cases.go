@@ -89,12 +89,11 @@ func kitFiles(e *env, names []string, sample, what string) ([]design.File, error
 // vocabulary of the plan file, if one is given: design.LoadCases.
 func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case, design.Vocabulary, string, error) {
 	var plan *design.Plan
+	var err error
 	if planFile != "" {
-		p, err := kitPlanArg(e, planFile, "")
-		if err != nil {
+		if plan, err = kitPlanArg(e, planFile, ""); err != nil {
 			return nil, design.Vocabulary{}, "", err
 		}
-		plan = p
 	}
 	in, err := kitFiles(e, files, kitSampleCases, what)
 	if err != nil {
