@@ -66,47 +66,40 @@ func kitEmbedded(e *env, name, what string) ([]byte, error) {
 	return datasets.Helpdesk.ReadFile(name)
 }
 
-// kitLoadPlan reads a plan file; "" gives nil and no error.
-func kitLoadPlan(e *env, file string) (*design.Plan, error) {
-	if file == "" {
-		return nil, nil
+// kitFiles reads the named files ("-" for standard input), or with none
+// the embedded sample file, saying on stderr that no `what` was given.
+func kitFiles(e *env, names []string, sample, what string) ([]design.File, error) {
+	if len(names) == 0 {
+		b, err := kitEmbedded(e, sample, what)
+		return []design.File{{Name: "datasets/" + sample, Data: b}}, err
 	}
-	b, err := kitReadFile(e, file)
-	if err != nil {
-		return nil, err
+	in := make([]design.File, len(names))
+	for i, name := range names {
+		b, err := kitReadFile(e, name)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = design.File{Name: name, Data: b}
 	}
-	return design.ReadPlan(bytes.NewReader(b), file)
+	return in, nil
 }
 
 // kitLoadCases reads case records from files (the embedded sample when
-// there are none, saying on stderr that no `what` was given), validated
-// under the vocabulary of the plan file if one is given. It returns the
-// cases, the vocabulary and a label for the input. A file without any
-// record is an error.
+// there are none, saying on stderr that no `what` was given) under the
+// vocabulary of the plan file, if one is given: design.LoadCases.
 func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case, design.Vocabulary, string, error) {
-	plan, err := kitLoadPlan(e, planFile)
+	var plan *design.Plan
+	var err error
+	if planFile != "" {
+		if plan, err = kitPlanArg(e, planFile, ""); err != nil {
+			return nil, design.Vocabulary{}, "", err
+		}
+	}
+	in, err := kitFiles(e, files, kitSampleCases, what)
 	if err != nil {
 		return nil, design.Vocabulary{}, "", err
 	}
-	voc := plan.Vocabulary()
-	if len(files) == 0 {
-		b, err := kitEmbedded(e, kitSampleCases, what)
-		if err != nil {
-			return nil, voc, "", err
-		}
-		cases, err := design.ReadCases(bytes.NewReader(b), "datasets/"+kitSampleCases, voc)
-		return cases, voc, "datasets/" + kitSampleCases, err
-	}
-	in := make([]design.File, len(files))
-	for i, f := range files {
-		b, err := kitReadFile(e, f)
-		if err != nil {
-			return nil, voc, "", err
-		}
-		in[i] = design.File{Name: f, Data: b}
-	}
-	all, err := design.ReadCaseFiles(in, voc)
-	return all, voc, strings.Join(files, ", "), err
+	return design.LoadCases(in, plan)
 }
 
 const casesCoverageHelp = `
@@ -302,11 +295,8 @@ func runCasesLeakage(e *env) error {
 		}
 		srcs = append(srcs, src)
 	}
-	cfg := design.DefaultLeakageConfig
+	cfg := design.DefaultLeakageConfig // the threshold checked above is all Validate would check
 	cfg.Threshold = *threshold
-	if err := cfg.Validate(); err != nil {
-		return usagef("cases leakage: --threshold: %v", err)
-	}
 	rep, err := cfg.CheckSplitLeakage(cases, *share, *salt, srcs)
 	if err != nil {
 		return err

@@ -2,18 +2,13 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
-	"github.com/evalbook/evalbook/pkg/xlsxreport"
 )
 
 func init() {
@@ -59,19 +54,20 @@ With several metrics, each gets its own board (and its own sheets in --xlsx, sec
 func runLeaderboard(e *env) error {
 	fs := newFlags(e, "leaderboard", leaderboardHelp)
 	var (
-		dir     = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
-		metric  = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
-		xlsxOut = fs.String("xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
-		htmlOut = fs.String("html", "", "write the boards as one self-contained HTML `FILE`")
-		asJSON  = fs.Bool("json", false, "print one JSON document instead of tables")
-		alpha   = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
-		qCol    = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
-		aCol    = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
-		dCol    = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
-		rCol    = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
-		idCol   = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
-		repair  = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
+		dir    = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
+		metric = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
+		asJSON = fs.Bool("json", false, "print one JSON document instead of tables")
+		alpha  = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
+		qCol   = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
+		aCol   = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
+		dCol   = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
+		rCol   = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
+		idCol  = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
+		repair = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
+	export := &tableExport{counted: true}
+	fs.StringVar(&export.xlsx, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
+	fs.StringVar(&export.html, "html", "", "write the boards as one self-contained HTML `FILE`")
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
 	iv := addIntervalFlags(fs, "for corpus-level metrics")
 	args, err := parseFlags(e, fs)
@@ -88,28 +84,18 @@ func runLeaderboard(e *env) error {
 	if !(*alpha > 0 && *alpha < 1) {
 		return usagef("leaderboard: --alpha must lie between 0 and 1")
 	}
-	d := *dir
-	if d == "" {
-		tmp, err := os.MkdirTemp("", "evalbook-leaderboard-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		if err := lbExtractSample(tmp); err != nil {
-			return err
-		}
-		d = tmp
+	var inputs []leaderboard.Input
+	if *dir == "" {
 		fmt.Fprintln(e.stderr, "evalbook leaderboard: no --dir given; using the built-in sample datasets/leaderboard")
+		inputs, err = leaderboard.DiscoverFS(datasets.Leaderboard, "leaderboard")
+		for i := range inputs {
+			inputs[i].Name = "datasets/" + inputs[i].Path // where the sample lives in the repository
+		}
+	} else {
+		inputs, err = leaderboard.Discover(*dir)
 	}
-	inputs, err := leaderboard.Discover(d)
 	if err != nil {
 		return err
-	}
-	if *dir == "" {
-		// Name the sample files as they are in the repository, not by the temporary copy.
-		for i := range inputs {
-			inputs[i].Name = "datasets/leaderboard/" + filepath.Base(inputs[i].Path)
-		}
 	}
 	var boards []*leaderboard.Board
 	for _, m := range ms {
@@ -124,7 +110,11 @@ func runLeaderboard(e *env) error {
 		}
 		boards = append(boards, board)
 	}
-	if err := lbExport(e, boards, *xlsxOut, *htmlOut); err != nil {
+	var tables []results.Table
+	for _, b := range boards {
+		tables = append(tables, b.Tables()...)
+	}
+	if err := export.write(e, "Leaderboard", tables); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -138,49 +128,6 @@ func runLeaderboard(e *env) error {
 			fmt.Fprintln(e.stdout)
 		}
 		if err := b.WriteText(e.stdout); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// lbExport writes the boards' tables as a workbook and a page.
-func lbExport(e *env, boards []*leaderboard.Board, xlsxPath, htmlPath string) error {
-	var tables []results.Table
-	for _, b := range boards {
-		tables = append(tables, b.Tables()...)
-	}
-	title := "Leaderboard"
-	if xlsxPath != "" {
-		if err := writeAtomic(xlsxPath, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%s)\n", xlsxPath, plural(len(tables), "table", "tables"))
-	}
-	if htmlPath != "" {
-		if err := writeAtomic(htmlPath, func(w io.Writer) error { return htmlreport.WriteTables(w, title, tables, false) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", htmlPath)
-	}
-	return nil
-}
-
-// lbExtractSample writes the embedded sample response files into dir.
-func lbExtractSample(dir string) error {
-	entries, err := datasets.Leaderboard.ReadDir("leaderboard")
-	if err != nil {
-		return err
-	}
-	for _, en := range entries {
-		if !strings.HasSuffix(en.Name(), ".csv") {
-			continue
-		}
-		data, err := datasets.Leaderboard.ReadFile("leaderboard/" + en.Name())
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, en.Name()), data, 0o644); err != nil {
 			return err
 		}
 	}

@@ -16,17 +16,16 @@ const kitSamplePlan = "helpdesk/plan_v1.json"
 
 // kitPlanArg reads the plan named by file, or the embedded sample plan
 // (saying on stderr that no `what` was given).
-func kitPlanArg(e *env, file, what string) (*design.Plan, string, error) {
-	if file == "" {
-		b, err := kitEmbedded(e, kitSamplePlan, what)
-		if err != nil {
-			return nil, "", err
-		}
-		p, err := design.ReadPlan(bytes.NewReader(b), "datasets/"+kitSamplePlan)
-		return p, "datasets/" + kitSamplePlan, err
+func kitPlanArg(e *env, file, what string) (*design.Plan, error) {
+	var names []string
+	if file != "" {
+		names = []string{file}
 	}
-	p, err := kitLoadPlan(e, file)
-	return p, file, err
+	in, err := kitFiles(e, names, kitSamplePlan, what)
+	if err != nil {
+		return nil, err
+	}
+	return design.ReadPlan(bytes.NewReader(in[0].Data), in[0].Name)
 }
 
 const planCheckHelp = `
@@ -66,7 +65,7 @@ func runPlanCheck(e *env) error {
 	if len(args) == 1 {
 		file = args[0]
 	}
-	p, _, err := kitPlanArg(e, file, "plan FILE")
+	p, err := kitPlanArg(e, file, "plan FILE")
 	if err != nil {
 		return err
 	}
@@ -107,7 +106,7 @@ func runPlanGate(e *env) error {
 	if *runFile == "" {
 		return usagef("plan gate: --run FILE is required")
 	}
-	p, _, err := kitPlanArg(e, *planFile, "--plan FILE")
+	p, err := kitPlanArg(e, *planFile, "--plan FILE")
 	if err != nil {
 		return err
 	}

@@ -90,20 +90,13 @@ func runRun(e *env) error {
 	if err != nil {
 		return err
 	}
-	var corpus fs.FS
-	corpusLabel := *corpusDir
+	corpus, corpusLabel := os.DirFS(*corpusDir), *corpusDir
 	if corpusLabel == "" {
 		fmt.Fprintln(e.stderr, "evalbook: no --corpus given; using the embedded sample datasets/helpdesk/corpus")
 		corpus, _ = fs.Sub(datasets.Helpdesk, "helpdesk/corpus")
 		corpusLabel = "datasets/helpdesk/corpus"
-	} else {
-		corpus = os.DirFS(*corpusDir)
 	}
-	docs, err := harness.ReadCorpus(corpus)
-	if err != nil {
-		return fmt.Errorf("corpus %s: %w", corpusLabel, err)
-	}
-	retriever, err := harness.NewRetriever(docs, ch)
+	retriever, err := harness.LoadRetriever(corpus, corpusLabel, ch)
 	if err != nil {
 		return err
 	}
@@ -118,21 +111,10 @@ func runRun(e *env) error {
 			return err
 		}
 	}
-	sys2 := harness.SystemInfo{Chunking: string(ch), MinScore: *minScore, MinMargin: *minMargin, Corpus: corpusLabel,
-		Documents: len(docs), Chunks: retriever.Len()}
-	rep := harness.NewRunReport(rows, sys2, label, design.Hash(cases))
-	if err := export.write(e, "evalbook run", rep.Tables()); err != nil {
+	rep := harness.NewRunReport(rows, sys.Info(corpusLabel), label, design.Hash(cases))
+	if err := render(e, rep, *asJSON, export, "run"); err != nil || *asJSON || *out == "" {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, rep)
-	}
-	rep.Rows = nil
-	if err := rep.WriteText(e.stdout); err != nil {
-		return err
-	}
-	if *out != "" {
-		fmt.Fprintf(e.stdout, "wrote %s\n", *out)
-	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", *out)
 	return nil
 }

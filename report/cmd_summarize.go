@@ -53,31 +53,21 @@ func runSummarize(e *env) error {
 	if _, err := design.DefaultVocabulary.Values(*slice); err != nil {
 		return usagef("summarize: --slice: %v", err)
 	}
-	var dsData, resData []byte
-	dsName, resName := *datasetFile, *resultsFile
-	if dsName == "" {
-		dsName, resName = "datasets/helpdesk/seed004_dataset.json", "datasets/helpdesk/seed004_results.json"
-		if dsData, err = kitEmbedded(e, "helpdesk/seed004_dataset.json", "--dataset/--results"); err != nil {
-			return err
+	ds, res := design.File{Name: *datasetFile}, design.File{Name: *resultsFile}
+	if ds.Name == "" {
+		ds.Name, res.Name = "datasets/helpdesk/seed004_dataset.json", "datasets/helpdesk/seed004_results.json"
+		if ds.Data, err = kitEmbedded(e, "helpdesk/seed004_dataset.json", "--dataset/--results"); err == nil {
+			res.Data, err = datasets.Helpdesk.ReadFile("helpdesk/seed004_results.json")
 		}
-		if resData, err = kitEmbeddedQuiet("helpdesk/seed004_results.json"); err != nil {
-			return err
-		}
-	} else {
-		if dsData, err = kitReadFile(e, dsName); err != nil {
-			return err
-		}
-		if resData, err = kitReadFile(e, resName); err != nil {
-			return err
-		}
+	} else if ds.Data, err = kitReadFile(e, ds.Name); err == nil {
+		res.Data, err = kitReadFile(e, res.Name)
 	}
-	rep, err := harness.SummarizeFiles(design.File{Name: dsName, Data: dsData}, design.File{Name: resName, Data: resData}, *slice)
+	if err != nil {
+		return err
+	}
+	rep, err := harness.SummarizeFiles(ds, res, *slice)
 	if err != nil {
 		return err
 	}
 	return render(e, rep, *asJSON, export, "summarize")
-}
-
-func kitEmbeddedQuiet(name string) ([]byte, error) {
-	return datasets.Helpdesk.ReadFile(name)
 }

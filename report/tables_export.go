@@ -12,7 +12,10 @@ import (
 
 // tableExport holds the --xlsx and --html flags of commands whose result
 // is a set of tables (agree, compare).
-type tableExport struct{ xlsx, html string }
+type tableExport struct {
+	xlsx, html string
+	counted    bool // say on stderr how many tables the workbook holds (leaderboard)
+}
 
 func addTableExportFlags(fs *flag.FlagSet) *tableExport {
 	t := &tableExport{}
@@ -27,7 +30,11 @@ func (t *tableExport) write(e *env, title string, tables []results.Table) error 
 		if err := writeAtomic(t.xlsx, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", t.xlsx)
+		if t.counted {
+			fmt.Fprintf(e.stderr, "evalbook: wrote %s (%s)\n", t.xlsx, plural(len(tables), "table", "tables"))
+		} else {
+			fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", t.xlsx)
+		}
 	}
 	if t.html != "" {
 		if err := writeAtomic(t.html, func(w io.Writer) error { return htmlreport.WriteTables(w, title, tables, false) }); err != nil {

@@ -47,6 +47,21 @@ func ReadCaseFiles(files []File, v Vocabulary) ([]Case, error) {
 	return all, nil
 }
 
+// LoadCases reads the case records of files under the vocabulary of plan
+// (DefaultVocabulary extended by its case_values; plan may be nil), as
+// ReadCaseFiles does, and returns them with that vocabulary and a label
+// for the input: the file names joined by ", ". It is what every cases
+// command does with its FILE arguments and --plan.
+func LoadCases(files []File, plan *Plan) ([]Case, Vocabulary, string, error) {
+	voc := plan.Vocabulary()
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	cases, err := ReadCaseFiles(files, voc)
+	return cases, voc, strings.Join(names, ", "), err
+}
+
 // PlanCheck is the list of a plan's problems (Plan.Problems), as `evalbook
 // plan check` prints it.
 type PlanCheck struct {

@@ -1,7 +1,9 @@
 package harness_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/evalbook/evalbook/pkg/design"
@@ -53,9 +55,9 @@ func ExampleNewRunReport() {
 	if err != nil {
 		panic(err)
 	}
-	rows := harness.Run(&harness.System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}, harness.RunCases(cases))
-	rep := harness.NewRunReport(rows, harness.SystemInfo{Chunking: "sentence", MinScore: 0.4, MinMargin: 0.1,
-		Corpus: "corpus", Documents: len(docs), Chunks: r.Len()}, "cases.jsonl", design.Hash(cases))
+	sys := &harness.System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}
+	rows := harness.Run(sys, harness.RunCases(cases))
+	rep := harness.NewRunReport(rows, sys.Info("corpus"), "cases.jsonl", design.Hash(cases))
 	fmt.Printf("pass %d/%d\n", rep.Passed, rep.N)
 	for _, m := range rep.Metrics {
 		fmt.Printf("%s %d/%d\n", m.Name, m.Passed, m.N)
@@ -64,4 +66,33 @@ func ExampleNewRunReport() {
 	// pass 24/31
 	// answer_correct 20/24
 	// abstain_correct 4/7
+}
+
+// What `evalbook run` prints on its first line, from the system itself:
+// the sample corpus's 11 documents cut into 41 sentence chunks.
+func ExampleSystem_Info() {
+	r, err := harness.LoadRetriever(os.DirFS("../../datasets/helpdesk/corpus"), "datasets/helpdesk/corpus", harness.Sentence)
+	if err != nil {
+		panic(err)
+	}
+	sys := &harness.System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}
+	fmt.Printf("%+v\n", sys.Info("datasets/helpdesk/corpus"))
+	// Output:
+	// {Chunking:sentence MinScore:0.4 MinMargin:0.1 Corpus:datasets/helpdesk/corpus Documents:11 Chunks:41}
+}
+
+// The sample corpus read and cut into paragraphs (25, as the first line of
+// `evalbook run --chunking paragraph` says); a corpus that is not
+// there is an error that names it.
+func ExampleLoadRetriever() {
+	r, err := harness.LoadRetriever(os.DirFS("../../datasets/helpdesk/corpus"), "corpus", harness.Paragraph)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Documents(), "documents,", r.Len(), "paragraph chunks")
+	_, err = harness.LoadRetriever(os.DirFS("../../datasets/helpdesk/no-such-corpus"), "no-such-corpus", harness.Paragraph)
+	fmt.Println(errors.Is(err, fs.ErrNotExist))
+	// Output:
+	// 11 documents, 25 paragraph chunks
+	// true
 }

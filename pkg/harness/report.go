@@ -192,6 +192,14 @@ type SystemInfo struct {
 	Chunks    int     `json:"chunks"`
 }
 
+// Info describes s for a RunReport: its retriever's chunking, documents
+// and chunks, its guard settings, and corpus, the label of where the
+// documents came from (a directory, or the embedded sample's path).
+func (s *System) Info(corpus string) SystemInfo {
+	return SystemInfo{Chunking: string(s.Retriever.Chunking), MinScore: s.MinScore, MinMargin: s.MinMargin,
+		Corpus: corpus, Documents: s.Retriever.Documents(), Chunks: s.Retriever.Len()}
+}
+
 // PassCount is a pass count and rate of a plan metric or a task.
 type PassCount struct {
 	Name   string   `json:"name,omitempty"`

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 
 	"github.com/evalbook/evalbook/pkg/textnorm"
@@ -57,6 +58,7 @@ type Retriever struct {
 	Chunking Chunking // how NewRetriever cut the documents
 	chunks   []Chunk
 	terms    [][]string
+	docs     int
 }
 
 // NewRetriever chunks docs and indexes the chunks. A chunking other than
@@ -66,7 +68,7 @@ func NewRetriever(docs []Document, ch Chunking) (*Retriever, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Retriever{Chunking: ch, chunks: chunks}
+	r := &Retriever{Chunking: ch, chunks: chunks, docs: len(docs)}
 	r.terms = make([][]string, len(r.chunks))
 	for i, c := range r.chunks {
 		r.terms[i] = terms(c.Text)
@@ -74,8 +76,22 @@ func NewRetriever(docs []Document, ch Chunking) (*Retriever, error) {
 	return r, nil
 }
 
+// LoadRetriever reads the corpus in fsys (ReadCorpus) and indexes it
+// under ch (NewRetriever). An error reading the corpus names it by label
+// ("corpus LABEL: ..."), e.g. the directory fsys was opened from.
+func LoadRetriever(fsys fs.FS, label string, ch Chunking) (*Retriever, error) {
+	docs, err := ReadCorpus(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("corpus %s: %w", label, err)
+	}
+	return NewRetriever(docs, ch)
+}
+
 // Len returns the number of chunks the retriever searches.
 func (r *Retriever) Len() int { return len(r.chunks) }
+
+// Documents returns the number of documents the chunks were cut from.
+func (r *Retriever) Documents() int { return r.docs }
 
 // Hit is a chunk and its score for a question.
 type Hit struct {

@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestSentences(t *testing.T) {
@@ -221,5 +224,52 @@ func TestSampleVersionStory(t *testing.T) {
 	WriteCSV(&b, Run(&System{Retriever: newRetriever(t, docs, Sentence), MinScore: 0.4, MinMargin: 0.1}, cases))
 	if a.String() != b.String() {
 		t.Error("two runs of the same system differ")
+	}
+}
+
+// Info reads the chunking and the counts off the retriever: three
+// documents of two, one and one paragraphs give four paragraph chunks.
+func TestSystemInfo(t *testing.T) {
+	docs := []Document{
+		ParseDocument("a", "# A\n\nfirst paragraph.\n\nsecond paragraph."),
+		ParseDocument("b", "only one. two sentences."),
+		ParseDocument("c", "third document."),
+	}
+	r := newRetriever(t, docs, Paragraph)
+	got := (&System{Retriever: r, MinScore: 0.4, MinMargin: 0.1}).Info("corpus")
+	want := SystemInfo{Chunking: "paragraph", MinScore: 0.4, MinMargin: 0.1, Corpus: "corpus", Documents: 3, Chunks: 4}
+	if got != want {
+		t.Errorf("Info = %+v, want %+v", got, want)
+	}
+	// Sentence chunks: 2 + 2 + 1.
+	if got := (&System{Retriever: newRetriever(t, docs, Sentence)}).Info("x"); got.Chunks != 5 || got.Documents != 3 || got.Chunking != "sentence" {
+		t.Errorf("sentence Info = %+v, want 5 chunks of 3 documents", got)
+	}
+}
+
+// LoadRetriever is ReadCorpus then NewRetriever, and its errors name the
+// corpus by the label it is given.
+func TestLoadRetriever(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.md": {Data: []byte("# A\n\nfirst paragraph.\n\nsecond paragraph.\n")},
+		"b.md": {Data: []byte("only one.\n")},
+	}
+	r, err := LoadRetriever(fsys, "mem", Paragraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Documents() != 2 || r.Len() != 3 || r.Chunking != Paragraph {
+		t.Errorf("LoadRetriever: %d documents, %d chunks, %s; want 2, 3 (2+1 paragraphs), paragraph", r.Documents(), r.Len(), r.Chunking)
+	}
+	_, err = LoadRetriever(fstest.MapFS{"notes.txt": {Data: []byte("x")}}, "docs/", Paragraph)
+	if want := "corpus docs/: no *.md document at the top of the directory"; err == nil || err.Error() != want {
+		t.Errorf("no document: got %v, want %q", err, want)
+	}
+	_, err = LoadRetriever(os.DirFS(t.TempDir()+"/missing"), "missing", Sentence)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "corpus missing: no such directory") {
+		t.Errorf("missing directory: got %v, want corpus missing: no such directory, wrapping fs.ErrNotExist", err)
+	}
+	if _, err := LoadRetriever(fsys, "mem", Chunking("word")); err == nil {
+		t.Error("chunking \"word\" was accepted")
 	}
 }

@@ -21,8 +21,10 @@ package leaderboard
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -70,8 +72,11 @@ type Input struct {
 	Language string // from the file name; empty when it does not say
 	// Name is how the board names the file (FileInfo.Path and the
 	// warnings), e.g. where it lives in a repository when Path is a
-	// temporary copy; empty means Path.
+	// temporary copy or a path in FS; empty means Path.
 	Name string
+	// FS, when set, holds the file: Path is then a path in FS, as
+	// DiscoverFS gives it. nil means the operating system's files.
+	FS fs.FS
 }
 
 // name is the file's name on the board.
@@ -82,6 +87,19 @@ func (in Input) name() string {
 	return in.Path
 }
 
+// score scores the file with pkg/qa, from FS when it is set.
+func (in Input) score(ctx context.Context, opt qa.Options) (*results.Score, error) {
+	if in.FS == nil {
+		return qa.ScoreFile(ctx, in.Path, opt)
+	}
+	f, err := in.FS.Open(in.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return qa.Score(ctx, f, in.Path, opt)
+}
+
 // Discover lists the response files of dir (.csv, .jsonl, .ndjson and
 // .xlsx, not descending into subdirectories), sorted by name, with the
 // model and language their names give.
@@ -90,6 +108,21 @@ func Discover(dir string) ([]Input, error) {
 	if err != nil {
 		return nil, err
 	}
+	return discovered(entries, dir, func(name string) Input { return Input{Path: filepath.Join(dir, name)} })
+}
+
+// DiscoverFS is Discover over the directory dir of fsys (such as an
+// embedded sample): each Input has FS set to fsys and Path a path in it.
+func DiscoverFS(fsys fs.FS, dir string) ([]Input, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	return discovered(entries, dir, func(name string) Input { return Input{FS: fsys, Path: path.Join(dir, name)} })
+}
+
+// discovered keeps the response files among entries, as Discover says.
+func discovered(entries []fs.DirEntry, dir string, input func(name string) Input) ([]Input, error) {
 	var out []Input
 	for _, e := range entries {
 		if e.IsDir() {
@@ -100,7 +133,7 @@ func Discover(dir string) ([]Input, error) {
 		default:
 			continue
 		}
-		in := Input{Path: filepath.Join(dir, e.Name())}
+		in := input(e.Name())
 		if m, l, ok := textnorm.LanguageFromFileName(e.Name()); ok {
 			in.Model, in.Language = m, l
 		} else {

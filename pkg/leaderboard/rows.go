@@ -123,7 +123,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 		langs[rw.language] = true
 		return nil
 	}
-	res, err := qa.ScoreFile(ctx, in.Path, qa.Options{Columns: cols, Metrics: []*score.Metric{m}, Profile: opt.Profile,
+	res, err := in.score(ctx, qa.Options{Columns: cols, Metrics: []*score.Metric{m}, Profile: opt.Profile,
 		By: [][]string{}, CI: "none", Rows: take, Workers: opt.Workers, RepairUTF8: opt.RepairUTF8})
 	if err != nil {
 		return FileInfo{}, nil, err
