@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
@@ -59,6 +59,11 @@ func runRun(e *env) error {
 	if len(args) > 0 {
 		return usagef("run: unexpected argument %q (cases go after --cases)", args[0])
 	}
+	if *out != "" {
+		if err := refuseDir(*out); err != nil {
+			return usagef("run: --out: %v", err)
+		}
+	}
 	ch, err := harness.ParseChunking(*chunking)
 	if err != nil {
 		return usagef("run: %v", err)
@@ -103,11 +108,7 @@ func runRun(e *env) error {
 	sys := &harness.System{Retriever: retriever, MinScore: *minScore, MinMargin: *minMargin}
 	rows := harness.Run(sys, harness.RunCases(cases))
 	if *out != "" {
-		var buf bytes.Buffer
-		if err := harness.WriteCSV(&buf, rows); err != nil {
-			return err
-		}
-		if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		if err := writeAtomic(*out, func(w io.Writer) error { return harness.WriteCSV(w, rows) }); err != nil {
 			return err
 		}
 	}

@@ -56,3 +56,15 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("--help: %d %q", code, out)
 	}
 }
+
+// TestRunOutRefused: an --out that cannot be a file is a usage error
+// before the run, as for every other command's output file.
+func TestRunOutRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, out := range []string{dir, dir + "/missing/run.csv"} {
+		_, errOut, code := runCLI(t, "run", "--out", out)
+		if code != 2 || !strings.Contains(errOut, "run: --out: ") {
+			t.Errorf("--out %s: exit %d, %s", out, code, errOut)
+		}
+	}
+}
