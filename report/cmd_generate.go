@@ -130,28 +130,15 @@ func runGenerate(e *env) error {
 	}
 
 	// Open the cache and pkg/llm's client (retries, limits, cache).
-	var c *llm.Cache
-	cachePath := *cache
-	switch cachePath {
-	case "none":
-		c = llm.NewMemoryCache()
-	case "":
-		dir, derr := os.UserCacheDir()
-		if derr != nil {
-			return fmt.Errorf("generate: no user cache directory (%v); pass --cache FILE or --cache none", derr)
+	c, cachePath, err := llm.OpenCacheFile(*cache, filepath.Join("evalbook", "generate-cache.jsonl"))
+	if err != nil {
+		if errors.Is(err, llm.ErrNoCacheDir) {
+			return fmt.Errorf("generate: %v; pass --cache FILE or --cache none", err)
 		}
-		cachePath = filepath.Join(dir, "evalbook", "generate-cache.jsonl")
-		if err := os.MkdirAll(filepath.Dir(cachePath), 0o755); err != nil {
-			return err
-		}
-		fallthrough
-	default:
-		if c, err = llm.OpenCache(cachePath); err != nil {
-			return err
-		}
-		for _, w := range c.Warnings() {
-			fmt.Fprintln(e.stderr, "evalbook: warning:", w)
-		}
+		return err
+	}
+	for _, w := range c.Warnings() {
+		fmt.Fprintln(e.stderr, "evalbook: warning:", w)
 	}
 	defer c.Close()
 	r := *retries
