@@ -471,6 +471,11 @@ func (e *engine) deliver(b *rowBatch) error {
 			e.vw.add(r, rr.raw)
 		}
 		if e.opt.Rows != nil {
+			// The fields are views of a block that is recycled for
+			// later input: give the caller strings of its own, so that
+			// a string it keeps never changes.
+			ownStrings(r.Fields)
+			ownStrings(r.Groups)
 			if err := e.opt.Rows(r); err != nil {
 				return err
 			}
@@ -489,6 +494,25 @@ func (e *engine) deliver(b *rowBatch) error {
 		return e.vw.flush()
 	}
 	return nil
+}
+
+// ownStrings replaces the strings of ss by copies that share one new
+// allocation.
+func ownStrings(ss []string) {
+	n := 0
+	for _, x := range ss {
+		n += len(x)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, x := range ss {
+		b.WriteString(x)
+	}
+	all, off := b.String(), 0
+	for i, x := range ss {
+		ss[i] = all[off : off+len(x)]
+		off += len(x)
+	}
 }
 
 // verdictWriter writes the verdict file: it is one consumer of the

@@ -75,10 +75,11 @@ type Options struct {
 	// Rows, if set, is called with every scored row, in file order, on
 	// the goroutine that called Score, as the rows are scored (batches
 	// are scored on all cores and handed out in order, so memory stays
-	// flat however long the file). The *Row is reused for the next row,
-	// and its slices and strings point into memory that is reused for
-	// later rows once Rows returns: Clone what must outlive the call
-	// (results.RowTable.Add does). An error from Rows stops scoring and
+	// flat however long the file). The *Row and its slices are reused
+	// for the next row: Clone the row to keep it (results.RowTable.Add
+	// does). The strings in it are the row's own and never change, so a
+	// field or group value may be kept as it is. An error from Rows stops
+	// scoring and
 	// Score returns it. When the input is bad, Rows has received every
 	// row before the bad record, and Score returns the *ParseError.
 	Rows func(*Row) error
