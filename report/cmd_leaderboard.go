@@ -34,9 +34,9 @@ The lead of the best model over the runner-up is tested on the questions both an
 questions where they differ, which for a pass/fail metric is McNemar's exact test. Each
 language is one test at --alpha; with many languages some marks are expected by chance.
 
-Corpus-level metrics (bleu, bleu_indic, chrf, chrf_pp, ter) report corpus values per cell,
-with a percentile bootstrap interval over the cell's rows (--resamples, as for every evalbook
-bootstrap).
+Corpus-level metrics (bleu, bleu_indic, chrf, chrf_pp, ter) report corpus values per cell
+and have intervals only with --resamples N (a percentile bootstrap over each cell's rows; off by
+default, unlike every other command's bootstrap, because it costs about 20 times the board).
 
 With no --dir, the built-in sample is used (datasets/leaderboard: 3 fictional models × 5
 languages, 24 questions each).
@@ -69,7 +69,7 @@ func runLeaderboard(e *env) error {
 	fs.StringVar(&export.xlsx, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
 	fs.StringVar(&export.html, "html", "", "write the boards as one self-contained HTML `FILE`")
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
-	iv := addIntervalFlags(fs, "for corpus-level metrics")
+	iv := addOptionalIntervalFlags(fs, "for corpus-level metrics")
 	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
@@ -137,5 +137,6 @@ func runLeaderboard(e *env) error {
 // leaderboardAdvice closes the warnings the library words with the flag
 // of leaderboard that acts on them (leaderboard.Options.Advice).
 var leaderboardAdvice = map[string]string{
-	qa.CodeNotNFC: "consider --normalize nfc (or indic)",
+	qa.CodeNotNFC:     "consider --normalize nfc (or indic)",
+	qa.CodeNoInterval: "pass --resamples N (e.g. --resamples 1000) for a bootstrap interval over rows",
 }

@@ -25,27 +25,39 @@ const (
 // intervalFlags are --confidence, --resamples and --seed.
 type intervalFlags struct {
 	confidence confidenceValue
-	resamples  positiveValue
+	resamples  countValue
 	seed       uint64
 }
 
 // addIntervalFlags declares the interval flags on fs; what says what the
 // bootstrap resamples (e.g. "for the MRR interval"), or is empty.
 func addIntervalFlags(fs *flag.FlagSet, what string) *intervalFlags {
-	f := &intervalFlags{confidence: defaultConfidence, resamples: defaultResamples, seed: defaultSeed}
+	return declareIntervalFlags(fs, what, countValue{n: defaultResamples, min: 1}, "")
+}
+
+// addOptionalIntervalFlags is addIntervalFlags for a command whose
+// bootstrap is optional and off by default (leaderboard: a bootstrap of
+// every cell's corpus metric costs about 20 times the board), so
+// --resamples is 0 unless asked for.
+func addOptionalIntervalFlags(fs *flag.FlagSet, what string) *intervalFlags {
+	return declareIntervalFlags(fs, what, countValue{n: 0, min: 0}, " (0: no interval)")
+}
+
+func declareIntervalFlags(fs *flag.FlagSet, what string, resamples countValue, note string) *intervalFlags {
+	f := &intervalFlags{confidence: defaultConfidence, resamples: resamples, seed: defaultSeed}
 	fs.Var(&f.confidence, "confidence", "confidence `level` of the intervals, between 0 and 1")
 	usage := "bootstrap `resamples`"
 	if what != "" {
 		usage += " " + what
 	}
-	fs.Var(&f.resamples, "resamples", usage)
+	fs.Var(&f.resamples, "resamples", usage+note)
 	fs.Uint64Var(&f.seed, "seed", defaultSeed, "bootstrap random `seed` (same seed, same interval)")
 	return f
 }
 
 // Confidence, Resamples and Seed return the parsed values.
 func (f *intervalFlags) Confidence() float64 { return float64(f.confidence) }
-func (f *intervalFlags) Resamples() int      { return int(f.resamples) }
+func (f *intervalFlags) Resamples() int      { return f.resamples.n }
 func (f *intervalFlags) Seed() uint64        { return f.seed }
 
 // confidenceValue is a confidence level strictly between 0 and 1.
@@ -62,17 +74,22 @@ func (c *confidenceValue) Set(s string) error {
 	return nil
 }
 
-// positiveValue is a whole number of at least 1.
-type positiveValue int
+// countValue is a whole number of at least min.
+type countValue struct{ n, min int }
 
-func (p *positiveValue) String() string { return strconv.Itoa(int(*p)) }
-
-func (p *positiveValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		return fmt.Errorf("want a whole number of at least 1")
+func (p *countValue) String() string {
+	if p == nil {
+		return "0"
 	}
-	*p = positiveValue(n)
+	return strconv.Itoa(p.n)
+}
+
+func (p *countValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < p.min {
+		return fmt.Errorf("want a whole number of at least %d", p.min)
+	}
+	p.n = n
 	return nil
 }
 
