@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"strings"
@@ -251,5 +252,26 @@ func TestLeaderboardJSONIsTheLibraryResult(t *testing.T) {
 	}
 	if want := jsonOf(t, b); out != want {
 		t.Errorf("leaderboard --json differs from the library's board\n got: %.300s\nwant: %.300s", out, want)
+	}
+}
+
+// TestRunJSONReplays: the text written from a decoded `run --json` is
+// the command's text, failing cases included.
+func TestRunJSONReplays(t *testing.T) {
+	js, errOut, code := runCLI(t, "run", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	text, _, _ := runCLI(t, "run")
+	var rep harness.RunReport
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != text {
+		t.Errorf("replayed text\n%s\nwant\n%s", b.String(), text)
 	}
 }

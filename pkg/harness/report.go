@@ -291,7 +291,15 @@ func (s *RunReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", g.Task, g.Passed, g.N, rateText(g.Rate))
 	}
 	tw.Flush()
-	failing := strings.Join(s.failing, " ")
+	ids := s.failing
+	if ids == nil { // a report decoded from JSON: its rows say which failed
+		for _, r := range s.Rows {
+			if !r.Pass {
+				ids = append(ids, r.ID)
+			}
+		}
+	}
+	failing := strings.Join(ids, " ")
 	if failing == "" {
 		failing = "none"
 	}

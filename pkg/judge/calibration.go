@@ -123,7 +123,7 @@ func CalibrateJudge(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt Ca
 // Tables lays the calibration out as tables for the XLSX and HTML
 // renderers (CalibrationTables).
 func (c *Calibration) Tables() []results.Table {
-	return CalibrationTables(c.Record, c.Usable, c.Reasons)
+	return append(CalibrationTables(c.Record, c.Usable, c.Reasons), results.WarningTable(c.Record.Warnings)...)
 }
 
 // WriteText writes the calibration as evalbook calibrate prints it: the

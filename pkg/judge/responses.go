@@ -480,6 +480,9 @@ func (r *RunSummary) Tables() []results.Table {
 	if r.Review != nil {
 		out = append(out, *r.Review)
 	}
+	if r.Score != nil {
+		out = append(out, results.WarningTable(r.Score.Warnings)...)
+	}
 	return out
 }
 

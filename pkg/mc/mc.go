@@ -79,7 +79,7 @@ type Options struct {
 	K          []int   // recall@k for each k (default [2]); a repeated k counts once
 	Confidence float64 // default 0.95
 	Resamples  int     // bootstrap resamples for the MRR interval (default 10000)
-	Seed       uint64  // bootstrap seed (default 1)
+	Seed       uint64  // bootstrap seed, used as given (0 is a seed like any other)
 }
 
 // Report is the outcome of Evaluate.
@@ -141,9 +141,6 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 	}
 	if opt.Resamples == 0 {
 		opt.Resamples = 10000
-	}
-	if opt.Seed == 0 {
-		opt.Seed = 1
 	}
 	if !(opt.Confidence > 0 && opt.Confidence < 1) {
 		return nil, fmt.Errorf("confidence %v is not between 0 and 1", opt.Confidence)

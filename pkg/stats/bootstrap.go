@@ -330,7 +330,11 @@ func BootstrapStatistic(rows []float64, k int, final func(sums []float64) float6
 	iv.Lo, iv.Hi = percentileInterval(vals, confidence)
 	iv.Warnings = bootstrapWarnings(n, "rows")
 	if iv.Lo == iv.Hi {
-		iv.Warnings = append(iv.Warnings, warning(CodePointInterval, "every resample of the %d rows gave the same value: the bootstrap interval is a single point", n))
+		rows := "rows"
+		if n == 1 {
+			rows = "row"
+		}
+		iv.Warnings = append(iv.Warnings, warning(CodePointInterval, "every resample of the %d %s gave the same value: the bootstrap interval is a single point", n, rows))
 	}
 	return iv
 }

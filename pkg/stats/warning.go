@@ -5,7 +5,10 @@ import "fmt"
 // Warning is a reason to distrust a figure: a stable Code that callers
 // branch on and a Message, a sentence for the user. Message wording may
 // change between versions; Code does not. Every warning this package
-// gives uses one of the Code constants below.
+// gives uses one of the Code constants (CodeNoData, CodeFewResampled,
+// CodePointInterval, CodeEqualValues, CodeFewValues,
+// CodeNearZeroVariance, CodeNoStandardError, CodeFewClusters; `go doc
+// stats.CodeNoData` and its neighbours say when each is given).
 type Warning struct {
 	Code    string
 	Message string

@@ -96,7 +96,7 @@ type ParseError struct {
 // already names it (quoted, as %q writes it). For example
 //
 //	labels.csv:3:12 (column "rater_b"): invalid UTF-8: first bad byte 0xFF at character 4 of the field; re-save the file as UTF-8
-//	run.csv:1 (column "question"): missing column "question"
+//	run.csv:1: missing column "question"
 //	empty.csv: the file is empty: expected a header row
 func (e *ParseError) Error() string {
 	var b strings.Builder
