@@ -94,3 +94,42 @@ func ExampleSplitOf() {
 	// Output:
 	// 24 dev, 7 holdout: [a04 a05 a07 g01 g03 p05 p09]
 }
+
+// `evalbook cases hash` and `evalbook cases leakage` as library calls: the
+// sample's hash labels its reports, and the leakage check finds case p03
+// near-copied across the split (g01) and case g06 word for word in the
+// few-shot prompt.
+func ExampleLeakageConfig_CheckSplitLeakage() {
+	read := func(name string) []byte {
+		b, err := os.ReadFile("../../datasets/helpdesk/" + name)
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+	cases, err := design.ReadCaseFiles([]design.File{{Name: "cases.jsonl", Data: read("cases.jsonl")}}, design.DefaultVocabulary)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("hash", design.HashOf(cases).Hash)
+	src, err := design.ReadSource(bytes.NewReader(read("sources/few_shot.txt")), "few_shot", "few_shot.txt")
+	if err != nil {
+		panic(err)
+	}
+	leak, err := design.DefaultLeakageConfig.CheckSplitLeakage(cases, design.DefaultHoldout, design.DefaultSalt, []design.Source{src})
+	if err != nil {
+		panic(err)
+	}
+	for _, l := range leak.DevHoldout {
+		fmt.Printf("split: %s ~ %s by %s %.2f\n", l.Dev, l.Holdout, l.Method, l.Score)
+	}
+	for _, l := range leak.Sources {
+		fmt.Printf("source: %s in %s line %d by %s %.2f\n", l.ID, l.Source, l.Line, l.Method, l.Score)
+	}
+	// Output:
+	// hash 7d310008b7ea
+	// split: p03 ~ g01 by char_ngram 0.91
+	// split: p03 ~ g01 by jaccard 0.71
+	// source: g06 in few_shot line 1 by char_ngram 1.00
+	// source: g06 in few_shot line 1 by jaccard 1.00
+}
