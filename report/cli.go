@@ -45,6 +45,10 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
+// exitGateFailed is the exit status of a gate or check that ran and
+// failed (plan gate's "no release"): not an error in the data or the use.
+const exitGateFailed = 3
+
 // silentError carries an exit status without a message (the message has
 // already been printed, e.g. by the flag package).
 type silentError struct{ code int }
@@ -60,7 +64,8 @@ func isSilent(err error) bool {
 }
 
 // exitCode maps an error to the process exit status: 0 for help, 2 for
-// usage, 1 for everything else (bad data, failed I/O).
+// usage, a silentError's own code (3 for a failed gate), 1 for everything
+// else (bad data, failed I/O).
 func exitCode(err error) int {
 	var u *usageError
 	var s *silentError

@@ -82,7 +82,9 @@ can measure two plan metrics:
 Every other plan metric is listed as not measured; no value is guessed. The verdict is
 "release" only when the plan has no problems, every blocking metric was measured, and each
 measured blocking metric meets its threshold; otherwise "no release" with each reason.
-The verdict is the output: the exit status is 0 either way.
+The exit status says the verdict too, so that a CI job can gate on it: 0 on release, 3 on no
+release (after printing the table and the reasons, or the JSON), 1 for bad input, 2 for a usage
+error.
 With no --plan, the embedded sample plan (datasets/helpdesk/plan_v1.json) is used.
 
 Example:
@@ -119,5 +121,11 @@ func runPlanGate(e *env) error {
 		return err
 	}
 	v := p.Gate(harness.Measurements(rows))
-	return render(e, &v, *asJSON, export, "plan gate")
+	if err := render(e, &v, *asJSON, export, "plan gate"); err != nil {
+		return err
+	}
+	if !v.Release {
+		return &silentError{code: exitGateFailed} // the reasons are printed above
+	}
+	return nil
 }

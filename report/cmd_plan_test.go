@@ -60,13 +60,37 @@ func TestPlanGateGolden(t *testing.T) {
 	if _, e, code := runCLI(t, "run", "--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1", "--out", nw); code != 0 {
 		t.Fatal(e)
 	}
-	out, _, code := runCLI(t, "plan", "gate", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", nw)
-	if code != 0 {
-		t.Fatalf("exit %d", code)
+	// "no release" is exit status 3, after the table and the reasons, with
+	// nothing on stderr: a CI job can gate on it.
+	out, errOut, code := runCLI(t, "plan", "gate", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", nw)
+	if code != 3 || errOut != "" {
+		t.Fatalf("no release: exit %d, stderr %q; want 3 and nothing", code, errOut)
 	}
 	golden(t, "plan_gate_new.stdout", out)
-	out, _, _ = runCLI(t, "plan", "gate", "--json", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", old)
+	out, _, code = runCLI(t, "plan", "gate", "--json", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", old)
+	if code != 3 {
+		t.Errorf("no release, --json: exit %d, want 3", code)
+	}
 	golden(t, "plan_gate_old.json", out)
+	// The new run with every case passing meets both blocking thresholds
+	// (answer_correct 24/24 >= 0.8, abstain_correct 7/7 >= 0.9): release,
+	// exit 0.
+	b, err := os.ReadFile(nw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = lines[i][:strings.LastIndexByte(lines[i], ',')] + ",1"
+	}
+	all := filepath.Join(dir, "all.csv")
+	if err := os.WriteFile(all, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCLI(t, "plan", "gate", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", all)
+	if code != 0 || !strings.Contains(out, "\nrelease\n") {
+		t.Errorf("every case passing: exit %d, %s%s", code, out, errOut)
+	}
 	if _, errOut, code := runCLI(t, "plan", "gate"); code != 2 || !strings.Contains(errOut, "--run FILE is required") {
 		t.Errorf("no --run: exit %d, %q", code, errOut)
 	}

@@ -114,7 +114,8 @@ cache and resume.
 # Exit status
 
 0 on success (including --help), 1 for bad data or a failed read or write
-(the message names the file, line and column), 2 for a usage error.
+(the message names the file, line and column), 2 for a usage error, 3 for a
+gate that ran and failed (plan gate's "no release").
 
 # Statistical caveats
 
