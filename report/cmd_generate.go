@@ -95,6 +95,9 @@ func runGenerate(e *env) error {
 	if err := refuseDir(*out); err != nil {
 		return usagef("generate: --out: %v", err)
 	}
+	if err := refuseInput(*out, *dataset); err != nil {
+		return usagef("generate: --out: %v", err)
+	}
 	if *concurrency < 1 || *rpm < 0 || *retries < 0 || *timeout <= 0 || *maxTokens < 0 || *limit < 0 {
 		return usagef("generate: --concurrency must be at least 1; --rpm, --retries, --max-tokens and --limit must not be negative; --timeout must be positive")
 	}

@@ -284,6 +284,9 @@ func runJudge(e *env) error {
 		if err := refuseDir(*out); err != nil {
 			return usagef("judge: --out: %v", err)
 		}
+		if err := refuseInput(*out, *responses); err != nil {
+			return usagef("judge: --out: %v", err)
+		}
 	}
 	p, err := chooseJudgePrompt("judge", cf.prompts, *promptID, judge.KindReference)
 	if err != nil {

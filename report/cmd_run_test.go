@@ -68,3 +68,21 @@ func TestRunOutRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestOutIsNotTheInput: score --out naming its own --responses file is a
+// usage error, and the input is left as it was (it used to be replaced
+// by the verdict file, with exit 0).
+func TestOutIsNotTheInput(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.csv")
+	const data = "question,answer,Domain,response\nq,a,D,a\n"
+	if err := os.WriteFile(in, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCLI(t, "score", "--responses", in, "--out", in)
+	if code != 2 || !strings.Contains(errOut, "is the input file") {
+		t.Errorf("exit %d, %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(in); string(b) != data {
+		t.Errorf("the input now holds %q", b)
+	}
+}

@@ -7,4 +7,5 @@ var (
 	createAtomic = outfile.Create
 	writeAtomic  = outfile.Write
 	refuseDir    = outfile.RefuseDir
+	refuseInput  = outfile.RefuseInput
 )

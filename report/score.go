@@ -90,6 +90,9 @@ func runScore(e *env) error {
 		if err := refuseDir(*out); err != nil {
 			return usagef("score: --out: %v", err)
 		}
+		if err := refuseInput(*out, *responses); err != nil {
+			return usagef("score: --out: %v", err)
+		}
 	}
 	if len(args) > 0 {
 		return usagef("score: unexpected argument %q (the response file goes after --responses)", args[0])

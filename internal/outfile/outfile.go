@@ -253,3 +253,22 @@ func Write(path string, write func(io.Writer) error) error {
 	}
 	return os.Chmod(path, 0o644)
 }
+
+// RefuseInput reports an error when out names the same file as one of
+// inputs (through links too): writing there would replace the data the
+// run reads. A path that does not exist yet is no input.
+func RefuseInput(out string, inputs ...string) error {
+	fo, err := os.Stat(out)
+	if err != nil {
+		return nil
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
+			return fmt.Errorf("%s is the input file %s: write the output to another file", out, in)
+		}
+	}
+	return nil
+}

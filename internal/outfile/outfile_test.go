@@ -206,3 +206,25 @@ func TestWriteKeepsDeviceMode(t *testing.T) {
 		t.Errorf("report file mode %v (%v), want 0644", fi.Mode(), err)
 	}
 }
+
+func TestRefuseInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv")
+	if err := os.WriteFile(in, []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{in, link, filepath.Join(dir, ".", "in.csv")} {
+		if err := RefuseInput(out, in); err == nil || !strings.Contains(err.Error(), "is the input file") {
+			t.Errorf("RefuseInput(%s, %s) = %v", out, in, err)
+		}
+	}
+	for _, out := range []string{filepath.Join(dir, "out.csv"), "-"} {
+		if err := RefuseInput(out, in, ""); err != nil {
+			t.Errorf("RefuseInput(%s) = %v", out, err)
+		}
+	}
+}
