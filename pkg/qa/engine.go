@@ -11,6 +11,7 @@ import (
 	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -197,7 +198,7 @@ func (e *engine) begin(header []string) error {
 			}
 			seen[h] = true
 		}
-		e.vw = &verdictWriter{w: e.opt.Verdicts, schema: e.schema}
+		e.vw = &verdictWriter{w: e.opt.Verdicts, schema: e.schema, raw: e.opt.RawCSV}
 	}
 	return nil
 }
@@ -520,10 +521,20 @@ func ownStrings(ss []string) {
 // written with its record's text as read (raw), which keeps the input's
 // own quoting byte for byte and costs one copy; other rows encode their
 // fields as encoding/csv would.
+//
+// Unless raw is set, a field a spreadsheet would read as a formula
+// (tabular.NeedsFormulaGuard) is written with a leading ': the fast
+// path checks the first byte of each field, and only a record with a
+// risky field is encoded again, guarded. cells counts the guarded
+// fields and lines holds the first lines that had one.
 type verdictWriter struct {
 	w      io.Writer
 	schema *results.RowSchema
 	buf    []byte
+	raw    bool
+	cells  int
+	lines  []int
+	guard  []string
 }
 
 func (vw *verdictWriter) header() error {
@@ -533,10 +544,22 @@ func (vw *verdictWriter) header() error {
 
 func (vw *verdictWriter) add(r *results.Row, raw string) {
 	b := vw.buf
+	fields := r.Fields
+	if !vw.raw && vw.risky(fields) {
+		vw.guard = append(vw.guard[:0], fields...)
+		n := tabular.GuardRecord(vw.guard)
+		if n > 0 {
+			vw.cells += n
+			if len(vw.lines) < maxWarnLines {
+				vw.lines = append(vw.lines, r.Line)
+			}
+			fields, raw = vw.guard, ""
+		}
+	}
 	if raw != "" {
 		b = append(b, raw...)
 	} else {
-		b = appendCSV(b, r.Fields)
+		b = appendCSV(b, fields)
 	}
 	for i, v := range r.Values {
 		b = append(b, ',')
@@ -549,6 +572,17 @@ func (vw *verdictWriter) add(r *results.Row, raw string) {
 		b = strconv.AppendInt(b, int64(r.TotalGolden), 10)
 	}
 	vw.buf = append(b, ',', bit(r.Blank), ',', bit(r.EmptyGolden), '\n')
+}
+
+// risky reports whether a field starts with a byte that may make it a
+// formula (tabular.IsFormulaStart); most records have none.
+func (vw *verdictWriter) risky(fields []string) bool {
+	for _, f := range fields {
+		if f != "" && tabular.IsFormulaStart(f[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // flush writes what add collected (once per batch, as the batch's rows

@@ -72,6 +72,12 @@ type Options struct {
 	// total_golden_words (with word_overlap), blank_response and
 	// empty_golden. It is written from the same rows Rows receives.
 	Verdicts io.Writer
+	// RawCSV writes the verdict file's cells as they came. By default
+	// (false) a cell a spreadsheet would read as a formula
+	// (tabular.NeedsFormulaGuard: a leading = + - @ tab or CR, not a
+	// plain number) is written with a leading ', as OWASP recommends,
+	// and the result carries a CodeFormulaCells warning with the count.
+	RawCSV bool
 	// Rows, if set, is called with every scored row, in file order, on
 	// the goroutine that called Score, as the rows are scored (batches
 	// are scored on all cores and handed out in order, so memory stays

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -51,6 +52,7 @@ func oracle(t *testing.T, data []byte, ms []*score.Metric, prof textnorm.Profile
 	for _, rec := range recs[1:] {
 		g, resp := prof.Apply(rec[col["answer"]]), prof.Apply(rec[col["response"]])
 		out := append([]string(nil), rec...)
+		tabular.GuardRecord(out) // the verdict file guards formula cells
 		var mw, tw int
 		d := rec[col["Domain"]]
 		if perDomain[d] == nil {

@@ -19,6 +19,11 @@ const (
 	CodeGoldenWhitespace = "golden_whitespace"
 	CodeNotNFC           = "not_nfc"
 	CodeRepairedUTF8     = "repaired_utf8"
+	// CodeFormulaCells: cells of the verdict file that a spreadsheet
+	// would read as a formula (tabular.NeedsFormulaGuard) were written
+	// with a leading ' (Options.RawCSV turns this off). Count is the
+	// number of cells, Lines the first input lines that had one.
+	CodeFormulaCells = "formula_cells"
 	// CodeNoInterval: a corpus-level metric has no interval unless it is
 	// bootstrapped (its value is not a mean of rows, so Wilson and the
 	// normal interval do not apply); pkg/qa gives it when a Wilson
@@ -27,7 +32,7 @@ const (
 	CodeNoInterval = "no_interval"
 )
 
-var warningOrder = []string{CodeEmptyGolden, CodeBlankResponse, CodeGoldenWhitespace, CodeNotNFC, CodeRepairedUTF8}
+var warningOrder = []string{CodeEmptyGolden, CodeBlankResponse, CodeGoldenWhitespace, CodeNotNFC, CodeRepairedUTF8, CodeFormulaCells}
 
 // defaultAdvice is pkg/qa's own closing advice of the warnings that have
 // one; Options.Advice replaces it.
@@ -91,6 +96,9 @@ func WarningMessage(code string, count int, metrics []*score.Metric, advice map[
 			advise(code, advice)
 	case CodeRepairedUTF8:
 		text = pick("row had its", "rows had their") + " invalid UTF-8 replaced by U+FFFD"
+	case CodeFormulaCells:
+		text = pick("cell", "cells") + " that a spreadsheet would run as a formula (leading = + - @ tab or CR) " +
+			pick("was", "were") + " written to the verdict file with a leading ' (--raw-csv writes them as they came)"
 	default:
 		text = code
 	}
@@ -160,6 +168,9 @@ func (e *engine) result() (*results.Score, error) {
 			}
 		}
 		res.Agreement = append(res.Agreement, a)
+	}
+	if e.vw != nil && e.vw.cells > 0 {
+		e.warn[CodeFormulaCells] = &results.Warning{Code: CodeFormulaCells, Count: e.vw.cells, Lines: e.vw.lines}
 	}
 	for _, code := range warningOrder {
 		w := e.warn[code]
