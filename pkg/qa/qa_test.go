@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/pkg/results"
-	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
