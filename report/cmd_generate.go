@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -67,6 +68,7 @@ func runGenerate(e *env) error {
 		endpoint    = fs.String("endpoint", "", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1")
 		model       = fs.String("model", "", "model `NAME` as the endpoint knows it")
 		out         = fs.String("out", "", "response table `FILE` to write (CSV)")
+		rawCSV      = addRawCSVFlag(fs)
 		language    = fs.String("language", "", "language of every question (`name` or code); default: per row")
 		prompts     = fs.String("prompts", "", "prompt template `FILE` (JSON); default the built-in datasets/leaderboard/generate_prompts.json")
 		cache       = fs.String("cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/generate-cache.jsonl in the user cache directory; none: memory only")
@@ -201,7 +203,10 @@ func runGenerate(e *env) error {
 		}
 		return fmt.Errorf("generate: %s; nothing was written; %s", res.FailureSummary(), rerun)
 	}
-	if err := genWrite(*out, res); err != nil {
+	if *rawCSV {
+		rawCSVNote(e, "generate")
+	}
+	if err := genWrite(e, *out, res, tabular.CSVOptions{Raw: *rawCSV}); err != nil {
 		return err
 	}
 	res.Out = *out
@@ -230,11 +235,13 @@ func genLoadTemplates(path string) (*generate.Templates, error) {
 
 // genWrite writes the response table through createAtomic (a temporary
 // file beside the target, renamed into place once complete).
-func genWrite(path string, res *generate.Result) error {
+func genWrite(e *env, path string, res *generate.Result, opt tabular.CSVOptions) error {
 	var b bytes.Buffer
-	if err := res.WriteCSV(&b); err != nil {
+	guarded, err := res.WriteCSVOptions(&b, opt)
+	if err != nil {
 		return err
 	}
+	formulaNote(e, "generate", path, guarded)
 	out, commit, abort, err := createAtomic(path)
 	if err != nil {
 		return err

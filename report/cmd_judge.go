@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"os"
 	"path/filepath"
@@ -265,6 +266,7 @@ func runJudge(e *env) error {
 		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid), llm_judge_reason")
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
 		export    = addTableExportFlags(fs)
+		rawCSV    = addRawCSVFlag(fs)
 	)
 	cf := addJudgeClientFlags(fs, 8)
 	args, err := parseFlags(e, fs)
@@ -323,7 +325,7 @@ func runJudge(e *env) error {
 	}
 	res.Score.Created = createdTime()
 	if *out != "" {
-		if err := writeJudgeVerdicts(*out, tbl); err != nil {
+		if err := writeJudgeVerdicts(e, *out, tbl, *rawCSV); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", nounCount(len(tbl.Rows), "row", "rows"), *out)
@@ -333,14 +335,22 @@ func runJudge(e *env) error {
 
 // writeJudgeVerdicts writes the verdict file (judge.Responses.WriteVerdicts)
 // to path, atomically.
-func writeJudgeVerdicts(path string, tbl *judge.Responses) error {
+func writeJudgeVerdicts(e *env, path string, tbl *judge.Responses, raw bool) error {
+	if raw {
+		rawCSVNote(e, "judge")
+	}
 	w, commit, abort, err := createAtomic(path)
 	if err != nil {
 		return err
 	}
 	defer abort()
-	if err := tbl.WriteVerdicts(w); err != nil {
+	guarded, err := tbl.WriteVerdictsCSV(w, tabular.CSVOptions{Raw: raw})
+	if err != nil {
 		return err
 	}
-	return commit()
+	if err := commit(); err != nil {
+		return err
+	}
+	formulaNote(e, "judge", path, guarded)
+	return nil
 }

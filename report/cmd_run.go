@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"io/fs"
 	"os"
@@ -51,6 +52,7 @@ func runRun(e *env) error {
 	planFile := fset.String("plan", "", "plan `FILE` whose case_values extend the allowed case values")
 	out := fset.String("out", "", "write the per-case run `FILE` (CSV)")
 	asJSON := fset.Bool("json", false, "print one JSON document (summary and every case)")
+	rawCSV := addRawCSVFlag(fset)
 	export := addTableExportFlags(fset)
 	args, err := kitParse(e, fset)
 	if err != nil {
@@ -108,9 +110,17 @@ func runRun(e *env) error {
 	sys := &harness.System{Retriever: retriever, MinScore: *minScore, MinMargin: *minMargin}
 	rows := harness.Run(sys, harness.RunCases(cases))
 	if *out != "" {
-		if err := writeAtomic(*out, func(w io.Writer) error { return harness.WriteCSV(w, rows) }); err != nil {
+		if *rawCSV {
+			rawCSVNote(e, "run")
+		}
+		guarded := 0
+		if err := writeAtomic(*out, func(w io.Writer) (err error) {
+			guarded, err = harness.WriteCSVOptions(w, rows, tabular.CSVOptions{Raw: *rawCSV})
+			return err
+		}); err != nil {
 			return err
 		}
+		formulaNote(e, "run", *out, guarded)
 	}
 	rep := harness.NewRunReport(rows, sys.Info(corpusLabel), label, design.Hash(cases))
 	if err := render(e, rep, *asJSON, export, "run"); err != nil || *asJSON || *out == "" {

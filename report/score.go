@@ -73,6 +73,7 @@ func runScore(e *env) error {
 		dCol      = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
 		rCol      = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
 		idCol     = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
+		rawCSV    = addRawCSVFlag(fs)
 	)
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
 	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, bootstrap or none", "wilson", "bootstrap", "none")
@@ -120,6 +121,10 @@ func runScore(e *env) error {
 		RepairUTF8: *repair,
 		Format:     *format,
 		Advice:     scoreAdvice,
+		RawCSV:     *rawCSV,
+	}
+	if *rawCSV {
+		rawCSVNote(e, "score")
 	}
 	if *examples == 0 {
 		opt.Examples = -1 // none

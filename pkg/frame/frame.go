@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"math"
 	"slices"
@@ -40,6 +41,11 @@ func readRecords(r io.Reader, name string) ([][]string, error) {
 	}
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("%s: empty file (no header row)", name)
+	}
+	// evalbook's CSV files guard formula cells (tabular.GuardFormula):
+	// take the guard off, so that WriteCSV gives the file back.
+	for _, rec := range recs[1:] {
+		tabular.UnguardRecord(rec)
 	}
 	return recs, nil
 }
@@ -160,12 +166,14 @@ func FromRows(rows results.Rows) (dataframe.DataFrame, error) {
 
 // WriteCSV writes df as CSV with a header row: text as it is, numbers in
 // their shortest form (1, not 1.000000), so that a table read by
-// ReadResponses or ReadVerdicts is written back unchanged.
+// ReadResponses or ReadVerdicts is written back unchanged. A text cell a
+// spreadsheet would run as a formula gets a leading ' as in every CSV
+// evalbook writes (tabular.GuardFormula; ReadVerdicts takes it off).
 func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 	if df.Err != nil {
 		return df.Err
 	}
-	cw := csv.NewWriter(w)
+	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
 	names := df.Names()
 	if err := cw.Write(names); err != nil {
 		return err

@@ -27,9 +27,9 @@ package generate
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"strconv"
 	"strings"
@@ -282,11 +282,22 @@ func (r *Result) Tables() []results.Table {
 // WriteCSV writes the response table, one row per question in dataset
 // order; a question without an id is numbered by its place (1, 2, ...).
 // It refuses (ErrIncomplete) a run with failures or interrupted.
+//
+// A cell a spreadsheet would run as a formula is written with a leading
+// ' (tabular.NeedsFormulaGuard); WriteCSVOptions can turn that off and
+// says how many cells it guarded.
 func (r *Result) WriteCSV(w io.Writer) error {
+	_, err := r.WriteCSVOptions(w, tabular.CSVOptions{})
+	return err
+}
+
+// WriteCSVOptions is WriteCSV with options; it returns the number of
+// cells it guarded.
+func (r *Result) WriteCSVOptions(w io.Writer, opt tabular.CSVOptions) (int, error) {
 	if r.Interrupted || len(r.Failures) > 0 || len(r.Rows) != r.Questions {
-		return ErrIncomplete
+		return 0, ErrIncomplete
 	}
-	cw := csv.NewWriter(w)
+	cw := tabular.NewCSVWriter(w, opt)
 	cw.Write([]string{"id", "question", "answer", "Domain", "language", "model", "response"})
 	for i, row := range r.Rows {
 		id := row.ID
@@ -296,7 +307,7 @@ func (r *Result) WriteCSV(w io.Writer) error {
 		cw.Write([]string{id, row.Text, row.Answer, row.Domain, row.Language, r.Model, row.Response})
 	}
 	cw.Flush()
-	return cw.Error()
+	return cw.Guarded(), cw.Error()
 }
 
 // nounCount returns "1 question" or "n questions".

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -91,8 +90,18 @@ var CSVHeader = []string{"id", "task", "set", "lang", "expect", "outcome", "fact
 
 // WriteCSV writes rows as a run file: CSVHeader, then one line per case with
 // pass written 1 or 0.
+// A cell a spreadsheet would run as a formula is written with a leading
+// ' (tabular.NeedsFormulaGuard); WriteCSVOptions can turn that off and
+// says how many cells it guarded.
 func WriteCSV(w io.Writer, rows []RunRow) error {
-	cw := csv.NewWriter(w)
+	_, err := WriteCSVOptions(w, rows, tabular.CSVOptions{})
+	return err
+}
+
+// WriteCSVOptions is WriteCSV with options; it returns the number of
+// cells it guarded.
+func WriteCSVOptions(w io.Writer, rows []RunRow, opt tabular.CSVOptions) (int, error) {
+	cw := tabular.NewCSVWriter(w, opt)
 	cw.Write(CSVHeader)
 	for _, r := range rows {
 		pass := "0"
@@ -102,7 +111,7 @@ func WriteCSV(w io.Writer, rows []RunRow) error {
 		cw.Write([]string{r.ID, r.Task, r.Set, r.Lang, r.Expect, r.Outcome, r.Fact, pass})
 	}
 	cw.Flush()
-	return cw.Error()
+	return cw.Guarded(), cw.Error()
 }
 
 // ReadCSV reads a run file written by WriteCSV. The header must be exactly

@@ -518,8 +518,19 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 // the input columns, exact_substring and word_overlap (1 or 0), llm_judge
 // (1, 0, or empty when the reply broke the contract) and
 // llm_judge_reason.
+//
+// A cell a spreadsheet would run as a formula is written with a leading
+// ' (tabular.NeedsFormulaGuard); WriteVerdictsCSV can turn that off and
+// says how many cells it guarded.
 func (t *Responses) WriteVerdicts(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	_, err := t.WriteVerdictsCSV(w, tabular.CSVOptions{})
+	return err
+}
+
+// WriteVerdictsCSV is WriteVerdicts with options; it returns the number
+// of cells it guarded.
+func (t *Responses) WriteVerdictsCSV(w io.Writer, opt tabular.CSVOptions) (int, error) {
+	cw := tabular.NewCSVWriter(w, opt)
 	cw.Write(append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason"))
 	for _, r := range t.Rows {
 		lj := ""
@@ -533,7 +544,7 @@ func (t *Responses) WriteVerdicts(w io.Writer) error {
 		cw.Write(append(append([]string(nil), r.Fields...), bit(r.Exact), bit(r.Overlap), lj, reason))
 	}
 	cw.Flush()
-	return cw.Error()
+	return cw.Guarded(), cw.Error()
 }
 
 func bit(b bool) string {

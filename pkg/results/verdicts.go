@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"iter"
 	"math"
@@ -292,6 +293,7 @@ func (v *VerdictReader) Read() ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", v.name, err)
 	}
 	v.rows++
+	tabular.UnguardRecord(rec) // the file guards formula cells (tabular.GuardFormula)
 	for i, c := range v.MetricCol {
 		cell := rec[c]
 		if !v.Graded[i] {

@@ -1,6 +1,10 @@
 package tabular
 
-import "strconv"
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+)
 
 // Formula guarding ("CSV injection"): a spreadsheet opening a CSV file
 // reads a cell that starts with =, +, -, @, a tab or a carriage return
@@ -80,4 +84,63 @@ func isPlainNumber(s string) bool {
 	}
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil || err.(*strconv.NumError).Err == strconv.ErrRange
+}
+
+// CSVOptions are the options of the CSV writers built on CSVWriter.
+type CSVOptions struct {
+	// Raw writes cells as they came; by default (false) a cell that
+	// NeedsFormulaGuard is written with a leading '.
+	Raw bool
+}
+
+// CSVWriter is an encoding/csv Writer that guards formula cells (unless
+// Raw) and counts them.
+type CSVWriter struct {
+	*csv.Writer
+	raw     bool
+	guarded int
+	buf     []string
+}
+
+// NewCSVWriter returns a CSVWriter writing to w.
+func NewCSVWriter(w io.Writer, opt CSVOptions) *CSVWriter {
+	return &CSVWriter{Writer: csv.NewWriter(w), raw: opt.Raw}
+}
+
+// Write writes one record, its risky cells guarded; rec is not changed.
+func (w *CSVWriter) Write(rec []string) error {
+	if !w.raw {
+		for _, c := range rec {
+			if NeedsFormulaGuard(c) {
+				w.buf = append(w.buf[:0], rec...)
+				w.guarded += GuardRecord(w.buf)
+				rec = w.buf
+				break
+			}
+		}
+	}
+	return w.Writer.Write(rec)
+}
+
+// Guarded returns how many cells Write guarded so far.
+func (w *CSVWriter) Guarded() int { return w.guarded }
+
+// UnguardFormula undoes GuardFormula: a cell that is ' followed by a
+// cell that NeedsFormulaGuard loses the quote; any other cell is
+// returned as it is. Readers of evalbook's own CSV files (verdict files)
+// use it, so that a guarded file reads back as the rows that made it.
+func UnguardFormula(cell string) string {
+	if len(cell) > 1 && cell[0] == FormulaGuard && NeedsFormulaGuard(cell[1:]) {
+		return cell[1:]
+	}
+	return cell
+}
+
+// UnguardRecord applies UnguardFormula to every cell of rec, in place.
+func UnguardRecord(rec []string) {
+	for i, c := range rec {
+		if len(c) > 1 && c[0] == FormulaGuard {
+			rec[i] = UnguardFormula(c)
+		}
+	}
 }

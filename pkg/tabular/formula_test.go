@@ -74,6 +74,9 @@ func FuzzGuardFormula(f *testing.F) {
 		if g != "" && IsFormulaStart(g[0]) && !isPlainNumber(g) {
 			t.Fatalf("GuardFormula(%q) = %q starts with a formula character", s, g)
 		}
+		if u := UnguardFormula(g); u != s && !(s != "" && s[0] == FormulaGuard) {
+			t.Fatalf("UnguardFormula(GuardFormula(%q)) = %q", s, u)
+		}
 		if isPlainNumber(s) && g != s {
 			t.Fatalf("plain number %q was guarded", s)
 		}
