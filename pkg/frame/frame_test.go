@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"slices"
 	"strconv"
 	"strings"
@@ -90,6 +91,9 @@ func TestResponsesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, got := records(t, datasets.Responses), records(t, out.Bytes())
+	for _, rec := range want[1:] {
+		tabular.GuardRecord(rec) // the sample has formula-like responses
+	}
 	if !slices.EqualFunc(want, got, slices.Equal[[]string]) {
 		t.Fatal("the sample's records changed on the way through a DataFrame")
 	}
@@ -106,8 +110,9 @@ func TestTrickyValuesStayText(t *testing.T) {
 	if err := WriteCSV(&out, df); err != nil {
 		t.Fatal(err)
 	}
-	if out.String() != in {
-		t.Errorf("round trip:\n%s\nwant:\n%s", out.String(), in)
+	// A formula cell comes back guarded (tabular.GuardFormula).
+	if want := strings.Replace(in, ",=1+1", ",'=1+1", 1); out.String() != want {
+		t.Errorf("round trip:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
 
