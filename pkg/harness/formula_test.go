@@ -16,7 +16,7 @@ func TestWriteCSVGuardsFormulas(t *testing.T) {
 	guarded := []string{`'=HYPERLINK("http://x","y")`, "'+1+2", "'-2+3", "'@SUM(A1)", "-2.5"}
 	var rows []RunRow
 	for _, c := range cells {
-		rows = append(rows, RunRow{ID: "x", Outcome: "answer", Fact: c})
+		rows = append(rows, RunRow{ID: "x" + c, Expect: "answer", Outcome: "answer", Fact: c})
 	}
 	for _, raw := range []bool{false, true} {
 		var b bytes.Buffer
@@ -46,7 +46,17 @@ func TestWriteCSVGuardsFormulas(t *testing.T) {
 			t.Errorf("raw=%v: wrote %q (%d guarded), want %q", raw, got, n, want)
 		}
 	}
-	if n, err := WriteCSVOptions(&bytes.Buffer{}, rows, tabular.CSVOptions{}); err != nil || n != 4 {
+	var b bytes.Buffer
+	if n, err := WriteCSVOptions(&b, rows, tabular.CSVOptions{}); err != nil || n != 4 {
 		t.Errorf("WriteCSVOptions counted %d guarded cells (%v), want 4", n, err)
+	}
+	back, err := ReadCSV(&b, "run.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range back {
+		if r.Fact != cells[i] {
+			t.Errorf("ReadCSV gave fact %q, want %q", r.Fact, cells[i])
+		}
 	}
 }

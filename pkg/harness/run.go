@@ -143,7 +143,8 @@ func ReadCSVLines(r io.Reader, file string) ([]RunRow, map[string]int, error) {
 		rec := rd.Record().Fields
 		line := rd.Record().Line
 		bad := func(col int, format string, a ...any) error { return rd.Errorf(col, format, a...) }
-		row := RunRow{ID: rec[0], Task: rec[1], Set: rec[2], Lang: rec[3], Expect: rec[4], Outcome: rec[5], Fact: rec[6]}
+		u := tabular.UnguardFormula // WriteCSV guards formula cells
+		row := RunRow{ID: u(rec[0]), Task: u(rec[1]), Set: u(rec[2]), Lang: u(rec[3]), Expect: u(rec[4]), Outcome: u(rec[5]), Fact: u(rec[6])}
 		switch {
 		case row.ID == "":
 			return nil, nil, bad(0, "must not be empty")
