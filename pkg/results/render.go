@@ -2,10 +2,10 @@ package results
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"strconv"
 	"strings"
@@ -224,8 +224,10 @@ func joinInts(x []int) string {
 // WriteCSV writes the per-group figures as CSV: one row per group and a
 // combined row, columns by, group, n, blank, empty_golden, then
 // <metric>_correct, <metric>_accuracy, <metric>_ci_low, <metric>_ci_high.
+// A group name a spreadsheet would run as a formula gets a leading '
+// (tabular.GuardFormula).
 func (s *Score) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
 	head := []string{"by", "group", "n", "blank", "empty_golden"}
 	for _, m := range s.Settings.Metrics {
 		head = append(head, m+"_correct", m+"_accuracy", m+"_ci_low", m+"_ci_high")
