@@ -320,6 +320,10 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	e := w.e
 	lay := e.lay
 	golden, response := fields[lay.answer], fields[lay.response]
+	// A cell that an evalbook CSV writer guarded against formula injection
+	// (generate --out writes responses so) is scored as it was written:
+	// the guard is taken off for scoring, and the row keeps the text read.
+	golden, response = unguard(golden), unguard(response)
 	lowered := false
 	if e.opt.Profile == textnorm.None {
 		var gOK, rOK bool
@@ -495,6 +499,16 @@ func (e *engine) deliver(b *rowBatch) error {
 		return e.vw.flush()
 	}
 	return nil
+}
+
+// unguard returns s without the leading ' of tabular.GuardFormula when s
+// is a guarded cell; other text, a leading ' included, is returned as it
+// is.
+func unguard(s string) string {
+	if len(s) > 1 && s[0] == '\'' {
+		return tabular.UnguardFormula(s)
+	}
+	return s
 }
 
 // ownStrings replaces the strings of ss by copies that share one new
