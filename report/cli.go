@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,6 +10,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/score"
 )
 
 // env is what every command receives: its arguments and the streams.
@@ -155,11 +158,28 @@ Exit status: 0 success, 1 bad data or failed I/O, 2 usage error.
 `)
 }
 
+// helpFiles holds each command's --help text (usage line, description,
+// examples): help/<command>.txt, a two-word command's space written as "-".
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// helpText is the --help text of the command name, with {{metrics}}
+// replaced by the metric ids score knows.
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + strings.ReplaceAll(name, " ", "-") + ".txt")
+	if err != nil {
+		panic("evalbook: no help text for " + name) // TestEveryCommandHasHelp
+	}
+	return strings.ReplaceAll(string(b), "{{metrics}}", strings.Join(score.IDs(), ", "))
+}
+
 // newFlags makes a flag set whose errors become usage errors and whose
-// --help prints the given text (usage line, description, example) and the flags.
-func newFlags(e *env, name, help string) *flag.FlagSet {
+// --help prints the command's help text and its flags.
+func newFlags(e *env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	help := helpText(name)
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprintln(out, strings.TrimSpace(help))

@@ -14,46 +14,8 @@ func init() {
 	register(&command{name: "agree", summary: "agreement between raters (kappa, Fleiss, Krippendorff's alpha) and the items to adjudicate", run: runAgree})
 }
 
-const agreeHelp = `
-Usage: evalbook agree --labels FILE --raters COL1,COL2[,COL3...] [--id COL]
-                      [--metric kappa|fleiss|alpha] [--weights linear|quadratic]
-                      [--level nominal|ordinal|interval|ratio] [--order L1,L2,...]
-                      [--confidence 0.95] [--resamples N] [--seed N] [--json]
-
-Measures how well raters agree on a CSV label table (a header row, one row per item, one
-column per rater; an empty cell, NA, N/A, "." or "-" is a missing rating). It prints the
-number of items, the observed agreement, the agreement expected by chance, the statistic
-with a percentile bootstrap interval over items, the confusion matrix (two raters), and
-every item on which the raters disagree: the list to send to adjudication, named by the
---id column or else by row number (1 = the first row after the header).
-
-Metrics:
-  kappa   Cohen's kappa, two raters (the default for two). --weights linear or quadratic
-          gives weighted kappa for ordered labels. Items missing either rating are left
-          out, with a warning.
-  fleiss  Fleiss' kappa, any number of raters; observed is the mean share of agreeing
-          rater pairs per item.
-  alpha   Krippendorff's alpha (the default for three or more raters), built for missing
-          ratings; --level nominal, ordinal, interval or ratio. Observed and expected are
-          then the nominal agreement and chance agreement over pairable ratings; the
-          disagreements alpha is made of are in the JSON.
-
-Labels are ordered numerically when they are all numbers, else alphabetically; --order
-gives the order instead (needed for scales like low,mid,high with weights or the ordinal
-level, and to show unused scale points in the confusion matrix). Every label in the file
-must then be in it.
-
-Kappa has no universal "good enough" threshold and depends on how often each label is
-used; 30 items give a wide interval. When chance agreement is 1 (one label throughout)
-kappa is reported as 1 with a warning.
-
-Example:
-	evalbook agree --labels datasets/agreement/pairs.csv --raters ann1,ann2 --id id
-	evalbook agree --labels datasets/agreement/ratings.csv --raters r1,r2,r3,r4 --metric alpha --level ordinal
-`
-
 func runAgree(e *env) error {
-	fs := newFlags(e, "agree", agreeHelp)
+	fs := newFlags(e, "agree")
 	labels := fs.String("labels", "", "label table `FILE` (CSV with a header row)")
 	ratersFlag := fs.String("raters", "", "comma-separated rater `columns`, at least two")
 	idCol := fs.String("id", "", "`column` naming each item (default: row numbers)")

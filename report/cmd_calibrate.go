@@ -12,47 +12,8 @@ func init() {
 	register(&command{name: "calibrate", summary: "calibrate a pairwise judge against human labels: agreement, kappa, slices, error shapes, usable or not", run: runCalibrate})
 }
 
-const calibrateHelp = `
-Usage: evalbook calibrate --judge fake:NAME|URL [--pairs FILE] [--model NAME] [--prompt ID]
-                          [--swap] [--min-kappa 0.6] [--min-slice 0.6] [--vs ID]
-                          [--confidence 0.95] [--resamples N] [--seed N] [--json] [model judge flags]
-
-Asks a pairwise judge about every labelled pair (question, listed facts, answers a and b;
-JSON Lines with id, question, facts, a, b, kind, lang, ann1, ann2, final) and compares its
-verdicts with the final human labels. The record names the judge, the prompt (name, version,
-hash) and the label set (hash), and gives n, agreement with a 95% percentile bootstrap
-interval, Cohen's kappa, the confusion matrix (rows: human labels), agreement per kind and
-per language, order disagreements (with --swap), and the shape of the judge's wrong decisive
-picks: how many went to the longer answer, the one shown first, the uncited one, or the one
-in the judge's own style. Then it says whether the judge is usable: kappa at least
---min-kappa and every slice (kind and language) at least --min-slice, with the reasons when
-not. A record is stale as soon as the judge, any word of the prompt, or any label changes.
---min-kappa is a kappa (-1 to 1); --min-slice is a share of agreement (0 to 1), not a count.
-
---swap asks in both orders and calls a disagreement a tie: it turns verdicts that depend on
-the order into honest ties, and cannot bring back right verdicts.
-
-Judges: fake:clean, fake:position, fake:verbosity, fake:self, fake:mixed (deterministic
-judges with switchable biases; see "evalbook probes"), or the base URL of an
-OpenAI-compatible endpoint with --model, asked with a pairwise prompt (default: the
-highest version of "pairwise"). For a model judge, replies that break the contract count
-as ties and are reported; --vs ID also calibrates the same model with a second prompt and
-reports the agreement of each and between them (a large gap means a wording-sensitive
-judge); a fake judge does not read the prompt, so --vs with one is a usage error. Model judge flags are those of "evalbook judge": --concurrency, --rpm, --timeout,
---retries, --api-key-env, --model-seed, --cache, --prompts.
-
-With no --pairs the built-in 30 pairs (datasets/judge/pairs.jsonl) are used, and a note says
-so on stderr. Thirty pairs give a wide interval, and five pairs per slice are weak evidence
-either way: a failing slice says where to label more.
-
-Examples:
-	evalbook calibrate --judge fake:mixed
-	evalbook calibrate --judge fake:mixed --swap --json
-	evalbook calibrate --pairs my_pairs.jsonl --judge http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --swap --vs pairwise@1
-`
-
 func runCalibrate(e *env) error {
-	fs := newFlags(e, "calibrate", calibrateHelp)
+	fs := newFlags(e, "calibrate")
 	var (
 		pairsPath = fs.String("pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
 		spec      = fs.String("judge", "", "the judge: fake:clean|position|verbosity|self|mixed, or an endpoint `URL`")

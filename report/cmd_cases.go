@@ -102,22 +102,8 @@ func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case,
 	return design.LoadCases(in, plan)
 }
 
-const casesCoverageHelp = `
-Usage: evalbook cases coverage [--rows FIELD] [--cols FIELD] [--min N] [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
-
-Counts the case records (JSONL, one record per line) in every combination of two fields
-(task x set by default; any two of task, set, lang, expect) and lists the cells with fewer than
---min cases and the empty cells. Every allowed value gets a row or column, so a value no case
-uses shows up as an empty row. --plan adds the plan's case_values to the allowed values.
-With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
-
-Example:
-	evalbook cases coverage datasets/helpdesk/cases.jsonl
-	evalbook cases coverage --rows lang --cols task --min 3 --json cases.jsonl
-`
-
 func runCasesCoverage(e *env) error {
-	fs := newFlags(e, "cases coverage", casesCoverageHelp)
+	fs := newFlags(e, "cases coverage")
 	rows := fs.String("rows", "task", "case `field` along the rows: task, set, lang or expect")
 	cols := fs.String("cols", "set", "case `field` along the columns: task, set, lang or expect")
 	minN := fs.Int("min", design.DefaultMinPerCell, "a cell with fewer than `N` cases is listed as thin")
@@ -150,20 +136,8 @@ func runCasesCoverage(e *env) error {
 	return render(e, rep, *asJSON, export, "cases coverage")
 }
 
-const casesHashHelp = `
-Usage: evalbook cases hash [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
-
-Prints the dataset hash of the case records: 12 hex characters of SHA-256 over the records in a
-canonical, order-independent form. Reordering the records keeps it; any edit to any field
-changes it. Printed alone on stdout, so it can label a report or a file name.
-With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
-
-Example:
-	evalbook cases hash datasets/helpdesk/cases.jsonl
-`
-
 func runCasesHash(e *env) error {
-	fs := newFlags(e, "cases hash", casesHashHelp)
+	fs := newFlags(e, "cases hash")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
@@ -178,27 +152,13 @@ func runCasesHash(e *env) error {
 	return render(e, design.HashOf(cases), *asJSON, export, "cases hash")
 }
 
-const casesSplitHelp = `
-Usage: evalbook cases split [--holdout SHARE] [--salt S] [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
-
-Splits the case records into dev and holdout by a salted SHA-256 of each id: a case goes to the
-holdout when the first 8 bytes of SHA-256(salt + NUL + id), read as a fraction of 2^64, are below
-SHARE. Each case's side depends only on its id and the salt, so the split reproduces and adding
-cases never moves an old case across. The holdout holds about SHARE of the cases, not exactly.
-With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
-
-Example:
-	evalbook cases split datasets/helpdesk/cases.jsonl
-	evalbook cases split --holdout 0.5 --salt release-7 --json cases.jsonl
-`
-
 func kitSplitFlags(fs *flag.FlagSet) (*float64, *string) {
 	return fs.Float64("holdout", design.DefaultHoldout, "holdout `share`, in [0, 1]"),
 		fs.String("salt", design.DefaultSalt, "salt `S` mixed into each id's hash; change it to draw a new split")
 }
 
 func runCasesSplit(e *env) error {
-	fs := newFlags(e, "cases split", casesSplitHelp)
+	fs := newFlags(e, "cases split")
 	share, salt := kitSplitFlags(fs)
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
@@ -221,26 +181,6 @@ func runCasesSplit(e *env) error {
 	return render(e, rep, *asJSON, export, "cases split")
 }
 
-const casesLeakageHelp = `
-Usage: evalbook cases leakage [--holdout SHARE] [--salt S] [--threshold T] [--source NAME=FILE]...
-                              [--plan FILE] [--json] [--xlsx FILE] [--html FILE] [FILE ...]
-
-Looks for paths by which a case reaches what is evaluated: near-copies between the dev and the
-holdout side of the split (the same --holdout and --salt as "cases split"), and cases that
-appear in outside sources (--source, repeatable: a text file with one question per line, or a
-JSONL file whose objects have a "question", such as a few-shot prompt's examples or an earlier
-tuning set). Two methods, each reported on its own row when it reaches --threshold:
-  jaccard     word-set Jaccard after lower-casing, dropping punctuation and function words
-  char_ngram  Jaccard of character 3-gram sets; catches inflected and lightly reworded copies
-Neither catches paraphrases in other words, translations, transliterations, or what a hosted
-model saw in training. Large sets are compared with MinHash banding, not all pairs.
-With no FILE, the embedded sample (datasets/helpdesk/cases.jsonl) is used.
-
-Example:
-	evalbook cases leakage --source few_shot=datasets/helpdesk/sources/few_shot.txt \
-		--source earlier=datasets/helpdesk/sources/earlier_set.jsonl datasets/helpdesk/cases.jsonl
-`
-
 // kitSourceFlag collects --source NAME=FILE.
 type kitSourceFlag []string
 
@@ -255,7 +195,7 @@ func (s *kitSourceFlag) Set(v string) error {
 }
 
 func runCasesLeakage(e *env) error {
-	fs := newFlags(e, "cases leakage", casesLeakageHelp)
+	fs := newFlags(e, "cases leakage")
 	share, salt := kitSplitFlags(fs)
 	threshold := fs.Float64("threshold", design.DefaultLeakageConfig.Threshold, "report pairs whose score reaches `T`, in (0, 1]")
 	var sources kitSourceFlag

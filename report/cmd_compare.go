@@ -11,41 +11,8 @@ func init() {
 	register(&command{name: "compare", summary: "compare two versions on the same cases: pass rates, flips, sign test, McNemar", run: runCompare})
 }
 
-const compareHelp = `
-Usage: evalbook compare --old FILE --new FILE [--key id[,COL...]] [--metric COL] [--by COL]
-                        [--ci wilson|bootstrap] [--confidence 0.95] [--resamples N]
-                        [--seed N] [--json]
-
-Compares two versions of a system scored on the same cases. Each file is a CSV with a header:
-a verdict file from "evalbook score --out", a run file from "evalbook run --out"
-(id,task,set,lang,expect,outcome,fact,pass), or any table with a key column and a 0/1
-column. Without --metric, the one column besides the key (and --by) that holds only 0 and 1
-in both files is used; if there are several, name one.
-
-It prints the number of cases, each version's pass rate with an interval (Wilson by default,
-or a seeded percentile bootstrap), the cases that got better and worse, how many stayed the
-same, the exact two-sided sign test over the flips, McNemar's chi-square test with continuity
-correction, and a paired bootstrap interval for the change in pass rate. --by adds each
-group's n and pass rates.
-
-Read the p-values with care: 2 better and 0 worse gives p = 0.5, a result that chance
-produces half the time; with fewer than about 25 flips McNemar's chi-square is rough and
-the sign test (its exact form) is the one to quote. Looking at many groups multiplies the
-chances of a fluke.
-
-Both files must hold the same keys, each once; the metric must be 0 or 1 in every row. When
-a row is identified only by several columns together, such as a verdict file with the same
-question for two models, name them all: --key id,model (the case is then shown as id/model).
-Files must be UTF-8.
-
-Example:
-	evalbook run --chunking paragraph --min-score 0.3 --out old.csv
-	evalbook run --chunking sentence --min-score 0.4 --min-margin 0.1 --out new.csv
-	evalbook compare --old old.csv --new new.csv --metric pass --by task
-`
-
 func runCompare(e *env) error {
-	fs := newFlags(e, "compare", compareHelp)
+	fs := newFlags(e, "compare")
 	oldFile := fs.String("old", "", "verdicts of the old version (`FILE`, CSV)")
 	newFile := fs.String("new", "", "verdicts of the new version (`FILE`, CSV)")
 	key := fs.String("key", "id", "`column` that pairs the rows of the two files, or several joined by commas (id,model)")

@@ -21,48 +21,8 @@ func init() {
 	register(&command{name: "generate", summary: "ask an OpenAI-compatible endpoint for a response to every question of a dataset", run: runGenerate})
 }
 
-const generateHelp = `
-Usage: evalbook generate --dataset FILE --endpoint URL --model NAME --out FILE
-                         [--language L] [--prompts FILE] [--cache FILE|none] [--limit N] [--json]
-
-Asks a model behind an OpenAI-compatible chat-completions endpoint (vLLM, llama.cpp server,
-Ollama, a hosted API) for a response to every question of a dataset, and writes a response
-table that evalbook score and evalbook leaderboard read:
-
-	id,question,answer,Domain,language,model,response
-
-The dataset (CSV, JSONL, or an .xlsx workbook whose first sheet has a header row; UTF-8)
-needs a question column; id, answer (the golden answer), Domain
-and language are copied when present. Each question is sent with the prompt template of
-its language: --language, else the dataset's language column, else a <name>_<language>
-file name, else the script of the question (Devanagari is taken as Hindi); the templates
-are data (--prompts FILE, default datasets/leaderboard/generate_prompts.json), one per
-language plus "default", each a system message and a user message with {question}.
-
-Requests go out at temperature 0, --concurrency at a time, with retries and backoff on 429,
-5xx and network errors. Every reply is kept in an append-only cache (--cache), keyed by the
-endpoint, model, template hash and message: an interrupted or failed run resumes where it
-stopped and never pays twice for a question (with --cache none replies live only as long as
-the run, so a rerun asks again). The API key is read from the environment
-variable named by --api-key-env and never written anywhere. If any question fails after
-its retries, no output is written and the command exits 1; run it again to resume.
-
-With --json the summary (questions, replies received, failures, requests, retries, cache
-hits, warnings) is printed as one JSON document instead of the "wrote" line, also when
-questions failed; it is the Result of the library's generate.Run.
-
-Name the output <model>_<language>.csv and collect such files in one directory to build a
-leaderboard.
-
-Examples:
-	evalbook generate --dataset questions_hindi.csv --endpoint http://127.0.0.1:8000/v1 \
-	    --model kestrel-7b --out runs/kestrel-7b_hindi.csv
-	evalbook generate --dataset qs.jsonl --endpoint https://api.example.com/v1 --model m \
-	    --language bengali --concurrency 8 --rpm 120 --out runs/m_bengali.csv
-`
-
 func runGenerate(e *env) error {
-	fs := newFlags(e, "generate", generateHelp)
+	fs := newFlags(e, "generate")
 	var (
 		dataset     = fs.String("dataset", "", "question `FILE` (.csv, .jsonl or .xlsx) with a question column")
 		endpoint    = fs.String("endpoint", "", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1")

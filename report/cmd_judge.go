@@ -22,49 +22,6 @@ func init() {
 	register(&command{name: "judge", summary: "judge each response against its golden answer with a model (any OpenAI-compatible endpoint)", run: runJudge})
 }
 
-const judgeHelp = `
-Usage: evalbook judge --endpoint URL --model NAME [--responses FILE] [--prompt ID] [--limit N]
-                      [--by COL] [--concurrency N] [--rpm N] [--timeout D] [--retries N]
-                      [--api-key-env NAME] [--model-seed N] [--cache FILE] [--out FILE] [--json]
-                      [--xlsx FILE] [--html FILE]
-
-Asks a judge model whether each response gives the same answer as its golden answer, with a
-versioned reference prompt whose reply must be exactly {"verdict": "correct"|"incorrect",
-"reason": "..."} (a code fence around it is accepted; anything else is invalid, never
-guessed). Prints the accuracy of llm_judge per group and combined beside exact_substring and
-word_overlap, with 95% Wilson intervals; the agreement of llm_judge with each deterministic
-metric; and what the judge says in each agreement bucket of the two deterministic metrics.
-The "overlap only" rows (golden words present but not contiguous: a paraphrase or a
-different claim) are the ones a judge is for.
-
-A reply that breaks the contract leaves the llm_judge cell empty, counts as not correct in
-the accuracy (so it is a lower bound), and is counted and listed under warnings. Blank
-responses are not sent: they are incorrect, as under the seed protocols.
-
-The endpoint is the base URL as OpenAI clients take it; requests go to
-<endpoint>/chat/completions with temperature 0 (and --model-seed when given). Local servers:
-vLLM http://127.0.0.1:8000/v1, Ollama http://127.0.0.1:11434/v1, llama.cpp server
-http://127.0.0.1:8080/v1. The API key is read from the environment variable named by
---api-key-env (default OPENAI_API_KEY); when it is unset no key is sent. The key is never
-printed, logged, cached or written to a report.
-
-Failed requests are retried (--retries, with exponential backoff and jitter, honouring
-Retry-After) on 429, 5xx, timeouts, dropped connections and malformed replies. Every reply
-is appended to the cache (--cache, JSON Lines; default evalbook/judge-cache.jsonl in the
-user cache directory; "none" keeps replies in memory only), so a rerun makes no repeated
-call and an interrupted run (Ctrl-C) resumes where it stopped. Request counts go to stderr,
-and so does a progress bar when stderr is a terminal.
-
-With no --responses the built-in sample (datasets/responses.csv) is judged, and a note says
-so on stderr. The file must be UTF-8: a judge reads the responses as they are written, so
-there is no --repair-utf8 here (re-save the file, or repair it and look at what changed).
-
-Examples:
-	evalbook judge --endpoint http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --responses run.csv
-	evalbook judge --endpoint http://127.0.0.1:11434/v1 --model llama3.1:8b --limit 50 --out judged.csv
-	evalbook judge --endpoint https://api.openai.com/v1 --model gpt-4o-mini --rpm 500 --concurrency 16 --json
-`
-
 // judgeClientFlags are the flags of a model judge, shared by judge, calibrate
 // and probes.
 type judgeClientFlags struct {
@@ -256,7 +213,7 @@ func judgeProgress(e *env, total int, what string) (func(done, total int), func(
 }
 
 func runJudge(e *env) error {
-	fs := newFlags(e, "judge", judgeHelp)
+	fs := newFlags(e, "judge")
 	var (
 		endpoint  = fs.String("endpoint", "", "base `URL` of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
 		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl); default: the built-in sample")

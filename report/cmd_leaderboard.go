@@ -15,44 +15,8 @@ func init() {
 	register(&command{name: "leaderboard", summary: "score a directory of <model>_<language> response files into a models × languages table", run: runLeaderboard})
 }
 
-const leaderboardHelp = `
-Usage: evalbook leaderboard [--dir DIR] [--metric ID[,ID...]] [--normalize P] [--json]
-                            [--xlsx FILE] [--html FILE]
-
-Scores every response file in DIR (<model>_<language>.csv, .jsonl or .xlsx, each with the
-columns question, answer, Domain, response and optionally id) under each metric, and prints a
-models × languages table with intervals, the best model of each language marked * only when
-its lead over the runner-up is significant, the per-domain values, and the files read.
-
-The language of a row comes from the file name (<model>_<language>, e.g. kestrel-7b_hindi.csv;
-names and ISO codes both work), else from a language column, else from the script of the
-golden answer (Devanagari is read as Hindi, Bengali script as Bengali, Latin as English, with
-a warning); the Files table says which.
-
-The lead of the best model over the runner-up is tested on the questions both answered
-(matched by the id column, else the question text): the exact two-sided sign test over the
-questions where they differ, which for a pass/fail metric is McNemar's exact test. Each
-language is one test at --alpha; with many languages some marks are expected by chance.
-
-Corpus-level metrics (bleu, bleu_indic, chrf, chrf_pp, ter) report corpus values per cell
-and have intervals only with --resamples N (a percentile bootstrap over each cell's rows; off by
-default, unlike every other command's bootstrap, because it costs about 20 times the board).
-
-With no --dir, the built-in sample is used (datasets/leaderboard: 3 fictional models × 5
-languages, 24 questions each).
-
-Examples:
-	evalbook leaderboard
-	evalbook leaderboard --dir runs/ --metric word_overlap --normalize indic
-	evalbook leaderboard --dir runs/ --metric chrf --resamples 1000 --json
-	evalbook leaderboard --metric exact_substring,word_overlap,chrf --xlsx board.xlsx --html board.html
-
-With several metrics, each gets its own board (and its own sheets in --xlsx, sections in --html);
---json then prints a list of boards.
-`
-
 func runLeaderboard(e *env) error {
-	fs := newFlags(e, "leaderboard", leaderboardHelp)
+	fs := newFlags(e, "leaderboard")
 	var (
 		dir    = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
 		metric = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))

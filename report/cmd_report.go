@@ -14,33 +14,8 @@ func init() {
 	register(&command{name: "report", summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", run: runReport})
 }
 
-const reportHelp = `
-Usage: evalbook report --from RESULT.json [--verdicts FILE] [--xlsx FILE] [--html FILE]
-                       [--html-rows N] [--charts DIR] [--title TEXT] [--json]
-
-Renders a result saved with "evalbook score --json > RESULT.json" (or "evalbook judge
---json", whose review table becomes one more sheet and section) again, without reading
-the response table or scoring anything: every figure comes from the JSON document.
---verdicts names the verdict file of the same run (score --out FILE) so that the workbook
-and the HTML page can list every row and the rows where metrics disagree; it is refused
-unless it has the result's rows, metric columns, per-metric pass counts and agreement
-buckets (the rows both metrics pass, both fail, only one passes). With no output flag,
-the text report is printed (or, with --json, the result again as one JSON document).
---xlsx and --html need file names: standard output (-) is only for score --out.
-
-The workbook has a Summary sheet, one sheet per grouping with a native bar chart and
-interval error bars, Agreement, Verdicts (continued on further sheets past Excel's
-1,048,576 rows), Disagreements and Warnings. The HTML page is one self-contained file.
-Charts are written as PNG and SVG, one file per grouping and per metric pair.
-
-Examples:
-	evalbook score --responses run.csv --out verdicts.csv --json > result.json
-	evalbook report --from result.json --verdicts verdicts.csv --xlsx report.xlsx --html report.html
-	evalbook report --from result.json --charts charts/ --title "Run 7, Hindi and Bengali"
-`
-
 func runReport(e *env) error {
-	fs := newFlags(e, "report", reportHelp)
+	fs := newFlags(e, "report")
 	from := fs.String("from", "", "saved result `FILE` (the JSON of score --json); - reads standard input")
 	verdicts := fs.String("verdicts", "", "verdict `FILE` of the same run (the CSV of score --out)")
 	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset>\")")

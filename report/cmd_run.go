@@ -17,33 +17,8 @@ func init() {
 	register(&command{name: "run", summary: "run the sample retrieval system over case records and write per-case outcomes", run: runRun})
 }
 
-const runHelp = `
-Usage: evalbook run [--cases FILE] [--corpus DIR] [--chunking paragraph|sentence] [--min-score X]
-                    [--min-margin Y] [--plan FILE] [--out FILE] [--json] [--xlsx FILE] [--html FILE]
-
-Runs the tiny deterministic system under test over case records: the help-centre corpus (every
-*.md file in DIR: an optional "# Title" line, then paragraphs separated by blank lines) is cut
-into paragraph or sentence chunks; a question's score for a chunk is the share of its words
-(lower-cased, stop words dropped, exact match) that the chunk contains. The guard abstains when
-nothing matches, when the top score is below --min-score, or when the top score exceeds the best
-chunk of any other document by less than --min-margin. Otherwise a worst-case model copies the
-top chunk and its document id, and never abstains by itself. A question with no searchable word
-is an error.
-
-A case passes when it expects abstain and the system abstained, or expects answer and the reply
-contains every fact (after NFC, Indic digit folding and lower-casing). --out writes a CSV with
-the header id,task,set,lang,expect,outcome,fact,pass (pass 1/0; fact: the case's facts found in
-the reply, joined by " | "), which "evalbook compare", "evalbook summarize" and "evalbook plan
-gate" read. The same cases, corpus and settings always give the same bytes.
-With no --cases or --corpus, the embedded sample (datasets/helpdesk) is used.
-
-Example:
-	evalbook run --chunking paragraph --min-score 0.3 --out old.csv
-	evalbook run --chunking sentence --min-score 0.4 --min-margin 0.1 --out new.csv
-`
-
 func runRun(e *env) error {
-	fset := newFlags(e, "run", runHelp)
+	fset := newFlags(e, "run")
 	casesFile := fset.String("cases", "", "case records `FILE` (JSONL); default: the embedded sample")
 	corpusDir := fset.String("corpus", "", "corpus `DIR` of *.md documents; default: the embedded sample corpus")
 	chunking := fset.String("chunking", "paragraph", "chunk `unit`: paragraph or sentence")

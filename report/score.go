@@ -22,34 +22,6 @@ func init() {
 	register(&command{name: "score", summary: "score model responses against golden answers (per-group and combined accuracy)", run: runScore})
 }
 
-const scoreHelp = `
-Usage: evalbook score [--responses FILE] [--metrics IDS] [--by COL]... [--normalize none|nfc|indic|indic_stem]
-                      [--ci wilson|bootstrap|none] [--out FILE] [--json]
-                      [--xlsx FILE] [--html FILE] [--html-rows N] [--charts DIR]
-
-Scores every row of a response table (CSV, JSONL or XLSX with columns question, answer,
-Domain, response; optional id, language, model) under each metric, and prints accuracy per
-group and combined (the micro-average over all rows), with confidence intervals, the agreement
-of each pair of metrics (both / neither / only first / only second, with example rows) and
-warnings (empty golden answers, blank responses, text not in NFC).
-
-Grouping by language works without a language column: the language is then taken from a file
-name of the form <model>_<language>.csv, or else guessed from the script of the golden answer
-(Devanagari as Hindi, Bengali script as Bengali, Latin as English), and the report says which.
-
-With no --responses, the built-in sample (datasets/responses.csv, 284 rows in English, Hindi
-and Bengali from two fictional models) is scored, and a note says so on stderr.
-
-Metric ids: ` + "%s" + `
-
-Examples:
-	evalbook score
-	evalbook score --responses run.csv --metrics exact_substring,word_overlap,squad_f1 --by Domain --by language
-	evalbook score --responses run.csv --by model,language --normalize indic --out verdicts.csv --json
-	evalbook score --responses run.csv --ci bootstrap --resamples 10000 --seed 7 --cluster id
-	evalbook score --responses run.csv --xlsx report.xlsx --html report.html --charts charts/
-`
-
 // multiFlag collects a repeatable string flag.
 type multiFlag []string
 
@@ -57,7 +29,7 @@ func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func runScore(e *env) error {
-	fs := newFlags(e, "score", fmt.Sprintf(scoreHelp, strings.Join(score.IDs(), ", ")))
+	fs := newFlags(e, "score")
 	var (
 		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl, .xlsx); default: the built-in sample")
 		metrics   = fs.String("metrics", strings.Join(score.Default, ","), "comma-separated metric `ids` to score, in output order")

@@ -365,3 +365,29 @@ func TestScoreByRepeats(t *testing.T) {
 		t.Errorf(`--by "" (no grouping) must still work: exit %d, %s`, code, errs)
 	}
 }
+
+// TestEveryCommandHasHelp: each registered command has its help file, whose
+// first line is its usage line, and every help file belongs to a command.
+func TestEveryCommandHasHelp(t *testing.T) {
+	for name := range commands {
+		h := helpText(name)
+		if want := "Usage: evalbook " + name; !strings.HasPrefix(h, want) {
+			t.Errorf("help/%s.txt starts %q, want %q", strings.ReplaceAll(name, " ", "-"), firstLine(h), want)
+		}
+		if strings.Contains(h, "{{") {
+			t.Errorf("help of %s has an unreplaced placeholder", name)
+		}
+	}
+	files, err := helpFiles.ReadDir("help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		name := strings.ReplaceAll(strings.TrimSuffix(f.Name(), ".txt"), "-", " ")
+		if commands[name] == nil {
+			t.Errorf("help/%s belongs to no command", f.Name())
+		}
+	}
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
