@@ -189,8 +189,11 @@ func newFlags(e *env, name string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args; --help prints to stdout and returns errHelp,
-// a bad flag returns a usage error. Positional arguments are returned.
+// parseFlags parses args, flags wherever they appear among the positional
+// arguments ("cases hash FILE --json" as well as "cases hash --json FILE";
+// after "--" everything is positional); --help prints to stdout and
+// returns errHelp, a bad flag returns a usage error. Positional arguments
+// are returned.
 func parseFlags(e *env, fs *flag.FlagSet) ([]string, error) {
 	for _, a := range e.args {
 		if a == "-h" || a == "-help" || a == "--help" {
@@ -200,13 +203,39 @@ func parseFlags(e *env, fs *flag.FlagSet) ([]string, error) {
 		}
 	}
 	fs.SetOutput(io.Discard) // we report the error ourselves
-	if err := fs.Parse(e.args); err != nil {
-		return nil, usagef("%s: %v (see evalbook %s --help)", fs.Name(), err, fs.Name())
+	var pos []string
+	for args := e.args; len(args) > 0; {
+		if err := fs.Parse(args); err != nil {
+			return nil, usagef("%s: %v (see evalbook %s --help)", fs.Name(), err, fs.Name())
+		}
+		rest := fs.Args()
+		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			pos = append(pos, rest...) // everything after "--"
+			break
+		}
+		for len(rest) > 0 && (len(rest[0]) < 2 || rest[0][0] != '-') {
+			pos, rest = append(pos, rest[0]), rest[1:]
+		}
+		args = rest
 	}
 	if err := checkOutputFlags(fs); err != nil {
 		return nil, err
 	}
-	return fs.Args(), nil
+	return pos, nil
+}
+
+// parseNoArgs is parseFlags for a command that takes no positional
+// argument; hint says where such a value goes (e.g. "the file goes after
+// --predictions"), or is empty.
+func parseNoArgs(e *env, fs *flag.FlagSet, hint string) error {
+	args, err := parseFlags(e, fs)
+	if err == nil && len(args) > 0 {
+		if hint != "" {
+			hint = " (" + hint + ")"
+		}
+		err = usagef("%s: unexpected argument %q%s", fs.Name(), args[0], hint)
+	}
+	return err
 }
 
 // checkOutputFlags refuses, for every command that has them, a --xlsx or

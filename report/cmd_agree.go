@@ -27,12 +27,9 @@ func runAgree(e *env) error {
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	charts := fs.String("charts", "", "write the confusion heat map (two raters; PNG and SVG) to `DIR`")
 	export := addTableExportFlags(fs)
-	args, err := parseFlags(e, fs)
+	err := parseNoArgs(e, fs, "")
 	if err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("agree: unexpected argument %q", args[0])
 	}
 	if *labels == "" || *ratersFlag == "" {
 		return usagef("agree: --labels and --raters are required (see evalbook agree --help)")

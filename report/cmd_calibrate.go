@@ -28,12 +28,8 @@ func runCalibrate(e *env) error {
 	export := addTableExportFlags(fs)
 	cf := addJudgeClientFlags(fs, 8)
 	iv := addIntervalFlags(fs, "for the agreement interval")
-	args, err := parseFlags(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("calibrate: unexpected argument %q", args[0])
 	}
 	if *spec == "" {
 		return usagef("calibrate: --judge is required (fake:NAME or an endpoint URL)")

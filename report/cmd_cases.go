@@ -22,36 +22,6 @@ func init() {
 // kitSampleCases is the embedded case file used when no FILE is given.
 const kitSampleCases = "helpdesk/cases.jsonl"
 
-// kitParse parses flags wherever they appear among the positional
-// arguments ("cases hash FILE --json" as well as "cases hash --json FILE").
-func kitParse(e *env, fs *flag.FlagSet) ([]string, error) {
-	args, err := parseFlags(e, fs)
-	if err != nil {
-		return nil, err
-	}
-	var pos []string
-	for len(args) > 0 {
-		a := args[0]
-		if a == "--" {
-			pos = append(pos, args[1:]...)
-			break
-		}
-		if len(a) > 1 && a[0] == '-' {
-			if err := fs.Parse(args); err != nil {
-				return nil, usagef("%s: %v (see evalbook %s --help)", fs.Name(), err, fs.Name())
-			}
-			args = fs.Args()
-			continue
-		}
-		pos = append(pos, a)
-		args = args[1:]
-	}
-	if err := checkOutputFlags(fs); err != nil {
-		return nil, err
-	}
-	return pos, nil
-}
-
 // kitReadFile reads a named file, or standard input for "-".
 func kitReadFile(e *env, name string) ([]byte, error) {
 	if name == "-" {
@@ -110,7 +80,7 @@ func runCasesCoverage(e *env) error {
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	files, err := kitParse(e, fs)
+	files, err := parseFlags(e, fs)
 	if err != nil {
 		return err
 	}
@@ -141,7 +111,7 @@ func runCasesHash(e *env) error {
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	files, err := kitParse(e, fs)
+	files, err := parseFlags(e, fs)
 	if err != nil {
 		return err
 	}
@@ -163,7 +133,7 @@ func runCasesSplit(e *env) error {
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	files, err := kitParse(e, fs)
+	files, err := parseFlags(e, fs)
 	if err != nil {
 		return err
 	}
@@ -203,7 +173,7 @@ func runCasesLeakage(e *env) error {
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	files, err := kitParse(e, fs)
+	files, err := parseFlags(e, fs)
 	if err != nil {
 		return err
 	}

@@ -22,12 +22,8 @@ func runCompare(e *env) error {
 	iv := addIntervalFlags(fs, "")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	args, err := parseFlags(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("compare: unexpected argument %q", args[0])
 	}
 	if *oldFile == "" || *newFile == "" {
 		return usagef("compare: --old and --new are required (see evalbook compare --help)")

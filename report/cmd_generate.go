@@ -42,12 +42,8 @@ func runGenerate(e *env) error {
 		limit       = fs.Int("limit", 0, "ask only the first `N` questions (0: all)")
 		asJSON      = fs.Bool("json", false, "print the run's summary as one JSON document (also when questions failed)")
 	)
-	args, err := parseFlags(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("generate: unexpected argument %q", args[0])
 	}
 	for _, f := range []struct{ name, val string }{{"--dataset", *dataset}, {"--endpoint", *endpoint}, {"--model", *model}, {"--out", *out}} {
 		if f.val == "" {

@@ -226,12 +226,8 @@ func runJudge(e *env) error {
 		rawCSV    = addRawCSVFlag(fs)
 	)
 	cf := addJudgeClientFlags(fs, 8)
-	args, err := parseFlags(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("judge: unexpected argument %q", args[0])
 	}
 	if *endpoint == "" {
 		return usagef("judge: --endpoint is required (e.g. http://127.0.0.1:8000/v1 for vLLM)")

@@ -34,12 +34,8 @@ func runLeaderboard(e *env) error {
 	fs.StringVar(&export.html, "html", "", "write the boards as one self-contained HTML `FILE`")
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
 	iv := addOptionalIntervalFlags(fs, "for corpus-level metrics")
-	args, err := parseFlags(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, "the directory goes after --dir"); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("leaderboard: unexpected argument %q (the directory goes after --dir)", args[0])
 	}
 	ms, err := score.ParseList(*metric)
 	if err != nil {

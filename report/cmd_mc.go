@@ -23,12 +23,9 @@ func runMC(e *env) error {
 	)
 	export := addTableExportFlags(fs)
 	iv := addIntervalFlags(fs, "for the MRR interval")
-	args, err := parseFlags(e, fs)
+	err := parseNoArgs(e, fs, "the file goes after --predictions")
 	if err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("mc: unexpected argument %q (the file goes after --predictions)", args[0])
 	}
 	var ks []int
 	for _, s := range strings.Split(*kList, ",") {

@@ -32,7 +32,7 @@ func runPlanCheck(e *env) error {
 	fs := newFlags(e, "plan check")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	args, err := kitParse(e, fs)
+	args, err := parseFlags(e, fs)
 	if err != nil {
 		return err
 	}
@@ -56,12 +56,8 @@ func runPlanGate(e *env) error {
 	runFile := fs.String("run", "", "run `FILE` (CSV: id,task,set,lang,expect,outcome,fact,pass)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	args, err := kitParse(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, "the run file goes after --run"); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("plan gate: unexpected argument %q (the run file goes after --run)", args[0])
 	}
 	if *runFile == "" {
 		return usagef("plan gate: --run FILE is required")

@@ -16,12 +16,8 @@ func runProbes(e *env) error {
 		export    = addTableExportFlags(fs)
 	)
 	cf := addJudgeClientFlags(fs, 8)
-	args, err := parseFlags(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("probes: unexpected argument %q", args[0])
 	}
 	if *spec == "" {
 		return usagef("probes: --judge is required (fake:NAME, fake:all or an endpoint URL)")

@@ -21,12 +21,9 @@ func runReport(e *env) error {
 	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset>\")")
 	asJSON := fs.Bool("json", false, "print the result as one JSON document instead of the text report")
 	exp := addExportFlags(fs)
-	args, err := parseFlags(e, fs)
+	err := parseNoArgs(e, fs, "the result file goes after --from")
 	if err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("report: unexpected argument %q (the result file goes after --from)", args[0])
 	}
 	if *from == "" {
 		return usagef("report: --from RESULT.json is required (save one with evalbook score --json > RESULT.json)")

@@ -29,12 +29,8 @@ func runRun(e *env) error {
 	asJSON := fset.Bool("json", false, "print one JSON document (summary and every case)")
 	rawCSV := addRawCSVFlag(fset)
 	export := addTableExportFlags(fset)
-	args, err := kitParse(e, fset)
-	if err != nil {
+	if err := parseNoArgs(e, fset, "cases go after --cases"); err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("run: unexpected argument %q (cases go after --cases)", args[0])
 	}
 	if *out != "" {
 		if err := refuseDir(*out); err != nil {

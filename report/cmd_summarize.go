@@ -17,12 +17,9 @@ func runSummarize(e *env) error {
 	slice := fs.String("slice", "task", "for case records: the `field` that names the slice (task, set, lang, expect)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
-	args, err := kitParse(e, fs)
+	err := parseNoArgs(e, fs, "use --dataset and --results")
 	if err != nil {
 		return err
-	}
-	if len(args) > 0 {
-		return usagef("summarize: unexpected argument %q (use --dataset and --results)", args[0])
 	}
 	if (*datasetFile == "") != (*resultsFile == "") {
 		return usagef("summarize: give both --dataset and --results, or neither for the embedded fixture")

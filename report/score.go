@@ -52,8 +52,7 @@ func runScore(e *env) error {
 	iv := addIntervalFlags(fs, "")
 	fs.Var(&by, "by", "group by `COL` (repeat for several groupings; COL1,COL2 for a cross grouping; \"\" for none); default Domain")
 	exp := addExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)
-	args, err := parseFlags(e, fs)
-	if err != nil {
+	if err := parseNoArgs(e, fs, "the response file goes after --responses"); err != nil {
 		return err
 	}
 	if err := exp.check("score"); err != nil {
@@ -66,9 +65,6 @@ func runScore(e *env) error {
 		if err := refuseInput(*out, *responses); err != nil {
 			return usagef("score: --out: %v", err)
 		}
-	}
-	if len(args) > 0 {
-		return usagef("score: unexpected argument %q (the response file goes after --responses)", args[0])
 	}
 	ms, err := score.ParseList(*metrics)
 	if err != nil {

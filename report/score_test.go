@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/csv"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -391,3 +393,31 @@ func TestEveryCommandHasHelp(t *testing.T) {
 }
 
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// TestParseFlagsAnywhere: flags may follow positional arguments, "--"
+// makes the rest positional, and a command with no positional argument
+// names where the value goes.
+func TestParseFlagsAnywhere(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		pos  []string
+		json bool
+	}{
+		{[]string{"a", "--json", "b"}, []string{"a", "b"}, true},
+		{[]string{"--json", "-", "b"}, []string{"-", "b"}, true},
+		{[]string{"a", "--", "--json", "-x"}, []string{"a", "--json", "-x"}, false},
+		{nil, nil, false},
+	} {
+		e := &env{args: c.args, stdout: io.Discard, stderr: io.Discard}
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		j := fs.Bool("json", false, "")
+		pos, err := parseFlags(e, fs)
+		if err != nil || !slices.Equal(pos, c.pos) || *j != c.json {
+			t.Errorf("parseFlags(%q) = %q, json %v, %v; want %q, json %v", c.args, pos, *j, err, c.pos, c.json)
+		}
+	}
+	_, stderr, code := runCLI(t, "mc", "preds.csv", "--json")
+	if code != 2 || !strings.Contains(stderr, `mc: unexpected argument "preds.csv" (the file goes after --predictions)`) {
+		t.Errorf("mc preds.csv: exit %d, %q", code, stderr)
+	}
+}
