@@ -26,7 +26,7 @@ func runCalibrate(e *env) error {
 		charts    = fs.String("charts", "", "write the per-kind agreement bars and the confusion heat map (PNG and SVG) to `DIR`")
 	)
 	export := addTableExportFlags(fs)
-	cf := addJudgeClientFlags(fs, 8)
+	cf, prompts := addJudgeClientFlags(fs)
 	iv := addIntervalFlags(fs, "for the agreement interval")
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
@@ -46,13 +46,13 @@ func runCalibrate(e *env) error {
 	if *vs != "" && strings.HasPrefix(*spec, "fake:") {
 		return usagef("calibrate: --vs compares two prompts of a model judge; a fake judge does not read the prompt, so there is nothing to compare (drop --vs, or give an endpoint URL)")
 	}
-	p, err := chooseJudgePrompt("calibrate", cf.prompts, *promptID, judge.KindPairwise)
+	p, err := chooseJudgePrompt("calibrate", *prompts, *promptID, judge.KindPairwise)
 	if err != nil {
 		return err
 	}
 	var p2 judge.Prompt
 	if *vs != "" {
-		if p2, err = chooseJudgePrompt("calibrate", cf.prompts, *vs, judge.KindPairwise); err != nil {
+		if p2, err = chooseJudgePrompt("calibrate", *prompts, *vs, judge.KindPairwise); err != nil {
 			return err
 		}
 	}
@@ -72,7 +72,7 @@ func runCalibrate(e *env) error {
 	if *vs != "" {
 		copt.Versus = &p2
 	}
-	tick, finish := judgeProgress(e, len(pairs), "calibrating")
+	tick, finish := progress(e, len(pairs), "calibrating")
 	copt.Progress = tick
 	res, err := judge.CalibrateJudge(e.ctx, j, p, pairs, copt)
 	finish()

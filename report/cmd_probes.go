@@ -15,14 +15,14 @@ func runProbes(e *env) error {
 		asJSON    = fs.Bool("json", false, "print one JSON document instead of a table")
 		export    = addTableExportFlags(fs)
 	)
-	cf := addJudgeClientFlags(fs, 8)
+	cf, prompts := addJudgeClientFlags(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
 	if *spec == "" {
 		return usagef("probes: --judge is required (fake:NAME, fake:all or an endpoint URL)")
 	}
-	p, err := chooseJudgePrompt("probes", cf.prompts, *promptID, judge.KindPairwise)
+	p, err := chooseJudgePrompt("probes", *prompts, *promptID, judge.KindPairwise)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/design"

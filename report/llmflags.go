@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/evalbook/evalbook/pkg/llm"
+)
+
+// clientFlags are the flags of an OpenAI-compatible client (pkg/llm),
+// shared by generate, judge, calibrate and probes: one declaration, one
+// check, one way to open the client with its reply cache.
+type clientFlags struct {
+	s         llm.Settings
+	cache     string
+	maxTokens int    // generate's --max-tokens; 0 is the endpoint's default
+	cacheName string // the default cache file in the user cache directory
+	logAs     string // the client's log lines read "evalbook: <logAs>: ..."
+	cmd       string
+}
+
+// addClientFlags declares the client flags on fs, with concurrency
+// requests in flight by default and the reply cache cacheName
+// (e.g. "judge-cache.jsonl") in evalbook's user cache directory.
+func addClientFlags(fs *flag.FlagSet, concurrency int, cacheName, logAs string) *clientFlags {
+	cf := &clientFlags{cacheName: filepath.Join("evalbook", cacheName), logAs: logAs, cmd: fs.Name()}
+	fs.StringVar(&cf.s.Model, "model", "", "model `NAME` as the endpoint knows it")
+	fs.StringVar(&cf.s.APIKeyEnv, "api-key-env", llm.DefaultConfig.APIKeyEnv, "environment `variable` holding the API key (unset: no key sent)")
+	fs.StringVar(&cf.cache, "cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/"+cacheName+" in the user cache directory; none: memory only")
+	fs.IntVar(&cf.s.Concurrency, "concurrency", concurrency, "`N` requests in flight at once")
+	fs.IntVar(&cf.s.RPM, "rpm", 0, "at most `N` requests per minute (0: no limit)")
+	fs.IntVar(&cf.s.Retries, "retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network, malformed reply)")
+	fs.DurationVar(&cf.s.Timeout, "timeout", llm.DefaultConfig.Timeout, "time allowed for each attempt (`duration`, e.g. 30s)")
+	fs.StringVar(&cf.s.Seed, "model-seed", "", "sampling seed `N` sent with every request (default: none)")
+	return cf
+}
+
+// modelClient is an opened client with its reply cache.
+type modelClient struct {
+	client    *llm.Client
+	cache     *llm.Cache
+	cachePath string // "none" for a memory cache
+}
+
+func (m *modelClient) close() error { return m.cache.Close() }
+
+// where names the cache in messages: its file, or "memory".
+func (m *modelClient) where() string {
+	if m.cachePath == "none" {
+		return "memory"
+	}
+	return m.cachePath
+}
+
+// config checks the client flags for endpoint: a bad value is a usage
+// error naming the flag.
+func (cf *clientFlags) config(endpoint string) (llm.Config, error) {
+	cf.s.BaseURL = endpoint
+	cfg, err := cf.s.Config()
+	for _, u := range []struct {
+		err error
+		msg string
+	}{
+		{llm.ErrNoModel, "--model is required with an endpoint"},
+		{llm.ErrConcurrency, "--concurrency must be at least 1"},
+		{llm.ErrLimits, "--rpm and --retries must not be negative, --timeout must be positive"},
+		{llm.ErrSeed, fmt.Sprintf("--model-seed must be an integer, not %q", cf.s.Seed)},
+	} {
+		if errors.Is(err, u.err) {
+			return cfg, usagef("%s: %s", cf.cmd, u.msg)
+		}
+	}
+	if err != nil {
+		return cfg, usagef("%s: %v", cf.cmd, err)
+	}
+	return cfg, nil
+}
+
+// open checks the client flags and opens the cache and the client for
+// endpoint.
+func (cf *clientFlags) open(e *env, endpoint string) (*modelClient, error) {
+	cfg, err := cf.config(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	m := &modelClient{}
+	if m.cache, m.cachePath, err = llm.OpenCacheFile(cf.cache, cf.cacheName); err != nil {
+		if errors.Is(err, llm.ErrNoCacheDir) {
+			return nil, fmt.Errorf("%s: %v; pass --cache FILE or --cache none", cf.cmd, err)
+		}
+		return nil, err
+	}
+	for _, w := range m.cache.Warnings() {
+		fmt.Fprintln(e.stderr, "evalbook: warning:", w)
+	}
+	cfg.Cache, cfg.MaxTokens = m.cache, cf.maxTokens
+	cfg.Logf = func(format string, args ...any) {
+		fmt.Fprintf(e.stderr, "evalbook: "+cf.logAs+": "+format+"\n", args...)
+	}
+	if m.client, err = llm.NewClient(cfg); err != nil {
+		m.cache.Close()
+		return nil, usagef("%s: %v", cf.cmd, err)
+	}
+	return m, nil
+}
+
+// report prints the client's request counts on stderr: they change from
+// run to run (a rerun is served from the cache), so they stay out of the
+// report itself.
+func (m *modelClient) report(e *env) {
+	st := m.client.Stats()
+	fmt.Fprintf(e.stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n",
+		st.Requests, st.Retries, st.CacheHits, m.where())
+}
+
+// interrupted turns a cancelled run into a message that says how to resume
+// (or, with --cache none, that a rerun starts again).
+func (m *modelClient) interrupted(err error) error {
+	if !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if m.cachePath == "none" {
+		return fmt.Errorf("interrupted; with --cache none %s, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)",
+			keptInMemory(m.cache.Len()))
+	}
+	return fmt.Errorf("interrupted; %s in the cache %s: run the same command again to resume", plural(m.cache.Len(), "reply is", "replies are"), m.cachePath)
+}
+
+// keptInMemory says that n replies received with --cache none are lost:
+// "the 1 reply received was kept in memory only and is lost", "the 3
+// replies received were kept ... and are lost".
+func keptInMemory(n int) string {
+	if n == 1 {
+		return "the 1 reply received was kept in memory only and is lost"
+	}
+	return fmt.Sprintf("the %d replies received were kept in memory only and are lost", n)
+}
+
+// progress returns a callback drawing a progress bar on stderr when it is
+// a terminal, and nil otherwise (pipes, files, tests), with a function
+// that clears the bar.
+func progress(e *env, total int, what string) (func(done, total int), func()) {
+	f, ok := e.stderr.(*os.File)
+	if !ok || total < 2 || os.Getenv("TERM") == "dumb" {
+		return nil, func() {}
+	}
+	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return nil, func() {}
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	return func(done, _ int) { bar.Set(done) }, func() { bar.Finish() }
+}
