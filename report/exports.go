@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/evalbook/evalbook/pkg/chart"
+	"github.com/evalbook/evalbook/pkg/export"
 	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/results"
-	"github.com/evalbook/evalbook/pkg/xlsxreport"
 )
 
 // exportFlags are the report files a command can write besides its
@@ -95,84 +93,29 @@ func (v *verdictSpool) remove() {
 	os.Remove(v.f.Name())
 }
 
-// exportScore writes the report files asked for by x, reading the
-// verdict rows from the file verdicts ("" when there is none), and says
-// on stderr what it wrote.
-// Tables are extra tables shown after the agreement (e.g. a judge's review).
+// exportScore writes the report files asked for by x (pkg/export),
+// reading the verdict rows from the file verdicts ("" when there is none),
+// and says on stderr what it wrote. Tables are extra tables shown after
+// the agreement (e.g. a judge's review).
 func exportScore(e *env, x *exportFlags, res *results.Score, tables []results.Table, verdicts, verdictsName string) error {
-	open := func() (io.ReadCloser, error) {
-		if verdicts == "" {
-			return nil, nil
-		}
-		return os.Open(verdicts)
-	}
-	if x.xlsx != "" {
-		var info xlsxreport.Info
-		err := writeAtomic(x.xlsx, func(w io.Writer) error {
-			f, err := open()
-			if err != nil {
-				return err
-			}
-			opt := xlsxreport.Options{VerdictsName: verdictsName, Tables: tables}
-			if f != nil {
-				defer f.Close()
-				opt.Verdicts = f
-			}
-			info, err = xlsxreport.Write(w, res, opt)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", x.xlsx, err)
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s (%s, %s, %s)\n", x.xlsx, plural(len(info.Sheets), "sheet", "sheets"),
-			plural(info.VerdictRows, "verdict row", "verdict rows"), plural(info.Disagreements, "disagreement", "disagreements"))
-	}
-	if x.html != "" {
-		err := writeAtomic(x.html, func(w io.Writer) error {
-			f, err := open()
-			if err != nil {
-				return err
-			}
-			opt := htmlreport.Options{VerdictsName: verdictsName, MaxRows: x.htmlRows, Tables: tables}
-			if x.htmlRows == 0 {
-				opt.MaxRows = -1
-			}
-			if f != nil {
-				defer f.Close()
-				opt.Verdicts = f
-			}
-			return htmlreport.Write(w, res, opt)
-		})
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", x.html, err)
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", x.html)
-	}
-	if x.charts != "" {
-		figs, err := chart.ScoreFigures(res)
-		if err != nil {
-			return err
-		}
-		if err := writeFigures(e, x.charts, figs); err != nil {
-			return err
-		}
-	}
-	return nil
+	done, err := export.Score(res, export.Options{XLSX: x.xlsx, HTML: x.html, Charts: x.charts, HTMLRows: x.htmlRows,
+		Verdicts: verdicts, VerdictsName: verdictsName, Tables: tables})
+	wrote(e, done)
+	return err
 }
 
 // writeFigures writes each figure as NAME.png and NAME.svg in dir.
 func writeFigures(e *env, dir string, figs []chart.Named) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	line, err := export.Figures(dir, figs)
+	if err == nil {
+		wrote(e, []string{line})
 	}
-	for _, f := range figs {
-		for _, format := range []string{"png", "svg"} {
-			path := filepath.Join(dir, f.Name+"."+format)
-			if err := writeAtomic(path, func(w io.Writer) error { return f.Figure.Write(w, format) }); err != nil {
-				return fmt.Errorf("writing %s: %w", path, err)
-			}
-		}
+	return err
+}
+
+// wrote says on stderr what was written.
+func wrote(e *env, done []string) {
+	for _, d := range done {
+		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", d)
 	}
-	fmt.Fprintf(e.stderr, "evalbook: wrote %s (PNG and SVG) to %s\n", plural(len(figs), "chart", "charts"), dir)
-	return nil
 }

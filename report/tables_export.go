@@ -2,12 +2,9 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"io"
 
-	"github.com/evalbook/evalbook/pkg/htmlreport"
+	"github.com/evalbook/evalbook/pkg/export"
 	"github.com/evalbook/evalbook/pkg/results"
-	"github.com/evalbook/evalbook/pkg/xlsxreport"
 )
 
 // tableExport holds the --xlsx and --html flags of commands whose result
@@ -26,21 +23,10 @@ func addTableExportFlags(fs *flag.FlagSet) *tableExport {
 
 // write writes the tables to the files asked for, each atomically.
 func (t *tableExport) write(e *env, title string, tables []results.Table) error {
-	if t.xlsx != "" {
-		if err := writeAtomic(t.xlsx, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
-			return err
-		}
-		if t.counted {
-			fmt.Fprintf(e.stderr, "evalbook: wrote %s (%s)\n", t.xlsx, plural(len(tables), "table", "tables"))
-		} else {
-			fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", t.xlsx)
-		}
+	done, err := export.Tables(title, tables, t.xlsx, t.html)
+	if t.counted && len(done) > 0 && done[0] == t.xlsx {
+		done[0] += " (" + plural(len(tables), "table", "tables") + ")"
 	}
-	if t.html != "" {
-		if err := writeAtomic(t.html, func(w io.Writer) error { return htmlreport.WriteTables(w, title, tables, false) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote %s\n", t.html)
-	}
-	return nil
+	wrote(e, done)
+	return err
 }

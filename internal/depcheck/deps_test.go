@@ -105,6 +105,8 @@ var rules = []rule{
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},
+	// export: the files a result becomes (workbook, page, charts), for the command and notebooks alike.
+	{pkg: "pkg/export", allow: []string{"pkg/results", "pkg/xlsxreport", "pkg/htmlreport", "pkg/chart", "internal/outfile"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
 
 	// The command links neither gota nor gonbui.

@@ -1,0 +1,155 @@
+// Package export writes evalbook results to the files people forward: an
+// Excel workbook, a self-contained HTML page and chart images (PNG and
+// SVG). It is the one place the command and a notebook turn a result into
+// files; each file is written atomically (a temporary file beside it,
+// renamed into place once complete), so a failed write leaves any earlier
+// file intact.
+//
+// It is an edge package: it joins pkg/xlsxreport (excelize), pkg/htmlreport
+// and pkg/chart (gonum/plot), which the core must not import.
+//
+//	written, err := export.Score(res, export.Options{XLSX: "report.xlsx", HTML: "report.html", Verdicts: "verdicts.csv"})
+package export
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/evalbook/evalbook/internal/outfile"
+	"github.com/evalbook/evalbook/pkg/chart"
+	"github.com/evalbook/evalbook/pkg/htmlreport"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/xlsxreport"
+)
+
+// Options names the files to write ("" writes none of that kind) and what
+// goes into them.
+type Options struct {
+	XLSX, HTML string
+	// Charts is a directory that receives every chart as NAME.png and
+	// NAME.svg; it is created when missing.
+	Charts string
+	// HTMLRows caps the verdict rows (and disagreement rows) the HTML page
+	// shows; 0 shows none (htmlreport.DefaultMaxRows is the command's
+	// default).
+	HTMLRows int
+	// Verdicts is the verdict file (CSV, as qa writes it) whose rows the
+	// workbook and the page list, or ""; VerdictsName names it in them.
+	Verdicts, VerdictsName string
+	// Tables are extra tables shown after the agreement (e.g. a judge's
+	// review).
+	Tables []results.Table
+}
+
+// Score writes a score result to the files opt names and returns one line
+// per file or folder written, e.g. "report.xlsx (6 sheets, 284 verdict
+// rows, 43 disagreements)".
+func Score(res *results.Score, opt Options) ([]string, error) {
+	var done []string
+	open := func() (io.ReadCloser, error) {
+		if opt.Verdicts == "" {
+			return io.NopCloser(nil), nil
+		}
+		return os.Open(opt.Verdicts)
+	}
+	if opt.XLSX != "" {
+		var info xlsxreport.Info
+		err := outfile.Write(opt.XLSX, func(w io.Writer) error {
+			f, err := open()
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			xo := xlsxreport.Options{VerdictsName: opt.VerdictsName, Tables: opt.Tables}
+			if opt.Verdicts != "" {
+				xo.Verdicts = f
+			}
+			info, err = xlsxreport.Write(w, res, xo)
+			return err
+		})
+		if err != nil {
+			return done, fmt.Errorf("writing %s: %w", opt.XLSX, err)
+		}
+		done = append(done, fmt.Sprintf("%s (%s, %s, %s)", opt.XLSX, plural(len(info.Sheets), "sheet", "sheets"),
+			plural(info.VerdictRows, "verdict row", "verdict rows"), plural(info.Disagreements, "disagreement", "disagreements")))
+	}
+	if opt.HTML != "" {
+		err := outfile.Write(opt.HTML, func(w io.Writer) error {
+			f, err := open()
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			ho := htmlreport.Options{VerdictsName: opt.VerdictsName, MaxRows: opt.HTMLRows, Tables: opt.Tables}
+			if opt.HTMLRows == 0 {
+				ho.MaxRows = -1
+			}
+			if opt.Verdicts != "" {
+				ho.Verdicts = f
+			}
+			return htmlreport.Write(w, res, ho)
+		})
+		if err != nil {
+			return done, fmt.Errorf("writing %s: %w", opt.HTML, err)
+		}
+		done = append(done, opt.HTML)
+	}
+	if opt.Charts != "" {
+		figs, err := chart.ScoreFigures(res)
+		if err != nil {
+			return done, err
+		}
+		line, err := Figures(opt.Charts, figs)
+		if err != nil {
+			return done, err
+		}
+		done = append(done, line)
+	}
+	return done, nil
+}
+
+// Tables writes tables (any result's Tables()) as a workbook with a sheet
+// per table to xlsx and as one HTML page to html, either "" to skip it,
+// both under title, and returns one line per file written.
+func Tables(title string, tables []results.Table, xlsx, html string) ([]string, error) {
+	var done []string
+	if xlsx != "" {
+		if err := outfile.Write(xlsx, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
+			return done, err
+		}
+		done = append(done, xlsx)
+	}
+	if html != "" {
+		if err := outfile.Write(html, func(w io.Writer) error { return htmlreport.WriteTables(w, title, tables, false) }); err != nil {
+			return done, err
+		}
+		done = append(done, html)
+	}
+	return done, nil
+}
+
+// Figures writes each figure as NAME.png and NAME.svg in dir (created
+// when missing) and returns a line saying so.
+func Figures(dir string, figs []chart.Named) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, f := range figs {
+		for _, format := range []string{"png", "svg"} {
+			path := filepath.Join(dir, f.Name+"."+format)
+			if err := outfile.Write(path, func(w io.Writer) error { return f.Figure.Write(w, format) }); err != nil {
+				return "", fmt.Errorf("writing %s: %w", path, err)
+			}
+		}
+	}
+	return fmt.Sprintf("%s (PNG and SVG) to %s", plural(len(figs), "chart", "charts"), dir), nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,70 @@
+package export_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/export"
+	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// scoreSample scores the embedded sample with its verdict file in dir.
+func scoreSample(t testing.TB, dir string) (*results.Score, string) {
+	var v bytes.Buffer
+	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{Verdicts: &v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "verdicts.csv")
+	if err := os.WriteFile(path, v.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return res, path
+}
+
+func TestScoreWritesEveryFile(t *testing.T) {
+	dir := t.TempDir()
+	res, verdicts := scoreSample(t, dir)
+	x, h, c := filepath.Join(dir, "r.xlsx"), filepath.Join(dir, "r.html"), filepath.Join(dir, "charts")
+	done, err := export.Score(res, export.Options{XLSX: x, HTML: h, Charts: c, HTMLRows: 10, Verdicts: verdicts, VerdictsName: "verdicts.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 3 || !strings.HasPrefix(done[0], x+" (") || !strings.Contains(done[0], "284 verdict rows") || done[1] != h ||
+		!strings.Contains(done[2], "(PNG and SVG) to "+c) {
+		t.Errorf("written: %q", done)
+	}
+	for path, magic := range map[string]string{x: "PK\x03\x04", h: "<!DOCTYPE html>"} {
+		b, err := os.ReadFile(path)
+		if err != nil || !bytes.HasPrefix(b, []byte(magic)) {
+			t.Errorf("%s does not start with %q (%v)", path, magic, err)
+		}
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(c, "*.png")); len(pngs) == 0 {
+		t.Errorf("no PNG chart in %s", c)
+	}
+	// A missing verdict file fails the workbook and leaves no file behind.
+	bad := filepath.Join(dir, "bad.xlsx")
+	if _, err := export.Score(res, export.Options{XLSX: bad, Verdicts: filepath.Join(dir, "missing.csv")}); err == nil {
+		t.Error("a missing verdict file gave no error")
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("a failed workbook left %s behind (%v)", bad, err)
+	}
+}
+
+func ExampleTables() {
+	dir, _ := os.MkdirTemp("", "export")
+	defer os.RemoveAll(dir)
+	tbl := results.Table{Title: "counts", Columns: []results.Column{{Name: "label"}, {Name: "n", Kind: "number"}}, Rows: [][]string{{"yes", "3"}, {"no", "1"}}}
+	done, err := export.Tables("Counts", []results.Table{tbl}, filepath.Join(dir, "counts.xlsx"), "")
+	fmt.Println(len(done), err, filepath.Base(done[0]))
+	// Output: 1 <nil> counts.xlsx
+}
