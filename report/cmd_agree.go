@@ -24,7 +24,6 @@ func runAgree(e *env) error {
 	levelFlag := fs.String("level", "", "alpha `level`: nominal (default), ordinal, interval or ratio")
 	orderFlag := fs.String("order", "", "comma-separated label `order` (default: numeric or alphabetical)")
 	iv := addIntervalFlags(fs, "")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	charts := fs.String("charts", "", "write the confusion heat map (two raters; PNG and SVG) to `DIR`")
 	export := addTableExportFlags(fs)
 	err := parseNoArgs(e, fs, "")
@@ -81,7 +80,7 @@ func runAgree(e *env) error {
 			return err
 		}
 	}
-	if *asJSON {
+	if export.json {
 		return writeJSON(e.stdout, rep)
 	}
 	return rep.WriteText(e.stdout)

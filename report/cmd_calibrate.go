@@ -22,7 +22,6 @@ func runCalibrate(e *env) error {
 		swap      = fs.Bool("swap", false, "ask in both orders; a disagreement is a tie")
 		minKappa  = fs.Float64("min-kappa", judge.DefaultMinKappa, "lowest acceptable `kappa` (-1 to 1)")
 		minSlice  = fs.Float64("min-slice", judge.DefaultMinSlice, "lowest acceptable agreement in any kind or language, a `share` from 0 to 1")
-		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
 		charts    = fs.String("charts", "", "write the per-kind agreement bars and the confusion heat map (PNG and SVG) to `DIR`")
 	)
 	export := addTableExportFlags(fs)
@@ -90,7 +89,7 @@ func runCalibrate(e *env) error {
 			return err
 		}
 	}
-	return render(e, res, *asJSON, export, "calibrate")
+	return render(e, res, export)
 }
 
 // calibrationCharts writes the per-kind agreement bars and the confusion

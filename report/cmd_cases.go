@@ -78,7 +78,6 @@ func runCasesCoverage(e *env) error {
 	cols := fs.String("cols", "set", "case `field` along the columns: task, set, lang or expect")
 	minN := fs.Int("min", design.DefaultMinPerCell, "a cell with fewer than `N` cases is listed as thin")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	files, err := parseFlags(e, fs)
 	if err != nil {
@@ -103,13 +102,12 @@ func runCasesCoverage(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON, export, "cases coverage")
+	return render(e, rep, export)
 }
 
 func runCasesHash(e *env) error {
 	fs := newFlags(e, "cases hash")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	files, err := parseFlags(e, fs)
 	if err != nil {
@@ -119,7 +117,7 @@ func runCasesHash(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, design.HashOf(cases), *asJSON, export, "cases hash")
+	return render(e, design.HashOf(cases), export)
 }
 
 func kitSplitFlags(fs *flag.FlagSet) (*float64, *string) {
@@ -131,7 +129,6 @@ func runCasesSplit(e *env) error {
 	fs := newFlags(e, "cases split")
 	share, salt := kitSplitFlags(fs)
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	files, err := parseFlags(e, fs)
 	if err != nil {
@@ -148,7 +145,7 @@ func runCasesSplit(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON, export, "cases split")
+	return render(e, rep, export)
 }
 
 // kitSourceFlag collects --source NAME=FILE.
@@ -171,7 +168,6 @@ func runCasesLeakage(e *env) error {
 	var sources kitSourceFlag
 	fs.Var(&sources, "source", "outside source `NAME=FILE` (repeatable)")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	files, err := parseFlags(e, fs)
 	if err != nil {
@@ -211,5 +207,5 @@ func runCasesLeakage(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON, export, "cases leakage")
+	return render(e, rep, export)
 }

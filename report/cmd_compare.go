@@ -20,7 +20,6 @@ func runCompare(e *env) error {
 	by := fs.String("by", "", "group `column` for per-group pass rates")
 	ci := addChoice(fs, "ci", "pass-rate `interval`: wilson or bootstrap", "wilson", "bootstrap")
 	iv := addIntervalFlags(fs, "")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
@@ -42,7 +41,7 @@ func runCompare(e *env) error {
 	if err := export.write(e, "evalbook compare", res.Tables()); err != nil {
 		return err
 	}
-	if *asJSON {
+	if export.json {
 		return writeJSON(e.stdout, res)
 	}
 	return res.WriteText(e.stdout)

@@ -39,11 +39,8 @@ func runGenerate(e *env) error {
 			return usagef("generate: %s is required (see evalbook generate --help)", f.name)
 		}
 	}
-	if err := refuseDir(*out); err != nil {
-		return usagef("generate: --out: %v", err)
-	}
-	if err := refuseInput(*out, *dataset); err != nil {
-		return usagef("generate: --out: %v", err)
+	if err := checkOut("generate", *out, *dataset); err != nil {
+		return err
 	}
 	if _, err := cf.config(*endpoint); err != nil {
 		return err

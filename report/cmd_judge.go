@@ -101,7 +101,6 @@ func runJudge(e *env) error {
 		limit     = fs.Int("limit", 0, "judge only the first `N` rows (0: all)")
 		by        = fs.String("by", "Domain", "group by `COL` (\"\" for none)")
 		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid), llm_judge_reason")
-		asJSON    = fs.Bool("json", false, "print one JSON document instead of tables")
 		export    = addTableExportFlags(fs)
 		rawCSV    = addRawCSVFlag(fs)
 	)
@@ -115,13 +114,8 @@ func runJudge(e *env) error {
 	if *limit < 0 {
 		return usagef("judge: --limit must not be negative")
 	}
-	if *out != "" {
-		if err := refuseDir(*out); err != nil {
-			return usagef("judge: --out: %v", err)
-		}
-		if err := refuseInput(*out, *responses); err != nil {
-			return usagef("judge: --out: %v", err)
-		}
+	if err := checkOut("judge", *out, *responses); err != nil {
+		return err
 	}
 	p, err := chooseJudgePrompt("judge", *prompts, *promptID, judge.KindReference)
 	if err != nil {
@@ -163,7 +157,7 @@ func runJudge(e *env) error {
 		}
 		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(len(tbl.Rows), "row", "rows"), *out)
 	}
-	return render(e, res, *asJSON, export, "judge")
+	return render(e, res, export)
 }
 
 // writeJudgeVerdicts writes the verdict file (judge.Responses.WriteVerdicts)

@@ -19,7 +19,6 @@ func runMC(e *env) error {
 	var (
 		predictions = fs.String("predictions", "", "prediction `FILE` (.csv or .jsonl); default: the built-in sample")
 		kList       = fs.String("k", "2", "comma-separated `k` values for recall@k")
-		asJSON      = fs.Bool("json", false, "print one JSON document instead of tables")
 	)
 	export := addTableExportFlags(fs)
 	iv := addIntervalFlags(fs, "for the MRR interval")
@@ -62,5 +61,5 @@ func runMC(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON, export, "mc")
+	return render(e, rep, export)
 }

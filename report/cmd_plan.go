@@ -30,7 +30,6 @@ func kitPlanArg(e *env, file, what string) (*design.Plan, error) {
 
 func runPlanCheck(e *env) error {
 	fs := newFlags(e, "plan check")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	args, err := parseFlags(e, fs)
 	if err != nil {
@@ -47,14 +46,13 @@ func runPlanCheck(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, p.Check(), *asJSON, export, "plan check")
+	return render(e, p.Check(), export)
 }
 
 func runPlanGate(e *env) error {
 	fs := newFlags(e, "plan gate")
 	planFile := fs.String("plan", "", "plan `FILE` (default: the embedded sample plan)")
 	runFile := fs.String("run", "", "run `FILE` (CSV: id,task,set,lang,expect,outcome,fact,pass)")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	if err := parseNoArgs(e, fs, "the run file goes after --run"); err != nil {
 		return err
@@ -75,7 +73,7 @@ func runPlanGate(e *env) error {
 		return err
 	}
 	v := p.Gate(harness.Measurements(rows))
-	if err := render(e, &v, *asJSON, export, "plan gate"); err != nil {
+	if err := render(e, &v, export); err != nil {
 		return err
 	}
 	if !v.Release {

@@ -12,7 +12,6 @@ func runProbes(e *env) error {
 		pairsPath = fs.String("pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
 		spec      = fs.String("judge", "", "the judge: fake:NAME, fake:all, or an endpoint `URL`")
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID` for a model judge")
-		asJSON    = fs.Bool("json", false, "print one JSON document instead of a table")
 		export    = addTableExportFlags(fs)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
@@ -56,5 +55,5 @@ func runProbes(e *env) error {
 		}
 		judges = append(judges, jp)
 	}
-	return render(e, judge.NewProbeReport(pairsName, pairs, judges), *asJSON, export, "probes")
+	return render(e, judge.NewProbeReport(pairsName, pairs, judges), export)
 }

@@ -27,16 +27,13 @@ func runRun(e *env) error {
 	minMargin := fset.Float64("min-margin", 0, "abstain when the top score beats other documents by less than `Y`, in [0, 1]")
 	planFile := fset.String("plan", "", "plan `FILE` whose case_values extend the allowed case values")
 	out := fset.String("out", "", "write the per-case run `FILE` (CSV)")
-	asJSON := fset.Bool("json", false, "print one JSON document (summary and every case)")
 	rawCSV := addRawCSVFlag(fset)
 	export := addTableExportFlags(fset)
 	if err := parseNoArgs(e, fset, "cases go after --cases"); err != nil {
 		return err
 	}
-	if *out != "" {
-		if err := refuseDir(*out); err != nil {
-			return usagef("run: --out: %v", err)
-		}
+	if err := checkOut("run", *out, *casesFile); err != nil {
+		return err
 	}
 	ch, err := harness.ParseChunking(*chunking)
 	if err != nil {
@@ -95,7 +92,7 @@ func runRun(e *env) error {
 		formulaNote(e, "run", *out, guarded)
 	}
 	rep := harness.NewRunReport(rows, sys.Info(corpusLabel), label, design.Hash(cases))
-	if err := render(e, rep, *asJSON, export, "run"); err != nil || *asJSON || *out == "" {
+	if err := render(e, rep, export); err != nil || export.json || *out == "" {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", *out)

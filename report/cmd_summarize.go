@@ -15,7 +15,6 @@ func runSummarize(e *env) error {
 	datasetFile := fs.String("dataset", "", "dataset `FILE` (JSON array, JSONL, or case records JSONL)")
 	resultsFile := fs.String("results", "", "results `FILE` (JSON object, JSONL, or a run CSV)")
 	slice := fs.String("slice", "task", "for case records: the `field` that names the slice (task, set, lang, expect)")
-	asJSON := fs.Bool("json", false, "print one JSON document")
 	export := addTableExportFlags(fs)
 	err := parseNoArgs(e, fs, "use --dataset and --results")
 	if err != nil {
@@ -43,5 +42,5 @@ func runSummarize(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, *asJSON, export, "summarize")
+	return render(e, rep, export)
 }

@@ -58,13 +58,8 @@ func runScore(e *env) error {
 	if err := exp.check("score"); err != nil {
 		return err
 	}
-	if *out != "" && *out != "-" {
-		if err := refuseDir(*out); err != nil {
-			return usagef("score: --out: %v", err)
-		}
-		if err := refuseInput(*out, *responses); err != nil {
-			return usagef("score: --out: %v", err)
-		}
+	if err := checkOut("score", *out, *responses); err != nil {
+		return err
 	}
 	ms, err := score.ParseList(*metrics)
 	if err != nil {

@@ -7,15 +7,18 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
-// tableExport holds the --xlsx and --html flags of commands whose result
-// is a set of tables (agree, compare).
+// tableExport holds the output flags of a command whose result renders
+// through results.Report: --json, --xlsx and --html.
 type tableExport struct {
+	json       bool
 	xlsx, html string
-	counted    bool // say on stderr how many tables the workbook holds (leaderboard)
+	counted    bool   // say on stderr how many tables the workbook holds (leaderboard)
+	cmd        string // the command, in the title of the workbook and the page
 }
 
 func addTableExportFlags(fs *flag.FlagSet) *tableExport {
-	t := &tableExport{}
+	t := &tableExport{cmd: fs.Name()}
+	fs.BoolVar(&t.json, "json", false, "print one JSON document instead of the text")
 	fs.StringVar(&t.xlsx, "xlsx", "", "also write the result as an Excel workbook `FILE` (a sheet per table)")
 	fs.StringVar(&t.html, "html", "", "also write the result as one self-contained HTML `FILE`")
 	return t
