@@ -154,7 +154,7 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Run "evalbook <command> --help" for a command's flags and an example.
-Exit status: 0 success, 1 bad data or failed I/O, 2 usage error.
+Exit status: 0 success, 1 bad data or failed I/O, 2 usage error, 3 a gate or check that failed.
 `)
 }
 

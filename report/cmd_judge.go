@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/datasets"
@@ -150,7 +151,7 @@ func runJudge(e *env) error {
 	if err != nil {
 		return m.interrupted(err)
 	}
-	res.Score.Created = createdTime()
+	res.Score.Created = results.Now()
 	if *out != "" {
 		if err := writeJudgeVerdicts(e, *out, tbl, *rawCSV); err != nil {
 			return err

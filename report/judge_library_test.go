@@ -7,6 +7,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // TestJudgeJSONIsTheLibraryResult checks that the --json output of the
@@ -82,7 +83,7 @@ func TestJudgeJSONIsTheLibraryResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // as runCLI sets it
-	run.Score.Created = createdTime()
+	run.Score.Created = results.Now()
 
 	stub := []string{"--judge", s.endpoint(), "--model", "stub-judge", "--cache", "none"}
 	for _, tc := range []struct {

@@ -218,7 +218,7 @@ func TestScoreJSONIsTheLibraryResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Tool, res.Created = "evalbook "+version, createdTime()
+	res.Tool, res.Created = "evalbook "+version, results.Now()
 	flagHints(res.Warnings)
 	var want bytes.Buffer
 	if err := res.WriteJSON(&want); err != nil {

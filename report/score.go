@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/qa"
@@ -152,7 +151,7 @@ func runScore(e *env) error {
 		}
 	}
 	res.Tool = "evalbook " + version
-	res.Created = createdTime()
+	res.Created = results.Now()
 	flagHints(res.Warnings)
 	if exp.any() {
 		verdicts, vname := *out, *out
@@ -217,18 +216,4 @@ func flagHints(ws []results.Warning) {
 			ws[i].Message += " (--ci bootstrap)"
 		}
 	}
-}
-
-// createdTime is the report's creation time: now, or SOURCE_DATE_EPOCH
-// when set, so that reports can be made byte-for-byte reproducible.
-func createdTime() *time.Time {
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		var sec int64
-		if _, err := fmt.Sscan(s, &sec); err == nil {
-			t := time.Unix(sec, 0).UTC()
-			return &t
-		}
-	}
-	t := time.Now().UTC().Truncate(time.Second)
-	return &t
 }
