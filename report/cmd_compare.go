@@ -38,13 +38,7 @@ func runCompare(e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := export.write(e, "evalbook compare", res.Tables()); err != nil {
-		return err
-	}
-	if export.json {
-		return writeJSON(e.stdout, res)
-	}
-	return res.WriteText(e.stdout)
+	return render(e, res, export)
 }
 
 // compareUsage words an error of compare.Options.Validate for the flags.

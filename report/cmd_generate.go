@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"time"
-
-	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/generate"
@@ -56,7 +52,11 @@ func runGenerate(e *env) error {
 		}
 		fixedLang = l
 	}
-	tpl, err := genLoadTemplates(*prompts)
+	data, name, err := readOrSample(*prompts, datasets.Leaderboard, datasets.GeneratePromptsName)
+	if err != nil {
+		return err
+	}
+	tpl, err := generate.ReadTemplates(data, name)
 	if err != nil {
 		return err
 	}
@@ -110,10 +110,7 @@ func runGenerate(e *env) error {
 		}
 		return fmt.Errorf("generate: %s; nothing was written; %s", res.FailureSummary(), rerun)
 	}
-	if *rawCSV {
-		rawCSVNote(e, "generate")
-	}
-	if err := genWrite(e, *out, res, tabular.CSVOptions{Raw: *rawCSV}); err != nil {
+	if err := writeCSVFile(e, "generate", *out, *rawCSV, res.WriteCSVOptions); err != nil {
 		return err
 	}
 	res.Out = *out
@@ -121,41 +118,4 @@ func runGenerate(e *env) error {
 		return writeJSON(e.stdout, res)
 	}
 	return res.WriteText(e.stdout)
-}
-
-// genLoadTemplates reads the prompt file, or the built-in one.
-func genLoadTemplates(path string) (*generate.Templates, error) {
-	var data []byte
-	var err error
-	name := path
-	if path == "" {
-		name = "datasets/" + datasets.GeneratePromptsName
-		data, err = datasets.Leaderboard.ReadFile(datasets.GeneratePromptsName)
-	} else {
-		data, err = os.ReadFile(path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return generate.ReadTemplates(data, name)
-}
-
-// genWrite writes the response table through createAtomic (a temporary
-// file beside the target, renamed into place once complete).
-func genWrite(e *env, path string, res *generate.Result, opt tabular.CSVOptions) error {
-	var b bytes.Buffer
-	guarded, err := res.WriteCSVOptions(&b, opt)
-	if err != nil {
-		return err
-	}
-	formulaNote(e, "generate", path, guarded)
-	out, commit, abort, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	defer abort()
-	if _, err := out.Write(b.Bytes()); err != nil {
-		return err
-	}
-	return commit()
 }

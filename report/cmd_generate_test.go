@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/llmtest"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/llm"
@@ -211,7 +212,11 @@ func TestGenerateUsage(t *testing.T) {
 
 // The shipped templates load, and every language has a {question}.
 func TestGenerateTemplates(t *testing.T) {
-	tpl, err := genLoadTemplates("")
+	data, name, err := readOrSample("", datasets.Leaderboard, datasets.GeneratePromptsName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := generate.ReadTemplates(data, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +384,11 @@ func TestGenerateJSONIsTheLibraryResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tpl, err := genLoadTemplates("")
+	pd, pname, err := readOrSample("", datasets.Leaderboard, datasets.GeneratePromptsName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := generate.ReadTemplates(pd, pname)
 	if err != nil {
 		t.Fatal(err)
 	}

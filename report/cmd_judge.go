@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"os"
 
 	"github.com/evalbook/evalbook/pkg/results"
-	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
@@ -18,9 +18,6 @@ func init() {
 	register(&command{name: "judge", summary: "judge each response against its golden answer with a model (any OpenAI-compatible endpoint)", run: runJudge})
 }
 
-// readJudgeData reads the file at path with read, or the built-in
-// datasets/judge/builtin when path is empty, and returns what it read with
-// the name it read it as.
 // addJudgeClientFlags declares the client flags of a model judge (judge,
 // calibrate, probes) and --prompts.
 func addJudgeClientFlags(fs *flag.FlagSet) (*clientFlags, *string) {
@@ -28,21 +25,16 @@ func addJudgeClientFlags(fs *flag.FlagSet) (*clientFlags, *string) {
 		fs.String("prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json")
 }
 
+// readJudgeData reads the file at path with read, or the built-in
+// datasets/judge/builtin when path is empty, and returns what it read with
+// the name it read it as.
 func readJudgeData[T any](path, builtin string, read func(io.Reader, string) ([]T, error)) ([]T, string, error) {
-	var f io.ReadCloser
-	var err error
-	if path == "" {
-		path = "datasets/judge/" + builtin
-		f, err = datasets.Judge.Open("judge/" + builtin)
-	} else {
-		f, err = os.Open(path)
-	}
+	b, name, err := readOrSample(path, datasets.Judge, "judge/"+builtin)
 	if err != nil {
 		return nil, "", err
 	}
-	defer f.Close()
-	v, err := read(f, path)
-	return v, path, err
+	v, err := read(bytes.NewReader(b), name)
+	return v, name, err
 }
 
 // chooseJudgePrompt reads the prompts (the file at path, or the built-in
@@ -153,32 +145,10 @@ func runJudge(e *env) error {
 	}
 	res.Score.Created = results.Now()
 	if *out != "" {
-		if err := writeJudgeVerdicts(e, *out, tbl, *rawCSV); err != nil {
+		if err := writeCSVFile(e, "judge", *out, *rawCSV, tbl.WriteVerdictsCSV); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(len(tbl.Rows), "row", "rows"), *out)
 	}
 	return render(e, res, export)
-}
-
-// writeJudgeVerdicts writes the verdict file (judge.Responses.WriteVerdicts)
-// to path, atomically.
-func writeJudgeVerdicts(e *env, path string, tbl *judge.Responses, raw bool) error {
-	if raw {
-		rawCSVNote(e, "judge")
-	}
-	w, commit, abort, err := createAtomic(path)
-	if err != nil {
-		return err
-	}
-	defer abort()
-	guarded, err := tbl.WriteVerdictsCSV(w, tabular.CSVOptions{Raw: raw})
-	if err != nil {
-		return err
-	}
-	if err := commit(); err != nil {
-		return err
-	}
-	formulaNote(e, "judge", path, guarded)
-	return nil
 }

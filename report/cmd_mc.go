@@ -38,24 +38,16 @@ func runMC(e *env) error {
 		}
 		ks = append(ks, k)
 	}
-	var f *mc.File
-	name := *predictions
-	if name == "" {
-		data, err := datasets.MC.ReadFile(datasets.MCPredictionsName)
-		if err != nil {
-			return err
-		}
-		name = "datasets/" + datasets.MCPredictionsName
+	data, name, err := readOrSample(*predictions, datasets.MC, datasets.MCPredictionsName)
+	if err != nil {
+		return err
+	}
+	if *predictions == "" {
 		fmt.Fprintf(e.stderr, "evalbook mc: no --predictions given; scoring the built-in sample %s\n", name)
-		f, err = mc.Read(bytes.NewReader(data), name, mc.Columns{})
-		if err != nil {
-			return err
-		}
-	} else {
-		f, err = mc.ReadFile(name, mc.Columns{})
-		if err != nil {
-			return err
-		}
+	}
+	f, err := mc.Read(bytes.NewReader(data), name, mc.Columns{})
+	if err != nil {
+		return err
 	}
 	rep, err := mc.EvaluateFile(f, name, mc.Options{K: ks, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()})
 	if err != nil {

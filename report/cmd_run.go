@@ -79,17 +79,10 @@ func runRun(e *env) error {
 	sys := &harness.System{Retriever: retriever, MinScore: *minScore, MinMargin: *minMargin}
 	rows := harness.Run(sys, harness.RunCases(cases))
 	if *out != "" {
-		if *rawCSV {
-			rawCSVNote(e, "run")
-		}
-		guarded := 0
-		if err := writeAtomic(*out, func(w io.Writer) (err error) {
-			guarded, err = harness.WriteCSVOptions(w, rows, tabular.CSVOptions{Raw: *rawCSV})
-			return err
-		}); err != nil {
+		write := func(w io.Writer, o tabular.CSVOptions) (int, error) { return harness.WriteCSVOptions(w, rows, o) }
+		if err := writeCSVFile(e, "run", *out, *rawCSV, write); err != nil {
 			return err
 		}
-		formulaNote(e, "run", *out, guarded)
 	}
 	rep := harness.NewRunReport(rows, sys.Info(corpusLabel), label, design.Hash(cases))
 	if err := render(e, rep, export); err != nil || export.json || *out == "" {

@@ -1,6 +1,11 @@
 package main
 
-import "github.com/evalbook/evalbook/internal/outfile"
+import (
+	"io/fs"
+	"os"
+
+	"github.com/evalbook/evalbook/internal/outfile"
+)
 
 // The command writes every output file through internal/outfile.
 var (
@@ -27,4 +32,16 @@ func checkOut(cmd, path string, inputs ...string) error {
 		return usagef("%s: --out: %v", cmd, err)
 	}
 	return nil
+}
+
+// readOrSample reads the file at path, or with no path the embedded sample
+// file name of fsys, and returns its bytes with the name errors and
+// reports use ("datasets/<name>" for a sample).
+func readOrSample(path string, fsys fs.FS, name string) ([]byte, string, error) {
+	if path == "" {
+		b, err := fs.ReadFile(fsys, name)
+		return b, "datasets/" + name, err
+	}
+	b, err := os.ReadFile(path)
+	return b, path, err
 }

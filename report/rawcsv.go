@@ -3,6 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Safe CSV (issue 17): every CSV file a command writes guards the cells
@@ -25,4 +28,21 @@ func formulaNote(e *env, cmd, file string, cells int) {
 		fmt.Fprintf(e.stderr, "%s: warning: formula_cells: %s of %s that a spreadsheet would run as a formula got a leading ' (--raw-csv writes them as they came)\n",
 			cmd, plural(cells, "cell", "cells"), file)
 	}
+}
+
+// writeCSVFile writes the CSV file path through write, atomically, safe
+// unless raw: the --raw-csv note before, the formula_cells note after.
+func writeCSVFile(e *env, cmd, path string, raw bool, write func(io.Writer, tabular.CSVOptions) (int, error)) error {
+	if raw {
+		rawCSVNote(e, cmd)
+	}
+	guarded := 0
+	if err := writeAtomic(path, func(w io.Writer) (err error) {
+		guarded, err = write(w, tabular.CSVOptions{Raw: raw})
+		return err
+	}); err != nil {
+		return err
+	}
+	formulaNote(e, cmd, path, guarded)
+	return nil
 }
