@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/export"
 	"github.com/evalbook/evalbook/pkg/htmlreport"
@@ -70,7 +71,7 @@ type verdictSpool struct {
 }
 
 func newVerdictSpool() (*verdictSpool, error) {
-	f, err := os.CreateTemp("", "evalbook-verdicts-*.csv")
+	f, err := outfile.TempFile("evalbook-verdicts-*.csv")
 	if err != nil {
 		return nil, err
 	}
@@ -88,10 +89,7 @@ func (v *verdictSpool) finish() (string, error) {
 }
 
 // remove deletes the spool file.
-func (v *verdictSpool) remove() {
-	v.f.Close()
-	os.Remove(v.f.Name())
-}
+func (v *verdictSpool) remove() { outfile.RemoveTemp(v.f) }
 
 // exportScore writes the report files asked for by x (pkg/export),
 // reading the verdict rows from the file verdicts ("" when there is none),

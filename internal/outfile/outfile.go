@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 )
 
 // Create prepares the output file at path. Writes go through a
@@ -57,11 +58,12 @@ func Create(path string) (w io.Writer, commit func() error, abort func(), err er
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	track(f.Name())
 	if replace {
 		// The umask applied to the new file; give it the old one's mode.
 		if err := f.Chmod(perm); err != nil {
 			f.Close()
-			os.Remove(f.Name())
+			remove(f.Name())
 			return nil, nil, nil, err
 		}
 	}
@@ -75,15 +77,80 @@ func Create(path string) (w io.Writer, commit func() error, abort func(), err er
 			return err
 		}
 		done = true
-		return replaceFile(f.Name(), target)
+		err := replaceFile(f.Name(), target)
+		untrack(f.Name()) // in place, or kept and named in err
+		return err
 	}
 	abort = func() {
 		if !done {
 			f.Close()
-			os.Remove(f.Name())
+			remove(f.Name())
 		}
 	}
 	return bw, commit, abort, nil
+}
+
+// live holds the temporary files being written, so that RemoveTemps can
+// remove them when the process is told to stop.
+var live struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+func track(name string) {
+	live.Lock()
+	defer live.Unlock()
+	if live.names == nil {
+		live.names = map[string]bool{}
+	}
+	live.names[name] = true
+}
+
+func untrack(name string) {
+	live.Lock()
+	defer live.Unlock()
+	delete(live.names, name)
+}
+
+func remove(name string) {
+	os.Remove(name)
+	untrack(name)
+}
+
+// TempFile creates a scratch file in the system's temporary directory
+// (os.CreateTemp with pattern) that RemoveTemps removes too; the caller
+// removes it with RemoveTemp when done.
+func TempFile(pattern string) (*os.File, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err == nil {
+		track(f.Name())
+	}
+	return f, err
+}
+
+// RemoveTemp closes and removes a file made by TempFile.
+func RemoveTemp(f *os.File) {
+	f.Close()
+	remove(f.Name())
+}
+
+// RemoveTemps removes every temporary file Create or TempFile made that
+// is still being written, and returns how many it removed. The command
+// calls it when SIGINT or SIGTERM stops it before a run ends, so that no
+// ".<out>.<n>.tmp" outlives the process; the previous output, never
+// touched until commit, stays intact. A commit racing with it fails
+// (its temporary file is gone) and leaves the previous output in place.
+func RemoveTemps() int {
+	live.Lock()
+	defer live.Unlock()
+	n := 0
+	for name := range live.names {
+		if os.Remove(name) == nil {
+			n++
+		}
+		delete(live.names, name)
+	}
+	return n
 }
 
 // followLink returns the file that path names: path itself, or, when path

@@ -228,3 +228,45 @@ func TestRefuseInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveTemps: the temporary file of an unfinished Create and a
+// TempFile are removed; a commit after that fails and leaves the previous
+// file as it was; a finished file is not touched.
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	done, unfinished := filepath.Join(dir, "done.csv"), filepath.Join(dir, "unfinished.csv")
+	if err := os.WriteFile(unfinished, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(done, func(w io.Writer) error { _, err := io.WriteString(w, "done\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	w, commit, abort, err := Create(unfinished)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer abort()
+	io.WriteString(w, "half")
+	scratch, err := TempFile("outfile-test-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := RemoveTemps(); n != 2 {
+		t.Errorf("RemoveTemps removed %d files, want 2", n)
+	}
+	if _, err := os.Stat(scratch.Name()); !os.IsNotExist(err) {
+		t.Errorf("the scratch file is still there (%v)", err)
+	}
+	if err := commit(); err == nil {
+		t.Error("a commit after RemoveTemps succeeded")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	for path, want := range map[string]string{done: "done\n", unfinished: "old\n"} {
+		if b, _ := os.ReadFile(path); string(b) != want {
+			t.Errorf("%s holds %q, want %q", path, b, want)
+		}
+	}
+	scratch.Close()
+}

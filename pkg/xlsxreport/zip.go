@@ -207,6 +207,10 @@ func (s *spool) Write(p []byte) (int, error) {
 			s.err = fmt.Errorf("xlsxreport: a temporary file for the workbook: %w", err)
 			return 0, s.err
 		}
+		// Unlinked at once: the open file stays usable and the system
+		// frees it when it is closed or the process ends, even by a
+		// signal, so no spool outlives the run (issue 17).
+		os.Remove(f.Name())
 		s.file = f
 		if _, err := f.Write(s.mem); err != nil {
 			s.err = err
