@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -362,6 +363,40 @@ func badUTF8(file string, rec record, header []string) error {
 		}
 	}
 	return pe
+}
+
+// nulInRecord is the error for the first NUL byte in rec, or nil: its
+// line and character column in the file and its column name.
+func nulInRecord(file string, rec record, header []string) error {
+	if rec.raw != "" {
+		off := strings.IndexByte(rec.raw, 0)
+		if off < 0 {
+			return nil
+		}
+		i := slices.IndexFunc(rec.fields, func(f string) bool { return strings.IndexByte(f, 0) >= 0 })
+		pe := &ParseError{File: file, Err: tabular.NULError(utf8.RuneCountInString(rec.fields[i][:strings.IndexByte(rec.fields[i], 0)]) + 1)}
+		pe.Line, pe.Column = lineCol(rec.raw, off, rec.line)
+		if i < len(header) {
+			pe.Field = header[i]
+		}
+		return pe
+	}
+	return nulInFields(file, rec.line, 0, rec.fields, header)
+}
+
+// nulInFields is the error for the first NUL byte in fields, the record
+// at line, or nil; col is the NUL's column when known, else 0.
+func nulInFields(file string, line, col int, fields, header []string) error {
+	for i, f := range fields {
+		if k := strings.IndexByte(f, 0); k >= 0 {
+			pe := &ParseError{File: file, Line: line + strings.Count(f[:k], "\n"), Column: col, Err: tabular.NULError(utf8.RuneCountInString(f[:k]) + 1)}
+			if i < len(header) {
+				pe.Field = header[i]
+			}
+			return pe
+		}
+	}
+	return nil
 }
 
 // lineCol returns the 1-based line and character column of byte offset

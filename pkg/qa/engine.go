@@ -861,6 +861,7 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			// reads them anyway), the other fields here.
 			inRow := e.opt.Profile == textnorm.None && w.anyLow
 			valid := !inRow && fasttext.ValidUTF8(c.text)
+			nul := strings.IndexByte(c.text, 0) >= 0 // a NUL is an error (issue 17); memchr over the chunk costs little
 			for {
 				rec, ok, err := p.parse()
 				if err != nil {
@@ -869,6 +870,12 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 				}
 				if !ok {
 					return b
+				}
+				if nul {
+					if err := nulInRecord(e.file, rec, header); err != nil {
+						b.err = err
+						return b
+					}
 				}
 				if len(rec.fields) != nCols {
 					b.err = &ParseError{File: e.file, Line: rec.line, Err: errorf("%w: the record has %d fields, the header has %d (a field with a comma or line break must be quoted)", ErrFieldCount, len(rec.fields), nCols)}
@@ -968,6 +975,10 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 				}
 				if len(f) != len(header) {
 					end = &ParseError{File: e.file, Line: line, Err: errorf("%w: the record has %d fields, the header has %d", ErrFieldCount, len(f), len(header))}
+					break
+				}
+				if err := nulInFields(e.file, line, 0, f, header); err != nil {
+					end = err // a workbook cell (CSV and JSONL sources check as they read)
 					break
 				}
 				recs = append(recs, rec{f, line})

@@ -170,6 +170,24 @@ func (s *csvSource) badUTF8(rec []string, i int) *ParseError {
 	return pe
 }
 
+// byteAt is the line and character column of the first byte b in the
+// raw text of field i of the record just read.
+func (s *csvSource) byteAt(i int, b byte) (line, col int, ok bool) {
+	fl, fc := s.r.FieldPos(i)
+	start := s.w.lineStart(fl)
+	if start < 0 || fc < 1 || start+fc-1 > len(s.w.buf) {
+		return 0, 0, false
+	}
+	field := s.w.buf[start+fc-1:]
+	k := bytes.IndexByte(field, b)
+	if k < 0 {
+		return 0, 0, false
+	}
+	at := start + fc - 1 + k
+	ls := bytes.LastIndexByte(s.w.buf[:at], '\n') + 1
+	return fl + bytes.Count(field[:k], []byte("\n")), utf8.RuneCount(s.w.buf[ls:at]) + 1, true
+}
+
 func (s *csvSource) next(rec *Record) error {
 	s.w.trim(s.r.InputOffset())
 	f, err := s.r.Read()

@@ -152,10 +152,20 @@ var (
 	// ErrMissingColumn is matched when a column (a JSONL key) that must
 	// be there is not.
 	ErrMissingColumn = errors.New("missing column")
+	// ErrNUL is matched by the error for a NUL byte (U+0000) in a field:
+	// it is valid UTF-8 but no text, and a C tool or a spreadsheet cuts
+	// the text there, so it is refused, never kept or dropped silently.
+	ErrNUL = errors.New("NUL byte")
 	// ErrTooLong is matched when one record (a CSV record, a JSONL line)
 	// is longer than the reader's limit (Options.MaxRecord).
 	ErrTooLong = errors.New("record too long")
 )
+
+// NULError returns the cause of a ParseError for a NUL byte that is the
+// char-th character of its field.
+func NULError(char int) error {
+	return fmt.Errorf("%w (U+0000) at character %d of the field: a NUL is not text; remove it (e.g. tr -d '\\000' < in > out) or re-export the file", ErrNUL, char)
+}
 
 // BadByteError returns the cause of a ParseError for invalid UTF-8: it
 // wraps ErrInvalidUTF8 and names the first bad byte b and, when char > 0,

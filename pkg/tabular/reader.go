@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // DefaultMaxRecord is the longest record (one CSV record, quoted line
@@ -199,7 +200,30 @@ func (r *Reader) Scan() bool {
 		}
 		return false
 	}
+	for i, f := range r.rec.Fields {
+		if k := strings.IndexByte(f, 0); k >= 0 {
+			r.err = r.nulError(i, f[:k])
+			return false
+		}
+	}
 	return true
+}
+
+// nulError is the error for a NUL in field i of the record just read,
+// after the text before: where it is (in CSV the NUL itself; in JSONL,
+// where it is written as \u0000, the value) and the field.
+func (r *Reader) nulError(i int, before string) *ParseError {
+	line, col := r.FieldPos(i)
+	if c, ok := r.src.(*csvSource); ok {
+		if l, k, ok := c.byteAt(i, 0); ok {
+			line, col = l, k
+		}
+	}
+	pe := &ParseError{File: r.name, Line: line, Column: col, Err: NULError(utf8.RuneCountInString(before) + 1)}
+	if h := r.Header(); i < len(h) {
+		pe.Field = h[i]
+	}
+	return pe
 }
 
 // Record returns the record Scan read. It and its Fields stay valid
