@@ -13,8 +13,8 @@ import (
 func TestNULIsAnError(t *testing.T) {
 	for _, c := range []struct {
 		name, in, format string
-		line, col int
-		field      string
+		line, col        int
+		field            string
 	}{
 		// "id,text" then row 2: a,bc<NUL>d: the NUL is character 3 of text, column 5 of the line.
 		{"csv plain", "id,text\na,bc\x00d\n", "csv", 2, 5, "text"},
