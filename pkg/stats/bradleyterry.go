@@ -1,9 +1,13 @@
 package stats
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // BradleyTerryTolerance and BradleyTerryMaxIter bound the MM iteration
@@ -208,4 +212,86 @@ func strongComponents(wins [][]float64) [][]int {
 		sort.Ints(c)
 	}
 	return out
+}
+
+// BTOutcome is W wins of model I over model J (a tie is 0.5 each way).
+type BTOutcome struct {
+	I, J int
+	W    float64
+}
+
+// BradleyTerryBootstrap refits the Bradley-Terry model of k models on
+// resamples bootstrap replicates of units: each replicate draws
+// len(units) units with replacement (a unit is the outcomes of one item,
+// or one comparison, which stay together) and fits BradleyTerry to the
+// wins they hold. theta[b] is replicate b's log-strengths (summing to 0),
+// or nil when its MLE does not exist (a resample that leaves a model
+// without a win, a loss or a link to the rest); dropped counts those.
+// Replicate b draws from the PCG stream (seed, b+1), so the result does
+// not depend on GOMAXPROCS. It panics on misuse (no units, resamples < 1,
+// an index outside [0, k)).
+func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint64) (theta [][]float64, dropped int, err error) {
+	if len(units) == 0 || resamples < 1 {
+		panic(fmt.Sprintf("stats: BradleyTerryBootstrap over %d units with %d resamples", len(units), resamples))
+	}
+	for _, u := range units {
+		for _, o := range u {
+			if o.I < 0 || o.I >= k || o.J < 0 || o.J >= k {
+				panic(fmt.Sprintf("stats: BradleyTerryBootstrap: outcome %+v outside %d models", o, k))
+			}
+		}
+	}
+	theta = make([][]float64, resamples)
+	errs := make([]error, resamples)
+	workers := min(runtime.GOMAXPROCS(0), resamples)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			var p pcg
+			w := make([]int32, len(units))
+			wins := make([][]float64, k)
+			for i := range wins {
+				wins[i] = make([]float64, k)
+			}
+			for {
+				b := next.Add(1) - 1
+				if b >= int64(resamples) {
+					return
+				}
+				p.seed(seed, uint64(b)+1)
+				drawCounts(&p, w)
+				for i := range wins {
+					clear(wins[i])
+				}
+				for u, c := range w {
+					if c == 0 {
+						continue
+					}
+					for _, o := range units[u] {
+						wins[o.I][o.J] += float64(c) * o.W
+					}
+				}
+				fit, err := BradleyTerry(wins)
+				var ne *NotEstimableError
+				switch {
+				case err == nil:
+					theta[b] = fit.Theta
+				case errors.As(err, &ne):
+				default:
+					errs[b] = err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for b, t := range theta {
+		if errs[b] != nil {
+			return nil, 0, errs[b]
+		}
+		if t == nil {
+			dropped++
+		}
+	}
+	return theta, dropped, nil
 }
