@@ -70,7 +70,7 @@ type Settings struct {
 // Rating is one model's figures.
 type Rating struct {
 	Model string `json:"model"`
-	Rank  int    `json:"rank"` // 1 + models with a higher rating
+	Rank  int    `json:"rank"` // 1 + models with a higher rating (by more than 1e-8)
 	// Rating is the log-strength θ; CILow and CIHigh its percentile
 	// bootstrap interval (equal to Rating when there are no intervals).
 	Rating float64 `json:"rating"`
@@ -293,7 +293,7 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 	for i := range rs {
 		rs[i].Rank = 1
 		for j := range rs {
-			if rs[j].Rating > rs[i].Rating {
+			if rs[j].Rating > rs[i].Rating+rankTolerance {
 				rs[i].Rank++
 			}
 		}
@@ -301,6 +301,10 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 	res.Ratings = rs
 	return res, nil
 }
+
+// rankTolerance: ratings closer than this are tied for the rank (the MM
+// iteration stops at stats.BradleyTerryTolerance).
+const rankTolerance = 1e-8
 
 // anchored returns θ shifted so that θ[anchor] is 0, or unchanged (sum
 // 0) when anchor is negative.

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -12,7 +11,7 @@ import (
 
 // BradleyTerryTolerance and BradleyTerryMaxIter bound the MM iteration
 // of BradleyTerry: it stops when no log-strength moves by more than the
-// tolerance in a sweep, and fails after the maximum number of sweeps.
+// tolerance in a sweep (as a relative change of its strength eᶿ), and fails after the maximum number of sweeps.
 const (
 	BradleyTerryTolerance = 1e-10
 	BradleyTerryMaxIter   = 100000
@@ -80,6 +79,13 @@ func BradleyTerry(wins [][]float64) (BradleyTerryFit, error) {
 	if err := btEstimable(wins); err != nil {
 		return BradleyTerryFit{}, err
 	}
+	return bradleyTerryMM(wins, nil)
+}
+
+// bradleyTerryMM runs the MM iteration from the log-strengths start (nil:
+// all 0) on a matrix that passed btEstimable.
+func bradleyTerryMM(wins [][]float64, start []float64) (BradleyTerryFit, error) {
+	k := len(wins)
 	W := make([]float64, k)
 	for i := range k {
 		for j := range k {
@@ -89,34 +95,57 @@ func BradleyTerry(wins [][]float64) (BradleyTerryFit, error) {
 		}
 	}
 	g := make([]float64, k)
-	for i := range g {
-		g[i] = 1
-	}
 	theta := make([]float64, k)
+	for i := range g {
+		if start != nil {
+			theta[i] = start[i]
+		}
+		g[i] = math.Exp(theta[i])
+	}
+	// N[i*k+j] = wᵢⱼ + wⱼᵢ; prev holds g at the start of the sweep. The
+	// strengths are rescaled to sum to k after each sweep (the model is
+	// unchanged by a common factor), and the move is measured as the
+	// largest relative change of a strength, ≈ the change of its θ.
+	N := make([]float64, k*k)
+	for i := range k {
+		for j := range k {
+			if i != j {
+				N[i*k+j] = wins[i][j] + wins[j][i]
+			}
+		}
+	}
+	prev := make([]float64, k)
 	for it := 1; it <= BradleyTerryMaxIter; it++ {
+		copy(prev, g)
 		for i := range k {
-			d := 0.0
-			for j := range k {
-				if n := wins[i][j] + wins[j][i]; j != i && n > 0 {
-					d += n / (g[i] + g[j])
+			d, gi := 0.0, g[i]
+			for j, n := range N[i*k : (i+1)*k] {
+				if n > 0 {
+					d += n / (gi + g[j])
 				}
 			}
 			g[i] = W[i] / d
 		}
-		// Centre the logs (geometric mean 1) and measure the move.
-		mean := 0.0
-		for i := range g {
-			mean += math.Log(g[i])
+		sum := 0.0
+		for _, x := range g {
+			sum += x
 		}
-		mean /= float64(k)
+		sc := float64(k) / sum
 		move := 0.0
 		for i := range g {
-			t := math.Log(g[i]) - mean
-			move = math.Max(move, math.Abs(t-theta[i]))
-			theta[i] = t
-			g[i] = math.Exp(t)
+			g[i] *= sc
+			move = math.Max(move, math.Abs(g[i]/prev[i]-1))
 		}
 		if move < BradleyTerryTolerance {
+			mean := 0.0
+			for i := range g {
+				theta[i] = math.Log(g[i])
+				mean += theta[i]
+			}
+			mean /= float64(k)
+			for i := range theta {
+				theta[i] -= mean
+			}
 			return BradleyTerryFit{Theta: theta, Iterations: it}, nil
 		}
 	}
@@ -241,6 +270,23 @@ func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint6
 			}
 		}
 	}
+	// Every replicate starts from the fit on all units (when it exists),
+	// which it is near: a few sweeps instead of hundreds.
+	var start []float64
+	{
+		wins := make([][]float64, k)
+		for i := range wins {
+			wins[i] = make([]float64, k)
+		}
+		for _, u := range units {
+			for _, o := range u {
+				wins[o.I][o.J] += o.W
+			}
+		}
+		if fit, err := BradleyTerry(wins); err == nil {
+			start = fit.Theta
+		}
+	}
 	theta = make([][]float64, resamples)
 	errs := make([]error, resamples)
 	workers := min(runtime.GOMAXPROCS(0), resamples)
@@ -272,15 +318,15 @@ func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint6
 						wins[o.I][o.J] += float64(c) * o.W
 					}
 				}
-				fit, err := BradleyTerry(wins)
-				var ne *NotEstimableError
-				switch {
-				case err == nil:
-					theta[b] = fit.Theta
-				case errors.As(err, &ne):
-				default:
-					errs[b] = err
+				if btEstimable(wins) != nil {
+					continue // theta[b] stays nil
 				}
+				fit, err := bradleyTerryMM(wins, start)
+				if err != nil {
+					errs[b] = err
+					continue
+				}
+				theta[b] = fit.Theta
 			}
 		})
 	}
