@@ -51,9 +51,12 @@ type Options struct {
 	// RankResamples is the number of replicates of the paired rank
 	// bootstrap that gives every cell its rank interval and every slice
 	// its signal-to-noise ratio: 0 means Resamples when that is
-	// positive, else stats.DefaultRankResamples (the rank bootstrap
-	// reuses the scored rows and costs little beside scoring); negative
-	// turns both off. Tiers need no resampling and are always given.
+	// positive, else stats.DefaultRankResamples for a row-level metric
+	// (the bootstrap reuses the scored rows and costs little beside
+	// scoring) and off for a corpus-level one (its replicates recompute
+	// the corpus statistic, as the cells' bootstrap that Resamples turns
+	// on); negative turns it off. Tiers need no resampling and are always
+	// given.
 	RankResamples int
 	// TierCorrection is the multiple-testing correction of the tier
 	// tests: stats.CorrectionHolm (the default) or stats.CorrectionBH.
@@ -334,7 +337,7 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 		Metric: results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule, FalsePositives: m.FalsePositives,
 			FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source}}
 	b.Settings = Settings{Normalize: opt.Profile.String(), Confidence: opt.Confidence, Alpha: opt.Alpha, Seed: opt.Seed,
-		RankResamples: rankResamples(opt), RankTies: stats.RankTieRule, TierTest: "two-sided sign test on the questions both answered",
+		RankResamples: rankResamples(opt, m), RankTies: stats.RankTieRule, TierTest: "two-sided sign test on the questions both answered",
 		TierCorrection: opt.TierCorrection, SNRThreshold: stats.LowSNR}
 	switch {
 	case m.Corpus != nil && opt.Resamples > 0:

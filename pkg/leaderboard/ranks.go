@@ -62,8 +62,11 @@ func (s SliceSNR) label() string {
 }
 
 // rankResamples is the number of replicates of the rank bootstrap, 0
-// when it is off.
-func rankResamples(opt Options) int {
+// when it is off (Options.RankResamples): by default Resamples, else
+// stats.DefaultRankResamples for a row-level metric, and off for a
+// corpus-level one, whose replicates recompute the corpus statistic and
+// cost as much as the cells' own bootstrap, which is off by default too.
+func rankResamples(opt Options, m *score.Metric) int {
 	switch {
 	case opt.RankResamples < 0:
 		return 0
@@ -71,6 +74,8 @@ func rankResamples(opt Options) int {
 		return opt.RankResamples
 	case opt.Resamples > 0:
 		return opt.Resamples
+	case m.Corpus != nil:
+		return 0
 	}
 	return stats.DefaultRankResamples
 }
@@ -172,8 +177,8 @@ func (sb *sliceBoot) score(m int, w []int32) float64 {
 }
 
 // bootstrap runs the paired rank bootstrap of the slice's models.
-func (sb *sliceBoot) bootstrap(point []float64, opt Options) stats.RankResult {
-	return stats.RankBootstrap(point, len(sb.keys), sb.score, stats.RankOptions{Resamples: rankResamples(opt),
+func (sb *sliceBoot) bootstrap(point []float64, opt Options, m *score.Metric) stats.RankResult {
+	return stats.RankBootstrap(point, len(sb.keys), sb.score, stats.RankOptions{Resamples: rankResamples(opt, m),
 		Confidence: opt.Confidence, Seed: opt.Seed})
 }
 
@@ -223,7 +228,7 @@ func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string
 		b.TierTests = append(b.TierTests, TierTest{Language: lang, Tier: t.Tier, Best: cs[t.Best].Model, Model: cs[t.Other].Model,
 			Shared: p.shared, Better: p.better, Worse: p.worse, P: t.P, PAdjusted: t.PAdjusted, Separable: t.Separable})
 	}
-	if rankResamples(opt) == 0 {
+	if rankResamples(opt, m) == 0 {
 		return
 	}
 	if len(cs) == 1 {
@@ -231,7 +236,7 @@ func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string
 		return
 	}
 	sb := newSliceBoot(rows, m.Corpus)
-	res := sb.bootstrap(point, opt)
+	res := sb.bootstrap(point, opt, m)
 	se := make([]float64, len(cs))
 	for i, r := range res.Ranks {
 		cs[i].RankLow, cs[i].RankHigh = r.Lo, r.Hi
@@ -244,7 +249,7 @@ func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string
 // domainSNR adds the signal-to-noise ratio of every domain of every
 // language with two or more models.
 func (b *Board) domainSNR(cells map[string]map[string][]row, m *score.Metric, opt Options) {
-	if rankResamples(opt) == 0 {
+	if rankResamples(opt, m) == 0 {
 		return
 	}
 	type dl struct{ lang, domain string }
@@ -284,7 +289,7 @@ func (b *Board) domainSNR(cells map[string]map[string][]row, m *score.Metric, op
 			continue
 		}
 		sb := newSliceBoot(rows, m.Corpus)
-		res := sb.bootstrap(point, opt)
+		res := sb.bootstrap(point, opt, m)
 		se := make([]float64, len(rows))
 		for i, r := range res.Ranks {
 			se[i] = r.SE

@@ -55,7 +55,11 @@ func (b *Board) writeRanks(s *strings.Builder) {
 		fmt.Fprintf(s, "rank: 1 + models with a higher value; interval: %.0f%% percentile interval of the rank over %d bootstrap\n"+
 			"  replicates that resample the questions once for all models.\n", b.Settings.Confidence*100, b.Settings.RankResamples)
 	} else {
-		s.WriteString("rank: 1 + models with a higher value (no rank intervals: the rank bootstrap is off).\n")
+		off := "the rank bootstrap is off"
+		if b.Level == "corpus" {
+			off += ";\n  for a corpus-level metric it runs only with resamples, as the cells' intervals do"
+		}
+		fmt.Fprintf(s, "rank: 1 + models with a higher value (no rank intervals: %s).\n", off)
 	}
 	fmt.Fprintf(s, "tier 1: the best model and every model a two-sided sign test (%s-corrected, α = %g) cannot separate\n"+
 		"  from it; tier 2 the same among the rest, and so on. p: against the best of the model's tier.\n",
