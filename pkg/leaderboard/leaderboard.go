@@ -11,6 +11,21 @@
 // significant is reported as such: with a few dozen questions per
 // language, most leads are not.
 //
+// Every cell also has a rank within its language (1 + the models with a
+// higher value, so ties share the better rank), a rank interval and a
+// tier. The interval comes from a bootstrap over questions paired across
+// models: each replicate resamples the language's questions once and
+// recomputes every model's value on those same questions
+// (stats.RankBootstrap); the interval is the percentile interval of the
+// model's replicate ranks. Tiers need no resampling: the best model and
+// every model the sign test (Holm-corrected over the round, or
+// Benjamini-Hochberg) cannot separate from it form tier 1; they are
+// removed and the rest is tiered the same way (stats.Tiers). Every
+// language and every domain within a language gets a signal-to-noise
+// ratio, the spread of the models' values over the bootstrap noise of
+// one value; slices below stats.LowSNR are named in a low_snr_slice
+// warning (CodeLowSNR).
+//
 // The language of a row comes from the file name when it has the
 // <model>_<language> form, else from a language column, else from the
 // script of the golden answer (textnorm.ScriptOf; Devanagari is taken as
