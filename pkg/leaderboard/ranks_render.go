@@ -151,3 +151,13 @@ func optInt(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// rankNote says, for the cells table, what the rank columns hold.
+func (b *Board) rankNote() string {
+	iv := "rank_low/rank_high are empty (the rank bootstrap is off)"
+	if b.Settings.RankResamples > 0 {
+		iv = fmt.Sprintf("rank_low/rank_high: %.0f%% percentile interval of the rank over %d bootstrap replicates paired across models",
+			b.Settings.Confidence*100, b.Settings.RankResamples)
+	}
+	return fmt.Sprintf("rank: 1 + models with a higher value; %s; tier: see Tiers (%s-corrected sign tests).", iv, correctionName(b.Settings.TierCorrection))
+}

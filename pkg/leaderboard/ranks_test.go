@@ -190,3 +190,33 @@ func TestSliceBootIsTheCell(t *testing.T) {
 		}
 	}
 }
+
+// Tables carry the ranks and tiers (cells table), the tier tests and the
+// signal-to-noise slices, so the workbook and the page show them.
+func TestRankTables(t *testing.T) {
+	b := rankBoard(t, Options{Seed: 2})
+	ts := b.Tables()
+	if len(ts) != 5 || ts[3].Title != "Tiers" || ts[4].Title != "Signal to noise" {
+		t.Fatalf("%d tables", len(ts))
+	}
+	cells := ts[0]
+	col := map[string]int{}
+	for i, c := range cells.Columns {
+		col[c.Name] = i
+	}
+	for _, name := range []string{"rank", "rank_low", "rank_high", "tier"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("cells table lacks %s: %+v", name, cells.Columns)
+		}
+	}
+	for _, r := range cells.Rows {
+		if r[col["language"]] == "hindi" && r[col["model"]] == "b" {
+			if got := []string{r[col["rank"]], r[col["rank_low"]], r[col["rank_high"]], r[col["tier"]]}; strings.Join(got, ",") != "2,1,2,1" {
+				t.Errorf("hindi b: %v, want 2,1,2,1", got)
+			}
+		}
+	}
+	if len(ts[3].Rows) != len(b.TierTests) || len(ts[4].Rows) != len(b.SNR) {
+		t.Errorf("tier rows %d (tests %d), snr rows %d (slices %d)", len(ts[3].Rows), len(b.TierTests), len(ts[4].Rows), len(b.SNR))
+	}
+}

@@ -162,8 +162,8 @@ func (b *Board) Tables() []results.Table {
 	f := results.Float
 	cells := results.Table{
 		Title: fmt.Sprintf("Leaderboard: %s", b.Metric.ID),
-		Note: fmt.Sprintf("%s per model and language, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g).",
-			b.Metric.Name, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha),
+		Note: fmt.Sprintf("%s per model and language, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g). %s",
+			b.Metric.Name, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha, b.rankNote()),
 		Columns: []results.Column{{Name: "language"}, {Name: "model"}, {Name: "n", Kind: results.KindNumber},
 			{Name: "blank", Kind: results.KindNumber}, {Name: b.Metric.ID, Kind: results.KindRate},
 			{Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}, {Name: "best"},
