@@ -1,6 +1,7 @@
 package leaderboard
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -91,6 +92,12 @@ type sliceBoot struct {
 	stats [][]float64 // [model][item*k + s], corpus metrics
 	def   *score.CorpusDef
 	full  []bool // the model has exactly one row on every item
+	// mult, when set, groups the items: column i of sums and cnts stands
+	// for mult[i] items with those figures for every model (row-level
+	// metrics, whose few models' verdicts repeat); total is the number of
+	// items.
+	mult  []int
+	total int
 }
 
 func newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
@@ -132,7 +139,46 @@ func newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
 		}
 		sb.sums, sb.cnts, sb.stats, sb.full = append(sb.sums, s), append(sb.cnts, c), append(sb.stats, st), append(sb.full, full)
 	}
+	sb.total = n
+	if def == nil {
+		sb.group()
+	}
 	return sb
+}
+
+// group merges the items whose sum and count agree for every model, when
+// that at least halves their number (stats.RankOptions.Multiplicity).
+func (sb *sliceBoot) group() {
+	n := sb.total
+	idx := map[string]int{}
+	var first, mult []int
+	key := make([]byte, 0, 16*len(sb.sums))
+	for i := range n {
+		key = key[:0]
+		for m := range sb.sums {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(sb.sums[m][i]))
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(sb.cnts[m][i]))
+		}
+		g, ok := idx[string(key)]
+		if !ok {
+			if len(first) >= n/2 {
+				return
+			}
+			g = len(first)
+			idx[string(key)] = g
+			first = append(first, i)
+			mult = append(mult, 0)
+		}
+		mult[g]++
+	}
+	for m := range sb.sums {
+		s, c := make([]float64, len(first)), make([]float64, len(first))
+		for g, i := range first {
+			s[g], c[g] = sb.sums[m][i], sb.cnts[m][i]
+		}
+		sb.sums[m], sb.cnts[m] = s, c
+	}
+	sb.mult = mult
 }
 
 // score is the model's value on a replicate (stats.ItemScorer).
@@ -163,7 +209,7 @@ func (sb *sliceBoot) score(m int, w []int32) float64 {
 		for i, wi := range w {
 			t += float64(wi) * s[i]
 		}
-		return t / float64(len(w))
+		return t / float64(sb.total)
 	}
 	c := sb.cnts[m]
 	t, d := 0.0, 0.0
@@ -178,8 +224,8 @@ func (sb *sliceBoot) score(m int, w []int32) float64 {
 
 // bootstrap runs the paired rank bootstrap of the slice's models.
 func (sb *sliceBoot) bootstrap(point []float64, opt Options, m *score.Metric) stats.RankResult {
-	return stats.RankBootstrap(point, len(sb.keys), sb.score, stats.RankOptions{Resamples: rankResamples(opt, m),
-		Confidence: opt.Confidence, Seed: opt.Seed})
+	return stats.RankBootstrap(point, len(sb.sums[0]), sb.score, stats.RankOptions{Resamples: rankResamples(opt, m),
+		Confidence: opt.Confidence, Seed: opt.Seed, Multiplicity: sb.mult})
 }
 
 // rankLanguage gives the cells of one language (cs, in model order)

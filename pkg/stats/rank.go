@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,13 @@ type RankOptions struct {
 	Resamples  int     // replicates; 0 means DefaultRankResamples
 	Confidence float64 // 0 means 0.95
 	Seed       uint64
+	// Multiplicity, when set (one entry per item), says that item i
+	// stands for Multiplicity[i] items on which every model scores alike
+	// (the items grouped by their values across models): a replicate then
+	// draws the groups' counts from the multinomial law of resampling all
+	// Σ Multiplicity items, which is the same bootstrap in law at a cost
+	// per replicate of the number of groups rather than of items.
+	Multiplicity []int
 }
 
 // ModelRank is one model's rank on the point scores, the percentile
@@ -83,6 +91,19 @@ func RankBootstrap(point []float64, nItems int, score ItemScorer, opt RankOption
 	}
 	checkConfidence(opt.Confidence)
 	R := opt.Resamples
+	total := nItems
+	if opt.Multiplicity != nil {
+		if len(opt.Multiplicity) != nItems {
+			panic(fmt.Sprintf("stats: RankBootstrap: %d multiplicities for %d items", len(opt.Multiplicity), nItems))
+		}
+		total = 0
+		for _, c := range opt.Multiplicity {
+			if c < 1 {
+				panic(fmt.Sprintf("stats: RankBootstrap: multiplicity %d", c))
+			}
+			total += c
+		}
+	}
 	scores := make([]float64, R*nm)
 	workers := min(runtime.GOMAXPROCS(0), R)
 	var next atomic.Int64
@@ -96,8 +117,12 @@ func RankBootstrap(point []float64, nItems int, score ItemScorer, opt RankOption
 				if b >= int64(R) {
 					return
 				}
-				p.seed(opt.Seed, uint64(b)+1)
-				drawCounts(&p, w)
+				if opt.Multiplicity != nil {
+					drawGroups(newRand(opt.Seed, uint64(b)+1), opt.Multiplicity, total, w)
+				} else {
+					p.seed(opt.Seed, uint64(b)+1)
+					drawCounts(&p, w)
+				}
 				row := scores[int(b)*nm : int(b+1)*nm]
 				for m := range row {
 					row[m] = score(m, w)
@@ -140,9 +165,9 @@ func RankBootstrap(point []float64, nItems int, score ItemScorer, opt RankOption
 		}
 		out.Ranks[m] = mr
 	}
-	if nItems < MinBootstrapN {
+	if total < MinBootstrapN {
 		out.Warnings = append(out.Warnings, warning(CodeFewResampled, "the rank bootstrap resamples %d items (fewer than %d): "+
-			"the replicate ranks take few values and the rank intervals are rough", nItems, MinBootstrapN))
+			"the replicate ranks take few values and the rank intervals are rough", total, MinBootstrapN))
 	}
 	return out
 }
@@ -150,9 +175,18 @@ func RankBootstrap(point []float64, nItems int, score ItemScorer, opt RankOption
 // RankMeans is RankBootstrap for scores that are means over items:
 // values[m][i] is model m's value on item i, NaN when the model has none.
 // A model's score on a replicate is the weighted mean of its values.
+// Items with the same values for every model are grouped
+// (RankOptions.Multiplicity) when that at least halves their number, as
+// for pass/fail verdicts of a few models.
 func RankMeans(values [][]float64, opt RankOptions) RankResult {
 	if len(values) == 0 {
 		panic("stats: RankMeans over no models")
+	}
+	if opt.Multiplicity == nil {
+		if g, mult, ok := groupItems(values); ok {
+			opt.Multiplicity = mult
+			values = g
+		}
 	}
 	n := len(values[0])
 	point := make([]float64, len(values))
@@ -191,7 +225,80 @@ func RankMeans(values [][]float64, opt RankOptions) RankResult {
 		}
 		return s / c
 	}
+	if opt.Multiplicity != nil {
+		total := 0
+		for _, c := range opt.Multiplicity {
+			total += c
+		}
+		// Grouped items: the point scores and the complete models' means
+		// weigh each group by its size.
+		for m, v := range values {
+			s, c := 0.0, 0.0
+			for i, x := range v {
+				if !math.IsNaN(x) {
+					s += float64(opt.Multiplicity[i]) * x
+					c += float64(opt.Multiplicity[i])
+				}
+			}
+			point[m] = s / c
+		}
+		score = func(m int, w []int32) float64 {
+			s, c := 0.0, 0.0
+			for i, x := range values[m] {
+				if w[i] != 0 && !math.IsNaN(x) {
+					s += float64(w[i]) * x
+					c += float64(w[i])
+				}
+			}
+			return s / c
+		}
+	}
 	return RankBootstrap(point, n, score, opt)
+}
+
+// groupItems groups the items (columns of values) that have the same
+// value for every model, when that at least halves their number: it
+// returns one column per group, in order of first appearance, and the
+// group sizes.
+func groupItems(values [][]float64) ([][]float64, []int, bool) {
+	n := len(values[0])
+	for _, v := range values {
+		if len(v) != n {
+			return nil, nil, false // RankMeans reports the mismatch
+		}
+	}
+	idx := map[string]int{}
+	var first, mult []int
+	key := make([]byte, 0, 8*len(values))
+	for i := range n {
+		key = key[:0]
+		for _, v := range values {
+			b := math.Float64bits(v[i])
+			if math.IsNaN(v[i]) {
+				b = 0x7ff8000000000001 // one NaN
+			}
+			key = append(key, byte(b), byte(b>>8), byte(b>>16), byte(b>>24), byte(b>>32), byte(b>>40), byte(b>>48), byte(b>>56))
+		}
+		g, ok := idx[string(key)]
+		if !ok {
+			if len(first) >= n/2 {
+				return nil, nil, false
+			}
+			g = len(first)
+			idx[string(key)] = g
+			first = append(first, i)
+			mult = append(mult, 0)
+		}
+		mult[g]++
+	}
+	out := make([][]float64, len(values))
+	for m, v := range values {
+		out[m] = make([]float64, len(first))
+		for g, i := range first {
+			out[m][g] = v[i]
+		}
+	}
+	return out, mult, true
 }
 
 // drawCounts fills w with the multinomial counts of len(w) draws of an
@@ -220,6 +327,27 @@ func drawCounts(p *pcg, w []int32) {
 		}
 	}
 	*p = q
+}
+
+// drawGroups fills w with Multinomial(total, mult/total) counts, drawn
+// as w_j ~ Binomial(total − Σ_{i<j} w_i, mult_j / Σ_{i≥j} mult_i).
+func drawGroups(r *rand.Rand, mult []int, total int, w []int32) {
+	left, leftMult := total, total
+	for j, c := range mult {
+		switch {
+		case left == 0:
+			w[j] = 0
+		case j == len(mult)-1 || c == leftMult:
+			w[j] = int32(left)
+			left = 0
+		default:
+			g := makeBinomial(left, float64(c)/float64(leftMult))
+			k := g.draw(r)
+			w[j] = int32(k)
+			left -= k
+		}
+		leftMult -= c
+	}
 }
 
 // competitionRanks writes into ranks the rank of each score by

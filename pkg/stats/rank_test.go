@@ -203,3 +203,47 @@ func TestSignalToNoiseHand(t *testing.T) {
 		t.Errorf("different scores, no noise: %+v", s)
 	}
 }
+
+// Grouping items is the same bootstrap in law: the plug-in standard error
+// √(0.3·0.7/400) = 0.0229129 comes out of RankMeans (which groups the 400
+// items into 2) and of RankBootstrap over the items one by one, and both
+// give the paired intervals of TestRankMeansPaired.
+func TestRankGroupedMatchesItems(t *testing.T) {
+	x := make([]float64, 400)
+	for i := range 120 {
+		x[i] = 1
+	}
+	vals := [][]float64{x, make([]float64, 400)}
+	if _, mult, ok := groupItems(vals); !ok || !reflect.DeepEqual(mult, []int{120, 280}) {
+		t.Fatalf("groups %v %v", mult, ok)
+	}
+	score := func(m int, w []int32) float64 {
+		s := 0.0
+		for i, v := range vals[m] {
+			s += float64(w[i]) * v
+		}
+		return s / 400
+	}
+	items := RankBootstrap([]float64{0.3, 0}, 400, score, RankOptions{Resamples: 20000, Seed: 5})
+	grouped := RankMeans(vals, RankOptions{Resamples: 20000, Seed: 5})
+	for name, r := range map[string]RankResult{"items": items, "grouped": grouped} {
+		if se := r.Ranks[0].SE; math.Abs(se-0.0229129) > 0.03*0.0229129 {
+			t.Errorf("%s: SE %v, want 0.0229129 within 3%%", name, se)
+		}
+		if r.Ranks[0].Lo != 1 || r.Ranks[1].Lo != 2 {
+			t.Errorf("%s: %+v", name, r.Ranks)
+		}
+	}
+	// Distinct items are not grouped.
+	if _, _, ok := groupItems([][]float64{{1, 2, 3, 4}, {0, 0, 0, 0}}); ok {
+		t.Error("4 distinct items grouped")
+	}
+	r := newRand(1, 1)
+	w := make([]int32, 3)
+	for range 100 {
+		drawGroups(r, []int{5, 1, 4}, 10, w)
+		if w[0]+w[1]+w[2] != 10 || w[0] < 0 || w[1] < 0 || w[2] < 0 {
+			t.Fatalf("group counts %v", w)
+		}
+	}
+}
