@@ -207,8 +207,43 @@ func RankMeans(values [][]float64, opt RankOptions) RankResult {
 		}
 		point[m] = s / float64(c) // NaN when c == 0
 	}
+	// ones[m] lists the items of a complete pass/fail model that it
+	// passes: its replicate score is then a sum of integer weights.
+	ones := make([][]int32, len(values))
+	for m, v := range values {
+		if !complete[m] || n >= 1<<31 {
+			continue
+		}
+		var idx []int32
+		binary := true
+		for i, x := range v {
+			switch x {
+			case 1:
+				idx = append(idx, int32(i))
+			case 0:
+			default:
+				binary = false
+			}
+			if !binary {
+				break
+			}
+		}
+		if binary {
+			ones[m] = idx
+			if idx == nil {
+				ones[m] = []int32{}
+			}
+		}
+	}
 	score := func(m int, w []int32) float64 {
 		v := values[m]
+		if ones[m] != nil {
+			var s int64
+			for _, i := range ones[m] {
+				s += int64(w[i])
+			}
+			return float64(s) / float64(n)
+		}
 		if complete[m] {
 			s := 0.0
 			for i, x := range v {
