@@ -9,6 +9,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 func init() {
@@ -22,6 +23,7 @@ func runLeaderboard(e *env) error {
 		metric = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
 		asJSON = fs.Bool("json", false, "print one JSON document instead of tables")
 		alpha  = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
+		tiers  = addChoice(fs, "tiers-correction", "multiple-testing `correction` of the tier tests: holm or bh", stats.CorrectionHolm, stats.CorrectionBH)
 		qCol   = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
 		aCol   = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
 		dCol   = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
@@ -30,7 +32,7 @@ func runLeaderboard(e *env) error {
 		repair = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
 	export := &tableExport{counted: true}
-	fs.StringVar(&export.xlsx, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains)")
+	fs.StringVar(&export.xlsx, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains, tiers, signal to noise)")
 	fs.StringVar(&export.html, "html", "", "write the boards as one self-contained HTML `FILE`")
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
 	iv := addOptionalIntervalFlags(fs, "for corpus-level metrics")
@@ -60,7 +62,7 @@ func runLeaderboard(e *env) error {
 	var boards []*leaderboard.Board
 	for _, m := range ms {
 		board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
-			Metric: m.ID, Profile: *normalize, Confidence: iv.Confidence(), Alpha: *alpha, Resamples: iv.Resamples(), Seed: iv.Seed(),
+			Metric: m.ID, Profile: *normalize, Confidence: iv.Confidence(), Alpha: *alpha, TierCorrection: *tiers, Resamples: iv.Resamples(), Seed: iv.Seed(),
 			Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
 			RepairUTF8: *repair,
 			Advice:     leaderboardAdvice,

@@ -82,6 +82,10 @@ var rules = []rule{
 	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "pkg/qa", "internal/rawpos"}, coreUpper...)}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
+	// Bradley-Terry ratings from pairwise verdicts (evalbook ratings, issue 16):
+	// reads the verdict file through pkg/tabular (its ParseError), fits and
+	// bootstraps with pkg/stats, fills a result with results.Warning and Table.
+	{pkg: "pkg/ratings", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
 	// CSV through pkg/tabular (whose ParseError it aliases) and fills results with
 	// stats' paired comparison.

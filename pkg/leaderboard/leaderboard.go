@@ -11,6 +11,21 @@
 // significant is reported as such: with a few dozen questions per
 // language, most leads are not.
 //
+// Every cell also has a rank within its language (1 + the models with a
+// higher value, so ties share the better rank), a rank interval and a
+// tier. The interval comes from a bootstrap over questions paired across
+// models: each replicate resamples the language's questions once and
+// recomputes every model's value on those same questions
+// (stats.RankBootstrap); the interval is the percentile interval of the
+// model's replicate ranks. Tiers need no resampling: the best model and
+// every model the sign test (Holm-corrected over the round, or
+// Benjamini-Hochberg) cannot separate from it form tier 1; they are
+// removed and the rest is tiered the same way (stats.Tiers). Every
+// language and every domain within a language gets a signal-to-noise
+// ratio, the spread of the models' values over the bootstrap noise of
+// one value; slices below stats.LowSNR are named in a low_snr_slice
+// warning (CodeLowSNR).
+//
 // The language of a row comes from the file name when it has the
 // <model>_<language> form, else from a language column, else from the
 // script of the golden answer (textnorm.ScriptOf; Devanagari is taken as
@@ -47,8 +62,21 @@ type Options struct {
 	// ter) a percentile bootstrap interval over rows with this many
 	// resamples; otherwise they get none (their value is not a mean).
 	Resamples int
-	Seed      uint64     // bootstrap seed
-	Columns   qa.Columns // zero fields take qa.DefaultColumns
+	Seed      uint64 // bootstrap seed
+	// RankResamples is the number of replicates of the paired rank
+	// bootstrap that gives every cell its rank interval and every slice
+	// its signal-to-noise ratio: 0 means Resamples when that is
+	// positive, else stats.DefaultRankResamples for a row-level metric
+	// (the bootstrap reuses the scored rows and costs little beside
+	// scoring) and off for a corpus-level one (its replicates recompute
+	// the corpus statistic, as the cells' bootstrap that Resamples turns
+	// on); negative turns it off. Tiers need no resampling and are always
+	// given.
+	RankResamples int
+	// TierCorrection is the multiple-testing correction of the tier
+	// tests: stats.CorrectionHolm (the default) or stats.CorrectionBH.
+	TierCorrection string
+	Columns        qa.Columns // zero fields take qa.DefaultColumns
 	// RepairUTF8 replaces invalid UTF-8 in CSV and JSONL files with
 	// U+FFFD and counts the rows (a repaired_utf8 warning) instead of failing.
 	RepairUTF8 bool
@@ -164,6 +192,14 @@ type Board struct {
 	Domains   []DomainCell      `json:"domains"` // by domain, language, model
 	Files     []FileInfo        `json:"files"`
 	Warnings  []results.Warning `json:"warnings"`
+	// TierTests lists the paired tests that formed the tiers, by
+	// language and round; SNR the signal-to-noise ratio of every
+	// language and every domain within a language (empty when the rank
+	// bootstrap is off).
+	TierTests []TierTest `json:"tier_tests"`
+	SNR       []SliceSNR `json:"snr"`
+
+	rankWarn results.IntervalWarnings
 
 	// fileWarn gathers pkg/qa's warnings by code, in order of first
 	// appearance, to be reported once per code.
@@ -199,6 +235,16 @@ type Settings struct {
 	Interval   string  `json:"interval"` // wilson, normal, bootstrap or none
 	Resamples  int     `json:"resamples,omitempty"`
 	Seed       uint64  `json:"seed"`
+	// RankResamples is the number of replicates of the paired rank
+	// bootstrap over questions (0: off); RankTies its tie rule.
+	RankResamples int    `json:"rank_resamples"`
+	RankTies      string `json:"rank_ties"`
+	// TierTest and TierCorrection say how tiers are formed.
+	TierTest       string `json:"tier_test"`
+	TierCorrection string `json:"tier_correction"`
+	// SNRThreshold is the signal-to-noise ratio below which a slice is
+	// named in a low_snr_slice warning.
+	SNRThreshold float64 `json:"snr_threshold"`
 }
 
 // Cell is one model's figures on one language.
@@ -212,6 +258,17 @@ type Cell struct {
 	CIHigh   float64 `json:"ci_high"`
 	// Best is set on the language's leader when its lead is significant.
 	Best bool `json:"best"`
+	// Rank is 1 plus the number of models of the language with a higher
+	// value (stats.RankTieRule); RankLow and RankHigh are its percentile
+	// interval over the paired bootstrap replicates (absent when the
+	// rank bootstrap is off).
+	Rank     int `json:"rank"`
+	RankLow  int `json:"rank_low,omitempty"`
+	RankHigh int `json:"rank_high,omitempty"`
+	// Tier is 1 for the best model of the language and every model the
+	// paired test cannot separate from it, 2 for the best of the rest and
+	// those not separable from it, and so on (TierTests).
+	Tier int `json:"tier"`
 }
 
 // Leader compares the two best models of a language on the questions
@@ -277,6 +334,12 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 	if !(opt.Confidence > 0 && opt.Confidence < 1) || !(opt.Alpha > 0 && opt.Alpha < 1) {
 		return nil, fmt.Errorf("confidence and alpha must lie between 0 and 1 (got %v and %v)", opt.Confidence, opt.Alpha)
 	}
+	if opt.TierCorrection == "" {
+		opt.TierCorrection = stats.CorrectionHolm
+	}
+	if opt.TierCorrection != stats.CorrectionHolm && opt.TierCorrection != stats.CorrectionBH {
+		return nil, fmt.Errorf("tier correction %q: want %q or %q", opt.TierCorrection, stats.CorrectionHolm, stats.CorrectionBH)
+	}
 	m, err := score.Lookup(opt.Metric)
 	if err != nil {
 		return nil, err
@@ -285,10 +348,12 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 		return nil, fmt.Errorf("no response files")
 	}
 	b := &Board{Kind: "leaderboard", Level: "row", Cells: []Cell{}, Leaders: []Leader{}, Domains: []DomainCell{},
-		Warnings: []results.Warning{},
+		Warnings: []results.Warning{}, TierTests: []TierTest{}, SNR: []SliceSNR{},
 		Metric: results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule, FalsePositives: m.FalsePositives,
 			FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source}}
-	b.Settings = Settings{Normalize: opt.Profile.String(), Confidence: opt.Confidence, Alpha: opt.Alpha, Seed: opt.Seed}
+	b.Settings = Settings{Normalize: opt.Profile.String(), Confidence: opt.Confidence, Alpha: opt.Alpha, Seed: opt.Seed,
+		RankResamples: rankResamples(opt, m), RankTies: stats.RankTieRule, TierTest: "two-sided sign test on the questions both answered",
+		TierCorrection: opt.TierCorrection, SNRThreshold: stats.LowSNR}
 	switch {
 	case m.Corpus != nil && opt.Resamples > 0:
 		b.Level, b.Settings.Interval, b.Settings.Resamples = "corpus", "bootstrap", opt.Resamples
@@ -388,6 +453,7 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 			}
 			b.Leaders = append(b.Leaders, ld)
 		}
+		b.rankLanguage(lang, b.Cells[start:], cells, m, opt)
 	}
 	// pkg/stats words the warnings of the cells' intervals; each is
 	// listed once with the number of cells that gave it.
@@ -398,6 +464,9 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 			len(b.Leaders), opt.Alpha, float64(len(b.Leaders))*opt.Alpha))
 	}
 	b.domains(cells, m, opt)
+	b.Warnings = append(b.Warnings, b.rankWarn.Warnings("language", "languages")...)
+	b.domainSNR(cells, m, opt)
+	b.snrWarning()
 }
 
 // aggregate returns a cell's value and interval.

@@ -87,6 +87,8 @@ func (b *Board) WriteText(w io.Writer) error {
 		tw.Flush()
 	}
 
+	b.writeRanks(&s)
+
 	if len(b.Domains) > 0 {
 		s.WriteString("\nBy domain (value, with n in brackets)\n")
 		tw = tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
@@ -115,6 +117,8 @@ func (b *Board) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 	}
+
+	b.writeSNR(&s)
 
 	s.WriteString("\nFiles\n")
 	tw = tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
@@ -158,11 +162,13 @@ func (b *Board) Tables() []results.Table {
 	f := results.Float
 	cells := results.Table{
 		Title: fmt.Sprintf("Leaderboard: %s", b.Metric.ID),
-		Note: fmt.Sprintf("%s per model and language, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g).",
-			b.Metric.Name, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha),
+		Note: fmt.Sprintf("%s per model and language, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g). %s",
+			b.Metric.Name, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha, b.rankNote()),
 		Columns: []results.Column{{Name: "language"}, {Name: "model"}, {Name: "n", Kind: results.KindNumber},
 			{Name: "blank", Kind: results.KindNumber}, {Name: b.Metric.ID, Kind: results.KindRate},
-			{Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}, {Name: "best"}},
+			{Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}, {Name: "best"},
+			{Name: "rank", Kind: results.KindNumber}, {Name: "rank_low", Kind: results.KindNumber},
+			{Name: "rank_high", Kind: results.KindNumber}, {Name: "tier", Kind: results.KindNumber}},
 	}
 	for _, c := range b.Cells {
 		best := ""
@@ -170,7 +176,7 @@ func (b *Board) Tables() []results.Table {
 			best = "best"
 		}
 		cells.Rows = append(cells.Rows, []string{c.Language, c.Model, strconv.Itoa(c.N), strconv.Itoa(c.Blank),
-			f(c.Value), f(c.CILow), f(c.CIHigh), best})
+			f(c.Value), f(c.CILow), f(c.CIHigh), best, strconv.Itoa(c.Rank), optInt(c.RankLow), optInt(c.RankHigh), strconv.Itoa(c.Tier)})
 	}
 	leaders := results.Table{
 		Title: "Leaders",
@@ -192,5 +198,5 @@ func (b *Board) Tables() []results.Table {
 	for _, d := range b.Domains {
 		domains.Rows = append(domains.Rows, []string{d.Domain, d.Language, d.Model, strconv.Itoa(d.N), f(d.Value)})
 	}
-	return []results.Table{cells, leaders, domains}
+	return append([]results.Table{cells, leaders, domains}, b.rankTables()...)
 }

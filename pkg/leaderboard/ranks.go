@@ -1,0 +1,389 @@
+package leaderboard
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/stats"
+)
+
+// CodeLowSNR is the code of the warning that names the slices whose
+// signal-to-noise ratio is below stats.LowSNR.
+const CodeLowSNR = "low_snr_slice"
+
+// TierTest is one paired test of the tiers: a model against the best
+// model left in its round, on the questions both answered.
+type TierTest struct {
+	Language string `json:"language"`
+	Tier     int    `json:"tier"` // the round: the tier of Best
+	Best     string `json:"best"`
+	Model    string `json:"model"`
+	Shared   int    `json:"shared"`
+	Better   int    `json:"better"` // questions where Best scored higher
+	Worse    int    `json:"worse"`
+	// P is the two-sided sign test's p-value; PAdjusted corrects it over
+	// the round's tests (Settings.TierCorrection).
+	P         float64 `json:"p"`
+	PAdjusted float64 `json:"p_adjusted"`
+	// Separable: PAdjusted < α and Best ahead; Model is placed in a lower
+	// tier.
+	Separable bool `json:"separable"`
+}
+
+// SliceSNR is the signal-to-noise ratio of one slice: a language, or a
+// domain within a language.
+type SliceSNR struct {
+	Language string `json:"language"`
+	// Domain is the domain, or empty with Whole set for the whole
+	// language.
+	Domain string `json:"domain"`
+	Whole  bool   `json:"whole_language"`
+	Models int    `json:"models"`
+	Items  int    `json:"questions"` // distinct questions any model answered
+	// Signal is the standard deviation of the models' values, Noise the
+	// pooled bootstrap standard deviation of one model's value (root mean
+	// square over the models), SNR their ratio (null when Noise is 0).
+	Signal float64  `json:"signal"`
+	Noise  float64  `json:"noise"`
+	SNR    *float64 `json:"snr"`
+	Low    bool     `json:"low"`
+}
+
+// label is how text and warnings name the slice.
+func (s SliceSNR) label() string {
+	if s.Whole {
+		return s.Language
+	}
+	return s.Language + "/" + results.GroupLabel(s.Domain)
+}
+
+// rankResamples is the number of replicates of the rank bootstrap, 0
+// when it is off (Options.RankResamples): by default Resamples, else
+// stats.DefaultRankResamples for a row-level metric, and off for a
+// corpus-level one, whose replicates recompute the corpus statistic and
+// cost as much as the cells' own bootstrap, which is off by default too.
+func rankResamples(opt Options, m *score.Metric) int {
+	switch {
+	case opt.RankResamples < 0:
+		return 0
+	case opt.RankResamples > 0:
+		return opt.RankResamples
+	case opt.Resamples > 0:
+		return opt.Resamples
+	case m.Corpus != nil:
+		return 0
+	}
+	return stats.DefaultRankResamples
+}
+
+// sliceBoot is a slice's items as the rank bootstrap resamples them:
+// the distinct question keys any model answered, and for every model
+// its value sum and row count per item (rows sharing a key are one
+// item), or its summed corpus statistics per item.
+type sliceBoot struct {
+	keys  []string
+	sums  [][]float64 // [model][item]
+	cnts  [][]float64 // [model][item]
+	stats [][]float64 // [model][item*k + s], corpus metrics
+	def   *score.CorpusDef
+	full  []bool // the model has exactly one row on every item
+	// mult, when set, groups the items: column i of sums and cnts stands
+	// for mult[i] items with those figures for every model (row-level
+	// metrics, whose few models' verdicts repeat); total is the number of
+	// items.
+	mult  []int
+	total int
+}
+
+func newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
+	idx := map[string]int{}
+	for _, rs := range rows {
+		for _, r := range rs {
+			idx[r.key] = 0
+		}
+	}
+	sb := &sliceBoot{def: def}
+	for k := range idx {
+		sb.keys = append(sb.keys, k)
+	}
+	sort.Strings(sb.keys)
+	for i, k := range sb.keys {
+		idx[k] = i
+	}
+	n := len(sb.keys)
+	for _, rs := range rows {
+		s, c := make([]float64, n), make([]float64, n)
+		var st []float64
+		if def != nil {
+			st = make([]float64, n*def.NStats)
+		}
+		for _, r := range rs {
+			i := idx[r.key]
+			s[i] += r.value
+			c[i]++
+			for j, v := range r.stats {
+				st[i*def.NStats+j] += v
+			}
+		}
+		full := true
+		for _, x := range c {
+			if x != 1 {
+				full = false
+				break
+			}
+		}
+		sb.sums, sb.cnts, sb.stats, sb.full = append(sb.sums, s), append(sb.cnts, c), append(sb.stats, st), append(sb.full, full)
+	}
+	sb.total = n
+	if def == nil {
+		sb.group()
+	}
+	return sb
+}
+
+// group merges the items whose sum and count agree for every model, when
+// that at least halves their number (stats.RankOptions.Multiplicity).
+func (sb *sliceBoot) group() {
+	n := sb.total
+	idx := map[string]int{}
+	var first, mult []int
+	key := make([]byte, 0, 16*len(sb.sums))
+	for i := range n {
+		key = key[:0]
+		for m := range sb.sums {
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(sb.sums[m][i]))
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(sb.cnts[m][i]))
+		}
+		g, ok := idx[string(key)]
+		if !ok {
+			if len(first) >= n/2 {
+				return
+			}
+			g = len(first)
+			idx[string(key)] = g
+			first = append(first, i)
+			mult = append(mult, 0)
+		}
+		mult[g]++
+	}
+	for m := range sb.sums {
+		s, c := make([]float64, len(first)), make([]float64, len(first))
+		for g, i := range first {
+			s[g], c[g] = sb.sums[m][i], sb.cnts[m][i]
+		}
+		sb.sums[m], sb.cnts[m] = s, c
+	}
+	sb.mult = mult
+}
+
+// score is the model's value on a replicate (stats.ItemScorer).
+func (sb *sliceBoot) score(m int, w []int32) float64 {
+	if sb.def != nil {
+		k := sb.def.NStats
+		sums := make([]float64, k)
+		st, c := sb.stats[m], sb.cnts[m]
+		any := false
+		for i, wi := range w {
+			if wi == 0 || c[i] == 0 {
+				continue
+			}
+			any = true
+			f := float64(wi)
+			for j, v := range st[i*k : (i+1)*k] {
+				sums[j] += f * v
+			}
+		}
+		if !any {
+			return math.NaN()
+		}
+		return sb.def.Final(sums)
+	}
+	s := sb.sums[m]
+	if sb.full[m] {
+		t := 0.0
+		for i, wi := range w {
+			t += float64(wi) * s[i]
+		}
+		return t / float64(sb.total)
+	}
+	c := sb.cnts[m]
+	t, d := 0.0, 0.0
+	for i, wi := range w {
+		if wi != 0 && c[i] != 0 {
+			t += float64(wi) * s[i]
+			d += float64(wi) * c[i]
+		}
+	}
+	return t / d
+}
+
+// bootstrap runs the paired rank bootstrap of the slice's models.
+func (sb *sliceBoot) bootstrap(point []float64, opt Options, m *score.Metric) stats.RankResult {
+	return stats.RankBootstrap(point, len(sb.sums[0]), sb.score, stats.RankOptions{Resamples: rankResamples(opt, m),
+		Confidence: opt.Confidence, Seed: opt.Seed, Multiplicity: sb.mult})
+}
+
+// rankLanguage gives the cells of one language (cs, in model order)
+// their rank, rank interval and tier, and the language its tier tests
+// and signal-to-noise ratio.
+func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string][]row, m *score.Metric, opt Options) {
+	point := make([]float64, len(cs))
+	rows := make([][]row, len(cs))
+	for i, c := range cs {
+		point[i] = c.Value
+		rows[i] = cells[c.Model][lang]
+	}
+	ranks := make([]int, len(cs))
+	competition(point, ranks)
+	for i := range cs {
+		cs[i].Rank = ranks[i]
+	}
+	// Tiers from the paired sign test, as the leader's.
+	type pair struct{ better, worse, shared int }
+	done := map[[2]int]pair{}
+	test := func(best, other int) (float64, bool) {
+		a, c := byKey(rows[best]), byKey(rows[other])
+		var p pair
+		for k, va := range a {
+			vc, ok := c[k]
+			if !ok {
+				continue
+			}
+			p.shared++
+			switch {
+			case va > vc:
+				p.better++
+			case va < vc:
+				p.worse++
+			}
+		}
+		done[[2]int{best, other}] = p
+		return stats.SignTest(p.better, p.worse), p.better > p.worse
+	}
+	tier, tests := stats.Tiers(point, test, opt.Alpha, b.Settings.TierCorrection)
+	for i := range cs {
+		cs[i].Tier = tier[i]
+	}
+	for _, t := range tests {
+		p := done[[2]int{t.Best, t.Other}]
+		b.TierTests = append(b.TierTests, TierTest{Language: lang, Tier: t.Tier, Best: cs[t.Best].Model, Model: cs[t.Other].Model,
+			Shared: p.shared, Better: p.better, Worse: p.worse, P: t.P, PAdjusted: t.PAdjusted, Separable: t.Separable})
+	}
+	if rankResamples(opt, m) == 0 {
+		return
+	}
+	if len(cs) == 1 {
+		cs[0].RankLow, cs[0].RankHigh = 1, 1 // nothing to rank against
+		return
+	}
+	sb := newSliceBoot(rows, m.Corpus)
+	res := sb.bootstrap(point, opt, m)
+	se := make([]float64, len(cs))
+	for i, r := range res.Ranks {
+		cs[i].RankLow, cs[i].RankHigh = r.Lo, r.Hi
+		se[i] = r.SE
+	}
+	b.rankWarn.Add("", res.Warnings)
+	b.addSNR(SliceSNR{Language: lang, Whole: true, Items: len(sb.keys)}, point, se)
+}
+
+// domainSNR adds the signal-to-noise ratio of every domain of every
+// language with two or more models.
+func (b *Board) domainSNR(cells map[string]map[string][]row, m *score.Metric, opt Options) {
+	if rankResamples(opt, m) == 0 {
+		return
+	}
+	type dl struct{ lang, domain string }
+	var order []dl
+	seen := map[dl]bool{}
+	for _, d := range b.Domains {
+		k := dl{d.Language, d.Domain}
+		if !seen[k] {
+			seen[k] = true
+			order = append(order, k)
+		}
+	}
+	sort.Slice(order, func(i, j int) bool {
+		if order[i].lang != order[j].lang {
+			return order[i].lang < order[j].lang
+		}
+		return order[i].domain < order[j].domain
+	})
+	for _, k := range order {
+		var rows [][]row
+		var point []float64
+		for _, model := range b.Models {
+			var rs []row
+			for _, r := range cells[model][k.lang] {
+				if r.domain == k.domain {
+					rs = append(rs, r)
+				}
+			}
+			if len(rs) == 0 {
+				continue
+			}
+			rows = append(rows, rs)
+			v, _ := aggregate(rs, m, Options{Confidence: opt.Confidence})
+			point = append(point, v)
+		}
+		if len(rows) < 2 {
+			continue
+		}
+		sb := newSliceBoot(rows, m.Corpus)
+		res := sb.bootstrap(point, opt, m)
+		se := make([]float64, len(rows))
+		for i, r := range res.Ranks {
+			se[i] = r.SE
+		}
+		b.addSNR(SliceSNR{Language: k.lang, Domain: k.domain, Items: len(sb.keys)}, point, se)
+	}
+}
+
+// addSNR fills s from the models' values and standard errors and adds
+// it, when the slice has two or more models.
+func (b *Board) addSNR(s SliceSNR, point, se []float64) {
+	if len(point) < 2 {
+		return
+	}
+	r := stats.SignalToNoise(point, se)
+	s.Models, s.Signal, s.Noise, s.Low = len(point), r.Signal, r.Noise, r.Low
+	if r.Defined {
+		v := r.Ratio
+		s.SNR = &v
+	}
+	b.SNR = append(b.SNR, s)
+}
+
+// snrWarning names the low signal-to-noise slices in one warning.
+func (b *Board) snrWarning() {
+	var low []string
+	for _, s := range b.SNR {
+		if s.Low {
+			low = append(low, s.label())
+		}
+	}
+	if len(low) == 0 {
+		return
+	}
+	b.warn(CodeLowSNR, len(low), fmt.Sprintf("%s of %d %s a signal-to-noise ratio below %g (the spread of the models' values is "+
+		"smaller than the noise of one value), so they cannot rank these models: %s", plural(len(low), "slice", "slices"), len(b.SNR),
+		map[bool]string{true: "has", false: "have"}[len(low) == 1], stats.LowSNR, strings.Join(low, ", ")))
+}
+
+// competition ranks values by stats.RankTieRule.
+func competition(v []float64, ranks []int) {
+	for i, x := range v {
+		r := 1
+		for j, y := range v {
+			if j != i && y > x {
+				r++
+			}
+		}
+		ranks[i] = r
+	}
+}

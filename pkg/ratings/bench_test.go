@@ -1,0 +1,42 @@
+package ratings
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchVerdicts: 20 models with log-strengths spread over [−1, 1], 10,000
+// verdicts on 2,000 items, 10% ties.
+func benchVerdicts() []Verdict {
+	r := rand.New(rand.NewPCG(1, 2))
+	const k = 20
+	vs := make([]Verdict, 0, 10000)
+	for n := range 10000 {
+		a, b := r.IntN(k), r.IntN(k-1)
+		if b >= a {
+			b++
+		}
+		ta, tb := -1+2*float64(a)/(k-1), -1+2*float64(b)/(k-1)
+		w := WinnerB
+		switch u := r.Float64(); {
+		case u < 0.1:
+			w = WinnerTie
+		case u < 0.1+0.9/(1+math.Exp(tb-ta)):
+			w = WinnerA
+		}
+		vs = append(vs, Verdict{ModelA: fmt.Sprintf("m%02d", a), ModelB: fmt.Sprintf("m%02d", b), Winner: w, Item: fmt.Sprintf("q%d", n%2000)})
+	}
+	return vs
+}
+
+// BenchmarkAnalyze: 20 models × 10,000 verdicts × 1,000 replicates.
+func BenchmarkAnalyze(b *testing.B) {
+	vs := benchVerdicts()
+	for b.Loop() {
+		if _, err := Analyze(vs, "bench", Options{Resamples: 1000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,343 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// BradleyTerryTolerance and BradleyTerryMaxIter bound the MM iteration
+// of BradleyTerry: it stops when no log-strength moves by more than the
+// tolerance in a sweep (as a relative change of its strength eᶿ), and fails after the maximum number of sweeps.
+const (
+	BradleyTerryTolerance = 1e-10
+	BradleyTerryMaxIter   = 100000
+)
+
+// BradleyTerryFit is a Bradley-Terry fit: the log-strengths θ, anchored
+// so that they sum to 0, under which i beats j with probability
+// 1/(1 + exp(θⱼ − θᵢ)).
+type BradleyTerryFit struct {
+	Theta      []float64
+	Iterations int // MM sweeps until convergence
+}
+
+// NotEstimableError says why a Bradley-Terry MLE does not exist.
+// Components are sets of model indices: with Disconnected, the connected
+// components of the comparison graph (no comparison joins two of them);
+// otherwise the strongly connected components of the "beat" graph, best
+// first: no model of a later component ever beat (or tied) a model of an
+// earlier one, so the first component's strengths would go to infinity
+// against the rest.
+type NotEstimableError struct {
+	Disconnected bool
+	Components   [][]int
+}
+
+func (e *NotEstimableError) Error() string {
+	if e.Disconnected {
+		return fmt.Sprintf("the comparison graph falls into %d components that no comparison joins; the Bradley-Terry strengths of one against another are not defined", len(e.Components))
+	}
+	return fmt.Sprintf("the models fall into %d groups where no model of a later group ever beat or tied one of an earlier group; the Bradley-Terry maximum-likelihood estimate does not exist", len(e.Components))
+}
+
+// BradleyTerry fits the Bradley-Terry model to a matrix of wins:
+// wins[i][j] is the number of comparisons model i won against model j
+// (a tie counts as half a win to each side; no separate tie parameter
+// as in Davidson's or Rao and Kupper's models). It maximises the likelihood
+//
+//	Σᵢⱼ wᵢⱼ log(γᵢ / (γᵢ + γⱼ))
+//
+// by the MM algorithm of Hunter (2004, Ann. Statist. 32:384, eq. 3),
+// applied cyclically,
+//
+//	γᵢ ← Wᵢ / Σⱼ Nᵢⱼ / (γᵢ + γⱼ),   Wᵢ = Σⱼ wᵢⱼ,  Nᵢⱼ = wᵢⱼ + wⱼᵢ,
+//
+// and returns θ = log γ centred to sum 0. The MLE exists only when the
+// directed graph with an edge i → j whenever wᵢⱼ > 0 is strongly
+// connected (Ford 1957; Hunter 2004, Assumption 1); otherwise it returns
+// a *NotEstimableError naming the components. It panics on a matrix that
+// is not square or has a negative or non-finite entry.
+func BradleyTerry(wins [][]float64) (BradleyTerryFit, error) {
+	k := len(wins)
+	for i, row := range wins {
+		if len(row) != k {
+			panic(fmt.Sprintf("stats: BradleyTerry: row %d has %d entries, want %d", i, len(row), k))
+		}
+		for _, x := range row {
+			if !(x >= 0) || math.IsInf(x, 0) {
+				panic(fmt.Sprintf("stats: BradleyTerry: entry %v", x))
+			}
+		}
+	}
+	if k == 0 {
+		return BradleyTerryFit{Theta: []float64{}}, nil
+	}
+	if err := btEstimable(wins); err != nil {
+		return BradleyTerryFit{}, err
+	}
+	return bradleyTerryMM(wins, nil)
+}
+
+// bradleyTerryMM runs the MM iteration from the log-strengths start (nil:
+// all 0) on a matrix that passed btEstimable.
+func bradleyTerryMM(wins [][]float64, start []float64) (BradleyTerryFit, error) {
+	k := len(wins)
+	W := make([]float64, k)
+	for i := range k {
+		for j := range k {
+			if i != j {
+				W[i] += wins[i][j]
+			}
+		}
+	}
+	g := make([]float64, k)
+	theta := make([]float64, k)
+	for i := range g {
+		if start != nil {
+			theta[i] = start[i]
+		}
+		g[i] = math.Exp(theta[i])
+	}
+	// N[i*k+j] = wᵢⱼ + wⱼᵢ; prev holds g at the start of the sweep. The
+	// strengths are rescaled to sum to k after each sweep (the model is
+	// unchanged by a common factor), and the move is measured as the
+	// largest relative change of a strength, ≈ the change of its θ.
+	N := make([]float64, k*k)
+	for i := range k {
+		for j := range k {
+			if i != j {
+				N[i*k+j] = wins[i][j] + wins[j][i]
+			}
+		}
+	}
+	prev := make([]float64, k)
+	for it := 1; it <= BradleyTerryMaxIter; it++ {
+		copy(prev, g)
+		for i := range k {
+			d, gi := 0.0, g[i]
+			for j, n := range N[i*k : (i+1)*k] {
+				if n > 0 {
+					d += n / (gi + g[j])
+				}
+			}
+			g[i] = W[i] / d
+		}
+		sum := 0.0
+		for _, x := range g {
+			sum += x
+		}
+		sc := float64(k) / sum
+		move := 0.0
+		for i := range g {
+			g[i] *= sc
+			move = math.Max(move, math.Abs(g[i]/prev[i]-1))
+		}
+		if move < BradleyTerryTolerance {
+			mean := 0.0
+			for i := range g {
+				theta[i] = math.Log(g[i])
+				mean += theta[i]
+			}
+			mean /= float64(k)
+			for i := range theta {
+				theta[i] -= mean
+			}
+			return BradleyTerryFit{Theta: theta, Iterations: it}, nil
+		}
+	}
+	return BradleyTerryFit{}, fmt.Errorf("stats: the Bradley-Terry MM iteration did not converge in %d sweeps", BradleyTerryMaxIter)
+}
+
+// btEstimable checks the existence condition of BradleyTerry.
+func btEstimable(wins [][]float64) error {
+	k := len(wins)
+	// Connected components of the comparison graph.
+	comp := make([]int, k)
+	for i := range comp {
+		comp[i] = -1
+	}
+	var comps [][]int
+	for s := range k {
+		if comp[s] >= 0 {
+			continue
+		}
+		c := len(comps)
+		comp[s] = c
+		stack, members := []int{s}, []int{}
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			members = append(members, i)
+			for j := range k {
+				if comp[j] < 0 && wins[i][j]+wins[j][i] > 0 {
+					comp[j] = c
+					stack = append(stack, j)
+				}
+			}
+		}
+		sort.Ints(members)
+		comps = append(comps, members)
+	}
+	if len(comps) > 1 {
+		return &NotEstimableError{Disconnected: true, Components: comps}
+	}
+	if sccs := strongComponents(wins); len(sccs) > 1 {
+		return &NotEstimableError{Components: sccs}
+	}
+	return nil
+}
+
+// strongComponents returns the strongly connected components of the
+// graph i → j when wins[i][j] > 0, sources (components nothing outside
+// beats) first, each sorted.
+func strongComponents(wins [][]float64) [][]int {
+	k := len(wins)
+	// Kosaraju: order by finish time on the graph, then collect on the
+	// reverse graph in decreasing finish time; components come out in
+	// topological order of the condensation (sources first).
+	seen := make([]bool, k)
+	var order []int
+	var visit func(i int)
+	visit = func(i int) {
+		seen[i] = true
+		for j := range k {
+			if j != i && !seen[j] && wins[i][j] > 0 {
+				visit(j)
+			}
+		}
+		order = append(order, i)
+	}
+	for i := range k {
+		if !seen[i] {
+			visit(i)
+		}
+	}
+	comp := make([]int, k)
+	for i := range comp {
+		comp[i] = -1
+	}
+	var out [][]int
+	var collect func(i, c int)
+	collect = func(i, c int) {
+		comp[i] = c
+		out[c] = append(out[c], i)
+		for j := range k {
+			if j != i && comp[j] < 0 && wins[j][i] > 0 {
+				collect(j, c)
+			}
+		}
+	}
+	for x := k - 1; x >= 0; x-- {
+		if i := order[x]; comp[i] < 0 {
+			out = append(out, nil)
+			collect(i, len(out)-1)
+		}
+	}
+	for _, c := range out {
+		sort.Ints(c)
+	}
+	return out
+}
+
+// BTOutcome is W wins of model I over model J (a tie is 0.5 each way).
+type BTOutcome struct {
+	I, J int
+	W    float64
+}
+
+// BradleyTerryBootstrap refits the Bradley-Terry model of k models on
+// resamples bootstrap replicates of units: each replicate draws
+// len(units) units with replacement (a unit is the outcomes of one item,
+// or one comparison, which stay together) and fits BradleyTerry to the
+// wins they hold. theta[b] is replicate b's log-strengths (summing to 0),
+// or nil when its MLE does not exist (a resample that leaves a model
+// without a win, a loss or a link to the rest); dropped counts those.
+// Replicate b draws from the PCG stream (seed, b+1), so the result does
+// not depend on GOMAXPROCS. It panics on misuse (no units, resamples < 1,
+// an index outside [0, k)).
+func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint64) (theta [][]float64, dropped int, err error) {
+	if len(units) == 0 || resamples < 1 {
+		panic(fmt.Sprintf("stats: BradleyTerryBootstrap over %d units with %d resamples", len(units), resamples))
+	}
+	for _, u := range units {
+		for _, o := range u {
+			if o.I < 0 || o.I >= k || o.J < 0 || o.J >= k {
+				panic(fmt.Sprintf("stats: BradleyTerryBootstrap: outcome %+v outside %d models", o, k))
+			}
+		}
+	}
+	// Every replicate starts from the fit on all units (when it exists),
+	// which it is near: a few sweeps instead of hundreds.
+	var start []float64
+	{
+		wins := make([][]float64, k)
+		for i := range wins {
+			wins[i] = make([]float64, k)
+		}
+		for _, u := range units {
+			for _, o := range u {
+				wins[o.I][o.J] += o.W
+			}
+		}
+		if fit, err := BradleyTerry(wins); err == nil {
+			start = fit.Theta
+		}
+	}
+	theta = make([][]float64, resamples)
+	errs := make([]error, resamples)
+	workers := min(runtime.GOMAXPROCS(0), resamples)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			var p pcg
+			w := make([]int32, len(units))
+			wins := make([][]float64, k)
+			for i := range wins {
+				wins[i] = make([]float64, k)
+			}
+			for {
+				b := next.Add(1) - 1
+				if b >= int64(resamples) {
+					return
+				}
+				p.seed(seed, uint64(b)+1)
+				drawCounts(&p, w)
+				for i := range wins {
+					clear(wins[i])
+				}
+				for u, c := range w {
+					if c == 0 {
+						continue
+					}
+					for _, o := range units[u] {
+						wins[o.I][o.J] += float64(c) * o.W
+					}
+				}
+				if btEstimable(wins) != nil {
+					continue // theta[b] stays nil
+				}
+				fit, err := bradleyTerryMM(wins, start)
+				if err != nil {
+					errs[b] = err
+					continue
+				}
+				theta[b] = fit.Theta
+			}
+		})
+	}
+	wg.Wait()
+	for b, t := range theta {
+		if errs[b] != nil {
+			return nil, 0, errs[b]
+		}
+		if t == nil {
+			dropped++
+		}
+	}
+	return theta, dropped, nil
+}

@@ -1,0 +1,111 @@
+package stats
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+)
+
+// The 1987 American League East (Agresti, Categorical Data Analysis, 2nd
+// ed., 2002, Table 10.10: wins of the row team over the column team,
+// 13 games per pair). Agresti's Table 10.11 (column 3, also checked by the
+// BradleyTerry2 R package's test of its baseball data set) gives the
+// Bradley-Terry log-strengths with Baltimore at 0: Milwaukee 1.58,
+// Detroit 1.44, Toronto 1.29, New York 1.25, Boston 1.11, Cleveland 0.68.
+func TestBradleyTerryAgrestiBaseball(t *testing.T) {
+	// Milwaukee, Detroit, Toronto, New York, Boston, Cleveland, Baltimore.
+	wins := [][]float64{
+		{0, 7, 9, 7, 7, 9, 11},
+		{6, 0, 7, 5, 11, 9, 9},
+		{4, 6, 0, 7, 7, 8, 12},
+		{6, 8, 6, 0, 6, 7, 10},
+		{6, 2, 6, 7, 0, 7, 12},
+		{4, 4, 5, 6, 6, 0, 6},
+		{2, 4, 1, 3, 1, 7, 0},
+	}
+	fit, err := BradleyTerry(wins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1.58, 1.44, 1.29, 1.25, 1.11, 0.68}
+	for i, w := range want {
+		if got := fit.Theta[i] - fit.Theta[6]; math.Abs(got-w) > 0.005 {
+			t.Errorf("team %d: %.4f, want %.2f (Agresti Table 10.11)", i, got, w)
+		}
+	}
+	sum := 0.0
+	for _, x := range fit.Theta {
+		sum += x
+	}
+	if math.Abs(sum) > 1e-9 {
+		t.Errorf("log-strengths sum to %v, want 0", sum)
+	}
+	// The likelihood equations hold: each team's expected wins equal its
+	// observed wins (Σⱼ Nᵢⱼ πᵢⱼ = Wᵢ).
+	for i := range wins {
+		obs, exp := 0.0, 0.0
+		for j := range wins {
+			if i != j {
+				obs += wins[i][j]
+				exp += (wins[i][j] + wins[j][i]) / (1 + math.Exp(fit.Theta[j]-fit.Theta[i]))
+			}
+		}
+		if math.Abs(obs-exp) > 1e-6 {
+			t.Errorf("team %d: %v wins, %v expected", i, obs, exp)
+		}
+	}
+}
+
+// A hand-computed 3-model fit. A and B met 4 times (A won 3), B and C met
+// 6 times (B won 2, C 4), A and C never met. The likelihood splits into
+// the two pairs, so θA − θB = ln(3/1) and θB − θC = ln(2/4); with
+// Σθ = 0:
+//
+//	θA = θB + ln 3,  θC = θB + ln 2,  3θB + ln 3 + ln 2 = 0
+//	θB = −ln 6 / 3 = −0.597253,  θA = 0.501359,  θC = 0.095894
+//
+// A tie counts half a win to each side: two more A–B ties make it
+// 4 to 2, θA − θB = ln 2.
+func TestBradleyTerryHand(t *testing.T) {
+	fit, err := BradleyTerry([][]float64{{0, 3, 0}, {1, 0, 2}, {0, 4, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := -math.Log(6) / 3
+	want := []float64{lb + math.Log(3), lb, lb + math.Log(2)}
+	for i := range want {
+		if math.Abs(fit.Theta[i]-want[i]) > 1e-8 {
+			t.Errorf("θ = %v, want %v", fit.Theta, want)
+			break
+		}
+	}
+	fit, err = BradleyTerry([][]float64{{0, 4, 0}, {2, 0, 2}, {0, 4, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := fit.Theta[0] - fit.Theta[1]; math.Abs(d-math.Ln2) > 1e-8 {
+		t.Errorf("with ties θA − θB = %v, want ln 2", d)
+	}
+}
+
+// No MLE: a disconnected graph names its components; a model that never
+// loses, or a group that never loses to the rest, names the groups best
+// first.
+func TestBradleyTerryNotEstimable(t *testing.T) {
+	var ne *NotEstimableError
+	_, err := BradleyTerry([][]float64{{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 2}, {0, 0, 1, 0}})
+	if !errors.As(err, &ne) || !ne.Disconnected || !reflect.DeepEqual(ne.Components, [][]int{{0, 1}, {2, 3}}) {
+		t.Errorf("disconnected: %v %+v", err, ne)
+	}
+	// 2 beats 0 and 1 and never loses; 0 and 1 beat each other.
+	_, err = BradleyTerry([][]float64{{0, 1, 0}, {1, 0, 0}, {3, 2, 0}})
+	if !errors.As(err, &ne) || ne.Disconnected || !reflect.DeepEqual(ne.Components, [][]int{{2}, {0, 1}}) {
+		t.Errorf("never loses: %v %+v", err, ne)
+	}
+	// 0 never wins.
+	_, err = BradleyTerry([][]float64{{0, 0, 0}, {1, 0, 1}, {1, 1, 0}})
+	if !errors.As(err, &ne) || !reflect.DeepEqual(ne.Components, [][]int{{1, 2}, {0}}) {
+		t.Errorf("never wins: %v %+v", err, ne)
+	}
+}
