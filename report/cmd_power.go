@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
+)
+
+func init() {
+	register(&command{name: "power", summary: "plan an evaluation: cases needed to detect a change in pass rate, or the smallest change N cases detect", run: runPower})
+}
+
+const powerHelp = `
+Usage: evalbook power --baseline P1 --target P2 [--paired [--discordant D]] [--power 0.8] [--alpha 0.05] [--n N] [--json] [--xlsx FILE] [--html FILE]
+
+Plans an evaluation before it is run. Without --n it prints the number of cases per group needed
+to tell pass rate P1 from P2 with the given power by a two-sided test at level --alpha: the
+two-sample test of proportions (normal approximation, R's power.prop.test) when the versions run
+on different cases, or McNemar's test (Connor 1987) with --paired, when both run on the same
+cases. With --n it prints the minimum detectable effect: the smallest change from P1 (towards
+P2 when --target is given, else upwards) that N cases per group detect with that power.
+
+--paired needs the probability that a case changes outcome between the versions. --discordant D
+gives it (the share of flips in an earlier comparison); without it the outcomes of a case are
+taken as independent, p_better = P2(1 - P1) and p_worse = P1(1 - P2), which overstates the flips
+of two similar versions and so the cases needed.
+JSON output has the keys kind, mode (sample_size or mde), baseline, target, paired, alpha, power,
+discordance, p_better, p_worse, n_per_group, mde, detectable_rate, achieved_power and warnings.
+A rate outside [0, 1], equal rates without --n, or a discordance that cannot go with the rates
+is a usage error (exit status 2).
+
+Example:
+	evalbook power --baseline 0.8 --target 0.9
+	evalbook power --baseline 0.8 --target 0.9 --paired --discordant 0.15
+	evalbook power --baseline 0.8 --n 150 --json
+`
+
+func runPower(e *env) error {
+	fs := newFlags(e, "power", powerHelp)
+	baseline := fs.Float64("baseline", -1, "pass rate `P1` of the current version, in [0, 1]")
+	target := fs.String("target", "", "pass rate `P2` to detect, in [0, 1] (optional with --n)")
+	paired := fs.Bool("paired", false, "both versions run on the same cases (McNemar's test)")
+	discordant := fs.Float64("discordant", 0, "with --paired: probability `D` that a case changes outcome (default: from independence)")
+	power := fs.Float64("power", 0.8, "wanted `power`, in (0, 1)")
+	alpha := fs.Float64("alpha", 0.05, "two-sided significance `level`, in (0, 1)")
+	n := fs.Int("n", 0, "cases per group: print the minimum detectable effect at `N` cases")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	export := addTableExportFlags(fs)
+	args, err := kitParse(e, fs)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("power: unexpected argument %q", args[0])
+	}
+	q := stats.PowerQuery{Baseline: *baseline, Paired: *paired, Discordant: *discordant, Power: *power, Alpha: *alpha, N: *n}
+	if *baseline == -1 {
+		return usagef("power: give --baseline, the current pass rate in [0, 1]")
+	}
+	if *target != "" {
+		t, err := strconv.ParseFloat(*target, 64)
+		if err != nil {
+			return usagef("power: --target %q is not a number", *target)
+		}
+		q.Target = &t
+	}
+	if *discordant != 0 && !*paired {
+		return usagef("power: --discordant needs --paired")
+	}
+	if *n < 0 || (*n == 0 && isFlagSet(fs.Visit, "n")) {
+		return usagef("power: --n %d: give a positive number of cases", *n)
+	}
+	if *discordant < 0 || *power == 0 || *alpha == 0 {
+		// Zero means "default" to the library; on the command line it is a mistake.
+		return usagef("power: --discordant, --power and --alpha must be positive")
+	}
+	rep, err := results.PlanPower(q)
+	if errors.Is(err, stats.ErrPowerQuery) {
+		return usagef("power: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	return render(e, rep, *asJSON, export, "power")
+}
+
+// isFlagSet reports whether the flag name was given on the command line.
+func isFlagSet(visit func(func(*flag.Flag)), name string) bool {
+	set := false
+	visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
