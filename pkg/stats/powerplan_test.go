@@ -55,12 +55,12 @@ func TestPlanPowerMDE(t *testing.T) {
 
 // Paired: with independence, p_better = 0.9·0.2 = 0.18 and p_worse =
 // 0.8·0.1 = 0.08, ψ = 0.26, δ = 0.1, and Connor's formula gives
-// n = (1.959964·√0.26 + 0.841621·√(0.26 − 0.01))² / 0.01
 //
-//	= (0.999389 + 0.420811)² / 0.01 = 201.70 → 202.
+//	n = (1.959964·√0.26 + 0.841621·√(0.26 − 0.01))² / 0.01 = (0.999389 + 0.420811)² / 0.01 = 201.70 → 202
 //
 // With a given discordance 0.15: p_better = 0.125, p_worse = 0.025,
-// n = (1.959964·√0.15 + 0.841621·√0.14)² / 0.01 = (0.759091 + 0.314906)²/0.01 = 115.35 → 116.
+//
+//	n = (1.959964·√0.15 + 0.841621·√0.14)² / 0.01 = (0.759091 + 0.314906)² / 0.01 = 115.35 → 116
 func TestPlanPowerPaired(t *testing.T) {
 	ind, err := PlanPower(PowerQuery{Baseline: 0.8, Target: rate(0.9), Paired: true})
 	if err != nil || ind.NPerGroup != 202 || math.Abs(ind.PBetter-0.18) > 1e-15 || math.Abs(ind.PWorse-0.08) > 1e-15 || ind.Discordance != "independence" {
