@@ -234,11 +234,12 @@ func (e *engine) group(by, name string, a *acc, ivWarn *results.IntervalWarnings
 		case o.CI == "bootstrap":
 			iv = stats.BootstrapProportionInterval(int(a.sum[i]+0.5), a.n, o.Resamples, o.Confidence, o.Seed)
 		case m.Graded:
-			// Wilson is for counts: a graded mean gets the normal
-			// interval mean ∓ z·sd/√n from its sum of squares.
+			// Wilson and the exact intervals are for counts: a graded
+			// mean gets the normal interval mean ∓ z·sd/√n from its sum
+			// of squares.
 			iv = stats.UnitMeanInterval(a.sum[i], a.sumsq[i], a.n, o.Confidence)
 		default:
-			iv = stats.WilsonInterval(int(a.sum[i]), a.n, o.Confidence)
+			iv = stats.ProportionInterval(o.CI, int(a.sum[i]), a.n, o.Confidence)
 		}
 		s.CILow, s.CIHigh = iv.Lo, iv.Hi
 		ivWarn.Add(m.ID, iv.Warnings)

@@ -76,8 +76,11 @@ func (r *Comparison) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	f3 := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 	pv := func(p float64) string { return strconv.FormatFloat(p, 'g', 4, 64) }
-	method := "Wilson"
-	if r.CI == "bootstrap" {
+	method := r.CI
+	switch r.CI {
+	case "wilson", "":
+		method = "Wilson"
+	case "bootstrap":
 		method = fmt.Sprintf("bootstrap, %d resamples, seed %d", r.Resamples, r.Seed)
 	}
 	cases := fmt.Sprintf("%d cases", r.N)
