@@ -124,6 +124,15 @@ func MajAtK(answers []string, correct string, k int) (float64, error) {
 		}
 	}
 	slices.Sort(others) // map order must not reach the floating-point sums
+	// coef[a][v] = C(m_a, v)/2^(m_a): scaled so that every product of
+	// them, and so every entry below, is at most 1.
+	coef := make([][]float64, len(others))
+	for a, m := range others {
+		coef[a] = make([]float64, min(m, k)+1)
+		for v := range coef[a] {
+			coef[a][v] = math.Exp(logChoose(m, v) - float64(m)*math.Ln2)
+		}
+	}
 	logTotal := logChoose(n, k)
 	total := 0.0
 	for x := max(1, k-(n-mg)); x <= min(k, mg); x++ {
@@ -134,7 +143,7 @@ func MajAtK(answers []string, correct string, k int) (float64, error) {
 			poly[j] = make([]float64, len(others)+1)
 		}
 		poly[0][0] = 1
-		for _, m := range others {
+		for a, m := range others {
 			next := make([][]float64, len(poly))
 			for j := range next {
 				next[j] = make([]float64, len(others)+1)
@@ -149,8 +158,7 @@ func MajAtK(answers []string, correct string, k int) (float64, error) {
 						if v == x {
 							rr++
 						}
-						// C(m, v)/2^m keeps every entry at most 1.
-						next[j+v][rr] += w * math.Exp(logChoose(m, v)-float64(m)*math.Ln2)
+						next[j+v][rr] += w * coef[a][v]
 					}
 				}
 			}
@@ -204,11 +212,12 @@ const CodeUnequalSamples = "unequal_samples"
 // number of samples. The interval is over items only: it takes the
 // per-item estimates as fixed, which they are not when n is close to k.
 type AtKEstimate struct {
-	Metric  string    `json:"metric"`
-	K       int       `json:"k"`
-	Items   int       `json:"items"`
-	Mean    float64   `json:"mean"`
-	PerItem []float64 `json:"per_item"`
+	Metric string // MetricPassAtK, MetricPassHatK or MetricMajAtK
+	K      int
+	Items  int
+	Mean   float64
+	// PerItem holds each item's estimate, in the order given.
+	PerItem []float64
 	Interval
 }
 
