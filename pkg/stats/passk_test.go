@@ -210,3 +210,14 @@ func ExamplePassAtK() {
 	fmt.Printf("pass@10 = %.6f, pass^2 = %.6f\n", p, h)
 	// Output: pass@10 = 0.408548, pass^2 = 0.002261
 }
+
+func ExampleMajAtK() {
+	// Five samples of one item: "42" three times, "41" twice. Of the
+	// C(5, 3) = 10 three-subsets, "42" has a majority in C(3,2)·C(2,1) + 1
+	// = 7, so maj@3 = 0.7.
+	answers := []string{"42", "41", "42", "41", "42"}
+	all, _ := MajAtK(answers, "42", 5)
+	three, _ := MajAtK(answers, "42", 3)
+	fmt.Printf("maj@5 = %g, maj@3 = %.1f\n", all, three)
+	// Output: maj@5 = 1, maj@3 = 0.7
+}
