@@ -99,7 +99,9 @@ func betaFraction(x, a, b float64) float64 {
 }
 
 // BetaQuantile returns the x in [0, 1] with BetaCDF(x, a, b) = p: the
-// p-quantile of Beta(a, b). It brackets the root in [0, 1] and takes
+// p-quantile of Beta(a, b). For p > 1/2 it returns 1 − BetaQuantile(1 −
+// p, b, a), so that roots near 1 are as precise as roots near 0. It
+// brackets the root in [0, 1] and takes
 // Newton steps on I_x(a, b) − p, falling back to bisection whenever a
 // step would leave the bracket, until the bracket is below 1e-15 (or
 // 4·10⁻¹⁶ of x). It returns 0 for p = 0 and 1 for p = 1, and panics if
@@ -114,6 +116,12 @@ func BetaQuantile(p, a, b float64) float64 {
 	}
 	if p == 1 {
 		return 1
+	}
+	if p > 0.5 {
+		// Solve the lower tail of the mirror image, I_{1−x}(b, a) = 1 − p:
+		// near 1 the floats are too sparse to find x itself to a relative
+		// precision, while 1 − x is found as precisely as any small root.
+		return 1 - BetaQuantile(1-p, b, a)
 	}
 	lo, hi := 0.0, 1.0
 	x := a / (a + b) // the mean: a start inside the bracket

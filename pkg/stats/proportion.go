@@ -50,6 +50,8 @@ func IsProportionMethod(method string) bool {
 //	jeffreys:        lo = Q(α/2; k+½, n−k+½) (0 at k = 0), hi = Q(1−α/2; k+½, n−k+½) (1 at k = n)
 //	beta:            lo = Q(α/2; k+1, n−k+1),              hi = Q(1−α/2; k+1, n−k+1)
 //
+// Each upper bound is computed as 1 minus the lower bound of the mirror
+// image (n − k successes), so k of n and n − k of n are exact mirrors.
 // Clopper-Pearson is statsmodels' proportion_confint(method="beta") and
 // R's binom.test; Jeffreys is proportion_confint(method="jeffreys").
 // The beta interval is a Bayesian credible interval: it never reaches 0
@@ -83,7 +85,7 @@ func ProportionInterval(method string, successes, n int, confidence float64) Int
 			iv.Lo = BetaQuantile(a, k, f+1)
 		}
 		if successes < n {
-			iv.Hi = BetaQuantile(1-a, k+1, f)
+			iv.Hi = 1 - BetaQuantile(a, f, k+1)
 		}
 	case MethodJeffreys:
 		iv.Lo, iv.Hi = 0, 1
@@ -91,11 +93,11 @@ func ProportionInterval(method string, successes, n int, confidence float64) Int
 			iv.Lo = BetaQuantile(a, k+0.5, f+0.5)
 		}
 		if successes < n {
-			iv.Hi = BetaQuantile(1-a, k+0.5, f+0.5)
+			iv.Hi = 1 - BetaQuantile(a, f+0.5, k+0.5)
 		}
 	case MethodBeta:
 		iv.Lo = BetaQuantile(a, k+1, f+1)
-		iv.Hi = BetaQuantile(1-a, k+1, f+1)
+		iv.Hi = 1 - BetaQuantile(a, f+1, k+1)
 	}
 	return iv
 }
