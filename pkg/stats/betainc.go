@@ -13,7 +13,10 @@ import (
 // evaluated by the continued fraction of Numerical Recipes (Press et al.,
 // 3rd ed., §6.4) with the modified Lentz method, on the side of the
 // symmetry I_x(a, b) = 1 − I_{1−x}(b, a) where the fraction converges
-// fast; the relative error is about 1e-14 for a, b up to 10⁶. For integer
+// fast, with the prefactor x^a (1 − x)^b / B(a, b) computed without
+// cancelling large log-gammas (logBetaKernel). Against mpmath at 40
+// digits the relative error is about 1e-14 or less for shapes up to
+// 1,000 (the tests). For integer
 // a and b it equals a binomial tail,
 //
 //	I_x(a, b) = P(Binomial(a + b − 1, x) ≥ a),
@@ -37,9 +40,41 @@ func BetaCDF(x, a, b float64) float64 {
 	return 1 - front*betaFraction(1-x, b, a)/b
 }
 
-// logBetaKernel is log(x^a (1 − x)^b / B(a, b)).
+// logBetaKernel is log(x^a (1 − x)^b / B(a, b)). Written out with
+// lgamma, large shapes would subtract logarithms in the thousands and
+// keep only about 13 digits; instead (as R's lbeta and Boost's ibeta do)
+// the Stirling parts of the log-gammas are cancelled by hand, leaving
+// log1p of the distance of x from the mean a/(a + b) and the small
+// Stirling remainders stirlingTail:
+//
+//	d = x·b − (1 − x)·a
+//	a, b ≥ 10:  a·log1p(d/a) + b·log1p(−d/b) + ½·log(ab/(a+b)) − ½·log 2π − c(a) − c(b) + c(a+b)
+//	a < 10 ≤ b: a·log(x(a+b)) + b·log1p(−d/b) − ½·log((a+b)/b) − lgamma(a) − a − c(b) + c(a+b)
+//
+// and b < 10 ≤ a by symmetry; both below 10 use lgamma directly.
 func logBetaKernel(x, a, b float64) float64 {
-	return a*math.Log(x) + b*math.Log1p(-x) - logBeta(a, b)
+	const big = 10
+	switch {
+	case a < big && b < big:
+		return a*math.Log(x) + b*math.Log1p(-x) - logBeta(a, b)
+	case a < big:
+		d := x*b - (1-x)*a
+		la, _ := math.Lgamma(a)
+		return a*math.Log(x*(a+b)) + b*math.Log1p(-d/b) - 0.5*math.Log((a+b)/b) - la - a -
+			stirlingTail(b) + stirlingTail(a+b)
+	case b < big:
+		return logBetaKernel(1-x, b, a)
+	}
+	d := x*b - (1-x)*a
+	return a*math.Log1p(d/a) + b*math.Log1p(-d/b) + 0.5*math.Log(a*b/(a+b)) - 0.5*math.Log(2*math.Pi) -
+		stirlingTail(a) - stirlingTail(b) + stirlingTail(a+b)
+}
+
+// stirlingTail is lgamma(x) − ((x − ½)·log x − x + ½·log 2π) for x ≥ 10,
+// by the Stirling series (its next term is below 3e-17 at x = 10).
+func stirlingTail(x float64) float64 {
+	z := 1 / (x * x)
+	return (1.0/12 + z*(-1.0/360+z*(1.0/1260+z*(-1.0/1680+z*(1.0/1188+z*(-691.0/360360+z*(1.0/156))))))) / x
 }
 
 func logBeta(a, b float64) float64 {
@@ -103,8 +138,8 @@ func betaFraction(x, a, b float64) float64 {
 // p, b, a), so that roots near 1 are as precise as roots near 0. It
 // brackets the root in [0, 1] and takes
 // Newton steps on I_x(a, b) − p, falling back to bisection whenever a
-// step would leave the bracket, until the bracket is below 1e-15 (or
-// 4·10⁻¹⁶ of x). It returns 0 for p = 0 and 1 for p = 1, and panics if
+// step would leave the bracket, until the bracket is narrower than
+// 4·10⁻¹⁶ of its upper end (or a step stops moving x). It returns 0 for p = 0 and 1 for p = 1, and panics if
 // p is outside [0, 1] or a, b are not positive and finite.
 func BetaQuantile(p, a, b float64) float64 {
 	checkShape(a, b)
@@ -125,6 +160,12 @@ func BetaQuantile(p, a, b float64) float64 {
 	}
 	lo, hi := 0.0, 1.0
 	x := a / (a + b) // the mean: a start inside the bracket
+	if sd := math.Sqrt(a*b/(a+b+1)) / (a + b); a > 1 && b > 1 {
+		// A normal approximation is closer when it stays inside (0, 1).
+		if g := x + NormalQuantile(p)*sd; g > 0 && g < 1 {
+			x = g
+		}
+	}
 	lb := logBeta(a, b)
 	for range 400 {
 		f := BetaCDF(x, a, b) - p
@@ -136,7 +177,7 @@ func BetaQuantile(p, a, b float64) float64 {
 		} else {
 			hi = x
 		}
-		if hi-lo <= math.Max(1e-15, 4e-16*x) {
+		if hi-lo <= 4e-16*hi {
 			break
 		}
 		// Newton: the density is x^(a−1)(1−x)^(b−1)/B(a, b).
