@@ -28,7 +28,8 @@ type Comparison struct {
 	NewPass int     `json:"new_pass"`
 	Old     float64 `json:"old"`
 	New     float64 `json:"new"`
-	// CI is the pass-rate interval method, wilson or bootstrap.
+	// CI is the pass-rate interval method: wilson, clopper-pearson,
+	// jeffreys, beta or bootstrap.
 	CI         string  `json:"ci"`
 	Confidence float64 `json:"confidence"`
 	Resamples  int     `json:"resamples"`
