@@ -97,8 +97,9 @@ func checkAtK(n, c, k int) error {
 //
 // where N(j, r, x) counts the ways to draw j samples of the other answers
 // with exactly r of them at x votes and none above x (a product of
-// per-answer polynomials, each coefficient scaled by 2^−m_a so that
-// nothing overflows); the cost is O(k² · answers²) per item. With k = n it is
+// per-answer polynomials whose coefficients are scaled to binomial
+// probabilities so that nothing overflows or underflows); the cost is
+// O(k² · answers²) per item. With k = n it is
 // the plain majority vote of all samples. It returns an ErrAtK error if
 // k < 1, k > len(answers) or correct is empty.
 func MajAtK(answers []string, correct string, k int) (float64, error) {
@@ -124,52 +125,61 @@ func MajAtK(answers []string, correct string, k int) (float64, error) {
 		}
 	}
 	slices.Sort(others) // map order must not reach the floating-point sums
-	// coef[a][v] = C(m_a, v)/2^(m_a): scaled so that every product of
-	// them, and so every entry below, is at most 1.
-	coef := make([][]float64, len(others))
-	for a, m := range others {
-		coef[a] = make([]float64, min(m, k)+1)
-		for v := range coef[a] {
-			coef[a][v] = math.Exp(logChoose(m, v) - float64(m)*math.Ln2)
-		}
-	}
+	no := n - mg // samples with another answer
 	logTotal := logChoose(n, k)
 	total := 0.0
-	for x := max(1, k-(n-mg)); x <= min(k, mg); x++ {
-		// poly[j][r]: ways to draw j of the other answers' samples with
-		// r answers at exactly x votes and none above.
-		poly := make([][]float64, k-x+1)
-		for j := range poly {
-			poly[j] = make([]float64, len(others)+1)
+	for x := max(1, k-no); x <= min(k, mg); x++ {
+		j := k - x // samples drawn from the other answers
+		// Scaling C(m_a, v) by q^v (1 − q)^(m_a − v) with q = j/no turns
+		// it into the Binomial(m_a, q) probability of v, which neither
+		// overflows nor underflows where the draws are likely; the sum of
+		// the products over all ways to draw j is then
+		// C(no, j)·q^j (1 − q)^(no − j) = binomialPMF(j, no, q), so
+		// dividing by that undoes the scaling.
+		q := 0.0
+		if no > 0 {
+			q = float64(j) / float64(no)
+		}
+		// poly[t][r]: scaled ways to draw t of the other answers' samples
+		// with r answers at exactly x votes and none above.
+		poly := make([][]float64, j+1)
+		for t := range poly {
+			poly[t] = make([]float64, len(others)+1)
 		}
 		poly[0][0] = 1
-		for a, m := range others {
-			next := make([][]float64, len(poly))
-			for j := range next {
-				next[j] = make([]float64, len(others)+1)
+		for _, m := range others {
+			coef := make([]float64, min(m, x, j)+1)
+			for v := range coef {
+				coef[v] = binomialPMF(v, m, q)
 			}
-			for j, row := range poly {
+			next := make([][]float64, len(poly))
+			for t := range next {
+				next[t] = make([]float64, len(others)+1)
+			}
+			for t, row := range poly {
 				for r, w := range row {
 					if w == 0 {
 						continue
 					}
-					for v := 0; v <= min(m, x) && j+v < len(poly); v++ {
+					for v := 0; v < len(coef) && t+v <= j; v++ {
 						rr := r
 						if v == x {
 							rr++
 						}
-						next[j+v][rr] += w * coef[a][v]
+						next[t+v][rr] += w * coef[v]
 					}
 				}
 			}
 			poly = next
 		}
 		ways := 0.0
-		for r, w := range poly[k-x] {
+		for r, w := range poly[j] {
 			ways += w / float64(r+1)
 		}
 		if ways > 0 {
-			total += ways * math.Exp(float64(n-mg)*math.Ln2+logChoose(mg, x)-logTotal)
+			// P(x correct in the k drawn) · P(the rest leave g on top | x).
+			hyper := math.Exp(logChoose(mg, x) + logChoose(no, j) - logTotal)
+			total += hyper * ways / binomialPMF(j, no, q)
 		}
 	}
 	return min(1, total), nil

@@ -158,7 +158,8 @@ func TestMajAtKAgainstEnumeration(t *testing.T) {
 	}
 }
 
-// Large counts: C(m, v) alone would overflow a float64 at n = 2000.
+// Large counts: C(m, v) alone would overflow a float64 at n = 2000, and
+// C(m, v)/2^m underflows once m passes about 1,100.
 func TestMajAtKLargeN(t *testing.T) {
 	answers := make([]string, 2000)
 	for i := range answers {
@@ -171,6 +172,26 @@ func TestMajAtKLargeN(t *testing.T) {
 	got, err = MajAtK(answers, "a", 25)
 	if err != nil || !(got > 0.8 && got < 1) {
 		t.Errorf("maj@25 with a 2:1 majority = %v, %v", got, err)
+	}
+	// Two answers, 3,000 samples each way but one: with k = 1 maj@1 is
+	// the share of correct samples, m_g/n, whatever the sizes.
+	two := make([]string, 6000)
+	for i := range two {
+		two[i] = "a"
+		if i%2 == 1 || i == 0 {
+			two[i] = "b"
+		}
+	}
+	// (The log-gamma binomials keep about 12 digits at these sizes.)
+	if got, err := MajAtK(two, "a", 1); err != nil || math.Abs(got-2999.0/6000) > 1e-10 {
+		t.Errorf("maj@1 = %v, %v; want 2999/6000", got, err)
+	}
+	// k = 3 with two answers: "a" wins with 2 or 3 of the 3 drawn, a
+	// hypergeometric tail computed here term by term.
+	ma, mb := 2999.0, 3001.0
+	want := (ma*(ma-1)*(ma-2) + 3*ma*(ma-1)*mb) / (6000 * 5999 * 5998)
+	if got, err := MajAtK(two, "a", 3); err != nil || math.Abs(got-want) > 1e-10 {
+		t.Errorf("maj@3 = %v, %v; want %v", got, err, want)
 	}
 }
 
