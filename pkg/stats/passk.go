@@ -125,7 +125,7 @@ func MajAtK(answers []string, correct string, k int) (float64, error) {
 		}
 	}
 	slices.Sort(others) // map order must not reach the floating-point sums
-	no := n - mg // samples with another answer
+	no := n - mg        // samples with another answer
 	logTotal := logChoose(n, k)
 	total := 0.0
 	for x := max(1, k-no); x <= min(k, mg); x++ {
