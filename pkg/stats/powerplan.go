@@ -65,8 +65,8 @@ type PowerPlan struct {
 	// planned |Target − Baseline|. Nil when no change is detectable.
 	MDE        *float64
 	Detectable *float64
-	// AchievedPower is the power at NPerGroup cases against Target
-	// (NaN-free: 0 when there is no target in mde mode).
+	// AchievedPower is the power at NPerGroup cases against Target; 0
+	// in mde mode without a target.
 	AchievedPower float64
 	Warnings      []Warning
 }
