@@ -78,9 +78,9 @@ type PowerPlan struct {
 // the target rate closest to Baseline, towards Target if given and else
 // upwards, whose power at N cases reaches Power. It is found by scanning
 // 2,000 steps to the edge of [0, 1] for the first rate past the wanted
-// power, then bisecting to 1e-12 (the power is not monotone near the
-// edges for every design, so no bracket is assumed); with none found the
-// MDE is nil and CodeNoDetectableEffect is given.
+// power, then bisecting to 1e-12 within that step, so it does not rely
+// on the power growing steadily with the change; with none found the MDE
+// is nil and CodeNoDetectableEffect is given.
 //
 // 0.8 against 0.9 with power 0.8 and alpha 0.05, unpaired, needs 199
 // cases per group, as R's power.prop.test(p1 = 0.8, p2 = 0.9, power =
