@@ -48,12 +48,22 @@ func BenchmarkMajAtK(b *testing.B) {
 	}
 }
 
-func BenchmarkBootstrapBCaMean1000(b *testing.B) {
+func BenchmarkBootstrapBCaGeneric1000(b *testing.B) {
 	x := make([]float64, 1000)
 	for i := range x {
 		x[i] = float64(i*i%97) / 97
 	}
 	for range b.N {
 		BootstrapBCa(x, mean, 2000, 0.95, 1)
+	}
+}
+
+func BenchmarkBootstrapBCaMeanMillion(b *testing.B) {
+	x := make([]float64, 1000000)
+	for i := range x {
+		x[i] = float64(i%3) / 2 // 0, 0.5, 1: the multinomial path
+	}
+	for range b.N {
+		BootstrapBCaMean(x, 10000, 0.95, 1)
 	}
 }
