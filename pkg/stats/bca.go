@@ -72,7 +72,7 @@ func BootstrapBCa(values []float64, stat func([]float64) float64, resamples int,
 		pool.Put(bp)
 		return v
 	})
-	return bcaInterval(iv, boot, theta, jackknifeAcceleration(values, stat), n)
+	return bcaInterval(iv, boot, theta, jackknifeAcceleration(values, stat), n, "values")
 }
 
 // BootstrapBCaMean is BootstrapBCa for the mean, at the cost of
@@ -121,12 +121,47 @@ func BootstrapBCaMean(x []float64, resamples int, confidence float64, seed uint6
 	if s2 > 0 && n > 1 {
 		acc = s3 / (6 * math.Pow(s2, 1.5))
 	}
-	return bcaInterval(iv, means, m, acc, n)
+	return bcaInterval(iv, means, m, acc, n, "values")
+}
+
+// BootstrapBCaProportion is BootstrapBCa for a pass rate of successes
+// out of n 0/1 outcomes. The resampled counts are the exact binomial
+// draws of BootstrapProportionInterval (the same seed gives the same
+// draws), and with p̂ = successes/n the acceleration is, in closed form,
+//
+//	a = (k(1 − p̂)³ − (n − k)p̂³) / (6 · (k(1 − p̂)² + (n − k)p̂²)^{3/2}) = (1 − 2p̂) / (6 √(n p̂ (1 − p̂)))
+//
+// At 0 or n successes every resample equals p̂: the interval is that
+// point, with CodeBCaFallback and CodePointInterval (the Wilson interval
+// is the honest one then). With n = 0 it returns [0, 1] with CodeNoData.
+func BootstrapBCaProportion(successes, n, resamples int, confidence float64, seed uint64) Interval {
+	checkCounts(successes, n)
+	checkConfidence(confidence)
+	checkResamples(resamples)
+	iv := Interval{Confidence: confidence, Method: "bca"}
+	if n == 0 {
+		iv.Lo, iv.Hi = 0, 1
+		iv.Warnings = []Warning{noCases()}
+		return iv
+	}
+	nf := float64(n)
+	p := float64(successes) / nf
+	g := makeBinomial(n, p)
+	r := newRand(seed, 0)
+	means := make([]float64, resamples)
+	for i := range means {
+		means[i] = float64(g.draw(r)) / nf
+	}
+	acc := 0.0
+	if successes > 0 && successes < n {
+		acc = (1 - 2*p) / (6 * math.Sqrt(nf*p*(1-p)))
+	}
+	return bcaInterval(iv, means, p, acc, n, "cases")
 }
 
 // bcaInterval finishes a BCa interval from the resampled statistics
 // (sorted here), the estimate and the acceleration.
-func bcaInterval(iv Interval, boot []float64, theta, acc float64, n int) Interval {
+func bcaInterval(iv Interval, boot []float64, theta, acc float64, n int, what string) Interval {
 	resamples := len(boot)
 	below := 0
 	for _, v := range boot {
@@ -135,7 +170,7 @@ func bcaInterval(iv Interval, boot []float64, theta, acc float64, n int) Interva
 		}
 	}
 	slices.Sort(boot)
-	iv.Warnings = bootstrapWarnings(n, "values")
+	iv.Warnings = bootstrapWarnings(n, what)
 	confidence := iv.Confidence
 	alpha := (1 - confidence) / 2
 	z0 := NormalQuantile(float64(below) / float64(resamples))
@@ -153,7 +188,7 @@ func bcaInterval(iv Interval, boot []float64, theta, acc float64, n int) Interva
 	}
 	if iv.Lo == iv.Hi {
 		iv.Warnings = append(iv.Warnings, warning(CodePointInterval,
-			"every resample of the %d values gave the same statistic: the bootstrap interval is a single point", n))
+			"every resample of the %d %s gave the same statistic: the bootstrap interval is a single point", n, what))
 	}
 	return iv
 }

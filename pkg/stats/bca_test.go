@@ -121,3 +121,38 @@ func ExampleBootstrapBCa() {
 	fmt.Printf("%s [%.0f, %.0f]\n", iv.Method, iv.Lo, iv.Hi)
 	// Output: bca [32, 91]
 }
+
+// The pass-rate form is the mean's on the 0/1 outcomes: with the
+// outcomes listed successes first, BootstrapBCaMean's multinomial draw is
+// the same Binomial(n, p̂) stream, so the intervals are identical; and
+// its acceleration is the jackknife's, (1 − 2p̂)/(6√(np̂(1 − p̂))): for 15
+// of 20, −0.5/(6·√3.75) = −0.0430331.
+func TestBootstrapBCaProportion(t *testing.T) {
+	x := make([]float64, 20)
+	for i := range 15 {
+		x[i] = 1
+	}
+	p, m := BootstrapBCaProportion(15, 20, 5000, 0.95, 11), BootstrapBCaMean(x, 5000, 0.95, 11)
+	if p.Lo != m.Lo || p.Hi != m.Hi || p.Method != "bca" {
+		t.Errorf("proportion [%v, %v] (%s), mean of outcomes [%v, %v]", p.Lo, p.Hi, p.Method, m.Lo, m.Hi)
+	}
+	if a, want := jackknifeAcceleration(x, mean), -0.5/(6*math.Sqrt(3.75)); math.Abs(a-want) > 1e-14 {
+		t.Errorf("a = %v, want %v", a, want)
+	}
+	// The BCa interval is shifted from the percentile one towards 1/2
+	// here (a < 0 and p̂ > 1/2): its lower bound sits below.
+	if pct := BootstrapProportionInterval(15, 20, 5000, 0.95, 11); !(p.Lo < pct.Lo) {
+		t.Errorf("BCa [%v, %v], percentile [%v, %v]", p.Lo, p.Hi, pct.Lo, pct.Hi)
+	}
+	all := BootstrapBCaProportion(20, 20, 1000, 0.95, 1)
+	codes := map[string]bool{}
+	for _, w := range all.Warnings {
+		codes[w.Code] = true
+	}
+	if all.Lo != 1 || all.Hi != 1 || !codes[CodeBCaFallback] || !codes[CodePointInterval] {
+		t.Errorf("20 of 20: %+v", all)
+	}
+	if none := BootstrapBCaProportion(0, 0, 10, 0.95, 1); none.Lo != 0 || none.Hi != 1 || none.Warnings[0].Code != CodeNoData {
+		t.Errorf("no cases: %+v", none)
+	}
+}
