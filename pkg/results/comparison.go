@@ -29,7 +29,7 @@ type Comparison struct {
 	Old     float64 `json:"old"`
 	New     float64 `json:"new"`
 	// CI is the pass-rate interval method: wilson, clopper-pearson,
-	// jeffreys, beta or bootstrap.
+	// jeffreys, beta, bootstrap or bca.
 	CI         string  `json:"ci"`
 	Confidence float64 `json:"confidence"`
 	Resamples  int     `json:"resamples"`
@@ -83,6 +83,8 @@ func (r *Comparison) WriteText(w io.Writer) error {
 		method = "Wilson"
 	case "bootstrap":
 		method = fmt.Sprintf("bootstrap, %d resamples, seed %d", r.Resamples, r.Seed)
+	case "bca":
+		method = fmt.Sprintf("BCa bootstrap, %d resamples, seed %d", r.Resamples, r.Seed)
 	}
 	cases := fmt.Sprintf("%d cases", r.N)
 	if r.N == 1 {

@@ -10,8 +10,9 @@ const McNemarMinFlips = 25
 // CompareOptions sets how ComparePaired makes its intervals.
 type CompareOptions struct {
 	// Method makes the two pass-rate intervals: "bootstrap"
-	// (BootstrapProportionInterval) or a ProportionInterval method
-	// ("wilson", "clopper-pearson", "jeffreys", "beta").
+	// (BootstrapProportionInterval), "bca" (BootstrapBCaProportion) or a
+	// ProportionInterval method ("wilson", "clopper-pearson", "jeffreys",
+	// "beta").
 	Method     string
 	Confidence float64
 	// Resamples and Seed drive the bootstrap intervals: the old pass
@@ -53,8 +54,8 @@ type Comparison struct {
 // is misused (an unknown Method, a confidence outside (0, 1), fewer than
 // one resample).
 func ComparePaired(old, new []float64, opt CompareOptions) Comparison {
-	if opt.Method != "bootstrap" && !IsProportionMethod(opt.Method) {
-		panic(fmt.Sprintf("stats: ComparePaired method %q (want bootstrap or one of %v)", opt.Method, ProportionMethods()))
+	if opt.Method != "bootstrap" && opt.Method != "bca" && !IsProportionMethod(opt.Method) {
+		panic(fmt.Sprintf("stats: ComparePaired method %q (want bootstrap, bca or one of %v)", opt.Method, ProportionMethods()))
 	}
 	c := Comparison{PairedResult: Paired(old, new)}
 	for i := range old {
@@ -64,10 +65,14 @@ func ComparePaired(old, new []float64, opt CompareOptions) Comparison {
 		c.OldPass += int(old[i])
 		c.NewPass += int(new[i])
 	}
-	if opt.Method == "bootstrap" {
+	switch opt.Method {
+	case "bootstrap":
 		c.Old = BootstrapProportionInterval(c.OldPass, c.N, opt.Resamples, opt.Confidence, opt.Seed)
 		c.New = BootstrapProportionInterval(c.NewPass, c.N, opt.Resamples, opt.Confidence, opt.Seed+1)
-	} else {
+	case "bca":
+		c.Old = BootstrapBCaProportion(c.OldPass, c.N, opt.Resamples, opt.Confidence, opt.Seed)
+		c.New = BootstrapBCaProportion(c.NewPass, c.N, opt.Resamples, opt.Confidence, opt.Seed+1)
+	default:
 		c.Old = ProportionInterval(opt.Method, c.OldPass, c.N, opt.Confidence)
 		c.New = ProportionInterval(opt.Method, c.NewPass, c.N, opt.Confidence)
 	}
