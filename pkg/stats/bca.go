@@ -230,3 +230,77 @@ func clamp01(x float64) float64 {
 	}
 	return math.Min(1, math.Max(0, x))
 }
+
+// BootstrapStatisticBCa is the BCa form of BootstrapStatistic, for a
+// statistic computed from per-row statistics summed over rows (a
+// corpus-level chrF, BLEU or TER). The resamples are BootstrapStatistic's
+// (the same seed gives the same resampled values); the estimate is final
+// of the total sums, and the jackknife leaves one row out by subtracting
+// it from the totals, θ₍ᵢ₎ = final(S − rowᵢ), so it costs n calls of
+// final rather than n passes over the rows. Warnings are
+// BootstrapStatistic's plus CodeBCaFallback; panics are its panics.
+func BootstrapStatisticBCa(rows []float64, k int, final func(sums []float64) float64, resamples int, confidence float64, seed uint64) Interval {
+	checkConfidence(confidence)
+	checkResamples(resamples)
+	if k < 1 || len(rows)%k != 0 || final == nil {
+		panic(fmt.Sprintf("stats: BootstrapStatisticBCa of %d values in rows of %d statistics (or a nil final)", len(rows), k))
+	}
+	for i, v := range rows {
+		if !finite(v) {
+			panic(fmt.Sprintf("stats: %v at index %d", v, i))
+		}
+	}
+	iv := Interval{Confidence: confidence, Method: "bca"}
+	n := len(rows) / k
+	if n == 0 {
+		iv.Warnings = []Warning{warning(CodeNoData, "no rows: the interval is [0, 0] and means nothing")}
+		return iv
+	}
+	boot := resampleAll(resamples, seed, func(src *pcg) float64 {
+		sums := make([]float64, k)
+		p := *src
+		un := uint64(n)
+		for range n {
+			i := int(uintN(&p, un)) * k
+			row := rows[i : i+k : i+k]
+			for j, v := range row {
+				sums[j] += v
+			}
+		}
+		*src = p
+		return final(sums)
+	})
+	total := make([]float64, k)
+	for i := 0; i < len(rows); i += k {
+		for j := range k {
+			total[j] += rows[i+j]
+		}
+	}
+	theta := final(slices.Clone(total))
+	acc := 0.0
+	if n > 1 {
+		jack := make([]float64, n)
+		left := make([]float64, k)
+		for i := range jack {
+			for j := range k {
+				left[j] = total[j] - rows[i*k+j]
+			}
+			jack[i] = final(left)
+		}
+		m := 0.0
+		for _, v := range jack {
+			m += v
+		}
+		m /= float64(n)
+		var s2, s3 float64
+		for _, v := range jack {
+			d := m - v
+			s2 += d * d
+			s3 += d * d * d
+		}
+		if s2 > 0 {
+			acc = s3 / (6 * math.Pow(s2, 1.5))
+		}
+	}
+	return bcaInterval(iv, boot, theta, acc, n, "rows")
+}

@@ -156,3 +156,23 @@ func TestBootstrapBCaProportion(t *testing.T) {
 		t.Errorf("no cases: %+v", none)
 	}
 }
+
+// With rows (xᵢ, 1) and final = S₀/S₁ the corpus statistic is the mean:
+// BootstrapStatisticBCa then draws the same indices as BootstrapBCa (one
+// PCG stream per resample, derived from the seed) and its leave-one-out
+// totals give the same jackknife, so the intervals agree to rounding.
+func TestBootstrapStatisticBCaIsBCaOfTheMean(t *testing.T) {
+	x := []float64{10, 12, 12.5, 12.5, 13.9, 15, 21, 22, 23, 34, 50, 81, 89, 121, 134, 213}
+	rows := make([]float64, 0, 2*len(x))
+	for _, v := range x {
+		rows = append(rows, v, 1)
+	}
+	ratio := func(s []float64) float64 { return s[0] / s[1] }
+	corpus, generic := BootstrapStatisticBCa(rows, 2, ratio, 20000, 0.95, 3), BootstrapBCa(x, mean, 20000, 0.95, 3)
+	if math.Abs(corpus.Lo-generic.Lo) > 1e-9 || math.Abs(corpus.Hi-generic.Hi) > 1e-9 || corpus.Method != "bca" {
+		t.Errorf("corpus [%v, %v] (%s), generic [%v, %v]", corpus.Lo, corpus.Hi, corpus.Method, generic.Lo, generic.Hi)
+	}
+	if none := BootstrapStatisticBCa(nil, 2, ratio, 10, 0.95, 1); len(none.Warnings) != 1 || none.Warnings[0].Code != CodeNoData {
+		t.Errorf("no rows: %+v", none)
+	}
+}
