@@ -40,7 +40,7 @@ Example:
 
 func runPower(e *env) error {
 	fs := newFlags(e, "power", powerHelp)
-	baseline := fs.Float64("baseline", -1, "pass rate `P1` of the current version, in [0, 1]")
+	baseline := fs.String("baseline", "", "pass rate `P1` of the current version, in [0, 1] (required)")
 	target := fs.String("target", "", "pass rate `P2` to detect, in [0, 1] (optional with --n)")
 	paired := fs.Bool("paired", false, "both versions run on the same cases (McNemar's test)")
 	discordant := fs.Float64("discordant", 0, "with --paired: probability `D` that a case changes outcome (default: from independence)")
@@ -56,9 +56,12 @@ func runPower(e *env) error {
 	if len(args) > 0 {
 		return usagef("power: unexpected argument %q", args[0])
 	}
-	q := stats.PowerQuery{Baseline: *baseline, Paired: *paired, Discordant: *discordant, Power: *power, Alpha: *alpha, N: *n}
-	if *baseline == -1 {
+	q := stats.PowerQuery{Paired: *paired, Discordant: *discordant, Power: *power, Alpha: *alpha, N: *n}
+	if *baseline == "" {
 		return usagef("power: give --baseline, the current pass rate in [0, 1]")
+	}
+	if q.Baseline, err = strconv.ParseFloat(*baseline, 64); err != nil {
+		return usagef("power: --baseline %q is not a number", *baseline)
 	}
 	if *target != "" {
 		t, err := strconv.ParseFloat(*target, 64)

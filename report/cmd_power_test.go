@@ -61,6 +61,8 @@ func TestPowerCLIUsageErrors(t *testing.T) {
 		{"power", "--baseline", "0.8", "--target", "0.8"},
 		{"power", "--baseline", "1.5", "--target", "0.8"},
 		{"power", "--baseline", "0.8", "--target", "x"},
+		{"power", "--baseline", "abc", "--target", "0.5"},
+		{"power", "--baseline", "NaN", "--target", "0.5"},
 		{"power", "--baseline", "0.8"},
 		{"power", "--target", "0.8"},
 		{"power", "--baseline", "0.8", "--target", "0.9", "--power", "1"},
