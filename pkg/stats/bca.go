@@ -183,7 +183,7 @@ func bcaInterval(iv Interval, boot []float64, theta, acc float64, n int, what st
 			z := NormalQuantile(q)
 			return NormalCDF(z0 + (z0+z)/(1-acc*(z0+z)))
 		}
-		a1, a2 := clamp01(adjust(alpha)), clamp01(adjust(1-alpha))
+		a1, a2 := clampLevel(adjust(alpha)), clampLevel(adjust(1-alpha))
 		iv.Lo, iv.Hi = Percentile(boot, a1), Percentile(boot, a2)
 	}
 	if iv.Lo == iv.Hi {
@@ -224,7 +224,7 @@ func jackknifeAcceleration(values []float64, stat func([]float64) float64) float
 	return s3 / (6 * math.Pow(s2, 1.5))
 }
 
-func clamp01(x float64) float64 {
+func clampLevel(x float64) float64 {
 	if math.IsNaN(x) {
 		return 0.5
 	}

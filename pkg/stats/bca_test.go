@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func mean(x []float64) float64 {
+func bcaMean(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
 		s += v
@@ -15,18 +15,18 @@ func mean(x []float64) float64 {
 }
 
 // R's boot package on 16 values, as scipy's test_resampling.py
-// (test_bootstrap_against_R) records it: boot(x, mean, 1e6) then
+// (test_bootstrap_against_R) records it: boot(x, bcaMean, 1e6) then
 // boot.ci gives BCa (32.31, 91.43) and percentile (28.86, 84.21) at 95%.
 // scipy.stats.bootstrap(method = "BCa") is tested against these with a
 // relative tolerance of 0.005 at 10⁶ resamples, and so is this test.
 // The Monte Carlo spread is well inside it: seeds 1 to 4 give upper
 // bounds 91.38, 91.28, 91.22, 91.47 and lower bounds 32.21 to 32.25
 // (the BCa upper bound sits near the 99th percentile of the resampled
-// mean, where the draws are sparse; R's boot.ci also interpolates on the
+// bcaMean, where the draws are sparse; R's boot.ci also interpolates on the
 // normal scale, which moves it by a few hundredths).
 func TestBootstrapBCaAgainstR(t *testing.T) {
 	x := []float64{10, 12, 12.5, 12.5, 13.9, 15, 21, 22, 23, 34, 50, 81, 89, 121, 134, 213}
-	bca := BootstrapBCa(x, mean, 1000000, 0.95, 1)
+	bca := BootstrapBCa(x, bcaMean, 1000000, 0.95, 1)
 	if math.Abs(bca.Lo-32.31) > 0.005*32.31 || math.Abs(bca.Hi-91.43) > 0.005*91.43 {
 		t.Errorf("BCa = [%.2f, %.2f], R (32.31, 91.43)", bca.Lo, bca.Hi)
 	}
@@ -38,28 +38,28 @@ func TestBootstrapBCaAgainstR(t *testing.T) {
 		t.Errorf("percentile = [%.2f, %.2f], R (28.86, 84.21)", pct.Lo, pct.Hi)
 	}
 	// The same seed gives the same interval.
-	a, b := BootstrapBCa(x, mean, 5000, 0.95, 9), BootstrapBCa(x, mean, 5000, 0.95, 9)
+	a, b := BootstrapBCa(x, bcaMean, 5000, 0.95, 9), BootstrapBCa(x, bcaMean, 5000, 0.95, 9)
 	if a.Lo != b.Lo || a.Hi != b.Hi {
 		t.Errorf("seed 9 gave [%v, %v] then [%v, %v]", a.Lo, a.Hi, b.Lo, b.Hi)
 	}
 }
 
-// The acceleration by hand: for the mean, θ₍ᵢ₎ = (S − xᵢ)/(n − 1), so
+// The acceleration by hand: for the bcaMean, θ₍ᵢ₎ = (S − xᵢ)/(n − 1), so
 // θ̄ − θ₍ᵢ₎ = (xᵢ − x̄)/(n − 1) and a = Σ(xᵢ − x̄)³ / (6 (Σ(xᵢ − x̄)²)^{3/2}).
 // For 1, 2, 3, 10: x̄ = 4, deviations −3, −2, −1, 6, Σd³ = −27 − 8 − 1 +
 // 216 = 180, Σd² = 9 + 4 + 1 + 36 = 50, a = 180 / (6 · 50^{1.5}) = 0.0848528.
 func TestJackknifeAccelerationByHand(t *testing.T) {
-	got := jackknifeAcceleration([]float64{1, 2, 3, 10}, mean)
+	got := jackknifeAcceleration([]float64{1, 2, 3, 10}, bcaMean)
 	if want := 180 / (6 * math.Pow(50, 1.5)); math.Abs(got-want) > 1e-15 {
 		t.Errorf("a = %v, want %v", got, want)
 	}
-	if a := jackknifeAcceleration([]float64{1, 2, 3}, mean); a != 0 {
+	if a := jackknifeAcceleration([]float64{1, 2, 3}, bcaMean); a != 0 {
 		t.Errorf("symmetric data: a = %v, want 0", a)
 	}
 }
 
 func TestBootstrapBCaWarnings(t *testing.T) {
-	same := BootstrapBCa([]float64{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}, mean, 500, 0.95, 1)
+	same := BootstrapBCa([]float64{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}, bcaMean, 500, 0.95, 1)
 	codes := map[string]bool{}
 	for _, w := range same.Warnings {
 		codes[w.Code] = true
@@ -67,11 +67,11 @@ func TestBootstrapBCaWarnings(t *testing.T) {
 	if same.Lo != 3 || same.Hi != 3 || !codes[CodeBCaFallback] || !codes[CodePointInterval] {
 		t.Errorf("equal values: %+v", same)
 	}
-	few := BootstrapBCa([]float64{1, 2, 4}, mean, 500, 0.95, 1)
+	few := BootstrapBCa([]float64{1, 2, 4}, bcaMean, 500, 0.95, 1)
 	if len(few.Warnings) == 0 || few.Warnings[0].Code != CodeFewResampled {
 		t.Errorf("three values: %+v", few.Warnings)
 	}
-	none := BootstrapBCa(nil, mean, 500, 0.95, 1)
+	none := BootstrapBCa(nil, bcaMean, 500, 0.95, 1)
 	if len(none.Warnings) != 1 || none.Warnings[0].Code != CodeNoData {
 		t.Errorf("no values: %+v", none)
 	}
@@ -96,16 +96,16 @@ func TestBootstrapBCaMeanMatchesGeneric(t *testing.T) {
 	for i := range x {
 		x[i] = math.Exp(float64(i%17)/4) + float64(i)/7 // skewed, 60 distinct values
 	}
-	m := mean(x)
+	m := bcaMean(x)
 	var s2, s3 float64
 	for _, v := range x {
 		s2 += (v - m) * (v - m)
 		s3 += (v - m) * (v - m) * (v - m)
 	}
-	if a := jackknifeAcceleration(x, mean); math.Abs(a-s3/(6*math.Pow(s2, 1.5))) > 1e-14 {
+	if a := jackknifeAcceleration(x, bcaMean); math.Abs(a-s3/(6*math.Pow(s2, 1.5))) > 1e-14 {
 		t.Errorf("jackknife a = %v, closed form %v", a, s3/(6*math.Pow(s2, 1.5)))
 	}
-	fast, slow := BootstrapBCaMean(x, 40000, 0.9, 3), BootstrapBCa(x, mean, 40000, 0.9, 4)
+	fast, slow := BootstrapBCaMean(x, 40000, 0.9, 3), BootstrapBCa(x, bcaMean, 40000, 0.9, 4)
 	// The resampled mean has sd about 2.0 here; at 40,000 resamples the
 	// bounds move by about 0.04 from seed to seed (seeds 1 to 4 gave upper
 	// bounds 20.50 to 20.63), so the difference of two has sd about 0.06
@@ -117,7 +117,7 @@ func TestBootstrapBCaMeanMatchesGeneric(t *testing.T) {
 
 func ExampleBootstrapBCa() {
 	x := []float64{10, 12, 12.5, 12.5, 13.9, 15, 21, 22, 23, 34, 50, 81, 89, 121, 134, 213}
-	iv := BootstrapBCa(x, mean, 100000, 0.95, 1)
+	iv := BootstrapBCa(x, bcaMean, 100000, 0.95, 1)
 	fmt.Printf("%s [%.0f, %.0f]\n", iv.Method, iv.Lo, iv.Hi)
 	// Output: bca [32, 91]
 }
@@ -136,7 +136,7 @@ func TestBootstrapBCaProportion(t *testing.T) {
 	if p.Lo != m.Lo || p.Hi != m.Hi || p.Method != "bca" {
 		t.Errorf("proportion [%v, %v] (%s), mean of outcomes [%v, %v]", p.Lo, p.Hi, p.Method, m.Lo, m.Hi)
 	}
-	if a, want := jackknifeAcceleration(x, mean), -0.5/(6*math.Sqrt(3.75)); math.Abs(a-want) > 1e-14 {
+	if a, want := jackknifeAcceleration(x, bcaMean), -0.5/(6*math.Sqrt(3.75)); math.Abs(a-want) > 1e-14 {
 		t.Errorf("a = %v, want %v", a, want)
 	}
 	// The BCa interval is shifted from the percentile one towards 1/2
@@ -168,7 +168,7 @@ func TestBootstrapStatisticBCaIsBCaOfTheMean(t *testing.T) {
 		rows = append(rows, v, 1)
 	}
 	ratio := func(s []float64) float64 { return s[0] / s[1] }
-	corpus, generic := BootstrapStatisticBCa(rows, 2, ratio, 20000, 0.95, 3), BootstrapBCa(x, mean, 20000, 0.95, 3)
+	corpus, generic := BootstrapStatisticBCa(rows, 2, ratio, 20000, 0.95, 3), BootstrapBCa(x, bcaMean, 20000, 0.95, 3)
 	if math.Abs(corpus.Lo-generic.Lo) > 1e-9 || math.Abs(corpus.Hi-generic.Hi) > 1e-9 || corpus.Method != "bca" {
 		t.Errorf("corpus [%v, %v] (%s), generic [%v, %v]", corpus.Lo, corpus.Hi, corpus.Method, generic.Lo, generic.Hi)
 	}

@@ -54,7 +54,7 @@ func BenchmarkBootstrapBCaGeneric1000(b *testing.B) {
 		x[i] = float64(i*i%97) / 97
 	}
 	for range b.N {
-		BootstrapBCa(x, mean, 2000, 0.95, 1)
+		BootstrapBCa(x, bcaMean, 2000, 0.95, 1)
 	}
 }
 

@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-func rate(x float64) *float64 { return &x }
+func ratePtr(x float64) *float64 { return &x }
 
 // R: power.prop.test(p1 = 0.8, p2 = 0.9, power = 0.8) gives n = 198.96
 // per group (sig.level 0.05, two-sided): 199 rounded up (issue 16).
 func TestPlanPowerMatchesPowerPropTest(t *testing.T) {
-	p, err := PlanPower(PowerQuery{Baseline: 0.8, Target: rate(0.9)})
+	p, err := PlanPower(PowerQuery{Baseline: 0.8, Target: ratePtr(0.9)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestPlanPowerMDE(t *testing.T) {
 		t.Errorf("power at the detectable rate %v = %v, want 0.8", *p.Detectable, got)
 	}
 	// Downwards when the target is below the baseline.
-	down, _ := PlanPower(PowerQuery{Baseline: 0.9, Target: rate(0.8), N: 199})
+	down, _ := PlanPower(PowerQuery{Baseline: 0.9, Target: ratePtr(0.8), N: 199})
 	if down.MDE == nil || !(*down.Detectable < 0.9 && *down.Detectable > 0.8) {
 		t.Errorf("downwards: %+v", down)
 	}
@@ -62,30 +62,30 @@ func TestPlanPowerMDE(t *testing.T) {
 //
 //	n = (1.959964·√0.15 + 0.841621·√0.14)² / 0.01 = (0.759091 + 0.314906)² / 0.01 = 115.35 → 116
 func TestPlanPowerPaired(t *testing.T) {
-	ind, err := PlanPower(PowerQuery{Baseline: 0.8, Target: rate(0.9), Paired: true})
+	ind, err := PlanPower(PowerQuery{Baseline: 0.8, Target: ratePtr(0.9), Paired: true})
 	if err != nil || ind.NPerGroup != 202 || math.Abs(ind.PBetter-0.18) > 1e-15 || math.Abs(ind.PWorse-0.08) > 1e-15 || ind.Discordance != "independence" {
 		t.Errorf("independence: %+v, %v", ind, err)
 	}
-	given, err := PlanPower(PowerQuery{Baseline: 0.8, Target: rate(0.9), Paired: true, Discordant: 0.15})
+	given, err := PlanPower(PowerQuery{Baseline: 0.8, Target: ratePtr(0.9), Paired: true, Discordant: 0.15})
 	if err != nil || given.NPerGroup != 116 || math.Abs(given.PBetter-0.125) > 1e-15 || given.Discordance != "given" {
 		t.Errorf("given: %+v, %v", given, err)
 	}
 	// A discordance below |δ| cannot be.
-	if _, err := PlanPower(PowerQuery{Baseline: 0.8, Target: rate(0.9), Paired: true, Discordant: 0.05}); !errors.Is(err, ErrPowerQuery) {
+	if _, err := PlanPower(PowerQuery{Baseline: 0.8, Target: ratePtr(0.9), Paired: true, Discordant: 0.05}); !errors.Is(err, ErrPowerQuery) {
 		t.Errorf("discordance 0.05 with δ = 0.1: %v", err)
 	}
 }
 
 func TestPlanPowerBadQueries(t *testing.T) {
 	for _, q := range []PowerQuery{
-		{Baseline: 1.2, Target: rate(0.5)},
-		{Baseline: 0.5, Target: rate(-0.1)},
-		{Baseline: 0.5, Target: rate(0.5)},
+		{Baseline: 1.2, Target: ratePtr(0.5)},
+		{Baseline: 0.5, Target: ratePtr(-0.1)},
+		{Baseline: 0.5, Target: ratePtr(0.5)},
 		{Baseline: 0.5},
-		{Baseline: 0.5, Target: rate(0.6), Alpha: 1.5},
-		{Baseline: 0.5, Target: rate(0.6), Power: 1},
+		{Baseline: 0.5, Target: ratePtr(0.6), Alpha: 1.5},
+		{Baseline: 0.5, Target: ratePtr(0.6), Power: 1},
 		{Baseline: 0.5, N: -3},
-		{Baseline: 0.5, Target: rate(0.6), Paired: true, Discordant: 2},
+		{Baseline: 0.5, Target: ratePtr(0.6), Paired: true, Discordant: 2},
 	} {
 		if _, err := PlanPower(q); !errors.Is(err, ErrPowerQuery) {
 			t.Errorf("%+v: err %v, want ErrPowerQuery", q, err)
