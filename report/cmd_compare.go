@@ -18,7 +18,7 @@ func runCompare(e *env) error {
 	key := fs.String("key", "id", "`column` that pairs the rows of the two files, or several joined by commas (id,model)")
 	metric := fs.String("metric", "", "0/1 `column` to compare (default: the only 0/1 column)")
 	by := fs.String("by", "", "group `column` for per-group pass rates")
-	ci := addChoice(fs, "ci", "pass-rate `interval`: wilson or bootstrap", "wilson", "bootstrap")
+	ci := addChoice(fs, "ci", "pass-rate `interval`: wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca")
 	iv := addIntervalFlags(fs, "")
 	export := addTableExportFlags(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
@@ -49,7 +49,7 @@ func compareUsage(err error, key string) error {
 	}
 	switch oe.Err {
 	case compare.ErrCI:
-		return usagef("compare: --ci %q: want wilson or bootstrap", oe.Value)
+		return usagef("compare: --ci %q: want wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", oe.Value)
 	case compare.ErrConfidence:
 		return usagef("compare: --confidence must be between 0 and 1, got %v", oe.Value)
 	case compare.ErrResamples:

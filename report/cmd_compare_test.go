@@ -105,11 +105,11 @@ func TestCompareErrors(t *testing.T) {
 		stderr string
 	}{
 		{"no flags", []string{"compare"}, 2, "evalbook: compare: --old and --new are required (see evalbook compare --help)\n"},
-		{"bad ci", []string{"compare", "--old", a, "--new", b, "--ci", "exact"}, 2, "evalbook: compare: invalid value \"exact\" for flag -ci: want wilson or bootstrap (see evalbook compare --help)\n"},
+		{"bad ci", []string{"compare", "--old", a, "--new", b, "--ci", "exact"}, 2, "evalbook: compare: invalid value \"exact\" for flag -ci: want wilson, clopper-pearson, jeffreys, beta, bootstrap or bca (see evalbook compare --help)\n"},
 		// A zero is the default in compare.Options, and a mistake on the command line.
 		{"zero confidence", []string{"compare", "--old", a, "--new", b, "--confidence", "0"}, 2, "evalbook: compare: invalid value \"0\" for flag -confidence: want a level between 0 and 1, such as 0.95 (see evalbook compare --help)\n"},
 		{"zero resamples", []string{"compare", "--old", a, "--new", b, "--resamples", "0"}, 2, "evalbook: compare: invalid value \"0\" for flag -resamples: want a whole number of at least 1 (see evalbook compare --help)\n"},
-		{"empty ci", []string{"compare", "--old", a, "--new", b, "--ci", ""}, 2, "evalbook: compare: invalid value \"\" for flag -ci: want wilson or bootstrap (see evalbook compare --help)\n"},
+		{"empty ci", []string{"compare", "--old", a, "--new", b, "--ci", ""}, 2, "evalbook: compare: invalid value \"\" for flag -ci: want wilson, clopper-pearson, jeffreys, beta, bootstrap or bca (see evalbook compare --help)\n"},
 		{"several candidates", []string{"compare", "--old", a, "--new", b}, 1, "evalbook: several 0/1 columns could be the metric: pass, exact; choose one with --metric\n"},
 		{"no candidate", []string{"compare", "--old", none, "--new", none}, 1, "evalbook: no column besides id holds only 0 and 1 in both " + none + " and " + none + "; name the metric with --metric (columns: id, task, score)\n"},
 		{"unknown metric", []string{"compare", "--old", a, "--new", b, "--metric", "f1"}, 1, "evalbook: " + a + ":1: no column \"f1\"; the header has id, task, pass, exact\n"},

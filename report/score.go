@@ -47,7 +47,7 @@ func runScore(e *env) error {
 		rawCSV    = addRawCSVFlag(fs)
 	)
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
-	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, bootstrap or none", "wilson", "bootstrap", "none")
+	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca", "none")
 	iv := addIntervalFlags(fs, "")
 	fs.Var(&by, "by", "group by `COL` (repeat for several groupings; COL1,COL2 for a cross grouping; \"\" for none); default Domain")
 	exp := addExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)

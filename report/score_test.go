@@ -96,7 +96,7 @@ func TestScoreErrors(t *testing.T) {
 	}{
 		{"unknown metric", []string{"score", "--metrics", "bleurt"}, 2, []string{`unknown metric id "bleurt"`, "exact_substring"}},
 		{"bad profile", []string{"score", "--normalize", "nfkc"}, 2, []string{"none, nfc, indic"}},
-		{"bad ci", []string{"score", "--ci", "exact"}, 2, []string{"wilson, bootstrap or none"}},
+		{"bad ci", []string{"score", "--ci", "exact"}, 2, []string{"wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none"}},
 		{"bad flag", []string{"score", "--no-such-flag"}, 2, []string{"no-such-flag"}},
 		{"stray argument", []string{"score", "run.csv"}, 2, []string{"--responses"}},
 		{"missing file", []string{"score", "--responses", filepath.Join(dir, "nope.csv")}, 1, []string{"nope.csv"}},

@@ -45,7 +45,10 @@ type Options struct {
 	// By, if set, is the group column: Comparison.Groups gets each
 	// group's counts. Versions uses it as a label for its groups.
 	By string
-	// CI is the pass-rate interval: "wilson" (the default) or "bootstrap".
+	// CI is the pass-rate interval: "wilson" (the default), "bootstrap",
+	// "bca" (stats.BootstrapBCaProportion), or another
+	// stats.ProportionInterval method ("clopper-pearson", "jeffreys",
+	// "beta").
 	CI string
 	// Confidence is the level of every interval; default 0.95.
 	Confidence float64
@@ -81,7 +84,7 @@ func (o Options) WithDefaults() Options {
 
 // Errors of Options, wrapped in an *OptionError.
 var (
-	ErrCI          = errors.New("unknown interval method (want wilson or bootstrap)")
+	ErrCI          = errors.New("unknown interval method (want wilson, clopper-pearson, jeffreys, beta, bootstrap or bca)")
 	ErrConfidence  = errors.New("confidence not strictly between 0 and 1")
 	ErrResamples   = errors.New("fewer than one resample")
 	ErrKeyEmpty    = errors.New("a key column name is empty")
@@ -113,7 +116,7 @@ func (e *OptionError) Unwrap() error { return e.Err }
 // mistakes into usage errors before reading any file.
 func (o Options) Validate() error {
 	switch {
-	case o.CI != "wilson" && o.CI != "bootstrap":
+	case o.CI != "bootstrap" && o.CI != "bca" && !stats.IsProportionMethod(o.CI):
 		return &OptionError{"CI", o.CI, ErrCI}
 	case !(o.Confidence > 0 && o.Confidence < 1):
 		return &OptionError{"Confidence", o.Confidence, ErrConfidence}

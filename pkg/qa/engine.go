@@ -150,7 +150,7 @@ func newEngine(file string, opt *Options) *engine {
 		if m.ID == "word_overlap" {
 			e.overlap = i
 		}
-		if m.Graded && opt.CI == "bootstrap" {
+		if m.Graded && (opt.CI == "bootstrap" || opt.CI == "bca") {
 			e.keepValues = true
 		}
 	}
@@ -417,7 +417,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			for j, x := range st {
 				a.csum[i][j] += x
 			}
-			if st != nil && e.opt.CI == "bootstrap" {
+			if st != nil && (e.opt.CI == "bootstrap" || e.opt.CI == "bca") {
 				a.crows[i] = append(a.crows[i], st...)
 			}
 		}

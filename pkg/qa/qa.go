@@ -35,6 +35,7 @@ import (
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -56,7 +57,7 @@ type Options struct {
 	// no grouping may repeat another.
 	By [][]string
 	// Interval settings.
-	CI         string  // "wilson" (default), "bootstrap" or "none"
+	CI         string  // "wilson" (default), "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca" or "none"
 	Confidence float64 // default 0.95
 	Resamples  int     // bootstrap resamples, default 10000
 	Seed       uint64  // bootstrap seed
@@ -146,10 +147,11 @@ func (o *Options) fill() {
 }
 
 func (o *Options) validate() error {
-	switch o.CI {
-	case "wilson", "bootstrap", "none":
-	default:
-		return fmt.Errorf("unknown interval method %q (want wilson, bootstrap or none)", o.CI)
+	if o.CI != "bootstrap" && o.CI != "bca" && o.CI != "none" && !stats.IsProportionMethod(o.CI) {
+		return fmt.Errorf("unknown interval method %q (want wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none)", o.CI)
+	}
+	if o.CI == "bca" && o.Cluster != "" {
+		return fmt.Errorf("bca intervals do not resample clusters; with a cluster column use bootstrap or wilson")
 	}
 	if !(o.Confidence > 0 && o.Confidence < 1) {
 		return fmt.Errorf("confidence %v is not between 0 and 1 (e.g. 0.95)", o.Confidence)

@@ -127,7 +127,7 @@ func (e *engine) result() (*results.Score, error) {
 		Agreement: []results.Agreement{},
 		Warnings:  []results.Warning{},
 	}
-	if o.CI == "bootstrap" {
+	if o.CI == "bootstrap" || o.CI == "bca" {
 		res.Settings.Resamples = o.Resamples
 	}
 	res.Settings.LanguageSource = e.languageSource()
@@ -202,9 +202,12 @@ func (e *engine) group(by, name string, a *acc, ivWarn *results.IntervalWarnings
 			s.Accuracy = m.Corpus.Final(a.csum[i])
 			s.Level = "corpus"
 			var iv stats.Interval
-			if o.CI == "bootstrap" {
+			switch o.CI {
+			case "bootstrap":
 				iv = stats.BootstrapStatistic(a.crows[i], m.Corpus.NStats, m.Corpus.Final, o.Resamples, o.Confidence, o.Seed)
-			} else {
+			case "bca":
+				iv = stats.BootstrapStatisticBCa(a.crows[i], m.Corpus.NStats, m.Corpus.Final, o.Resamples, o.Confidence, o.Seed)
+			default:
 				iv = stats.Interval{Lo: s.Accuracy, Hi: s.Accuracy}
 				if o.CI != "none" {
 					iv.Warnings = []stats.Warning{{Code: CodeNoInterval,
@@ -229,16 +232,21 @@ func (e *engine) group(by, name string, a *acc, ivWarn *results.IntervalWarnings
 			est := stats.ClusterProportionEstimate(a.values[i], a.clusters, o.Confidence)
 			iv, s.SE = est.Interval, est.SE
 			g.Clusters = est.Clusters
+		case o.CI == "bca" && m.Graded:
+			iv = stats.BootstrapBCaMean(a.values[i], o.Resamples, o.Confidence, o.Seed)
+		case o.CI == "bca":
+			iv = stats.BootstrapBCaProportion(int(a.sum[i]+0.5), a.n, o.Resamples, o.Confidence, o.Seed)
 		case o.CI == "bootstrap" && m.Graded:
 			iv = stats.BootstrapMeanInterval(a.values[i], o.Resamples, o.Confidence, o.Seed)
 		case o.CI == "bootstrap":
 			iv = stats.BootstrapProportionInterval(int(a.sum[i]+0.5), a.n, o.Resamples, o.Confidence, o.Seed)
 		case m.Graded:
-			// Wilson is for counts: a graded mean gets the normal
-			// interval mean ∓ z·sd/√n from its sum of squares.
+			// Wilson and the exact intervals are for counts: a graded
+			// mean gets the normal interval mean ∓ z·sd/√n from its sum
+			// of squares.
 			iv = stats.UnitMeanInterval(a.sum[i], a.sumsq[i], a.n, o.Confidence)
 		default:
-			iv = stats.WilsonInterval(int(a.sum[i]), a.n, o.Confidence)
+			iv = stats.ProportionInterval(o.CI, int(a.sum[i]), a.n, o.Confidence)
 		}
 		s.CILow, s.CIHigh = iv.Lo, iv.Hi
 		ivWarn.Add(m.ID, iv.Warnings)

@@ -28,7 +28,8 @@ type Comparison struct {
 	NewPass int     `json:"new_pass"`
 	Old     float64 `json:"old"`
 	New     float64 `json:"new"`
-	// CI is the pass-rate interval method, wilson or bootstrap.
+	// CI is the pass-rate interval method: wilson, clopper-pearson,
+	// jeffreys, beta, bootstrap or bca.
 	CI         string  `json:"ci"`
 	Confidence float64 `json:"confidence"`
 	Resamples  int     `json:"resamples"`
@@ -76,9 +77,14 @@ func (r *Comparison) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	f3 := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 	pv := func(p float64) string { return strconv.FormatFloat(p, 'g', 4, 64) }
-	method := "Wilson"
-	if r.CI == "bootstrap" {
+	method := r.CI
+	switch r.CI {
+	case "wilson", "":
+		method = "Wilson"
+	case "bootstrap":
 		method = fmt.Sprintf("bootstrap, %d resamples, seed %d", r.Resamples, r.Seed)
+	case "bca":
+		method = fmt.Sprintf("BCa bootstrap, %d resamples, seed %d", r.Resamples, r.Seed)
 	}
 	cases := fmt.Sprintf("%d cases", r.N)
 	if r.N == 1 {

@@ -44,7 +44,7 @@ type Settings struct {
 	Metrics    []string   `json:"metrics"`
 	Normalize  string     `json:"normalize"`
 	By         [][]string `json:"by"`
-	CI         string     `json:"ci"` // wilson, bootstrap or none
+	CI         string     `json:"ci"` // wilson, clopper-pearson, jeffreys, beta, bootstrap or none
 	Confidence float64    `json:"confidence"`
 	Resamples  int        `json:"resamples,omitempty"`
 	Seed       uint64     `json:"seed"`

@@ -9,8 +9,10 @@ const McNemarMinFlips = 25
 
 // CompareOptions sets how ComparePaired makes its intervals.
 type CompareOptions struct {
-	// Method makes the two pass-rate intervals: "wilson" (WilsonInterval)
-	// or "bootstrap" (BootstrapProportionInterval).
+	// Method makes the two pass-rate intervals: "bootstrap"
+	// (BootstrapProportionInterval), "bca" (BootstrapBCaProportion) or a
+	// ProportionInterval method ("wilson", "clopper-pearson", "jeffreys",
+	// "beta").
 	Method     string
 	Confidence float64
 	// Resamples and Seed drive the bootstrap intervals: the old pass
@@ -52,8 +54,8 @@ type Comparison struct {
 // is misused (an unknown Method, a confidence outside (0, 1), fewer than
 // one resample).
 func ComparePaired(old, new []float64, opt CompareOptions) Comparison {
-	if opt.Method != "wilson" && opt.Method != "bootstrap" {
-		panic(fmt.Sprintf("stats: ComparePaired method %q (want wilson or bootstrap)", opt.Method))
+	if opt.Method != "bootstrap" && opt.Method != "bca" && !IsProportionMethod(opt.Method) {
+		panic(fmt.Sprintf("stats: ComparePaired method %q (want bootstrap, bca or one of %v)", opt.Method, ProportionMethods()))
 	}
 	c := Comparison{PairedResult: Paired(old, new)}
 	for i := range old {
@@ -63,12 +65,16 @@ func ComparePaired(old, new []float64, opt CompareOptions) Comparison {
 		c.OldPass += int(old[i])
 		c.NewPass += int(new[i])
 	}
-	if opt.Method == "bootstrap" {
+	switch opt.Method {
+	case "bootstrap":
 		c.Old = BootstrapProportionInterval(c.OldPass, c.N, opt.Resamples, opt.Confidence, opt.Seed)
 		c.New = BootstrapProportionInterval(c.NewPass, c.N, opt.Resamples, opt.Confidence, opt.Seed+1)
-	} else {
-		c.Old = WilsonInterval(c.OldPass, c.N, opt.Confidence)
-		c.New = WilsonInterval(c.NewPass, c.N, opt.Confidence)
+	case "bca":
+		c.Old = BootstrapBCaProportion(c.OldPass, c.N, opt.Resamples, opt.Confidence, opt.Seed)
+		c.New = BootstrapBCaProportion(c.NewPass, c.N, opt.Resamples, opt.Confidence, opt.Seed+1)
+	default:
+		c.Old = ProportionInterval(opt.Method, c.OldPass, c.N, opt.Confidence)
+		c.New = ProportionInterval(opt.Method, c.NewPass, c.N, opt.Confidence)
 	}
 	b, w := len(c.Better), len(c.Worse)
 	c.SignP = SignTest(b, w)

@@ -51,4 +51,13 @@
 // cases are not independent and both intervals are too narrow; use
 // ClusterProportion or ClusterBootstrap with the passage or question id
 // as the cluster (Miller 2024, "Adding Error Bars to Evals").
+//
+// For small slices ProportionInterval also gives Clopper-Pearson (never
+// below the nominal coverage, and wider), Jeffreys and a Beta posterior
+// interval; Coverage computes what each achieves exactly, and the README
+// tabulates it for n from 10 to 500, which is why Wilson stays the
+// default. BootstrapBCa corrects the percentile bootstrap of any
+// statistic for bias and skew. PassAtK, PassHatK and MajAtK score several
+// samples per item without bias, and PlanPower answers "how many cases?"
+// and "what change can N cases see?" before an evaluation is run.
 package stats

@@ -12,7 +12,8 @@ type Interval struct {
 	Confidence float64
 	// Method names how the interval was made: "wilson", "normal",
 	// "bootstrap", "cluster-normal", "cluster-bootstrap",
-	// "paired-bootstrap".
+	// "paired-bootstrap", "clopper-pearson", "jeffreys", "beta"
+	// (ProportionInterval), "bca" (BootstrapBCa).
 	Method   string
 	Warnings []Warning
 }

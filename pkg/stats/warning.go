@@ -7,7 +7,8 @@ import "fmt"
 // change between versions; Code does not. Every warning this package
 // gives uses one of the Code constants (CodeNoData, CodeFewResampled,
 // CodePointInterval, CodeEqualValues, CodeFewValues,
-// CodeNearZeroVariance, CodeNoStandardError, CodeFewClusters; `go doc
+// CodeNearZeroVariance, CodeNoStandardError, CodeFewClusters,
+// CodeUnequalSamples, CodeBCaFallback, CodeNoDetectableEffect; `go doc
 // stats.CodeNoData` and its neighbours say when each is given).
 type Warning struct {
 	Code    string
