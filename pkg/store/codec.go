@@ -1,9 +1,11 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -132,4 +134,46 @@ func skipSpace(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+// parseStrings parses a JSON array of strings, appending to dst; strings
+// without escapes are cut from s without decoding, others go through
+// encoding/json.
+func parseStrings(dst []string, s string) ([]string, error) {
+	if strings.IndexByte(s, '\\') >= 0 {
+		var out []string
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			return dst, err
+		}
+		return append(dst, out...), nil
+	}
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '[' {
+		return dst, fmt.Errorf("chunk: want a JSON array")
+	}
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == ']' {
+		return dst, nil
+	}
+	for {
+		if i >= len(s) || s[i] != '"' {
+			return dst, fmt.Errorf("chunk: want a string at offset %d", i)
+		}
+		j := strings.IndexByte(s[i+1:], '"')
+		if j < 0 {
+			return dst, fmt.Errorf("chunk: unterminated string")
+		}
+		dst = append(dst, s[i+1:i+1+j])
+		i = skipSpace(s, i+j+2)
+		if i >= len(s) {
+			return dst, fmt.Errorf("chunk: unterminated array")
+		}
+		if s[i] == ']' {
+			return dst, nil
+		}
+		if s[i] != ',' {
+			return dst, fmt.Errorf("chunk: want a comma at offset %d", i)
+		}
+		i = skipSpace(s, i+1)
+	}
 }

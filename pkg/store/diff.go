@@ -277,8 +277,15 @@ func groupDiffs(ra, rb *runData, p pairing, old, new []float64, pos []int32, gra
 		}
 		gb := slices.Index(rb.Groupings, by)
 		labels := ra.labels[g]
+		count := make([]int, len(labels))
+		for k := range old {
+			count[ra.groups[g][p.a[pos[k]]]]++
+		}
 		oldBy := make([][]float64, len(labels))
 		newBy := make([][]float64, len(labels))
+		for c, n := range count {
+			oldBy[c], newBy[c] = make([]float64, 0, n), make([]float64, 0, n)
+		}
 		mismatch := 0
 		for k := range old {
 			q := pos[k]

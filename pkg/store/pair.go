@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,7 +85,14 @@ func pairRuns(a, b *runData, force bool) (pairing, []results.Warning, error) {
 			Message: "the runs are not comparable and were paired because --force was given: " + strings.Join(why, "; ")})
 	}
 	var p pairing
-	if a.KeyKind == KeyID && b.KeyKind == KeyID {
+	if a.KeyKind == KeyID && b.KeyKind == KeyID && slices.Equal(a.keys, b.keys) {
+		// The usual case: the same ids in the same order.
+		p.a = make([]int32, len(a.keys))
+		for i := range p.a {
+			p.a[i] = int32(i)
+		}
+		p.b = p.a
+	} else if a.KeyKind == KeyID && b.KeyKind == KeyID {
 		idx := make(map[string]int32, len(b.keys))
 		for j, k := range b.keys {
 			idx[k] = int32(j)

@@ -263,8 +263,8 @@ func (s *Store) load(ctx context.Context, ref string, metrics []string) (*runDat
 			return nil, err
 		}
 		if run.KeyKind == KeyID {
-			buf = buf[:0]
-			if err := json.Unmarshal([]byte(ids), &buf); err != nil || len(buf) != n {
+			var err error
+			if buf, err = parseStrings(buf[:0], ids); err != nil || len(buf) != n {
 				rows.Close()
 				return nil, fmt.Errorf("run %d: row chunk %d: bad ids", run.ID, first)
 			}

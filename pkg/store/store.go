@@ -122,14 +122,14 @@ CREATE TABLE row_chunk (
 	answer TEXT NOT NULL,
 	response TEXT NOT NULL,
 	PRIMARY KEY (run_id, first)
-) WITHOUT ROWID;
+);
 CREATE TABLE outcome_chunk (
 	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
 	metric_idx INTEGER NOT NULL,
 	first INTEGER NOT NULL,
 	vals TEXT NOT NULL,
 	PRIMARY KEY (run_id, metric_idx, first)
-) WITHOUT ROWID;
+);
 CREATE VIEW sample AS
 	SELECT c.run_id AS run_id, c.first + j.key AS idx, j.value AS sample_id,
 		json_extract(c.lines, '$[' || j.key || ']') AS line,
@@ -165,7 +165,7 @@ UPDATE schema_version SET version = 2;`,
 // newer evalbook (a higher schema version) is an error.
 func Open(path string) (*Store, error) {
 	dsn := "file:" + path + "?_txlock=immediate&_pragma=busy_timeout(" + fmt.Sprint(BusyTimeout) +
-		")&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+		")&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32768)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", path, err)
