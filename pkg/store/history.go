@@ -179,3 +179,19 @@ func (h *HistoryResult) Tables() []results.Table {
 	}
 	return append([]results.Table{t}, results.WarningTable(h.Warnings)...)
 }
+
+// ChartTable returns the trend as a table for chart.TableRates: one row
+// per run and group, named by them, with the figure and its interval
+// bounds as rate columns.
+func (h *HistoryResult) ChartTable() results.Table {
+	t := results.Table{Title: "History of " + h.Metric, Columns: []results.Column{{Name: "run"},
+		{Name: "ci_low", Kind: results.KindRate}, {Name: h.Metric, Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}}}
+	for _, p := range h.Points {
+		name := "run " + strconv.FormatInt(p.Run, 10)
+		if p.Group != "" {
+			name += " " + p.Group
+		}
+		t.Rows = append(t.Rows, []string{name, results.Float(p.CILow), results.Float(p.Accuracy), results.Float(p.CIHigh)})
+	}
+	return t
+}

@@ -179,82 +179,155 @@ func FromScore(command string, s *results.Score, rows results.Rows) (Run, error)
 // leaves no trace of the run. Record fills in Created (now, when zero),
 // KeyKind, Rows and DatasetHash from the rows; run.Metrics, when empty,
 // come from the rows' schema, and must otherwise name metrics the rows
-// carry.
-func (s *Store) Record(ctx context.Context, run Run) (id int64, err error) {
+// carry. It is Begin, Add for every row, then Commit.
+func (s *Store) Record(ctx context.Context, run Run) (int64, error) {
 	if run.Source == nil {
 		return 0, errors.New("store: Record: the run has no rows (Source is nil)")
 	}
-	if run.Command == "" {
-		return 0, errors.New("store: Record: the run has no command")
+	rec := s.Begin(ctx, run.Metrics, run.Columns)
+	for row, err := range run.Source.All() {
+		if err != nil {
+			rec.Abort()
+			return 0, err
+		}
+		if err := rec.Add(row); err != nil {
+			rec.Abort()
+			return 0, err
+		}
 	}
+	return rec.Commit(run)
+}
+
+// A Recording is a run being recorded row by row, for a producer that
+// pushes rows (qa.Options.Rows takes Add). Its transaction begins at the
+// first Add (or at Commit) and holds the store's write lock until Commit
+// or Abort: other recorders wait (up to BusyTimeout), readers do not.
+type Recording struct {
+	s       *Store
+	ctx     context.Context
+	tx      *sql.Tx
+	w       *chunkWriter
+	id      int64
+	metrics []Metric
+	cols    Columns
+	err     error
+	done    bool
+}
+
+// Begin starts a recording of the given metrics (nil: all the rows
+// carry) whose text columns are cols.
+func (s *Store) Begin(ctx context.Context, metrics []Metric, cols Columns) *Recording {
+	return &Recording{s: s, ctx: ctx, metrics: metrics, cols: cols}
+}
+
+func (r *Recording) start() error {
+	if r.tx != nil || r.err != nil {
+		return r.err
+	}
+	tx, err := r.s.db.BeginTx(r.ctx, nil)
+	if err != nil {
+		r.err = err
+		return err
+	}
+	r.tx = tx
+	res, err := tx.ExecContext(r.ctx, `INSERT INTO run (created, tool, command, dataset_hash, key_kind, rows) VALUES ('', '', '', '', '', 0)`)
+	if err == nil {
+		r.id, err = res.LastInsertId()
+	}
+	if err == nil {
+		r.w, err = newChunkWriter(r.ctx, tx, r.id, r.metrics, r.cols)
+	}
+	r.err = err
+	return err
+}
+
+// Add records one row; the row may be reused by its producer afterwards.
+// It returns nil or the first error of the recording (then only Abort
+// is left).
+func (r *Recording) Add(row *results.Row) error {
+	if r.done {
+		return errors.New("store: Add after Commit or Abort")
+	}
+	if err := r.start(); err != nil {
+		return err
+	}
+	if err := r.w.add(row); err != nil {
+		r.err = err
+	}
+	return r.err
+}
+
+// Abort drops everything recorded so far.
+func (r *Recording) Abort() {
+	if r.done {
+		return
+	}
+	r.done = true
+	if r.w != nil {
+		r.w.close()
+	}
+	if r.tx != nil {
+		r.tx.Rollback()
+	}
+}
+
+// Commit stores run (its Source is not read: the rows are the ones
+// added) with the rows added, in the recording's one transaction, and
+// returns the run's id.
+func (r *Recording) Commit(run Run) (id int64, err error) {
+	if r.done {
+		return 0, errors.New("store: Commit after Commit or Abort")
+	}
+	defer func() {
+		if err != nil {
+			r.Abort()
+			err = fmt.Errorf("store %s: recording: %w", r.s.path, err)
+		}
+		r.done = true
+	}()
+	if run.Command == "" {
+		return 0, errors.New("the run has no command")
+	}
+	if err := r.start(); err != nil {
+		return 0, err
+	}
+	if err := r.w.flush(); err != nil {
+		return 0, err
+	}
+	r.w.close()
 	if run.Created.IsZero() {
 		run.Created = time.Now()
 	}
 	if len(run.Settings) == 0 {
 		run.Settings = json.RawMessage("{}")
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("store %s: %w", s.path, err)
-	}
-	defer func() {
-		if err != nil {
-			tx.Rollback()
-			err = fmt.Errorf("store %s: recording: %w", s.path, err)
-		}
-	}()
-	res, err := tx.ExecContext(ctx, `INSERT INTO run (created, tool, command, title, dataset_path, dataset_file_hash,
-		dataset_hash, settings, model, prompt_hash, judge_prompt_hash, normalizer, tokens_in, tokens_out, cost, key_kind, rows)
-		VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, '', 0)`,
-		run.Created.UTC().Format(time.RFC3339Nano), run.Tool, run.Command, run.Title, run.DatasetPath, run.DatasetFileHash,
-		string(run.Settings), run.Model, run.PromptHash, run.JudgePromptHash, run.Normalizer,
-		nullInt(run.TokensIn), nullInt(run.TokensOut), nullFloat(run.Cost))
-	if err != nil {
-		return 0, err
-	}
-	if id, err = res.LastInsertId(); err != nil {
-		return 0, err
-	}
-	w, err := newChunkWriter(ctx, tx, id, run)
-	if err != nil {
-		return 0, err
-	}
-	defer w.close()
-	for row, rerr := range run.Source.All() {
-		if rerr != nil {
-			return 0, rerr
-		}
-		if err := w.add(row); err != nil {
-			return 0, err
-		}
-	}
-	if err := w.flush(); err != nil {
-		return 0, err
-	}
-	if err := w.finish(&run); err != nil {
-		return 0, err
-	}
+	r.w.finish(&run)
 	warnings, err := json.Marshal(run.Warnings)
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE run SET dataset_hash = ?, key_kind = ?, rows = ?, warnings = ? WHERE id = ?`,
-		run.DatasetHash, run.KeyKind, run.Rows, string(warnings), id); err != nil {
+	tx, id := r.tx, r.id
+	if _, err := tx.ExecContext(r.ctx, `UPDATE run SET created = ?, tool = ?, command = ?, title = ?, dataset_path = ?, dataset_file_hash = ?,
+		dataset_hash = ?, settings = ?, model = ?, prompt_hash = ?, judge_prompt_hash = ?, normalizer = ?, tokens_in = ?, tokens_out = ?,
+		cost = ?, key_kind = ?, rows = ?, warnings = ? WHERE id = ?`,
+		run.Created.UTC().Format(time.RFC3339Nano), run.Tool, run.Command, run.Title, run.DatasetPath, run.DatasetFileHash,
+		run.DatasetHash, string(run.Settings), run.Model, run.PromptHash, run.JudgePromptHash, run.Normalizer,
+		nullInt(run.TokensIn), nullInt(run.TokensOut), nullFloat(run.Cost), run.KeyKind, run.Rows, string(warnings), id); err != nil {
 		return 0, err
 	}
 	for i, m := range run.Metrics {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO metric VALUES (?, ?, ?, ?)`, id, i, m.ID, m.Graded); err != nil {
+		if _, err := tx.ExecContext(r.ctx, `INSERT INTO metric VALUES (?, ?, ?, ?)`, id, i, m.ID, m.Graded); err != nil {
 			return 0, err
 		}
 	}
 	for i, by := range run.Groupings {
-		labels, _ := json.Marshal(w.labels[i])
-		if _, err := tx.ExecContext(ctx, `INSERT INTO grouping VALUES (?, ?, ?, ?)`, id, i, by, string(labels)); err != nil {
+		labels, _ := json.Marshal(r.w.labels[i])
+		if _, err := tx.ExecContext(r.ctx, `INSERT INTO grouping VALUES (?, ?, ?, ?)`, id, i, by, string(labels)); err != nil {
 			return 0, err
 		}
 	}
 	for _, g := range run.Groups {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO group_score VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.ExecContext(r.ctx, `INSERT INTO group_score VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			id, g.By, g.Group, g.Metric, g.N, g.Blank, g.EmptyGolden, g.Correct, g.Accuracy, g.CILow, g.CIHigh); err != nil {
 			return 0, fmt.Errorf("group %q/%q metric %s: %w", g.By, g.Group, g.Metric, err)
 		}
@@ -306,7 +379,7 @@ type chunkWriter struct {
 	seed     maphash.Seed
 }
 
-func newChunkWriter(ctx context.Context, tx *sql.Tx, id int64, run Run) (*chunkWriter, error) {
+func newChunkWriter(ctx context.Context, tx *sql.Tx, id int64, metrics []Metric, cols Columns) (*chunkWriter, error) {
 	rs, err := tx.PrepareContext(ctx, `INSERT INTO row_chunk VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, err
@@ -316,8 +389,8 @@ func newChunkWriter(ctx context.Context, tx *sql.Tx, id int64, run Run) (*chunkW
 		rs.Close()
 		return nil, err
 	}
-	return &chunkWriter{ctx: ctx, id: id, cols: run.Columns.withDefaults(), rowStmt: rs, valStm: vs,
-		wantMetrics: run.Metrics, idOK: true, seq: sha256.New(), seed: maphash.MakeSeed()}, nil
+	return &chunkWriter{ctx: ctx, id: id, cols: cols.withDefaults(), rowStmt: rs, valStm: vs,
+		wantMetrics: metrics, idOK: true, seq: sha256.New(), seed: maphash.MakeSeed()}, nil
 }
 
 func (w *chunkWriter) close() {
@@ -460,13 +533,16 @@ func (w *chunkWriter) flush() error {
 	return nil
 }
 
-func (w *chunkWriter) finish(run *Run) error {
+func (w *chunkWriter) finish(run *Run) {
 	run.Rows = w.total
 	if w.schema == nil {
 		w.idOK = false
 	} else {
 		run.Metrics = w.wantMetrics
 		run.Groupings = w.schema.Groupings
+	}
+	if run.Metrics == nil {
+		run.Metrics = []Metric{}
 	}
 	if w.idOK {
 		// A repeated id repeats its 64-bit hash; two different ids share
@@ -497,5 +573,4 @@ func (w *chunkWriter) finish(run *Run) error {
 		}
 	}
 	run.DatasetHash = hex.EncodeToString(sum)[:12]
-	return nil
 }
