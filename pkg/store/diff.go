@@ -47,11 +47,13 @@ func (o *DiffOptions) fill() {
 
 // DiffResult is the paired comparison of two stored runs.
 type DiffResult struct {
-	Kind       string            `json:"kind"` // always "runs_diff"
-	A          RunRef            `json:"a"`
-	B          RunRef            `json:"b"`
-	Comparable bool              `json:"comparable"`
-	Reasons    []string          `json:"not_comparable_reasons,omitempty"`
+	Kind       string   `json:"kind"` // always "runs_diff"
+	A          RunRef   `json:"a"`
+	B          RunRef   `json:"b"`
+	Comparable bool     `json:"comparable"`
+	Reasons    []string `json:"not_comparable_reasons,omitempty"`
+	// Key says how rows were paired: KeyID (sample id) or KeyRow (row number).
+	Key        string            `json:"key"`
 	Paired     int               `json:"paired"`
 	OnlyA      int               `json:"only_a"`
 	OnlyB      int               `json:"only_b"`
@@ -134,6 +136,10 @@ func (s *Store) Diff(ctx context.Context, a, b string, opt DiffOptions) (*DiffRe
 	res := &DiffResult{Kind: "runs_diff", A: refOf(ra.Run), B: refOf(rb.Run), Reasons: Incomparable(ra.Run, rb.Run),
 		Paired: len(p.a), OnlyA: p.onlyA, OnlyB: p.onlyB, Confidence: opt.Confidence, Warnings: ws}
 	res.Comparable = len(res.Reasons) == 0
+	res.Key = KeyID
+	if ra.KeyKind != KeyID || rb.KeyKind != KeyID {
+		res.Key = KeyRow
+	}
 	var need [2][]int
 	for _, m := range metrics {
 		ia, ib := ra.metricIndex(m), rb.metricIndex(m)
@@ -360,15 +366,10 @@ func (d *DiffResult) WriteText(w io.Writer) error {
 }
 
 func keyWord(d *DiffResult) string {
-	for _, m := range d.Metrics {
-		for _, f := range append(m.BetterRows, m.WorseRows...) {
-			if len(f.ID) > 0 && f.ID[0] == '#' {
-				return "row number"
-			}
-			return "sample id"
-		}
+	if d.Key == KeyRow {
+		return "row number"
 	}
-	return "sample id (or row number)"
+	return "sample id"
 }
 
 var pairColumns = []results.Column{{Name: "n", Kind: results.KindNumber}, {Name: "A", Kind: results.KindRate}, {Name: "B", Kind: results.KindRate},

@@ -185,14 +185,3 @@ func normalDiff(old, new []float64, confidence float64) (mean, lo, hi float64) {
 	h := stats.NormalQuantile(0.5+confidence/2) * sd / math.Sqrt(float64(len(old)))
 	return mean, math.Max(-1, mean-h), math.Min(1, mean+h)
 }
-
-func meanOf(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}

@@ -232,7 +232,8 @@ func (s *Store) load(ctx context.Context, ref string, metrics []string) (*runDat
 	for rows.Next() {
 		var js string
 		var l []string
-		if err := rows.Scan(&js); err == nil {
+		err := rows.Scan(&js)
+		if err == nil {
 			err = json.Unmarshal([]byte(js), &l)
 		}
 		if err != nil {
