@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+
+	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -86,6 +91,9 @@ func recordRun(e *env, r *recordFlags, command string, result any, rows results.
 	case store.Run:
 		run = v
 		run.Command = command
+		if rows == nil {
+			rows = v.Source
+		}
 	default:
 		return fmt.Errorf("--record: %s results cannot be recorded yet", command)
 	}
@@ -141,4 +149,35 @@ func (r *recordFlags) close() {
 		r.rec.Abort()
 	}
 	r.st.Close()
+}
+
+// recordJudge keeps a judge run in the store when --record was given:
+// the figures of res.Score, every row's verdicts (llm_judge empty, no
+// verdict, where the judge's reply was invalid) read back from the
+// verdict table of tbl, the judge prompt's hash, and the judge's model
+// and prompt in the settings.
+func recordJudge(e *env, r *recordFlags, res *judge.RunSummary, tbl *judge.Responses) error {
+	if r == nil || !r.record {
+		return nil
+	}
+	var buf bytes.Buffer
+	if _, err := tbl.WriteVerdictsCSV(&buf, tabular.CSVOptions{Raw: true}); err != nil {
+		return err
+	}
+	rows, err := results.NewVerdictReader(&buf, "judge verdicts", res.Score)
+	if err != nil {
+		return err
+	}
+	run, err := store.FromScore("judge", res.Score, rows)
+	if err != nil {
+		return err
+	}
+	run.JudgePromptHash = res.Judge.Prompt.Hash
+	if run.Settings, err = json.Marshal(struct {
+		Score results.Settings `json:"score"`
+		Judge judge.RunInfo    `json:"judge"`
+	}{res.Score.Settings, res.Judge}); err != nil {
+		return err
+	}
+	return recordRun(e, r, "judge", run, nil)
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/store"
+)
+
+// A judge run (the loopback stub judging 20 sample rows, two of its
+// replies invalid) is recorded with its judge prompt hash, and its
+// llm_judge outcomes come back with no verdict for the invalid replies,
+// as `judge --record` will once the lead wires recordJudge.
+func TestRecordJudge(t *testing.T) {
+	stub := newJudgeStub(t)
+	p, err := chooseJudgePrompt("judge", "", "reference@1", judge.KindReference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := llm.NewClient(llm.Config{BaseURL: stub.endpoint(), Model: "m", Cache: llm.NewMemoryCache()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tbl, err := judge.ReadResponses(ctx, datasets.Responses, datasets.ResponsesName, judge.ResponseOptions{Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := judge.JudgeResponses(ctx, judge.NewClientJudge(client, p), tbl, judge.RunOptions{Model: "m", Tool: "evalbook test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "runs.db")
+	fs := flag.NewFlagSet("judge", flag.ContinueOnError)
+	rec := addRecordFlag(fs)
+	fs.Parse([]string{"--record", "--store", path})
+	defer rec.close()
+	e := &env{ctx: ctx, stdout: io.Discard, stderr: io.Discard}
+	if err := recordJudge(e, rec, res, tbl); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run, err := st.Get(ctx, "last")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Command != "judge" || run.JudgePromptHash != p.Hash() || run.Rows != 20 || run.KeyKind != store.KeyID {
+		t.Fatalf("run %+v", run)
+	}
+	// A/A of the run against itself: no flips, and the two invalid
+	// replies are out of the figures (no verdict).
+	aa, err := st.AA(ctx, "1", "1", 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range aa.Metrics {
+		want := 20
+		if m.Metric == "llm_judge" {
+			want = 18
+		}
+		if m.N != want || m.Flips != 0 || math.Abs(m.Delta) != 0 {
+			t.Errorf("%s: n %d flips %d, want n %d", m.Metric, m.N, m.Flips, want)
+		}
+	}
+}
