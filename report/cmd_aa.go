@@ -31,7 +31,7 @@ func runAA(e *env) error {
 	if len(args) != 2 {
 		return usagef("aa: give two RUNs of the same system (see evalbook runs list)")
 	}
-	st, err := openStore(path)
+	st, err := readStore(path)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func runGate(e *env) error {
 	if err != nil || m < 0 || m >= 1 {
 		return usagef("gate: --margin must be a proportion in [0, 1) such as 0.02, not %q", *margin)
 	}
-	st, err := openStore(path)
+	st, err := readStore(path)
 	if err != nil {
 		return err
 	}

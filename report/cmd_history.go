@@ -44,7 +44,7 @@ func runHistory(e *env) error {
 	if *metric == "" {
 		return usagef("history: give --metric (see evalbook runs list for the metrics recorded)")
 	}
-	st, err := openStore(path)
+	st, err := readStore(path)
 	if err != nil {
 		return err
 	}

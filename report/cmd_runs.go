@@ -65,7 +65,7 @@ func runRunsList(e *env) error {
 	if len(args) > 0 {
 		return usagef("runs list: unexpected argument %q", args[0])
 	}
-	st, err := openStore(path)
+	st, err := readStore(path)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func runRunsShow(e *env) error {
 	if len(args) != 1 {
 		return usagef("runs show: give one RUN (see evalbook runs list)")
 	}
-	st, err := openStore(path)
+	st, err := readStore(path)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func runRunsRm(e *env) error {
 	if len(args) == 0 {
 		return usagef("runs rm: give the RUNs to remove")
 	}
-	st, err := openStore(path)
+	st, err := readStore(path)
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func runRunsDiff(e *env) error {
 	if *flips == 0 || *flips < -1 {
 		return usagef("runs diff: --flips must be positive or -1 (all), not %d", *flips)
 	}
-	st, err := openStore(path)
+	st, err := readStore(path)
 	if err != nil {
 		return err
 	}

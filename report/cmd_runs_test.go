@@ -235,3 +235,15 @@ func TestAAAndHistoryCommands(t *testing.T) {
 		t.Errorf("history without --metric: exit %d", code)
 	}
 }
+
+// A reading command does not create a store where there is none.
+func TestRunsNoStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none.db")
+	_, errOut, code := runCLI(t, "runs", "list", "--store", path)
+	if code != 1 || !strings.Contains(errOut, "no run store") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("runs list created the store")
+	}
+}

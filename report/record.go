@@ -47,6 +47,12 @@ func openStore(flagPath string) (*store.Store, error) {
 	return store.Open(store.Path(flagPath))
 }
 
+// readStore opens the store for a command that only reads it: a missing
+// file is an error, not a new empty store.
+func readStore(flagPath string) (*store.Store, error) {
+	return store.OpenExisting(store.Path(flagPath))
+}
+
 // rowHook returns the qa.Options.Rows callback that records each scored
 // row as pkg/qa streams it (then calls prev, when not nil); without
 // --record it returns prev. The recording's transaction stays open

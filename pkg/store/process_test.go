@@ -19,6 +19,11 @@ import (
 // down so the parent can kill it; "record" records one 50,000-row run.
 const childEnv = "STORE_CHILD"
 
+// midRows is where the killed recorder announces MID: far enough in that
+// its transaction has spilled pages past SQLite's 32 MB page cache into
+// the WAL, so the kill leaves uncommitted frames on disk.
+const midRows = 180*ChunkRows + 7
+
 func TestChildRecorder(t *testing.T) {
 	mode := os.Getenv(childEnv)
 	if mode == "" {
@@ -38,11 +43,11 @@ func TestChildRecorder(t *testing.T) {
 		}
 		big := newSynth(1_000_000, true, func(i int) float64 { return float64(i % 2) })
 		big.onRow = func(i int) {
-			if i == 3*ChunkRows+7 {
+			if i == midRows {
 				fmt.Println("MID")
 				os.Stdout.Sync()
 			}
-			if i > 3*ChunkRows {
+			if i > midRows {
 				time.Sleep(50 * time.Microsecond)
 			}
 		}
@@ -98,6 +103,11 @@ func TestKillDuringRecord(t *testing.T) {
 	werr := cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("the child was not killed by SIGKILL: %v", werr)
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() < 1<<20 {
+		t.Fatalf("the killed transaction left no frames in the WAL (%v): the kill was not mid-write", err)
+	} else {
+		t.Logf("WAL after the kill: %d bytes", fi.Size())
 	}
 	s, err := Open(path)
 	if err != nil {

@@ -178,6 +178,19 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
+// ErrNoStore is the error (through errors.Is) of OpenExisting for a file
+// that does not exist.
+var ErrNoStore = errors.New("no run store")
+
+// OpenExisting is Open for readers: a missing file is an error wrapping
+// ErrNoStore (record a run first) rather than a new, empty store.
+func OpenExisting(path string) (*Store, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s: record a run with --record first, or name the store with --store or $%s", ErrNoStore, path, EnvVar)
+	}
+	return Open(path)
+}
+
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
