@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"sort"
+	"strconv"
 
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/pkg/qa"
@@ -186,4 +189,80 @@ func recordJudge(e *env, r *recordFlags, res *judge.RunSummary, tbl *judge.Respo
 		return err
 	}
 	return recordRun(e, r, "judge", run, nil)
+}
+
+// mcRun builds the stored run of a multiple-choice evaluation: the
+// report's figures per language and subject, and each question's outcome
+// per metric (pass 1/0; the reciprocal rank for mrr), found by
+// evaluating the question alone with mc.Evaluate so that every outcome
+// follows mc's own rules (ties, normalisation). Rows are keyed by
+// question id, or by "id / language" when ids repeat across languages.
+func mcRun(f *mc.File, rep *mc.Report, opt mc.Options) (store.Run, error) {
+	graded := make([]bool, len(rep.Metrics))
+	for i, m := range rep.Metrics {
+		graded[i] = m == mc.MRR
+	}
+	schema := results.NewRowSchema([]string{"id", "question", "answer", "response"}, rep.Metrics, graded, false, []string{"language", "subject"})
+	// A question id repeated across languages (the same question asked
+	// in each) becomes "id / language", the key the rows are paired by.
+	ids := map[string]bool{}
+	repeated := false
+	for _, q := range f.Questions {
+		repeated = repeated || ids[q.ID]
+		ids[q.ID] = true
+	}
+	var rows []*results.Row
+	one := mc.Options{K: rep.Settings.K, Confidence: rep.Settings.Confidence, Resamples: 1, Seed: opt.Seed}
+	for _, q := range f.Questions {
+		r, err := mc.Evaluate([]mc.Question{q}, f.Mode, one)
+		if err != nil {
+			return store.Run{}, fmt.Errorf("question %s (line %d): %w", q.ID, q.Line, err)
+		}
+		id := q.ID
+		if repeated && id != "" {
+			id += " / " + q.Language
+		}
+		row := &results.Row{Schema: schema, Line: q.Line, Groups: []string{q.Language, q.Subject},
+			Fields: []string{id, "", strconv.Itoa(q.Gold), ""}}
+		if f.Mode == "letters" {
+			row.Fields[3] = strconv.Itoa(q.Predicted)
+		}
+		for _, m := range rep.Metrics {
+			row.Values = append(row.Values, r.Overall.Metrics[m].Correct)
+		}
+		rows = append(rows, row)
+	}
+	settings, err := json.Marshal(rep.Settings)
+	if err != nil {
+		return store.Run{}, err
+	}
+	run := store.Run{DatasetPath: rep.Source, DatasetFileHash: rep.Hash, Settings: settings, Source: results.NewRowTable(schema, rows), Warnings: rep.Warnings}
+	for i, m := range rep.Metrics {
+		run.Metrics = append(run.Metrics, store.Metric{ID: m, Graded: graded[i]})
+	}
+	for _, g := range append(append([]mc.Group{rep.Overall}, rep.Languages...), rep.Subjects...) {
+		ids := make([]string, 0, len(g.Metrics))
+		for id := range g.Metrics {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			m := g.Metrics[id]
+			run.Groups = append(run.Groups, store.GroupScore{By: g.By, Group: g.Group, Metric: id, N: g.N, Correct: m.Correct,
+				Accuracy: m.Value, CILow: m.CILow, CIHigh: m.CIHigh})
+		}
+	}
+	return run, nil
+}
+
+// recordMC keeps an mc run in the store when --record was given.
+func recordMC(e *env, r *recordFlags, f *mc.File, rep *mc.Report, opt mc.Options) error {
+	if r == nil || !r.record {
+		return nil
+	}
+	run, err := mcRun(f, rep, opt)
+	if err != nil {
+		return err
+	}
+	return recordRun(e, r, "mc", run, nil)
 }

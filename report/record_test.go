@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/store"
 )
 
@@ -72,5 +74,63 @@ func TestRecordJudge(t *testing.T) {
 		if m.N != want || m.Flips != 0 || math.Abs(m.Delta) != 0 {
 			t.Errorf("%s: n %d flips %d, want n %d", m.Metric, m.N, m.Flips, want)
 		}
+	}
+}
+
+// An mc run of the embedded sample is recorded with every question's
+// outcome; the stored outcomes add up to the report's figures.
+func TestRecordMC(t *testing.T) {
+	data, err := datasets.MC.ReadFile(datasets.MCPredictionsName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := mc.Read(bytes.NewReader(data), datasets.MCPredictionsName, mc.Columns{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := mc.Options{K: []int{2}, Resamples: 100, Seed: 1}
+	rep, err := mc.EvaluateFile(f, datasets.MCPredictionsName, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "runs.db")
+	fs := flag.NewFlagSet("mc", flag.ContinueOnError)
+	rec := addRecordFlag(fs)
+	fs.Parse([]string{"--record", "--store", path})
+	defer rec.close()
+	ctx := context.Background()
+	if err := recordMC(&env{ctx: ctx, stdout: io.Discard, stderr: io.Discard}, rec, f, rep, opt); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var sums = map[string]float64{}
+	rows, err := st.DB().Query(`SELECT metric, sum(value) FROM outcome WHERE run_id = 1 GROUP BY metric`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var m string
+		var v float64
+		rows.Scan(&m, &v)
+		sums[m] = v
+	}
+	rows.Close()
+	if len(sums) != len(rep.Metrics) {
+		t.Fatalf("stored metrics %v, report has %v", sums, rep.Metrics)
+	}
+	for _, m := range rep.Metrics {
+		if math.Abs(sums[m]-rep.Overall.Metrics[m].Correct) > 1e-9 {
+			t.Errorf("%s: stored outcomes sum to %v, the report counts %v", m, sums[m], rep.Overall.Metrics[m].Correct)
+		}
+	}
+	run, _ := st.Get(ctx, "1")
+	// The sample repeats each question id once per language: the rows
+	// are keyed by "id / language", which is unique.
+	if run.Command != "mc" || run.Rows != len(f.Questions) || run.KeyKind != store.KeyID {
+		t.Errorf("run %+v", run)
 	}
 }
