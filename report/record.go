@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/tabular"
@@ -265,4 +266,40 @@ func recordMC(e *env, r *recordFlags, f *mc.File, rep *mc.Report, opt mc.Options
 		return err
 	}
 	return recordRun(e, r, "mc", run, nil)
+}
+
+// recordGenerate keeps a generate run in the store when --record was
+// given: the response table it wrote (res.Rows) is scored with pkg/qa's
+// default metrics and recorded with the model and promptHash (a hash of
+// the prompt templates; "" when there are none), so two generations can
+// be diffed and gated like any scored run.
+func recordGenerate(e *env, r *recordFlags, res *generate.Result, promptHash string) error {
+	if r == nil || !r.record {
+		return nil
+	}
+	var buf bytes.Buffer
+	if _, err := res.WriteCSVOptions(&buf, tabular.CSVOptions{Raw: true}); err != nil {
+		return err
+	}
+	var opt qa.Options
+	hook, err := r.rowHook(e, opt, nil)
+	if err != nil {
+		return err
+	}
+	opt.Rows = hook
+	name := res.Out
+	if name == "" {
+		name = "generated responses"
+	}
+	sc, err := qa.Score(e.ctx, &buf, name, opt)
+	if err != nil {
+		return err
+	}
+	sc.Tool = "evalbook " + version
+	run, err := store.FromScore("generate", sc, nil)
+	if err != nil {
+		return err
+	}
+	run.Model, run.PromptHash = res.Model, promptHash
+	return recordRun(e, r, "generate", run, nil)
 }

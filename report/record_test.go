@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/mc"
@@ -132,5 +135,43 @@ func TestRecordMC(t *testing.T) {
 	// are keyed by "id / language", which is unique.
 	if run.Command != "mc" || run.Rows != len(f.Questions) || run.KeyKind != store.KeyID {
 		t.Errorf("run %+v", run)
+	}
+}
+
+// Two generations of the same questions are recorded (scored with qa's
+// defaults) and gated: the second loses one of four answers.
+func TestRecordGenerate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	ctx := context.Background()
+	qs := []generate.Question{{Line: 2, ID: "g1", Text: "Capital of France?", Answer: "Paris", Domain: "geo"},
+		{Line: 3, ID: "g2", Text: "Capital of India?", Answer: "Delhi", Domain: "geo"},
+		{Line: 4, ID: "g3", Text: "Who wrote Gitanjali?", Answer: "Tagore", Domain: "lit"},
+		{Line: 5, ID: "g4", Text: "Largest planet?", Answer: "Jupiter", Domain: "sci"}}
+	for _, responses := range [][]string{{"Paris", "New Delhi", "Tagore", "Jupiter"}, {"Paris", "Mumbai", "Tagore", "Jupiter"}} {
+		res := &generate.Result{Model: "kestrel-7b", Questions: len(qs)}
+		for i, q := range qs {
+			res.Rows = append(res.Rows, generate.Row{Question: q, Response: responses[i]})
+		}
+		fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+		rec := addRecordFlag(fs)
+		fs.Parse([]string{"--record", "--store", path})
+		if err := recordGenerate(&env{ctx: ctx, stdout: io.Discard, stderr: io.Discard}, rec, res, "tpl123"); err != nil {
+			t.Fatal(err)
+		}
+		rec.close()
+	}
+	out, errOut, code := runCLI(t, "gate", "--store", path, "--baseline", "1", "--candidate", "2", "--metric", "exact_substring", "--margin", "0", "--json")
+	var g struct {
+		Delta  float64
+		Worse  int
+		N      int
+		Better int
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil || code != 0 || g.N != 4 || g.Worse != 1 || g.Better != 0 || g.Delta != -0.25 {
+		t.Errorf("gate: exit %d %v %+v %s", code, err, g, errOut)
+	}
+	out, _, _ = runCLI(t, "runs", "list", "--json", "--store", path)
+	if !strings.Contains(out, `"prompt_hash": "tpl123"`) || !strings.Contains(out, `"command": "generate"`) || !strings.Contains(out, `"model": "kestrel-7b"`) {
+		t.Errorf("runs list:\n%s", out)
 	}
 }
