@@ -164,6 +164,9 @@ UPDATE schema_version SET version = 2;`,
 // recorders wait for each other instead of failing. A file written by a
 // newer evalbook (a higher schema version) is an error.
 func Open(path string) (*Store, error) {
+	if err := create(path); err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
 	dsn := "file:" + path + "?_txlock=immediate&_pragma=busy_timeout(" + fmt.Sprint(BusyTimeout) +
 		")&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32768)"
 	db, err := sql.Open("sqlite", dsn)
@@ -189,6 +192,30 @@ func OpenExisting(path string) (*Store, error) {
 		return nil, fmt.Errorf("%w at %s: record a run with --record first, or name the store with --store or $%s", ErrNoStore, path, EnvVar)
 	}
 	return Open(path)
+}
+
+// PageSize is the page size of a new store: large pages make a run's
+// row chunks a few hundred page writes instead of tens of thousands.
+const PageSize = 65536
+
+// create gives a file that does not exist yet (or is empty) its page
+// size before WAL mode fixes it: the connection options apply
+// journal_mode before page_size, which then has no effect.
+func create(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return nil
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", PageSize), "PRAGMA journal_mode = WAL"} {
+		if _, err := db.Exec(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close closes the store.

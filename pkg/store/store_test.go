@@ -531,3 +531,14 @@ func TestPathEnv(t *testing.T) {
 		t.Error(Path(""))
 	}
 }
+
+func TestNewStorePageSize(t *testing.T) {
+	s := openTemp(t)
+	var ps int
+	var jm string
+	s.db.QueryRow(`PRAGMA page_size`).Scan(&ps)
+	s.db.QueryRow(`PRAGMA journal_mode`).Scan(&jm)
+	if ps != PageSize || jm != "wal" {
+		t.Errorf("page size %d, journal mode %q", ps, jm)
+	}
+}
