@@ -129,12 +129,13 @@ func TestKillDuringRecord(t *testing.T) {
 	}
 }
 
-// Two processes recording into one store at the same time both land.
+// Processes recording into one new store at the same time all land
+// (three, so that two of them wait while the third writes).
 func TestConcurrentRecorders(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "evalbook.db")
 	var cmds []*exec.Cmd
 	var outs []*strings.Builder
-	for range 2 {
+	for range 3 {
 		c := child(t, "record", path)
 		var b strings.Builder
 		c.Stdout, c.Stderr = &b, &b
@@ -157,7 +158,7 @@ func TestConcurrentRecorders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 2 || list[0].Rows != 50_000 || list[1].Rows != 50_000 {
+	if len(list) != 3 || list[0].Rows != 50_000 || list[1].Rows != 50_000 || list[2].Rows != 50_000 {
 		t.Fatalf("runs %+v", list)
 	}
 	d, err := s.Diff(context.Background(), "1", "2", DiffOptions{})

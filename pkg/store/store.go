@@ -205,13 +205,18 @@ func create(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
 		return nil
 	}
-	db, err := sql.Open("sqlite", "file:"+path)
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout("+fmt.Sprint(BusyTimeout)+")")
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", PageSize), "PRAGMA journal_mode = WAL"} {
 		if _, err := db.Exec(p); err != nil {
+			// Another process creating the store at the same moment
+			// holds the lock; its file is as good as ours.
+			if fi, serr := os.Stat(path); serr == nil && fi.Size() > 0 {
+				return nil
+			}
 			return err
 		}
 	}
