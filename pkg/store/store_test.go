@@ -206,19 +206,28 @@ func TestSQLiteShellReadsStore(t *testing.T) {
 	}
 }
 
-// A store written by schema version 1 (made here by SQL, as version 1
-// wrote it) opens, migrates to the current version and keeps its run.
+// A store written by schema version 1 (made here by SQL, from the frozen
+// version-1 schema in testdata, as version 1 wrote it) opens, migrates to the current version and keeps its run.
 func TestMigrateFromV1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	v1 := migrations[0] + `
+	schema, err := os.ReadFile("testdata/schema_v1.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := string(schema) + `
 INSERT INTO run (id, created, tool, command, dataset_hash, key_kind, rows) VALUES (1, '2026-11-01T10:00:00Z', 'evalbook 0.0.9', 'score', 'abc123abc123', 'id', 2);
 INSERT INTO metric VALUES (1, 0, 'exact_match', 0);
 INSERT INTO grouping VALUES (1, 0, 'Domain', '["geo"]');
 INSERT INTO group_score VALUES (1, '', '', 'exact_match', 2, 0, 0, 1, 0.5, 0.09, 0.91);
 INSERT INTO row_chunk VALUES (1, 0, 2, '["x","y"]', '[2,3]', '[0,0]', '[[0,0]]', '["q1","q2"]', '["a1","a2"]', '["r1","r2"]');
 INSERT INTO outcome_chunk VALUES (1, 0, 0, '[1,0]');`
-	if out, err := exec.Command("sqlite3", path, v1).CombinedOutput(); err != nil {
-		t.Skipf("sqlite3 shell: %v %s", err, out)
+	if _, err := exec.LookPath("sqlite3"); err != nil {
+		t.Skip("sqlite3 not installed")
+	}
+	cmd := exec.Command("sqlite3", path)
+	cmd.Stdin = strings.NewReader(v1)
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("sqlite3 shell: %v %s", err, out)
 	}
 	s, err := Open(path)
 	if err != nil {
@@ -540,5 +549,23 @@ func TestNewStorePageSize(t *testing.T) {
 	s.db.QueryRow(`PRAGMA journal_mode`).Scan(&jm)
 	if ps != PageSize || jm != "wal" {
 		t.Errorf("page size %d, journal mode %q", ps, jm)
+	}
+}
+
+// A released migration step is never edited: migrations[0] is the frozen
+// version-1 schema.
+func TestMigrationsFrozen(t *testing.T) {
+	schema, err := os.ReadFile("testdata/schema_v1.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(schema), "\n") {
+		if !strings.HasPrefix(l, "--") {
+			lines = append(lines, l)
+		}
+	}
+	if got := strings.TrimSpace(strings.Join(lines, "\n")); got != strings.TrimSpace(migrations[0]) {
+		t.Error("migrations[0] differs from testdata/schema_v1.sql: append a migration instead of editing a released one")
 	}
 }
