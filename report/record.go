@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 
+	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/mc"
@@ -302,4 +306,22 @@ func recordGenerate(e *env, r *recordFlags, res *generate.Result, promptHash str
 	}
 	run.Model, run.PromptHash = res.Model, promptHash
 	return recordRun(e, r, "generate", run, nil)
+}
+
+// templatesHash is the prompt hash of generate's templates: the first 12
+// hex digits of SHA-256 over the template file's bytes (the built-in
+// file when path is empty), as DESIGN.md's hashes are.
+func templatesHash(path string) (string, error) {
+	var data []byte
+	var err error
+	if path == "" {
+		data, err = datasets.Leaderboard.ReadFile(datasets.GeneratePromptsName)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])[:12], nil
 }
