@@ -135,16 +135,16 @@ func runRunsRm(e *env) error {
 	return nil
 }
 
-type metricsFlag []string
+type runsMetricsFlag []string
 
-func (m *metricsFlag) String() string     { return fmt.Sprint([]string(*m)) }
-func (m *metricsFlag) Set(v string) error { *m = append(*m, v); return nil }
+func (m *runsMetricsFlag) String() string     { return fmt.Sprint([]string(*m)) }
+func (m *runsMetricsFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func runRunsDiff(e *env) error {
 	fs := newFlags(e, "runs diff", runsDiffHelp)
 	var path string
 	addStoreFlag(fs, &path)
-	var metrics metricsFlag
+	var metrics runsMetricsFlag
 	fs.Var(&metrics, "metric", "compare only this metric `id` (repeatable; default: every metric both runs have)")
 	flips := fs.Int("flips", 20, "flipped rows to list each way per metric (-1: all)")
 	iv := addIntervalFlags(fs, "for the paired interval of a binary metric's change")

@@ -44,9 +44,9 @@ func scoreAndRecord(t *testing.T, path, name, csvText string, extra ...string) {
 	}
 }
 
-// table returns a response table of n questions in two domains; row i is
+// storeTestTable returns a response table of n questions in two domains; row i is
 // answered correctly when pass(i).
-func table(n int, pass func(i int) bool) string {
+func storeTestTable(n int, pass func(i int) bool) string {
 	var b strings.Builder
 	b.WriteString("id,question,answer,Domain,response\n")
 	for i := range n {
@@ -61,8 +61,8 @@ func table(n int, pass func(i int) bool) string {
 
 func TestRunsRecordListShowRm(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "runs.db")
-	scoreAndRecord(t, path, "v1.csv", table(40, func(i int) bool { return i < 30 }), "--record-title", "first", "--record-model", "m1")
-	scoreAndRecord(t, path, "v2.csv", table(40, func(i int) bool { return i < 35 }))
+	scoreAndRecord(t, path, "v1.csv", storeTestTable(40, func(i int) bool { return i < 30 }), "--record-title", "first", "--record-model", "m1")
+	scoreAndRecord(t, path, "v2.csv", storeTestTable(40, func(i int) bool { return i < 35 }))
 	out, errOut, code := runCLI(t, "runs", "list", "--json", "--store", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -108,8 +108,8 @@ func TestRunsRecordListShowRm(t *testing.T) {
 func TestRunsDiffTextJSONHTML(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "runs.db")
-	scoreAndRecord(t, path, "v1.csv", table(40, func(i int) bool { return i < 30 }))
-	scoreAndRecord(t, path, "v2.csv", table(40, func(i int) bool { return i >= 5 && i < 35 }))
+	scoreAndRecord(t, path, "v1.csv", storeTestTable(40, func(i int) bool { return i < 30 }))
+	scoreAndRecord(t, path, "v2.csv", storeTestTable(40, func(i int) bool { return i >= 5 && i < 35 }))
 	htmlPath := filepath.Join(dir, "diff.html")
 	out, errOut, code := runCLI(t, "runs", "diff", "--store", path, "--metric", "exact_substring", "--json", "--html", htmlPath, "1", "2")
 	if code != 0 {
@@ -148,7 +148,7 @@ func TestRunsDiffTextJSONHTML(t *testing.T) {
 		t.Errorf("text: %d\n%s", code, out)
 	}
 	// Another dataset: refused, not silently paired.
-	scoreAndRecord(t, path, "other.csv", table(30, func(i int) bool { return true }))
+	scoreAndRecord(t, path, "other.csv", storeTestTable(30, func(i int) bool { return true }))
 	if _, errOut, code = runCLI(t, "runs", "diff", "--store", path, "1", "3"); code != 1 || !strings.Contains(errOut, "not comparable") {
 		t.Errorf("incomparable runs: exit %d %s", code, errOut)
 	}
@@ -165,10 +165,10 @@ func TestRunsDiffTextJSONHTML(t *testing.T) {
 //     upper bound ≈ +0.008 > 0).
 func TestGateExitCodes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "runs.db")
-	scoreAndRecord(t, path, "base.csv", table(400, func(i int) bool { return i < 300 }))             // 1
-	scoreAndRecord(t, path, "worse.csv", table(400, func(i int) bool { return i >= 60 && i < 300 })) // 2
-	scoreAndRecord(t, path, "better.csv", table(400, func(i int) bool { return i < 340 }))           // 3
-	scoreAndRecord(t, path, "noise.csv", table(400, func(i int) bool { return i >= 6 && i < 304 }))  // 4
+	scoreAndRecord(t, path, "base.csv", storeTestTable(400, func(i int) bool { return i < 300 }))             // 1
+	scoreAndRecord(t, path, "worse.csv", storeTestTable(400, func(i int) bool { return i >= 60 && i < 300 })) // 2
+	scoreAndRecord(t, path, "better.csv", storeTestTable(400, func(i int) bool { return i < 340 }))           // 3
+	scoreAndRecord(t, path, "noise.csv", storeTestTable(400, func(i int) bool { return i >= 6 && i < 304 }))  // 4
 	for _, c := range []struct {
 		cand, margin string
 		code         int
@@ -207,8 +207,8 @@ func TestGateExitCodes(t *testing.T) {
 func TestAAAndHistoryCommands(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "runs.db")
-	scoreAndRecord(t, path, "a.csv", table(100, func(i int) bool { return i%2 == 0 }))
-	scoreAndRecord(t, path, "b.csv", table(100, func(i int) bool { return (i%2 == 0) != (i < 10) }))
+	scoreAndRecord(t, path, "a.csv", storeTestTable(100, func(i int) bool { return i%2 == 0 }))
+	scoreAndRecord(t, path, "b.csv", storeTestTable(100, func(i int) bool { return (i%2 == 0) != (i < 10) }))
 	out, errOut, code := runCLI(t, "aa", "--store", path, "--json", "1", "2")
 	if code != 0 {
 		t.Fatalf("aa: exit %d %s", code, errOut)
