@@ -27,9 +27,11 @@ func runGenerate(e *env) error {
 	)
 	cf := addClientFlags(fs, 4, "generate-cache.jsonl", "generate")
 	fs.IntVar(&cf.maxTokens, "max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
+	rec := addRecordFlag(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
+	defer rec.close()
 	for _, f := range []struct{ name, val string }{{"--dataset", *dataset}, {"--endpoint", *endpoint}, {"--model", cf.s.Model}, {"--out", *out}} {
 		if f.val == "" {
 			return usagef("generate: %s is required (see evalbook generate --help)", f.name)
@@ -114,6 +116,13 @@ func runGenerate(e *env) error {
 		return err
 	}
 	res.Out = *out
+	ph, err := templatesHash(*prompts)
+	if err == nil {
+		err = recordGenerate(e, rec, res, ph)
+	}
+	if err != nil {
+		return err
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, res)
 	}

@@ -98,9 +98,11 @@ func runJudge(e *env) error {
 		rawCSV    = addRawCSVFlag(fs)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
+	rec := addRecordFlag(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
+	defer rec.close()
 	if *endpoint == "" {
 		return usagef("judge: --endpoint is required (e.g. http://127.0.0.1:8000/v1 for vLLM)")
 	}
@@ -144,6 +146,9 @@ func runJudge(e *env) error {
 		return m.interrupted(err)
 	}
 	res.Score.Created = results.Now()
+	if err := recordJudge(e, rec, res, tbl); err != nil {
+		return err
+	}
 	if *out != "" {
 		if err := writeCSVFile(e, "judge", *out, *rawCSV, tbl.WriteVerdictsCSV); err != nil {
 			return err

@@ -21,11 +21,13 @@ func runMC(e *env) error {
 		kList       = fs.String("k", "2", "comma-separated `k` values for recall@k")
 	)
 	export := addTableExportFlags(fs)
+	rec := addRecordFlag(fs)
 	iv := addIntervalFlags(fs, "for the MRR interval")
 	err := parseNoArgs(e, fs, "the file goes after --predictions")
 	if err != nil {
 		return err
 	}
+	defer rec.close()
 	var ks []int
 	for _, s := range strings.Split(*kList, ",") {
 		s = strings.TrimSpace(s)
@@ -49,8 +51,12 @@ func runMC(e *env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := mc.EvaluateFile(f, name, mc.Options{K: ks, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()})
+	mopt := mc.Options{K: ks, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
+	rep, err := mc.EvaluateFile(f, name, mopt)
 	if err != nil {
+		return err
+	}
+	if err := recordMC(e, rec, f, rep, mopt); err != nil {
 		return err
 	}
 	return render(e, rep, export)

@@ -51,9 +51,11 @@ func runScore(e *env) error {
 	iv := addIntervalFlags(fs, "")
 	fs.Var(&by, "by", "group by `COL` (repeat for several groupings; COL1,COL2 for a cross grouping; \"\" for none); default Domain")
 	exp := addExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)
+	rec := addRecordFlag(fs)  // --record, --store (record.go)
 	if err := parseNoArgs(e, fs, "the response file goes after --responses"); err != nil {
 		return err
 	}
+	defer rec.close()
 	if err := exp.check("score"); err != nil {
 		return err
 	}
@@ -141,6 +143,9 @@ func runScore(e *env) error {
 			opt.Verdicts = spool
 		}
 	}
+	if opt.Rows, err = rec.rowHook(e, opt, opt.Rows); err != nil {
+		return err
+	}
 	res, err := qa.Score(e.ctx, in, name, opt)
 	if err != nil {
 		return scoreHint(err, *repair)
@@ -153,6 +158,9 @@ func runScore(e *env) error {
 	res.Tool = "evalbook " + version
 	res.Created = results.Now()
 	flagHints(res.Warnings)
+	if err := recordRun(e, rec, "score", res, nil); err != nil {
+		return err
+	}
 	if exp.any() {
 		verdicts, vname := *out, *out
 		if toStdout {

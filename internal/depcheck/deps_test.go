@@ -22,11 +22,12 @@ const (
 	gota     = "github.com/go-gota/gota"
 	gonbui   = "github.com/janpfeifer/gonb/gonbui"
 	gonb     = "github.com/janpfeifer/gonb" // the whole module: gonbui and the kernel
+	sqlite   = "modernc.org/sqlite"
 )
 
 // heavy are the edge libraries the core must never reach, not even through
 // another module.
-var heavy = []string{excelize, plot, gota, gonb}
+var heavy = []string{excelize, plot, gota, gonb, sqlite}
 
 // rules is DESIGN.md's "Which way dependencies point" as data. Every package
 // may import the standard library. A package may also import the module
@@ -111,6 +112,10 @@ var rules = []rule{
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},
 	// export: the files a result becomes (workbook, page, charts), for the command and notebooks alike.
 	{pkg: "pkg/export", allow: []string{"pkg/results", "pkg/xlsxreport", "pkg/htmlreport", "pkg/chart", "internal/outfile"}},
+	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
+	// cgo) is an edge library; the store reads the result model and reuses the
+	// paired statistics, and nothing in the core imports it.
+	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats"}, ext: []string{sqlite}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
 
 	// The command links neither gota nor gonbui.

@@ -1,0 +1,295 @@
+// Package store keeps every evalbook run in one SQLite file (through
+// modernc.org/sqlite, pure Go): what was run (tool, command, dataset
+// content hash, settings, model, prompt hashes, normaliser, tokens and
+// cost where known), every group's figures with intervals, and every
+// row's outcome per metric keyed by sample id. It is an edge package:
+// the core never imports it.
+//
+// A run is recorded in one transaction (Record), so a process killed
+// while recording leaves nothing half-written; the file is in WAL mode
+// with a busy timeout, so two processes can record at once. The schema
+// is versioned (table schema_version) and Open migrates an older file
+// forward. DESIGN.md documents the tables; the sqlite3 shell reads them.
+//
+// The analyses over stored runs (Diff, Gate, AA, History) pair runs by
+// sample id only after checking that they are comparable (the same
+// dataset content, prompt and normaliser), and reuse pkg/stats.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// SchemaVersion is the version of the schema this package writes; Open
+// migrates a file written by an older version up to it.
+const SchemaVersion = 2
+
+// BusyTimeout is how long, in milliseconds, a writer waits for another
+// process's transaction before giving up with "database is locked".
+const BusyTimeout = 30000
+
+// DefaultPath is the store's file when neither --store nor EVALBOOK_STORE names one.
+const DefaultPath = "evalbook.db"
+
+// EnvVar names the environment variable that chooses the store's file.
+const EnvVar = "EVALBOOK_STORE"
+
+// Path returns the store file to use: flag when it is not empty, else
+// $EVALBOOK_STORE when set, else DefaultPath.
+func Path(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if p := os.Getenv(EnvVar); p != "" {
+		return p
+	}
+	return DefaultPath
+}
+
+// Store is an open run store. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// migrations[i] takes the schema from version i to version i+1. A new
+// file runs them all; a file at version v runs migrations[v:]. Never
+// edit a released step: append one.
+var migrations = []string{
+	// 0 -> 1: runs, their metrics, group figures and row chunks.
+	`CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (0);
+CREATE TABLE run (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	created TEXT NOT NULL,
+	tool TEXT NOT NULL,
+	command TEXT NOT NULL,
+	title TEXT NOT NULL DEFAULT '',
+	dataset_path TEXT NOT NULL DEFAULT '',
+	dataset_file_hash TEXT NOT NULL DEFAULT '',
+	dataset_hash TEXT NOT NULL,
+	settings TEXT NOT NULL DEFAULT '{}',
+	model TEXT NOT NULL DEFAULT '',
+	prompt_hash TEXT NOT NULL DEFAULT '',
+	key_kind TEXT NOT NULL,
+	rows INTEGER NOT NULL,
+	warnings TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE metric (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	idx INTEGER NOT NULL,
+	id TEXT NOT NULL,
+	graded INTEGER NOT NULL,
+	PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE grouping (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	idx INTEGER NOT NULL,
+	by_name TEXT NOT NULL,
+	labels TEXT NOT NULL,
+	PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE group_score (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	by_name TEXT NOT NULL,
+	grp TEXT NOT NULL,
+	metric TEXT NOT NULL,
+	n INTEGER NOT NULL,
+	blank INTEGER NOT NULL,
+	empty_golden INTEGER NOT NULL,
+	correct REAL NOT NULL,
+	accuracy REAL NOT NULL,
+	ci_low REAL NOT NULL,
+	ci_high REAL NOT NULL,
+	PRIMARY KEY (run_id, by_name, grp, metric)
+) WITHOUT ROWID;
+CREATE TABLE row_chunk (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	first INTEGER NOT NULL,
+	n INTEGER NOT NULL,
+	ids TEXT NOT NULL,
+	lines TEXT NOT NULL,
+	flags TEXT NOT NULL,
+	groups TEXT NOT NULL,
+	question TEXT NOT NULL,
+	answer TEXT NOT NULL,
+	response TEXT NOT NULL,
+	PRIMARY KEY (run_id, first)
+);
+CREATE TABLE outcome_chunk (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	metric_idx INTEGER NOT NULL,
+	first INTEGER NOT NULL,
+	vals TEXT NOT NULL,
+	PRIMARY KEY (run_id, metric_idx, first)
+);
+CREATE VIEW sample AS
+	SELECT c.run_id AS run_id, c.first + j.key AS idx, j.value AS sample_id,
+		json_extract(c.lines, '$[' || j.key || ']') AS line,
+		json_extract(c.question, '$[' || j.key || ']') AS question,
+		json_extract(c.answer, '$[' || j.key || ']') AS answer,
+		json_extract(c.response, '$[' || j.key || ']') AS response
+	FROM row_chunk c, json_each(c.ids) j;
+CREATE VIEW outcome AS
+	SELECT o.run_id AS run_id, o.first + j.key AS idx,
+		json_extract(c.ids, '$[' || j.key || ']') AS sample_id,
+		m.id AS metric, j.value AS value
+	FROM outcome_chunk o
+	JOIN metric m ON m.run_id = o.run_id AND m.idx = o.metric_idx
+	JOIN row_chunk c ON c.run_id = o.run_id AND c.first = o.first,
+	json_each(o.vals) j;
+UPDATE schema_version SET version = 1;`,
+	// 1 -> 2: what else makes runs comparable or costly: the judge's
+	// prompt, the normaliser, tokens and cost (NULL: unknown).
+	`ALTER TABLE run ADD COLUMN judge_prompt_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE run ADD COLUMN normalizer TEXT NOT NULL DEFAULT '';
+ALTER TABLE run ADD COLUMN tokens_in INTEGER;
+ALTER TABLE run ADD COLUMN tokens_out INTEGER;
+ALTER TABLE run ADD COLUMN cost REAL;
+CREATE INDEX run_dataset ON run(dataset_hash);
+UPDATE schema_version SET version = 2;`,
+}
+
+// Open opens the store at path, creating it when it does not exist, and
+// migrates its schema to SchemaVersion. The file is in WAL mode with
+// foreign keys on and a busy timeout of BusyTimeout ms; transactions
+// take the write lock when they begin (BEGIN IMMEDIATE), so concurrent
+// recorders wait for each other instead of failing. A file written by a
+// newer evalbook (a higher schema version) is an error.
+func Open(path string) (*Store, error) {
+	if err := create(path); err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	dsn := "file:" + path + "?_txlock=immediate&_pragma=busy_timeout(" + fmt.Sprint(BusyTimeout) +
+		")&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32768)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ErrNoStore is the error (through errors.Is) of OpenExisting for a file
+// that does not exist.
+var ErrNoStore = errors.New("no run store")
+
+// OpenExisting is Open for readers: a missing file is an error wrapping
+// ErrNoStore (record a run first) rather than a new, empty store.
+func OpenExisting(path string) (*Store, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s: record a run with --record first, or name the store with --store or $%s", ErrNoStore, path, EnvVar)
+	}
+	return Open(path)
+}
+
+// PageSize is the page size of a new store: large pages make a run's
+// row chunks a few hundred page writes instead of tens of thousands.
+const PageSize = 65536
+
+// create gives a file that does not exist yet (or is empty) its page
+// size before WAL mode fixes it: the connection options apply
+// journal_mode before page_size, which then has no effect.
+func create(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return nil
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout("+fmt.Sprint(BusyTimeout)+")")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", PageSize), "PRAGMA journal_mode = WAL"} {
+		if _, err := db.Exec(p); err != nil {
+			// Another process creating the store at the same moment
+			// holds the lock; its file is as good as ours.
+			if fi, serr := os.Stat(path); serr == nil && fi.Size() > 0 {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path returns the file the store was opened from.
+func (s *Store) Path() string { return s.path }
+
+// DB returns the underlying database, for queries the package does not
+// offer (read the tables DESIGN.md documents; write only through Record
+// and Remove).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Version returns the schema version of the open file.
+func (s *Store) Version(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	return v, err
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	v := 0
+	var name string
+	err = tx.QueryRowContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&name)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("not an evalbook store (it has tables but no schema_version); name another file with --store")
+		}
+	case err != nil:
+		return fmt.Errorf("not an evalbook store: %w", err)
+	default:
+		if err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+			return fmt.Errorf("reading schema_version: %w", err)
+		}
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("schema version %d is newer than this evalbook's (%d): upgrade evalbook", v, SchemaVersion)
+	}
+	if v == SchemaVersion {
+		return nil
+	}
+	for i := v; i < SchemaVersion; i++ {
+		for _, stmt := range splitSQL(migrations[i]) {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrating schema %d -> %d: %w", i, i+1, err)
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+// splitSQL splits a migration into statements at semicolons that end a
+// line (the migrations hold no such semicolon inside a literal).
+func splitSQL(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ";\n") {
+		if p := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(part), ";")); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
