@@ -29,6 +29,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 // Sample is one scored record of a harness: one document (prompt) of one
@@ -152,6 +154,38 @@ type Run struct {
 	// .eval with no footer): samples are what was flushed, Reported is
 	// empty.
 	Partial bool `json:"partial,omitempty"`
+	// Warnings are what the reader noticed and the user must see (a
+	// checksum that does not match, a log still being written, lighteval
+	// details with no Parquet reader registered).
+	Warnings []results.Warning `json:"warnings,omitempty"`
+	// Opaque lists the (task, metric) pairs whose per-sample values are
+	// not numbers (lm-eval's bleu and f1 keep [reference, prediction]
+	// pairs and aggregate them as a corpus), so Check cannot recompute
+	// them from the samples.
+	Opaque [][2]string `json:"-"`
+	// Count is the number of samples read, also when Options.Each
+	// received them and Samples stayed empty.
+	Count int `json:"-"`
+}
+
+func (r *Run) warn(code string, count int, format string, a ...any) {
+	r.Warnings = append(r.Warnings, results.Warning{Code: code, Message: fmt.Sprintf(format, a...), Count: count})
+}
+
+// add gives a sample to opt.Each, or keeps it in r.Samples.
+func (r *Run) add(opt *Options, s *Sample) error {
+	r.Count++
+	if r.Count > opt.Limits.Samples {
+		return fmt.Errorf("%s: more than %d samples, the most one run may hold (Limits.Samples)", s.File, opt.Limits.Samples)
+	}
+	if opt.Each != nil {
+		return opt.Each(s)
+	}
+	c := *s
+	c.Metrics = slices.Clone(s.Metrics) // readers reuse the slice for the next line
+	c.Metadata = slices.Clone(s.Metadata)
+	r.Samples = append(r.Samples, c)
+	return nil
 }
 
 // Metrics lists the distinct (task, metric) pairs of the samples, sorted.
@@ -227,6 +261,10 @@ type Options struct {
 	// NoText leaves Prompt, Response and Golden empty (faster, smaller),
 	// for when only metric values are needed.
 	NoText bool
+	// Each, when set, receives every sample as it is read and Run.Samples
+	// stays empty, so a million-sample file is checked in little memory.
+	// The sample is valid only during the call; an error stops reading.
+	Each func(s *Sample) error
 }
 
 // Format is one readable format. Detect says whether path (a file or a

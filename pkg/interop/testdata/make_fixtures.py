@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Writes the interop fixtures (run from this folder: python3 make_fixtures.py).
+
+Each fixture follows the layout its harness writes, learned from the
+harness's own source (see ../README section in the repository README).
+The reported aggregates are computed here from the per-sample values the
+way the harness computes them (a mean; lm-eval's stderr is the sample
+standard deviation over sqrt(n)), so `evalbook import --check` must agree;
+the *_mismatch fixtures change one reported figure on purpose.
+"""
+import hashlib, json, math, os, shutil, zipfile
+
+def sha(s):
+    return hashlib.sha256(s.encode("utf-8")).hexdigest()
+
+def mean(v):
+    return sum(v) / len(v)
+
+def stderr(v):
+    m = mean(v)
+    return math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1)) / math.sqrt(len(v))
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+def jsonl(path, rows):
+    write(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+
+# ---------------------------------------------------------------- lm-eval
+ARC = [  # (question, choices, gold index, acc, acc_norm)
+    ("सूर्य किस दिशा में उगता है?", ["पूर्व", "पश्चिम", "उत्तर", "दक्षिण"], 0, 1, 1),
+    ("पानी का रासायनिक सूत्र क्या है?", ["CO2", "H2O", "O2", "NaCl"], 1, 1, 0),
+    ("एक सप्ताह में कितने दिन होते हैं?", ["पाँच", "छह", "सात", "आठ"], 2, 0, 0),
+    ("पृथ्वी का उपग्रह कौन है?", ["मंगल", "चंद्रमा", "शुक्र", "सूर्य"], 1, 1, 1),
+]
+GSM = [  # (question, answer, response, strict, flexible)
+    ("রিনার ৩টি আপেল আছে, সে আরও ৫টি কিনল। মোট কত?", "৩ + ৫ = ৮ #### 8", "3 + 5 = 8. The answer is 8.", 1, 1),
+    ("একটি বইয়ের দাম ১২ টাকা। ৩টি বইয়ের দাম কত?", "১২ × ৩ = ৩৬ #### 36", "12 times 3 is 36", 0, 1),
+    ("১০ থেকে ৪ বাদ দিলে কত থাকে?", "১০ − ৪ = ৬ #### 6", "The answer is 6.", 1, 1),
+]
+FLORES = [("नमस्ते दुनिया", "Hello world", "Hello world"), ("धन्यवाद", "Thank you", "Thanks")]
+
+def lmeval_new(root, model_args, model, date, mismatch=False, flip=()):
+    san = model.replace("/", "__")
+    d = os.path.join(root, san)
+    rows, acc, accn = [], [], []
+    for i, (q, ch, gold, a, an) in enumerate(ARC):
+        if i in flip:
+            a = 1 - a
+        doc = {"id": f"arc-hi-{i}", "question": q, "choices": {"text": ch, "label": list("ABCD")}, "answerKey": "ABCD"[gold]}
+        ctx = f"प्रश्न: {q}\nउत्तर:"
+        args = {f"gen_args_{j}": {"arg_0": ctx, "arg_1": " " + c} for j, c in enumerate(ch)}
+        lls = [[str(-1.0 - j * 0.5 if j != gold else -0.4), str(j == gold)] for j in range(len(ch))]
+        rows.append({"doc_id": i, "doc": doc, "target": str(gold), "arguments": args,
+                     "resps": [[x] for x in lls], "filtered_resps": lls, "filter": "none",
+                     "metrics": ["acc", "acc_norm"], "doc_hash": sha(json.dumps(doc, indent=2, ensure_ascii=False)),
+                     "prompt_hash": sha(ctx), "target_hash": sha(str(gold)), "acc": float(a), "acc_norm": float(an)})
+        acc.append(a); accn.append(an)
+    jsonl(os.path.join(d, f"samples_arc_easy_hi_{date}.jsonl"), rows)
+    rows, strict, flex = [], [], []
+    for flt, col in (("strict-match", 3), ("flexible-extract", 4)):
+        for i, g in enumerate(GSM):
+            doc = {"question": g[0], "answer": g[1]}
+            ctx = f"Question: {g[0]}\nAnswer:"
+            filtered = g[2].split()[-1].rstrip(".") if flt == "flexible-extract" else ("8" if i == 0 else "[invalid]" if i == 1 else "6")
+            rows.append({"doc_id": i, "doc": doc, "target": g[1], "arguments": {"gen_args_0": {"arg_0": ctx, "arg_1": {"until": ["Question:"], "do_sample": False}}},
+                         "resps": [[g[2]]], "filtered_resps": [filtered], "filter": flt, "metrics": ["exact_match"],
+                         "doc_hash": sha(json.dumps(doc, indent=2, ensure_ascii=False)), "prompt_hash": sha(ctx), "target_hash": sha(g[1]),
+                         "exact_match": float(g[col])})
+            (strict if flt == "strict-match" else flex).append(g[col])
+    jsonl(os.path.join(d, f"samples_gsm8k_bn_{date}.jsonl"), rows)
+    rows = []
+    for i, (src, ref, hyp) in enumerate(FLORES):
+        doc = {"sentence_hin": src, "sentence_eng": ref}
+        rows.append({"doc_id": i, "doc": doc, "target": ref, "arguments": {"gen_args_0": {"arg_0": src + " = ", "arg_1": {"until": ["\n"]}}},
+                     "resps": [[hyp]], "filtered_resps": [hyp], "filter": "none", "metrics": ["bleu"],
+                     "doc_hash": sha(json.dumps(doc, indent=2, ensure_ascii=False)), "prompt_hash": sha(src + " = "), "target_hash": sha(ref),
+                     "bleu": [ref, hyp]})
+    jsonl(os.path.join(d, f"samples_flores_hi_en_{date}.jsonl"), rows)
+    res = {
+        "results": {
+            "arc_easy_hi": {"alias": "arc_easy_hi", "acc,none": mean(acc), "acc_stderr,none": stderr(acc),
+                            "acc_norm,none": mean(accn), "acc_norm_stderr,none": stderr(accn)},
+            "flores_hi_en": {"alias": "flores_hi_en", "bleu,none": 61.2, "bleu_stderr,none": "N/A"},
+            "gsm8k_bn": {"alias": "gsm8k_bn", "exact_match,strict-match": mean(strict), "exact_match_stderr,strict-match": stderr(strict),
+                         "exact_match,flexible-extract": mean(flex), "exact_match_stderr,flexible-extract": stderr(flex)},
+        },
+        "group_subtasks": {"arc_easy_hi": [], "flores_hi_en": [], "gsm8k_bn": []},
+        "configs": {"arc_easy_hi": {"task": "arc_easy_hi", "output_type": "multiple_choice"},
+                    "flores_hi_en": {"task": "flores_hi_en", "output_type": "generate_until"},
+                    "gsm8k_bn": {"task": "gsm8k_bn", "output_type": "generate_until"}},
+        "versions": {"arc_easy_hi": 1.0, "flores_hi_en": 1.0, "gsm8k_bn": 3.0},
+        "n-shot": {"arc_easy_hi": 0, "flores_hi_en": 0, "gsm8k_bn": 5},
+        "higher_is_better": {"arc_easy_hi": {"acc": True, "acc_norm": True}, "gsm8k_bn": {"exact_match": True}},
+        "n-samples": {"arc_easy_hi": {"original": 4, "effective": 4}, "gsm8k_bn": {"original": 3, "effective": 3}, "flores_hi_en": {"original": 2, "effective": 2}},
+        "config": {"model": "hf", "model_args": model_args, "batch_size": 1, "bootstrap_iters": 100000},
+        "git_hash": "0000000", "date": 1764633600.0,
+        "task_hashes": {}, "model_source": "hf", "model_name": model, "model_name_sanitized": san,
+    }
+    if mismatch:
+        res["results"]["arc_easy_hi"]["acc,none"] = 0.8
+    write(os.path.join(d, f"results_{date}.json"), json.dumps(res, indent=2, ensure_ascii=False))
+
+def lmeval_old(root, model_args):
+    """lm-eval 0.4.0-0.4.2: results.json, and <model_args>_<task>.jsonl
+    holding one indented JSON array, without filter/metrics/hashes."""
+    san = model_args.replace("/", "__").replace("=", "__")
+    rows, acc = [], []
+    for i, (q, ch, gold, a, an) in enumerate(ARC):
+        doc = {"question": q, "choices": {"text": ch}, "answerKey": "ABCD"[gold]}
+        ctx = f"प्रश्न: {q}\nउत्तर:"
+        rows.append({"doc_id": i, "doc": doc, "target": gold, "arguments": [[ctx, " " + c] for c in ch],
+                     "resps": [[[-0.4 if j == gold else -1.0 - j, j == gold]] for j in range(len(ch))],
+                     "filtered_resps": [[-0.4 if j == gold else -1.0 - j, j == gold] for j in range(len(ch))],
+                     "acc": float(a), "acc_norm": float(an)})
+        acc.append(a)
+    write(os.path.join(root, f"{san}_arc_easy_hi.jsonl"), json.dumps(rows, indent=2, ensure_ascii=False))
+    accn = [r["acc_norm"] for r in rows]
+    res = {"results": {"arc_easy_hi": {"acc,none": mean(acc), "acc_stderr,none": stderr(acc), "acc_norm,none": mean(accn),
+                                       "acc_norm_stderr,none": stderr(accn), "alias": "arc_easy_hi"}},
+           "configs": {"arc_easy_hi": {"task": "arc_easy_hi"}}, "versions": {"arc_easy_hi": "Yaml"}, "n-shot": {"arc_easy_hi": 0},
+           "config": {"model": "hf", "model_args": model_args, "batch_size": 1}, "git_hash": "0000000"}
+    write(os.path.join(root, "results.json"), json.dumps(res, indent=4, ensure_ascii=False))
+
+def lmeval():
+    shutil.rmtree("lmeval", ignore_errors=True)
+    lmeval_new("lmeval/new", "pretrained=evalbook/tiny-hi,dtype=bfloat16", "evalbook/tiny-hi", "2026-12-01T10-00-00.123456")
+    lmeval_old("lmeval/old", "pretrained=evalbook/tiny-hi")
+    lmeval_new("lmeval/mismatch", "pretrained=evalbook/tiny-hi", "evalbook/tiny-hi", "2026-12-01T10-00-00.123456", mismatch=True)
+    # run B of the compare test: the same documents, another model
+    lmeval_new("lmeval/runB", "pretrained=evalbook/tiny-hi-v2", "evalbook/tiny-hi-v2", "2026-12-02T09-30-00.000001", flip=(1, 2))
+    # broken: a truncated line, a line with no doc_id
+    good = open("lmeval/new/evalbook__tiny-hi/samples_arc_easy_hi_2026-12-01T10-00-00.123456.jsonl", encoding="utf-8").read().splitlines()
+    write("lmeval/broken/truncated/samples_arc_easy_hi_2026-12-01T10-00-00.jsonl", good[0] + "\n" + good[1][: len(good[1]) // 2] + "\n")
+    nodoc = json.loads(good[2]); del nodoc["doc_id"]
+    write("lmeval/broken/no_doc_id/samples_arc_easy_hi_2026-12-01T10-00-00.jsonl", good[0] + "\n" + good[1] + "\n" + json.dumps(nodoc, ensure_ascii=False) + "\n")
+
+if __name__ == "__main__":
+    lmeval()
