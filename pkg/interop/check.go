@@ -26,11 +26,11 @@ type CheckReport struct {
 	Source  string `json:"source"`
 	Version string `json:"version,omitempty"`
 	// Records is the number of per-sample records read.
-	Records int          `json:"records"`
+	Records int           `json:"records"`
 	Tasks   []CheckedTask `json:"tasks"`
 	// Skipped lists reported figures that are not means of per-sample
 	// values (groups, corpus metrics, stderr under a bootstrap), with why.
-	Skipped  []SkippedTask      `json:"skipped,omitempty"`
+	Skipped  []SkippedTask     `json:"skipped,omitempty"`
 	Warnings []results.Warning `json:"warnings,omitempty"`
 }
 
