@@ -137,5 +137,98 @@ def lmeval():
     nodoc = json.loads(good[2]); del nodoc["doc_id"]
     write("lmeval/broken/no_doc_id/samples_arc_easy_hi_2026-12-01T10-00-00.jsonl", good[0] + "\n" + good[1] + "\n" + json.dumps(nodoc, ensure_ascii=False) + "\n")
 
+# ---------------------------------------------------------------- inspect_ai
+INSPECT_VALUE = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}  # inspect's value_to_float
+QA = [  # (id, question, target, completion, graded value, includes)
+    (1, "भारत की राजधानी क्या है?", "नई दिल्ली", "भारत की राजधानी नई दिल्ली है।", "C", True),
+    (2, "বাংলাদেশের রাজধানী কোথায়?", "ঢাকা", "চট্টগ্রাম", "I", False),
+    (3, "गंगा नदी कहाँ से निकलती है?", "गंगोत्री", "हिमालय से, गंगोत्री के पास", "P", True),
+    (4, "রবীন্দ্রনাথ ঠাকুর কোন পুরস্কার পান?", "নোবেল পুরস্কার", "নোবেল পুরস্কার", "C", True),
+    (5, "ताजमहल किसने बनवाया?", "शाहजहाँ", "मुझे नहीं पता", "N", False),
+]
+
+def inspect_eval_spec(task):
+    return {"eval_id": "E1", "run_id": "R1", "created": "2026-12-01T10:00:00+00:00", "task": task, "task_id": "T1",
+            "task_version": 0, "dataset": {"name": "qa_hi_bn", "location": "qa.jsonl", "samples": len(QA)},
+            "model": "openai/gpt-4o-mini", "model_args": {}, "config": {"epochs": 1}, "packages": {"inspect_ai": "0.3.150"}}
+
+def inspect_samples(version):
+    out = []
+    for sid, q, tgt, comp, graded, inc in QA:
+        usage = {"input_tokens": 20 + sid, "output_tokens": 5 + sid, "total_tokens": 25 + 2 * sid}
+        smp = {"id": sid, "epoch": 1, "input": [{"role": "system", "content": "Answer briefly."}, {"role": "user", "content": q}],
+               "target": tgt, "messages": [{"role": "user", "content": q}, {"role": "assistant", "content": [{"type": "text", "text": comp}]}],
+               "output": {"model": "gpt-4o-mini", "choices": [{"message": {"role": "assistant", "content": [{"type": "text", "text": comp}]}, "stop_reason": "stop"}],
+                          "completion": comp, "usage": usage},
+               "metadata": {"language": "hi" if sid % 2 else "bn", "source": "evalbook"},
+               "model_usage": {"openai/gpt-4o-mini": usage}}
+        if version == 1:
+            smp["score"] = {"value": graded, "answer": comp, "explanation": "graded"}
+        else:
+            smp["scores"] = {"model_graded_qa": {"value": graded, "answer": comp, "explanation": "graded"},
+                             "includes": {"value": inc}}
+        out.append(smp)
+    return out
+
+def inspect_results(version):
+    graded = [INSPECT_VALUE[q[4]] for q in QA]
+    inc = [1.0 if q[5] else 0.0 for q in QA]
+    metrics = lambda v: {"accuracy": {"name": "accuracy", "value": mean(v), "params": {}}, "stderr": {"name": "stderr", "value": stderr(v), "params": {}}}
+    if version == 1:
+        return {"scorer": {"name": "model_graded_qa", "params": {}, "metrics": metrics(graded)}}
+    return {"total_samples": len(QA), "completed_samples": len(QA),
+            "scores": [{"name": "model_graded_qa", "scorer": "model_graded_qa", "params": {}, "metrics": metrics(graded)},
+                       {"name": "includes", "scorer": "includes", "params": {}, "metrics": metrics(inc)}]}
+
+def inspect_stats():
+    return {"started_at": "2026-12-01T10:00:00+00:00", "completed_at": "2026-12-01T10:01:00+00:00",
+            "model_usage": {"openai/gpt-4o-mini": {"input_tokens": 115, "output_tokens": 40, "total_tokens": 155}}}
+
+def summary(s):
+    return {"id": s["id"], "epoch": s["epoch"], "input": s["input"], "target": s["target"], "scores": s.get("scores")}
+
+def zwrite(path, members, compression=zipfile.ZIP_DEFLATED):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with zipfile.ZipFile(path, "w", compression=compression) as z:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=(2026, 12, 1, 10, 0, 0))  # fixed, so the fixture reproduces
+            info.compress_type = compression
+            z.writestr(info, data if isinstance(data, (bytes, str)) else json.dumps(data, indent=2, ensure_ascii=False))
+
+def inspect():
+    shutil.rmtree("inspect", ignore_errors=True)
+    plan = {"name": "plan", "steps": [{"solver": "generate", "params": {}}], "config": {}}
+    spec = inspect_eval_spec("qa_hi_bn")
+    smp = inspect_samples(2)
+    start = {"version": 2, "eval": spec, "plan": plan}
+    header = {"version": 2, "status": "success", "eval": spec, "plan": plan, "results": inspect_results(2), "stats": inspect_stats()}
+    full = [("_journal/start.json", start)]
+    full += [(f"samples/{s['id']}_epoch_1.json", s) for s in smp[:3]] + [("_journal/summaries/1.json", [summary(s) for s in smp[:3]])]
+    full += [(f"samples/{s['id']}_epoch_1.json", s) for s in smp[3:]] + [("_journal/summaries/2.json", [summary(s) for s in smp[3:]])]
+    full += [("summaries.json", [summary(s) for s in smp]),
+             ("reductions.json", [{"scorer": "model_graded_qa", "samples": [{"value": s["scores"]["model_graded_qa"]["value"], "sample_id": s["id"]} for s in smp]}]),
+             ("header.json", header)]
+    zwrite("inspect/qa_hi_bn.eval", full)
+    # a run still being written: the journal and the first flush, no header.json
+    zwrite("inspect/partial.eval", full[:5])
+    # the first .eval releases: start.json, results.json and summary.json at the top level
+    early = [("start.json", start)] + [(f"samples/{s['id']}_epoch_1.json", s) for s in smp] + [
+        ("summary.json", [summary(s) for s in smp]),
+        ("results.json", {"status": "success", "stats": inspect_stats(), "results": inspect_results(2)})]
+    zwrite("inspect/early.eval", early)
+    # .json logs: version 2, and version 1 with one "score" per sample and one results.scorer
+    write("inspect/qa_hi_bn.json", json.dumps(dict(header, samples=smp), indent=2, ensure_ascii=False))
+    write("inspect/v1.json", json.dumps({"version": 1, "status": "success", "eval": spec, "plan": plan, "results": inspect_results(1),
+                                         "stats": inspect_stats(), "samples": inspect_samples(1)}, indent=2, ensure_ascii=False))
+    # broken
+    data = open("inspect/qa_hi_bn.eval", "rb").read()
+    os.makedirs("inspect/broken", exist_ok=True)
+    open("inspect/broken/truncated.eval", "wb").write(data[: len(data) // 2])
+    zwrite("inspect/broken/version3.eval", [("_journal/start.json", dict(start, version=3)), ("header.json", dict(header, version=3))])
+    noid = [dict(s) for s in smp]; del noid[2]["id"]
+    write("inspect/broken/missing_id.json", json.dumps(dict(header, samples=noid), indent=2, ensure_ascii=False))
+    zwrite("inspect/broken/bomb.eval", [("header.json", header), ("samples/1_epoch_1.json", json.dumps(smp[0]) + " " * (8 << 20))])
+
 if __name__ == "__main__":
     lmeval()
+    inspect()
