@@ -154,6 +154,9 @@ func (c *Checker) Report(run *Run) *CheckReport {
 			continue
 		}
 		ac := c.accs[[3]string{a.Model, a.Task, a.Metric}]
+		if a.Model == AllModels {
+			ac = c.pooled(a.Task, a.Metric)
+		}
 		if ac == nil {
 			ac = c.lookup(a)
 		}
@@ -220,6 +223,27 @@ func (c *Checker) lookup(a Aggregate) *acc {
 		return found
 	}
 	return nil
+}
+
+// pooled merges every model's accumulator of (task, metric).
+func (c *Checker) pooled(task, metric string) *acc {
+	var out *acc
+	keys := make([][3]string, 0)
+	for k := range c.accs {
+		if k[1] == task && k[2] == metric {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i][0] < keys[j][0] })
+	for _, k := range keys {
+		a := c.accs[k]
+		if out == nil {
+			out = &acc{}
+		}
+		out.n += a.n
+		out.sum += a.sum
+	}
+	return out
 }
 
 func stderrName(metric string) string {

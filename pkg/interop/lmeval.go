@@ -63,7 +63,8 @@ func detectLMEval(path string) bool {
 func lmevalResultsLike(path string) bool {
 	head := headOf(path, 1<<16)
 	return bytes.Contains(head, []byte(`"results"`)) && !bytes.Contains(head, []byte(`"config_general"`)) &&
-		!bytes.Contains(head, []byte(`"schema_version"`))
+		!bytes.Contains(head, []byte(`"schema_version"`)) && !bytes.Contains(head, []byte(`"evalId"`)) &&
+		(bytes.Contains(head, []byte(`"configs"`)) || bytes.Contains(head, []byte(`"versions"`)) || bytes.Contains(head, []byte(`"n-shot"`)))
 }
 
 func headOf(path string, n int) []byte {

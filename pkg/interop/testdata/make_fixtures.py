@@ -229,6 +229,85 @@ def inspect():
     write("inspect/broken/missing_id.json", json.dumps(dict(header, samples=noid), indent=2, ensure_ascii=False))
     zwrite("inspect/broken/bomb.eval", [("header.json", header), ("samples/1_epoch_1.json", json.dumps(smp[0]) + " " * (8 << 20))])
 
+# ---------------------------------------------------------------- promptfoo
+PF_TESTS = [  # (vars, expected)
+    ({"text": "Good morning", "language": "hi"}, "सुप्रभात"),
+    ({"text": "Thank you", "language": "bn"}, "ধন্যবাদ"),
+    ({"text": "Water", "language": "hi"}, "पानी"),
+    ({"text": "Book", "language": "bn"}, "বই"),
+]
+PF_OUT = {  # provider -> (output, contains passes, fluency score) per test; None output = provider error
+    "openai:gpt-4o-mini": [("सुप्रभात!", True, 0.9), ("ধন্যবাদ", True, 1.0), ("जल", False, 0.7), ("বই", True, 0.8)],
+    "ollama:llama3": [("गुड मॉर्निंग", False, 0.4), ("ধন্যবাদ", True, 0.9), (None, False, 0.0), ("পুস্তক", False, 0.6)],
+}
+
+def promptfoo_results(with_idx):
+    res, metrics = [], {}
+    raw = "Translate to {{language}}: {{text}}"
+    for prov, outs in PF_OUT.items():
+        m = {"score": 0.0, "testPassCount": 0, "testFailCount": 0, "testErrorCount": 0, "assertPassCount": 0, "assertFailCount": 0,
+             "totalLatencyMs": 0, "tokenUsage": {"total": 0, "prompt": 0, "completion": 0, "cached": 0},
+             "namedScores": {"fluency": 0.0}, "namedScoresCount": {"fluency": 0}, "cost": 0}
+        for t, ((vars_, exp), (out, ok, flu)) in enumerate(zip(PF_TESTS, outs)):
+            asserts = [{"type": "icontains", "value": exp}, {"type": "llm-rubric", "value": "fluent and natural", "metric": "fluency", "threshold": 0.5}]
+            test = {"vars": vars_, "assert": asserts, "description": vars_["text"]}
+            r = {"promptIdx": 0, "testIdx": t, "testCase": test, "promptId": "p1",
+                 "provider": {"id": prov, "label": ""}, "prompt": {"raw": raw.replace("{{language}}", vars_["language"]).replace("{{text}}", vars_["text"]), "label": raw},
+                 "vars": vars_, "latencyMs": 100 + t, "cost": 0}
+            if not with_idx:
+                del r["promptIdx"], r["testIdx"]
+            if out is None:
+                r.update({"response": {"error": "connection refused"}, "error": "connection refused", "failureReason": 2,
+                          "success": False, "score": 0, "namedScores": {}, "gradingResult": None})
+                m["testErrorCount"] += 1
+            else:
+                comps = [{"pass": ok, "score": 1.0 if ok else 0.0, "reason": "contains" if ok else "does not contain", "assertion": asserts[0]},
+                         {"pass": flu >= 0.5, "score": flu, "reason": "rubric", "assertion": asserts[1]}]
+                score = (comps[0]["score"] + comps[1]["score"]) / 2
+                success = all(c["pass"] for c in comps)
+                r.update({"response": {"output": out, "tokenUsage": {"total": 12, "prompt": 9, "completion": 3}},
+                          "success": success, "score": score, "namedScores": {"fluency": flu}, "failureReason": 0 if success else 1,
+                          "gradingResult": {"pass": success, "score": score, "reason": "all assertions passed" if success else "failed",
+                                            "namedScores": {"fluency": flu}, "componentResults": comps}})
+                m["score"] += score
+                m["testPassCount" if success else "testFailCount"] += 1
+                m["namedScores"]["fluency"] += flu
+                m["namedScoresCount"]["fluency"] += 1
+            res.append(r)
+        metrics[prov] = m
+    prompts = [{"raw": raw, "label": raw, "provider": p, "metrics": metrics[p]} for p in PF_OUT]
+    succ = sum(m["testPassCount"] for m in metrics.values())
+    fail = sum(m["testFailCount"] for m in metrics.values())
+    err = sum(m["testErrorCount"] for m in metrics.values())
+    stats = {"successes": succ, "failures": fail, "errors": err, "tokenUsage": {"total": 84, "prompt": 63, "completion": 21, "cached": 0}}
+    return res, prompts, stats
+
+def promptfoo():
+    shutil.rmtree("promptfoo", ignore_errors=True)
+    res, prompts, stats = promptfoo_results(True)
+    v3 = {"evalId": "eval-2026-12-01T10:00:00", "results": {"version": 3, "timestamp": "2026-12-01T10:00:00.000Z",
+          "prompts": prompts, "results": res, "stats": stats}, "config": {"description": "translate_hi_bn"}, "shareableUrl": None}
+    write("promptfoo/results_v3.json", json.dumps(v3, indent=2, ensure_ascii=False))
+    res2, prompts2, stats2 = promptfoo_results(False)
+    for p in prompts2:
+        del p["metrics"]["namedScoresCount"]  # older releases did not count named scores
+    body = []
+    for t, (vars_, exp) in enumerate(PF_TESTS):
+        outs = [r for r in res2 if r["vars"] is vars_ or r["vars"] == vars_]
+        body.append({"description": vars_["text"], "outputs": [{"pass": r["success"], "score": r["score"], "text": (r.get("response") or {}).get("output", ""),
+                     "namedScores": r["namedScores"], "cost": 0, "latencyMs": r["latencyMs"], "failureReason": r["failureReason"],
+                     "id": f"o{t}", "prompt": r["prompt"]["raw"], "testCase": r["testCase"]} for r in outs],
+                     "vars": [vars_["text"], vars_["language"]], "test": {"vars": vars_}})
+    v2 = {"evalId": "eval-2025-03-01T09:00:00", "results": {"version": 2, "timestamp": "2025-03-01T09:00:00.000Z", "results": res2,
+          "table": {"head": {"prompts": prompts2, "vars": ["text", "language"]}, "body": body}, "stats": stats2},
+          "config": {"description": "translate_hi_bn"}, "shareableUrl": None}
+    write("promptfoo/results_v2.json", json.dumps(v2, indent=2, ensure_ascii=False))
+    broken = json.loads(json.dumps(v3)); del broken["results"]["results"][5]["success"]
+    write("promptfoo/broken/missing_success.json", json.dumps(broken, indent=2, ensure_ascii=False))
+    v4 = json.loads(json.dumps(v3)); v4["results"]["version"] = 4
+    write("promptfoo/broken/version4.json", json.dumps(v4, indent=2, ensure_ascii=False))
+
 if __name__ == "__main__":
+    promptfoo()
     lmeval()
     inspect()
