@@ -307,7 +307,88 @@ def promptfoo():
     v4 = json.loads(json.dumps(v3)); v4["results"]["version"] = 4
     write("promptfoo/broken/version4.json", json.dumps(v4, indent=2, ensure_ascii=False))
 
+# ---------------------------------------------------------------- Every Eval Ever
+EEE_ROWS = [  # (sample id, question, reference, output, correct)
+    ("mgsm_bn_0", "জেনেটের হাঁস প্রতিদিন ১৬টি ডিম দেয়...", ["18"], ["18"], True),
+    ("mgsm_bn_1", "একটি পোশাকে ২ বোল্ট নীল ফাইবার লাগে...", ["3"], ["3"], True),
+    ("mgsm_bn_2", "জোশ একটি বাড়ি কেনেন...", ["70000"], ["50000"], False),
+    ("mgsm_bn_3", "জেমস সপ্তাহে ৩ বার দৌড়ায়...", ["540"], ["540"], True),
+]
+
+def eee_aggregate(version, uuid, file_path, instance_bytes, rows, top_source=False):
+    scores = [1.0 if r[4] else 0.0 for r in rows]
+    src = {"dataset_name": "mgsm_bn", "source_type": "hf_dataset", "hf_repo": "juletxara/mgsm", "hf_split": "test", "samples_number": len(rows)}
+    res = {"evaluation_result_id": "mgsm_bn.accuracy", "evaluation_name": "mgsm_bn",
+           "metric_config": {"metric_id": "accuracy", "metric_name": "accuracy", "metric_kind": "accuracy", "metric_unit": "proportion",
+                             "lower_is_better": False, "score_type": "binary", "min_score": 0.0, "max_score": 1.0},
+           "score_details": {"score": mean(scores), "uncertainty": {"standard_error": {"value": stderr(scores), "method": "analytic"}, "num_samples": len(rows)}}}
+    agg = {"schema_version": version, "evaluation_id": f"mgsm_bn/evalbook_tiny-bn/{uuid}", "evaluation_timestamp": "1764583200",
+           "retrieved_timestamp": "1764583201",
+           "source_metadata": {"source_name": "evalbook fixtures", "source_type": "evaluation_run", "source_organization_name": "evalbook",
+                               "evaluator_relationship": "first_party"},
+           "eval_library": {"name": "lm-eval", "version": "0.4.9"},
+           "model_info": {"name": "tiny-bn", "id": "evalbook/tiny-bn", "developer": "evalbook"},
+           "evaluation_results": [res]}
+    if top_source:
+        agg["source_data"] = src
+        agg["model_info"]["inference_platform"] = "unknown"
+    else:
+        res["source_data"] = src
+        agg["model_info"]["additional_details"] = {"deployment_type": "self_deployed", "model_availability": "open_weights"}
+    agg["detailed_evaluation_results"] = {"format": "jsonl", "file_path": file_path, "hash_algorithm": "sha256",
+                                          "checksum": hashlib.sha256(instance_bytes).hexdigest(), "total_rows": len(rows)}
+    return agg
+
+def eee_instances(version, uuid, rows):
+    out = []
+    for sid, q, ref, outp, ok in rows:
+        out.append({"schema_version": version, "evaluation_id": f"mgsm_bn/evalbook_tiny-bn/{uuid}", "model_id": "evalbook/tiny-bn",
+                    "evaluation_name": "mgsm_bn", "evaluation_result_id": "mgsm_bn.accuracy", "sample_id": sid, "sample_hash": sha(q + "|" + ref[0]),
+                    "interaction_type": "single_turn", "input": {"raw": q, "reference": ref}, "output": {"raw": outp},
+                    "answer_attribution": [{"turn_idx": 0, "source": "output.raw", "extracted_value": outp[0], "extraction_method": "exact_match", "is_terminal": True}],
+                    "evaluation": {"score": 1.0 if ok else 0.0, "is_correct": ok},
+                    "token_usage": {"input_tokens": 30, "output_tokens": 4, "total_tokens": 34}, "metadata": {"language": "bn"}})
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out).encode("utf-8")
+
+def eee():
+    shutil.rmtree("eee", ignore_errors=True)
+    u = "6f1c2a8e-0b1d-4c55-9a77-3e2d1c0b9a88"
+    inst = eee_instances("0.3.0", u, EEE_ROWS)
+    d = "eee/v030/data/mgsm_bn/evalbook/tiny-bn"
+    os.makedirs(d, exist_ok=True)
+    open(f"{d}/{u}_samples.jsonl", "wb").write(inst)
+    write(f"{d}/{u}.json", json.dumps(eee_aggregate("0.3.0", u, f"data/mgsm_bn/evalbook/tiny-bn/{u}_samples.jsonl", inst, EEE_ROWS), indent=2, ensure_ascii=False))
+    # the repository path resolved from a folder above the aggregate
+    os.makedirs("eee/repo/instances/mgsm_bn", exist_ok=True)
+    open(f"eee/repo/instances/mgsm_bn/{u}_samples.jsonl", "wb").write(inst)
+    write(f"eee/repo/data/mgsm_bn/evalbook/tiny-bn/{u}.json", json.dumps(eee_aggregate("0.3.0", u, f"instances/mgsm_bn/{u}_samples.jsonl", inst, EEE_ROWS), indent=2, ensure_ascii=False))
+    # schema 0.2.2: source_data at the top level, model_info.inference_platform
+    u2 = "0a9b8c7d-1111-4222-8333-944455556666"
+    inst2 = eee_instances("0.2.2", u2, EEE_ROWS)
+    os.makedirs("eee/v022", exist_ok=True)
+    open(f"eee/v022/{u2}_samples.jsonl", "wb").write(inst2)
+    write(f"eee/v022/{u2}.json", json.dumps(eee_aggregate("0.2.2", u2, f"data/mgsm_bn/evalbook/tiny-bn/{u2}_samples.jsonl", inst2, EEE_ROWS, top_source=True), indent=2, ensure_ascii=False))
+    # broken
+    b = "eee/broken"
+    os.makedirs(b, exist_ok=True)
+    agg = eee_aggregate("0.3.0", u, f"{u}_samples.jsonl", inst, EEE_ROWS)
+    write(f"{b}/schema040.json", json.dumps(dict(agg, schema_version="0.4.0"), indent=2))
+    noscore = json.loads(json.dumps(agg)); del noscore["evaluation_results"][0]["score_details"]["score"]
+    write(f"{b}/no_score.json", json.dumps(noscore, indent=2))
+    lines = inst.decode("utf-8").splitlines()
+    l3 = json.loads(lines[2]); del l3["evaluation"]["score"]
+    bad = ("\n".join(lines[:2] + [json.dumps(l3, ensure_ascii=False)] + lines[3:]) + "\n").encode("utf-8")
+    os.makedirs(f"{b}/no_instance_score", exist_ok=True)
+    open(f"{b}/no_instance_score/{u}_samples.jsonl", "wb").write(bad)
+    write(f"{b}/no_instance_score/{u}.json", json.dumps(eee_aggregate("0.3.0", u, f"{u}_samples.jsonl", bad, EEE_ROWS), indent=2))
+    os.makedirs(f"{b}/checksum", exist_ok=True)
+    open(f"{b}/checksum/{u}_samples.jsonl", "wb").write(inst.replace(b'"540"]}, "answer', b'"541"]}, "answer'))
+    write(f"{b}/checksum/{u}.json", json.dumps(agg, indent=2))
+    os.makedirs(f"{b}/no_file", exist_ok=True)
+    write(f"{b}/no_file/{u}.json", json.dumps(agg, indent=2))
+
 if __name__ == "__main__":
+    eee()
     promptfoo()
     lmeval()
     inspect()
