@@ -387,7 +387,52 @@ def eee():
     os.makedirs(f"{b}/no_file", exist_ok=True)
     write(f"{b}/no_file/{u}.json", json.dumps(agg, indent=2))
 
+# ---------------------------------------------------------------- lighteval
+def lighteval():
+    shutil.rmtree("lighteval", ignore_errors=True)
+    em = [1, 0, 1, 1]
+    date = "2026-12-01T10-00-00.000000"
+    results = {"lighteval|mgsm:bn|0": {"em": mean(em), "em_stderr": stderr(em)}, "all": {"em": mean(em), "em_stderr": stderr(em)}}
+    base = {"results": results, "versions": {"lighteval|mgsm:bn|0": 0},
+            "config_tasks": {"lighteval|mgsm:bn": {"name": "mgsm:bn", "metric": [{"metric_name": "em"}]}},
+            "summary_tasks": {"lighteval|mgsm:bn|0": {"hashes": {}, "truncated": 0, "non_truncated": 4, "padded": 0, "non_padded": 4}},
+            "summary_general": {"truncated": 0, "non_truncated": 4}}
+    new = dict(base, config_general={"lighteval_sha": "0", "num_fewshot_seeds": 1, "max_samples": None, "job_id": "0",
+                                      "model_config": {"model_name": "evalbook/tiny-bn"}, "model_name": None})
+    write(f"lighteval/new/results/evalbook/tiny-bn/results_{date}.json", json.dumps(new, indent=2))
+    # the details file the Parquet reader reads; here only its name and place matter
+    # (lighteval names it details_lighteval|mgsm:bn|0_<date>.parquet; | and : are not
+    # allowed in Go module file names, so the fixture uses the _ form, which is also read)
+    write(f"lighteval/new/details/evalbook/tiny-bn/{date}/details_lighteval_mgsm_bn_0_{date}.parquet", "PAR1 placeholder: see pkg/interop/lighteval_test.go\n")
+    old = dict(base, config_general={"lighteval_sha": "0", "model_name": "evalbook/tiny-bn", "model_sha": "", "model_dtype": "torch.bfloat16"})
+    write(f"lighteval/old/results_{date}.json", json.dumps(old, indent=2))
+
+# ---------------------------------------------------------------- OpenAI Batch API
+def batch():
+    shutil.rmtree("openai_batch", ignore_errors=True)
+    qs = [("q1", "भारत की राजधानी?", "नई दिल्ली", "hi", "नई दिल्ली"), ("q2", "বাংলার রাজধানী?", "ঢাকা", "bn", "ঢাকা"),
+          ("q3", "2+2?", "4", "en", None), ("q4", "গঙ্গা কোথায়?", "ভারত", "bn", "ভারতে")]
+    reqs = [{"custom_id": q[0], "method": "POST", "url": "/v1/chat/completions",
+             "body": {"model": "gpt-4o-mini", "messages": [{"role": "system", "content": "Answer in one word."}, {"role": "user", "content": q[1]}],
+                      "max_tokens": 20, "metadata": {"answer": q[2], "language": q[3]}}} for q in qs]
+    outs = []
+    for i, q in enumerate(reversed(qs)):  # the Batch API returns lines in any order
+        if q[4] is None:
+            outs.append({"id": f"batch_req_{i}", "custom_id": q[0], "response": None,
+                         "error": {"code": "rate_limit_exceeded", "message": "Rate limit reached"}})
+        else:
+            outs.append({"id": f"batch_req_{i}", "custom_id": q[0], "response": {"status_code": 200, "request_id": f"req_{i}", "body": {
+                "id": f"chatcmpl-{i}", "object": "chat.completion", "created": 1764583200, "model": "gpt-4o-mini-2024-07-18",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": q[4]}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 15, "completion_tokens": 3, "total_tokens": 18}}}, "error": None})
+    jsonl("openai_batch/batch_input.jsonl", reqs)
+    jsonl("openai_batch/batch_output.jsonl", outs)
+    jsonl("openai_batch/broken/batch_output.jsonl", outs + [{"id": "x", "custom_id": "q9", "response": {"status_code": 200, "body": {}}, "error": None}])
+    jsonl("openai_batch/broken/batch_input.jsonl", reqs)
+
 if __name__ == "__main__":
+    lighteval()
+    batch()
     eee()
     promptfoo()
     lmeval()
