@@ -260,7 +260,7 @@ func (c *CheckReport) WriteText(w io.Writer) error {
 	if len(c.Tasks) == 0 {
 		b.WriteString("no reported aggregate could be recomputed (the output has no aggregates, or none of them is a mean of per-sample values)\n")
 	} else {
-		fmt.Fprintf(&b, "\n%-28s %-28s %8s %14s %14s  %s\n", "task", "metric", "n", "recomputed", "reported", "")
+		fmt.Fprintf(&b, "\n%-28s %-36s %8s %14s %14s  %s\n", "task", "metric", "n", "recomputed", "reported", "")
 		for _, t := range c.Tasks {
 			mark := "ok"
 			if !t.Match {
@@ -270,7 +270,7 @@ func (c *CheckReport) WriteText(w io.Writer) error {
 			if t.Model != "" && c.multiModel() {
 				task = t.Model + " / " + t.Task
 			}
-			fmt.Fprintf(&b, "%-28s %-28s %8d %14.10f %14.10f  %s\n", task, t.Metric, t.N, t.Recomputed, t.Reported, mark)
+			fmt.Fprintf(&b, "%-28s %-36s %8d %14.10f %14.10f  %s\n", task, t.Metric, t.N, t.Recomputed, t.Reported, mark)
 		}
 		bad := 0
 		for _, t := range c.Tasks {

@@ -55,6 +55,16 @@ func RegisterRowWriter(format string, wr RowWriter) {
 	rowWriters[format] = wr
 }
 
+// CanWriteRows reports whether WriteRows writes format.
+func CanWriteRows(format string) bool {
+	if format == "csv" || format == "jsonl" {
+		return true
+	}
+	rowMu.RLock()
+	defer rowMu.RUnlock()
+	return rowWriters[format] != nil
+}
+
 // ErrRowFormat is matched by WriteRows' error for a format it cannot write.
 var ErrRowFormat = fmt.Errorf("unknown rows format")
 
