@@ -116,6 +116,7 @@ func (c *Checker) Add(s *Sample) error {
 func Check(ctx context.Context, path string, opt Options) (*CheckReport, error) {
 	c := NewChecker()
 	opt.Each = c.Add
+	opt.NoText = true // the check needs only the metric values
 	run, err := Read(ctx, path, opt)
 	if err != nil {
 		return nil, err
