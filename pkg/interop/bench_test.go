@@ -3,12 +3,16 @@ package interop
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"testing"
 	"time"
 )
@@ -61,7 +65,8 @@ func b2s(b bool) string {
 
 // BenchmarkCheckLMEval1M reads a million-sample lm-eval samples file and
 // recomputes its aggregates (evalbook import --check). peak-MB is the
-// most memory the Go runtime held from the operating system meanwhile.
+// most memory the Go runtime held from the operating system meanwhile;
+// cpu-s/op the CPU time of one check (on all cores).
 //
 //	go test -run '^$' -bench CheckLMEval1M -benchtime 1x ./pkg/interop
 func BenchmarkCheckLMEval1M(b *testing.B) {
@@ -86,6 +91,7 @@ func BenchmarkCheckLMEval1M(b *testing.B) {
 			}
 		}
 	}()
+	c0 := cpuTime()
 	for b.Loop() {
 		rep, err := Check(context.Background(), dir, Options{})
 		if err != nil {
@@ -98,6 +104,9 @@ func BenchmarkCheckLMEval1M(b *testing.B) {
 	b.StopTimer()
 	close(done)
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+	// CPU seconds per check: the figure that does not depend on what
+	// else the machine runs (wall time does, on a shared machine)
+	b.ReportMetric((cpuTime() - c0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 func TestBenchGeneratorChecks(t *testing.T) {
@@ -106,5 +115,31 @@ func TestBenchGeneratorChecks(t *testing.T) {
 	rep, err := Check(context.Background(), dir, Options{})
 	if err != nil || !rep.OK() || rep.Records != 1000 || len(rep.Tasks) != 2 {
 		t.Fatalf("%v %+v", err, rep)
+	}
+}
+
+// A bad line deep in a file of several blocks is reported at its own
+// line by the parallel reader, as by the sequential one.
+func TestParallelBlocksLineNumbers(t *testing.T) {
+	dir := t.TempDir()
+	writeLMEvalRun(t, dir, 12000) // ~12 MB: three blocks
+	p := filepath.Join(dir, "bench__model", "samples_mmlu_hi_2026-12-01T10-00-00.000000.jsonl")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[9876] = strings.Replace(lines[9876], `"doc_id": 9876, `, "", 1)
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, e1 := Read(context.Background(), dir, Options{})
+	_, e2 := Check(context.Background(), dir, Options{})
+	if e1 == nil || e2 == nil || e1.Error() != e2.Error() || !strings.Contains(e2.Error(), ":9877: missing field \"doc_id\"") {
+		t.Fatalf("read: %v\ncheck: %v", e1, e2)
+	}
+	_, e3 := Check(context.Background(), dir, Options{Limits: Limits{Line: 100}})
+	if !errors.Is(e3, tabular.ErrTooLong) || !strings.Contains(e3.Error(), ":1: ") {
+		t.Fatalf("limit: %v", e3)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -111,15 +112,68 @@ func (c *Checker) Add(s *Sample) error {
 	return nil
 }
 
+// merge adds o's counts to c (Chan et al.'s pairwise update of the
+// mean and the sum of squared deviations).
+func (c *Checker) merge(o *Checker) {
+	c.n += o.n
+	keys := make([][3]string, 0, len(o.accs))
+	for k := range o.accs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0]+"\x00"+keys[i][1]+"\x00"+keys[i][2] < keys[j][0]+"\x00"+keys[j][1]+"\x00"+keys[j][2]
+	})
+	for _, k := range keys {
+		b := o.accs[k]
+		a := c.accs[k]
+		if a == nil {
+			cp := *b
+			c.accs[k] = &cp
+			continue
+		}
+		n := a.n + b.n
+		d := b.mean - a.mean
+		a.m2 += b.m2 + d*d*float64(a.n)*float64(b.n)/float64(n)
+		a.mean += d * float64(b.n) / float64(n)
+		a.sum += b.sum
+		a.n = n
+	}
+}
+
 // Check reads the harness output at path, streaming its samples, and
 // recomputes every aggregate the harness reported; see CheckRun.
 func Check(ctx context.Context, path string, opt Options) (*CheckReport, error) {
 	c := NewChecker()
 	opt.Each = c.Add
 	opt.NoText = true // the check needs only the metric values
+	var mu sync.Mutex
+	parts := map[[2]int]*Checker{}
+	files := map[string]int{}
+	opt.sinks = func(file string, block int) func(*Sample) error { // large JSONL files are parsed on all cores
+		p := NewChecker()
+		mu.Lock()
+		f, ok := files[file]
+		if !ok {
+			f = len(files)
+			files[file] = f
+		}
+		parts[[2]int{f, block}] = p
+		mu.Unlock()
+		return p.Add
+	}
 	run, err := Read(ctx, path, opt)
 	if err != nil {
 		return nil, err
+	}
+	idx := make([][2]int, 0, len(parts))
+	for i := range parts {
+		idx = append(idx, i)
+	}
+	sort.Slice(idx, func(i, j int) bool {
+		return idx[i][0] < idx[j][0] || idx[i][0] == idx[j][0] && idx[i][1] < idx[j][1]
+	})
+	for _, i := range idx { // in file order, so the sums are the same on every run
+		c.merge(parts[i])
 	}
 	return c.Report(run), nil
 }

@@ -258,13 +258,19 @@ type Options struct {
 	// file; "" looks beside the output for a file whose name has
 	// "output" replaced by "input" or "requests" (see openai-batch).
 	Requests string
-	// NoText leaves Prompt, Response and Golden empty (faster, smaller),
-	// for when only metric values are needed.
+	// NoText leaves Prompt, Response, Golden and the hashes empty
+	// (faster, smaller), for when only metric values are needed.
 	NoText bool
 	// Each, when set, receives every sample as it is read and Run.Samples
 	// stays empty, so a million-sample file is checked in little memory.
 	// The sample is valid only during the call; an error stops reading.
 	Each func(s *Sample) error
+
+	// sinks, when set (by Check), gives each block of a large JSONL
+	// file (numbered in file order) its own consumer, so the file is
+	// parsed on all cores; the consumer merges the blocks in order, so
+	// the sums do not depend on the scheduling.
+	sinks func(file string, block int) func(s *Sample) error
 }
 
 // Format is one readable format. Detect says whether path (a file or a

@@ -169,19 +169,77 @@ func skipWS(b []byte, i int) int {
 func skipString(b []byte, i int) (int, error) {
 	start := i
 	i++
-	for i < len(b) {
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, nil
-		case c == '\\':
-			i += 2
-		case c < 0x20:
-			return 0, syntaxAt(b, i, "no control character inside a string")
-		default:
-			i++
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return 0, syntaxAt(b, len(b), fmt.Sprintf("the end of the string opened at character %d", utf8.RuneCount(b[:start])+1))
 		}
+		// an escaped quote has an odd run of backslashes before it
+		k := i + j
+		bs := 0
+		for k-1-bs > start && b[k-1-bs] == '\\' {
+			bs++
+		}
+		if bs%2 == 0 {
+			return k + 1, nil
+		}
+		i = k + 1
 	}
-	return 0, syntaxAt(b, len(b), fmt.Sprintf("the end of the string opened at character %d", utf8.RuneCount(b[:start])+1))
+}
+
+// quoted returns the string a raw JSON string holds, without decoding
+// when it has no escapes (the common case) and through encoding/json
+// when it has.
+func quoted(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	if bytes.IndexByte(in, '\\') < 0 {
+		return string(in), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// stringList decodes a JSON list of strings (lm-eval's "metrics") into
+// dst, quickly when the strings have no escapes.
+func stringList(raw []byte, dst []string) ([]string, error) {
+	dst = dst[:0]
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return dst, fmt.Errorf("not a list")
+	}
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return dst, nil
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return dst, fmt.Errorf("not a list of strings")
+		}
+		j, err := skipString(raw, i)
+		if err != nil {
+			return dst, err
+		}
+		s, ok := quoted(raw[i:j])
+		if !ok {
+			return dst, fmt.Errorf("a bad string")
+		}
+		dst = append(dst, s)
+		i = skipWS(raw, j)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipWS(raw, i+1)
+			continue
+		}
+		if i < len(raw) && raw[i] == ']' {
+			return dst, nil
+		}
+		return dst, fmt.Errorf("not a list of strings")
+	}
 }
 
 func skipValue(b []byte, i int) (int, error) {
@@ -261,8 +319,7 @@ func text(raw []byte) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if s, ok := quoted(raw); ok {
 			return s
 		}
 	}

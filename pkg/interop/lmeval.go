@@ -6,13 +6,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
@@ -342,9 +347,6 @@ func modelFromArgs(raw json.RawMessage) string {
 	return ""
 }
 
-var lmevalFixed = map[string]bool{"doc_id": true, "doc": true, "target": true, "arguments": true, "resps": true,
-	"filtered_resps": true, "filter": true, "metrics": true, "doc_hash": true, "prompt_hash": true, "target_hash": true}
-
 func readLMEvalSamples(path, model string, info lmevalInfo, opt Options, run *Run) error {
 	task := taskOf(filepath.Base(path))
 	if !strings.HasPrefix(filepath.Base(path), "samples_") {
@@ -361,6 +363,8 @@ func readLMEvalSamples(path, model string, info lmevalInfo, opt Options, run *Ru
 		task = best
 	}
 	sr := &lmevalSampleReader{path: path, model: model, task: task, comma: info.comma, opt: opt, run: run, opaque: map[string]bool{}}
+	sr.emit = func(s *Sample) error { return run.add(&sr.opt, s) }
+	sr.markOpaque = func(p [2]string) { run.Opaque = appendOnce(run.Opaque, p) }
 	if bytes.HasPrefix(bytes.TrimLeft(headOf(path, 4096), " \t\r\n\ufeff"), []byte("[")) {
 		return sr.array()
 	}
@@ -369,6 +373,9 @@ func readLMEvalSamples(path, model string, info lmevalInfo, opt Options, run *Ru
 		return err
 	}
 	defer f.Close()
+	if opt.sinks != nil && runtime.GOMAXPROCS(0) > 1 {
+		return sr.parallel(f, runtime.GOMAXPROCS(0))
+	}
 	ln := tabular.NewLines(f, path, opt.Limits.Line)
 	for ln.Scan() {
 		if err := sr.object(ln.Bytes(), ln.Line()); err != nil {
@@ -387,6 +394,8 @@ type lmevalSampleReader struct {
 	s                 Sample
 	names             []string
 	raw               [][2][]byte
+	emit              func(*Sample) error
+	markOpaque        func([2]string)
 }
 
 // array reads the samples file of lm-eval before 0.4.3: one JSON array
@@ -443,14 +452,20 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 				s.SampleID = string(v)
 			}
 		case "doc_hash":
-			s.DocHash = text(v)
+			if !opt.NoText {
+				s.DocHash = text(v)
+			}
 		case "prompt_hash":
-			s.PromptHash = text(v)
+			if !opt.NoText {
+				s.PromptHash = text(v)
+			}
+		case "doc", "resps", "target_hash":
 		case "filter":
 			filter = text(v)
 		case "metrics":
 			haveNames = true
-			if err := json.Unmarshal(v, &sr.names); err != nil {
+			var err error
+			if sr.names, err = stringList(v, sr.names); err != nil {
 				return fmt.Errorf("\"metrics\" is not a list of names: %v", err)
 			}
 		case "target":
@@ -466,9 +481,7 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 				s.Prompt, s.HasPrompt = lmevalPrompt(v)
 			}
 		default:
-			if !lmevalFixed[string(k)] {
-				sr.raw = append(sr.raw, [2][]byte{k, v})
-			}
+			sr.raw = append(sr.raw, [2][]byte{k, v})
 		}
 		return nil
 	})
@@ -494,7 +507,7 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 		if !ok {
 			if !sr.opaque[full] {
 				sr.opaque[full] = true
-				sr.run.Opaque = append(sr.run.Opaque, [2]string{sr.task, full})
+				sr.markOpaque([2]string{sr.task, full})
 			}
 			continue
 		}
@@ -514,7 +527,7 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 			}
 		}
 	}
-	return sr.run.add(opt, s)
+	return sr.emit(s)
 }
 
 // lmevalPrompt is the first argument of the first request: the context
@@ -537,4 +550,136 @@ func lmevalPrompt(raw []byte) (string, bool) {
 		return text(l[0][0]), true
 	}
 	return "", false
+}
+
+// parallel parses a JSONL samples file on several goroutines: one reads
+// blocks of whole lines, each worker parses its blocks into its own sink
+// (Options.sinks). The checks are those of tabular.Lines (line length,
+// UTF-8, blank lines, a byte-order mark on line 1); of several bad lines
+// the first in the file is reported.
+func (sr *lmevalSampleReader) parallel(f *os.File, workers int) error {
+	type block struct {
+		idx, line int
+		data      []byte
+	}
+	blocks := make(chan block, workers)
+	var (
+		mu       sync.Mutex
+		firstIdx = -1
+		firstErr error
+		count    atomic.Int64
+		wg       sync.WaitGroup
+	)
+	failed := func(idx int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return firstIdx >= 0 && idx > firstIdx
+	}
+	fail := func(idx int, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstIdx < 0 || idx < firstIdx {
+			firstIdx, firstErr = idx, err
+		}
+	}
+	limit := int64(sr.opt.Limits.Samples)
+	for range workers {
+		var sink func(*Sample) error
+		w := &lmevalSampleReader{path: sr.path, model: sr.model, task: sr.task, comma: sr.comma, opt: sr.opt, run: sr.run, opaque: map[string]bool{}}
+		w.markOpaque = func(p [2]string) {
+			mu.Lock()
+			defer mu.Unlock()
+			sr.run.Opaque = appendOnce(sr.run.Opaque, p)
+		}
+		w.emit = func(s *Sample) error {
+			if count.Add(1) > limit {
+				return fmt.Errorf("%s: more than %d samples, the most one run may hold (Limits.Samples)", s.File, limit)
+			}
+			return sink(s)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range blocks {
+				if failed(b.idx) {
+					continue
+				}
+				sink = sr.opt.sinks(sr.path, b.idx)
+				if err := w.block(b.data, b.line); err != nil {
+					fail(b.idx, err)
+				}
+			}
+		}()
+	}
+	const blockSize = 4 << 20
+	var pending []byte
+	line, idx := 1, 0
+	var readErr error
+	for readErr == nil && !failed(idx) {
+		buf := make([]byte, len(pending), max(blockSize, 2*len(pending)))
+		copy(buf, pending)
+		n, err := io.ReadFull(f, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			readErr = io.EOF
+		} else if err != nil {
+			readErr = err
+			break
+		}
+		cut := bytes.LastIndexByte(buf, '\n') + 1
+		if readErr == io.EOF {
+			cut = len(buf)
+		}
+		if cut == 0 { // no line end yet: one long line
+			if len(buf) > sr.opt.Limits.Line {
+				fail(idx, &tabular.ParseError{File: sr.path, Line: line, Err: fmt.Errorf("%w: the line is longer than %d bytes, the most this reader takes (is the file really JSON Lines?)", tabular.ErrTooLong, sr.opt.Limits.Line)})
+				break
+			}
+			pending = buf
+			continue
+		}
+		blocks <- block{idx, line, buf[:cut]}
+		line += bytes.Count(buf[:cut], []byte{'\n'})
+		idx++
+		pending = buf[cut:]
+	}
+	close(blocks)
+	wg.Wait()
+	if readErr != nil && readErr != io.EOF {
+		return readErr
+	}
+	sr.run.Count += int(count.Load())
+	return firstErr
+}
+
+// block parses the lines of one block, the first of which is line first.
+func (sr *lmevalSampleReader) block(data []byte, first int) error {
+	line := first
+	for len(data) > 0 {
+		j := bytes.IndexByte(data, '\n')
+		var l []byte
+		if j < 0 {
+			l, data = data, nil
+		} else {
+			l, data = data[:j], data[j+1:]
+		}
+		l = bytes.TrimSuffix(l, []byte{'\r'})
+		if line == 1 {
+			l = bytes.TrimPrefix(l, []byte("\uFEFF"))
+		}
+		if len(l) > sr.opt.Limits.Line {
+			return &tabular.ParseError{File: sr.path, Line: line, Err: fmt.Errorf("%w: the line is longer than %d bytes, the most this reader takes (is the file really JSON Lines?)", tabular.ErrTooLong, sr.opt.Limits.Line)}
+		}
+		if len(bytes.TrimSpace(l)) > 0 {
+			if !utf8.Valid(l) {
+				off := firstBad(l)
+				return &tabular.ParseError{File: sr.path, Line: line, Column: utf8.RuneCount(l[:off]) + 1, Err: tabular.BadByteError(l[off], 0)}
+			}
+			if err := sr.object(l, line); err != nil {
+				return err
+			}
+		}
+		line++
+	}
+	return nil
 }

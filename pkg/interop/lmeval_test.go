@@ -130,3 +130,30 @@ func TestLMEvalLineLimit(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// Check streams the samples (in parallel for JSONL files) and must find
+// what CheckRun finds over the run read whole, and the same errors.
+func TestCheckStreamingEqualsWhole(t *testing.T) {
+	for _, p := range []string{"testdata/lmeval/new", "testdata/lmeval/old", "testdata/lmeval/mismatch"} {
+		whole := CheckRun(read(t, p, Options{}))
+		streamed, err := Check(context.Background(), p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(whole.Tasks) != len(streamed.Tasks) || whole.Records != streamed.Records {
+			t.Fatalf("%s: %d/%d tasks, %d/%d records", p, len(whole.Tasks), len(streamed.Tasks), whole.Records, streamed.Records)
+		}
+		for i := range whole.Tasks {
+			if whole.Tasks[i] != streamed.Tasks[i] {
+				t.Errorf("%s: %+v != %+v", p, whole.Tasks[i], streamed.Tasks[i])
+			}
+		}
+	}
+	for _, p := range []string{"testdata/lmeval/broken/no_doc_id", "testdata/lmeval/broken/truncated"} {
+		_, e1 := Read(context.Background(), p, Options{})
+		_, e2 := Check(context.Background(), p, Options{})
+		if e1 == nil || e2 == nil || e1.Error() != e2.Error() {
+			t.Errorf("%s: read %v, check %v", p, e1, e2)
+		}
+	}
+}
