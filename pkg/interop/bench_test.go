@@ -106,7 +106,7 @@ func BenchmarkCheckLMEval1M(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 	// CPU seconds per check: the figure that does not depend on what
 	// else the machine runs (wall time does, on a shared machine)
-	b.ReportMetric((cpuTime() - c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 func TestBenchGeneratorChecks(t *testing.T) {

@@ -71,7 +71,7 @@ func (c *CheckReport) OK() bool {
 
 type acc struct {
 	n        int
-	sum, sq  float64
+	sum      float64
 	mean, m2 float64 // Welford, for the standard error
 }
 
