@@ -11,10 +11,10 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
-
-	"github.com/evalbook/evalbook/pkg/tabular"
 	"testing"
 	"time"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // writeLMEvalRun writes an lm-eval output folder with one task of n

@@ -1,0 +1,123 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Harness reports whether path is another harness's output rather than
+// an evalbook response table: format forces a format ("" or "auto"
+// detects; "csv", "jsonl" and "xlsx" are evalbook's own tables and give
+// false). It returns the format's name. Commands that take a responses
+// file ask it first and read the path with Read when it says yes.
+func Harness(path, format string) (string, bool) {
+	switch format {
+	case "", "auto":
+	case "csv", "jsonl", "xlsx":
+		return "", false
+	default:
+		if _, ok := lookup(format); ok {
+			return format, true
+		}
+		return "", false
+	}
+	name, err := Detect(path)
+	if err != nil {
+		return "", false
+	}
+	return name, true
+}
+
+// ResponsesReader reads the harness output at path and returns its
+// response table as CSV (ResponseCSV), for qa.Score with
+// qa.Options{Format: "csv"}.
+func ResponsesReader(ctx context.Context, path string, opt Options) (io.Reader, error) {
+	run, err := Read(ctx, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := ResponseCSV(&buf, run); err != nil {
+		return nil, err
+	}
+	return &buf, nil
+}
+
+// DefaultMetric is the metric compare uses when none is named: the one
+// metric both runs have whose values are all 0 or 1. With several it
+// prefers lm-eval's acc,none, then exact_match under a filter, then an
+// error listing them.
+func DefaultMetric(a, b *Run) (string, error) {
+	binary := func(r *Run) map[string]bool {
+		out := map[string]bool{}
+		bad := map[string]bool{}
+		for i := range r.Samples {
+			for _, m := range r.Samples[i].Metrics {
+				if m.Value != 0 && m.Value != 1 {
+					bad[m.Name] = true
+				}
+				out[m.Name] = true
+			}
+		}
+		for k := range bad {
+			delete(out, k)
+		}
+		return out
+	}
+	ba, bb := binary(a), binary(b)
+	var both []string
+	for k := range ba {
+		if bb[k] {
+			both = append(both, k)
+		}
+	}
+	sort.Strings(both)
+	switch {
+	case len(both) == 1:
+		return both[0], nil
+	case len(both) == 0:
+		return "", fmt.Errorf("%s and %s share no 0/1 metric to compare (they have %s and %s): name one with --metric", a.Source, b.Source, strings.Join(a.MetricNames(), ", "), strings.Join(b.MetricNames(), ", "))
+	}
+	for _, pref := range []string{"acc,none", "exact_match,strict-match", "exact_match,none", "pass"} {
+		for _, m := range both {
+			if m == pref {
+				return m, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s and %s share several 0/1 metrics (%s): name one with --metric", a.Source, b.Source, strings.Join(both, ", "))
+}
+
+// ReadDir reads every harness output directly in dir (a file or a
+// folder that Detect recognises, such as one lm-eval model folder or
+// one inspect log each), sorted by name: the runs of a leaderboard.
+// Entries that are no harness output are left out and counted in the
+// returned names of skipped entries, so the caller can say so.
+func ReadDir(ctx context.Context, dir string, opt Options) (runs []*Run, skipped []string, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if _, ok := Harness(p, opt.Format); !ok {
+			skipped = append(skipped, e.Name())
+			continue
+		}
+		r, err := Read(ctx, p, opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, skipped, fmt.Errorf("%s: no harness output (%s) in the folder", dir, strings.Join(Formats(), ", "))
+	}
+	return runs, skipped, nil
+}
