@@ -121,3 +121,35 @@ func ReadDir(ctx context.Context, dir string, opt Options) (runs []*Run, skipped
 	}
 	return runs, skipped, nil
 }
+
+// Pairs are two runs' outcomes matched by document, for compare.Versions.
+type Pairs struct {
+	Metric             string
+	Keys               []string
+	Old, New           []float64
+	Groups             []string // the task of each document
+	OldModel, NewModel string
+}
+
+// PairedFiles reads two harness outputs and pairs them by document on
+// metric (DefaultMetric when it is ""): `evalbook compare runA/ runB/`.
+func PairedFiles(ctx context.Context, oldPath, newPath, metric string, opt Options) (*Pairs, error) {
+	a, err := Read(ctx, oldPath, opt)
+	if err != nil {
+		return nil, err
+	}
+	b, err := Read(ctx, newPath, opt)
+	if err != nil {
+		return nil, err
+	}
+	if metric == "" {
+		if metric, err = DefaultMetric(a, b); err != nil {
+			return nil, err
+		}
+	}
+	p := &Pairs{Metric: metric, OldModel: a.Model, NewModel: b.Model}
+	if p.Keys, p.Old, p.New, p.Groups, err = Paired(a, b, metric); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -38,3 +38,14 @@ func TestHarnessAndDefaultMetric(t *testing.T) {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
 }
+
+func TestPairedFiles(t *testing.T) {
+	p, err := PairedFiles(context.Background(), "testdata/lmeval/new", "testdata/lmeval/runB", "", Options{})
+	if err != nil || p.Metric != "acc,none" || len(p.Keys) != 4 || p.OldModel != "evalbook/tiny-hi" || p.NewModel != "evalbook/tiny-hi-v2" {
+		t.Fatalf("%+v %v", p, err)
+	}
+	// document 1 went from 1 to 0 and document 2 from 0 to 1 (runB's flips)
+	if p.Old[1] != 1 || p.New[1] != 0 || p.Old[2] != 0 || p.New[2] != 1 {
+		t.Fatalf("%v %v", p.Old, p.New)
+	}
+}
