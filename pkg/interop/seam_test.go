@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
@@ -115,5 +117,29 @@ func TestLeaderboardOfImported(t *testing.T) {
 	}
 	if len(board.Files) != 2 {
 		t.Fatalf("%+v", board.Files)
+	}
+}
+
+// inspect's two scorers become two raters of pkg/agree.
+func TestLabelsForAgree(t *testing.T) {
+	run := mustRead(t, "testdata/inspect/qa_hi_bn.eval")
+	var buf bytes.Buffer
+	n, err := interop.LabelsCSV(&buf, run, []string{"includes", "model_graded_qa"})
+	if err != nil || n != 5 {
+		t.Fatalf("%d %v", n, err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	// sample 3: includes true (1), model_graded_qa P (0.5)
+	if lines[0] != "id,includes,model_graded_qa" || lines[3] != "qa_hi_bn/3,1,0.5" {
+		t.Fatalf("%q", lines)
+	}
+	res, err := agree.AnalyzeCSV(bytes.NewReader(buf.Bytes()), "labels.csv", []string{"includes", "model_graded_qa"}, "id",
+		agree.Options{Confidence: 0.95, Resamples: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the raters agree on samples 1, 2, 4 and 5 (1/1, 0/0, 1/1, 0/0) and not on 3 (1 against 0.5)
+	if res.N != 5 || res.Observed != 0.8 {
+		t.Fatalf("n %d observed %v", res.N, res.Observed)
 	}
 }

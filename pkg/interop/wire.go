@@ -5,10 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Harness reports whether path is another harness's output rather than
@@ -97,8 +100,9 @@ func DefaultMetric(a, b *Run) (string, error) {
 // ReadDir reads every harness output directly in dir (a file or a
 // folder that Detect recognises, such as one lm-eval model folder or
 // one inspect log each), sorted by name: the runs of a leaderboard.
-// Entries that are no harness output are left out and counted in the
-// returned names of skipped entries, so the caller can say so.
+// Entries that are no harness output are left out and returned by
+// name, so the caller can say so; a folder with none is an error that
+// matches ErrUnknownFormat (the caller then reads it as response files).
 func ReadDir(ctx context.Context, dir string, opt Options) (runs []*Run, skipped []string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -117,7 +121,7 @@ func ReadDir(ctx context.Context, dir string, opt Options) (runs []*Run, skipped
 		runs = append(runs, r)
 	}
 	if len(runs) == 0 {
-		return nil, skipped, fmt.Errorf("%s: no harness output (%s) in the folder", dir, strings.Join(Formats(), ", "))
+		return nil, skipped, fmt.Errorf("%s: %w: no harness output (%s) in the folder", dir, ErrUnknownFormat, strings.Join(Formats(), ", "))
 	}
 	return runs, skipped, nil
 }
@@ -152,4 +156,48 @@ func PairedFiles(ctx context.Context, oldPath, newPath, metric string, opt Optio
 		return nil, err
 	}
 	return p, nil
+}
+
+// LabelsCSV writes the run's per-sample values of metrics as a label
+// table for pkg/agree (evalbook agree --labels F --raters m1,m2 --id id):
+// one row per sample with all of them, the id first. Two scorers of an
+// inspect log, or two promptfoo assertions, become two raters.
+func LabelsCSV(w io.Writer, run *Run, metrics []string) (int, error) {
+	if len(metrics) < 2 {
+		return 0, fmt.Errorf("agreement needs at least two metrics (raters); the run has %s", strings.Join(run.MetricNames(), ", "))
+	}
+	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
+	if err := cw.Write(append([]string{"id"}, metrics...)); err != nil {
+		return 0, err
+	}
+	n := 0
+	rec := make([]string, len(metrics)+1)
+	for i := range run.Samples {
+		s := &run.Samples[i]
+		rec[0] = pairKey(s)
+		ok := true
+		for j, m := range metrics {
+			v, has := s.Value(m)
+			if !has || math.IsNaN(v) {
+				ok = false
+				break
+			}
+			rec[j+1] = ftoa(v)
+		}
+		if !ok {
+			continue
+		}
+		if err := cw.Write(rec); err != nil {
+			return n, err
+		}
+		n++
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return n, err
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("%s: no sample has all of %s", run.Source, strings.Join(metrics, ", "))
+	}
+	return n, nil
 }
