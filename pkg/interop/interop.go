@@ -178,6 +178,11 @@ func (r *Run) add(opt *Options, s *Sample) error {
 	if r.Count > opt.Limits.Samples {
 		return fmt.Errorf("%s: more than %d samples, the most one run may hold (Limits.Samples)", s.File, opt.Limits.Samples)
 	}
+	// Value searches Metrics by name: readers registered from outside
+	// may append them in any order.
+	if !slices.IsSortedFunc(s.Metrics, func(a, b Metric) int { return strings.Compare(a.Name, b.Name) }) {
+		slices.SortStableFunc(s.Metrics, func(a, b Metric) int { return strings.Compare(a.Name, b.Name) })
+	}
 	if opt.Each != nil {
 		return opt.Each(s)
 	}

@@ -79,3 +79,16 @@ func TestBatch(t *testing.T) {
 		t.Errorf("missing request file: %v", err)
 	}
 }
+
+// A registered reader may give metrics in any order; Value still finds them.
+func TestUnsortedMetricsFromARegisteredReader(t *testing.T) {
+	defer RegisterLightevalDetails(lightevalDetails())
+	RegisterLightevalDetails(func(ctx context.Context, path, task, model string, opt Options, add func(*Sample) error) error {
+		s := Sample{Task: task, SampleID: "0", Metrics: []Metric{{"z", 1}, {"em", 0.5}, {"a", 2}}}
+		return add(&s)
+	})
+	run := read(t, "testdata/lighteval/new", Options{})
+	if v, ok := run.Samples[0].Value("em"); !ok || v != 0.5 {
+		t.Fatalf("em %v %v in %+v", v, ok, run.Samples[0].Metrics)
+	}
+}
