@@ -103,3 +103,20 @@ func TestInspectBroken(t *testing.T) {
 		t.Errorf("version 3: %v", err)
 	}
 }
+
+// Two epochs of three samples: C,C / I,C / P,I reduce (mean) to 1, 0.5,
+// 0.25, whose mean 0.5833... equals the mean of the six scores. The
+// reported stderr is of the reduced scores, not recomputed from epochs.
+func TestInspectEpochs(t *testing.T) {
+	run := read(t, "testdata/inspect/epochs.eval", Options{})
+	if len(run.Samples) != 6 || run.Samples[0].SampleID != "1:1" || run.Samples[3].SampleID != "1:2" {
+		t.Fatalf("%d samples, ids %q %q", len(run.Samples), run.Samples[0].SampleID, run.Samples[3].SampleID)
+	}
+	rep := CheckRun(run)
+	if !rep.OK() || len(rep.Tasks) != 1 {
+		t.Fatalf("%+v", rep.Tasks)
+	}
+	if c := rep.Tasks[0]; math.Abs(c.Recomputed-3.5/6) > 1e-15 || c.N != 6 {
+		t.Fatalf("%+v", c)
+	}
+}

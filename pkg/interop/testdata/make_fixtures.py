@@ -227,6 +227,21 @@ def inspect():
     zwrite("inspect/broken/version3.eval", [("_journal/start.json", dict(start, version=3)), ("header.json", dict(header, version=3))])
     noid = [dict(s) for s in smp]; del noid[2]["id"]
     write("inspect/broken/missing_id.json", json.dumps(dict(header, samples=noid), indent=2, ensure_ascii=False))
+    # two epochs: one sample file per sample and epoch; inspect reduces each
+    # sample's epochs by their mean before the metrics, so with every sample
+    # run twice the reported accuracy is the mean over all six scores
+    ep = dict(spec, config={"epochs": 2})
+    vals = {(1, 1): "C", (1, 2): "C", (2, 1): "I", (2, 2): "C", (3, 1): "P", (3, 2): "I"}
+    esmp = []
+    for (sid, e), v in sorted(vals.items(), key=lambda x: (x[0][1], x[0][0])):
+        x = dict(smp[sid - 1]); x["epoch"] = e; x["scores"] = {"model_graded_qa": {"value": v}}
+        esmp.append(x)
+    reduced = [mean([INSPECT_VALUE[vals[(sid, 1)]], INSPECT_VALUE[vals[(sid, 2)]]]) for sid in (1, 2, 3)]
+    eres = {"total_samples": 3, "completed_samples": 3, "scores": [{"name": "model_graded_qa", "scorer": "model_graded_qa", "reducer": "mean", "params": {},
+            "metrics": {"accuracy": {"name": "accuracy", "value": mean(reduced), "params": {}}, "stderr": {"name": "stderr", "value": stderr(reduced), "params": {}}}}]}
+    eheader = {"version": 2, "status": "success", "eval": ep, "plan": plan, "results": eres, "stats": inspect_stats()}
+    zwrite("inspect/epochs.eval", [("_journal/start.json", {"version": 2, "eval": ep, "plan": plan})] +
+           [(f"samples/{x['id']}_epoch_{x['epoch']}.json", x) for x in esmp] + [("header.json", eheader)])
     zwrite("inspect/broken/bomb.eval", [("header.json", header), ("samples/1_epoch_1.json", json.dumps(smp[0]) + " " * (8 << 20))])
 
 # ---------------------------------------------------------------- promptfoo
