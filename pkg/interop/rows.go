@@ -323,9 +323,9 @@ func allHashed(r *Run, metric string) bool {
 }
 
 // ResponsesFS holds each run's response table (ResponseCSV) as a file
-// <model>.csv (or <model>_<language>.csv when one language is known),
-// so leaderboard.DiscoverFS(fsys, ".") and Build rank harness outputs
-// like response files.
+// <model>.csv (a model's slashes as __; <model>__<file>.csv when two runs
+// have the same model), so leaderboard.DiscoverFS(fsys, ".") and Build
+// rank harness outputs like response files.
 func ResponsesFS(runs []*Run) (fs.FS, error) {
 	m := memFS{}
 	for _, r := range runs {
@@ -337,9 +337,14 @@ func ResponsesFS(runs []*Run) (fs.FS, error) {
 		if name == "" {
 			name = strings.TrimSuffix(path.Base(strings.ReplaceAll(r.Source, "\\", "/")), path.Ext(r.Source))
 		}
-		name = strings.NewReplacer("/", "__", "\\", "__", ":", "_").Replace(name)
+		clean := strings.NewReplacer("/", "__", "\\", "__", ":", "_")
+		name = clean.Replace(name)
+		if _, dup := m[name+".csv"]; dup { // the same model twice: tell the runs apart by their file
+			base := path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
+			name += "__" + clean.Replace(strings.TrimSuffix(base, path.Ext(base)))
+		}
 		if _, dup := m[name+".csv"]; dup {
-			return nil, fmt.Errorf("%s: another run has the same model %q: give each model once", r.Source, r.Model)
+			return nil, fmt.Errorf("%s: another run has the same model %q and file name: rename one", r.Source, r.Model)
 		}
 		m[name+".csv"] = buf.Bytes()
 	}

@@ -101,15 +101,14 @@ func TestResponsesScoredByQA(t *testing.T) {
 // Two inspect logs become a leaderboard through ResponsesFS.
 func TestLeaderboardOfImported(t *testing.T) {
 	a := mustRead(t, "testdata/inspect/qa_hi_bn.eval")
-	b := mustRead(t, "testdata/inspect/v1.json")
-	b.Model = "openai/gpt-4o-mini-v1"
+	b := mustRead(t, "testdata/inspect/v1.json") // the same model: told apart by the file name
 	fsys, err := interop.ResponsesFS([]*interop.Run{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
 	inputs, err := leaderboard.DiscoverFS(fsys, ".")
-	if err != nil || len(inputs) != 2 {
-		t.Fatalf("%v %v", inputs, err)
+	if err != nil || len(inputs) != 2 || inputs[0].Model != "openai__gpt-4o-mini" || inputs[1].Model != "openai__gpt-4o-mini__v1" {
+		t.Fatalf("%+v %v", inputs, err)
 	}
 	board, err := leaderboard.Build(context.Background(), inputs, leaderboard.Options{})
 	if err != nil {
