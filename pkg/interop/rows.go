@@ -172,7 +172,11 @@ var ResponseColumns = []string{"id", "question", "answer", "Domain", "response",
 // harness's responses with evalbook's metrics: qa.Score(ctx, &buf, path,
 // qa.Options{Format: "csv"}). It returns the number of rows written; a
 // run with no responses is an error.
-func ResponseCSV(w io.Writer, run *Run) (int, error) {
+func ResponseCSV(w io.Writer, run *Run) (int, error) { return responseCSV(w, run, "") }
+
+// responseCSV writes the table with model, when set, in place of the
+// samples' own.
+func responseCSV(w io.Writer, run *Run, model string) (int, error) {
 	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
 	if err := cw.Write(ResponseColumns); err != nil {
 		return 0, err
@@ -187,7 +191,11 @@ func ResponseCSV(w io.Writer, run *Run) (int, error) {
 		if multiTask(run) {
 			id = s.Task + "/" + s.SampleID
 		}
-		if err := cw.Write([]string{id, s.Prompt, s.Golden, s.Task, s.Response, s.Language, s.Model}); err != nil {
+		m := s.Model
+		if model != "" {
+			m = model
+		}
+		if err := cw.Write([]string{id, s.Prompt, s.Golden, s.Task, s.Response, s.Language, m}); err != nil {
 			return n, err
 		}
 		n++
@@ -323,30 +331,33 @@ func allHashed(r *Run, metric string) bool {
 }
 
 // ResponsesFS holds each run's response table (ResponseCSV) as a file
-// <model>.csv (a model's slashes as __; <model>__<file>.csv when two runs
-// have the same model), so leaderboard.DiscoverFS(fsys, ".") and Build
-// rank harness outputs like response files.
+// <model>.csv (a model's slashes as __), so leaderboard.DiscoverFS(fsys,
+// ".") and Build rank harness outputs like response files. Two runs of
+// the same model are told apart by their file names: the second is the
+// model "<model> [<file>]" in its model column and its file name.
 func ResponsesFS(runs []*Run) (fs.FS, error) {
 	m := memFS{}
+	clean := strings.NewReplacer("/", "__", "\\", "__", ":", "_")
+	seen := map[string]bool{}
 	for _, r := range runs {
-		var buf bytes.Buffer
-		if _, err := ResponseCSV(&buf, r); err != nil {
-			return nil, err
+		label := r.Model
+		base := path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
+		base = strings.TrimSuffix(base, path.Ext(base))
+		if label == "" {
+			label = base
 		}
-		name := r.Model
-		if name == "" {
-			name = strings.TrimSuffix(path.Base(strings.ReplaceAll(r.Source, "\\", "/")), path.Ext(r.Source))
+		if seen[label] { // the same model twice: tell the runs apart by their file
+			label += " [" + base + "]"
 		}
-		clean := strings.NewReplacer("/", "__", "\\", "__", ":", "_")
-		name = clean.Replace(name)
-		if _, dup := m[name+".csv"]; dup { // the same model twice: tell the runs apart by their file
-			base := path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
-			name += "__" + clean.Replace(strings.TrimSuffix(base, path.Ext(base)))
-		}
-		if _, dup := m[name+".csv"]; dup {
+		if seen[label] {
 			return nil, fmt.Errorf("%s: another run has the same model %q and file name: rename one", r.Source, r.Model)
 		}
-		m[name+".csv"] = buf.Bytes()
+		seen[label] = true
+		var buf bytes.Buffer
+		if _, err := responseCSV(&buf, r, label); err != nil {
+			return nil, err
+		}
+		m[clean.Replace(strings.NewReplacer(" [", "__", "]", "").Replace(label))+".csv"] = buf.Bytes()
 	}
 	return m, nil
 }

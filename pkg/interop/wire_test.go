@@ -34,7 +34,7 @@ func TestHarnessAndDefaultMetric(t *testing.T) {
 		t.Errorf("%q %v", m, err)
 	}
 	runs, _, err := ReadDir(context.Background(), "testdata/inspect", Options{})
-	if err != nil || len(runs) != 5 {
+	if err != nil || len(runs) != 6 { // the logs directly in testdata/inspect (broken/ is a folder of no harness output)
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
 }
