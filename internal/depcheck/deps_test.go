@@ -91,7 +91,7 @@ var rules = []rule{
 	// import, issue 13): the standard library only (archive/zip for .eval
 	// logs), results for the typed report and warnings, tabular for the one
 	// ParseError. Parquet readers register from an edge package.
-	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
+	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
 	{pkg: "internal/rawpos", core: true},
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's
