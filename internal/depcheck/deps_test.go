@@ -91,6 +91,12 @@ var rules = []rule{
 	// CSV through pkg/tabular (whose ParseError it aliases) and fills results with
 	// stats' paired comparison.
 	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
+	// Other harnesses' outputs (lm-eval, inspect, promptfoo, Every Eval Ever,
+	// lighteval, OpenAI batch) read into one model and checked (evalbook
+	// import, issue 13): the standard library only (archive/zip for .eval
+	// logs), results for the typed report and warnings, tabular for the one
+	// ParseError. Parquet readers register from an edge package.
+	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
 	{pkg: "internal/rawpos", core: true},
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's

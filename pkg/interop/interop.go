@@ -1,0 +1,383 @@
+// Package interop reads the per-sample outputs of other evaluation
+// harnesses into one model (Run, Sample, Aggregate) so that evalbook's
+// analyses (intervals, paired comparisons, leaderboards, agreement) run
+// on them, and checks them: Check recomputes every aggregate the harness
+// reported from its own per-sample records.
+//
+// Formats built in (see Formats): lm-eval (an lm-evaluation-harness
+// output folder or file), lighteval (results_*.json aggregates), inspect
+// (inspect_ai .eval and .json logs), promptfoo (-o results.json), eee
+// (Every Eval Ever aggregate JSON plus instance JSONL) and openai-batch
+// (OpenAI Batch API output JSONL joined with its request file). An edge
+// package adds a format with Register from its init function, as
+// pkg/workbook adds XLSX to pkg/qa: lighteval's details_*.parquet files
+// are read that way, so this package stays on the standard library.
+//
+// Every reader is bounded (Options.Limits): a JSONL line, a JSON file, a
+// ZIP member and a ZIP member's compression ratio have a ceiling, and an
+// error names the limit. A problem at a place in a file is a
+// *tabular.ParseError naming the file, the line (JSONL) or 0, and in
+// Field the record: a JSON path ("results.results[3].gradingResult"),
+// or for a ZIP log the member and path ("samples/2_epoch_1.json: scores").
+package interop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// Sample is one scored record of a harness: one document (prompt) of one
+// task answered by one model, with the metric values the harness gave it.
+type Sample struct {
+	Model    string `json:"model,omitempty"`
+	Task     string `json:"task"`
+	Language string `json:"language,omitempty"`
+	// SampleID identifies the document within its task: lm-eval's doc_id,
+	// inspect's sample id (with ":epoch" when a log has several epochs),
+	// promptfoo's test index, EEE's sample_id, a batch request's custom_id.
+	SampleID string `json:"sample_id"`
+	// DocHash is a content hash of the document when the harness writes
+	// one (lm-eval's doc_hash); Key prefers it for pairing runs.
+	DocHash string `json:"doc_hash,omitempty"`
+	// PromptHash is lm-eval's prompt_hash, when present.
+	PromptHash string `json:"prompt_hash,omitempty"`
+	// Metrics holds the per-sample value of each metric, sorted by name.
+	Metrics []Metric `json:"metrics"`
+	// Prompt, Response and Golden are the texts when the format has them;
+	// HasPrompt, HasResponse and HasGolden say whether it did (an empty
+	// response is not a missing one).
+	Prompt      string `json:"prompt,omitempty"`
+	Response    string `json:"response,omitempty"`
+	Golden      string `json:"golden,omitempty"`
+	HasPrompt   bool   `json:"-"`
+	HasResponse bool   `json:"-"`
+	HasGolden   bool   `json:"-"`
+	// Epoch is inspect's epoch (1-based); 0 elsewhere.
+	Epoch int `json:"epoch,omitempty"`
+	// Usage is the token count when the format records it (inspect's
+	// model_usage, promptfoo's tokenUsage, a batch response's usage).
+	InputTokens  int64 `json:"input_tokens,omitempty"`
+	OutputTokens int64 `json:"output_tokens,omitempty"`
+	// Metadata holds the format's per-sample metadata, flattened to
+	// strings, sorted by key (inspect's metadata, promptfoo's vars).
+	Metadata []KV `json:"metadata,omitempty"`
+	// Line is the 1-based line (JSONL) or record index (JSON arrays, ZIP
+	// members in order) the sample came from, for messages.
+	Line int `json:"-"`
+	// File is the file the sample was read from.
+	File string `json:"-"`
+}
+
+// Metric is one named per-sample value.
+type Metric struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// KV is one metadata entry.
+type KV struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Value returns the sample's value of metric name and whether it has one.
+func (s *Sample) Value(name string) (float64, bool) {
+	i, ok := slices.BinarySearchFunc(s.Metrics, name, func(m Metric, n string) int { return strings.Compare(m.Name, n) })
+	if !ok {
+		return 0, false
+	}
+	return s.Metrics[i].Value, true
+}
+
+// SetMetric sets metric name to v, keeping Metrics sorted.
+func (s *Sample) SetMetric(name string, v float64) {
+	i, ok := slices.BinarySearchFunc(s.Metrics, name, func(m Metric, n string) int { return strings.Compare(m.Name, n) })
+	if ok {
+		s.Metrics[i].Value = v
+		return
+	}
+	s.Metrics = slices.Insert(s.Metrics, i, Metric{name, v})
+}
+
+// Key is what pairs this sample with the same document in another run:
+// task, then the document hash when there is one, else the sample id.
+func (s *Sample) Key() string {
+	id := s.SampleID
+	if s.DocHash != "" {
+		id = s.DocHash
+	}
+	return s.Task + "\x1f" + id
+}
+
+// Aggregate is one figure the harness itself reported for a task.
+type Aggregate struct {
+	Model  string  `json:"model,omitempty"`
+	Task   string  `json:"task"`
+	Metric string  `json:"metric"`
+	Value  float64 `json:"value"`
+	// Stderr is the standard error the harness reported, when it did.
+	Stderr    float64 `json:"stderr,omitempty"`
+	HasStderr bool    `json:"-"`
+	// Rounding is the number of decimals the harness rounds this figure
+	// to before writing it (promptfoo writes scores unrounded; EEE
+	// writes what its converter was given), or -1 when it does not round.
+	Rounding int `json:"-"`
+	// Filter is lm-eval's filter name ("none", "strict-match") the value
+	// was reported under; Metric is "acc,none" style when it matters.
+	Filter string `json:"filter,omitempty"`
+}
+
+// Run is one harness output read whole: its samples in file order and
+// the aggregates the harness reported.
+type Run struct {
+	// Format is the format name (lm-eval, inspect, ...).
+	Format string `json:"format"`
+	// Source is the path read (a folder or a file).
+	Source string `json:"source"`
+	// Version is the format's version when it states one (inspect's
+	// log version, EEE's schema_version, promptfoo's results version).
+	Version string `json:"version,omitempty"`
+	// Model is the run's model when one model produced every sample.
+	Model    string      `json:"model,omitempty"`
+	Samples  []Sample    `json:"samples"`
+	Reported []Aggregate `json:"reported,omitempty"`
+	// Files lists the files read, in order.
+	Files []string `json:"files,omitempty"`
+	// Partial is true when the log was still being written (an inspect
+	// .eval with no footer): samples are what was flushed, Reported is
+	// empty.
+	Partial bool `json:"partial,omitempty"`
+	// Warnings are what the reader noticed and the user must see (a
+	// checksum that does not match, a log still being written, lighteval
+	// details with no Parquet reader registered).
+	Warnings []results.Warning `json:"warnings,omitempty"`
+	// Opaque lists the (task, metric) pairs whose per-sample values are
+	// not numbers (lm-eval's bleu and f1 keep [reference, prediction]
+	// pairs and aggregate them as a corpus), so Check cannot recompute
+	// them from the samples.
+	Opaque [][2]string `json:"-"`
+	// Count is the number of samples read, also when Options.Each
+	// received them and Samples stayed empty.
+	Count int `json:"-"`
+}
+
+func (r *Run) warn(code string, count int, format string, a ...any) {
+	r.Warnings = append(r.Warnings, results.Warning{Code: code, Message: fmt.Sprintf(format, a...), Count: count})
+}
+
+// add gives a sample to opt.Each, or keeps it in r.Samples.
+func (r *Run) add(opt *Options, s *Sample) error {
+	r.Count++
+	if r.Count > opt.Limits.Samples {
+		return fmt.Errorf("%s: more than %d samples, the most one run may hold (Limits.Samples)", s.File, opt.Limits.Samples)
+	}
+	// Value searches Metrics by name: readers registered from outside
+	// may append them in any order.
+	if !slices.IsSortedFunc(s.Metrics, func(a, b Metric) int { return strings.Compare(a.Name, b.Name) }) {
+		slices.SortStableFunc(s.Metrics, func(a, b Metric) int { return strings.Compare(a.Name, b.Name) })
+	}
+	if opt.Each != nil {
+		return opt.Each(s)
+	}
+	c := *s
+	c.Metrics = slices.Clone(s.Metrics) // readers reuse the slice for the next line
+	c.Metadata = slices.Clone(s.Metadata)
+	r.Samples = append(r.Samples, c)
+	return nil
+}
+
+// Metrics lists the distinct (task, metric) pairs of the samples, sorted.
+func (r *Run) Metrics() [][2]string {
+	seen := map[[2]string]bool{}
+	for i := range r.Samples {
+		for _, m := range r.Samples[i].Metrics {
+			seen[[2]string{r.Samples[i].Task, m.Name}] = true
+		}
+	}
+	out := make([][2]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	return out
+}
+
+// Limits bound what a reader accepts. Zero fields take DefaultLimits.
+type Limits struct {
+	// Line is the longest JSONL line in bytes.
+	Line int
+	// File is the largest JSON document (a results file, a .json log) in
+	// bytes.
+	File int64
+	// Member is the largest uncompressed ZIP member in bytes.
+	Member int64
+	// Ratio is the largest uncompressed/compressed ratio of a ZIP member.
+	Ratio int64
+	// Samples is the most samples one Run holds.
+	Samples int
+}
+
+// DefaultLimits are the limits of a zero Limits: 64 MiB lines, 1 GiB JSON
+// files, 256 MiB ZIP members at a ratio of at most 200, 50 million samples.
+var DefaultLimits = Limits{Line: 64 << 20, File: 1 << 30, Member: 256 << 20, Ratio: 200, Samples: 50_000_000}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.Line > 0 {
+		d.Line = l.Line
+	}
+	if l.File > 0 {
+		d.File = l.File
+	}
+	if l.Member > 0 {
+		d.Member = l.Member
+	}
+	if l.Ratio > 0 {
+		d.Ratio = l.Ratio
+	}
+	if l.Samples > 0 {
+		d.Samples = l.Samples
+	}
+	return d
+}
+
+// Options configure Read.
+type Options struct {
+	// Format forces a format by name; "" or "auto" detects it.
+	Format string
+	// Limits bound the reading; the zero value is DefaultLimits.
+	Limits Limits
+	// Requests is the OpenAI Batch request file to join with an output
+	// file; "" looks beside the output for a file whose name has
+	// "output" replaced by "input" or "requests" (see openai-batch).
+	Requests string
+	// NoText leaves Prompt, Response, Golden and the hashes empty
+	// (faster, smaller), for when only metric values are needed.
+	NoText bool
+	// Each, when set, receives every sample as it is read and Run.Samples
+	// stays empty, so a million-sample file is checked in little memory.
+	// The sample is valid only during the call; an error stops reading.
+	Each func(s *Sample) error
+
+	// sinks, when set (by Check), gives each block of a large JSONL
+	// file (numbered in file order) its own consumer, so the file is
+	// parsed on all cores; the consumer merges the blocks in order, so
+	// the sums do not depend on the scheduling.
+	sinks func(file string, block int) func(s *Sample) error
+}
+
+// Format is one readable format. Detect says whether path (a file or a
+// folder) is in this format, cheaply (a name, a first line); Read reads
+// it.
+type Format struct {
+	Name string
+	// Detect reports whether path is in this format. It is asked in
+	// registration order (built-ins first) and the first yes wins.
+	Detect func(path string) bool
+	Read   func(ctx context.Context, path string, opt Options) (*Run, error)
+}
+
+var (
+	regMu   sync.RWMutex
+	formats []Format
+)
+
+// Register adds a format. An edge package calls it from init (the
+// parquet reader of lighteval details). A name already registered is
+// replaced, keeping its place in the detection order.
+func Register(f Format) {
+	if f.Name == "" || f.Read == nil {
+		panic("interop.Register: a format needs a name and a Read function")
+	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	for i := range formats {
+		if formats[i].Name == f.Name {
+			formats[i] = f
+			return
+		}
+	}
+	formats = append(formats, f)
+}
+
+// Formats lists the registered format names in detection order.
+func Formats() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]string, len(formats))
+	for i, f := range formats {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// ErrUnknownFormat is matched by the error for a format name that is not
+// registered or a path no format recognises.
+var ErrUnknownFormat = errors.New("unknown format")
+
+func lookup(name string) (Format, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	for _, f := range formats {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Format{}, false
+}
+
+// Detect returns the name of the first format whose Detect accepts path.
+func Detect(path string) (string, error) {
+	if _, err := os.Stat(path); err != nil {
+		return "", err
+	}
+	regMu.RLock()
+	fs := slices.Clone(formats)
+	regMu.RUnlock()
+	for _, f := range fs {
+		if f.Detect != nil && f.Detect(path) {
+			return f.Name, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w: not an output of %s; give --format", path, ErrUnknownFormat, strings.Join(Formats(), ", "))
+}
+
+// Read reads the harness output at path (a file or a folder) in
+// opt.Format, or the detected format when that is "" or "auto".
+func Read(ctx context.Context, path string, opt Options) (*Run, error) {
+	name := opt.Format
+	if name == "" || name == "auto" {
+		var err error
+		if name, err = Detect(path); err != nil {
+			return nil, err
+		}
+	}
+	f, ok := lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("--format %q: %w (want auto, %s)", name, ErrUnknownFormat, strings.Join(Formats(), ", "))
+	}
+	opt.Limits = opt.Limits.withDefaults()
+	run, err := f.Read(ctx, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	if run.Format == "" {
+		run.Format = name
+	}
+	if run.Source == "" {
+		run.Source = path
+	}
+	return run, nil
+}

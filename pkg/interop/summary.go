@@ -1,0 +1,143 @@
+package interop
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// Summary is what evalbook import prints without --check: the run read,
+// per model and task the number of samples and each metric's mean.
+type Summary struct {
+	Format   string            `json:"format"`
+	Source   string            `json:"source"`
+	Version  string            `json:"version,omitempty"`
+	Model    string            `json:"model,omitempty"`
+	Records  int               `json:"records"`
+	Partial  bool              `json:"partial,omitempty"`
+	Files    []string          `json:"files"`
+	Tasks    []SummaryTask     `json:"tasks"`
+	Reported int               `json:"reported"`
+	Out      string            `json:"out,omitempty"`
+	Warnings []results.Warning `json:"warnings,omitempty"`
+}
+
+// SummaryTask is one model's task.
+type SummaryTask struct {
+	Model   string          `json:"model,omitempty"`
+	Task    string          `json:"task"`
+	N       int             `json:"n"`
+	Metrics []SummaryMetric `json:"metrics"`
+}
+
+// SummaryMetric is one metric's mean over the samples that have it
+// (NaN values, unscored samples, left out).
+type SummaryMetric struct {
+	Name string  `json:"name"`
+	N    int     `json:"n"`
+	Mean float64 `json:"mean"`
+}
+
+// Summarize describes a run read whole.
+func Summarize(run *Run) *Summary {
+	s := &Summary{Format: run.Format, Source: run.Source, Version: run.Version, Model: run.Model, Records: max(len(run.Samples), run.Count),
+		Partial: run.Partial, Files: append([]string{}, run.Files...), Reported: len(run.Reported), Warnings: run.Warnings}
+	type key struct{ model, task string }
+	idx := map[key]int{}
+	sums := map[key]map[string]*acc{}
+	for i := range run.Samples {
+		sm := &run.Samples[i]
+		k := key{sm.Model, sm.Task}
+		j, ok := idx[k]
+		if !ok {
+			j = len(s.Tasks)
+			idx[k] = j
+			s.Tasks = append(s.Tasks, SummaryTask{Model: sm.Model, Task: sm.Task})
+			sums[k] = map[string]*acc{}
+		}
+		s.Tasks[j].N++
+		for _, m := range sm.Metrics {
+			if math.IsNaN(m.Value) {
+				continue
+			}
+			a := sums[k][m.Name]
+			if a == nil {
+				a = &acc{}
+				sums[k][m.Name] = a
+			}
+			a.add(m.Value)
+		}
+	}
+	for k, j := range idx {
+		names := make([]string, 0, len(sums[k]))
+		for n := range sums[k] {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			a := sums[k][n]
+			s.Tasks[j].Metrics = append(s.Tasks[j].Metrics, SummaryMetric{n, a.n, a.sum / float64(a.n)})
+		}
+	}
+	sort.SliceStable(s.Tasks, func(i, j int) bool {
+		if s.Tasks[i].Model != s.Tasks[j].Model {
+			return s.Tasks[i].Model < s.Tasks[j].Model
+		}
+		return s.Tasks[i].Task < s.Tasks[j].Task
+	})
+	if s.Tasks == nil {
+		s.Tasks = []SummaryTask{}
+	}
+	return s
+}
+
+// WriteText prints the summary.
+func (s *Summary) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s output %s", s.Format, s.Source)
+	if s.Version != "" {
+		fmt.Fprintf(&b, " (format version %s)", s.Version)
+	}
+	fmt.Fprintf(&b, ": %d per-sample records in %d file(s), %d reported figures\n", s.Records, len(s.Files), s.Reported)
+	if s.Partial {
+		b.WriteString("the log was still being written: what was flushed is read\n")
+	}
+	for _, t := range s.Tasks {
+		name := t.Task
+		if t.Model != "" {
+			name = t.Model + " / " + t.Task
+		}
+		fmt.Fprintf(&b, "\n%s: %d samples\n", name, t.N)
+		for _, m := range t.Metrics {
+			fmt.Fprintf(&b, "  %-32s mean %.6f over %d\n", m.Name, m.Mean, m.N)
+		}
+	}
+	if s.Out != "" {
+		fmt.Fprintf(&b, "\nrows written to %s\n", s.Out)
+	}
+	for _, wn := range s.Warnings {
+		fmt.Fprintf(&b, "warning (%s): %s\n", wn.Code, wn.Message)
+	}
+	if s.Reported > 0 {
+		b.WriteString("\n(--check recomputes the reported figures from these records)\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Tables gives one row per model, task and metric.
+func (s *Summary) Tables() []results.Table {
+	t := results.Table{Title: "Imported per-sample records", Note: fmt.Sprintf("%s output %s, %d records", s.Format, s.Source, s.Records),
+		Columns: []results.Column{{Name: "model"}, {Name: "task"}, {Name: "samples", Kind: "number"}, {Name: "metric"}, {Name: "n", Kind: "number"}, {Name: "mean", Kind: "number"}}}
+	for _, tk := range s.Tasks {
+		for _, m := range tk.Metrics {
+			t.Rows = append(t.Rows, []string{tk.Model, tk.Task, strconv.Itoa(tk.N), m.Name, strconv.Itoa(m.N), ftoa(m.Mean)})
+		}
+	}
+	return []results.Table{t}
+}

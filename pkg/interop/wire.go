@@ -1,0 +1,203 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
+)
+
+// Harness reports whether path is another harness's output rather than
+// an evalbook response table: format forces a format ("" or "auto"
+// detects; "csv", "jsonl" and "xlsx" are evalbook's own tables and give
+// false). It returns the format's name. Commands that take a responses
+// file ask it first and read the path with Read when it says yes.
+func Harness(path, format string) (string, bool) {
+	switch format {
+	case "", "auto":
+	case "csv", "jsonl", "xlsx":
+		return "", false
+	default:
+		if _, ok := lookup(format); ok {
+			return format, true
+		}
+		return "", false
+	}
+	name, err := Detect(path)
+	if err != nil {
+		return "", false
+	}
+	return name, true
+}
+
+// ResponsesReader reads the harness output at path and returns its
+// response table as CSV (ResponseCSV), for qa.Score with
+// qa.Options{Format: "csv"}.
+func ResponsesReader(ctx context.Context, path string, opt Options) (io.Reader, error) {
+	run, err := Read(ctx, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := ResponseCSV(&buf, run); err != nil {
+		return nil, err
+	}
+	return &buf, nil
+}
+
+// DefaultMetric is the metric compare uses when none is named: the one
+// metric both runs have whose values are all 0 or 1. With several it
+// prefers lm-eval's acc,none, then exact_match under a filter, then an
+// error listing them.
+func DefaultMetric(a, b *Run) (string, error) {
+	binary := func(r *Run) map[string]bool {
+		out := map[string]bool{}
+		bad := map[string]bool{}
+		for i := range r.Samples {
+			for _, m := range r.Samples[i].Metrics {
+				if m.Value != 0 && m.Value != 1 {
+					bad[m.Name] = true
+				}
+				out[m.Name] = true
+			}
+		}
+		for k := range bad {
+			delete(out, k)
+		}
+		return out
+	}
+	ba, bb := binary(a), binary(b)
+	var both []string
+	for k := range ba {
+		if bb[k] {
+			both = append(both, k)
+		}
+	}
+	sort.Strings(both)
+	switch {
+	case len(both) == 1:
+		return both[0], nil
+	case len(both) == 0:
+		return "", fmt.Errorf("%s and %s share no 0/1 metric to compare (they have %s and %s): name one with --metric", a.Source, b.Source, strings.Join(a.MetricNames(), ", "), strings.Join(b.MetricNames(), ", "))
+	}
+	for _, pref := range []string{"acc,none", "exact_match,strict-match", "exact_match,none", "pass"} {
+		for _, m := range both {
+			if m == pref {
+				return m, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s and %s share several 0/1 metrics (%s): name one with --metric", a.Source, b.Source, strings.Join(both, ", "))
+}
+
+// ReadDir reads every harness output directly in dir (a file or a
+// folder that Detect recognises, such as one lm-eval model folder or
+// one inspect log each), sorted by name: the runs of a leaderboard.
+// Entries that are no harness output are left out and returned by
+// name, so the caller can say so; a folder with none is an error that
+// matches ErrUnknownFormat (the caller then reads it as response files).
+func ReadDir(ctx context.Context, dir string, opt Options) (runs []*Run, skipped []string, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if _, ok := Harness(p, opt.Format); !ok {
+			skipped = append(skipped, e.Name())
+			continue
+		}
+		r, err := Read(ctx, p, opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, skipped, fmt.Errorf("%s: %w: no harness output (%s) in the folder", dir, ErrUnknownFormat, strings.Join(Formats(), ", "))
+	}
+	return runs, skipped, nil
+}
+
+// Pairs are two runs' outcomes matched by document, for compare.Versions.
+type Pairs struct {
+	Metric             string
+	Keys               []string
+	Old, New           []float64
+	Groups             []string // the task of each document
+	OldModel, NewModel string
+}
+
+// PairedFiles reads two harness outputs and pairs them by document on
+// metric (DefaultMetric when it is ""): `evalbook compare runA/ runB/`.
+func PairedFiles(ctx context.Context, oldPath, newPath, metric string, opt Options) (*Pairs, error) {
+	a, err := Read(ctx, oldPath, opt)
+	if err != nil {
+		return nil, err
+	}
+	b, err := Read(ctx, newPath, opt)
+	if err != nil {
+		return nil, err
+	}
+	if metric == "" {
+		if metric, err = DefaultMetric(a, b); err != nil {
+			return nil, err
+		}
+	}
+	p := &Pairs{Metric: metric, OldModel: a.Model, NewModel: b.Model}
+	if p.Keys, p.Old, p.New, p.Groups, err = Paired(a, b, metric); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// LabelsCSV writes the run's per-sample values of metrics as a label
+// table for pkg/agree (evalbook agree --labels F --raters m1,m2 --id id):
+// one row per sample with all of them, the id first. Two scorers of an
+// inspect log, or two promptfoo assertions, become two raters.
+func LabelsCSV(w io.Writer, run *Run, metrics []string) (int, error) {
+	if len(metrics) < 2 {
+		return 0, fmt.Errorf("agreement needs at least two metrics (raters); the run has %s", strings.Join(run.MetricNames(), ", "))
+	}
+	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
+	if err := cw.Write(append([]string{"id"}, metrics...)); err != nil {
+		return 0, err
+	}
+	n := 0
+	rec := make([]string, len(metrics)+1)
+	for i := range run.Samples {
+		s := &run.Samples[i]
+		rec[0] = pairKey(s)
+		ok := true
+		for j, m := range metrics {
+			v, has := s.Value(m)
+			if !has || math.IsNaN(v) {
+				ok = false
+				break
+			}
+			rec[j+1] = ftoa(v)
+		}
+		if !ok {
+			continue
+		}
+		if err := cw.Write(rec); err != nil {
+			return n, err
+		}
+		n++
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return n, err
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("%s: no sample has all of %s", run.Source, strings.Join(metrics, ", "))
+	}
+	return n, nil
+}
