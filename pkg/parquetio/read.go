@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -80,7 +81,6 @@ type Source struct {
 	i      int // next row of rec
 	inRG   int // rows of the current row group before rec's row i
 	line   int // rows returned so far
-	fields []string
 	buf    bytes.Buffer
 }
 
@@ -201,8 +201,8 @@ func (s *Source) RequireText(columns []int) {
 func (s *Source) NumRows() int64 { return s.fr.ParquetReader().NumRows() }
 
 // Next returns the next row's fields (one per Header column) and its
-// 1-based row number, or io.EOF after the last row. The returned slice
-// is reused by the next call.
+// 1-based row number, or io.EOF after the last row. The slice and its
+// strings are the caller's to keep (qa keeps a batch of rows).
 func (s *Source) Next() ([]string, int, error) {
 	for s.rec == nil || s.i >= int(s.rec.NumRows()) {
 		if err := s.advance(); err != nil {
@@ -210,19 +210,17 @@ func (s *Source) Next() ([]string, int, error) {
 		}
 	}
 	s.line++
-	if s.fields == nil {
-		s.fields = make([]string, len(s.header))
-	}
+	fields := make([]string, len(s.header))
 	for c := range s.header {
 		v, err := s.cell(s.rec.Column(c), s.i, c)
 		if err != nil {
 			return nil, s.line, err
 		}
-		s.fields[c] = v
+		fields[c] = v
 	}
 	s.i++
 	s.inRG++
-	return s.fields, s.line, nil
+	return fields, s.line, nil
 }
 
 // advance moves to the next record batch, opening the next row group
@@ -279,17 +277,19 @@ func (e *locatedErr) Unwrap() error { return e.err }
 
 // cell returns the text of row i of arr, the column c.
 func (s *Source) cell(arr arrow.Array, i, c int) (string, error) {
-	if arr.IsNull(i) {
+	if arr.DataType().ID() == arrow.NULL || arr.IsNull(i) {
 		return "", nil
 	}
+	// Strings are copied out of the decoded pages, which the reader
+	// may reuse for the next batch.
 	var v string
 	switch a := arr.(type) {
 	case *array.String:
-		v = a.Value(i)
+		v = strings.Clone(a.Value(i))
 	case *array.LargeString:
-		v = a.Value(i)
+		v = strings.Clone(a.Value(i))
 	case *array.StringView:
-		v = a.Value(i)
+		v = strings.Clone(a.Value(i))
 	case *array.Binary:
 		v = string(a.Value(i))
 	case *array.LargeBinary:
