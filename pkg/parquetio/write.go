@@ -145,7 +145,8 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 		parquet.WithCreatedBy("evalbook (arrow-go parquet)"),
 		parquet.WithStats(true),
 	)
-	fw, err := pqarrow.NewFileWriter(asc, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	// pqarrow closes a sink that is an io.Closer; the caller owns w.
+	fw, err := pqarrow.NewFileWriter(asc, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, fmt.Errorf("parquetio: %w", err)
 	}
