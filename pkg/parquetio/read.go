@@ -74,14 +74,14 @@ type Source struct {
 	header    []string
 	numGroups int
 
-	text   []bool // columns that must hold text (RequireText)
-	group  int    // current row group, -1 before the first
-	rr     pqarrow.RecordReader
-	rec    arrow.RecordBatch
-	i      int // next row of rec
-	inRG   int // rows of the current row group before rec's row i
-	line   int // rows returned so far
-	buf    bytes.Buffer
+	text  []bool // columns that must hold text (RequireText)
+	group int    // current row group, -1 before the first
+	rr    pqarrow.RecordReader
+	rec   arrow.RecordBatch
+	i     int // next row of rec
+	inRG  int // rows of the current row group before rec's row i
+	line  int // rows returned so far
+	buf   bytes.Buffer
 }
 
 // Open reads the Parquet file in r. A reader that is an io.ReaderAt and
