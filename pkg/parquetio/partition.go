@@ -77,12 +77,19 @@ type DirWriter struct {
 	by       []int
 	opt      DirOptions
 	wopt     WriteOptions
-	parts    map[string]*part
+	root     pnode // partition values, one level per column, to their part
+	byRel    map[string]*part
+	nparts   int
 	open     []*part // least recently written first
 	buffered int
 	files    int
 	rows     int64
 	done     bool
+}
+
+type pnode struct {
+	kids map[string]*pnode
+	part *part
 }
 
 type part struct {
@@ -111,7 +118,7 @@ func NewDirWriter(dir string, s *results.RowSchema, opt DirOptions) (*DirWriter,
 	if len(opt.By) == 0 {
 		return nil, errors.New("parquetio: name at least one column to partition by")
 	}
-	d := &DirWriter{dir: filepath.Clean(dir), schema: s, opt: opt, parts: map[string]*part{}}
+	d := &DirWriter{dir: filepath.Clean(dir), schema: s, opt: opt}
 	for _, b := range opt.By {
 		i := slices.Index(s.Columns, b)
 		if i < 0 {
@@ -178,25 +185,46 @@ func (d *DirWriter) Write(r *results.Row) error {
 	if d.done {
 		return errors.New("parquetio: Write after Close")
 	}
-	var rel strings.Builder
-	for k, i := range d.by {
+	// One map lookup per partition column on the raw values (no
+	// allocation); the escaped path is made once per partition.
+	node := &d.root
+	for _, i := range d.by {
 		if i >= len(r.Fields) {
 			return fmt.Errorf("parquetio: row %d has %d fields; the schema has %d", r.Line, len(r.Fields), len(d.schema.Columns))
 		}
-		seg := HiveEscape(d.opt.By[k]) + "=" + HiveEscape(r.Fields[i])
-		if len(seg) > 255 {
-			return fmt.Errorf("parquetio: row %d: the partition directory for %s is %d bytes long once escaped; a directory name is at most 255 (partition by a shorter column)", r.Line, d.opt.By[k], len(seg))
+		next := node.kids[r.Fields[i]]
+		if next == nil {
+			if node.kids == nil {
+				node.kids = map[string]*pnode{}
+			}
+			next = &pnode{}
+			node.kids[strings.Clone(r.Fields[i])] = next
 		}
-		if k > 0 {
-			rel.WriteByte('/')
-		}
-		rel.WriteString(seg)
+		node = next
 	}
-	key := rel.String()
-	p := d.parts[key]
+	p := node.part
 	if p == nil {
-		p = &part{rel: key}
-		d.parts[key] = p
+		var rel strings.Builder
+		for k, i := range d.by {
+			seg := HiveEscape(d.opt.By[k]) + "=" + HiveEscape(r.Fields[i])
+			if len(seg) > 255 {
+				return fmt.Errorf("parquetio: row %d: the partition directory for %s is %d bytes long once escaped; a directory name is at most 255 (partition by a shorter column)", r.Line, d.opt.By[k], len(seg))
+			}
+			if k > 0 {
+				rel.WriteByte('/')
+			}
+			rel.WriteString(seg)
+		}
+		// An empty value and the literal HiveNull share a directory.
+		if p = d.byRel[rel.String()]; p == nil {
+			p = &part{rel: rel.String()}
+			if d.byRel == nil {
+				d.byRel = map[string]*part{}
+			}
+			d.byRel[p.rel] = p
+			d.nparts++
+		}
+		node.part = p
 	}
 	if p.w == nil {
 		if err := d.openPart(p); err != nil {
@@ -266,7 +294,7 @@ func (p *part) finish() error {
 // Close finishes every file and puts the folder in place. On an error the
 // temporary folder is removed and the target left as it was.
 func (d *DirWriter) Close() (DirResult, error) {
-	res := DirResult{Dir: d.dir, By: d.opt.By, Partitions: len(d.parts), Files: d.files, Rows: d.rows}
+	res := DirResult{Dir: d.dir, By: d.opt.By, Partitions: d.nparts, Files: d.files, Rows: d.rows}
 	if d.done {
 		return res, errors.New("parquetio: Close called twice")
 	}

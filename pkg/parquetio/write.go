@@ -52,7 +52,9 @@ type WriteOptions struct {
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int // indices in Row.Fields that are written
-	fw      *pqarrow.FileWriter
+	fw      *pqarrow.FileWriter // started by the first row group
+	asc     *arrow.Schema
+	out     io.Writer
 	bld     *array.RecordBuilder
 	strs    []*array.StringBuilder // fields, then extra
 	vals    []*array.Float64Builder
@@ -139,18 +141,7 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 	if opt.RowGroupRows <= 0 {
 		opt.RowGroupRows = DefaultRowGroupRows
 	}
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(int64(opt.RowGroupRows)),
-		parquet.WithCreatedBy("evalbook (arrow-go parquet)"),
-		parquet.WithStats(true),
-	)
-	// pqarrow closes a sink that is an io.Closer; the caller owns w.
-	fw, err := pqarrow.NewFileWriter(asc, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		return nil, fmt.Errorf("parquetio: %w", err)
-	}
-	wr := &Writer{schema: s, fields: keep, fw: fw, max: opt.RowGroupRows}
+	wr := &Writer{schema: s, fields: keep, max: opt.RowGroupRows, asc: asc, out: w}
 	wr.bld = array.NewRecordBuilder(memory.DefaultAllocator, asc)
 	k := 0
 	for range keep {
@@ -231,6 +222,9 @@ func (w *Writer) Flush() error {
 	defer rec.Release()
 	w.written += int64(w.n)
 	w.n = 0
+	if err := w.start(rec); err != nil {
+		return err
+	}
 	if err := w.fw.Write(rec); err != nil {
 		return fmt.Errorf("parquetio: writing a row group: %w", err)
 	}
@@ -250,7 +244,15 @@ func (w *Writer) Close() error {
 	}
 	err := w.Flush()
 	w.closed = true
+	if err == nil && w.fw == nil { // no rows: an empty file with the schema
+		rec := w.bld.NewRecordBatch()
+		err = w.start(rec)
+		rec.Release()
+	}
 	w.bld.Release()
+	if w.fw == nil {
+		return err
+	}
 	if cerr := w.fw.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("parquetio: closing the file: %w", cerr)
 	}
@@ -294,4 +296,54 @@ func rowsOf(w *Writer) int64 {
 		return 0
 	}
 	return w.Rows()
+}
+
+// start creates the file writer, choosing each string column's encoding
+// from the first row group rec: a column whose values repeat (model,
+// language, Domain: fewer distinct values than half the rows) is
+// dictionary-encoded and keeps min/max statistics; free text (questions,
+// responses) is written plain, without statistics, as hashing every
+// value into a dictionary that is then dropped costs a third of the
+// writing time and min/max of free text prunes nothing.
+func (w *Writer) start(rec arrow.RecordBatch) error {
+	if w.fw != nil {
+		return nil
+	}
+	opts := []parquet.WriterProperty{
+		parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithMaxRowGroupLength(int64(w.max)),
+		parquet.WithCreatedBy("evalbook (arrow-go parquet)"),
+		parquet.WithStats(true),
+	}
+	for c, f := range w.asc.Fields() {
+		col, ok := rec.Column(c).(*array.String)
+		if !ok || col.Len() == 0 {
+			continue
+		}
+		if !repeats(col) {
+			opts = append(opts, parquet.WithDictionaryFor(f.Name, false), parquet.WithStatsFor(f.Name, false))
+		}
+	}
+	// pqarrow closes a sink that is an io.Closer; the caller owns w.
+	fw, err := pqarrow.NewFileWriter(w.asc, struct{ io.Writer }{w.out}, parquet.NewWriterProperties(opts...),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return fmt.Errorf("parquetio: %w", err)
+	}
+	w.fw = fw
+	return nil
+}
+
+// repeats reports whether col has fewer distinct values than half its
+// length (counting stops as soon as that is decided).
+func repeats(col *array.String) bool {
+	n := col.Len()
+	seen := make(map[string]struct{}, 64)
+	for i := 0; i < n; i++ {
+		seen[col.Value(i)] = struct{}{}
+		if len(seen) >= (n+1)/2 {
+			return false
+		}
+	}
+	return true
 }

@@ -303,3 +303,18 @@ func TestPartitionedFolderErrors(t *testing.T) {
 		t.Errorf("empty target: %v", err)
 	}
 }
+
+// An empty value and a literal __HIVE_DEFAULT_PARTITION__ share one
+// directory (as in Hive), and no file overwrites another.
+func TestHiveNullCollision(t *testing.T) {
+	csv := "question,answer,Domain,response,language\nq1,a,d,a,\nq2,a,d,a," + HiveNull + "\nq3,a,d,b,\n"
+	dir := filepath.Join(t.TempDir(), "v")
+	res, err := WriteDir(dir, qa.Rows(context.Background(), strings.NewReader(csv), "c.csv", qa.Options{}), DirOptions{By: []string{"language"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, files := partitionCounts(t, dir, []string{"language"})
+	if res.Partitions != 1 || files != 1 || got["language="+HiveNull] != 3 {
+		t.Errorf("result %+v, %d files, counts %v: want one partition of 3 rows", res, files, got)
+	}
+}
