@@ -51,7 +51,7 @@ type WriteOptions struct {
 // does not close the io.Writer).
 type Writer struct {
 	schema  *results.RowSchema
-	fields  []int // indices in Row.Fields that are written
+	fields  []int               // indices in Row.Fields that are written
 	fw      *pqarrow.FileWriter // started by the first row group
 	asc     *arrow.Schema
 	out     io.Writer
