@@ -318,3 +318,30 @@ func TestHiveNullCollision(t *testing.T) {
 		t.Errorf("result %+v, %d files, counts %v: want one partition of 3 rows", res, files, got)
 	}
 }
+
+func TestTableWriter(t *testing.T) {
+	var buf bytes.Buffer
+	tw, err := NewTableWriter(&buf, []string{"task", "response"}, []string{"em"}, WriteOptions{RowGroupRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Write([]string{"t", ""}, []bool{false, true}, []float64{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Write([]string{"t", "x"}, nil, []float64{math.NaN()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Write([]string{"t"}, nil, nil); err == nil {
+		t.Error("a short row: want an error")
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h, rows := readBack(t, buf.Bytes())
+	if fmt.Sprint(h, rows) != "[task response em] [[t  1] [t x ]]" {
+		t.Errorf("read back %v %v", h, rows)
+	}
+	if _, err := NewTableWriter(io.Discard, []string{"a"}, []string{"a"}, WriteOptions{}); err == nil {
+		t.Error("a repeated column: want an error")
+	}
+}
