@@ -345,3 +345,42 @@ func TestTableWriter(t *testing.T) {
 		t.Error("a repeated column: want an error")
 	}
 }
+
+// The sinks behind `score --out x.parquet` and `--out-dir`: one Score
+// feeds both through Options.Rows, and both hold every row.
+func TestSinks(t *testing.T) {
+	csv := responsesCSV(90)
+	var buf bytes.Buffer
+	fs := NewFileSink(&buf, WriteOptions{})
+	dir := filepath.Join(t.TempDir(), "v")
+	ds, err := NewDirSink(dir, DirOptions{By: []string{"model"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := qa.Score(context.Background(), strings.NewReader(csv), "r.csv", qa.Options{Rows: func(r *qa.Row) error {
+		if err := fs.Row(r); err != nil {
+			return err
+		}
+		return ds.Row(r)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dr, err := ds.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows := readBack(t, buf.Bytes())
+	if len(rows) != res.Combined.N || dr.Rows != int64(res.Combined.N) || dr.Partitions != 3 {
+		t.Errorf("file %d rows, folder %+v, scored %d", len(rows), dr, res.Combined.N)
+	}
+	if err := NewFileSink(io.Discard, WriteOptions{}).Close(); err == nil {
+		t.Error("a sink without rows: want an error")
+	}
+	if _, err := NewDirSink(dir, DirOptions{By: []string{"model"}}); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("a sink on a full folder: %v", err)
+	}
+}
