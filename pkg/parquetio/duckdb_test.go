@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +101,17 @@ func TestDuckDBReadsPartitionedFolder(t *testing.T) {
 		sum(exact_substring) AS exact_substring, sum(word_overlap) AS word_overlap,
 		count_if(blank_response) AS blank, sum(matching_words) AS matching_words
 	FROM read_parquet(%s, hive_partitioning = true) GROUP BY ALL ORDER BY ALL`, sqlString(dir+"/**/*.parquet"))
-	got := duckdb(t, q, fmt.Sprintf("SELECT count(*) AS files FROM glob(%s)", sqlString(dir+"/**/*.parquet")))
+	// The README's query, as printed there.
+	readme := fmt.Sprintf(`SELECT model, language, count(*) AS n,
+       avg(exact_substring) AS accuracy, count_if(blank_response) AS blank
+FROM read_parquet(%s, hive_partitioning = true)
+GROUP BY ALL ORDER BY ALL;`, sqlString(dir+"/**/*.parquet"))
+	got := duckdb(t, q, fmt.Sprintf("SELECT count(*) AS files FROM glob(%s)", sqlString(dir+"/**/*.parquet")), readme)
+	acc := map[string]float64{}
+	for _, g := range got[2] {
+		l, _ := g["language"].(string) // NULL for __HIVE_DEFAULT_PARTITION__
+		acc[g["model"].(string)+" / "+l] = g["accuracy"].(float64)
+	}
 	groups := got[0]
 	if len(groups) != len(res.Groups) || len(groups) != wr.Partitions {
 		t.Fatalf("DuckDB found %d groups, evalbook %d, the writer %d partitions:\n%v", len(groups), len(res.Groups), wr.Partitions, groups)
@@ -117,6 +128,9 @@ func TestDuckDBReadsPartitionedFolder(t *testing.T) {
 		if !ok {
 			t.Errorf("evalbook's group %q is not among DuckDB's %v", g.Group, groups)
 			continue
+		}
+		if a := g.Metrics["exact_substring"].Accuracy; math.Abs(acc[g.Group]-a) > 1e-12 {
+			t.Errorf("group %s: the README query's accuracy %v, evalbook's %v", g.Group, acc[g.Group], a)
 		}
 		var matching float64
 		if m, ok := g.Metrics["word_overlap"]; ok {
