@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -55,6 +56,9 @@ type Writer struct {
 	fw      *pqarrow.FileWriter // started by the first row group
 	asc     *arrow.Schema
 	out     io.Writer
+	bg      chan arrow.RecordBatch // row groups to the encoding goroutine
+	bgDone  chan error
+	bgErr   atomic.Pointer[error]
 	bld     *array.RecordBuilder
 	strs    []*array.StringBuilder // fields, then extra
 	vals    []*array.Float64Builder
@@ -219,16 +223,49 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	rec := w.bld.NewRecordBatch()
-	defer rec.Release()
 	w.written += int64(w.n)
 	w.n = 0
 	if err := w.start(rec); err != nil {
+		rec.Release()
 		return err
 	}
-	if err := w.fw.Write(rec); err != nil {
-		return fmt.Errorf("parquetio: writing a row group: %w", err)
+	// Row groups are encoded and compressed on a goroutine of their own
+	// while the next one is built: with two cores, building and
+	// encoding overlap. At most one row group waits.
+	if w.bg == nil {
+		w.bg = make(chan arrow.RecordBatch, 1)
+		w.bgDone = make(chan error, 1)
+		go func(fw *pqarrow.FileWriter, in <-chan arrow.RecordBatch, done chan<- error) {
+			var err error
+			for rec := range in {
+				if err == nil {
+					if werr := fw.Write(rec); werr != nil {
+						err = fmt.Errorf("parquetio: writing a row group: %w", werr)
+						w.bgErr.Store(&err)
+					}
+				}
+				rec.Release()
+			}
+			done <- err
+		}(w.fw, w.bg, w.bgDone)
 	}
+	if e := w.bgErr.Load(); e != nil {
+		rec.Release()
+		return *e
+	}
+	w.bg <- rec
 	return nil
+}
+
+// wait ends the encoding goroutine and returns its error.
+func (w *Writer) wait() error {
+	if w.bg == nil {
+		return nil
+	}
+	close(w.bg)
+	err := <-w.bgDone
+	w.bg = nil
+	return err
 }
 
 // Rows returns the number of rows written or buffered.
@@ -243,6 +280,9 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	err := w.Flush()
+	if werr := w.wait(); err == nil {
+		err = werr
+	}
 	w.closed = true
 	if err == nil && w.fw == nil { // no rows: an empty file with the schema
 		rec := w.bld.NewRecordBatch()
