@@ -1,8 +1,8 @@
-//go:build evalbook_interop
-
-// The build tag above keeps this file out until pkg/interop (branch
-// s2-interop) is merged: then delete the tag (tested with -overlay
-// against that branch's commit 94eb499).
+// Move this file to pkg/parquetio/ once pkg/interop (branch s2-interop)
+// is merged; it lives under testdata until then because it imports that
+// package (checked with go test -overlay against the branch's commit
+// 94eb499). Then add "pkg/interop" to parquetio's allow list in
+// internal/depcheck.
 
 package parquetio
 
