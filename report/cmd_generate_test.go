@@ -265,7 +265,7 @@ func TestGenerateDatasetErrors(t *testing.T) {
 		// and a space (2) "a (2), 15 characters, so it is the 16th.
 		{"invalid UTF-8 in jsonl", write("bad.jsonl", []byte("{\"question\": \"a\xfe\"}\n")), "bad.jsonl:1:16 (column \"question\"): invalid UTF-8: first bad byte 0xFE; re-save the file as UTF-8"},
 		{"not a workbook", write("fake.xlsx", []byte("id,question\n1,\"q\"\n")), "fake.xlsx: not a readable .xlsx workbook"},
-		{"unknown format", write("q.parquet", []byte("PAR1")), "q.parquet: unknown input format \"parquet\""},
+		{"unknown format", write("q.xml", []byte("<q/>")), "q.xml: unknown input format \"xml\""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

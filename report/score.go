@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
@@ -45,6 +47,8 @@ func runScore(e *env) error {
 		rCol      = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
 		idCol     = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
 		rawCSV    = addRawCSVFlag(fs)
+		outDir    = fs.String("out-dir", "", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
+		partBy    = fs.String("partition-by", "", "comma-separated input `columns` that --out-dir partitions by, outermost first (e.g. model,language)")
 	)
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
 	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca", "none")
@@ -62,6 +66,10 @@ func runScore(e *env) error {
 	if err := checkOut("score", *out, *responses); err != nil {
 		return err
 	}
+	if (*outDir == "") != (*partBy == "") {
+		return usagef("score: --out-dir and --partition-by go together")
+	}
+	outParquet := strings.EqualFold(filepath.Ext(*out), ".parquet") // typed verdict rows (pkg/parquetio)
 	ms, err := score.ParseList(*metrics)
 	if err != nil {
 		return usagef("score: --metrics: %v", err)
@@ -126,13 +134,52 @@ func runScore(e *env) error {
 			return err
 		}
 		defer abort()
-		opt.Verdicts = w
-		commit = c
+		if outParquet {
+			sink := parquetio.NewFileSink(w, parquetio.WriteOptions{})
+			opt.Rows = sink.Row
+			commit = func() error {
+				if err := sink.Close(); err != nil {
+					return err
+				}
+				return c()
+			}
+		} else {
+			opt.Verdicts, commit = w, c
+		}
+	}
+	if *outDir != "" {
+		ds, err := parquetio.NewDirSink(*outDir, parquetio.DirOptions{By: strings.Split(*partBy, ",")})
+		if err != nil {
+			return usagef("score: --out-dir: %v", err)
+		}
+		defer ds.Abort()
+		prev, prevCommit := opt.Rows, commit
+		opt.Rows = func(r *results.Row) error {
+			if prev != nil {
+				if err := prev(r); err != nil {
+					return err
+				}
+			}
+			return ds.Row(r)
+		}
+		commit = func() error {
+			if prevCommit != nil {
+				if err := prevCommit(); err != nil {
+					return err
+				}
+			}
+			dr, err := ds.Close()
+			if err == nil {
+				fmt.Fprintf(e.stderr, "evalbook: wrote %s in %s to %s (partitioned by %s)\n", plural(int(dr.Rows), "row", "rows"),
+					plural(dr.Files, "file", "files"), dr.Dir, strings.Join(dr.By, ", "))
+			}
+			return err
+		}
 	}
 	// The workbook and the HTML page list verdict rows: without --out,
 	// spool them to a temporary file.
 	var spool *verdictSpool
-	if exp.needVerdicts() && (*out == "" || toStdout) {
+	if exp.needVerdicts() && (*out == "" || toStdout || outParquet) {
 		if spool, err = newVerdictSpool(); err != nil {
 			return err
 		}
@@ -163,7 +210,7 @@ func runScore(e *env) error {
 	}
 	if exp.any() {
 		verdicts, vname := *out, *out
-		if toStdout {
+		if toStdout || outParquet {
 			verdicts, vname = "", "" // the spool below, when a report lists rows
 		}
 		if spool != nil {

@@ -198,7 +198,7 @@ func TestScoreAuditFixes(t *testing.T) {
 		{"empty jsonl", []string{"score", "--responses", write("e.jsonl", "\n")}, 1, nil, []string{"one JSON object per line"}, []string{"header row"}},
 		{"nested jsonl value", []string{"score", "--responses", write("n.jsonl", `{"question": "q", "answer": "a", "Domain": "D", "response": "a", "meta": {"tokens": [1, 2]}}`+"\n")}, 0,
 			[]string{"n.jsonl: 1 row,", "100.0%"}, nil, nil},
-		{"format parquet", []string{"score", "--format", "parquet"}, 2, nil, []string{"--format", "csv, jsonl"}, nil},
+		{"format xml", []string{"score", "--format", "xml"}, 2, nil, []string{"--format", "csv, jsonl"}, nil},
 		{"negative examples", []string{"score", "--examples", "-1"}, 2, nil, []string{"--examples"}, nil},
 		{"by nosuch", []string{"score", "--responses", one, "--by", "nosuch"}, 1, nil,
 			[]string{`"nosuch" (a grouping column)`, `the header has: "question", "answer", "Domain", "response"`}, []string{"--question-col"}},

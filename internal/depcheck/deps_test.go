@@ -23,11 +23,12 @@ const (
 	gonbui   = "github.com/janpfeifer/gonb/gonbui"
 	gonb     = "github.com/janpfeifer/gonb" // the whole module: gonbui and the kernel
 	sqlite   = "modernc.org/sqlite"
+	arrow    = "github.com/apache/arrow-go/v18"
 )
 
 // heavy are the edge libraries the core must never reach, not even through
 // another module.
-var heavy = []string{excelize, plot, gota, gonb, sqlite}
+var heavy = []string{excelize, plot, gota, gonb, sqlite, arrow}
 
 // rules is DESIGN.md's "Which way dependencies point" as data. Every package
 // may import the standard library. A package may also import the module
@@ -113,6 +114,11 @@ var rules = []rule{
 	{pkg: "pkg/xlsxreport", allow: []string{"pkg/results"}, ext: []string{excelize}},
 	// XLSX input: a reader registered with qa from the edge (issue 2: excelize stays out of the core).
 	{pkg: "pkg/workbook", allow: []string{"pkg/qa"}, ext: []string{excelize}},
+	// Parquet in and out (issue 13): arrow-go and its codecs, thrift and
+	// flatbuffers are a large tree, so the core must never import arrow-go
+	// (it is in heavy); parquetio registers its reader with qa from the
+	// edge, as workbook does, and writes results.Row values.
+	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop"}, ext: []string{arrow}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},

@@ -950,6 +950,8 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 		if s.format == "jsonl" {
 			s.requireText(e.lay.readColumns())
 		}
+	} else if s, ok := src.(TextColumnsSource); ok {
+		s.RequireText(e.lay.readColumns())
 	}
 	if repaired != nil {
 		defer func() {

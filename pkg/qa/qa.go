@@ -299,6 +299,18 @@ type RowSource interface {
 	Next() (fields []string, line int, err error)
 }
 
+// A TextColumnsSource is a RowSource whose values need not be text (a
+// Parquet list or struct, say): before the first Next, Score calls
+// RequireText with the indices (in Header's order) of the columns it
+// scores or groups on, so the source can refuse such a value there, with
+// an error naming the row and column, and keep it as JSON text in every
+// other column. Negative indices stand for no column and are to be
+// ignored.
+type TextColumnsSource interface {
+	RowSource
+	RequireText(columns []int)
+}
+
 var formats = map[string]func(r io.Reader, name string) (RowSource, error){}
 
 // RegisterFormat makes Score accept files with the given extension

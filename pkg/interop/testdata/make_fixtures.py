@@ -404,7 +404,8 @@ def eee():
 
 # ---------------------------------------------------------------- lighteval
 def lighteval():
-    shutil.rmtree("lighteval", ignore_errors=True)
+    shutil.rmtree("lighteval/new/results", ignore_errors=True)
+    shutil.rmtree("lighteval/old", ignore_errors=True)
     em = [1, 0, 1, 1]
     date = "2026-12-01T10-00-00.000000"
     results = {"lighteval|mgsm:bn|0": {"em": mean(em), "em_stderr": stderr(em)}, "all": {"em": mean(em), "em_stderr": stderr(em)}}
@@ -418,7 +419,9 @@ def lighteval():
     # the details file the Parquet reader reads; here only its name and place matter
     # (lighteval names it details_lighteval|mgsm:bn|0_<date>.parquet; | and : are not
     # allowed in Go module file names, so the fixture uses the _ form, which is also read)
-    write(f"lighteval/new/details/evalbook/tiny-bn/{date}/details_lighteval_mgsm_bn_0_{date}.parquet", "PAR1 placeholder: see pkg/interop/lighteval_test.go\n")
+    # The details file itself is real Parquet, written by pkg/parquetio's
+    # TestInteropFixture (go test -run TestInteropFixture ./pkg/parquetio -args -write-fixture),
+    # with the same em values; rmtree above removes it, so run that test after this script.
     old = dict(base, config_general={"lighteval_sha": "0", "model_name": "evalbook/tiny-bn", "model_sha": "", "model_dtype": "torch.bfloat16"})
     write(f"lighteval/old/results_{date}.json", json.dumps(old, indent=2))
 

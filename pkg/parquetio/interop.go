@@ -1,0 +1,69 @@
+package parquetio
+
+import (
+	"context"
+	"io"
+	"math"
+
+	"github.com/evalbook/evalbook/pkg/interop"
+)
+
+// Registered with pkg/interop: lighteval's details_*.parquet reader
+// (ReadLighteval) and the Parquet writer of `evalbook import --out
+// rows.parquet` (TableWriter). pkg/interop stays on the standard library.
+func init() {
+	interop.RegisterLightevalDetails(readLightevalDetails)
+	interop.RegisterRowWriter("parquet", writeInteropRows)
+}
+
+// readLightevalDetails maps each LightevalSample to an interop.Sample.
+func readLightevalDetails(ctx context.Context, path, task, model string, opt interop.Options, add func(*interop.Sample) error) error {
+	var s interop.Sample
+	_, err := ReadLightevalFile(ctx, path, ReadOptions{MaxBytes: opt.Limits.File}, func(l *LightevalSample) error {
+		s = interop.Sample{Model: model, Task: task, SampleID: l.SampleID, Line: l.Line, File: path, Metrics: s.Metrics[:0]}
+		if s.Task == "" {
+			s.Task = l.Task
+		}
+		if !opt.NoText {
+			s.Prompt, s.HasPrompt = l.Prompt, true
+			s.Response, s.HasResponse = l.Response, l.HasResponse
+			s.Golden, s.HasGolden = l.Golden, l.HasGolden
+		}
+		for _, m := range l.Metrics { // sorted by name, as Sample wants
+			s.Metrics = append(s.Metrics, interop.Metric{Name: m.Name, Value: m.Value})
+		}
+		return add(&s)
+	})
+	return err
+}
+
+// writeInteropRows writes a Run's rows as interop.WriteRows does for CSV:
+// interop.RowColumns, then one column per metric; an absent prompt,
+// response or golden answer, and an absent metric value, are null.
+func writeInteropRows(w io.Writer, run *interop.Run) error {
+	metrics := run.MetricNames()
+	tw, err := NewTableWriter(w, interop.RowColumns, metrics, WriteOptions{})
+	if err != nil {
+		return err
+	}
+	text := make([]string, len(interop.RowColumns))
+	null := make([]bool, len(interop.RowColumns))
+	vals := make([]float64, len(metrics))
+	for i := range run.Samples {
+		s := &run.Samples[i]
+		copy(text, []string{s.Model, s.Task, s.Language, s.SampleID, s.DocHash, s.Prompt, s.Response, s.Golden})
+		null[5], null[6], null[7] = !s.HasPrompt, !s.HasResponse, !s.HasGolden
+		for j, m := range metrics {
+			v, ok := s.Value(m)
+			if !ok {
+				v = math.NaN()
+			}
+			vals[j] = v
+		}
+		if err := tw.Write(text, null, vals); err != nil {
+			tw.Close()
+			return err
+		}
+	}
+	return tw.Close()
+}

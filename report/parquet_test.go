@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/pkg/parquetio"
+)
+
+// TestScoreParquetOutputs: score --out v.parquet writes the 284 verdict
+// rows of the sample as Parquet, --out-dir with --partition-by a folder
+// per language (hi, bn, en) holding them all, and scoring the Parquet file
+// again gives the sample's figures (187 of 284 pass exact_substring).
+func TestScoreParquetOutputs(t *testing.T) {
+	dir := t.TempDir()
+	out, folder := filepath.Join(dir, "v.parquet"), filepath.Join(dir, "vd")
+	_, stderr, code := runCLI(t, "score", "--out", out, "--out-dir", folder, "--partition-by", "language")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "wrote 284 rows in 3 files to "+folder+" (partitioned by language)") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	rows := func(path string) int {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := parquetio.Open(bytes.NewReader(b), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for {
+			if _, _, err := src.Next(); err == io.EOF {
+				return n
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	}
+	if n := rows(out); n != 284 {
+		t.Errorf("%s holds %d rows, want 284", out, n)
+	}
+	parts, _ := filepath.Glob(filepath.Join(folder, "language=*", "*.parquet"))
+	total := 0
+	for _, p := range parts {
+		total += rows(p)
+	}
+	if len(parts) != 3 || total != 284 {
+		t.Errorf("partitions %v hold %d rows, want 3 files and 284", parts, total)
+	}
+	text, stderr, code := runCLI(t, "score", "--responses", out, "--by", "", "--examples", "0")
+	if code != 0 || !strings.Contains(text, "187  65.8%") {
+		t.Errorf("score of the Parquet verdicts: exit %d\n%s\n%s", code, text, stderr)
+	}
+	if _, stderr, code := runCLI(t, "score", "--out-dir", folder); code != 2 || !strings.Contains(stderr, "--out-dir and --partition-by go together") {
+		t.Errorf("--out-dir alone: exit %d, %s", code, stderr)
+	}
+}
