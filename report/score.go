@@ -45,6 +45,7 @@ func runScore(e *env) error {
 		rCol      = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
 		idCol     = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
 		rawCSV    = addRawCSVFlag(fs)
+		title     = fs.String("title", "", "report `title` of the workbook and the page (default: \"Evaluation report: <dataset file name>\")")
 	)
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
 	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, bootstrap or none", "wilson", "bootstrap", "none")
@@ -152,6 +153,10 @@ func runScore(e *env) error {
 	}
 	res.Tool = "evalbook " + version
 	res.Created = results.Now()
+	res.Title = *title
+	if exp.showPaths {
+		res.Dataset.Path = name
+	}
 	flagHints(res.Warnings)
 	if exp.any() {
 		verdicts, vname := *out, *out
@@ -162,7 +167,7 @@ func runScore(e *env) error {
 			if verdicts, err = spool.finish(); err != nil {
 				return err
 			}
-			vname = "verdicts of " + name
+			vname = "verdicts of " + res.Dataset.Path
 		}
 		if err := exportScore(e, exp, res, nil, verdicts, vname); err != nil {
 			return err

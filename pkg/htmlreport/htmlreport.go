@@ -157,7 +157,8 @@ func build(s *results.Score, opt Options) (*page, error) {
 	p := &page{S: s, Fragment: opt.Fragment, Tool: s.Tool, CIText: ciText(s)}
 	p.Title = s.Title
 	if p.Title == "" {
-		p.Title = "Evaluation report: " + s.Dataset.Path
+		// The file's base name: a title never shows folders (and fits a phone).
+		p.Title = "Evaluation report: " + results.DisplayName(s.Dataset.Path)
 	}
 	if s.Created != nil {
 		p.Created = s.Created.UTC().Format("2006-01-02 15:04 UTC")

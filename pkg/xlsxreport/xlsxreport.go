@@ -237,12 +237,13 @@ func (b *book) finish() error {
 	return b.f.SetDocProps(props)
 }
 
-// title is the report's title: the result's own, or one naming the data.
+// title is the report's title: the result's own, or one naming the data
+// by its file's base name (never its folders).
 func title(s *results.Score) string {
 	if s.Title != "" {
 		return s.Title
 	}
-	return "Evaluation report: " + s.Dataset.Path
+	return "Evaluation report: " + results.DisplayName(s.Dataset.Path)
 }
 
 // groupings lists the distinct By values of s.Groups in order.
