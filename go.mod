@@ -4,9 +4,11 @@ go 1.26.0
 
 require (
 	github.com/go-gota/gota v0.12.0
+	github.com/go-text/typesetting v0.3.5
 	github.com/janpfeifer/gonb v0.11.1
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/xuri/excelize/v2 v2.11.1
+	golang.org/x/image v0.44.0
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.44.0
 	gonum.org/v1/plot v0.17.0
@@ -31,7 +33,6 @@ require (
 	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/exp v0.0.0-20250106191152-7588d65b2ba8 // indirect
-	golang.org/x/image v0.44.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 	gonum.org/v1/gonum v0.16.0 // indirect
