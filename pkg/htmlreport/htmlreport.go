@@ -100,6 +100,7 @@ type keyFigure struct {
 type grouping struct {
 	ID, By string
 	Chart  barChart
+	Narrow barChart // the same chart laid out for a phone
 	Rows   []groupRow
 	Total  groupRow
 }
@@ -188,7 +189,8 @@ func build(s *results.Score, opt Options) (*page, error) {
 			}
 		}
 		gv.Total = rowOf(s, s.Combined, "combined")
-		gv.Chart = accuracyChart(s, by, groups)
+		gv.Chart = accuracyChart(s, by, groups, wideChart)
+		gv.Narrow = accuracyChart(s, by, groups, narrowChart)
 		p.Groupings = append(p.Groupings, gv)
 		p.Sections = append(p.Sections, [2]string{gv.ID, "Accuracy by " + by})
 	}
