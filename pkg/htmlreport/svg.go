@@ -23,11 +23,11 @@ type barChart struct {
 	Width, Height int
 	// Font sizes of the group labels, the tick labels and the values.
 	FontLabel, FontTick, FontValue float64
-	PlotX, PlotW  int // left edge and width of the plot area
-	PlotY, PlotH  int
-	Ticks         []tick
-	Legend        []legendItem
-	Groups        []barGroup
+	PlotX, PlotW                   int // left edge and width of the plot area
+	PlotY, PlotH                   int
+	Ticks                          []tick
+	Legend                         []legendItem
+	Groups                         []barGroup
 }
 
 type tick struct {
