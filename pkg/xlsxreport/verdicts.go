@@ -213,7 +213,7 @@ func layoutColumns(s *results.RowSchema, sample [][]string) layout {
 	l.metric = s.MetricCol
 	l.graded = s.Graded
 	for c, h := range l.header {
-		hw := float64(displayWidth(h)) + 2
+		hw := float64(displayWidth(h))*1.15 + 2 // bold header text is wider
 		if l.numeric[c] {
 			l.widths = append(l.widths, min(max(hw, 7), 20))
 			l.wrap = append(l.wrap, false)
