@@ -80,10 +80,13 @@ LABEL org.opencontainers.image.title="evalbook notebooks" \
 
 # Jupyter from Debian (bookworm has the classic notebook server 6.4, not
 # JupyterLab); nbconvert, nbclient and jupyter-client to run notebooks
-# headlessly; tini as PID 1 so exited kernels and cell programs are reaped.
+# headlessly; tini as PID 1 so exited kernels and cell programs are reaped;
+# fonts-noto-core (Noto Sans, Noto Sans Devanagari, Noto Sans Bengali) so PNG
+# charts and exported notebooks draw Hindi and Bengali text, not boxes.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       ca-certificates \
+      fonts-noto-core \
       jupyter-notebook \
       jupyter-nbconvert \
       python3-nbclient \

@@ -18,7 +18,7 @@ func runReport(e *env) error {
 	fs := newFlags(e, "report")
 	from := fs.String("from", "", "saved result `FILE` (the JSON of score --json); - reads standard input")
 	verdicts := fs.String("verdicts", "", "verdict `FILE` of the same run (the CSV of score --out)")
-	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset>\")")
+	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset file name>\")")
 	asJSON := fs.Bool("json", false, "print the result as one JSON document instead of the text report")
 	exp := addExportFlags(fs)
 	err := parseNoArgs(e, fs, "the result file goes after --from")
@@ -49,6 +49,9 @@ func runReport(e *env) error {
 	}
 	if *title != "" {
 		res.Title = *title
+	}
+	if !exp.showPaths { // a result saved by an older evalbook may hold a path
+		res.Dataset.Path = results.DisplayName(res.Dataset.Path)
 	}
 	if *verdicts != "" {
 		if err := checkVerdicts(*verdicts, *from, res); err != nil {

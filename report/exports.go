@@ -19,6 +19,7 @@ import (
 type exportFlags struct {
 	xlsx, html, charts string
 	htmlRows           int
+	showPaths          bool
 }
 
 // addExportFlags defines --xlsx, --html, --charts and --html-rows on fs.
@@ -28,6 +29,7 @@ func addExportFlags(fs *flag.FlagSet) *exportFlags {
 	fs.StringVar(&x.html, "html", "", "also write a self-contained HTML report `FILE` (inline charts, sortable tables, capped verdict rows)")
 	fs.StringVar(&x.charts, "charts", "", "also write the charts as PNG and SVG files into `DIR` (created if missing)")
 	fs.IntVar(&x.htmlRows, "html-rows", htmlreport.DefaultMaxRows, "verdict rows (and disagreement rows) shown in the HTML report, `N`; 0 shows none")
+	fs.BoolVar(&x.showPaths, "show-paths", false, "name input files by the path given, folders included (default: the base name only, so a forwarded report does not show your folders)")
 	return x
 }
 

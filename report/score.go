@@ -49,6 +49,7 @@ func runScore(e *env) error {
 		rawCSV    = addRawCSVFlag(fs)
 		outDir    = fs.String("out-dir", "", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
 		partBy    = fs.String("partition-by", "", "comma-separated input `columns` that --out-dir partitions by, outermost first (e.g. model,language)")
+		title     = fs.String("title", "", "report `title` of the workbook and the page (default: \"Evaluation report: <dataset file name>\")")
 	)
 	normalize := addNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
 	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca", "none")
@@ -204,6 +205,10 @@ func runScore(e *env) error {
 	}
 	res.Tool = "evalbook " + version
 	res.Created = results.Now()
+	res.Title = *title
+	if exp.showPaths {
+		res.Dataset.Path = name
+	}
 	flagHints(res.Warnings)
 	if err := recordRun(e, rec, "score", res, nil); err != nil {
 		return err
@@ -217,7 +222,7 @@ func runScore(e *env) error {
 			if verdicts, err = spool.finish(); err != nil {
 				return err
 			}
-			vname = "verdicts of " + name
+			vname = "verdicts of " + res.Dataset.Path
 		}
 		if err := exportScore(e, exp, res, nil, verdicts, vname); err != nil {
 			return err

@@ -24,11 +24,15 @@ const (
 	gonb     = "github.com/janpfeifer/gonb" // the whole module: gonbui and the kernel
 	sqlite   = "modernc.org/sqlite"
 	arrow    = "github.com/apache/arrow-go/v18"
+	// typesetting shapes the charts' Hindi and Bengali labels (HarfBuzz in Go), with
+	// x/image's fixed-point type that its API speaks (issue 18).
+	typesetting = "github.com/go-text/typesetting"
+	ximage      = "golang.org/x/image"
 )
 
 // heavy are the edge libraries the core must never reach, not even through
 // another module.
-var heavy = []string{excelize, plot, gota, gonb, sqlite, arrow}
+var heavy = []string{excelize, plot, gota, gonb, sqlite, arrow, typesetting}
 
 // rules is DESIGN.md's "Which way dependencies point" as data. Every package
 // may import the standard library. A package may also import the module
@@ -120,7 +124,7 @@ var rules = []rule{
 	// edge, as workbook does, and writes results.Row values.
 	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop"}, ext: []string{arrow}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
-	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot}},
+	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot, typesetting, ximage}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},
 	// export: the files a result becomes (workbook, page, charts), for the command and notebooks alike.
 	{pkg: "pkg/export", allow: []string{"pkg/results", "pkg/xlsxreport", "pkg/htmlreport", "pkg/chart", "internal/outfile"}},

@@ -102,6 +102,7 @@ func Heatmap(title, rowName, colName string, rows, cols []string, m [][]int) (*F
 		st.Font.Size = vg.Points(12)
 		st.XAlign, st.YAlign = draw.XCenter, draw.YCenter
 		st.Color = color.Black
+		shapeLabel(st)
 		if mx > 0 && float64(m[n/nc][n%nc]) > 0.55*mx {
 			st.Color = color.White // dark cells
 		}
@@ -117,7 +118,7 @@ func Heatmap(title, rowName, colName string, rows, cols []string, m [][]int) (*F
 	p.Y.Label.Text = rowName
 	w := vg.Points(float64(60*nc + 120))
 	h := vg.Points(float64(60*nr + 120))
-	return &Figure{Plot: p, Width: w + labelWidth(rows), Height: h}, nil
+	return &Figure{Plot: p, Width: w + labelWidth(rows), Height: h, Warnings: textWarnings(labelsOf(p, rows, cols))}, nil
 }
 
 // Calibration draws, per kind of item, the share on which a judge agrees
@@ -165,6 +166,7 @@ func Calibration(title string, kinds []string, agree, n []int) (*Figure, error) 
 		lab.TextStyle[i].Font = sans
 		lab.TextStyle[i].Font.Size = vg.Points(10)
 		lab.TextStyle[i].YAlign = draw.YCenter
+		shapeLabel(&lab.TextStyle[i])
 	}
 	p.Add(lab)
 	p.NominalY(names...)
@@ -172,5 +174,5 @@ func Calibration(title string, kinds []string, agree, n []int) (*Figure, error) 
 	p.X.Tick.Marker = percentTicks{}
 	p.X.Label.Text = "agreement with the human labels"
 	height := vg.Points(110) + vg.Length(k)*vg.Points(24)
-	return &Figure{Plot: p, Width: vg.Points(420) + labelWidth(names), Height: height}, nil
+	return &Figure{Plot: p, Width: vg.Points(420) + labelWidth(names), Height: height, Warnings: textWarnings(labelsOf(p, names))}, nil
 }

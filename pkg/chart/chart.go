@@ -8,10 +8,14 @@
 // Groups and kinds go down the vertical axis with horizontal bars, and
 // the figure grows with their number, so 20 or more labels stay legible.
 //
-// Text is drawn in Liberation Sans, which gonum/plot embeds. It has no
-// Devanagari or Bengali glyphs: PNG output shows such labels as boxes,
-// while SVG output names the font and lets the viewer substitute one that
-// has them (a browser does).
+// Text is drawn in Noto Sans, Noto Sans Devanagari and Noto Sans Bengali,
+// found on the system (FontDirs; Debian's fonts-noto-core), each label
+// split by script and shaped with go-text's HarfBuzz port, and filled as
+// glyph outlines, so Hindi and Bengali labels read correctly in PNG and
+// PDF (SVG keeps text as text, which the browser shapes). Without those fonts, charts fall back to gonum/plot's
+// Liberation Sans (Latin only), and a figure whose labels need the
+// missing fonts says so in Figure.Warnings (code chart_font_missing)
+// rather than drawing boxes silently.
 package chart
 
 import (
@@ -33,16 +37,22 @@ import (
 type Figure struct {
 	Plot          *plot.Plot
 	Width, Height vg.Length
+	// Warnings says which labels the charts' fonts cannot draw (codes
+	// chart_font_missing and chart_text_unshapable); nil when all can.
+	Warnings []results.Warning
 }
 
 // Write draws the figure in the given format ("png", "svg", "pdf", ...,
-// as gonum/plot names them) to w.
+// as gonum/plot names them) to w, with a margin of 6 points on the left
+// and right and 3 above and below, so no label touches the image's edge.
 func (f *Figure) Write(w io.Writer, format string) error {
-	wt, err := f.Plot.WriterTo(f.Width, f.Height, format)
+	c, err := draw.NewFormattedCanvas(f.Width, f.Height, format)
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(w)
+	mx, my := vg.Points(6), vg.Points(3)
+	f.Plot.Draw(draw.Crop(draw.New(c), mx, -mx, my, -my))
+	_, err = c.WriteTo(w)
 	return err
 }
 
@@ -87,7 +97,23 @@ func newPlot(title string) *plot.Plot {
 	}
 	p.Legend.TextStyle.Font = sans
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	// Inside the plot area, clear of its edges, so no swatch is clipped.
+	p.Legend.XOffs = -vg.Points(18)
+	p.Legend.YOffs = -vg.Points(6)
+	p.Legend.Padding = vg.Points(3)
+	p.Legend.ThumbnailWidth = vg.Points(14)
+	useText(p)
 	return p
+}
+
+// labelsOf returns every text of p that a chart draws: title, axis
+// labels and the given tick and legend labels.
+func labelsOf(p *plot.Plot, more ...[]string) []string {
+	out := []string{p.Title.Text, p.X.Label.Text, p.Y.Label.Text}
+	for _, m := range more {
+		out = append(out, m...)
+	}
+	return out
 }
 
 // percentTicks marks a [0,1] axis every 10% with labels every 20%.
@@ -240,7 +266,11 @@ func rateBars(title, xLabel string, names []string, series []rateSeries) (*Figur
 	p.Y.Min = -0.5
 	p.Y.Max = float64(n) - 0.5 + float64(legendH/groupH)
 	width := vg.Points(460) + labelWidth(labels)
-	return &Figure{Plot: p, Width: width, Height: max(height, vg.Points(200))}, nil
+	legend := make([]string, len(series))
+	for j, sr := range series {
+		legend[j] = sr.name
+	}
+	return &Figure{Plot: p, Width: width, Height: max(height, vg.Points(200)), Warnings: textWarnings(labelsOf(p, labels, legend))}, nil
 }
 
 // Comparison draws the pass rates of the two versions of a comparison
@@ -331,6 +361,7 @@ func Agreement(a results.Agreement) (*Figure, error) {
 		lab.TextStyle[i].Font = sans
 		lab.TextStyle[i].Font.Size = vg.Points(10)
 		lab.TextStyle[i].YAlign = draw.YCenter
+		shapeLabel(&lab.TextStyle[i])
 	}
 	p.Add(lab)
 	p.NominalY(names...)
@@ -341,7 +372,7 @@ func Agreement(a results.Agreement) (*Figure, error) {
 	}
 	p.X.Label.Text = "rows"
 	p.Add(plotter.NewGrid())
-	return &Figure{Plot: p, Width: vg.Points(460) + labelWidth(names), Height: vg.Points(200)}, nil
+	return &Figure{Plot: p, Width: vg.Points(460) + labelWidth(names), Height: vg.Points(200), Warnings: textWarnings(labelsOf(p, names))}, nil
 }
 
 // Slug turns a grouping or metric name into a file-name part: lower-case

@@ -242,11 +242,17 @@ func compareTables(oldT, newT *table, opt Options) (*results.Comparison, error) 
 			groups = append(groups, g)
 		}
 	}
+	// Versions are named by their files' base names (results.DisplayName),
+	// unless two files share one.
+	oldName, newName := results.DisplayName(oldT.file), results.DisplayName(newT.file)
+	if oldName == newName {
+		oldName, newName = oldT.file, newT.file
+	}
 	if opt.OldName == "" {
-		opt.OldName = oldT.file
+		opt.OldName = oldName
 	}
 	if opt.NewName == "" {
-		opt.NewName = newT.file
+		opt.NewName = newName
 	}
 	return versions(keys, o, nw, groups, opt), nil
 }

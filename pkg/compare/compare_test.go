@@ -290,8 +290,9 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// Files reads the paths and names the result after them; a missing file
-// is the operating system's error.
+// Files reads the paths and names the result after their base names (no
+// folder of the temporary directory in the result); a missing file is
+// the operating system's error.
 func TestFiles(t *testing.T) {
 	dir := t.TempDir()
 	old, new := filepath.Join(dir, "old.csv"), filepath.Join(dir, "new.csv")
@@ -301,7 +302,7 @@ func TestFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.OldFile != old || c.NewFile != new || c.N != 6 || c.By != "" || len(c.Groups) != 0 {
+	if c.OldFile != "old.csv" || c.NewFile != "new.csv" || c.N != 6 || c.By != "" || len(c.Groups) != 0 {
 		t.Errorf("%s -> %s n %d by %q groups %v", c.OldFile, c.NewFile, c.N, c.By, c.Groups)
 	}
 	if _, err := Files(filepath.Join(dir, "gone.csv"), new, Options{}); !errors.Is(err, os.ErrNotExist) {

@@ -131,7 +131,8 @@ func Tables(title string, tables []results.Table, xlsx, html string) ([]string, 
 }
 
 // Figures writes each figure as NAME.png and NAME.svg in dir (created
-// when missing) and returns a line saying so.
+// when missing) and returns a line saying so, followed by the figures'
+// warnings (one per code), each on its own line.
 func Figures(dir string, figs []chart.Named) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -144,7 +145,19 @@ func Figures(dir string, figs []chart.Named) (string, error) {
 			}
 		}
 	}
-	return fmt.Sprintf("%s (PNG and SVG) to %s", plural(len(figs), "chart", "charts"), dir), nil
+	line := fmt.Sprintf("%s (PNG and SVG) to %s", plural(len(figs), "chart", "charts"), dir)
+	// Labels the charts' fonts cannot draw (chart.Figure.Warnings): said
+	// once per code, with the first message, after what was written.
+	seen := map[string]bool{}
+	for _, f := range figs {
+		for _, w := range f.Figure.Warnings {
+			if !seen[w.Code] {
+				seen[w.Code] = true
+				line += "\n  warning: " + w.Message
+			}
+		}
+	}
+	return line, nil
 }
 
 func plural(n int, one, many string) string {

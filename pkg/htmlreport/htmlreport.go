@@ -100,6 +100,7 @@ type keyFigure struct {
 type grouping struct {
 	ID, By string
 	Chart  barChart
+	Narrow barChart // the same chart laid out for a phone
 	Rows   []groupRow
 	Total  groupRow
 }
@@ -157,7 +158,8 @@ func build(s *results.Score, opt Options) (*page, error) {
 	p := &page{S: s, Fragment: opt.Fragment, Tool: s.Tool, CIText: ciText(s)}
 	p.Title = s.Title
 	if p.Title == "" {
-		p.Title = "Evaluation report: " + s.Dataset.Path
+		// The file's base name: a title never shows folders (and fits a phone).
+		p.Title = "Evaluation report: " + results.DisplayName(s.Dataset.Path)
 	}
 	if s.Created != nil {
 		p.Created = s.Created.UTC().Format("2006-01-02 15:04 UTC")
@@ -187,7 +189,8 @@ func build(s *results.Score, opt Options) (*page, error) {
 			}
 		}
 		gv.Total = rowOf(s, s.Combined, "combined")
-		gv.Chart = accuracyChart(s, by, groups)
+		gv.Chart = accuracyChart(s, by, groups, wideChart)
+		gv.Narrow = accuracyChart(s, by, groups, narrowChart)
 		p.Groupings = append(p.Groupings, gv)
 		p.Sections = append(p.Sections, [2]string{gv.ID, "Accuracy by " + by})
 	}

@@ -19,12 +19,15 @@ var bucketColors = map[string]string{"both": "#4E9A5B", "neither": "#B4B4B4", "o
 // SVG user units; the chart scales to its container through its viewBox.
 type barChart struct {
 	Title         string
+	Class         string // "wide" or "narrow": which screens show it
 	Width, Height int
-	PlotX, PlotW  int // left edge and width of the plot area
-	PlotY, PlotH  int
-	Ticks         []tick
-	Legend        []legendItem
-	Groups        []barGroup
+	// Font sizes of the group labels, the tick labels and the values.
+	FontLabel, FontTick, FontValue float64
+	PlotX, PlotW                   int // left edge and width of the plot area
+	PlotY, PlotH                   int
+	Ticks                          []tick
+	Legend                         []legendItem
+	Groups                         []barGroup
 }
 
 type tick struct {
@@ -33,7 +36,7 @@ type tick struct {
 }
 
 type legendItem struct {
-	X     int
+	X, Y  int // swatch's top left; the label is beside it
 	Color string
 	Label string
 }
@@ -62,18 +65,47 @@ type bar struct {
 // f1 formats a coordinate with one decimal.
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
+// chartLayout is the size of a chart and its text: the wide one for
+// screens from 600 px, drawn 600 units wide and scaled up to 720 px; the
+// narrow one for phones, 360 units wide, drawn at about its own size, so
+// its text stays at 13 to 15 px (the wide one scaled down to a phone's
+// 374 px would set 12-unit labels at 7 px).
+type chartLayout struct {
+	class                 string
+	width                 int
+	label, tick, value    float64
+	barH, barGap, groupGp int
+}
+
+var (
+	wideChart   = chartLayout{"wide", 600, 12, 11, 10.5, 13, 2, 10}
+	narrowChart = chartLayout{"narrow", 360, 15, 13, 13, 16, 3, 12}
+)
+
 // accuracyChart lays out the chart of one grouping.
-func accuracyChart(s *results.Score, by string, groups []results.Group) barChart {
+func accuracyChart(s *results.Score, by string, groups []results.Group, lay chartLayout) barChart {
 	metrics := s.Settings.Metrics
 	maxLabel := 0
 	for _, g := range groups {
 		maxLabel = max(maxLabel, len([]rune(g.Group)))
 	}
-	const barH, barGap, groupGap = 13, 2, 10
-	c := barChart{Title: "Accuracy by " + by, Width: 600}
-	c.PlotX = min(max(maxLabel*7+16, 60), 200)
+	barH, barGap, groupGap := lay.barH, lay.barGap, lay.groupGp
+	c := barChart{Title: "Accuracy by " + by, Class: lay.class, Width: lay.width, FontLabel: lay.label, FontTick: lay.tick, FontValue: lay.value}
+	charW := 0.58 * lay.label // an average glyph's width
+	c.PlotX = min(max(int(float64(maxLabel)*charW)+16, 60), c.Width/3)
 	c.PlotW = c.Width - c.PlotX - 24
-	c.PlotY = 46
+	// The legend, wrapped onto as many lines as it needs.
+	lx, ly := c.PlotX, 10
+	legendW := 14 + 5 + 12
+	for i, id := range metrics {
+		w := legendW + int(float64(len([]rune(id)))*charW)
+		if lx+w > c.Width && lx > c.PlotX {
+			lx, ly = c.PlotX, ly+int(lay.label)+8
+		}
+		c.Legend = append(c.Legend, legendItem{X: lx, Y: ly, Color: seriesColors[i%len(seriesColors)], Label: id})
+		lx += w
+	}
+	c.PlotY = ly + 14 + 8 + int(lay.tick) + 4
 	groupH := len(metrics)*(barH+barGap) - barGap
 	c.PlotH = len(groups)*(groupH+groupGap) + groupGap
 	c.Height = c.PlotY + c.PlotH + 8
@@ -81,21 +113,16 @@ func accuracyChart(s *results.Score, by string, groups []results.Group) barChart
 	for i := 0; i <= 10; i += 2 {
 		c.Ticks = append(c.Ticks, tick{X: f1(x(float64(i) / 10)), Label: fmt.Sprintf("%d%%", i*10)})
 	}
-	lx := c.PlotX
-	for i, id := range metrics {
-		c.Legend = append(c.Legend, legendItem{X: lx, Color: seriesColors[i%len(seriesColors)], Label: id})
-		lx += 24 + len(id)*7 + 12
-	}
 	ci := s.Settings.CI != "none" && s.Settings.CI != ""
 	y := float64(c.PlotY + groupGap)
 	for _, g := range groups {
-		bg := barGroup{Label: g.Group, LabelY: f1(y + float64(groupH)/2 + 4)}
+		bg := barGroup{Label: g.Group, LabelY: f1(y + float64(groupH)/2 + lay.label/3)}
 		for i, id := range metrics {
 			ms := g.Metrics[id]
 			w := x(ms.Accuracy) - float64(c.PlotX)
 			b := bar{
 				Y: f1(y), H: strconv.Itoa(barH), W: f1(w), Color: seriesColors[i%len(seriesColors)],
-				MidY: f1(y + barH/2.0), CapY1: f1(y + 2), CapY2: f1(y + barH - 2),
+				MidY: f1(y + float64(barH)/2), CapY1: f1(y + 2), CapY2: f1(y + float64(barH) - 2),
 				ValueText: pct(ms.Accuracy),
 			}
 			b.Tip = fmt.Sprintf("%s · %s: %s (%s of %d)", g.Group, id, pct(ms.Accuracy), trimFloat(ms.Correct), g.N)
@@ -109,16 +136,16 @@ func accuracyChart(s *results.Score, by string, groups []results.Group) barChart
 			if ci {
 				end = max(end, x(ms.CIHigh))
 			}
-			if end+40 > float64(c.Width) {
+			if end+4*lay.value > float64(c.Width) {
 				b.Dark = true
 				b.ValueX = f1(float64(c.PlotX) + 4)
 			} else {
 				b.ValueX = f1(end + 4)
 			}
 			bg.Bars = append(bg.Bars, b)
-			y += barH + barGap
+			y += float64(barH + barGap)
 		}
-		y += groupGap - barGap
+		y += float64(groupGap - barGap)
 		c.Groups = append(c.Groups, bg)
 	}
 	return c

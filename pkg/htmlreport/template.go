@@ -4,7 +4,7 @@ import "html/template"
 
 // css styles the report. Every rule is scoped to .evalbook, so a fragment
 // can sit inside another page (a notebook) without restyling it.
-const css = `.evalbook{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Devanagari","Noto Sans Bengali",sans-serif;color:#1d1d1f;max-width:1100px;margin:0 auto;padding:12px 14px 40px}
+const css = `.evalbook{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Devanagari","Noto Sans Bengali","Nirmala UI","Kohinoor Devanagari","Kohinoor Bangla",sans-serif;color:#1d1d1f;max-width:1100px;margin:0 auto;padding:12px 14px 40px}
 .evalbook h1{font-size:1.5em;margin:.2em 0 .1em;color:#1f3864;overflow-wrap:anywhere}
 .evalbook h2{font-size:1.22em;margin:1.8em 0 .5em;border-bottom:1px solid #c8d3e0;padding-bottom:.2em;color:#1f3864}
 .evalbook h3{font-size:1.05em;margin:1.2em 0 .3em}
@@ -30,6 +30,7 @@ const css = `.evalbook{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,
 .evalbook tfoot td{font-weight:600;border-top:2px solid #444}
 .evalbook svg{max-width:100%;height:auto;display:block}
 .evalbook svg.chart{width:100%;max-width:720px;min-width:440px}
+.evalbook svg.chart.narrow{display:none;max-width:480px;min-width:0}
 .evalbook svg text{font-family:inherit}
 .evalbook .warn{border-left:4px solid #e0a100;background:#fff8e5;padding:6px 10px;margin:8px 0}
 .evalbook .warn code{font-weight:600}
@@ -44,7 +45,7 @@ const css = `.evalbook{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,
 .evalbook .buckets td.lab{white-space:nowrap;padding-right:10px}
 .evalbook .buckets td.bar{width:100%;min-width:160px}
 .evalbook footer{margin-top:3em;color:#777;font-size:.85em}
-@media (max-width:600px){.evalbook{font-size:14px;padding:8px 8px 30px}.evalbook dl.kv{grid-template-columns:1fr}.evalbook dl.kv dd{margin-bottom:6px}.evalbook .card .big{font-size:1.6em}}
+@media (max-width:600px){.evalbook svg.chart.wide{display:none}.evalbook svg.chart.narrow{display:block}.evalbook{font-size:14px;padding:8px 8px 30px}.evalbook dl.kv{grid-template-columns:1fr}.evalbook dl.kv dd{margin-bottom:6px}.evalbook .card .big{font-size:1.6em}}
 @media print{.evalbook thead th{position:static}.evalbook .scroll{overflow:visible}.evalbook nav{display:none}}`
 
 // sortJS makes every table.sortable sortable by clicking (or pressing
@@ -66,7 +67,16 @@ th.addEventListener("keydown",function(e){if(e.key==="Enter")go()})})});`
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"add":    func(a, b int) int { return a + b },
 	"commas": commas,
-}).Parse(pageHTML))
+}).Parse(pageHTML + chartHTML))
+
+const chartHTML = `{{define "chart"}}<div class="scroll"><svg class="chart {{.Class}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Title}}">
+<title>{{.Title}}</title>
+{{$c := .}}{{range .Legend}}<rect x="{{.X}}" y="{{.Y}}" width="14" height="14" fill="{{.Color}}"/><text x="{{add .X 19}}" y="{{add .Y 12}}" font-size="{{$c.FontLabel}}">{{.Label}}</text>
+{{end}}{{range .Ticks}}<line x1="{{.X}}" x2="{{.X}}" y1="{{$c.PlotY}}" y2="{{add $c.PlotY $c.PlotH}}" stroke="#dde3ea"/><text x="{{.X}}" y="{{add $c.PlotY -4}}" font-size="{{$c.FontTick}}" text-anchor="middle" fill="#555">{{.Label}}</text>
+{{end}}{{range .Groups}}<text x="{{add $c.PlotX -8}}" y="{{.LabelY}}" font-size="{{$c.FontLabel}}" text-anchor="end">{{.Label}}</text>
+{{range .Bars}}<g><title>{{.Tip}}</title><rect x="{{$c.PlotX}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" fill="{{.Color}}"/>{{if .Whisker}}<line x1="{{.Lo}}" x2="{{.Hi}}" y1="{{.MidY}}" y2="{{.MidY}}" stroke="#262626" stroke-width="1.2"/><line x1="{{.Lo}}" x2="{{.Lo}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/><line x1="{{.Hi}}" x2="{{.Hi}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/>{{end}}<text x="{{.ValueX}}" y="{{.CapY2}}" font-size="{{$c.FontValue}}" fill="{{if .Dark}}#fff{{else}}#333{{end}}">{{.ValueText}}</text></g>
+{{end}}{{end}}<line x1="{{.PlotX}}" x2="{{.PlotX}}" y1="{{.PlotY}}" y2="{{add .PlotY .PlotH}}" stroke="#888"/>
+</svg></div>{{end}}`
 
 const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <html lang="en">
@@ -106,14 +116,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <section id="{{.ID}}">
 <h2>Accuracy by {{.By}}</h2>
 <p class="note">Bars show accuracy (correct / n) per group{{if $.S.Settings.CI}}{{if ne $.S.Settings.CI "none"}}; whiskers show the {{$.CIText}}{{end}}{{end}}. Hover or tap a bar for its figures.</p>
-{{with .Chart}}<div class="scroll"><svg class="chart" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Title}}">
-<title>{{.Title}}</title>
-{{range .Legend}}<rect x="{{.X}}" y="10" width="14" height="14" fill="{{.Color}}"/><text x="{{add .X 19}}" y="22" font-size="12">{{.Label}}</text>
-{{end}}{{$c := .}}{{range .Ticks}}<line x1="{{.X}}" x2="{{.X}}" y1="{{$c.PlotY}}" y2="{{add $c.PlotY $c.PlotH}}" stroke="#dde3ea"/><text x="{{.X}}" y="{{add $c.PlotY -4}}" font-size="11" text-anchor="middle" fill="#555">{{.Label}}</text>
-{{end}}{{range .Groups}}<text x="{{add $c.PlotX -8}}" y="{{.LabelY}}" font-size="12" text-anchor="end">{{.Label}}</text>
-{{range .Bars}}<g><title>{{.Tip}}</title><rect x="{{$c.PlotX}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" fill="{{.Color}}"/>{{if .Whisker}}<line x1="{{.Lo}}" x2="{{.Hi}}" y1="{{.MidY}}" y2="{{.MidY}}" stroke="#262626" stroke-width="1.2"/><line x1="{{.Lo}}" x2="{{.Lo}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/><line x1="{{.Hi}}" x2="{{.Hi}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/>{{end}}<text x="{{.ValueX}}" y="{{.CapY2}}" font-size="10.5" fill="{{if .Dark}}#fff{{else}}#333{{end}}">{{.ValueText}}</text></g>
-{{end}}{{end}}<line x1="{{.PlotX}}" x2="{{.PlotX}}" y1="{{.PlotY}}" y2="{{add .PlotY .PlotH}}" stroke="#888"/>
-</svg></div>{{end}}
+{{template "chart" .Chart}}{{template "chart" .Narrow}}
 <div class="scroll"><table class="sortable">
 <thead><tr><th>{{.By}}</th><th class="num">n</th><th class="num">blank</th><th class="num">empty golden</th>{{range $.S.Settings.Metrics}}<th class="num">{{.}}<br>correct</th><th class="num">{{.}}<br>accuracy</th>{{if ne $.CIText "no interval"}}<th class="num">{{.}}<br>interval</th>{{end}}{{end}}</tr></thead>
 <tbody>{{range .Rows}}

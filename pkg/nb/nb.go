@@ -213,8 +213,14 @@ func Show(r results.Report, max int) error {
 }
 
 // Chart shows a figure as PNG in a notebook; outside one it prints a
-// line naming the figure, since a terminal cannot show it.
+// line naming the figure, since a terminal cannot show it. The figure's
+// warnings (labels its fonts cannot draw) are printed first, either way.
 func Chart(f *chart.Figure) error {
+	for _, w := range f.Warnings {
+		if _, err := fmt.Fprintf(Out, "warning: %s\n", w.Message); err != nil {
+			return err
+		}
+	}
 	if !inNotebook() {
 		_, err := fmt.Fprintf(Out, "[chart %q, %.0fx%.0f points: shown in a notebook only]\n", f.Plot.Title.Text, f.Width.Points(), f.Height.Points())
 		return err
@@ -232,6 +238,11 @@ func Chart(f *chart.Figure) error {
 func ChartSVG(f *chart.Figure) error {
 	if !inNotebook() {
 		return Chart(f)
+	}
+	for _, w := range f.Warnings {
+		if _, err := fmt.Fprintf(Out, "warning: %s\n", w.Message); err != nil {
+			return err
+		}
 	}
 	b, err := f.Bytes("svg")
 	if err != nil {

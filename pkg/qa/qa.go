@@ -238,7 +238,9 @@ func ScoreFile(ctx context.Context, path string, opt Options) (*results.Score, e
 }
 
 // Score scores a response table read from r; name is used in messages
-// and to choose the format by extension.
+// and to choose the format by extension. The result's Dataset.Path is
+// name's base name (results.DisplayName), so no report shows the folders
+// the file came from; a caller that wants them sets it afterwards.
 func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results.Score, error) {
 	opt.fill()
 	if err := opt.validate(); err != nil {
@@ -284,7 +286,9 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	if err != nil {
 		return nil, err
 	}
-	res.Dataset = results.Dataset{Path: name, Format: format, Hash: hex.EncodeToString(h.Sum(nil))[:12], Rows: res.Combined.N}
+	// The dataset is named by its base name (results.DisplayName): reports
+	// are forwarded, and the folders a file sits in are the sender's business.
+	res.Dataset = results.Dataset{Path: results.DisplayName(name), Format: format, Hash: hex.EncodeToString(h.Sum(nil))[:12], Rows: res.Combined.N}
 	res.Tool = "evalbook" // the command adds its version
 	return res, nil
 }

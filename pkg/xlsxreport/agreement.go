@@ -86,7 +86,13 @@ func (b *book) agreementSheet() error {
 			}
 		}
 	}
-	return g.err
+	if g.err != nil {
+		return g.err
+	}
+	// Its tables have headers of their own: the title and the note on
+	// reading it stay in view, and the title heads every printed page.
+	b.printTitles[name] = 1
+	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: 2, TopLeftCell: "A3", ActivePane: "bottomLeft"})
 }
 
 // warningsSheet lists every warning of the result and the notes from

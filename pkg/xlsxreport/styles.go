@@ -12,6 +12,7 @@ import (
 type styles struct {
 	title, subtitle, section, header, label, text, wrap, muted int
 	center, indent, pctCenter, headerNum, headerCenter         int
+	headerIndent, intLeft, words                               int
 	integer, decimal, percent, general                         int
 	totalLabel, totalInt, totalPct, totalDec                   int
 	pass, fail                                                 int // conditional formats
@@ -56,6 +57,13 @@ func newStyles(f *excelize.File) (styles, error) {
 			Border:    []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}},
 		})
 	}
+	add(&st.headerIndent, &excelize.Style{
+		Font:      &excelize.Font{Bold: true},
+		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{headerFill}},
+		Alignment: &excelize.Alignment{Vertical: "center", Horizontal: "left", WrapText: true, Indent: 2},
+		Border:    []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}},
+	})
+	add(&st.intLeft, &excelize.Style{NumFmt: 1, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "left"}})
 	add(&st.label, &excelize.Style{Font: &excelize.Font{Bold: true}, Alignment: top})
 	add(&st.text, &excelize.Style{Alignment: top})
 	add(&st.wrap, &excelize.Style{Alignment: wrapTop})
@@ -63,6 +71,7 @@ func newStyles(f *excelize.File) (styles, error) {
 	add(&st.integer, &excelize.Style{NumFmt: 1, Alignment: top})
 	add(&st.center, &excelize.Style{NumFmt: 1, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "center"}})
 	add(&st.indent, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true, Indent: 1}})
+	add(&st.words, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "left", WrapText: true, Indent: 2}})
 	add(&st.decimal, &excelize.Style{CustomNumFmt: &decFmt, Alignment: top})
 	add(&st.general, &excelize.Style{Alignment: top})
 	add(&st.percent, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: top})

@@ -5,14 +5,56 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
 )
 
-// summaryWidths are the Summary sheet's column widths; long texts are
-// merged over columns B to G.
-var summaryWidths = []float64{24, 12, 10, 11, 11, 11, 50}
+// summaryWords is the narrowest and widest the Summary's last column
+// (the key figures in words) is; long texts are merged over columns B to G.
+const summaryWords, summaryWordsMax = 52, 84
 
-// summaryText is the width in characters of the merged B:G text cells.
-const summaryText = 105
+// keyHeader is the header of the Summary's key figures.
+var keyHeader = []string{"metric", "correct", "n", "accuracy", "CI low", "CI high", "in words"}
+
+// summaryWidths returns the Summary sheet's column widths from its
+// content: column A fits the longest label (and metric id), columns B
+// to F their header or widest figure, with room for the bold header.
+func summaryWidths(s *results.Score, labels []string) []float64 {
+	w := make([]float64, 7)
+	fit := func(c int, text string) {
+		w[c] = max(w[c], float64(utf16Len(text))*1.1+2)
+	}
+	for _, l := range labels {
+		fit(0, l)
+	}
+	for _, id := range s.Settings.Metrics {
+		fit(0, id)
+		ms := s.Combined.Metrics[id]
+		fit(1, trimFloat(ms.Correct))
+		for c, v := range []float64{ms.Accuracy, ms.CILow, ms.CIHigh} {
+			fit(3+c, pct(v))
+		}
+	}
+	fit(2, fmt.Sprint(s.Combined.N))
+	for c, h := range keyHeader[:6] {
+		fit(c, h)
+	}
+	w[0] = min(max(w[0], 14), 32)
+	for _, id := range s.Settings.Metrics {
+		w[6] = max(w[6], float64(utf16Len(keyWords(s, id)))+4)
+	}
+	w[6] = min(max(w[6], summaryWords), summaryWordsMax)
+	return w
+}
+
+// keyWords says a metric's key figures in words.
+func keyWords(s *results.Score, id string) string {
+	ms := s.Combined.Metrics[id]
+	words := fmt.Sprintf("%s of %d rows correct (%s)", trimFloat(ms.Correct), s.Combined.N, pct(ms.Accuracy))
+	if s.Settings.CI != "none" && s.Settings.CI != "" {
+		words += fmt.Sprintf("; %s from %s to %s", ciText(s), pct(ms.CILow), pct(ms.CIHigh))
+	}
+	return words
+}
 
 // summarySheet writes the Summary: provenance, settings, key figures, a
 // guide to the sheets, and what each metric means. It is written last,
@@ -24,7 +66,13 @@ func (b *book) summarySheet() error {
 		return err
 	}
 	g := &grid{f: b.f, sheet: name}
-	g.widths(summaryWidths...)
+	var labels []string
+	widths := summaryWidths(s, nil)
+	// summaryText is the width in characters of the merged B:G text cells.
+	summaryText := 0.0
+	for _, x := range widths[1:] {
+		summaryText += x
+	}
 	g.set(1, 1, title(s), b.st.title)
 	by := s.Tool
 	if s.Created != nil {
@@ -42,12 +90,18 @@ func (b *book) summarySheet() error {
 	}
 	pair := func(label string, v any) {
 		row++
+		labels = append(labels, label)
 		g.set(1, row, label, b.st.label)
 		switch x := v.(type) {
 		case string:
 			g.text(2, 7, row, x, b.st.wrap, summaryText)
 		case int:
-			g.set(2, row, x, b.st.integer)
+			// Left-aligned, like the settings' text beside it, and as
+			// tall as a one-line text row.
+			g.set(2, row, x, b.st.intLeft)
+			if g.err == nil {
+				g.err = g.f.SetRowHeight(name, row, rowHeight("", 1))
+			}
 		default:
 			g.set(2, row, x, b.st.text)
 		}
@@ -76,10 +130,13 @@ func (b *book) summarySheet() error {
 
 	section("Key figures (all rows)")
 	row++
-	for c, h := range []string{"metric", "correct", "n", "accuracy", "CI low", "CI high", "in words"} {
+	for c, h := range keyHeader {
 		st := b.st.headerNum
-		if c == 0 || c == 6 {
+		switch c {
+		case 0:
 			st = b.st.header
+		case 6: // indented: clear of the right-aligned "CI high"
+			st = b.st.headerIndent
 		}
 		g.set(c+1, row, h, st)
 	}
@@ -100,11 +157,7 @@ func (b *book) summarySheet() error {
 		g.set(4, row, ms.Accuracy, b.st.percent)
 		g.set(5, row, ms.CILow, b.st.percent)
 		g.set(6, row, ms.CIHigh, b.st.percent)
-		words := fmt.Sprintf("%s of %d rows correct (%s)", trimFloat(ms.Correct), s.Combined.N, pct(ms.Accuracy))
-		if s.Settings.CI != "none" && s.Settings.CI != "" {
-			words += fmt.Sprintf("; %s from %s to %s", ciText(s), pct(ms.CILow), pct(ms.CIHigh))
-		}
-		g.text(7, 7, row, words, b.st.wrap, summaryWidths[6])
+		g.text(7, 7, row, keyWords(s, id), b.st.words, widths[6]-3)
 	}
 	pair("Blank responses", s.Combined.Blank)
 	pair("Empty golden answers", s.Combined.EmptyGolden)
@@ -161,11 +214,27 @@ func (b *book) summarySheet() error {
 			pair("Note", n)
 		}
 	}
-	return g.err
+	widths[0] = summaryWidths(s, labels)[0]
+	g.widths(widths...)
+	if g.err != nil {
+		return g.err
+	}
+	// The title stays in view, and heads every printed page.
+	b.printTitles[name] = 1
+	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: 2, TopLeftCell: "A3", ActivePane: "bottomLeft"})
 }
 
-// describe says what a sheet holds.
+// describe says what a sheet holds, and what of it is printed when only
+// its first rows are.
 func (b *book) describe(sheet string) string {
+	d := b.describeSheet(sheet)
+	if n, ok := b.printedRows[sheet]; ok {
+		d += fmt.Sprintf(" Printed: the first %d of its %d rows (its print area; clear it to print them all).", printedRows, n)
+	}
+	return d
+}
+
+func (b *book) describeSheet(sheet string) string {
 	if t, ok := b.tableTitles[sheet]; ok {
 		return t + "."
 	}

@@ -94,7 +94,7 @@ func WriteTables(w io.Writer, title string, tables []results.Table) error {
 	if len(tables) == 0 {
 		return fmt.Errorf("xlsxreport: no tables to write")
 	}
-	b := &book{f: excelize.NewFile(), s: &results.Score{Title: title}, printTitles: map[string]int{}, printAreas: map[string]string{}, tableTitles: map[string]string{}}
+	b := &book{f: excelize.NewFile(), s: &results.Score{Title: title}, printTitles: map[string]int{}, printAreas: map[string]string{}, printedRows: map[string]int{}, tableTitles: map[string]string{}}
 	defer b.f.Close()
 	var err error
 	if b.st, err = newStyles(b.f); err != nil {

@@ -213,7 +213,7 @@ func layoutColumns(s *results.RowSchema, sample [][]string) layout {
 	l.metric = s.MetricCol
 	l.graded = s.Graded
 	for c, h := range l.header {
-		hw := float64(displayWidth(h)) + 2
+		hw := float64(displayWidth(h))*1.15 + 2 // bold header text is wider
 		if l.numeric[c] {
 			l.widths = append(l.widths, min(max(hw, 7), 20))
 			l.wrap = append(l.wrap, false)
@@ -294,6 +294,11 @@ type rowSheets struct {
 }
 
 var boxed = map[string]any{"0": 0, "1": 1}
+
+// printedRows is how many data rows of a Verdicts or Disagreements sheet
+// its print area holds: one landscape page. A printed workbook is read as
+// a report; all the rows are for filtering on screen.
+const printedRows = 25
 
 // open starts the next sheet: print layout, column widths and styles,
 // frozen header, and the header row.
@@ -465,6 +470,12 @@ func (r *rowSheets) close() error {
 			ShowRowStripes: &no,
 		}); err != nil {
 			return err
+		}
+		// Printed (and exported to PDF): the header and the first rows,
+		// one page; the sheet itself holds every row, for the screen.
+		if r.row > printedRows+1 {
+			b.printAreas[r.sheet] = fmt.Sprintf("%s!$A$1:$%s$%d", quoteSheet(r.sheet), colName(len(r.lay.header)), printedRows+1)
+			b.printedRows[r.sheet] = r.row - 1
 		}
 	}
 	return r.sw.Flush()

@@ -94,6 +94,9 @@ type book struct {
 	printTitles map[string]int
 	// printAreas maps a sheet to its print area, set with printTitles.
 	printAreas map[string]string
+	// printedRows maps a row sheet whose print area holds only its first
+	// printedRows rows to the rows it has.
+	printedRows map[string]int
 	// tableTitles maps the sheet of each extra table to its title.
 	tableTitles map[string]string
 	// rows are the verdict rows (Options.Rows, or a reader over
@@ -113,7 +116,7 @@ func Write(w io.Writer, s *results.Score, opt Options) (Info, error) {
 	if opt.VerdictsName == "" {
 		opt.VerdictsName = "verdicts"
 	}
-	b := &book{f: excelize.NewFile(), s: s, opt: opt, printTitles: map[string]int{}, printAreas: map[string]string{}, tableTitles: map[string]string{}}
+	b := &book{f: excelize.NewFile(), s: s, opt: opt, printTitles: map[string]int{}, printAreas: map[string]string{}, printedRows: map[string]int{}, tableTitles: map[string]string{}}
 	defer b.f.Close()
 	if err := b.write(); err != nil {
 		return b.info, err
@@ -223,6 +226,9 @@ func (b *book) finish() error {
 				return err
 			}
 		}
+		if err := b.fitShort(name); err != nil {
+			return err
+		}
 	}
 	b.f.SetActiveSheet(0)
 	b.info.Sheets = b.f.GetSheetList()
@@ -237,12 +243,13 @@ func (b *book) finish() error {
 	return b.f.SetDocProps(props)
 }
 
-// title is the report's title: the result's own, or one naming the data.
+// title is the report's title: the result's own, or one naming the data
+// by its file's base name (never its folders).
 func title(s *results.Score) string {
 	if s.Title != "" {
 		return s.Title
 	}
-	return "Evaluation report: " + s.Dataset.Path
+	return "Evaluation report: " + results.DisplayName(s.Dataset.Path)
 }
 
 // groupings lists the distinct By values of s.Groups in order.
@@ -291,6 +298,40 @@ func (b *book) printLayout(sheet string) error {
 		OddHeader: "&L&A",
 		OddFooter: "&Levalbook&RPage &P of &N",
 	})
+}
+
+// onePage is the most rows a sheet may print on one page, shrunk to fit:
+// past it, a sheet prints one page wide and as many tall as it needs.
+const onePage = 60
+
+// fitShort makes a sheet whose printed rows (its print area's, or its
+// used range's) are at most onePage print on one page, as a table and
+// its chart belong together. The Summary's paragraphs print at full
+// size (two pages), and row sheets (Verdicts, Disagreements) keep theirs.
+func (b *book) fitShort(name string) error {
+	rows := 0
+	if _, ok := b.printedRows[name]; ok || name == "Summary" {
+		return nil
+	}
+	if area, ok := b.printAreas[name]; ok {
+		if i := strings.LastIndexByte(area, '$'); i >= 0 {
+			fmt.Sscan(area[i+1:], &rows)
+		}
+	} else {
+		dim, err := b.f.GetSheetDimension(name)
+		if err != nil {
+			return err
+		}
+		_, rows, err = excelize.CellNameToCoordinates(dim[strings.LastIndexByte(dim, ':')+1:])
+		if err != nil {
+			return nil // an empty sheet's "A1"
+		}
+	}
+	if rows == 0 || rows > onePage {
+		return nil
+	}
+	one := 1
+	return b.f.SetPageLayout(name, &excelize.PageLayoutOptions{FitToHeight: &one})
 }
 
 // sheetName makes a valid, unused sheet name from s: at most 31
