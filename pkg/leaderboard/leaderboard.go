@@ -112,7 +112,7 @@ func (in Input) name() string {
 	if in.Name != "" {
 		return in.Name
 	}
-	return in.Path
+	return results.DisplayName(in.Path) // a forwarded board shows no local folders (issue 18)
 }
 
 // score scores the file with pkg/qa, from FS when it is set.

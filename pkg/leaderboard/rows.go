@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/qa"
-	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
@@ -134,7 +133,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	for _, w := range res.Warnings {
 		b.fileWarning(in.Path, w)
 	}
-	info := FileInfo{Path: results.DisplayName(in.name()), Model: in.Model, Rows: res.Combined.N, Hash: res.Dataset.Hash}
+	info := FileInfo{Path: in.name(), Model: in.Model, Rows: res.Combined.N, Hash: res.Dataset.Hash}
 	if perRowModel {
 		info.Model = "(model column)"
 	}
