@@ -1,6 +1,7 @@
 package agree
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -172,7 +173,8 @@ func AnalyzeCSV(r io.Reader, name string, raters []string, idColumn string, opt 
 // raters rated, Fleiss' kappa, or Krippendorff's alpha) with its observed
 // and chance agreement, a percentile bootstrap interval over items, the
 // confusion matrix when there are two raters, and every item on which
-// the raters disagree, to adjudicate.
+// the raters disagree, to adjudicate (disagreements with the same
+// ratings share one Ratings map: read it, do not change it).
 //
 // Each statistic is computed in one pass over the items, and its
 // bootstrap resamples tables of counts rather than items (see
@@ -221,16 +223,29 @@ func analyze(t *codedTable, opt Options) (*results.RaterAgreement, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Items with the same ratings share one Ratings map: a million
+	// items hold a few dozen distinct rating tuples, and a map apiece
+	// would cost 300 bytes an item.
+	shared := map[string]map[string]string{}
+	key := make([]byte, 0, 4*len(t.raters))
 	for i := range t.n {
 		row := t.row(i)
 		if !disagree(row) {
 			continue
 		}
-		d := results.RaterDisagreement{Item: t.itemName(i), Line: t.line(i), Ratings: make(map[string]string, len(t.raters))}
-		for j, r := range t.raters {
-			d.Ratings[r] = t.label(row[j])
+		key = key[:0]
+		for _, c := range row {
+			key = binary.LittleEndian.AppendUint32(key, c)
 		}
-		a.res.Disagreements = append(a.res.Disagreements, d)
+		ratings, ok := shared[string(key)]
+		if !ok {
+			ratings = make(map[string]string, len(t.raters))
+			for j, r := range t.raters {
+				ratings[r] = t.label(row[j])
+			}
+			shared[string(key)] = ratings
+		}
+		a.res.Disagreements = append(a.res.Disagreements, results.RaterDisagreement{Item: t.itemName(i), Line: t.line(i), Ratings: ratings})
 	}
 	return a.res, nil
 }

@@ -186,26 +186,22 @@ func codeRatings(ratings [][]string) *codedTable {
 }
 
 // idSet keeps the ids of a table in one block of bytes and finds
-// duplicates with an open-addressing hash table of row numbers (4 bytes a
-// slot, at most half full), far smaller than a map of strings.
+// duplicates with an open-addressing hash table (at most half full) whose
+// slots hold a row number and 32 bits of the id's hash, so that a probe
+// reads the id's bytes only when the hashes match: 16 bytes a row or
+// less, far smaller than a map of strings.
 type idSet struct {
 	buf  []byte
-	ends []int // ends[i] is where id i ends in buf
-	slot []uint32
+	ends []int    // ends[i] is where id i ends in buf
+	slot []uint64 // hash<<32 | row+1; 0 is empty
 	used int
 	seed maphash.Seed
 }
 
-func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]uint32, 1024)} }
+func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]uint64, 1024)} }
 
 // get returns id i.
-func (s *idSet) get(i int) string {
-	start := 0
-	if i > 0 {
-		start = s.ends[i-1]
-	}
-	return string(s.buf[start:s.ends[i]])
-}
+func (s *idSet) get(i int) string { return string(s.bytes(i)) }
 
 func (s *idSet) bytes(i int) []byte {
 	start := 0
@@ -224,34 +220,37 @@ func (s *idSet) push(id string) {
 // add appends id and reports whether it was there already, and then the
 // row it first appeared in (and does not append it).
 func (s *idSet) add(id string) (first int, dup bool) {
-	mask := uint64(len(s.slot) - 1)
 	h := maphash.String(s.seed, id)
+	tag := h >> 32 << 32
+	mask := uint64(len(s.slot) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := s.slot[i]
 		if v == 0 {
 			s.push(id)
-			s.slot[i] = uint32(len(s.ends))
+			s.slot[i] = tag | uint64(len(s.ends))
 			s.used++
 			if 2*s.used > len(s.slot) {
 				s.grow()
 			}
 			return 0, false
 		}
-		if string(s.bytes(int(v)-1)) == id {
-			return int(v) - 1, true
+		if v&^0xffffffff == tag {
+			if row := int(uint32(v)) - 1; string(s.bytes(row)) == id {
+				return row, true
+			}
 		}
 	}
 }
 
 func (s *idSet) grow() {
 	old := s.slot
-	s.slot = make([]uint32, 2*len(old))
+	s.slot = make([]uint64, 2*len(old))
 	mask := uint64(len(s.slot) - 1)
 	for _, v := range old {
 		if v == 0 {
 			continue
 		}
-		h := maphash.Bytes(s.seed, s.bytes(int(v)-1))
+		h := maphash.Bytes(s.seed, s.bytes(int(uint32(v))-1))
 		i := h & mask
 		for s.slot[i] != 0 {
 			i = (i + 1) & mask
