@@ -192,7 +192,11 @@ func Analyze(t *LabelTable, opt Options) (*results.RaterAgreement, error) {
 	if err := opt.Validate(len(t.Raters)); err != nil {
 		return nil, err
 	}
-	return analyze(t.coded(), opt)
+	ct, err := t.coded()
+	if err != nil {
+		return nil, err
+	}
+	return analyze(ct, opt)
 }
 
 func analyze(t *codedTable, opt Options) (*results.RaterAgreement, error) {
@@ -228,8 +232,9 @@ func analyze(t *codedTable, opt Options) (*results.RaterAgreement, error) {
 	// would cost 300 bytes an item.
 	shared := map[string]map[string]string{}
 	key := make([]byte, 0, 4*len(t.raters))
+	buf := make([]uint32, len(t.raters))
 	for i := range t.n {
-		row := t.row(i)
+		row := t.row(i, buf)
 		if !disagree(row) {
 			continue
 		}
@@ -325,8 +330,9 @@ const maxWarnLines = 10
 func (t *codedTable) pairCells() (cells []int, both int, skippedLines []int, skipped int) {
 	l := len(t.labels)
 	cells = make([]int, l*l)
+	buf := make([]uint32, len(t.raters))
 	for i := range t.n {
-		r := t.row(i)
+		r := t.row(i, buf)
 		if r[0] == 0 || r[1] == 0 {
 			if skipped < maxWarnLines {
 				skippedLines = append(skippedLines, t.line(i))
@@ -397,8 +403,9 @@ func (t *codedTable) pairConfusion(cells []int, order []string) (Confusion, erro
 // with both ratings, whose label is not in order (pos).
 func (t *codedTable) notInOrder(pos map[string]int, order []string) error {
 	item := 0
+	buf := make([]uint32, len(t.raters))
 	for i := range t.n {
-		r := t.row(i)
+		r := t.row(i, buf)
 		if r[0] == 0 || r[1] == 0 {
 			continue
 		}

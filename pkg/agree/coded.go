@@ -1,8 +1,10 @@
 package agree
 
 import (
+	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 )
@@ -21,9 +23,12 @@ type codedTable struct {
 	// first is, per label, the place where it first appears (row-major
 	// order), for errors about its value.
 	first []cellPlace
-	// codes holds the ratings row by row, len(raters) per row.
-	codes []uint32
-	n     int // rows
+	// codes16 holds the ratings row by row, len(raters) per row, while
+	// every code fits 16 bits; codes32 holds them from the first code that
+	// does not (and codes16 is then nil).
+	codes16 []uint16
+	codes32 []uint32
+	n       int // rows
 	// jumps records the rows whose line is not the one after the
 	// previous row's (a record spanning lines by a quoted line break
 	// shifts every later row): line(i) is the line of the last jump at
@@ -36,10 +41,34 @@ type cellPlace struct{ row, rater, line, column int }
 
 type lineJump struct{ row, line int }
 
-// row returns the codes of row i.
-func (c *codedTable) row(i int) []uint32 {
+// row returns the codes of row i, in buf (len(raters) long) unless they
+// are kept as 32-bit codes.
+func (c *codedTable) row(i int, buf []uint32) []uint32 {
 	r := len(c.raters)
-	return c.codes[i*r : (i+1)*r : (i+1)*r]
+	if c.codes32 != nil {
+		return c.codes32[i*r : (i+1)*r : (i+1)*r]
+	}
+	buf = buf[:r]
+	for j, v := range c.codes16[i*r : (i+1)*r] {
+		buf[j] = uint32(v)
+	}
+	return buf
+}
+
+// push appends a code.
+func (c *codedTable) push(code uint32) {
+	if c.codes32 == nil && code > math.MaxUint16 {
+		c.codes32 = make([]uint32, len(c.codes16), 2*len(c.codes16)+1)
+		for i, v := range c.codes16 {
+			c.codes32[i] = uint32(v)
+		}
+		c.codes16 = nil
+	}
+	if c.codes32 != nil {
+		c.codes32 = append(c.codes32, code)
+	} else {
+		c.codes16 = append(c.codes16, uint16(code))
+	}
 }
 
 // line returns the line on which row i starts.
@@ -113,7 +142,7 @@ func (c *coder) add(line int, ratings []string, pos func(j int) (int, int)) {
 			}
 			c.last[j], c.lastCode[j] = v, code
 		}
-		t.codes = append(t.codes, code)
+		t.push(code)
 	}
 	t.n++
 }
@@ -129,7 +158,11 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 	c := newCoder(t)
 	_, err := scanLabels(r, file, raters, idColumn, func(s *labelScan) error {
 		if t.ids != nil {
-			if first, dup := t.ids.add(s.id); dup {
+			first, dup, full := t.ids.add(s.id)
+			if full {
+				return s.idErr("the ids of the file come to more than %d bytes, the most this reader keeps; give fewer rows or shorter ids", maxIDBytes)
+			}
+			if dup {
 				return s.idErr("duplicate %s %q (first on line %d)", idColumn, s.id, t.line(first))
 			}
 		}
@@ -143,12 +176,14 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 }
 
 // coded turns a LabelTable into its coded form.
-func (t *LabelTable) coded() *codedTable {
+func (t *LabelTable) coded() (*codedTable, error) {
 	ct := &codedTable{file: t.File, raters: t.Raters, idColumn: t.IDColumn}
 	if t.IDColumn != "" {
 		ct.ids = &idSet{}
 		for _, r := range t.Rows {
-			ct.ids.push(r.ID)
+			if !ct.ids.push(r.ID) {
+				return nil, fmt.Errorf("%s: the ids come to more than %d bytes, the most the analysis keeps", t.File, maxIDBytes)
+			}
 		}
 	}
 	c := newCoder(ct)
@@ -161,7 +196,7 @@ func (t *LabelTable) coded() *codedTable {
 		}
 		c.add(r.Line, r.Ratings, pos)
 	}
-	return ct
+	return ct, nil
 }
 
 // codeRatings codes ratings[u] (units of a statistic's arguments, with
@@ -192,11 +227,14 @@ func codeRatings(ratings [][]string) *codedTable {
 // less, far smaller than a map of strings.
 type idSet struct {
 	buf  []byte
-	ends []int    // ends[i] is where id i ends in buf
+	ends []uint32 // ends[i] is where id i ends in buf
 	slot []uint64 // hash<<32 | row+1; 0 is empty
 	used int
 	seed maphash.Seed
 }
+
+// maxIDBytes bounds the ids an idSet keeps (its offsets are 32 bits).
+const maxIDBytes = math.MaxUint32
 
 func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]uint64, 1024)} }
 
@@ -204,39 +242,47 @@ func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]ui
 func (s *idSet) get(i int) string { return string(s.bytes(i)) }
 
 func (s *idSet) bytes(i int) []byte {
-	start := 0
+	var start uint32
 	if i > 0 {
 		start = s.ends[i-1]
 	}
 	return s.buf[start:s.ends[i]]
 }
 
-// push appends id without the duplicate check.
-func (s *idSet) push(id string) {
+// push appends id without the duplicate check; false when the ids would
+// pass maxIDBytes.
+func (s *idSet) push(id string) bool {
+	if len(s.buf)+len(id) > maxIDBytes {
+		return false
+	}
 	s.buf = append(s.buf, id...)
-	s.ends = append(s.ends, len(s.buf))
+	s.ends = append(s.ends, uint32(len(s.buf)))
+	return true
 }
 
 // add appends id and reports whether it was there already, and then the
-// row it first appeared in (and does not append it).
-func (s *idSet) add(id string) (first int, dup bool) {
+// row it first appeared in (and does not append it); full when the ids
+// would pass maxIDBytes.
+func (s *idSet) add(id string) (first int, dup, full bool) {
 	h := maphash.String(s.seed, id)
 	tag := h >> 32 << 32
 	mask := uint64(len(s.slot) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := s.slot[i]
 		if v == 0 {
-			s.push(id)
+			if !s.push(id) {
+				return 0, false, true
+			}
 			s.slot[i] = tag | uint64(len(s.ends))
 			s.used++
 			if 2*s.used > len(s.slot) {
 				s.grow()
 			}
-			return 0, false
+			return 0, false, false
 		}
 		if v&^0xffffffff == tag {
 			if row := int(uint32(v)) - 1; string(s.bytes(row)) == id {
-				return row, true
+				return row, true, false
 			}
 		}
 	}

@@ -337,7 +337,7 @@ func TestIDSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for range 20000 {
 		id := "x" + strconv.Itoa(r.IntN(15000))
-		first, dup := s.add(id)
+		first, dup, _ := s.add(id)
 		want, wantDup := ref[id]
 		if dup != wantDup || (dup && first != want) {
 			t.Fatalf("%q: (%d, %v), want (%d, %v)", id, first, dup, want, wantDup)
@@ -349,6 +349,29 @@ func TestIDSet(t *testing.T) {
 	for id, i := range ref {
 		if s.get(i) != id {
 			t.Fatalf("id %d is %q, want %q", i, s.get(i), id)
+		}
+	}
+}
+
+// A table with more than 65,535 distinct labels moves its codes from 16
+// to 32 bits mid-read; every row still decodes to its ratings (the codes'
+// width is all that changes).
+func TestWideCodes(t *testing.T) {
+	units := make([][]string, 70000)
+	for i := range units {
+		units[i] = []string{strconv.Itoa(i), strconv.Itoa(i + i%3), ""}
+	}
+	ct := codeRatings(units)
+	if ct.codes32 == nil || ct.codes16 != nil {
+		t.Fatalf("codes not widened: %d labels", len(ct.labels))
+	}
+	buf := make([]uint32, 3)
+	for i, u := range units {
+		r := ct.row(i, buf)
+		for j := range u {
+			if ct.label(r[j]) != u[j] {
+				t.Fatalf("row %d rater %d decodes to %q, want %q", i, j, ct.label(r[j]), u[j])
+			}
 		}
 	}
 }

@@ -30,9 +30,10 @@ func groupUnits(t *codedTable, pos []int) *unitPatterns {
 	r := len(t.raters)
 	vals := make([]int, 0, r)
 	key := make([]byte, 0, 4*r)
+	buf := make([]uint32, r)
 	for i := range t.n {
 		vals = vals[:0]
-		for _, c := range t.row(i) {
+		for _, c := range t.row(i, buf) {
 			if c != 0 {
 				vals = append(vals, pos[c-1])
 			}
