@@ -26,8 +26,12 @@ type Interval struct {
 //	lo, hi = quantiles (1−c)/2 and (1+c)/2 of {κ*_b}
 //
 // with quantiles interpolated linearly between order statistics (R's and
-// NumPy's default). Resampling works on the confusion cells, so a
-// resample costs O(n + k²). A resample where both raters used one label
+// NumPy's default). Kappa depends on the items only through the k×k
+// confusion table, and the table of n items drawn with replacement is
+// Multinomial(n, counts/n): each resample draws that table directly (a
+// binomial per cell, by Hörmann's BTRD), which is equal in law to
+// drawing items and costs O(k²), not O(n): 10,000 resamples of a million
+// pairs take about 20 ms. A resample where both raters used one label
 // gets κ = 1, as CohenKappa does. Randomness comes from PCG seeded with
 // seed only.
 //
