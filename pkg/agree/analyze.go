@@ -1,9 +1,11 @@
 package agree
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,18 +151,22 @@ type noItemsError struct{ file string }
 func (e *noItemsError) Error() string { return e.file + ": no items after the header" }
 func (e *noItemsError) Unwrap() error { return ErrNoItems }
 
-// AnalyzeCSV reads a CSV label table from r with ReadLabels (name names
-// it in errors; raters and idColumn choose the columns) and returns
-// Analyze's result. The options are validated before r is read.
+// AnalyzeCSV reads a CSV label table from r (name names it in errors;
+// raters and idColumn choose the columns) with the checks and errors of
+// ReadLabels, and returns Analyze's result. The options are validated
+// before r is read. It reads as it goes and keeps each rating as a small
+// integer code, not as a string, so that its memory stays a small
+// multiple of the file's size (a live heap of 3 to 4 times the file
+// for a million rows, the result included).
 func AnalyzeCSV(r io.Reader, name string, raters []string, idColumn string, opt Options) (*results.RaterAgreement, error) {
 	if err := opt.Validate(len(raters)); err != nil {
 		return nil, err
 	}
-	t, err := ReadLabels(r, name, raters, idColumn)
+	t, err := readCoded(r, name, raters, idColumn)
 	if err != nil {
 		return nil, err
 	}
-	return Analyze(t, opt)
+	return analyze(t, opt)
 }
 
 // Analyze measures how well the raters of t agree, as `evalbook agree`
@@ -168,7 +174,13 @@ func AnalyzeCSV(r io.Reader, name string, raters []string, idColumn string, opt 
 // raters rated, Fleiss' kappa, or Krippendorff's alpha) with its observed
 // and chance agreement, a percentile bootstrap interval over items, the
 // confusion matrix when there are two raters, and every item on which
-// the raters disagree, to adjudicate.
+// the raters disagree, to adjudicate (disagreements with the same
+// ratings share one Ratings map: read it, do not change it).
+//
+// Each statistic is computed in one pass over the items, and its
+// bootstrap resamples tables of counts rather than items (see
+// BootstrapKappa and BootstrapAlpha), so that a million items take about
+// a second.
 //
 // Warnings carry the codes of this package (WarnFewItems and the other
 // Warn constants). Their messages name the options by the command's
@@ -181,18 +193,26 @@ func Analyze(t *LabelTable, opt Options) (*results.RaterAgreement, error) {
 	if err := opt.Validate(len(t.Raters)); err != nil {
 		return nil, err
 	}
+	ct, err := t.coded()
+	if err != nil {
+		return nil, err
+	}
+	return analyze(ct, opt)
+}
+
+func analyze(t *codedTable, opt Options) (*results.RaterAgreement, error) {
 	if opt.Confidence == 0 {
 		opt.Confidence = 0.95
 	}
 	if opt.Resamples == 0 {
 		opt.Resamples = 10000
 	}
-	if len(t.Rows) == 0 {
-		return nil, &noItemsError{t.File}
+	if t.n == 0 {
+		return nil, &noItemsError{t.file}
 	}
-	m := opt.Metric.For(len(t.Raters))
+	m := opt.Metric.For(len(t.raters))
 	a := &analysis{opt: opt, tab: t, res: &results.RaterAgreement{
-		Metric: m.String(), Raters: append([]string(nil), t.Raters...),
+		Metric: m.String(), Raters: append([]string(nil), t.raters...),
 		Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
 		Disagreements: []results.RaterDisagreement{}, Warnings: []results.Warning{},
 	}}
@@ -208,21 +228,55 @@ func Analyze(t *LabelTable, opt Options) (*results.RaterAgreement, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range Disagreements(t.Items()) {
-		row := t.Rows[i]
-		d := results.RaterDisagreement{Item: t.ItemName(i), Line: row.Line, Ratings: map[string]string{}}
-		for j, r := range t.Raters {
-			d.Ratings[r] = row.Ratings[j]
+	// Items with the same ratings share one Ratings map: a million
+	// items hold a few dozen distinct rating tuples, and a map apiece
+	// would cost 300 bytes an item.
+	shared := map[string]map[string]string{}
+	key := make([]byte, 0, 4*len(t.raters))
+	buf := make([]uint32, len(t.raters))
+	for i := range t.n {
+		row := t.row(i, buf)
+		if !disagree(row) {
+			continue
 		}
-		a.res.Disagreements = append(a.res.Disagreements, d)
+		key = key[:0]
+		for _, c := range row {
+			key = binary.LittleEndian.AppendUint32(key, c)
+		}
+		ratings, ok := shared[string(key)]
+		if !ok {
+			ratings = make(map[string]string, len(t.raters))
+			for j, r := range t.raters {
+				ratings[r] = t.label(row[j])
+			}
+			shared[string(key)] = ratings
+		}
+		a.res.Disagreements = append(a.res.Disagreements, results.RaterDisagreement{Item: t.itemName(i), Line: t.line(i), Ratings: ratings})
 	}
 	return a.res, nil
+}
+
+// disagree reports whether the present codes of a row (0 is missing)
+// are not all the same.
+func disagree(row []uint32) bool {
+	var first uint32
+	for _, c := range row {
+		if c == 0 {
+			continue
+		}
+		if first == 0 {
+			first = c
+		} else if c != first {
+			return true
+		}
+	}
+	return false
 }
 
 // analysis is one run of Analyze.
 type analysis struct {
 	opt Options
-	tab *LabelTable
+	tab *codedTable
 	res *results.RaterAgreement
 }
 
@@ -248,16 +302,17 @@ func codedWarnings(msgs []string, meta []warnMeta) []results.Warning {
 // order returns the label order to hand a statistic: opt.Order, or else,
 // for a statistic that uses the order of the labels (flag names the
 // option that makes it do so, as the command spells it; "" for a
-// statistic that ignores order) the default order of labels made
-// explicit, so that the statistic does not add its own warning about it.
-// When that default is the alphabetical order of labels that are not all
-// numbers (for a scale such as low, mid, high it is wrong, and the
-// statistic with it), a warning says so, naming the flags.
-func (a *analysis) order(flag string, cols ...[]string) []string {
+// statistic that ignores order) the default order of the distinct labels
+// it uses made explicit, so that the statistic does not add its own
+// warning about it. When that default is the alphabetical order of
+// labels that are not all numbers (for a scale such as low, mid, high it
+// is wrong, and the statistic with it), a warning says so, naming the
+// flags.
+func (a *analysis) order(flag string, distinct []string) []string {
 	if a.opt.Order != nil || flag == "" {
 		return a.opt.Order
 	}
-	labels := LabelOrder(cols...)
+	labels := sortLabels(slices.Clone(distinct))
 	if !allNumbers(labels) {
 		a.res.Warnings = append(a.res.Warnings, results.Warning{Code: WarnOrderGuessed, Count: len(labels), Message: fmt.Sprintf(
 			"%s needs the order of the labels, and without --order the labels (not all numbers) were taken alphabetically: %s; if that is not the order of the scale, pass it with --order (e.g. --order low,mid,high)",
@@ -269,42 +324,140 @@ func (a *analysis) order(flag string, cols ...[]string) []string {
 // maxWarnLines is how many lines a warning lists.
 const maxWarnLines = 10
 
-func (a *analysis) kappa() error {
-	t, res := a.tab, a.res
-	var x, y []string
-	var skipped []int
-	for _, row := range t.Rows {
-		if row.Ratings[0] == "" || row.Ratings[1] == "" {
-			skipped = append(skipped, row.Line)
+// pairCells counts, over the rows where the first two raters both gave a
+// rating, each pair of codes: cells[(x−1)·L + y − 1] for L labels. It
+// returns the number of such rows, and the lines (the first maxWarnLines)
+// and number of the rows left out.
+func (t *codedTable) pairCells() (cells []int, both int, skippedLines []int, skipped int) {
+	l := len(t.labels)
+	cells = make([]int, l*l)
+	buf := make([]uint32, len(t.raters))
+	for i := range t.n {
+		r := t.row(i, buf)
+		if r[0] == 0 || r[1] == 0 {
+			if skipped < maxWarnLines {
+				skippedLines = append(skippedLines, t.line(i))
+			}
+			skipped++
 			continue
 		}
-		x = append(x, row.Ratings[0])
-		y = append(y, row.Ratings[1])
+		cells[int(r[0]-1)*l+int(r[1]-1)]++
+		both++
 	}
-	if len(skipped) > 0 {
-		w := results.Warning{Code: WarnMissingRatings, Count: len(skipped), Lines: skipped[:min(len(skipped), maxWarnLines)]}
-		if len(skipped) == 1 {
-			w.Message = fmt.Sprintf("1 item lacks a rating from %s or %s and is left out (line %d)", t.Raters[0], t.Raters[1], skipped[0])
+	return cells, both, skippedLines, skipped
+}
+
+// pairConfusion turns pairCells' counts into a Confusion in order (nil:
+// the sorted labels used), with NewConfusion's error for a label that is
+// not in the order (naming the first item, counted among the rows with
+// both ratings, that holds one).
+func (t *codedTable) pairConfusion(cells []int, order []string) (Confusion, error) {
+	l := len(t.labels)
+	used := make([]bool, l)
+	for x := range l {
+		for y := range l {
+			if cells[x*l+y] > 0 {
+				used[x], used[y] = true, true
+			}
+		}
+	}
+	var labels []string
+	if order != nil {
+		if err := checkOrder(order); err != nil {
+			return Confusion{}, err
+		}
+		labels = slices.Clone(order)
+	} else {
+		for c, u := range used {
+			if u {
+				labels = append(labels, t.labels[c])
+			}
+		}
+		labels = sortLabels(labels)
+	}
+	pos := make(map[string]int, len(labels))
+	for i, s := range labels {
+		pos[s] = i
+	}
+	for c, u := range used {
+		if _, ok := pos[t.labels[c]]; u && !ok {
+			return Confusion{}, t.notInOrder(pos, order)
+		}
+	}
+	k := len(labels)
+	flat := make([]int, k*k)
+	for x := range l {
+		for y := range l {
+			if v := cells[x*l+y]; v > 0 {
+				flat[pos[t.labels[x]]*k+pos[t.labels[y]]] += v
+			}
+		}
+	}
+	c := Confusion{Labels: labels, Counts: make([][]int, k)}
+	for i := range k {
+		c.Counts[i] = flat[i*k : (i+1)*k : (i+1)*k]
+	}
+	return c, nil
+}
+
+// notInOrder is encodePairs' error for the first rating, among the rows
+// with both ratings, whose label is not in order (pos).
+func (t *codedTable) notInOrder(pos map[string]int, order []string) error {
+	item := 0
+	buf := make([]uint32, len(t.raters))
+	for i := range t.n {
+		r := t.row(i, buf)
+		if r[0] == 0 || r[1] == 0 {
+			continue
+		}
+		for _, c := range r[:2] {
+			if _, ok := pos[t.labels[c-1]]; !ok {
+				return fmt.Errorf("agree: label %q of item %d is not in the given order %q", t.labels[c-1], item+1, order)
+			}
+		}
+		item++
+	}
+	return nil
+}
+
+func (a *analysis) kappa() error {
+	t, res := a.tab, a.res
+	cells, both, skippedLines, skipped := t.pairCells()
+	if skipped > 0 {
+		w := results.Warning{Code: WarnMissingRatings, Count: skipped, Lines: skippedLines}
+		if skipped == 1 {
+			w.Message = fmt.Sprintf("1 item lacks a rating from %s or %s and is left out (line %d)", t.raters[0], t.raters[1], skippedLines[0])
 		} else {
-			w.Message = fmt.Sprintf("%d items lack a rating from %s or %s and are left out (lines %s)", len(skipped), t.Raters[0], t.Raters[1], firstLines(skipped))
+			w.Message = fmt.Sprintf("%d items lack a rating from %s or %s and are left out (lines %s)", skipped, t.raters[0], t.raters[1], firstLines(skippedLines, skipped))
 		}
 		res.Warnings = append(res.Warnings, w)
 	}
-	if len(x) == 0 {
-		return fmt.Errorf("%s: %w", t.File, &noBothError{})
+	if both == 0 {
+		return fmt.Errorf("%s: %w", t.file, &noBothError{})
 	}
 	flag := ""
 	if a.opt.Weights != Unweighted {
 		flag = "--weights " + a.opt.Weights.String()
 	}
-	order := a.order(flag, x, y)
-	k, err := WeightedKappa(x, y, order, a.opt.Weights)
-	if err != nil {
-		return fmt.Errorf("%s: %w", t.File, err)
+	var distinct []string
+	l := len(t.labels)
+	for c := range l {
+		for x := range l {
+			if cells[c*l+x] > 0 || cells[x*l+c] > 0 {
+				distinct = append(distinct, t.labels[c])
+				break
+			}
+		}
 	}
-	iv, err := BootstrapKappa(x, y, order, a.opt.Weights, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
+	order := a.order(flag, distinct)
+	conf, err := t.pairConfusion(cells, order)
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.File, err)
+		return fmt.Errorf("%s: %w", t.file, err)
+	}
+	k := weightedKappa(conf, order, a.opt.Weights)
+	iv, err := bootstrapKappaTable(conf.Counts, a.opt.Weights, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.file, err)
 	}
 	if a.opt.Weights != Unweighted {
 		res.Weights = a.opt.Weights.String()
@@ -324,30 +477,30 @@ type noBothError struct{}
 func (*noBothError) Error() string { return "no item has both ratings" }
 func (*noBothError) Unwrap() error { return ErrNoItems }
 
-// firstLines lists the first maxWarnLines line numbers, and how many
-// more there are.
-func firstLines(lines []int) string {
+// firstLines lists the line numbers (the first maxWarnLines of total),
+// and how many more there are.
+func firstLines(lines []int, total int) string {
 	s := make([]string, min(len(lines), maxWarnLines))
 	for i := range s {
 		s[i] = strconv.Itoa(lines[i])
 	}
 	out := strings.Join(s, ", ")
-	if len(lines) > maxWarnLines {
-		out += fmt.Sprintf(" and %d more", len(lines)-maxWarnLines)
+	if total > maxWarnLines {
+		out += fmt.Sprintf(" and %d more", total-maxWarnLines)
 	}
 	return out
 }
 
 func (a *analysis) fleiss() error {
 	t, res := a.tab, a.res
-	items := t.Items()
-	f, err := FleissKappa(items)
+	p := fleissPatterns(t)
+	f, err := p.fleiss()
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.File, err)
+		return fmt.Errorf("%s: %w", t.file, err)
 	}
-	iv, err := BootstrapFleiss(items, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
+	iv, err := p.bootstrapFleiss(f, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.File, err)
+		return fmt.Errorf("%s: %w", t.file, err)
 	}
 	res.N, res.Observed, res.Expected = f.Items, f.Observed, f.Expected
 	res.FleissKappa = &f.Kappa
@@ -360,23 +513,22 @@ func (a *analysis) fleiss() error {
 
 func (a *analysis) alpha() error {
 	t, res := a.tab, a.res
-	items := t.Items()
 	flag := ""
 	if a.opt.Level == LevelOrdinal {
 		flag = "--level ordinal"
 	}
-	order := a.order(flag, items...)
-	al, err := KrippendorffAlpha(items, a.opt.Level, order)
+	order := a.order(flag, t.labels)
+	al, d, err := krippendorffCoded(t, a.opt.Level, order)
 	var ve *ValueError
 	if errors.As(err, &ve) {
-		return t.CellError(ve.Unit, ve.Rater, fmt.Errorf("%s rated %q, which is %s", t.Raters[ve.Rater], ve.Value, ve.Problem()))
+		return t.cellError(ve.code, fmt.Errorf("%s rated %q, which is %s", t.raters[ve.Rater], ve.Value, ve.Problem()))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.File, err)
+		return fmt.Errorf("%s: %w", t.file, err)
 	}
-	iv, err := BootstrapAlpha(items, a.opt.Level, order, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
+	iv, err := d.bootstrap(al, a.opt.Resamples, a.opt.Confidence, a.opt.Seed)
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.File, err)
+		return fmt.Errorf("%s: %w", t.file, err)
 	}
 	res.Level = a.opt.Level.String()
 	res.N, res.Observed, res.Expected = al.Units, al.Agreement, al.ChanceAgreement
@@ -392,17 +544,14 @@ func (a *analysis) alpha() error {
 // confusion sets, for two raters, the confusion matrix over the items
 // both rated (Fleiss' kappa and alpha; kappa has its own).
 func (a *analysis) confusion() {
-	if len(a.tab.Raters) != 2 {
+	if len(a.tab.raters) != 2 {
 		return
 	}
-	var x, y []string
-	for _, row := range a.tab.Rows {
-		if row.Ratings[0] != "" && row.Ratings[1] != "" {
-			x = append(x, row.Ratings[0])
-			y = append(y, row.Ratings[1])
-		}
+	cells, both, _, _ := a.tab.pairCells()
+	if both == 0 {
+		return
 	}
-	if c, err := NewConfusion(x, y, a.opt.Order); err == nil {
+	if c, err := a.tab.pairConfusion(cells, a.opt.Order); err == nil {
 		a.res.Confusion = &results.RaterConfusion{Labels: c.Labels, Rows: c.Counts}
 	}
 }

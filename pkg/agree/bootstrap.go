@@ -26,8 +26,12 @@ type Interval struct {
 //	lo, hi = quantiles (1−c)/2 and (1+c)/2 of {κ*_b}
 //
 // with quantiles interpolated linearly between order statistics (R's and
-// NumPy's default). Resampling works on the confusion cells, so a
-// resample costs O(n + k²). A resample where both raters used one label
+// NumPy's default). Kappa depends on the items only through the k×k
+// confusion table, and the table of n items drawn with replacement is
+// Multinomial(n, counts/n): each resample draws that table directly (a
+// binomial per cell, by Hörmann's BTRD), which is equal in law to
+// drawing items and costs O(k²), not O(n): 10,000 resamples of a million
+// pairs take about 16 ms. A resample where both raters used one label
 // gets κ = 1, as CohenKappa does. Randomness comes from PCG seeded with
 // seed only.
 //
@@ -45,44 +49,56 @@ func BootstrapKappa(a, b []string, order []string, w Weights, resamples int, con
 	if err := w.check(); err != nil {
 		return Interval{}, err
 	}
-	if len(a) != len(b) {
-		return Interval{}, fmt.Errorf("%w: %d and %d", ErrLength, len(a), len(b))
-	}
-	if len(a) == 0 {
-		return Interval{}, ErrNoItems
-	}
-	codes, labels, err := encodePairs(a, b, order)
+	c, err := NewConfusion(a, b, order)
 	if err != nil {
 		return Interval{}, err
 	}
-	k := len(labels)
-	flat := make([]int, k*k)
-	counts := make([][]int, k)
-	for i := range k {
-		counts[i] = flat[i*k : (i+1)*k : (i+1)*k]
+	return bootstrapKappaTable(c.Counts, w, resamples, confidence, seed)
+}
+
+// bootstrapKappaTable is BootstrapKappa from the k×k table of counts.
+func bootstrapKappaTable(counts [][]int, w Weights, resamples int, confidence float64, seed uint64) (Interval, error) {
+	if err := checkBootstrap(resamples, confidence); err != nil {
+		return Interval{}, err
 	}
-	iv := bootstrap(len(codes), resamples, confidence, seed, func(draw func() int) (float64, bool) {
-		clear(flat)
-		for range codes {
-			flat[codes[draw()]]++
+	if err := w.check(); err != nil {
+		return Interval{}, err
+	}
+	k := len(counts)
+	flat := make([]int, 0, k*k)
+	for _, row := range counts {
+		flat = append(flat, row...)
+	}
+	n, agreeing := 0, 0
+	for i, v := range flat {
+		n += v
+		if i/k == i%k {
+			agreeing += v
 		}
-		_, _, kappa := kappaFromCounts(counts, w)
+	}
+	if n == 0 {
+		return Interval{}, ErrNoItems
+	}
+	drawn := make([]int, k*k)
+	table := make([][]int, k)
+	for i := range k {
+		table[i] = drawn[i*k : (i+1)*k : (i+1)*k]
+	}
+	iv := bootstrap(n, resamples, confidence, seed, func(r *rng) (float64, bool) {
+		multinomial(r, n, flat, drawn)
+		_, _, kappa := kappaFromCounts(table, w)
 		return kappa, true
 	})
-	agreeing := 0
-	for _, c := range codes {
-		if int(c)/k == int(c)%k {
-			agreeing++
-		}
-	}
-	allAgree(&iv, "kappa", agreeing, len(codes), "items")
+	allAgree(&iv, "kappa", agreeing, n, "items")
 	return iv, nil
 }
 
 // BootstrapFleiss returns the percentile bootstrap interval of Fleiss'
 // kappa over items (see BootstrapKappa for the method and the warning
-// when every item is agreed on, here by all of its raters). Errors are
-// those of FleissKappa, and ErrInvalid as for BootstrapKappa.
+// when every item is agreed on, here by all of its raters). Items with
+// the same counts of each category count alike, so a resample is a
+// multinomial draw over the distinct count patterns (see BootstrapAlpha).
+// Errors are those of FleissKappa, and ErrInvalid as for BootstrapKappa.
 func BootstrapFleiss(ratings [][]string, resamples int, confidence float64, seed uint64) (Interval, error) {
 	if err := checkBootstrap(resamples, confidence); err != nil {
 		return Interval{}, err
@@ -91,22 +107,7 @@ func BootstrapFleiss(ratings [][]string, resamples int, confidence float64, seed
 	if err != nil {
 		return Interval{}, err
 	}
-	weights := make([]int, len(f.Counts))
-	iv := bootstrap(len(f.Counts), resamples, confidence, seed, func(draw func() int) (float64, bool) {
-		clear(weights)
-		for range weights {
-			weights[draw()]++
-		}
-		return fleissFromWeights(f.Counts, weights)
-	})
-	agreeing := 0
-	for _, row := range f.Counts {
-		if n, top := sumMax(row); n >= 2 && top == n {
-			agreeing++
-		}
-	}
-	allAgree(&iv, "Fleiss' kappa", agreeing, f.Items, "items")
-	return iv, nil
+	return fleissPatterns(codeRatings(ratings)).bootstrapFleiss(f, resamples, confidence, seed)
 }
 
 // sumMax returns the sum and the largest entry of a row of counts.
@@ -122,8 +123,16 @@ func sumMax(row []int) (sum, top int) {
 // Krippendorff's alpha over units: whole units are resampled with their
 // ratings (see BootstrapKappa for the method). This is a plain
 // nonparametric bootstrap, not the pair-resampling bootstrap Krippendorff
-// describes, so its intervals differ somewhat from his software's. When
-// every pairable unit's ratings agree, the interval is 1 to 1 and a
+// describes, so its intervals differ somewhat from his software's.
+//
+// A unit enters alpha only through its pattern, the multiset of values it
+// received, so units with one pattern contribute identically and drawing
+// n units with replacement is, in law, a multinomial draw of n over the
+// distinct patterns with probabilities count/n. Each resample is such a
+// draw, and costs O(patterns), not O(units): a million units of three
+// raters on a five-point scale have at most a few dozen patterns.
+//
+// When every pairable unit's ratings agree, the interval is 1 to 1 and a
 // warning gives the Wilson interval of the share of agreeing units, as
 // for BootstrapKappa. Errors are those of KrippendorffAlpha, and
 // ErrInvalid as for BootstrapKappa.
@@ -131,27 +140,30 @@ func BootstrapAlpha(ratings [][]string, level Level, order []string, resamples i
 	if err := checkBootstrap(resamples, confidence); err != nil {
 		return Interval{}, err
 	}
-	a, err := KrippendorffAlpha(ratings, level, order)
+	a, d, err := krippendorffAlpha(ratings, level, order)
 	if err != nil {
 		return Interval{}, err
 	}
-	d, err := newAlphaData(ratings, level, order)
-	if err != nil {
+	return d.bootstrap(a, resamples, confidence, seed)
+}
+
+// bootstrap is BootstrapAlpha of the data, a its alpha.
+func (d *alphaData) bootstrap(a Alpha, resamples int, confidence float64, seed uint64) (Interval, error) {
+	if err := checkBootstrap(resamples, confidence); err != nil {
 		return Interval{}, err
 	}
-	weights := make([]int, len(d.units))
-	iv := bootstrap(len(d.units), resamples, confidence, seed, func(draw func() int) (float64, bool) {
-		clear(weights)
-		for range weights {
-			weights[draw()]++
-		}
+	p := d.pat
+	n := len(p.seq)
+	weights := make([]int, len(p.count))
+	iv := bootstrap(n, resamples, confidence, seed, func(r *rng) (float64, bool) {
+		multinomial(r, n, p.count, weights)
 		a, ok := d.alpha(weights)
 		return a.Alpha, ok
 	})
 	agreeing := 0
-	for u, sp := range d.units {
-		if d.m[u] >= 2 && len(sp) == 2 { // one distinct value
-			agreeing++
+	for i, sp := range p.sparse {
+		if p.m[i] >= 2 && len(sp) == 2 { // one distinct value
+			agreeing += p.count[i]
 		}
 	}
 	allAgree(&iv, "alpha", agreeing, a.Units, "pairable units")
@@ -207,15 +219,21 @@ func wilson(k, n int, confidence float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// bootstrap runs stat on resamples resamples of n items; draw returns a
-// uniform item index. Undefined resamples are counted and left out.
-func bootstrap(n, resamples int, confidence float64, seed uint64, stat func(draw func() int) (float64, bool)) Interval {
-	r := rand.New(rand.NewPCG(seed, 0x61677265656b6170)) // "agreekap"
-	draw := func() int { return r.IntN(n) }
+// rng is the random source of the bootstraps.
+type rng = rand.Rand
+
+// newRNG returns the bootstraps' source for seed: PCG, seeded with seed
+// only.
+func newRNG(seed uint64) *rng { return rand.New(rand.NewPCG(seed, 0x61677265656b6170)) } // "agreekap"
+
+// bootstrap runs stat on resamples resamples of n items, drawing with r.
+// Undefined resamples are counted and left out.
+func bootstrap(n, resamples int, confidence float64, seed uint64, stat func(r *rng) (float64, bool)) Interval {
+	r := newRNG(seed)
 	iv := Interval{Confidence: confidence, Resamples: resamples}
 	vals := make([]float64, 0, resamples)
 	for range resamples {
-		v, ok := stat(draw)
+		v, ok := stat(r)
 		if !ok || math.IsNaN(v) {
 			iv.Undefined++
 			continue

@@ -351,11 +351,16 @@ func WeightedKappa(a, b []string, order []string, w Weights) (Kappa, error) {
 	if err != nil {
 		return Kappa{}, err
 	}
+	return weightedKappa(c, order, w), nil
+}
+
+// weightedKappa is WeightedKappa from the table of the labels in order.
+func weightedKappa(c Confusion, order []string, w Weights) Kappa {
 	k := c.Kappa(w)
 	if w != Unweighted && order == nil && !allNumbers(c.Labels) {
 		warn(&k.Warnings, &k.meta, WarnOrderGuessed, len(c.Labels), guessedOrderWarning(w.String()+" weighted kappa", c.Labels))
 	}
-	return k, nil
+	return k
 }
 
 // Kappa computes (weighted) Cohen's kappa from the table. A table with no

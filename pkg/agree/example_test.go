@@ -36,7 +36,7 @@ func Example() {
 		fmt.Println("warning:", w)
 	}
 	// Output:
-	// observed 0.75, expected 0.359, kappa 0.61 (95% interval 0.09 to 1.00)
+	// observed 0.75, expected 0.359, kappa 0.61 (95% interval 0.11 to 1.00)
 	// adjudicate e2 [a b]
 	// adjudicate e6 [tie a]
 	// warning: only 8 items: kappa is very uncertain
@@ -66,7 +66,7 @@ func ExampleAnalyzeCSV() {
 	// n         30 items
 	// observed  0.867  26 of 30 items agree
 	// expected  0.341  by chance
-	// kappa     0.798  95% interval 0.608 to 0.948 (bootstrap over items, 10000 resamples, seed 1)
+	// kappa     0.798  95% interval 0.603 to 0.949 (bootstrap over items, 10000 resamples, seed 1)
 	//
 	// confusion: ann1 in rows, ann2 in columns
 	//         a   b  tie
@@ -121,7 +121,7 @@ func ExampleAnalyze() {
 		}
 	}
 	// Output:
-	// Fleiss' kappa 0.403 (95% interval 0.219 to 0.551), 12 items to adjudicate
+	// Fleiss' kappa 0.403 (95% interval 0.219 to 0.552), 12 items to adjudicate
 	//   6 items have fewer ratings than the others
-	// ordinal alpha 0.882 (95% interval 0.721 to 0.909), 12 items to adjudicate
+	// ordinal alpha 0.882 (95% interval 0.724 to 0.908), 12 items to adjudicate
 }

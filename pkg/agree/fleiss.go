@@ -71,47 +71,76 @@ func FleissKappa(ratings [][]string) (Fleiss, error) {
 // ratings are left out with a warning. Errors: ErrNoItems when no item has
 // two ratings, ErrOneLabel when every rating is in one category.
 func FleissCounts(counts [][]int) (Fleiss, error) {
-	f := Fleiss{Counts: counts}
 	if len(counts) == 0 {
-		return f, ErrNoItems
+		return Fleiss{Counts: counts}, ErrNoItems
 	}
 	k := len(counts[0])
-	totals := make([]float64, k)
-	minR, maxR, skipped := -1, 0, 0
-	var sumP float64
 	for i, row := range counts {
 		if len(row) != k {
-			return f, fmt.Errorf("agree: item %d has %d %s, item 1 has %d", i+1, len(row), plural(len(row), "category", "categories"), k)
+			return Fleiss{Counts: counts}, fmt.Errorf("agree: item %d has %d %s, item 1 has %d", i+1, len(row), plural(len(row), "category", "categories"), k)
 		}
-		ni, pairs := 0, 0
 		for _, c := range row {
 			if c < 0 {
-				return f, fmt.Errorf("agree: item %d has a negative count", i+1)
+				return Fleiss{Counts: counts}, fmt.Errorf("agree: item %d has a negative count", i+1)
 			}
-			ni += c
-			pairs += c * (c - 1)
-		}
-		if ni < 2 {
-			skipped++
-			continue
-		}
-		f.Items++
-		f.Ratings += ni
-		if minR < 0 || ni < minR {
-			minR = ni
-		}
-		maxR = max(maxR, ni)
-		sumP += float64(pairs) / float64(ni*(ni-1))
-		for j, c := range row {
-			totals[j] += float64(c)
 		}
 	}
+	acc := newFleissAcc(k)
+	for _, row := range counts {
+		acc.add(row)
+	}
+	f, err := acc.finish()
+	f.Counts = counts
+	return f, err
+}
+
+// fleissAcc adds up Fleiss' kappa item by item, in one pass.
+type fleissAcc struct {
+	f                   Fleiss
+	totals              []float64
+	minR, maxR, skipped int
+	sumP                float64
+	withRatings         map[int]int // items by number of ratings (two or more)
+}
+
+func newFleissAcc(k int) *fleissAcc {
+	return &fleissAcc{totals: make([]float64, k), minR: -1, withRatings: map[int]int{}}
+}
+
+// add adds an item with the given count of each category (no negative
+// count, as many categories as the others).
+func (a *fleissAcc) add(row []int) {
+	ni, pairs := 0, 0
+	for _, c := range row {
+		ni += c
+		pairs += c * (c - 1)
+	}
+	if ni < 2 {
+		a.skipped++
+		return
+	}
+	a.f.Items++
+	a.f.Ratings += ni
+	if a.minR < 0 || ni < a.minR {
+		a.minR = ni
+	}
+	a.maxR = max(a.maxR, ni)
+	a.sumP += float64(pairs) / float64(ni*(ni-1))
+	for j, c := range row {
+		a.totals[j] += float64(c)
+	}
+	a.withRatings[ni]++
+}
+
+// finish returns Fleiss' kappa of the items added (FleissCounts).
+func (a *fleissAcc) finish() (Fleiss, error) {
+	f := a.f
 	if f.Items == 0 {
 		return f, fmt.Errorf("%w: no item has two ratings", ErrNoItems)
 	}
-	f.Observed = sumP / float64(f.Items)
+	f.Observed = a.sumP / float64(f.Items)
 	used := 0
-	for _, t := range totals {
+	for _, t := range a.totals {
 		p := t / float64(f.Ratings)
 		f.Expected += p * p
 		if t > 0 {
@@ -122,17 +151,17 @@ func FleissCounts(counts [][]int) (Fleiss, error) {
 		return f, ErrOneLabel
 	}
 	f.Kappa = (f.Observed - f.Expected) / (1 - f.Expected)
-	if skipped > 0 {
-		warn(&f.Warnings, &f.meta, WarnUnpairable, skipped, fmt.Sprintf("%d %s with fewer than two ratings left out", skipped, plural(skipped, "item", "items")))
+	if a.skipped > 0 {
+		warn(&f.Warnings, &f.meta, WarnUnpairable, a.skipped, fmt.Sprintf("%d %s with fewer than two ratings left out", a.skipped, plural(a.skipped, "item", "items")))
 	}
-	if minR != maxR {
+	if a.minR != a.maxR {
 		fewer := 0 // items with fewer ratings than the most rated: the count the warning carries
-		for _, row := range counts {
-			if ni, _ := sumMax(row); ni >= 2 && ni < maxR {
-				fewer++
+		for ni, c := range a.withRatings {
+			if ni < a.maxR {
+				fewer += c
 			}
 		}
-		warn(&f.Warnings, &f.meta, WarnUnequalRatings, fewer, fmt.Sprintf("items have between %d and %d ratings: Fleiss' kappa assumes the same number; Krippendorff's alpha is built for missing ratings", minR, maxR))
+		warn(&f.Warnings, &f.meta, WarnUnequalRatings, fewer, fmt.Sprintf("items have between %d and %d ratings: Fleiss' kappa assumes the same number; Krippendorff's alpha is built for missing ratings", a.minR, a.maxR))
 	}
 	if f.Items < minItems {
 		warn(&f.Warnings, &f.meta, WarnFewItems, f.Items, fmt.Sprintf("only %d items: kappa is very uncertain", f.Items))

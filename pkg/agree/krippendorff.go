@@ -58,6 +58,7 @@ type ValueError struct {
 	Unit, Rater int
 	Value       string
 	Level       Level
+	code        uint32 // the value's code in the coded table
 }
 
 // Problem says what is wrong with the value, for messages that name the
@@ -122,45 +123,65 @@ type Alpha struct {
 // at the ratio level), and ErrInvalid for a level that is not one of the
 // constants or an order that lists a value twice.
 func KrippendorffAlpha(ratings [][]string, level Level, order []string) (Alpha, error) {
-	d, err := newAlphaData(ratings, level, order)
+	a, _, err := krippendorffAlpha(ratings, level, order)
+	return a, err
+}
+
+// krippendorffAlpha is KrippendorffAlpha, with the data for the
+// bootstrap.
+func krippendorffAlpha(ratings [][]string, level Level, order []string) (Alpha, *alphaData, error) {
+	if err := level.check(); err != nil {
+		return Alpha{}, nil, err
+	}
+	if order != nil {
+		if err := checkOrder(order); err != nil {
+			return Alpha{}, nil, err
+		}
+	}
+	if len(ratings) == 0 {
+		return Alpha{}, nil, ErrNoItems
+	}
+	return krippendorffCoded(codeRatings(ratings), level, order)
+}
+
+// krippendorffCoded is KrippendorffAlpha of a coded table, in one pass
+// over its units (after grouping them by pattern); a *ValueError names
+// the row and rater where the value first appears.
+func krippendorffCoded(t *codedTable, level Level, order []string) (Alpha, *alphaData, error) {
+	d, err := newAlphaData(t, level, order)
 	if err != nil {
-		return Alpha{}, err
+		return Alpha{}, nil, err
 	}
-	weights := make([]int, len(d.units))
-	for i := range weights {
-		weights[i] = 1
-	}
-	a, ok := d.alpha(weights)
+	a, ok := d.pointAlpha()
 	if !ok {
 		if a.Values == 0 {
-			return a, fmt.Errorf("%w: no unit has two ratings", ErrNoItems)
+			return a, nil, fmt.Errorf("%w: no unit has two ratings", ErrNoItems)
 		}
-		return a, ErrOneLabel
+		return a, nil, ErrOneLabel
 	}
 	if a.Units < minItems {
 		warn(&a.Warnings, &a.meta, WarnFewItems, a.Units, fmt.Sprintf("only %d pairable units: alpha is very uncertain", a.Units))
 	}
-	if left := len(ratings) - a.Units; left > 0 {
+	if left := t.n - a.Units; left > 0 {
 		warn(&a.Warnings, &a.meta, WarnUnpairable, left, fmt.Sprintf("%d %s with fewer than two ratings left out (not pairable)", left, plural(left, "unit", "units")))
 	}
 	if level == LevelOrdinal && order == nil && !allNumbers(d.labels) {
 		warn(&a.Warnings, &a.meta, WarnOrderGuessed, len(d.labels), guessedOrderWarning("ordinal alpha", d.labels))
 	}
-	return a, nil
+	return a, d, nil
 }
 
-// alphaData holds the units in coded form, ready for repeated evaluation
-// (the bootstrap reweights units).
+// alphaData holds the units grouped by pattern, ready for repeated
+// evaluation (the bootstrap reweights patterns).
 type alphaData struct {
 	level  Level
 	labels []string
-	values []float64   // numeric value of each label (interval, ratio)
-	units  [][]int     // per unit: how many of its ratings are each label (sparse: label, count pairs)
-	m      []int       // per unit: number of ratings
+	values []float64 // numeric value of each label (interval, ratio)
+	pat    *unitPatterns
 	delta  [][]float64 // δ² for nominal, interval, ratio; ordinal is recomputed per sample
 }
 
-func newAlphaData(ratings [][]string, level Level, order []string) (*alphaData, error) {
+func newAlphaData(t *codedTable, level Level, order []string) (*alphaData, error) {
 	if err := level.check(); err != nil {
 		return nil, err
 	}
@@ -169,57 +190,47 @@ func newAlphaData(ratings [][]string, level Level, order []string) (*alphaData, 
 			return nil, err
 		}
 	}
-	if len(ratings) == 0 {
+	if t.n == 0 {
 		return nil, ErrNoItems
 	}
 	d := &alphaData{level: level}
-	var all []string
-	for _, r := range ratings {
-		all = append(all, r...)
-	}
 	if order != nil && level == LevelOrdinal {
 		d.labels = slices.Clone(order)
 	} else {
-		d.labels = LabelOrder(all)
+		d.labels = sortLabels(slices.Clone(t.labels))
 	}
 	index := make(map[string]int, len(d.labels))
 	for i, l := range d.labels {
 		index[l] = i
+	}
+	code := make(map[string]uint32, len(t.labels))
+	for c, l := range t.labels {
+		code[l] = uint32(c + 1)
 	}
 	if level == LevelInterval || level == LevelRatio {
 		d.values = make([]float64, len(d.labels))
 		for i, l := range d.labels {
 			v, err := strconv.ParseFloat(l, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || (level == LevelRatio && v < 0) {
-				u, r := locate(ratings, l)
-				return nil, &ValueError{Unit: u, Rater: r, Value: l, Level: level}
+				c := code[l]
+				p := t.first[c-1]
+				return nil, &ValueError{Unit: p.row, Rater: p.rater, Value: l, Level: level, code: c}
 			}
 			d.values[i] = v
 		}
 	}
-	for u, r := range ratings {
-		counts := map[int]int{}
-		m := 0
-		for rater, l := range r {
-			if l == "" {
-				continue
-			}
-			i, ok := index[l]
-			if !ok {
-				return nil, fmt.Errorf("agree: unit %d, rater %d: value %q is not in the given order %q", u+1, rater+1, l, order)
-			}
-			counts[i]++
-			m++
+	pos := make([]int, len(t.labels))
+	for c, l := range t.labels {
+		i, ok := index[l]
+		if !ok {
+			// t.first is in order of appearance, so this is the first
+			// rating whose value is not in the order.
+			p := t.first[c]
+			return nil, fmt.Errorf("agree: unit %d, rater %d: value %q is not in the given order %q", p.row+1, p.rater+1, l, order)
 		}
-		var sparse []int
-		for i := range d.labels {
-			if c := counts[i]; c > 0 {
-				sparse = append(sparse, i, c)
-			}
-		}
-		d.units = append(d.units, sparse)
-		d.m = append(d.m, m)
+		pos[c] = i
 	}
+	d.pat = groupUnits(t, pos)
 	k := len(d.labels)
 	d.delta = make([][]float64, k)
 	for c := range k {
@@ -244,46 +255,68 @@ func newAlphaData(ratings [][]string, level Level, order []string) (*alphaData, 
 	return d, nil
 }
 
-// locate finds the first place a value occurs.
-func locate(ratings [][]string, v string) (unit, rater int) {
-	for u, r := range ratings {
-		for i, l := range r {
-			if l == v {
-				return u, i
+// add adds pattern p, counted w times, to the coincidences o.
+func (d *alphaData) add(o [][]float64, p, w int) {
+	sp := d.pat.sparse[p]
+	scale := float64(w) / float64(d.pat.m[p]-1)
+	for x := 0; x < len(sp); x += 2 {
+		c, nc := sp[x], sp[x+1]
+		for y := 0; y < len(sp); y += 2 {
+			j, nj := sp[y], sp[y+1]
+			pairs := nc * nj
+			if c == j {
+				pairs = nc * (nc - 1)
 			}
+			o[c][j] += float64(pairs) * scale
 		}
 	}
-	return 0, 0
 }
 
-// alpha evaluates α with unit u counted weights[u] times; ok is false
-// when α is undefined (no pairable values, or Dₑ = 0).
-func (d *alphaData) alpha(weights []int) (Alpha, bool) {
+func (d *alphaData) coincidences() [][]float64 {
 	k := len(d.labels)
-	a := Alpha{Level: d.level, Labels: d.labels}
 	o := make([][]float64, k)
 	for i := range o {
 		o[i] = make([]float64, k)
 	}
-	for u, sp := range d.units {
-		w := weights[u]
-		if w == 0 || d.m[u] < 2 {
+	return o
+}
+
+// pointAlpha evaluates α with every unit once, adding the units up in
+// their order; ok is false when α is undefined (no pairable values, or
+// Dₑ = 0).
+func (d *alphaData) pointAlpha() (Alpha, bool) {
+	o := d.coincidences()
+	units := 0
+	for _, p := range d.pat.seq {
+		if d.pat.m[p] < 2 {
 			continue
 		}
-		a.Units += w
-		scale := float64(w) / float64(d.m[u]-1)
-		for x := 0; x < len(sp); x += 2 {
-			c, nc := sp[x], sp[x+1]
-			for y := 0; y < len(sp); y += 2 {
-				j, nj := sp[y], sp[y+1]
-				pairs := nc * nj
-				if c == j {
-					pairs = nc * (nc - 1)
-				}
-				o[c][j] += float64(pairs) * scale
-			}
-		}
+		units++
+		d.add(o, int(p), 1)
 	}
+	return d.finish(o, units)
+}
+
+// alpha evaluates α with pattern p counted weights[p] times (a
+// bootstrap resample); ok as for pointAlpha.
+func (d *alphaData) alpha(weights []int) (Alpha, bool) {
+	o := d.coincidences()
+	units := 0
+	for p, w := range weights {
+		if w == 0 || d.pat.m[p] < 2 {
+			continue
+		}
+		units += w
+		d.add(o, p, w)
+	}
+	return d.finish(o, units)
+}
+
+// finish computes α from the coincidences o of the given number of
+// pairable units.
+func (d *alphaData) finish(o [][]float64, units int) (Alpha, bool) {
+	k := len(d.labels)
+	a := Alpha{Level: d.level, Labels: d.labels, Units: units}
 	nc := make([]float64, k)
 	var n float64
 	for c := range k {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -99,6 +100,61 @@ func isMissing(s string) bool {
 // in any column, is an error (ErrInvalidUTF8). Every error is a
 // *ParseError naming file, line, character column and column name.
 func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*LabelTable, error) {
+	t := &LabelTable{File: file, Raters: append([]string(nil), raters...), IDColumn: idColumn}
+	ids := map[string]int{}
+	fields, err := scanLabels(r, file, raters, idColumn, func(s *labelScan) error {
+		row := LabelRow{Line: s.line, ID: s.id, Ratings: slices.Clone(s.ratings), cells: make([][2]int, len(raters))}
+		for j := range raters {
+			row.cells[j][0], row.cells[j][1] = s.pos(j)
+		}
+		if idColumn != "" {
+			if first, dup := ids[row.ID]; dup {
+				return s.idErr("duplicate %s %q (first on line %d)", idColumn, row.ID, first)
+			}
+			ids[row.ID] = s.line
+		}
+		t.Rows = append(t.Rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.RaterFields = fields
+	return t, nil
+}
+
+// labelScan is one row of a label table as scanLabels hands it on. Its
+// slices are reused for the next row.
+type labelScan struct {
+	line    int      // line of the file where the record starts
+	id      string   // the id column's value (checked: not empty, no line break)
+	ratings []string // one per rater, trimmed; "" is a missing rating
+	rd      *tabular.Reader
+	idx     []int // field index of each rater column
+	idIdx   int
+}
+
+// pos returns the line and character column at which rater j's cell of
+// the row starts.
+func (s *labelScan) pos(j int) (line, column int) { return s.rd.FieldPos(s.idx[j]) }
+
+// idErr places an error at the row's id cell.
+func (s *labelScan) idErr(format string, a ...any) error {
+	return cellError(s.rd, s.idIdx, format, a...)
+}
+
+// cellError places an error at field i of the record rd just read.
+func cellError(rd *tabular.Reader, i int, format string, a ...any) error {
+	pe := rd.Errorf(i, format, a...)
+	pe.Field = strings.TrimSpace(pe.Field)
+	return pe
+}
+
+// scanLabels reads a CSV label table as ReadLabels documents, checking
+// every cell, and calls each for every row (the duplicate id check is
+// each's, so that a caller can keep ids its own way). It returns the
+// rater columns' 1-based field numbers.
+func scanLabels(r io.Reader, file string, raters []string, idColumn string, each func(*labelScan) error) ([]int, error) {
 	if len(raters) == 0 {
 		return nil, errors.New("agree: no rater columns asked for")
 	}
@@ -133,63 +189,53 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		}
 		return 0, &ParseError{File: file, Line: 1, Field: name, Err: fmt.Errorf("no column %q; the header has %s", name, quoteList(header))}
 	}
-	t := &LabelTable{File: file, Raters: append([]string(nil), raters...), IDColumn: idColumn}
-	idx := make([]int, len(raters))
+	s := &labelScan{rd: rd, idx: make([]int, len(raters)), ratings: make([]string, len(raters)), idIdx: -1}
+	fields := make([]int, len(raters))
 	for j, name := range raters {
-		if idx[j], err = col(name); err != nil {
+		if s.idx[j], err = col(name); err != nil {
 			return nil, err
 		}
-		t.RaterFields = append(t.RaterFields, idx[j]+1)
+		fields[j] = s.idx[j] + 1
 	}
-	idIdx := -1
 	if idColumn != "" {
-		if idIdx, err = col(idColumn); err != nil {
+		if s.idIdx, err = col(idColumn); err != nil {
 			return nil, err
 		}
 	}
-	// cellErr places an error at field i of the record just read.
-	cellErr := func(i int, format string, a ...any) error {
-		pe := rd.Errorf(i, format, a...)
-		pe.Field = strings.TrimSpace(pe.Field)
-		return pe
-	}
-	ids := map[string]int{}
 	for rd.Scan() {
 		rec := rd.Record()
-		line := rec.Line
-		row := LabelRow{Line: line, Ratings: make([]string, len(raters)), cells: make([][2]int, len(raters))}
-		for j, i := range idx {
+		s.line = rec.Line
+		for j, i := range s.idx {
 			v := strings.TrimSpace(rec.Fields[i])
-			row.cells[j][0], row.cells[j][1] = rd.FieldPos(i)
 			if strings.ContainsAny(v, "\r\n") {
-				return nil, cellErr(i, "a label may not contain a line break")
+				return nil, cellError(rd, i, "a label may not contain a line break")
 			}
 			if k := strings.IndexFunc(v, unicode.IsControl); k >= 0 {
-				return nil, cellErr(i, "label %q holds the control character %U, which would garble the tables", v, []rune(v[k:])[0])
+				return nil, cellError(rd, i, "label %q holds the control character %U, which would garble the tables", v, []rune(v[k:])[0])
 			}
+			s.ratings[j] = ""
 			if !isMissing(v) {
-				row.Ratings[j] = v
+				s.ratings[j] = v
 			}
 		}
-		if idIdx >= 0 {
-			row.ID = strings.TrimSpace(rec.Fields[idIdx])
-			if strings.ContainsAny(row.ID, "\r\n") {
-				return nil, cellErr(idIdx, "%s may not contain a line break", idColumn)
+		s.id = ""
+		if s.idIdx >= 0 {
+			s.id = strings.TrimSpace(rec.Fields[s.idIdx])
+			if strings.ContainsAny(s.id, "\r\n") {
+				return nil, s.idErr("%s may not contain a line break", idColumn)
 			}
-			if row.ID == "" {
-				return nil, cellErr(idIdx, "empty %s", idColumn)
+			if s.id == "" {
+				return nil, s.idErr("empty %s", idColumn)
 			}
-			if first, dup := ids[row.ID]; dup {
-				return nil, cellErr(idIdx, "duplicate %s %q (first on line %d)", idColumn, row.ID, first)
-			}
-			ids[row.ID] = line
 		}
-		t.Rows = append(t.Rows, row)
+		if err := each(s); err != nil {
+			return nil, err
+		}
 	}
 	if err := rd.Err(); err != nil {
 		return nil, err
 	}
-	return t, nil
+	return fields, nil
 }
 
 // ErrInvalidUTF8 is wrapped by the error for a cell that is not UTF-8: a

@@ -84,16 +84,26 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"invalid UTF-8 in the header", "id,ann\xfe1\nx,a\n", []string{"ann1"}, "id",
 			`f.csv:1:7: header: invalid UTF-8: first bad byte 0xFE at character 4 of the field; re-save the file as UTF-8`},
 		{"tab in a label", "id,ann1\nx,\"a\tb\"\n", []string{"ann1"}, "id", `f.csv:2:3 (column "ann1"): label "a\tb" holds the control character U+0009, which would garble the tables`},
+		// The one NUL policy of every reader (pkg/tabular, issue 17): the column is the NUL's own.
+		{"NUL in a label", "id,ann1\nx,a\x00\n", []string{"ann1"}, "id", `f.csv:2:4 (column "ann1"): NUL byte (U+0000) at character 2 of the field: a NUL is not text; remove it (e.g. tr -d '\000' < in > out) or re-export the file`},
+		// A record spanning two lines shifts the later lines: the
+		// duplicate's first line is 3, not 2 + its row.
+		{"duplicate id after a two-line record", "id,note,ann1\nx,\"a\nb\",a\ny,,b\ny,,c\n", []string{"ann1"}, "id", `f.csv:5:1 (column "id"): duplicate id "y" (first on line 4)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadLabels(strings.NewReader(tc.in), "f.csv", tc.raters, tc.id)
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a *ParseError", err)
-			}
-			if err.Error() != tc.want {
-				t.Errorf("error\n%s\nwant\n%s", err, tc.want)
+			// AnalyzeCSV's streaming reader (integer codes, ids in one
+			// block) gives the same errors.
+			_, coded := readCoded(strings.NewReader(tc.in), "f.csv", tc.raters, tc.id)
+			for _, err := range []error{err, coded} {
+				var pe *ParseError
+				if !errors.As(err, &pe) {
+					t.Fatalf("error %v is not a *ParseError", err)
+				}
+				if err.Error() != tc.want {
+					t.Errorf("error\n%s\nwant\n%s", err, tc.want)
+				}
 			}
 		})
 	}

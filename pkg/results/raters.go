@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -103,7 +104,10 @@ func (r *RaterAgreement) WriteText(w io.Writer) error {
 		}
 		return many
 	}
-	ew := &errWriter{w: w}
+	// Buffered: tabwriter writes every cell and its padding apart, and
+	// a million disagreements would otherwise be millions of writes.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	ew := &errWriter{w: bw}
 	tw := tabwriter.NewWriter(ew, 0, 8, 2, ' ', 0)
 	name, _, stat := r.statistic()
 	value := 0.0
@@ -173,6 +177,9 @@ func (r *RaterAgreement) WriteText(w io.Writer) error {
 		for _, wr := range r.Warnings {
 			fmt.Fprintf(ew, "  %s\n", wr.Message)
 		}
+	}
+	if ew.err == nil {
+		ew.err = bw.Flush()
 	}
 	return ew.err
 }
