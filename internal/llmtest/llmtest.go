@@ -119,6 +119,10 @@ func (s *Server) Count() int {
 	return s.requests
 }
 
+// CountLocked is Count for a Fault function, which runs with the
+// server's lock held: the requests received so far, this one included.
+func (s *Server) CountLocked() int { return s.requests }
+
 // Served returns the number of successful replies.
 func (s *Server) Served() int {
 	s.mu.Lock()

@@ -88,7 +88,18 @@ type RunInfo struct {
 	Sent           int            `json:"sent"`
 	Invalid        int            `json:"invalid"`
 	InvalidReasons map[string]int `json:"invalid_reasons,omitempty"`
+	// Failed counts the rows whose call failed after its retries
+	// (FailedKinds by llm.Kind: "server_error", "timeout", ...); they have
+	// no verdict and are left out of every llm_judge figure, whose
+	// denominator is Judged = Rows - Failed.
+	Failed      int            `json:"failed"`
+	FailedKinds map[string]int `json:"failed_kinds,omitempty"`
+	Judged      int            `json:"judged"`
 }
+
+// WarnCallsFailed is the code of the warning that rows' judge calls
+// failed after their retries (Count: the rows; Lines: the first 20).
+const WarnCallsFailed = "judge_call_failed"
 
 // RunOptions configures JudgeResponses.
 type RunOptions struct {
@@ -225,8 +236,14 @@ func (t *Responses) Sendable() int {
 // with a valid reply, and the review table. t.Score itself is left as it
 // was. This is what evalbook judge computes.
 //
-// Errors are those of JudgeReferences; with a cancelled ctx the replies
-// received are in the client's cache, and t's verdicts are unchanged.
+// A row whose call failed after its retries gets a Verdict with Error
+// set; it is counted in RunInfo.Failed, warned about (WarnCallsFailed)
+// and left out of llm_judge's accuracy, agreements and review shares.
+// Then the summary comes back with a *RowsFailedError naming the first
+// failed row's line: write the verdict file and the summary, then report
+// the error. Other errors are those of JudgeReferences (an authentication
+// error, a cancelled ctx), with no summary; the replies received are in
+// the client's cache, and t's verdicts are unchanged.
 func JudgeResponses(ctx context.Context, j *ClientJudge, t *Responses, opt RunOptions) (*RunSummary, error) {
 	if j == nil {
 		return nil, fmt.Errorf("judge responses: %w", ErrNilJudge)
@@ -241,18 +258,27 @@ func JudgeResponses(ctx context.Context, j *ClientJudge, t *Responses, opt RunOp
 		index = append(index, i)
 	}
 	verdicts, err := JudgeReferences(ctx, j, items, opt.Workers, opt.Progress)
-	if err != nil {
+	var rf *RowsFailedError
+	if err != nil && !errors.As(err, &rf) {
 		return nil, err
 	}
+	first := 0
 	for k, v := range verdicts {
 		t.Rows[index[k]].Verdict = v
+		if v.Failed() && first == 0 {
+			first = t.Rows[index[k]].Line
+		}
 	}
 	for i := range t.Rows {
 		if t.Rows[i].Blank {
 			t.Rows[i].Verdict = RefVerdict{Valid: true, Reason: "blank response (not sent)"}
 		}
 	}
-	return t.summary(j.Prompt, opt), nil
+	sum := t.summary(j.Prompt, opt)
+	if rf != nil {
+		return sum, &RowsFailedError{Failed: rf.Failed, Total: len(items), Where: fmt.Sprintf("line %d", first), First: rf.First}
+	}
+	return sum, nil
 }
 
 // cloneScore copies what summary changes in a score: the metric lists,
@@ -284,20 +310,29 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 			model, p.ID(), p.Hash()),
 		FalsePositives: "a lenient or misled judge: a response that names the golden answer only to reject it, or text written to persuade the judge",
 		FalseNegatives: "a strict judge, or one that reads the response's language poorly; calibrate it on labelled pairs, per language",
-		Blank:          "a blank response is not sent and scores 0; a reply that breaks the contract is empty in the verdict column and counts as 0",
-		Source:         "SPEC.md section 1 (seed 000's LLM judge script) and section 3 (a real judge)",
+		Blank: "a blank response is not sent and scores 0; a reply that breaks the contract is empty in the verdict column and counts as 0; " +
+			"a row whose judge call failed after its retries has no verdict and is left out of llm_judge (its denominator is the rows judged)",
+		Source: "SPEC.md section 1 (seed 000's LLM judge script) and section 3 (a real judge)",
 	})
-	info := RunInfo{Endpoint: endpoint, Model: model, Prompt: p.Ref(), Rows: len(t.Rows), InvalidReasons: map[string]int{}}
+	info := RunInfo{Endpoint: endpoint, Model: model, Prompt: p.Ref(), Rows: len(t.Rows), InvalidReasons: map[string]int{}, FailedKinds: map[string]int{}}
 	if t.FileRows > len(t.Rows) {
 		info.FileRows = t.FileRows
 	}
 	type tally struct{ n, correct int }
 	groups := map[string]*tally{}
 	var all tally
-	var invalidLines []int
+	var invalidLines, failedLines []int
 	for _, r := range t.Rows {
 		if !r.Blank {
 			info.Sent++
+		}
+		if r.Verdict.Failed() {
+			info.Failed++
+			info.FailedKinds[r.Verdict.Kind]++
+			if len(failedLines) < maxWarningLines {
+				failedLines = append(failedLines, r.Line)
+			}
+			continue // no verdict: out of every rate
 		}
 		if !r.Verdict.Valid {
 			info.Invalid++
@@ -322,6 +357,10 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 	if len(info.InvalidReasons) == 0 {
 		info.InvalidReasons = nil
 	}
+	if len(info.FailedKinds) == 0 {
+		info.FailedKinds = nil
+	}
+	info.Judged = info.Rows - info.Failed
 	metric := func(tl tally) results.MetricScore {
 		lo, hi := stats.Wilson(tl.correct, tl.n, 0.95)
 		ms := results.MetricScore{Correct: float64(tl.correct), CILow: lo, CIHigh: hi}
@@ -349,7 +388,28 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 			Message: invalidMessage(info.Invalid, strings.Join(reasons, ", ")),
 		})
 	}
+	if info.Failed > 0 {
+		var kinds []string
+		for _, k := range sortedKeys(info.FailedKinds) {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, info.FailedKinds[k]))
+		}
+		sc.Warnings = append(sc.Warnings, results.Warning{
+			Code: WarnCallsFailed, Count: info.Failed, Lines: failedLines,
+			Message: fmt.Sprintf("%s got no judge reply after the retries (%s): %s no verdict, llm_judge_error in the verdict file says why, "+
+				"and llm_judge's accuracy, agreements and review shares are over the %d rows judged (exact_substring and word_overlap are over all %d); "+
+				"the replies received are cached, so running the same command again asks only for these",
+				countNoun(info.Failed, "row", "rows"), strings.Join(kinds, ", "), itHas(info.Failed), info.Judged, info.Rows),
+		})
+	}
 	return &RunSummary{Kind: "judge", Judge: info, Score: sc, Review: reviewTable(t.Rows)}
+}
+
+// itHas is "it has" for one, "they have" for more.
+func itHas(n int) string {
+	if n == 1 {
+		return "it has"
+	}
+	return "they have"
 }
 
 // refAgreement compares llm_judge with a deterministic metric row by row,
@@ -415,7 +475,7 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		{"both", "both pass"}, {"neither", "both fail"},
 		{"only_first", "exact_substring only"}, {"only_second", "word_overlap only (review these)"},
 	}
-	type counts struct{ n, correct, incorrect, invalid int }
+	type counts struct{ n, correct, incorrect, invalid, failed int }
 	c := map[string]*counts{}
 	for _, n := range names {
 		c[n.key] = &counts{}
@@ -433,6 +493,8 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		k := c[key]
 		k.n++
 		switch {
+		case r.Verdict.Failed():
+			k.failed++
 		case !r.Verdict.Valid:
 			k.invalid++
 		case r.Verdict.Correct:
@@ -446,7 +508,8 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		Note: "Rows are put in buckets by the two seed metrics. Where only word_overlap passes, the golden words are present " +
 			"but not contiguous (a paraphrase or a different claim): those are the rows a judge is for, and its verdicts there are the ones to read.",
 		Columns: []results.Column{{Name: "bucket"}, {Name: "rows", Kind: results.KindNumber}, {Name: "judge correct", Kind: results.KindNumber},
-			{Name: "judge incorrect", Kind: results.KindNumber}, {Name: "invalid", Kind: results.KindNumber}, {Name: "judge correct share", Kind: results.KindRate}},
+			{Name: "judge incorrect", Kind: results.KindNumber}, {Name: "invalid", Kind: results.KindNumber}, {Name: "call failed", Kind: results.KindNumber},
+			{Name: "judge correct share", Kind: results.KindRate}},
 	}
 	for _, n := range names {
 		k := c[n.key]
@@ -454,7 +517,7 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		if valid := k.correct + k.incorrect; valid > 0 {
 			share = results.Float(float64(k.correct) / float64(valid))
 		}
-		t.Rows = append(t.Rows, []string{n.label, strconv.Itoa(k.n), strconv.Itoa(k.correct), strconv.Itoa(k.incorrect), strconv.Itoa(k.invalid), share})
+		t.Rows = append(t.Rows, []string{n.label, strconv.Itoa(k.n), strconv.Itoa(k.correct), strconv.Itoa(k.incorrect), strconv.Itoa(k.invalid), strconv.Itoa(k.failed), share})
 	}
 	return t
 }
@@ -501,7 +564,12 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 	if j.Invalid == 1 {
 		broke = "reply broke the contract"
 	}
-	if _, err := fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s\n\n", rows, j.Sent, countNoun(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke); err != nil {
+	failed := ""
+	if j.Failed > 0 {
+		failed = fmt.Sprintf(", %s with no reply after the retries (left out of llm_judge, which is over %s)",
+			countNoun(j.Failed, "row", "rows"), countNoun(j.Judged, "row", "rows"))
+	}
+	if _, err := fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s%s\n\n", rows, j.Sent, countNoun(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke, failed); err != nil {
 		return err
 	}
 	if r.Score == nil || r.Review == nil {
@@ -516,8 +584,10 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 
 // WriteVerdicts writes the verdict file of evalbook judge --out as CSV:
 // the input columns, exact_substring and word_overlap (1 or 0), llm_judge
-// (1, 0, or empty when the reply broke the contract) and
-// llm_judge_reason.
+// (1, 0, or empty when the reply broke the contract or the call failed),
+// llm_judge_reason and llm_judge_error (empty, or why the row's call
+// failed: "HTTP 500 after 4 attempts: ..."; named so as not to clash with
+// an error column of the input, such as generate's).
 //
 // A cell a spreadsheet would run as a formula is written with a leading
 // ' (tabular.NeedsFormulaGuard); WriteVerdictsCSV can turn that off and
@@ -531,17 +601,20 @@ func (t *Responses) WriteVerdicts(w io.Writer) error {
 // of cells it guarded.
 func (t *Responses) WriteVerdictsCSV(w io.Writer, opt tabular.CSVOptions) (int, error) {
 	cw := tabular.NewCSVWriter(w, opt)
-	cw.Write(append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason"))
+	cw.Write(append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason", "llm_judge_error"))
 	for _, r := range t.Rows {
 		lj := ""
 		if r.Verdict.Valid {
 			lj = bit(r.Verdict.Correct)
 		}
 		reason := r.Verdict.Reason
-		if !r.Verdict.Valid {
+		switch {
+		case r.Verdict.Failed():
+			reason = ""
+		case !r.Verdict.Valid:
 			reason = "invalid reply: " + r.Verdict.Invalid
 		}
-		cw.Write(append(append([]string(nil), r.Fields...), bit(r.Exact), bit(r.Overlap), lj, reason))
+		cw.Write(append(append([]string(nil), r.Fields...), bit(r.Exact), bit(r.Overlap), lj, reason, r.Verdict.Error))
 	}
 	cw.Flush()
 	return cw.Guarded(), cw.Error()
