@@ -37,6 +37,6 @@ func Example() {
 	// Output:
 	// 1 response from m
 	// 1 question has no template for its language; it gets the "default" template
-	// id,question,answer,Domain,language,model,response,error
-	// q1,Which river flows through Varanasi?,Ganga,,english,m,Which,
+	// id,question,answer,Domain,language,model,response
+	// q1,Which river flows through Varanasi?,Ganga,,english,m,Which
 }

@@ -317,10 +317,11 @@ func (r *Result) Tables() []results.Table {
 
 // WriteCSV writes the response table, one row per question in dataset
 // order; a question without an id is numbered by its place (1, 2, ...).
-// The error column is empty, or for a question that failed says why
-// (status and reason) beside an empty response: such a row is no
-// response, and belongs in no rate. It refuses (ErrIncomplete) a run
-// that was interrupted or stopped.
+// When questions failed, an error column follows: empty, or for a failed
+// question why (status and reason) beside an empty response; such a row
+// is no response and belongs in no rate. (A run without failures writes
+// the table as before, without the column.) It refuses (ErrIncomplete) a
+// run that was interrupted or stopped.
 //
 // A cell a spreadsheet would run as a formula is written with a leading
 // ' (tabular.NeedsFormulaGuard); WriteCSVOptions can turn that off and
@@ -337,13 +338,22 @@ func (r *Result) WriteCSVOptions(w io.Writer, opt tabular.CSVOptions) (int, erro
 		return 0, ErrIncomplete
 	}
 	cw := tabular.NewCSVWriter(w, opt)
-	cw.Write([]string{"id", "question", "answer", "Domain", "language", "model", "response", "error"})
+	failed := len(r.Failures) > 0
+	head := []string{"id", "question", "answer", "Domain", "language", "model", "response"}
+	if failed {
+		head = append(head, "error")
+	}
+	cw.Write(head)
 	for i, row := range r.Rows {
 		id := row.ID
 		if id == "" {
 			id = strconv.Itoa(i + 1)
 		}
-		cw.Write([]string{id, row.Text, row.Answer, row.Domain, row.Language, r.Model, row.Response, row.Error})
+		rec := []string{id, row.Text, row.Answer, row.Domain, row.Language, r.Model, row.Response}
+		if failed {
+			rec = append(rec, row.Error)
+		}
+		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Guarded(), cw.Error()

@@ -166,9 +166,9 @@ func TestRun(t *testing.T) {
 	}
 	// The Hindi question got the Hindi template and the Tamil one the
 	// default; the response is trimmed; the row without an id is 2.
-	want := "id,question,answer,Domain,language,model,response,error\n" +
-		"q1,भारत की राजधानी?,,,hindi,kestrel-7b,[प्रश्न: भारत की राजधानी?],\n" +
-		"2,Capital of Tamil Nadu?,,,tamil,kestrel-7b,[Question: Capital of Tamil Nadu?],\n"
+	want := "id,question,answer,Domain,language,model,response\n" +
+		"q1,भारत की राजधानी?,,,hindi,kestrel-7b,[प्रश्न: भारत की राजधानी?]\n" +
+		"2,Capital of Tamil Nadu?,,,tamil,kestrel-7b,[Question: Capital of Tamil Nadu?]\n"
 	if b.String() != want {
 		t.Errorf("response table\n%s\nwant\n%s", b.String(), want)
 	}

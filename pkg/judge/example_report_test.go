@@ -143,8 +143,8 @@ func ExampleJudgeResponses() {
 	// exact_substring 1/3
 	// word_overlap 1/3
 	// llm_judge 2/3
-	// question,answer,Domain,response,exact_substring,word_overlap,llm_judge,llm_judge_reason,llm_judge_error
-	// Capital of British India until 1911?,Calcutta,History,It was Calcutta.,1,1,1,same answer,
-	// River through Kolkata?,Hooghly,Geography,The Hugli river.,0,0,1,same answer,
-	// Who issued the rock edicts?,Ashoka,History,,0,0,0,blank response (not sent),
+	// question,answer,Domain,response,exact_substring,word_overlap,llm_judge,llm_judge_reason
+	// Capital of British India until 1911?,Calcutta,History,It was Calcutta.,1,1,1,same answer
+	// River through Kolkata?,Hooghly,Geography,The Hugli river.,0,0,1,same answer
+	// Who issued the rock edicts?,Ashoka,History,,0,0,0,blank response (not sent)
 }

@@ -585,9 +585,9 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 // WriteVerdicts writes the verdict file of evalbook judge --out as CSV:
 // the input columns, exact_substring and word_overlap (1 or 0), llm_judge
 // (1, 0, or empty when the reply broke the contract or the call failed),
-// llm_judge_reason and llm_judge_error (empty, or why the row's call
-// failed: "HTTP 500 after 4 attempts: ..."; named so as not to clash with
-// an error column of the input, such as generate's).
+// llm_judge_reason and, when some row's call failed, llm_judge_error
+// (empty, or why: "HTTP 500 after 4 attempts: ..."; named so as not to
+// clash with an error column of the input, such as generate's).
 //
 // A cell a spreadsheet would run as a formula is written with a leading
 // ' (tabular.NeedsFormulaGuard); WriteVerdictsCSV can turn that off and
@@ -601,7 +601,12 @@ func (t *Responses) WriteVerdicts(w io.Writer) error {
 // of cells it guarded.
 func (t *Responses) WriteVerdictsCSV(w io.Writer, opt tabular.CSVOptions) (int, error) {
 	cw := tabular.NewCSVWriter(w, opt)
-	cw.Write(append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason", "llm_judge_error"))
+	failed := slices.ContainsFunc(t.Rows, func(r ResponseRow) bool { return r.Verdict.Failed() })
+	head := append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason")
+	if failed {
+		head = append(head, "llm_judge_error")
+	}
+	cw.Write(head)
 	for _, r := range t.Rows {
 		lj := ""
 		if r.Verdict.Valid {
@@ -614,7 +619,11 @@ func (t *Responses) WriteVerdictsCSV(w io.Writer, opt tabular.CSVOptions) (int, 
 		case !r.Verdict.Valid:
 			reason = "invalid reply: " + r.Verdict.Invalid
 		}
-		cw.Write(append(append([]string(nil), r.Fields...), bit(r.Exact), bit(r.Overlap), lj, reason, r.Verdict.Error))
+		rec := append(append([]string(nil), r.Fields...), bit(r.Exact), bit(r.Overlap), lj, reason)
+		if failed {
+			rec = append(rec, r.Verdict.Error)
+		}
+		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Guarded(), cw.Error()
