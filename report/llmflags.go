@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -111,7 +112,10 @@ func (cf *clientFlags) open(e *env, endpoint string) (*modelClient, error) {
 		fmt.Fprintln(e.stderr, "evalbook: warning:", w)
 	}
 	cfg.Cache, cfg.MaxTokens = m.cache, cf.maxTokens
+	var logMu sync.Mutex // the client logs from several goroutines
 	cfg.Logf = func(format string, args ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
 		fmt.Fprintf(e.stderr, "evalbook: "+cf.logAs+": "+format+"\n", args...)
 	}
 	if m.client, err = llm.NewClient(cfg); err != nil {

@@ -55,6 +55,7 @@ type Server struct {
 
 	mu          sync.Mutex
 	ledger      map[string]*Usage
+	big         []byte // the "oversize" reply
 	faults      []string
 	requests    int
 	served      int // successful replies
@@ -304,9 +305,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		if n <= 0 {
 			n = 9 << 20
 		}
-		big, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0,
-			"message": map[string]any{"role": "assistant", "content": strings.Repeat("x", n)}}}})
-		s.send(w, r, u, big, 0, false)
+		s.send(w, r, u, s.oversize(n), 0, false)
 	case "truncated":
 		s.send(w, r, u, reply, 0, true)
 	default:
@@ -314,11 +313,24 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// oversize returns a valid chat reply of about n bytes, built once.
+func (s *Server) oversize(n int) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.big) < n {
+		s.big = []byte(`{"choices": [{"index": 0, "message": {"role": "assistant", "content": "` + strings.Repeat("x", n) + `"}}]}`)
+	}
+	return s.big
+}
+
 // send writes a 200 reply and keeps the ledger: billed once it begins,
 // whole when every byte was written and flushed with the client still
 // there. With pause, half the body goes at once and the rest after pause;
 // with cut, half goes and the connection is cut.
 func (s *Server) send(w http.ResponseWriter, r *http.Request, u *Usage, reply []byte, pause time.Duration, cut bool) {
+	if r.Context().Err() != nil {
+		return // the client has gone: nothing is sent or billed
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
 	s.mu.Lock()
