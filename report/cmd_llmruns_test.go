@@ -106,7 +106,7 @@ func TestJudgeFaultRun(t *testing.T) {
 	var fault atomic.Bool
 	fault.Store(true)
 	s := faultJudge(t)
-	s.LateBy, s.SlowFor, s.OversizeBytes = 1500*time.Millisecond, 2500*time.Millisecond, 2<<20
+	s.LateBy, s.SlowFor, s.OversizeBytes = 3*time.Second, 4*time.Second, 2<<20
 	s.Fault = func(prompt string, attempt int) string {
 		// A failing kind meets every attempt (so that an attempt timed out
 		// on a busy machine does not turn it into a cured one).
@@ -121,7 +121,7 @@ func TestJudgeFaultRun(t *testing.T) {
 	out := filepath.Join(dir, "verdicts.csv")
 	args := []string{"judge", "--endpoint", s.BaseURL(), "--model", "m", "--responses", responses, "--by", "",
 		"--cache", filepath.Join(dir, "cache.jsonl"), "--out", out, "--concurrency", "8",
-		"--timeout", "1s", "--grace", "5s", "--retries", "1", "--max-reply-mib", "1", "--json"}
+		"--timeout", "2s", "--grace", "10s", "--retries", "1", "--max-reply-mib", "1", "--json"}
 	stdout, errOut, code := runCLI(t, args...)
 	if code != 1 || !strings.Contains(errOut, "judge: 25 of 200 rows failed after their retries (first: line 5: ") ||
 		!strings.Contains(errOut, "so running the same command again asks only for the 25 failed rows") {
@@ -314,7 +314,7 @@ func TestGenerateFaultRun(t *testing.T) {
 	fault.Store(true)
 	s := llmtest.New(t)
 	s.Answer = func(prompt string) string { return fmt.Sprintf("answer %d", rowOf(prompt)) }
-	s.LateBy, s.SlowFor, s.OversizeBytes = 1500*time.Millisecond, 2500*time.Millisecond, 2<<20
+	s.LateBy, s.SlowFor, s.OversizeBytes = 3*time.Second, 4*time.Second, 2<<20
 	s.Fault = func(prompt string, attempt int) string {
 		k := plan[rowOf(prompt)]
 		if !fault.Load() || (attempt > 1 && !failing[k]) {
@@ -332,7 +332,7 @@ func TestGenerateFaultRun(t *testing.T) {
 	os.WriteFile(ds, []byte(b.String()), 0o644)
 	out := filepath.Join(dir, "m_english.csv")
 	args := []string{"generate", "--dataset", ds, "--endpoint", s.BaseURL(), "--model", "m", "--out", out, "--language", "english",
-		"--cache", filepath.Join(dir, "cache.jsonl"), "--concurrency", "8", "--timeout", "1s", "--grace", "5s", "--retries", "1", "--max-reply-mib", "1"}
+		"--cache", filepath.Join(dir, "cache.jsonl"), "--concurrency", "8", "--timeout", "2s", "--grace", "10s", "--retries", "1", "--max-reply-mib", "1"}
 	_, errOut, code := runCLI(t, args...)
 	// 15 rows meet a fault: rows 4-20 and 44-60 a failing kind (10), rows 24-40 a cured one.
 	const wantFailed = 10

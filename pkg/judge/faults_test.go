@@ -198,3 +198,41 @@ func TestJudgeRunStopsOnAuth(t *testing.T) {
 		t.Errorf("rerun asked %d, want %d; %d repeated", asked, 40-received, s.Repeated())
 	}
 }
+
+// A response table from a generate run with failures has an error
+// column: its failed rows are not sent, are left out of llm_judge, and
+// are no failure of the judge run (a judge rerun cannot fix them).
+func TestJudgeSkipsGenerateErrors(t *testing.T) {
+	s := llmtest.New(t)
+	s.Answer = referenceAnswer
+	c, _ := llm.NewClient(quickConfig(s))
+	data := "id,question,answer,Domain,response,error\n" +
+		"1,Q-01,g1,D,it is g1,\n" +
+		"2,Q-02,g2,D,,HTTP 500 after 4 attempts: server error\n" +
+		"3,Q-03,g3,D,no idea,\n"
+	tbl, err := ReadResponses(context.Background(), []byte(data), "gen.csv", ResponseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := JudgeResponses(context.Background(), NewClientJudge(c, mustPrompt(t, "reference@1")), tbl, RunOptions{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := sum.Judge
+	if s.Count() != 2 || j.Sent != 2 || j.NoResponse != 1 || j.Failed != 0 || j.Judged != 2 {
+		t.Errorf("%d requests, run info %+v", s.Count(), j)
+	}
+	// Rows 1 and 3 judged: 1 correct of 2.
+	if m := sum.Score.Combined.Metrics["llm_judge"]; m.Correct != 1 || m.Accuracy != 0.5 {
+		t.Errorf("llm_judge %+v, want 1/2", m)
+	}
+	v := tbl.Rows[1].Verdict
+	if v.Kind != KindNoResponse || !strings.HasSuffix(v.Error, ": HTTP 500 after 4 attempts: server error") {
+		t.Errorf("verdict %+v", v)
+	}
+	var text bytes.Buffer
+	sum.WriteText(&text)
+	if !strings.Contains(text.String(), "1 row with an error cell in the input (not sent) (left out of llm_judge, which is over 2 rows)") {
+		t.Errorf("text:\n%s", text.String())
+	}
+}

@@ -58,6 +58,10 @@ type ResponseRow struct {
 	// Exact and Overlap are the exact_substring and word_overlap verdicts.
 	Exact, Overlap     bool
 	Blank, EmptyGolden bool
+	// GenError is the input's error cell (generate's response table): the
+	// response is missing because generating it failed. Such a row is not
+	// sent and is left out of every llm_judge figure (KindNoResponse).
+	GenError string
 	// Line is the line of the file the row starts on.
 	Line int
 	// Verdict is the judge's; a blank response is not sent and is
@@ -94,12 +98,20 @@ type RunInfo struct {
 	// denominator is Judged = Rows - Failed.
 	Failed      int            `json:"failed"`
 	FailedKinds map[string]int `json:"failed_kinds,omitempty"`
-	Judged      int            `json:"judged"`
+	// NoResponse counts the rows not sent because the input's error cell
+	// says their response was never obtained (generate failed); they are
+	// left out like failed rows, but a judge rerun cannot fix them.
+	NoResponse int `json:"no_response,omitempty"`
+	Judged     int `json:"judged"`
 }
 
 // WarnCallsFailed is the code of the warning that rows' judge calls
 // failed after their retries (Count: the rows; Lines: the first 20).
 const WarnCallsFailed = "judge_call_failed"
+
+// WarnNoResponse is the code of the warning that rows had an error cell
+// in the input and were not sent (Count: the rows; Lines: the first 20).
+const WarnNoResponse = "no_response"
 
 // RunOptions configures JudgeResponses.
 type RunOptions struct {
@@ -188,6 +200,7 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 	}
 	t.Header = slices.Clone(sch.Columns)
 	idCol := col(cols.ID)
+	errCol := col("error")
 	iQ, iA, iR := col(cols.Question), col(cols.Answer), col(cols.Response)
 	for i := range rows.Len() {
 		if limit > 0 && i >= limit {
@@ -207,6 +220,9 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 		if idCol >= 0 {
 			row.ID = r.Fields[idCol]
 		}
+		if errCol >= 0 {
+			row.GenError = strings.TrimSpace(r.Fields[errCol])
+		}
 		if by != "" {
 			row.Group = r.Fields[col(by)]
 		}
@@ -216,16 +232,22 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 }
 
 // Sendable counts the rows JudgeResponses sends to the judge: those
-// whose response is not blank.
+// whose response is not blank and has no error cell.
 func (t *Responses) Sendable() int {
 	n := 0
 	for _, r := range t.Rows {
-		if !r.Blank {
+		if r.sendable() {
 			n++
 		}
 	}
 	return n
 }
+
+func (r ResponseRow) sendable() bool { return !r.Blank && r.GenError == "" }
+
+// KindNoResponse is the RefVerdict.Kind of a row not sent because its
+// input has an error cell (generate failed to get its response).
+const KindNoResponse = "no_response"
 
 // JudgeResponses asks j about every row of t whose response is not blank
 // (JudgeReferences, with opt.Workers and opt.Progress), sets each row's
@@ -251,7 +273,7 @@ func JudgeResponses(ctx context.Context, j *ClientJudge, t *Responses, opt RunOp
 	var items []RefItem
 	var index []int // items[k] is row index[k]
 	for i, r := range t.Rows {
-		if r.Blank {
+		if !r.sendable() {
 			continue
 		}
 		items = append(items, RefItem{Question: r.Question, Golden: r.Golden, Response: r.Response})
@@ -270,8 +292,11 @@ func JudgeResponses(ctx context.Context, j *ClientJudge, t *Responses, opt RunOp
 		}
 	}
 	for i := range t.Rows {
-		if t.Rows[i].Blank {
-			t.Rows[i].Verdict = RefVerdict{Valid: true, Reason: "blank response (not sent)"}
+		switch r := &t.Rows[i]; {
+		case r.GenError != "":
+			r.Verdict = RefVerdict{Error: "not sent: the input's error cell says the response was never obtained: " + quoteCell(r.GenError), Kind: KindNoResponse}
+		case r.Blank:
+			r.Verdict = RefVerdict{Valid: true, Reason: "blank response (not sent)"}
 		}
 	}
 	sum := t.summary(j.Prompt, opt)
@@ -321,10 +346,17 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 	type tally struct{ n, correct int }
 	groups := map[string]*tally{}
 	var all tally
-	var invalidLines, failedLines []int
+	var invalidLines, failedLines, noRespLines []int
 	for _, r := range t.Rows {
-		if !r.Blank {
+		if r.sendable() {
 			info.Sent++
+		}
+		if r.Verdict.Kind == KindNoResponse {
+			info.NoResponse++
+			if len(noRespLines) < maxWarningLines {
+				noRespLines = append(noRespLines, r.Line)
+			}
+			continue // no response: out of every rate
 		}
 		if r.Verdict.Failed() {
 			info.Failed++
@@ -360,7 +392,7 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 	if len(info.FailedKinds) == 0 {
 		info.FailedKinds = nil
 	}
-	info.Judged = info.Rows - info.Failed
+	info.Judged = info.Rows - info.Failed - info.NoResponse
 	metric := func(tl tally) results.MetricScore {
 		lo, hi := stats.Wilson(tl.correct, tl.n, 0.95)
 		ms := results.MetricScore{Correct: float64(tl.correct), CILow: lo, CIHigh: hi}
@@ -401,7 +433,23 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 				countNoun(info.Failed, "row", "rows"), strings.Join(kinds, ", "), itHas(info.Failed), info.Judged, info.Rows),
 		})
 	}
+	if info.NoResponse > 0 {
+		sc.Warnings = append(sc.Warnings, results.Warning{
+			Code: WarnNoResponse, Count: info.NoResponse, Lines: noRespLines,
+			Message: fmt.Sprintf("%s an error cell in the input (generate never obtained the response): not sent, and left out of llm_judge, whose figures are over the %d rows judged; rerun generate for them",
+				countNoun(info.NoResponse, "row has", "rows have"), info.Judged),
+		})
+	}
 	return &RunSummary{Kind: "judge", Judge: info, Score: sc, Review: reviewTable(t.Rows)}
+}
+
+// quoteCell cuts an input cell to 200 characters for a message.
+func quoteCell(s string) string {
+	if utf8.RuneCountInString(s) <= 200 {
+		return s
+	}
+	r := []rune(s)
+	return fmt.Sprintf("%s... (%d characters)", string(r[:200]), len(r))
 }
 
 // itHas is "it has" for one, "they have" for more.
@@ -508,7 +556,7 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		Note: "Rows are put in buckets by the two seed metrics. Where only word_overlap passes, the golden words are present " +
 			"but not contiguous (a paraphrase or a different claim): those are the rows a judge is for, and its verdicts there are the ones to read.",
 		Columns: []results.Column{{Name: "bucket"}, {Name: "rows", Kind: results.KindNumber}, {Name: "judge correct", Kind: results.KindNumber},
-			{Name: "judge incorrect", Kind: results.KindNumber}, {Name: "invalid", Kind: results.KindNumber}, {Name: "call failed", Kind: results.KindNumber},
+			{Name: "judge incorrect", Kind: results.KindNumber}, {Name: "invalid", Kind: results.KindNumber}, {Name: "no verdict", Kind: results.KindNumber},
 			{Name: "judge correct share", Kind: results.KindRate}},
 	}
 	for _, n := range names {
@@ -566,8 +614,13 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 	}
 	failed := ""
 	if j.Failed > 0 {
-		failed = fmt.Sprintf(", %s with no reply after the retries (left out of llm_judge, which is over %s)",
-			countNoun(j.Failed, "row", "rows"), countNoun(j.Judged, "row", "rows"))
+		failed = fmt.Sprintf(", %s with no reply after the retries", countNoun(j.Failed, "row", "rows"))
+	}
+	if j.NoResponse > 0 {
+		failed += fmt.Sprintf(", %s with an error cell in the input (not sent)", countNoun(j.NoResponse, "row", "rows"))
+	}
+	if failed != "" {
+		failed += fmt.Sprintf(" (left out of llm_judge, which is over %s)", countNoun(j.Judged, "row", "rows"))
 	}
 	if _, err := fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s%s\n\n", rows, j.Sent, countNoun(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke, failed); err != nil {
 		return err
