@@ -96,22 +96,6 @@ func runGenerate(e *env) error {
 	if err != nil {
 		return m.interrupted(err)
 	}
-	if len(res.Failures) > 0 {
-		if *asJSON {
-			if err := writeJSON(e.stdout, res); err != nil {
-				return err
-			}
-		}
-		got := plural(res.Received, "reply", "replies")
-		rerun := fmt.Sprintf("the %s received are cached in %s, so running the same command again asks only for the rest", got, where)
-		if res.Received == 1 {
-			rerun = fmt.Sprintf("the 1 reply received is cached in %s, so running the same command again asks only for the rest", where)
-		}
-		if m.cachePath == "none" {
-			rerun = fmt.Sprintf("with --cache none %s, so running the command again asks for every question (pass --cache FILE to make a rerun resume)", keptInMemory(res.Received))
-		}
-		return fmt.Errorf("generate: %s; nothing was written; %s", res.FailureSummary(), rerun)
-	}
 	if err := writeCSVFile(e, "generate", *out, *rawCSV, res.WriteCSVOptions); err != nil {
 		return err
 	}
@@ -124,7 +108,13 @@ func runGenerate(e *env) error {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, res)
+		err = writeJSON(e.stdout, res)
+	} else {
+		err = res.WriteText(e.stdout)
 	}
-	return res.WriteText(e.stdout)
+	if err != nil || len(res.Failures) == 0 {
+		return err
+	}
+	// Every row is written, a failed one with its error cell; then fail.
+	return fmt.Errorf("generate: %s; their rows in %s have an empty response and an error cell; %s", res.FailureSummary(), *out, m.rerun(res.Failed, "question", "questions"))
 }

@@ -166,8 +166,9 @@ func TestGenerateFailureResumes(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "1 of 3 questions failed") || !strings.Contains(errOut, "line 2") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Error("output written although a question failed")
+	// Every row is written; the failed one has an error cell (issue 17).
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "\n2,FAIL this one,x,G,english,kestrel-7b,,HTTP 500 after 1 attempt: ") {
+		t.Errorf("output %q, %v: want every row, the failed one with an error cell", b, err)
 	}
 	stub.fail = false
 	before := stub.requests()
@@ -328,10 +329,10 @@ func TestGenerateFailureMemoryCache(t *testing.T) {
 	}{
 		{"two received", "1,Which desert lies in Rajasthan?\n2,FAIL this one\n3,Which river flows through Varanasi?\n",
 			"1 of 3 questions failed (first: line 3: ",
-			"nothing was written; with --cache none the 2 replies received were kept in memory only and are lost, so running the command again asks for every question (pass --cache FILE to make a rerun resume)"},
+			"an error cell; with --cache none the 2 replies received were kept in memory only and are lost, so running the command again asks for every question (pass --cache FILE to make a rerun resume)"},
 		{"one received", "1,Which desert lies in Rajasthan?\n2,FAIL this one\n",
 			"1 of 2 questions failed (first: line 3: ",
-			"nothing was written; with --cache none the 1 reply received was kept in memory only and is lost, so running the command again asks for every question"},
+			"an error cell; with --cache none the 1 reply received was kept in memory only and is lost, so running the command again asks for every question"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stub := newGenStub(t)
@@ -416,7 +417,7 @@ func TestGenerateJSONIsTheLibraryResult(t *testing.T) {
 }
 
 // With --json a run with failures prints its summary, failures listed,
-// and still exits 1 with nothing written.
+// writes every row (the failed one with an error cell) and exits 1.
 func TestGenerateJSONFailure(t *testing.T) {
 	stub := newGenStub(t)
 	stub.fail = true
@@ -440,7 +441,7 @@ func TestGenerateJSONFailure(t *testing.T) {
 		len(res.Failures) != 1 || res.Failures[0].Line != 3 || res.Failures[0].ID != "2" {
 		t.Errorf("exit %d, %+v: %s", code, res, errOut)
 	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Error("output written although a question failed")
+	if b, err := os.ReadFile(out); err != nil || strings.Count(string(b), "\n") != 3 || !strings.Contains(string(b), ",response,error\n") {
+		t.Errorf("output %q, %v: want both rows and the error column", b, err)
 	}
 }

@@ -93,7 +93,7 @@ func runJudge(e *env) error {
 		promptID  = fs.String("prompt", "reference", "reference prompt `ID`: name, name@version or a hash prefix")
 		limit     = fs.Int("limit", 0, "judge only the first `N` rows (0: all)")
 		by        = fs.String("by", "Domain", "group by `COL` (\"\" for none)")
-		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid), llm_judge_reason")
+		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid or failed), llm_judge_reason, llm_judge_error")
 		export    = addTableExportFlags(fs)
 		rawCSV    = addRawCSVFlag(fs)
 	)
@@ -142,7 +142,8 @@ func runJudge(e *env) error {
 	})
 	finish()
 	m.report(e)
-	if err != nil {
+	var failed *judge.RowsFailedError // the other rows are judged: write them, then fail
+	if err != nil && !errors.As(err, &failed) {
 		return m.interrupted(err)
 	}
 	res.Score.Created = results.Now()
@@ -155,5 +156,8 @@ func runJudge(e *env) error {
 		}
 		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(len(tbl.Rows), "row", "rows"), *out)
 	}
-	return render(e, res, export)
+	if err := render(e, res, export); err != nil || failed == nil {
+		return err
+	}
+	return fmt.Errorf("judge: %v; their llm_judge_error cell says why, and they are left out of every llm_judge figure; %s", failed, m.rerun(failed.Failed, "row", "rows"))
 }

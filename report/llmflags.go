@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -18,12 +19,13 @@ import (
 // shared by generate, judge, calibrate and probes: one declaration, one
 // check, one way to open the client with its reply cache.
 type clientFlags struct {
-	s         llm.Settings
-	cache     string
-	maxTokens int    // generate's --max-tokens; 0 is the endpoint's default
-	cacheName string // the default cache file in the user cache directory
-	logAs     string // the client's log lines read "evalbook: <logAs>: ..."
-	cmd       string
+	s           llm.Settings
+	cache       string
+	maxTokens   int // generate's --max-tokens; 0 is the endpoint's default
+	maxReplyMiB int64
+	cacheName   string // the default cache file in the user cache directory
+	logAs       string // the client's log lines read "evalbook: <logAs>: ..."
+	cmd         string
 }
 
 // addClientFlags declares the client flags on fs, with concurrency
@@ -36,8 +38,10 @@ func addClientFlags(fs *flag.FlagSet, concurrency int, cacheName, logAs string) 
 	fs.StringVar(&cf.cache, "cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/"+cacheName+" in the user cache directory; none: memory only")
 	fs.IntVar(&cf.s.Concurrency, "concurrency", concurrency, "`N` requests in flight at once")
 	fs.IntVar(&cf.s.RPM, "rpm", 0, "at most `N` requests per minute (0: no limit)")
-	fs.IntVar(&cf.s.Retries, "retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network, malformed reply)")
-	fs.DurationVar(&cf.s.Timeout, "timeout", llm.DefaultConfig.Timeout, "time allowed for each attempt (`duration`, e.g. 30s)")
+	fs.IntVar(&cf.s.Retries, "retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network; a 200 reply is never bought twice)")
+	fs.DurationVar(&cf.s.Timeout, "timeout", llm.DefaultConfig.Timeout, "time allowed for each attempt's reply to start (`duration`, e.g. 30s)")
+	fs.DurationVar(&cf.s.Grace, "grace", llm.DefaultConfig.Grace, "extra time a reply that has started may take to finish (`duration`; 0: none)")
+	fs.Int64Var(&cf.maxReplyMiB, "max-reply-mib", llm.DefaultConfig.MaxReplyBytes>>20, "largest reply body accepted, in `MiB`; a larger 200 reply fails its row and is not retried")
 	fs.StringVar(&cf.s.Seed, "model-seed", "", "sampling seed `N` sent with every request (default: none)")
 	return cf
 }
@@ -63,6 +67,13 @@ func (m *modelClient) where() string {
 // error naming the flag.
 func (cf *clientFlags) config(endpoint string) (llm.Config, error) {
 	cf.s.BaseURL = endpoint
+	if cf.maxReplyMiB <= 0 || cf.maxReplyMiB > 1<<20 {
+		return llm.Config{}, usagef("%s: --max-reply-mib must be between 1 and 1048576", cf.cmd)
+	}
+	cf.s.MaxReplyBytes = cf.maxReplyMiB << 20
+	if cf.s.Grace < 0 {
+		return llm.Config{}, usagef("%s: --grace must not be negative (0: none)", cf.cmd)
+	}
 	cfg, err := cf.s.Config()
 	for _, u := range []struct {
 		err error
@@ -101,7 +112,10 @@ func (cf *clientFlags) open(e *env, endpoint string) (*modelClient, error) {
 		fmt.Fprintln(e.stderr, "evalbook: warning:", w)
 	}
 	cfg.Cache, cfg.MaxTokens = m.cache, cf.maxTokens
+	var logMu sync.Mutex // the client logs from several goroutines
 	cfg.Logf = func(format string, args ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
 		fmt.Fprintf(e.stderr, "evalbook: "+cf.logAs+": "+format+"\n", args...)
 	}
 	if m.client, err = llm.NewClient(cfg); err != nil {
@@ -120,9 +134,17 @@ func (m *modelClient) report(e *env) {
 		st.Requests, st.Retries, st.CacheHits, m.where())
 }
 
-// interrupted turns a cancelled run into a message that says how to resume
-// (or, with --cache none, that a rerun starts again).
+// interrupted turns a cancelled run, or one stopped by a 401/403, into a
+// message that says how to resume (or, with --cache none, that a rerun
+// starts again).
 func (m *modelClient) interrupted(err error) error {
+	if errors.Is(err, llm.ErrAuth) {
+		if m.cachePath == "none" {
+			return fmt.Errorf("stopped: %v; with --cache none %s", err, keptInMemory(m.cache.Len()))
+		}
+		return fmt.Errorf("stopped: %v; %s in the cache %s: fix the key and run the same command again to resume",
+			err, plural(m.cache.Len(), "reply is", "replies are"), m.cachePath)
+	}
 	if !errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -131,6 +153,16 @@ func (m *modelClient) interrupted(err error) error {
 			keptInMemory(m.cache.Len()))
 	}
 	return fmt.Errorf("interrupted; %s in the cache %s: run the same command again to resume", plural(m.cache.Len(), "reply is", "replies are"), m.cachePath)
+}
+
+// rerun says what a rerun does after failed rows ("rows", "questions"):
+// asks only for those (the cache has the rest), or, with --cache none,
+// for everything.
+func (m *modelClient) rerun(failed int, one, many string) string {
+	if m.cachePath == "none" {
+		return fmt.Sprintf("with --cache none %s, so running the command again asks for every %s (pass --cache FILE to make a rerun resume)", keptInMemory(m.cache.Len()), one)
+	}
+	return fmt.Sprintf("the other replies are cached in %s, so running the same command again asks only for the %s", m.cachePath, plural(failed, "failed "+one, "failed "+many))
 }
 
 // keptInMemory says that n replies received with --cache none are lost:

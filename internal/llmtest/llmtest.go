@@ -6,9 +6,10 @@ package llmtest
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,12 +21,21 @@ import (
 // message's content), a completions request with Answer(prompt), or, when
 // Body is set, with the bytes Body returns.
 //
-// Faults: "429" (Too Many Requests with Retry-After: 1), "500", "slow"
-// (no reply for 3 s), "drop" (hijack the connection and close it),
-// "malformed" (status 200 with broken JSON), "nochoices" (valid JSON,
-// no choices), "400echo" (Bad Request echoing the Authorization header).
+// Faults (FaultKinds lists them): "429" (Too Many Requests with
+// Retry-After: 1), "500", "slow" (no reply for SlowFor, 3 s by default),
+// "drop" (hijack the connection and close it), "malformed" (status 200
+// with broken JSON), "nochoices" (valid JSON, no choices), "400echo" (Bad
+// Request echoing the Authorization header), "401", "403", "late" (the
+// headers and half the reply at once, the rest after LateBy, 1 s by
+// default), "oversize" (a valid reply of OversizeBytes, 9 MiB by default),
+// "truncated" (half the reply, then the connection is cut).
 //
-// Set Delay, Answer and Body before the first request.
+// The server keeps a ledger per prompt (the last chat message, or the
+// completions prompt): the requests, the replies it began to send (what an
+// API bills), the replies it sent whole, and the requests that came after
+// a whole reply had been sent, which a client that pays once never makes.
+//
+// Set Delay, Answer, Body, Fault and the sizes before the first request.
 type Server struct {
 	*httptest.Server
 	t      testing.TB
@@ -34,8 +44,18 @@ type Server struct {
 	// Body, when set, returns the whole reply body of a successful
 	// request; body is the decoded request.
 	Body func(path string, body map[string]any) []byte
+	// Fault, when set, picks the fault of each request (after the list
+	// given to New is used up) from its prompt and its attempt (1 for the
+	// prompt's first request); "" is none.
+	Fault func(prompt string, attempt int) string
+	// SlowFor, LateBy and OversizeBytes shape the faults "slow", "late" and
+	// "oversize" (0: 3 s, 1 s, 9 MiB).
+	SlowFor, LateBy time.Duration
+	OversizeBytes   int
 
 	mu          sync.Mutex
+	ledger      map[string]*Usage
+	big         []byte // the "oversize" reply
 	faults      []string
 	requests    int
 	served      int // successful replies
@@ -56,6 +76,40 @@ func New(t testing.TB, faults ...string) *Server {
 	return s
 }
 
+// FaultKinds are the faults the server injects.
+var FaultKinds = []string{"429", "500", "slow", "drop", "malformed", "nochoices", "400echo", "401", "403", "late", "oversize", "truncated"}
+
+// Usage is the ledger of one prompt.
+type Usage struct {
+	Requests int // requests received
+	Billed   int // 200 replies the server began to send (an API bills these)
+	Whole    int // 200 replies sent in full
+	// AfterWhole counts requests received after a whole reply had been
+	// sent for the prompt: calls paid twice for a reply received.
+	AfterWhole int
+}
+
+// Ledger returns a copy of the per-prompt ledger.
+func (s *Server) Ledger() map[string]Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]Usage, len(s.ledger))
+	for k, u := range s.ledger {
+		out[k] = *u
+	}
+	return out
+}
+
+// Repeated returns the number of requests received for a prompt after a
+// whole reply to it had been sent, over all prompts.
+func (s *Server) Repeated() int {
+	n := 0
+	for _, u := range s.Ledger() {
+		n += u.AfterWhole
+	}
+	return n
+}
+
 // BaseURL is the endpoint as clients take it: the server's URL and /v1.
 func (s *Server) BaseURL() string { return s.URL + "/v1" }
 
@@ -65,6 +119,10 @@ func (s *Server) Count() int {
 	defer s.mu.Unlock()
 	return s.requests
 }
+
+// CountLocked is Count for a Fault function, which runs with the
+// server's lock held: the requests received so far, this one included.
+func (s *Server) CountLocked() int { return s.requests }
 
 // Served returns the number of successful replies.
 func (s *Server) Served() int {
@@ -125,13 +183,33 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad request body", http.StatusBadRequest)
 		return
 	}
+	prompt := LastUser(body)
+	if r.URL.Path == "/v1/completions" {
+		prompt, _ = body["prompt"].(string)
+	}
 	s.mu.Lock()
 	s.requests++
+	if s.ledger == nil {
+		s.ledger = map[string]*Usage{}
+	}
+	u := s.ledger[prompt]
+	if u == nil {
+		u = &Usage{}
+		s.ledger[prompt] = u
+	}
+	u.Requests++
+	if u.Whole > 0 {
+		u.AfterWhole++
+	}
+	attempt := u.Requests
 	fault := ""
-	if len(s.faults) > 0 {
+	switch {
+	case len(s.faults) > 0:
 		fault, s.faults = s.faults[0], s.faults[1:]
-	} else if s.failAfter > 0 && s.served >= s.failAfter {
+	case s.failAfter > 0 && s.served >= s.failAfter:
 		fault = "500"
+	case s.Fault != nil:
+		fault = s.Fault(prompt, attempt)
 	}
 	s.auth = append(s.auth, r.Header.Get("Authorization"))
 	s.bodies = append(s.bodies, body)
@@ -153,9 +231,20 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	case "500":
 		http.Error(w, `{"error": {"message": "overloaded"}}`, http.StatusInternalServerError)
 		return
+	case "401", "403":
+		code := http.StatusUnauthorized
+		if fault == "403" {
+			code = http.StatusForbidden
+		}
+		http.Error(w, `{"error": {"message": "invalid api key"}}`, code)
+		return
 	case "slow":
+		wait := s.SlowFor
+		if wait <= 0 {
+			wait = 3 * time.Second
+		}
 		select {
-		case <-time.After(3 * time.Second):
+		case <-time.After(wait):
 		case <-r.Context().Done():
 		}
 		return
@@ -168,12 +257,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		conn.Close()
 		return
 	case "malformed":
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"choices": [{"message": {"content": "{\"winner\"`)
+		s.send(w, r, u, []byte(`{"choices": [{"message": {"content": "{\"winner\"`), 0, false)
 		return
 	case "nochoices":
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"choices": []}`)
+		s.send(w, r, u, []byte(`{"choices": []}`), 0, false)
 		return
 	case "400echo":
 		http.Error(w, "bad header: "+r.Header.Get("Authorization"), http.StatusBadRequest)
@@ -206,6 +293,73 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.served++
 	s.mu.Unlock()
+	switch fault {
+	case "late":
+		late := s.LateBy
+		if late <= 0 {
+			late = time.Second
+		}
+		s.send(w, r, u, reply, late, false)
+	case "oversize":
+		n := s.OversizeBytes
+		if n <= 0 {
+			n = 9 << 20
+		}
+		s.send(w, r, u, s.oversize(n), 0, false)
+	case "truncated":
+		s.send(w, r, u, reply, 0, true)
+	default:
+		s.send(w, r, u, reply, 0, false)
+	}
+}
+
+// oversize returns a valid chat reply of about n bytes, built once.
+func (s *Server) oversize(n int) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.big) < n {
+		s.big = []byte(`{"choices": [{"index": 0, "message": {"role": "assistant", "content": "` + strings.Repeat("x", n) + `"}}]}`)
+	}
+	return s.big
+}
+
+// send writes a 200 reply and keeps the ledger: billed once it begins,
+// whole when every byte was written and flushed with the client still
+// there. With pause, half the body goes at once and the rest after pause;
+// with cut, half goes and the connection is cut.
+func (s *Server) send(w http.ResponseWriter, r *http.Request, u *Usage, reply []byte, pause time.Duration, cut bool) {
+	if r.Context().Err() != nil {
+		return // the client has gone: nothing is sent or billed
+	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(reply)
+	w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
+	s.mu.Lock()
+	u.Billed++
+	s.mu.Unlock()
+	half := len(reply) / 2
+	if pause > 0 || cut {
+		if _, err := w.Write(reply[:half]); err != nil {
+			return
+		}
+		w.(http.Flusher).Flush()
+		if cut {
+			panic(http.ErrAbortHandler) // net/http cuts the connection
+		}
+		select {
+		case <-time.After(pause):
+		case <-r.Context().Done():
+			return
+		}
+		reply = reply[half:]
+	}
+	if _, err := w.Write(reply); err != nil {
+		return
+	}
+	w.(http.Flusher).Flush()
+	if r.Context().Err() != nil {
+		return
+	}
+	s.mu.Lock()
+	u.Whole++
+	s.mu.Unlock()
 }

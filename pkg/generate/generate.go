@@ -15,8 +15,8 @@
 //	qs, err := generate.ReadQuestionsFile("questions_hindi.csv", "")
 //	...
 //	res, err := generate.Run(ctx, client, qs, generate.Options{Model: "kestrel-7b", Templates: tpl, Workers: 4})
-//	if err == nil && len(res.Failures) == 0 {
-//		err = res.WriteCSV(f) // nothing is written for a run with failures
+//	if err == nil {
+//		err = res.WriteCSV(f) // every row; a failed one has an error cell
 //	}
 //
 // The Result counts the questions, the replies, the requests, retries and
@@ -61,8 +61,10 @@ type Options struct {
 // template for their language and get the "default" one.
 const CodeDefaultTemplate = "default_template"
 
-// ErrIncomplete is WriteCSV's error for a run with failures or stopped
-// before its end: a partial response table is never written.
+// ErrIncomplete is WriteCSV's error for a run stopped before its end (a
+// cancelled context, an authentication error): a table missing rows is
+// never written. A run whose questions failed is complete: their rows
+// carry an error cell.
 var ErrIncomplete = errors.New("the run is incomplete: no response table is written")
 
 // Result is what a run did: its JSON is `evalbook generate --json`.
@@ -81,8 +83,14 @@ type Result struct {
 	CacheHits int64 `json:"cache_hits"`
 	// Cache is where replies are kept (Options.Cache, or "memory").
 	Cache string `json:"cache"`
-	// Interrupted reports that the context ended the run early.
+	// Interrupted reports that the context ended the run early; Stopped
+	// that an authentication error (llm.ErrAuth) did, after which no
+	// question was sent.
 	Interrupted bool `json:"interrupted,omitempty"`
+	Stopped     bool `json:"stopped,omitempty"`
+	// FailedKinds counts the failures by llm.Kind ("server_error",
+	// "timeout", "too_large", ...).
+	FailedKinds map[string]int `json:"failed_kinds,omitempty"`
 	// Out is the response table's path, which the caller sets when it
 	// has written one.
 	Out      string            `json:"out,omitempty"`
@@ -99,13 +107,17 @@ type Failure struct {
 	Line  int    `json:"line"`
 	ID    string `json:"id,omitempty"`
 	Error string `json:"error"`
-	Err   error  `json:"-"` // the Completer's error (errors.Is finds llm's sentinels)
+	Kind  string `json:"kind"` // llm.Kind of Err
+	Err   error  `json:"-"`    // the Completer's error (errors.Is finds llm's sentinels)
 }
 
-// A Row is a question and the model's response, trimmed of spaces.
+// A Row is a question and the model's response, trimmed of spaces, or
+// why there is none (Error: llm.Describe of the call's error, such as
+// "HTTP 500 after 4 attempts: ...").
 type Row struct {
 	Question
 	Response string
+	Error    string
 }
 
 // TemplateWarnings returns the warning that some questions have no
@@ -137,10 +149,12 @@ func TemplateWarnings(qs []Question, t *Templates) []results.Warning {
 // of its language (Templates.For) at {question}, opt.Workers at a time,
 // and returns the replies in dataset order with the run's counts. A
 // question that fails (after the Completer's retries) is listed in
-// Failures and the run goes on, so that a rerun through the same cache
-// asks only for the rest. When ctx ends the run, Run returns the result
-// so far (Interrupted) and ctx's error; otherwise the error is nil and
-// failures are in the result.
+// Failures, its row gets an error cell, and the run goes on, so that a
+// rerun through the same cache asks only for the failed ones. When ctx
+// ends the run, Run returns the result so far (Interrupted) and ctx's
+// error; an authentication error (llm.ErrAuth) stops it the same way
+// (Stopped: no further question is sent, those in flight finish) and is
+// returned; otherwise the error is nil and failures are in the result.
 func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Result, error) {
 	if opt.Templates == nil {
 		return nil, errors.New("generate: Options.Templates is nil")
@@ -164,6 +178,8 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 	got := make([]bool, len(qs)) // a reply was received
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	stop := make(chan struct{}) // closed on the first authentication error
+	var authErr error
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -181,8 +197,15 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 					User:       strings.ReplaceAll(t.User, "{question}", q.Text),
 				})
 				res.Rows[i] = Row{Question: q, Response: strings.TrimSpace(reply)}
+				if err != nil {
+					res.Rows[i].Error = llm.Describe(err)
+				}
 				errs[i], got[i] = err, err == nil
 				mu.Lock()
+				if errors.Is(err, llm.ErrAuth) && authErr == nil {
+					authErr = fmt.Errorf("line %d: %w", q.Line, err)
+					close(stop)
+				}
 				done++
 				if opt.Progress != nil {
 					opt.Progress(done, len(qs))
@@ -191,13 +214,14 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 			}
 		}()
 	}
+feed:
 	for i := range qs {
 		select {
 		case next <- i:
 		case <-runCtx.Done():
-		}
-		if runCtx.Err() != nil {
-			break
+			break feed
+		case <-stop:
+			break feed
 		}
 	}
 	close(next)
@@ -206,12 +230,15 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 		after := counter.Stats()
 		res.Requests, res.Retries, res.CacheHits = after.Requests-before.Requests, after.Retries-before.Retries, after.CacheHits-before.CacheHits
 	}
-	if err := ctx.Err(); err != nil {
-		res.Interrupted = true
+	if err := ctx.Err(); err != nil || authErr != nil {
+		res.Interrupted, res.Stopped = err != nil, err == nil
 		for _, ok := range got {
 			if ok {
 				res.Received++
 			}
+		}
+		if err == nil {
+			err = authErr
 		}
 		return res, err
 	}
@@ -220,7 +247,12 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 			res.Received++
 			continue
 		}
-		res.Failures = append(res.Failures, Failure{Line: qs[i].Line, ID: qs[i].ID, Error: err.Error(), Err: err})
+		kind := llm.Kind(err)
+		if res.FailedKinds == nil {
+			res.FailedKinds = map[string]int{}
+		}
+		res.FailedKinds[kind]++
+		res.Failures = append(res.Failures, Failure{Line: qs[i].Line, ID: qs[i].ID, Error: err.Error(), Kind: kind, Err: err})
 	}
 	res.Failed = len(res.Failures)
 	return res, nil
@@ -243,11 +275,15 @@ func (r *Result) FailureSummary() string {
 
 // WriteText writes what evalbook generate prints on its standard output:
 // "wrote 4 responses from kestrel-7b to runs/kestrel-7b_hindi.csv" (or,
-// before Out is set, "4 responses from kestrel-7b"), or the failure
-// summary of a run with failures.
+// before Out is set, "4 responses from kestrel-7b"); with failures,
+// "wrote 3 responses from kestrel-7b and 1 failed row (error cell) to
+// runs/x.csv" and the failure summary.
 func (r *Result) WriteText(w io.Writer) error {
 	var err error
 	switch {
+	case len(r.Failures) > 0 && r.Out != "":
+		_, err = fmt.Fprintf(w, "wrote %s from %s and %s (error cell) to %s\n%s\n", nounCount(r.Received, "response", "responses"), r.Model,
+			nounCount(r.Failed, "failed row", "failed rows"), r.Out, r.FailureSummary())
 	case len(r.Failures) > 0:
 		_, err = fmt.Fprintln(w, r.FailureSummary())
 	case r.Out != "":
@@ -270,9 +306,9 @@ func (r *Result) Tables() []results.Table {
 		}}
 	out := []results.Table{sum}
 	if len(r.Failures) > 0 {
-		f := results.Table{Title: "Failed questions", Columns: []results.Column{{Name: "line", Kind: results.KindNumber}, {Name: "id"}, {Name: "error"}}, Rows: [][]string{}}
+		f := results.Table{Title: "Failed questions", Columns: []results.Column{{Name: "line", Kind: results.KindNumber}, {Name: "id"}, {Name: "kind"}, {Name: "error"}}, Rows: [][]string{}}
 		for _, x := range r.Failures {
-			f.Rows = append(f.Rows, []string{strconv.Itoa(x.Line), x.ID, x.Error})
+			f.Rows = append(f.Rows, []string{strconv.Itoa(x.Line), x.ID, x.Kind, x.Error})
 		}
 		out = append(out, f)
 	}
@@ -281,7 +317,11 @@ func (r *Result) Tables() []results.Table {
 
 // WriteCSV writes the response table, one row per question in dataset
 // order; a question without an id is numbered by its place (1, 2, ...).
-// It refuses (ErrIncomplete) a run with failures or interrupted.
+// When questions failed, an error column follows: empty, or for a failed
+// question why (status and reason) beside an empty response; such a row
+// is no response and belongs in no rate. (A run without failures writes
+// the table as before, without the column.) It refuses (ErrIncomplete) a
+// run that was interrupted or stopped.
 //
 // A cell a spreadsheet would run as a formula is written with a leading
 // ' (tabular.NeedsFormulaGuard); WriteCSVOptions can turn that off and
@@ -294,17 +334,26 @@ func (r *Result) WriteCSV(w io.Writer) error {
 // WriteCSVOptions is WriteCSV with options; it returns the number of
 // cells it guarded.
 func (r *Result) WriteCSVOptions(w io.Writer, opt tabular.CSVOptions) (int, error) {
-	if r.Interrupted || len(r.Failures) > 0 || len(r.Rows) != r.Questions {
+	if r.Interrupted || r.Stopped || len(r.Rows) != r.Questions {
 		return 0, ErrIncomplete
 	}
 	cw := tabular.NewCSVWriter(w, opt)
-	cw.Write([]string{"id", "question", "answer", "Domain", "language", "model", "response"})
+	failed := len(r.Failures) > 0
+	head := []string{"id", "question", "answer", "Domain", "language", "model", "response"}
+	if failed {
+		head = append(head, "error")
+	}
+	cw.Write(head)
 	for i, row := range r.Rows {
 		id := row.ID
 		if id == "" {
 			id = strconv.Itoa(i + 1)
 		}
-		cw.Write([]string{id, row.Text, row.Answer, row.Domain, row.Language, r.Model, row.Response})
+		rec := []string{id, row.Text, row.Answer, row.Domain, row.Language, r.Model, row.Response}
+		if failed {
+			rec = append(rec, row.Error)
+		}
+		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Guarded(), cw.Error()

@@ -137,8 +137,19 @@ func TestRun(t *testing.T) {
 	if !strings.HasPrefix(res.FailureSummary(), "1 of 2 questions failed (first: line 2: ") {
 		t.Errorf("summary %q", res.FailureSummary())
 	}
-	if err := res.WriteCSV(&bytes.Buffer{}); !errors.Is(err, ErrIncomplete) {
-		t.Errorf("WriteCSV of a failed run: %v", err)
+	// A failed question is a row with its error cell, not a lost row.
+	var failed bytes.Buffer
+	if err := res.WriteCSV(&failed); err != nil {
+		t.Errorf("WriteCSV of a run with a failure: %v", err)
+	}
+	wantFailed := "id,question,answer,Domain,language,model,response,error\n" +
+		"q1,भारत की राजधानी?,,,hindi,kestrel-7b,,\"HTTP 500 after 1 attempt: server error (HTTP 5xx): HTTP 500: {\"\"error\"\": {\"\"message\"\": \"\"overloaded\"\"}}\"\n" +
+		"2,Capital of Tamil Nadu?,,,tamil,kestrel-7b,[Question: Capital of Tamil Nadu?],\n"
+	if failed.String() != wantFailed {
+		t.Errorf("response table\n%s\nwant\n%s", failed.String(), wantFailed)
+	}
+	if res.Failures[0].Kind != "server_error" || res.FailedKinds["server_error"] != 1 {
+		t.Errorf("failure kinds %+v %v", res.Failures, res.FailedKinds)
 	}
 	// Tamil has no template: one warning, at line 3.
 	if len(res.Warnings) != 1 || res.Warnings[0].Code != CodeDefaultTemplate || res.Warnings[0].Count != 1 || len(res.Warnings[0].Lines) != 1 || res.Warnings[0].Lines[0] != 3 {

@@ -95,13 +95,46 @@ func (j *ClientJudge) Compare(ctx context.Context, q Query) (Winner, error) {
 
 // A RefVerdict is a reference judgment: Valid says the reply kept the
 // contract; Correct is meaningful only then. Invalid holds the reason a
-// reply was rejected.
+// reply was rejected. Error, set by JudgeReferences, says why the row's
+// call failed (llm.Describe: status and reason): the row has no verdict
+// and is left out of every rate.
 type RefVerdict struct {
 	Valid   bool   `json:"valid"`
 	Correct bool   `json:"correct"`
 	Reason  string `json:"reason,omitempty"`
 	Invalid string `json:"invalid,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Kind is the failure's llm.Kind ("server_error", "timeout", ...).
+	Kind string `json:"error_kind,omitempty"`
 }
+
+// Failed reports whether the row's call failed.
+func (v RefVerdict) Failed() bool { return v.Error != "" }
+
+// ErrRowsFailed is found with errors.Is in the error of a run in which
+// some rows' calls failed after their retries (a *RowsFailedError).
+var ErrRowsFailed = errors.New("judge calls failed")
+
+// A RowsFailedError says that Failed of Total rows got no reply; the
+// other rows were judged and their replies are in the client's cache, so
+// a rerun asks only for the failed ones. errors.Is finds ErrRowsFailed
+// and the first failure's sentinels (llm.ErrServer, ...).
+type RowsFailedError struct {
+	Failed, Total int
+	// Where names the first failed row ("row 5", "line 7").
+	Where string
+	First error
+}
+
+func (e *RowsFailedError) Error() string {
+	rows := "rows"
+	if e.Total == 1 {
+		rows = "row"
+	}
+	return fmt.Sprintf("%d of %d %s failed after their retries (first: %s: %v)", e.Failed, e.Total, rows, e.Where, e.First)
+}
+
+func (e *RowsFailedError) Unwrap() []error { return []error{ErrRowsFailed, e.First} }
 
 // Reference asks whether response gives the same answer as golden, with a
 // reference prompt. A nil judge or one without a client returns
@@ -139,11 +172,17 @@ type RefItem struct {
 // JudgeReferences judges every item with up to workers calls at once
 // (the client's own concurrency limit still applies) and returns the
 // verdicts in item order. progress, when set, is called after each item
-// from several goroutines. The first error (a request that failed after
-// its retries, a cancelled context) stops the run; the replies obtained
-// until then are in the client's cache, so a rerun resumes. A nil judge,
-// or one without a client, is ErrNilJudge, and a prompt that is not a
-// valid reference prompt an error, both before any call.
+// from several goroutines.
+//
+// A row whose call fails after its retries gets a verdict with Error set
+// and the run goes on; the verdicts come back with a *RowsFailedError
+// (ErrRowsFailed) naming how many failed. An authentication error
+// (llm.ErrAuth) stops the run: no further row is started, the calls in
+// flight finish, and the error is returned with no verdicts; so is a
+// cancelled context's. In every case the replies received are in the
+// client's cache, so a rerun resumes. A nil judge, or one without a
+// client, is ErrNilJudge, and a prompt that is not a valid reference
+// prompt an error, both before any call.
 func JudgeReferences(ctx context.Context, j *ClientJudge, items []RefItem, workers int, progress func(done, total int)) ([]RefVerdict, error) {
 	if j == nil || j.Client == nil {
 		return nil, fmt.Errorf("judge references: %w", ErrNilJudge)
@@ -157,15 +196,17 @@ func JudgeReferences(ctx context.Context, j *ClientJudge, items []RefItem, worke
 	if workers <= 0 {
 		workers = llm.DefaultConfig.Concurrency
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	out := make([]RefVerdict, len(items))
 	next := make(chan int)
+	stop := make(chan struct{}) // closed on the first authentication error
 	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		done     int
-		firstErr error
+		wg        sync.WaitGroup
+		mu        sync.Mutex
+		done      int
+		failed    int
+		firstFail error
+		failRow   int
+		authErr   error
 	)
 	for w := 0; w < min(workers, len(items)); w++ {
 		wg.Add(1)
@@ -174,13 +215,24 @@ func JudgeReferences(ctx context.Context, j *ClientJudge, items []RefItem, worke
 			for i := range next {
 				v, err := j.Reference(ctx, items[i].Question, items[i].Golden, items[i].Response)
 				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = fmt.Errorf("row %d: %w", i+1, err)
+				switch {
+				case err == nil:
+				case ctx.Err() != nil:
+					mu.Unlock()
+					continue
+				case errors.Is(err, llm.ErrAuth):
+					if authErr == nil {
+						authErr = fmt.Errorf("row %d: %w", i+1, err)
+						close(stop)
 					}
 					mu.Unlock()
-					cancel()
 					continue
+				default: // the call failed after its retries, or the row's prompt did not render
+					v = RefVerdict{Error: llm.Describe(err), Kind: llm.Kind(err)}
+					failed++
+					if firstFail == nil || i+1 < failRow {
+						firstFail, failRow = err, i+1
+					}
 				}
 				out[i] = v
 				done++
@@ -198,15 +250,19 @@ feed:
 		case next <- i:
 		case <-ctx.Done():
 			break feed
+		case <-stop:
+			break feed
 		}
 	}
 	close(next)
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if done < len(items) {
+	switch {
+	case authErr != nil:
+		return nil, authErr
+	case ctx.Err() != nil:
 		return nil, ctx.Err()
+	case failed > 0:
+		return out, &RowsFailedError{Failed: failed, Total: len(items), Where: fmt.Sprintf("row %d", failRow), First: firstFail}
 	}
 	return out, nil
 }

@@ -58,6 +58,10 @@ type ResponseRow struct {
 	// Exact and Overlap are the exact_substring and word_overlap verdicts.
 	Exact, Overlap     bool
 	Blank, EmptyGolden bool
+	// GenError is the input's error cell (generate's response table): the
+	// response is missing because generating it failed. Such a row is not
+	// sent and is left out of every llm_judge figure (KindNoResponse).
+	GenError string
 	// Line is the line of the file the row starts on.
 	Line int
 	// Verdict is the judge's; a blank response is not sent and is
@@ -88,7 +92,26 @@ type RunInfo struct {
 	Sent           int            `json:"sent"`
 	Invalid        int            `json:"invalid"`
 	InvalidReasons map[string]int `json:"invalid_reasons,omitempty"`
+	// Failed counts the rows whose call failed after its retries
+	// (FailedKinds by llm.Kind: "server_error", "timeout", ...); they have
+	// no verdict and are left out of every llm_judge figure, whose
+	// denominator is Judged = Rows - Failed.
+	Failed      int            `json:"failed"`
+	FailedKinds map[string]int `json:"failed_kinds,omitempty"`
+	// NoResponse counts the rows not sent because the input's error cell
+	// says their response was never obtained (generate failed); they are
+	// left out like failed rows, but a judge rerun cannot fix them.
+	NoResponse int `json:"no_response,omitempty"`
+	Judged     int `json:"judged"`
 }
+
+// WarnCallsFailed is the code of the warning that rows' judge calls
+// failed after their retries (Count: the rows; Lines: the first 20).
+const WarnCallsFailed = "judge_call_failed"
+
+// WarnNoResponse is the code of the warning that rows had an error cell
+// in the input and were not sent (Count: the rows; Lines: the first 20).
+const WarnNoResponse = "no_response"
 
 // RunOptions configures JudgeResponses.
 type RunOptions struct {
@@ -177,6 +200,7 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 	}
 	t.Header = slices.Clone(sch.Columns)
 	idCol := col(cols.ID)
+	errCol := col("error")
 	iQ, iA, iR := col(cols.Question), col(cols.Answer), col(cols.Response)
 	for i := range rows.Len() {
 		if limit > 0 && i >= limit {
@@ -196,6 +220,9 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 		if idCol >= 0 {
 			row.ID = r.Fields[idCol]
 		}
+		if errCol >= 0 {
+			row.GenError = strings.TrimSpace(r.Fields[errCol])
+		}
 		if by != "" {
 			row.Group = r.Fields[col(by)]
 		}
@@ -205,16 +232,22 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 }
 
 // Sendable counts the rows JudgeResponses sends to the judge: those
-// whose response is not blank.
+// whose response is not blank and has no error cell.
 func (t *Responses) Sendable() int {
 	n := 0
 	for _, r := range t.Rows {
-		if !r.Blank {
+		if r.sendable() {
 			n++
 		}
 	}
 	return n
 }
+
+func (r ResponseRow) sendable() bool { return !r.Blank && r.GenError == "" }
+
+// KindNoResponse is the RefVerdict.Kind of a row not sent because its
+// input has an error cell (generate failed to get its response).
+const KindNoResponse = "no_response"
 
 // JudgeResponses asks j about every row of t whose response is not blank
 // (JudgeReferences, with opt.Workers and opt.Progress), sets each row's
@@ -225,8 +258,14 @@ func (t *Responses) Sendable() int {
 // with a valid reply, and the review table. t.Score itself is left as it
 // was. This is what evalbook judge computes.
 //
-// Errors are those of JudgeReferences; with a cancelled ctx the replies
-// received are in the client's cache, and t's verdicts are unchanged.
+// A row whose call failed after its retries gets a Verdict with Error
+// set; it is counted in RunInfo.Failed, warned about (WarnCallsFailed)
+// and left out of llm_judge's accuracy, agreements and review shares.
+// Then the summary comes back with a *RowsFailedError naming the first
+// failed row's line: write the verdict file and the summary, then report
+// the error. Other errors are those of JudgeReferences (an authentication
+// error, a cancelled ctx), with no summary; the replies received are in
+// the client's cache, and t's verdicts are unchanged.
 func JudgeResponses(ctx context.Context, j *ClientJudge, t *Responses, opt RunOptions) (*RunSummary, error) {
 	if j == nil {
 		return nil, fmt.Errorf("judge responses: %w", ErrNilJudge)
@@ -234,25 +273,37 @@ func JudgeResponses(ctx context.Context, j *ClientJudge, t *Responses, opt RunOp
 	var items []RefItem
 	var index []int // items[k] is row index[k]
 	for i, r := range t.Rows {
-		if r.Blank {
+		if !r.sendable() {
 			continue
 		}
 		items = append(items, RefItem{Question: r.Question, Golden: r.Golden, Response: r.Response})
 		index = append(index, i)
 	}
 	verdicts, err := JudgeReferences(ctx, j, items, opt.Workers, opt.Progress)
-	if err != nil {
+	var rf *RowsFailedError
+	if err != nil && !errors.As(err, &rf) {
 		return nil, err
 	}
+	first := 0
 	for k, v := range verdicts {
 		t.Rows[index[k]].Verdict = v
-	}
-	for i := range t.Rows {
-		if t.Rows[i].Blank {
-			t.Rows[i].Verdict = RefVerdict{Valid: true, Reason: "blank response (not sent)"}
+		if v.Failed() && first == 0 {
+			first = t.Rows[index[k]].Line
 		}
 	}
-	return t.summary(j.Prompt, opt), nil
+	for i := range t.Rows {
+		switch r := &t.Rows[i]; {
+		case r.GenError != "":
+			r.Verdict = RefVerdict{Error: "not sent: the input's error cell says the response was never obtained: " + quoteCell(r.GenError), Kind: KindNoResponse}
+		case r.Blank:
+			r.Verdict = RefVerdict{Valid: true, Reason: "blank response (not sent)"}
+		}
+	}
+	sum := t.summary(j.Prompt, opt)
+	if rf != nil {
+		return sum, &RowsFailedError{Failed: rf.Failed, Total: len(items), Where: fmt.Sprintf("line %d", first), First: rf.First}
+	}
+	return sum, nil
 }
 
 // cloneScore copies what summary changes in a score: the metric lists,
@@ -284,20 +335,36 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 			model, p.ID(), p.Hash()),
 		FalsePositives: "a lenient or misled judge: a response that names the golden answer only to reject it, or text written to persuade the judge",
 		FalseNegatives: "a strict judge, or one that reads the response's language poorly; calibrate it on labelled pairs, per language",
-		Blank:          "a blank response is not sent and scores 0; a reply that breaks the contract is empty in the verdict column and counts as 0",
-		Source:         "SPEC.md section 1 (seed 000's LLM judge script) and section 3 (a real judge)",
+		Blank: "a blank response is not sent and scores 0; a reply that breaks the contract is empty in the verdict column and counts as 0; " +
+			"a row whose judge call failed after its retries has no verdict and is left out of llm_judge (its denominator is the rows judged)",
+		Source: "SPEC.md section 1 (seed 000's LLM judge script) and section 3 (a real judge)",
 	})
-	info := RunInfo{Endpoint: endpoint, Model: model, Prompt: p.Ref(), Rows: len(t.Rows), InvalidReasons: map[string]int{}}
+	info := RunInfo{Endpoint: endpoint, Model: model, Prompt: p.Ref(), Rows: len(t.Rows), InvalidReasons: map[string]int{}, FailedKinds: map[string]int{}}
 	if t.FileRows > len(t.Rows) {
 		info.FileRows = t.FileRows
 	}
 	type tally struct{ n, correct int }
 	groups := map[string]*tally{}
 	var all tally
-	var invalidLines []int
+	var invalidLines, failedLines, noRespLines []int
 	for _, r := range t.Rows {
-		if !r.Blank {
+		if r.sendable() {
 			info.Sent++
+		}
+		if r.Verdict.Kind == KindNoResponse {
+			info.NoResponse++
+			if len(noRespLines) < maxWarningLines {
+				noRespLines = append(noRespLines, r.Line)
+			}
+			continue // no response: out of every rate
+		}
+		if r.Verdict.Failed() {
+			info.Failed++
+			info.FailedKinds[r.Verdict.Kind]++
+			if len(failedLines) < maxWarningLines {
+				failedLines = append(failedLines, r.Line)
+			}
+			continue // no verdict: out of every rate
 		}
 		if !r.Verdict.Valid {
 			info.Invalid++
@@ -322,6 +389,10 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 	if len(info.InvalidReasons) == 0 {
 		info.InvalidReasons = nil
 	}
+	if len(info.FailedKinds) == 0 {
+		info.FailedKinds = nil
+	}
+	info.Judged = info.Rows - info.Failed - info.NoResponse
 	metric := func(tl tally) results.MetricScore {
 		lo, hi := stats.Wilson(tl.correct, tl.n, 0.95)
 		ms := results.MetricScore{Correct: float64(tl.correct), CILow: lo, CIHigh: hi}
@@ -349,7 +420,44 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 			Message: invalidMessage(info.Invalid, strings.Join(reasons, ", ")),
 		})
 	}
+	if info.Failed > 0 {
+		var kinds []string
+		for _, k := range sortedKeys(info.FailedKinds) {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, info.FailedKinds[k]))
+		}
+		sc.Warnings = append(sc.Warnings, results.Warning{
+			Code: WarnCallsFailed, Count: info.Failed, Lines: failedLines,
+			Message: fmt.Sprintf("%s got no judge reply after the retries (%s): %s no verdict, llm_judge_error in the verdict file says why, "+
+				"and llm_judge's accuracy, agreements and review shares are over the %d rows judged (exact_substring and word_overlap are over all %d); "+
+				"the replies received are cached, so running the same command again asks only for these",
+				countNoun(info.Failed, "row", "rows"), strings.Join(kinds, ", "), itHas(info.Failed), info.Judged, info.Rows),
+		})
+	}
+	if info.NoResponse > 0 {
+		sc.Warnings = append(sc.Warnings, results.Warning{
+			Code: WarnNoResponse, Count: info.NoResponse, Lines: noRespLines,
+			Message: fmt.Sprintf("%s an error cell in the input (generate never obtained the response): not sent, and left out of llm_judge, whose figures are over the %d rows judged; rerun generate for them",
+				countNoun(info.NoResponse, "row has", "rows have"), info.Judged),
+		})
+	}
 	return &RunSummary{Kind: "judge", Judge: info, Score: sc, Review: reviewTable(t.Rows)}
+}
+
+// quoteCell cuts an input cell to 200 characters for a message.
+func quoteCell(s string) string {
+	if utf8.RuneCountInString(s) <= 200 {
+		return s
+	}
+	r := []rune(s)
+	return fmt.Sprintf("%s... (%d characters)", string(r[:200]), len(r))
+}
+
+// itHas is "it has" for one, "they have" for more.
+func itHas(n int) string {
+	if n == 1 {
+		return "it has"
+	}
+	return "they have"
 }
 
 // refAgreement compares llm_judge with a deterministic metric row by row,
@@ -415,7 +523,7 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		{"both", "both pass"}, {"neither", "both fail"},
 		{"only_first", "exact_substring only"}, {"only_second", "word_overlap only (review these)"},
 	}
-	type counts struct{ n, correct, incorrect, invalid int }
+	type counts struct{ n, correct, incorrect, invalid, failed int }
 	c := map[string]*counts{}
 	for _, n := range names {
 		c[n.key] = &counts{}
@@ -433,6 +541,8 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		k := c[key]
 		k.n++
 		switch {
+		case r.Verdict.Failed():
+			k.failed++
 		case !r.Verdict.Valid:
 			k.invalid++
 		case r.Verdict.Correct:
@@ -446,7 +556,8 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		Note: "Rows are put in buckets by the two seed metrics. Where only word_overlap passes, the golden words are present " +
 			"but not contiguous (a paraphrase or a different claim): those are the rows a judge is for, and its verdicts there are the ones to read.",
 		Columns: []results.Column{{Name: "bucket"}, {Name: "rows", Kind: results.KindNumber}, {Name: "judge correct", Kind: results.KindNumber},
-			{Name: "judge incorrect", Kind: results.KindNumber}, {Name: "invalid", Kind: results.KindNumber}, {Name: "judge correct share", Kind: results.KindRate}},
+			{Name: "judge incorrect", Kind: results.KindNumber}, {Name: "invalid", Kind: results.KindNumber}, {Name: "no verdict", Kind: results.KindNumber},
+			{Name: "judge correct share", Kind: results.KindRate}},
 	}
 	for _, n := range names {
 		k := c[n.key]
@@ -454,7 +565,7 @@ func reviewTable(rows []ResponseRow) *results.Table {
 		if valid := k.correct + k.incorrect; valid > 0 {
 			share = results.Float(float64(k.correct) / float64(valid))
 		}
-		t.Rows = append(t.Rows, []string{n.label, strconv.Itoa(k.n), strconv.Itoa(k.correct), strconv.Itoa(k.incorrect), strconv.Itoa(k.invalid), share})
+		t.Rows = append(t.Rows, []string{n.label, strconv.Itoa(k.n), strconv.Itoa(k.correct), strconv.Itoa(k.incorrect), strconv.Itoa(k.invalid), strconv.Itoa(k.failed), share})
 	}
 	return t
 }
@@ -501,7 +612,17 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 	if j.Invalid == 1 {
 		broke = "reply broke the contract"
 	}
-	if _, err := fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s\n\n", rows, j.Sent, countNoun(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke); err != nil {
+	failed := ""
+	if j.Failed > 0 {
+		failed = fmt.Sprintf(", %s with no reply after the retries", countNoun(j.Failed, "row", "rows"))
+	}
+	if j.NoResponse > 0 {
+		failed += fmt.Sprintf(", %s with an error cell in the input (not sent)", countNoun(j.NoResponse, "row", "rows"))
+	}
+	if failed != "" {
+		failed += fmt.Sprintf(" (left out of llm_judge, which is over %s)", countNoun(j.Judged, "row", "rows"))
+	}
+	if _, err := fmt.Fprintf(w, "judged %s: %d sent, %s not sent, %d %s%s\n\n", rows, j.Sent, countNoun(j.Rows-j.Sent, "blank response", "blank responses"), j.Invalid, broke, failed); err != nil {
 		return err
 	}
 	if r.Score == nil || r.Review == nil {
@@ -516,8 +637,10 @@ func (r *RunSummary) WriteText(w io.Writer) error {
 
 // WriteVerdicts writes the verdict file of evalbook judge --out as CSV:
 // the input columns, exact_substring and word_overlap (1 or 0), llm_judge
-// (1, 0, or empty when the reply broke the contract) and
-// llm_judge_reason.
+// (1, 0, or empty when the reply broke the contract or the call failed),
+// llm_judge_reason and, when some row's call failed, llm_judge_error
+// (empty, or why: "HTTP 500 after 4 attempts: ..."; named so as not to
+// clash with an error column of the input, such as generate's).
 //
 // A cell a spreadsheet would run as a formula is written with a leading
 // ' (tabular.NeedsFormulaGuard); WriteVerdictsCSV can turn that off and
@@ -531,17 +654,29 @@ func (t *Responses) WriteVerdicts(w io.Writer) error {
 // of cells it guarded.
 func (t *Responses) WriteVerdictsCSV(w io.Writer, opt tabular.CSVOptions) (int, error) {
 	cw := tabular.NewCSVWriter(w, opt)
-	cw.Write(append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason"))
+	failed := slices.ContainsFunc(t.Rows, func(r ResponseRow) bool { return r.Verdict.Failed() })
+	head := append(append([]string(nil), t.Header...), "exact_substring", "word_overlap", "llm_judge", "llm_judge_reason")
+	if failed {
+		head = append(head, "llm_judge_error")
+	}
+	cw.Write(head)
 	for _, r := range t.Rows {
 		lj := ""
 		if r.Verdict.Valid {
 			lj = bit(r.Verdict.Correct)
 		}
 		reason := r.Verdict.Reason
-		if !r.Verdict.Valid {
+		switch {
+		case r.Verdict.Failed():
+			reason = ""
+		case !r.Verdict.Valid:
 			reason = "invalid reply: " + r.Verdict.Invalid
 		}
-		cw.Write(append(append([]string(nil), r.Fields...), bit(r.Exact), bit(r.Overlap), lj, reason))
+		rec := append(append([]string(nil), r.Fields...), bit(r.Exact), bit(r.Overlap), lj, reason)
+		if failed {
+			rec = append(rec, r.Verdict.Error)
+		}
+		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Guarded(), cw.Error()

@@ -126,7 +126,7 @@ func TestGivingUpAttempts(t *testing.T) {
 	}{
 		{"no retries", -1, []string{"500"}, "giving up after 1 attempt: server error (HTTP 5xx): HTTP 500: "},
 		{"one retry", 1, []string{"500", "500"}, "giving up after 2 attempts: "},
-		{"no choices", -1, []string{"nochoices"}, "giving up after 1 attempt: malformed chat completion reply: no choices[0].message.content"},
+		{"no choices", 3, []string{"nochoices"}, "malformed chat completion reply: no choices[0].message.content (not retried: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := llmtest.New(t, tc.faults...)

@@ -40,7 +40,98 @@ var (
 	ErrServer      = errors.New("server error (HTTP 5xx)")
 	ErrMalformed   = errors.New("malformed reply")
 	ErrRequest     = errors.New("request refused")
+	// ErrAuth is a 401 or 403: the endpoint refused the key. The client
+	// sends no further request after it (see Client).
+	ErrAuth = errors.New("authentication refused (HTTP 401/403)")
+	// ErrTooLarge is a 200 reply whose body is over Config.MaxReplyBytes.
+	// It is not retried: a retry pays again for the same answer.
+	ErrTooLarge = errors.New("reply over the client's size limit")
 )
+
+// A CallError is a call that failed: after its retries (429, 5xx,
+// timeouts, network errors), or at once when a retry cannot help or would
+// pay again for a reply already received (401/403, other 4xx, a 200 that
+// is malformed or over the size limit). errors.Is finds the sentinel of
+// its last attempt (ErrServer, ErrAuth, ErrTooLarge, ...); Cell says what
+// happened in one line for a table's error cell.
+type CallError struct {
+	Endpoint string // the endpoint as it may be shown (no password)
+	// Status is the HTTP status of the last attempt, 0 when it got none
+	// (a timeout, a network error).
+	Status int
+	// Attempts is the number of requests sent for the call (0 when the
+	// client had stopped after an authentication error).
+	Attempts int
+	// Kind classifies the failure for tallies: "auth", "request",
+	// "rate_limited", "server_error", "timeout", "network", "malformed",
+	// "too_large".
+	Kind string
+	// Retried says whether failures of this kind are retried.
+	Retried bool
+	Err     error // the last attempt's error
+}
+
+func (e *CallError) Error() string {
+	if e.Retried {
+		return fmt.Sprintf("%s: giving up after %s: %v", e.Endpoint, nounCount(e.Attempts, "attempt", "attempts"), e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Endpoint, e.Err)
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// Cell is the error in one line, without the endpoint, as a response
+// table or verdict file shows it: "HTTP 500 after 4 attempts: server
+// error (HTTP 5xx): HTTP 500: overloaded", "no reply after 4 attempts: no
+// reply within 1m0s", "HTTP 200, not retried: reply over the client's
+// size limit ...". The text is cut at 300 characters.
+func (e *CallError) Cell() string {
+	status := "no reply"
+	if e.Status != 0 {
+		status = fmt.Sprintf("HTTP %d", e.Status)
+	}
+	how := " after " + nounCount(e.Attempts, "attempt", "attempts")
+	switch {
+	case e.Attempts == 0:
+		how = ", not sent"
+	case !e.Retried:
+		how = ", not retried"
+	}
+	s := fmt.Sprintf("%s%s: %v", status, how, e.Err)
+	if len(s) > 300 {
+		s = strings.ToValidUTF8(s[:300], "") + "..."
+	}
+	return s
+}
+
+// Describe returns the one-line form of a call's error for a table cell:
+// CallError.Cell for a *CallError, the error's text otherwise.
+func Describe(err error) string {
+	var ce *CallError
+	if errors.As(err, &ce) {
+		return ce.Cell()
+	}
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Kind returns the CallError.Kind of err, or "other".
+func Kind(err error) string {
+	var ce *CallError
+	if errors.As(err, &ce) {
+		return ce.Kind
+	}
+	return "other"
+}
+
+func nounCount(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
 
 // malformedError is a 200 reply that does not hold what the API
 // promises; it is ErrMalformed, and its message names the API.
@@ -55,6 +146,8 @@ type Stats struct {
 	Retries   int64 `json:"retries"`    // attempts after a failure
 	CacheHits int64 `json:"cache_hits"` // replies served from the cache
 	Completed int64 `json:"completed"`  // replies obtained from the endpoint
+	// Failed counts calls that failed (after their retries, or at once).
+	Failed int64 `json:"failed"`
 }
 
 // Client calls an OpenAI-compatible endpoint (vLLM, llama.cpp server,
@@ -62,6 +155,14 @@ type Stats struct {
 // (with echo and log probabilities) with CompletePrompt. Both share the
 // retries, the concurrency and rate limit, the cache and the counts. It
 // is safe for concurrent use.
+//
+// No reply received is paid for twice: the attempt timeout covers the
+// wait for the reply's headers, and a body that has started arriving may
+// take Config.Grace more; a complete 200 reply is parsed and cached before
+// anything else is done; a 200 reply that is malformed or over
+// Config.MaxReplyBytes fails its call without a retry. After a 401 or 403
+// the client sends nothing more: every later call fails at once with that
+// error (requests already in flight finish).
 type Client struct {
 	cfg      Config
 	endpoint string // BaseURL without trailing slash
@@ -79,7 +180,9 @@ type Client struct {
 	fmu      sync.Mutex
 	inflight map[string]*flight
 
-	requests, retries, hits, completed atomic.Int64
+	requests, retries, hits, completed, failed atomic.Int64
+
+	stopped atomic.Pointer[CallError] // the first 401/403
 }
 
 type flight struct {
@@ -123,6 +226,13 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.BackoffMax <= 0 {
 		cfg.BackoffMax = d.BackoffMax
 	}
+	if cfg.Grace == 0 {
+		cfg.Grace = d.Grace
+	}
+	cfg.Grace = max(cfg.Grace, 0)
+	if cfg.MaxReplyBytes <= 0 {
+		cfg.MaxReplyBytes = d.MaxReplyBytes
+	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Transport: &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
@@ -153,7 +263,16 @@ func NewClient(cfg Config) (*Client, error) {
 
 // Stats returns the client's counts so far.
 func (c *Client) Stats() Stats {
-	return Stats{Requests: c.requests.Load(), Retries: c.retries.Load(), CacheHits: c.hits.Load(), Completed: c.completed.Load()}
+	return Stats{Requests: c.requests.Load(), Retries: c.retries.Load(), CacheHits: c.hits.Load(), Completed: c.completed.Load(), Failed: c.failed.Load()}
+}
+
+// Stopped returns the authentication error (401/403) after which the
+// client sends no more requests, or nil.
+func (c *Client) Stopped() error {
+	if e := c.stopped.Load(); e != nil {
+		return e
+	}
+	return nil
 }
 
 // Complete sends req to BaseURL/chat/completions and returns the reply's
@@ -191,10 +310,13 @@ func (c *Client) call(ctx context.Context, key, promptHash string, body func() (
 
 	f.reply, f.err = c.fetch(ctx, body, path, parse)
 	if f.err == nil {
-		c.completed.Add(1)
+		// Cached first: nothing after this point can lose a paid reply.
 		if err := c.cache.Put(key, c.cfg.Model, promptHash, f.reply); err != nil {
 			f.err = err
 		}
+		c.completed.Add(1)
+	} else if ctx.Err() == nil {
+		c.failed.Add(1)
 	}
 	c.fmu.Lock()
 	delete(c.inflight, key)
@@ -203,8 +325,12 @@ func (c *Client) call(ctx context.Context, key, promptHash string, body func() (
 	return f.reply, f.err
 }
 
-// fetch sends the request, retrying transient failures.
+// fetch sends the request, retrying transient failures. Its errors,
+// other than ctx's, are *CallError.
 func (c *Client) fetch(ctx context.Context, makeBody func() ([]byte, error), path string, parse func([]byte) (string, error)) (string, error) {
+	if e := c.stopped.Load(); e != nil {
+		return "", c.notSent(e)
+	}
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -217,34 +343,41 @@ func (c *Client) fetch(ctx context.Context, makeBody func() ([]byte, error), pat
 		return "", err
 	}
 	var last error
+	status, kind := 0, ""
 	for attempt := 0; ; attempt++ {
 		if c.limit != nil {
 			if err := c.limit.wait(ctx); err != nil {
 				return "", err
 			}
 		}
+		if e := c.stopped.Load(); e != nil {
+			return "", c.notSent(e)
+		}
 		c.requests.Add(1)
-		reply, retryAfter, err := c.attempt(ctx, path, body, parse)
-		if err == nil {
+		reply, a := c.attempt(ctx, path, body, parse)
+		if a.err == nil {
 			return reply, nil
 		}
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		var perm *permanentError
-		if errors.As(err, &perm) {
-			return "", c.scrub(perm.err)
+		if a.permanent {
+			ce := &CallError{Endpoint: c.shown, Status: a.status, Attempts: attempt + 1, Kind: a.kind, Err: c.scrub(a.err)}
+			if a.kind == "auth" {
+				c.stopped.CompareAndSwap(nil, ce)
+			}
+			return "", ce
 		}
-		last = err
+		last, status, kind = a.err, a.status, a.kind
 		if attempt >= c.cfg.Retries {
 			break
 		}
-		wait := retryAfter
+		wait := a.retryAfter
 		if wait <= 0 {
 			wait = c.backoff(attempt)
 		}
 		if c.cfg.Logf != nil {
-			c.cfg.Logf("%s (attempt %d of %d); retrying in %s", c.scrub(err), attempt+1, c.cfg.Retries+1, wait.Round(time.Millisecond))
+			c.cfg.Logf("%s (attempt %d of %d); retrying in %s", c.scrub(a.err), attempt+1, c.cfg.Retries+1, wait.Round(time.Millisecond))
 		}
 		c.retries.Add(1)
 		t := time.NewTimer(wait)
@@ -255,17 +388,26 @@ func (c *Client) fetch(ctx context.Context, makeBody func() ([]byte, error), pat
 			return "", ctx.Err()
 		}
 	}
-	attempts := "attempts"
-	if c.cfg.Retries == 0 {
-		attempts = "attempt"
-	}
-	return "", c.scrub(fmt.Errorf("%s: giving up after %d %s: %w", c.shown, c.cfg.Retries+1, attempts, last))
+	return "", &CallError{Endpoint: c.shown, Status: status, Attempts: c.cfg.Retries + 1, Kind: kind, Retried: true, Err: c.scrub(last)}
 }
 
-// permanentError marks a failure that retrying cannot fix.
-type permanentError struct{ err error }
+// notSent is the error of a call the client did not send because an
+// earlier one was refused as unauthorised.
+func (c *Client) notSent(first *CallError) *CallError {
+	return &CallError{Endpoint: first.Endpoint, Status: first.Status, Kind: "auth",
+		Err: fmt.Errorf("%w: not sent, because an earlier request was refused: %v", ErrAuth, first.Err)}
+}
 
-func (e *permanentError) Error() string { return e.err.Error() }
+// outcome is what one attempt gave: an error, its HTTP status (0 for
+// none), its kind (CallError.Kind), whether retrying is pointless, and the
+// wait the server asked for.
+type outcome struct {
+	err        error
+	status     int
+	kind       string
+	permanent  bool
+	retryAfter time.Duration
+}
 
 func (c *Client) chatBody(req Request) ([]byte, error) {
 	type message struct {
@@ -287,14 +429,20 @@ func (c *Client) chatBody(req Request) ([]byte, error) {
 	}{c.cfg.Model, msgs, 0, c.params.Seed, c.params.MaxTokens, false})
 }
 
-// attempt makes one HTTP request under the per-attempt timeout. It
-// returns the reply, or an error and the wait the server asked for.
-func (c *Client) attempt(ctx context.Context, path string, body []byte, parse func([]byte) (string, error)) (string, time.Duration, error) {
-	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+// attempt makes one HTTP request. Config.Timeout bounds the wait for
+// the reply's headers; once they have come, the body may take until
+// Timeout + Grace after the start, so that a reply already being sent
+// (and paid for) is not thrown away for being a little late.
+func (c *Client) attempt(ctx context.Context, path string, body []byte, parse func([]byte) (string, error)) (string, outcome) {
+	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	start := time.Now()
+	var late atomic.Bool
+	timer := time.AfterFunc(c.cfg.Timeout, func() { late.Store(true); cancel() })
+	defer timer.Stop()
 	hr, err := http.NewRequestWithContext(actx, http.MethodPost, c.endpoint+path, bytes.NewReader(body))
 	if err != nil {
-		return "", 0, &permanentError{err}
+		return "", outcome{err: err, kind: "request", permanent: true}
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Accept", "application/json")
@@ -303,32 +451,59 @@ func (c *Client) attempt(ctx context.Context, path string, body []byte, parse fu
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
-		if actx.Err() != nil && ctx.Err() == nil {
-			return "", 0, fmt.Errorf("no reply within %s", c.cfg.Timeout)
+		if late.Load() && ctx.Err() == nil {
+			return "", outcome{err: fmt.Errorf("no reply within %s", c.cfg.Timeout), kind: "timeout"}
 		}
-		return "", 0, fmt.Errorf("network: %w", stripURL(err))
+		return "", outcome{err: fmt.Errorf("network: %w", stripURL(err)), kind: "network"}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		if actx.Err() != nil && ctx.Err() == nil {
-			return "", 0, fmt.Errorf("no complete reply within %s", c.cfg.Timeout)
-		}
-		return "", 0, fmt.Errorf("network: reading reply: %w", stripURL(err))
+	// The headers are in: the body gets the grace period on top.
+	if timer.Stop() {
+		timer.Reset(time.Until(start.Add(c.cfg.Timeout + c.cfg.Grace)))
 	}
+	limit := c.cfg.MaxReplyBytes
+	if resp.StatusCode != http.StatusOK {
+		limit = min(limit, 64<<10) // an error body is only quoted
+	} else if resp.ContentLength > limit {
+		return "", c.tooLarge(fmt.Sprintf("%d bytes announced", resp.ContentLength))
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		if late.Load() && ctx.Err() == nil {
+			return "", outcome{err: fmt.Errorf("no complete reply within %s (the attempt timeout %s and a grace of %s for a reply that had started)",
+				c.cfg.Timeout+c.cfg.Grace, c.cfg.Timeout, c.cfg.Grace), status: resp.StatusCode, kind: "timeout"}
+		}
+		return "", outcome{err: fmt.Errorf("network: reading reply: %w", stripURL(err)), status: resp.StatusCode, kind: "network"}
+	}
+	code := resp.StatusCode
 	switch {
-	case resp.StatusCode == http.StatusTooManyRequests:
-		return "", retryAfter(resp.Header.Get("Retry-After"), time.Now()), fmt.Errorf("%w: %s", ErrRateLimited, snippet(data))
-	case resp.StatusCode >= 500:
-		return "", retryAfter(resp.Header.Get("Retry-After"), time.Now()), fmt.Errorf("%w: HTTP %d: %s", ErrServer, resp.StatusCode, snippet(data))
-	case resp.StatusCode != http.StatusOK:
-		return "", 0, &permanentError{fmt.Errorf("%s: %w: HTTP %d: %s", c.shown, ErrRequest, resp.StatusCode, snippet(data))}
+	case code == http.StatusTooManyRequests:
+		return "", outcome{err: fmt.Errorf("%w: %s", ErrRateLimited, snippet(data)), status: code, kind: "rate_limited", retryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+	case code >= 500:
+		return "", outcome{err: fmt.Errorf("%w: HTTP %d: %s", ErrServer, code, snippet(data)), status: code, kind: "server_error", retryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		env := "is empty or unset, so no key was sent"
+		if c.key != "" {
+			env = "holds the key that was sent"
+		}
+		return "", outcome{err: fmt.Errorf("%w: HTTP %d: %s (the variable %s %s); no further requests are sent", ErrAuth, code, snippet(data), c.cfg.APIKeyEnv, env),
+			status: code, kind: "auth", permanent: true}
+	case code != http.StatusOK:
+		return "", outcome{err: fmt.Errorf("%w: HTTP %d: %s", ErrRequest, code, snippet(data)), status: code, kind: "request", permanent: true}
+	case int64(len(data)) > limit:
+		return "", c.tooLarge(fmt.Sprintf("more than %d bytes", limit))
 	}
 	reply, err := parse(data)
 	if err != nil {
-		return "", 0, err
+		return "", outcome{err: fmt.Errorf("%w (not retried: the endpoint answered, and a retry pays again)", err), status: code, kind: "malformed", permanent: true}
 	}
-	return reply, 0, nil
+	return reply, outcome{}
+}
+
+// tooLarge is the outcome of a 200 reply over MaxReplyBytes.
+func (c *Client) tooLarge(size string) outcome {
+	return outcome{err: fmt.Errorf("%w of %d bytes (%s); not retried: a retry pays again for the same oversized answer (raise the limit to accept it)",
+		ErrTooLarge, c.cfg.MaxReplyBytes, size), status: http.StatusOK, kind: "too_large", permanent: true}
 }
 
 // parseChat returns choices[0].message.content of a chat completion.

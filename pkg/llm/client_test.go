@@ -100,11 +100,15 @@ func TestClientFaults(t *testing.T) {
 		{"500 then ok", []string{"500"}, 0, 2, nil, 0},
 		{"slow past the timeout then ok", []string{"slow"}, 0, 2, nil, 300 * time.Millisecond},
 		{"dropped connection then ok", []string{"drop"}, 0, 2, nil, 0},
-		{"malformed JSON then ok", []string{"malformed"}, 0, 2, nil, 0},
-		{"no choices then ok", []string{"nochoices"}, 0, 2, nil, 0},
-		{"three faults then ok", []string{"500", "drop", "malformed"}, 0, 4, nil, 0},
+		// A 200 reply was received (and paid for): a malformed one fails
+		// at once instead of being bought again.
+		{"malformed JSON is not retried", []string{"malformed"}, 0, 1, ErrMalformed, 0},
+		{"no choices is not retried", []string{"nochoices"}, 0, 1, ErrMalformed, 0},
+		{"three faults then ok", []string{"500", "drop", "truncated"}, 0, 4, nil, 0},
 		{"500 every time", []string{"500", "500", "500", "500"}, 0, 4, ErrServer, 0},
-		{"malformed every time", []string{"malformed", "malformed", "malformed", "malformed"}, 0, 4, ErrMalformed, 0},
+		{"oversized is not retried", []string{"oversize"}, 0, 1, ErrTooLarge, 0},
+		{"401 is not retried", []string{"401"}, 0, 1, ErrAuth, 0},
+		{"403 is not retried", []string{"403"}, 0, 1, ErrAuth, 0},
 		{"429 with one retry", []string{"429", "429"}, 1, 2, ErrRateLimited, time.Second},
 		{"no retries", []string{"500"}, -1, 1, ErrServer, 0},
 		{"400 is not retried", []string{"400echo"}, 0, 1, ErrRequest, 0},
@@ -112,8 +116,10 @@ func TestClientFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.New(t, tt.faults...)
+			s.OversizeBytes = 4 << 10
 			cfg := quickConfig(s)
 			cfg.Retries = tt.retries
+			cfg.MaxReplyBytes = 1 << 10
 			var logged []string
 			var mu sync.Mutex
 			cfg.Logf = func(format string, args ...any) {

@@ -63,7 +63,7 @@ type Logprobs struct {
 // hash, prompt, temperature, seed, max_tokens, echo, logprobs) was answered
 // before. It shares Complete's retries, limits, cache and counts; a reply
 // without choices[0].text, or without logprobs when the request asked for
-// them, is malformed (ErrMalformed) and retried.
+// them, is malformed (ErrMalformed) and not retried (the 200 reply was paid for).
 func (c *Client) CompletePrompt(ctx context.Context, req PromptRequest) (Completion, error) {
 	p := promptParams{Temperature: 0, Seed: c.params.Seed, MaxTokens: req.MaxTokens, Echo: req.Echo, Logprobs: req.Logprobs}
 	if p.MaxTokens == nil && c.params.MaxTokens > 0 {

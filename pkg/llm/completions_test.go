@@ -170,7 +170,8 @@ func TestCompletePromptBody(t *testing.T) {
 }
 
 // TestCompletePromptMalformed: replies that break the completions
-// format are ErrMalformed, retried, and named in the error.
+// format are ErrMalformed, named in the error, and not retried (the 200
+// reply was paid for; a retry would buy it again).
 func TestCompletePromptMalformed(t *testing.T) {
 	one := 1
 	for _, tc := range []struct {
@@ -189,8 +190,8 @@ func TestCompletePromptMalformed(t *testing.T) {
 			cfg.Retries = 1
 			c, _ := NewClient(cfg)
 			_, err := c.CompletePrompt(context.Background(), PromptRequest{Prompt: "p", Logprobs: &one})
-			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.want) || s.Count() != 2 {
-				t.Errorf("error %v after %d requests; want ErrMalformed containing %q after 2", err, s.Count(), tc.want)
+			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.want) || s.Count() != 1 {
+				t.Errorf("error %v after %d requests; want ErrMalformed containing %q after 1", err, s.Count(), tc.want)
 			}
 		})
 	}

@@ -23,10 +23,20 @@ type Config struct {
 	// always 0.
 	Seed      *int64
 	MaxTokens int // sent as max_tokens when positive (a PromptRequest can override it)
-	// Timeout bounds each attempt (connection, request and reply).
+	// Timeout bounds each attempt's wait for the reply's headers
+	// (connection, request, and the model's work for a reply that is not
+	// streamed).
 	Timeout time.Duration
+	// Grace is the time a reply whose headers came within Timeout may
+	// take beyond it to finish its body (default 30s; negative: none), so
+	// that a reply being received is not thrown away and paid again.
+	Grace time.Duration
+	// MaxReplyBytes bounds a reply's body (default 8 MiB). A 200 reply
+	// over it fails its call with ErrTooLarge and is not retried.
+	MaxReplyBytes int64
 	// Retries is the number of retries after a first failed attempt, on
-	// 429, 5xx, network errors, timeouts and malformed replies; zero
+	// 429, 5xx, network errors and timeouts (a 200 reply that is
+	// malformed or too large is not retried: it was paid for); zero
 	// means DefaultConfig.Retries (3), negative means none.
 	Retries int
 	// Concurrency is the number of requests in flight at once.
@@ -55,6 +65,10 @@ var DefaultConfig = Config{
 	Concurrency: 4,
 	BackoffBase: 500 * time.Millisecond,
 	BackoffMax:  30 * time.Second,
+	Grace:       30 * time.Second,
+	// MaxReplyBytes is far above a chat reply (a 4,096-token reply is
+	// about 16 KB of JSON) and below what a broken proxy can stream.
+	MaxReplyBytes: 8 << 20,
 }
 
 // MaxRetryAfter bounds how long a Retry-After header can make the client

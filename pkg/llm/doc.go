@@ -11,12 +11,19 @@
 // needs).
 //
 // Both send temperature 0 and an optional seed, bound each attempt with a
-// timeout, retry with exponential backoff and jitter on 429, 5xx, network
-// errors and malformed replies (honouring Retry-After), keep a
+// timeout (for the reply to start; a reply that has started gets a grace
+// period to finish), retry with exponential backoff and jitter on 429,
+// 5xx, timeouts and network errors (honouring Retry-After), never retry a
+// 200 reply (a malformed or oversized one fails its call: a retry would
+// pay again), stop sending after a 401 or 403, keep a
 // concurrency limit and an optional requests-per-minute limit, stop on
 // context cancellation, send identical requests in flight at once only
 // once, and keep replies in a Cache: in memory, or in an append-only file
 // (OpenCache) that makes a rerun resume without repeating paid calls.
+//
+// A call that fails is a *CallError: its HTTP status, its attempts, its
+// Kind ("server_error", "timeout", "too_large", "auth", ...), and Cell, the
+// one line a response table or verdict file shows.
 //
 // Config is a documented struct whose zero fields take DefaultConfig's
 // values; only BaseURL and Model are required. The API key comes from an

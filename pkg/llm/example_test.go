@@ -86,3 +86,17 @@ func ExampleSettings_Config() {
 	// true concurrency must be at least 1, not 0
 	// true the seed must be an integer, not "seven"
 }
+
+// A failed call's error names the endpoint; Cell is the line a table's
+// error cell shows, and Kind what a summary counts.
+func ExampleCallError() {
+	err := error(&llm.CallError{Endpoint: "http://127.0.0.1:8000/v1", Status: 500, Attempts: 4, Kind: "server_error", Retried: true,
+		Err: fmt.Errorf("%w: HTTP 500: overloaded", llm.ErrServer)})
+	fmt.Println(err)
+	fmt.Println(llm.Describe(err))
+	fmt.Println(llm.Kind(err), errors.Is(err, llm.ErrServer))
+	// Output:
+	// http://127.0.0.1:8000/v1: giving up after 4 attempts: server error (HTTP 5xx): HTTP 500: overloaded
+	// HTTP 500 after 4 attempts: server error (HTTP 5xx): HTTP 500: overloaded
+	// server_error true
+}

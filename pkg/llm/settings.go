@@ -15,7 +15,7 @@ import (
 var (
 	ErrNoModel     = errors.New("no model name given")
 	ErrConcurrency = errors.New("concurrency must be at least 1")
-	ErrLimits      = errors.New("the rate limit and the retries must not be negative, the timeout must be positive")
+	ErrLimits      = errors.New("the rate limit, the retries, the grace and the reply limit must not be negative, the timeout must be positive")
 	ErrSeed        = errors.New("the seed must be an integer")
 	ErrNoCacheDir  = errors.New("no user cache directory")
 )
@@ -29,6 +29,10 @@ type Settings struct {
 	Seed                      string // an integer as fmt.Sscan reads it, or "" for no seed
 	Concurrency, RPM, Retries int
 	Timeout                   time.Duration
+	// Grace is Config.Grace (0: none); MaxReplyBytes is
+	// Config.MaxReplyBytes (0: DefaultConfig's).
+	Grace         time.Duration
+	MaxReplyBytes int64
 }
 
 // Config checks s and returns the Config it stands for (with no Cache and
@@ -40,8 +44,8 @@ func (s Settings) Config() (Config, error) {
 		return Config{}, ErrNoModel
 	case s.Concurrency < 1:
 		return Config{}, fmt.Errorf("%w, not %d", ErrConcurrency, s.Concurrency)
-	case s.RPM < 0 || s.Retries < 0 || s.Timeout <= 0:
-		return Config{}, fmt.Errorf("%w (rpm %d, retries %d, timeout %v)", ErrLimits, s.RPM, s.Retries, s.Timeout)
+	case s.RPM < 0 || s.Retries < 0 || s.Timeout <= 0 || s.Grace < 0 || s.MaxReplyBytes < 0:
+		return Config{}, fmt.Errorf("%w (rpm %d, retries %d, timeout %v, grace %v, reply limit %d bytes)", ErrLimits, s.RPM, s.Retries, s.Timeout, s.Grace, s.MaxReplyBytes)
 	}
 	var seed *int64
 	if s.Seed != "" {
@@ -55,8 +59,12 @@ func (s Settings) Config() (Config, error) {
 	if retries == 0 {
 		retries = -1 // Config: negative means none, zero means the default
 	}
+	grace := s.Grace
+	if grace == 0 {
+		grace = -1 // Config: negative means none
+	}
 	return Config{BaseURL: s.BaseURL, Model: s.Model, APIKeyEnv: s.APIKeyEnv, Seed: seed,
-		Timeout: s.Timeout, Retries: retries, Concurrency: s.Concurrency, RPM: s.RPM}, nil
+		Timeout: s.Timeout, Grace: grace, MaxReplyBytes: s.MaxReplyBytes, Retries: retries, Concurrency: s.Concurrency, RPM: s.RPM}, nil
 }
 
 // OpenCacheFile opens the reply cache a path names: "none" is a memory
