@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/chart"
+	"github.com/evalbook/evalbook/pkg/interop"
 )
 
 func init() {
@@ -56,12 +59,26 @@ func runAgree(e *env) error {
 		return usagef("agree: --level applies to --metric alpha only")
 	}
 
-	f, err := os.Open(*labels)
-	if err != nil {
-		return err
+	var in io.Reader
+	if _, ok := interop.Harness(*labels, "auto"); ok { // two scorers (metrics) of a harness output as raters
+		run, err := interop.Read(e.ctx, *labels, interop.Options{})
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		if _, err := interop.LabelsCSV(&buf, run, raters); err != nil {
+			return err
+		}
+		in, *idCol = &buf, "id"
+	} else {
+		f, err := os.Open(*labels)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
 	}
-	defer f.Close()
-	rep, err := agree.AnalyzeCSV(f, *labels, raters, *idCol, opt)
+	rep, err := agree.AnalyzeCSV(in, *labels, raters, *idCol, opt)
 	if err != nil {
 		return err
 	}

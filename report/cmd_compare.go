@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/compare"
+	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 func init() {
@@ -20,9 +22,17 @@ func runCompare(e *env) error {
 	by := fs.String("by", "", "group `column` for per-group pass rates")
 	ci := addChoice(fs, "ci", "pass-rate `interval`: wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca")
 	iv := addIntervalFlags(fs, "")
+	format := fs.String("format", "auto", "with harness outputs: their `format` (auto, "+strings.Join(interop.Formats(), ", ")+")")
 	export := addTableExportFlags(fs)
-	if err := parseNoArgs(e, fs, ""); err != nil {
+	args, err := parseFlags(e, fs)
+	if err != nil {
 		return err
+	}
+	if len(args) == 2 && *oldFile == "" && *newFile == "" { // evalbook compare runA/ runB/
+		*oldFile, *newFile, args = args[0], args[1], nil
+	}
+	if len(args) > 0 {
+		return usagef("compare: unexpected argument %q (give --old and --new, or two harness outputs)", args[0])
 	}
 	if *oldFile == "" || *newFile == "" {
 		return usagef("compare: --old and --new are required (see evalbook compare --help)")
@@ -34,8 +44,23 @@ func runCompare(e *env) error {
 	if err := opt.Validate(); err != nil {
 		return compareUsage(err, *key)
 	}
-	res, err := compare.Files(*oldFile, *newFile, opt)
-	if err != nil {
+	var res *results.Comparison
+	if _, ok := interop.Harness(*oldFile, *format); ok {
+		p, err := interop.PairedFiles(e.ctx, *oldFile, *newFile, *metric, interop.Options{Format: *format})
+		if err != nil {
+			return err
+		}
+		opt.Metric, opt.OldName, opt.NewName = p.Metric, results.DisplayName(*oldFile), results.DisplayName(*newFile)
+		if opt.OldName == opt.NewName { // runs/a/out and runs/b/out: the base names would not tell them apart
+			opt.OldName, opt.NewName = *oldFile, *newFile
+		}
+		if opt.By == "" {
+			opt.By = "task"
+		}
+		if res, err = compare.Versions(p.Keys, p.Old, p.New, p.Groups, opt); err != nil {
+			return err
+		}
+	} else if res, err = compare.Files(*oldFile, *newFile, opt); err != nil {
 		return err
 	}
 	return render(e, res, export)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -53,8 +55,20 @@ func runLeaderboard(e *env) error {
 		for i := range inputs {
 			inputs[i].Name = "datasets/" + inputs[i].Path // where the sample lives in the repository
 		}
+	} else if runs, skipped, rerr := interop.ReadDir(e.ctx, *dir, interop.Options{}); rerr == nil {
+		// a folder of harness outputs: one response table per model and task
+		if len(skipped) > 0 {
+			fmt.Fprintf(e.stderr, "evalbook leaderboard: %s: not harness outputs, left out: %s\n", *dir, strings.Join(skipped, ", "))
+		}
+		fsys, ferr := interop.ResponsesFS(runs)
+		if ferr != nil {
+			return ferr
+		}
+		inputs, err = leaderboard.DiscoverFS(fsys, ".")
+	} else if errors.Is(rerr, interop.ErrUnknownFormat) {
+		inputs, err = leaderboard.Discover(*dir) // evalbook's own <model>_<language> files
 	} else {
-		inputs, err = leaderboard.Discover(*dir)
+		return rerr
 	}
 	if err != nil {
 		return err

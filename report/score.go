@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -39,7 +40,8 @@ func runScore(e *env) error {
 		asJSON    = fs.Bool("json", false, "print one JSON document (the accuracy JSON) instead of tables")
 		cluster   = fs.String("cluster", "", "`column` whose equal values form a cluster (e.g. a passage or question id): clustered intervals")
 		examples  = fs.Int("examples", 5, "example rows shown per agreement bucket")
-		format    = fs.String("format", "", "input `format` (csv, jsonl, xlsx); default: from the file extension")
+		format    = fs.String("format", "", "input `format` (csv, jsonl, xlsx, parquet, or a harness output: "+strings.Join(interop.Formats(), ", ")+"); default: from the file")
+		eeeModel  = fs.String("model", "", "with --out NAME.eee.json: the model `id` (model_info.id) of the Every Eval Ever export")
 		repair    = fs.Bool("repair-utf8", false, "replace invalid UTF-8 with U+FFFD and count the rows, instead of stopping with an error")
 		qCol      = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
 		aCol      = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
@@ -78,7 +80,7 @@ func runScore(e *env) error {
 	if *examples < 0 {
 		return usagef("score: --examples must not be negative (0 shows no example rows), not %d", *examples)
 	}
-	if *format != "" && !slices.Contains(qa.Formats(), *format) {
+	if *format != "" && !slices.Contains(qa.Formats(), *format) && !slices.Contains(interop.Formats(), *format) {
 		return usagef("score: --format must be one of %s, not %q", strings.Join(qa.Formats(), ", "), *format)
 	}
 	opt := qa.Options{
@@ -92,7 +94,7 @@ func runScore(e *env) error {
 		Cluster:    *cluster,
 		Examples:   *examples,
 		RepairUTF8: *repair,
-		Format:     *format,
+		Format:     qaFormat(*format),
 		Advice:     scoreAdvice,
 		RawCSV:     *rawCSV,
 	}
@@ -112,6 +114,12 @@ func runScore(e *env) error {
 		fmt.Fprintf(e.stderr, "evalbook: no --responses given: scoring the built-in sample %s (%d bytes)\n", datasets.ResponsesName, len(datasets.Responses))
 		in = bytes.NewReader(datasets.Responses)
 		name = datasets.ResponsesName
+	} else if _, ok := interop.Harness(name, *format); ok {
+		r, err := interop.ResponsesReader(e.ctx, name, interop.Options{Format: *format})
+		if err != nil {
+			return err
+		}
+		in, opt.Format = r, "csv"
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
@@ -119,6 +127,15 @@ func runScore(e *env) error {
 		}
 		defer f.Close()
 		in = f
+	}
+
+	eeeOut := strings.HasSuffix(strings.ToLower(*out), ".eee.json")
+	var kept []*results.Row
+	if eeeOut {
+		if *eeeModel == "" {
+			return usagef("score: --out %s: give the model id with --model (model_info.id of the export)", *out)
+		}
+		opt.Rows = func(r *results.Row) error { kept = append(kept, r.Clone()); return nil }
 	}
 
 	// --out - sends the verdict file to standard output; the report then
@@ -129,7 +146,7 @@ func runScore(e *env) error {
 	if toStdout {
 		bw := bufio.NewWriterSize(e.stdout, 64<<10)
 		opt.Verdicts, commit, report = bw, bw.Flush, e.stderr
-	} else if *out != "" {
+	} else if *out != "" && !eeeOut {
 		w, c, abort, err := createAtomic(*out)
 		if err != nil {
 			return err
@@ -210,6 +227,11 @@ func runScore(e *env) error {
 		res.Dataset.Path = name
 	}
 	flagHints(res.Warnings)
+	if eeeOut {
+		if err := writeEEE(*out, *eeeModel, res, kept); err != nil {
+			return err
+		}
+	}
 	if err := recordRun(e, rec, "score", res, nil); err != nil {
 		return err
 	}
@@ -234,7 +256,9 @@ func runScore(e *env) error {
 	if err := res.WriteText(report); err != nil {
 		return err
 	}
-	if *out != "" {
+	if eeeOut {
+		fmt.Fprintf(e.stderr, "evalbook: wrote the Every Eval Ever aggregate to %s and %s to %s\n", *out, plural(len(kept), "row", "rows"), interop.EEEInstancePath(*out))
+	} else if *out != "" {
 		where := *out
 		if toStdout {
 			where = "standard output"
@@ -276,4 +300,27 @@ func flagHints(ws []results.Warning) {
 			ws[i].Message += " (--ci bootstrap)"
 		}
 	}
+}
+
+// qaFormat is --format as pkg/qa takes it: a harness format is read by
+// pkg/interop first and reaches qa as CSV.
+func qaFormat(f string) string {
+	if slices.Contains(interop.Formats(), f) {
+		return "csv"
+	}
+	return f
+}
+
+// writeEEE writes score --out NAME.eee.json: the Every Eval Ever
+// aggregate there and its instance JSONL beside it (interop.WriteEEE).
+func writeEEE(path, model string, res *results.Score, rows []*results.Row) error {
+	inst := interop.EEEInstancePath(path)
+	var agg, ins bytes.Buffer
+	if err := interop.WriteEEE(&agg, &ins, res, rows, interop.EEEExport{ModelID: model, InstancePath: filepath.Base(inst)}); err != nil {
+		return err
+	}
+	if err := writeAtomic(inst, func(w io.Writer) error { _, err := w.Write(ins.Bytes()); return err }); err != nil {
+		return err
+	}
+	return writeAtomic(path, func(w io.Writer) error { _, err := w.Write(agg.Bytes()); return err })
 }
