@@ -34,6 +34,7 @@ type layout struct {
 	question, answer    int
 	domain, response    int
 	id, language, model int // -1 when absent
+	errCol              int // ErrorColumn, -1 when absent
 	byCols              [][]int
 	byNames             []string
 	cluster             int // -1 when not clustering
@@ -86,6 +87,7 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 		id:       opt(c.ID),
 		language: opt(c.Language),
 		model:    opt(c.Model),
+		errCol:   opt(ErrorColumn),
 		cluster:  -1,
 	}
 	for _, g := range by {

@@ -319,6 +319,10 @@ func (b *batchResult) warnLine(code string, line int) {
 func (w *worker) row(b *batchResult, fields []string, line int, raw string, checkUTF8 bool) bool {
 	e := w.e
 	lay := e.lay
+	if lay.errCol >= 0 && strings.TrimSpace(fields[lay.errCol]) != "" {
+		b.warnLine(CodeGenerationFailed, line) // no response to score (generate's failed row)
+		return true
+	}
 	golden, response := fields[lay.answer], fields[lay.response]
 	// A cell that an evalbook CSV writer guarded against formula injection
 	// (generate --out writes responses so) is scored as it was written:

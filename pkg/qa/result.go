@@ -30,9 +30,18 @@ const (
 	// interval was asked for, and pkg/leaderboard when no resamples
 	// were. The interval is then the point value.
 	CodeNoInterval = "no_interval"
+	// CodeGenerationFailed: rows whose ErrorColumn cell is not empty
+	// (evalbook generate wrote no response for them: the call failed
+	// after its retries) are left out of every figure, counted and listed
+	// here; a rerun of generate asks only for them.
+	CodeGenerationFailed = "generation_failed"
 )
 
-var warningOrder = []string{CodeEmptyGolden, CodeBlankResponse, CodeGoldenWhitespace, CodeNotNFC, CodeRepairedUTF8, CodeFormulaCells}
+// ErrorColumn is the column in which evalbook generate says why a row has
+// no response. A row with text there is not scored (CodeGenerationFailed).
+const ErrorColumn = "error"
+
+var warningOrder = []string{CodeGenerationFailed, CodeEmptyGolden, CodeBlankResponse, CodeGoldenWhitespace, CodeNotNFC, CodeRepairedUTF8, CodeFormulaCells}
 
 // defaultAdvice is pkg/qa's own closing advice of the warnings that have
 // one; Options.Advice replaces it.
@@ -94,6 +103,9 @@ func WarningMessage(code string, count int, metrics []*score.Metric, advice map[
 	case CodeNotNFC:
 		text = pick("row contains", "rows contain") + " text not in Unicode NFC: the same Indic word in NFC and NFD compares unequal; " +
 			advise(code, advice)
+	case CodeGenerationFailed:
+		text = pick("row has", "rows have") + " no response because generating it failed (the " + ErrorColumn + " column says why): " +
+			pick("it is", "they are") + " left out of every figure; running evalbook generate again asks only for " + pick("it", "them")
 	case CodeRepairedUTF8:
 		text = pick("row had its", "rows had their") + " invalid UTF-8 replaced by U+FFFD"
 	case CodeFormulaCells:
