@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"sort"
-	"strconv"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/generate"
@@ -165,107 +162,26 @@ func (r *recordFlags) close() {
 	r.st.Close()
 }
 
-// recordJudge keeps a judge run in the store when --record was given:
-// the figures of res.Score, every row's verdicts (llm_judge empty, no
-// verdict, where the judge's reply was invalid) read back from the
-// verdict table of tbl, the judge prompt's hash, and the judge's model
-// and prompt in the settings.
+// recordJudge keeps a judge run in the store when --record was given
+// (store.FromJudge).
 func recordJudge(e *env, r *recordFlags, res *judge.RunSummary, tbl *judge.Responses) error {
 	if r == nil || !r.record {
 		return nil
 	}
-	var buf bytes.Buffer
-	if _, err := tbl.WriteVerdictsCSV(&buf, tabular.CSVOptions{Raw: true}); err != nil {
-		return err
-	}
-	rows, err := results.NewVerdictReader(&buf, "judge verdicts", res.Score)
+	run, err := store.FromJudge(res, tbl)
 	if err != nil {
-		return err
-	}
-	run, err := store.FromScore("judge", res.Score, rows)
-	if err != nil {
-		return err
-	}
-	run.JudgePromptHash = res.Judge.Prompt.Hash
-	if run.Settings, err = json.Marshal(struct {
-		Score results.Settings `json:"score"`
-		Judge judge.RunInfo    `json:"judge"`
-	}{res.Score.Settings, res.Judge}); err != nil {
 		return err
 	}
 	return recordRun(e, r, "judge", run, nil)
 }
 
-// mcRun builds the stored run of a multiple-choice evaluation: the
-// report's figures per language and subject, and each question's outcome
-// per metric (pass 1/0; the reciprocal rank for mrr), found by
-// evaluating the question alone with mc.Evaluate so that every outcome
-// follows mc's own rules (ties, normalisation). Rows are keyed by
-// question id, or by "id / language" when ids repeat across languages.
-func mcRun(f *mc.File, rep *mc.Report, opt mc.Options) (store.Run, error) {
-	graded := make([]bool, len(rep.Metrics))
-	for i, m := range rep.Metrics {
-		graded[i] = m == mc.MRR
-	}
-	schema := results.NewRowSchema([]string{"id", "question", "answer", "response"}, rep.Metrics, graded, false, []string{"language", "subject"})
-	// A question id repeated across languages (the same question asked
-	// in each) becomes "id / language", the key the rows are paired by.
-	ids := map[string]bool{}
-	repeated := false
-	for _, q := range f.Questions {
-		repeated = repeated || ids[q.ID]
-		ids[q.ID] = true
-	}
-	var rows []*results.Row
-	one := mc.Options{K: rep.Settings.K, Confidence: rep.Settings.Confidence, Resamples: 1, Seed: opt.Seed}
-	for _, q := range f.Questions {
-		r, err := mc.Evaluate([]mc.Question{q}, f.Mode, one)
-		if err != nil {
-			return store.Run{}, fmt.Errorf("question %s (line %d): %w", q.ID, q.Line, err)
-		}
-		id := q.ID
-		if repeated && id != "" {
-			id += " / " + q.Language
-		}
-		row := &results.Row{Schema: schema, Line: q.Line, Groups: []string{q.Language, q.Subject},
-			Fields: []string{id, "", strconv.Itoa(q.Gold), ""}}
-		if f.Mode == "letters" {
-			row.Fields[3] = strconv.Itoa(q.Predicted)
-		}
-		for _, m := range rep.Metrics {
-			row.Values = append(row.Values, r.Overall.Metrics[m].Correct)
-		}
-		rows = append(rows, row)
-	}
-	settings, err := json.Marshal(rep.Settings)
-	if err != nil {
-		return store.Run{}, err
-	}
-	run := store.Run{DatasetPath: rep.Source, DatasetFileHash: rep.Hash, Settings: settings, Source: results.NewRowTable(schema, rows), Warnings: rep.Warnings}
-	for i, m := range rep.Metrics {
-		run.Metrics = append(run.Metrics, store.Metric{ID: m, Graded: graded[i]})
-	}
-	for _, g := range append(append([]mc.Group{rep.Overall}, rep.Languages...), rep.Subjects...) {
-		ids := make([]string, 0, len(g.Metrics))
-		for id := range g.Metrics {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			m := g.Metrics[id]
-			run.Groups = append(run.Groups, store.GroupScore{By: g.By, Group: g.Group, Metric: id, N: g.N, Correct: m.Correct,
-				Accuracy: m.Value, CILow: m.CILow, CIHigh: m.CIHigh})
-		}
-	}
-	return run, nil
-}
-
-// recordMC keeps an mc run in the store when --record was given.
+// recordMC keeps an mc run in the store when --record was given
+// (store.FromMC).
 func recordMC(e *env, r *recordFlags, f *mc.File, rep *mc.Report, opt mc.Options) error {
 	if r == nil || !r.record {
 		return nil
 	}
-	run, err := mcRun(f, rep, opt)
+	run, err := store.FromMC(f, rep, opt.Seed)
 	if err != nil {
 		return err
 	}
