@@ -390,3 +390,6 @@ func (c *Catalog) Resolve(s Spec) (*Task, error) {
 	}
 	return t, nil
 }
+
+// Task returns the task "suite|name", or nil.
+func (c *Catalog) Task(name string) *Task { return c.tasks[name] }

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/internal/tasktest"
+)
+
+const taskSpecs = "indiceval|ARC-Easy:hindi|2|0,indiceval|HellaSwag:bengali|1|0,indiceval|MMLU:english|2|0,indiceval|Translate:bengali|1|0"
+
+// A sharded run merged gives the one run's JSON document bit for bit, the
+// merged details are the one run's bytes, and a rerun from the cache
+// sends no request.
+func TestTaskRunShardsMerge(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	s := tasktest.New(t, m)
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache.jsonl")
+	common := []string{"task", "run", "--tasks", taskSpecs, "--endpoint", s.BaseURL(), "--model", "bigram", "--seed", "5", "--cache", cache, "--json"}
+	whole, errb, code := runCLI(t, append(common, "--details", filepath.Join(dir, "whole.jsonl"))...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	sent := s.Count()
+	var files []string
+	for i, sh := range []string{"0/3", "1/3", "2/3"} {
+		f := filepath.Join(dir, "s"+string(rune('0'+i))+".jsonl")
+		files = append(files, f)
+		if _, errb, code := runCLI(t, append(common, "--shard", sh, "--details", f)...); code != 0 {
+			t.Fatalf("shard %s: exit %d: %s", sh, code, errb)
+		}
+	}
+	if s.Count() != sent {
+		t.Fatalf("the shards sent %d requests; every reply was in the cache", s.Count()-sent)
+	}
+	merged, errb, code := runCLI(t, append([]string{"task", "merge", "--json", "--details", filepath.Join(dir, "merged.jsonl")}, files...)...)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb)
+	}
+	if merged != whole {
+		t.Fatalf("merged figures differ from one run:\n%s\n%s", merged, whole)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "whole.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(dir, "merged.jsonl"))
+	if string(a) != string(b) || len(a) == 0 {
+		t.Fatal("merged details differ from one run's")
+	}
+	var doc struct {
+		Kind  string `json:"kind"`
+		Tasks []struct {
+			Task    string `json:"task"`
+			Metrics []struct {
+				ID string `json:"id"`
+			} `json:"metrics"`
+		} `json:"tasks"`
+		Tokens struct {
+			Prompt *int64 `json:"prompt"`
+		} `json:"tokens"`
+	}
+	if err := json.Unmarshal([]byte(whole), &doc); err != nil || doc.Kind != "task_run" || len(doc.Tasks) != 4 || doc.Tokens.Prompt == nil {
+		t.Fatalf("%v: %s", err, whole)
+	}
+	if got := doc.Tasks[3].Metrics; len(got) != 3 || got[1].ID != "pass@k" {
+		t.Fatalf("translate metrics %+v", got)
+	}
+	if _, errb, code := runCLI(t, "task", "merge", files[0], files[1]); code != 1 || !strings.Contains(errb, "shard(s) 2/3 missing") {
+		t.Fatalf("two of three shards: exit %d: %s", code, errb)
+	}
+}
+
+func TestTaskRunUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"task", "run", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m"}, "--tasks is required"},
+		{[]string{"task", "run", "--tasks", "indiceval|ARC-Easy:hindi|x|0", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m"}, "shots"},
+		{[]string{"task", "run", "--tasks", "indiceval|ARC-Easy:hindi|1|0", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--shard", "3/3"}, "--shard"},
+		{[]string{"task", "run", "--tasks", "indiceval|Nope:hindi|1|0", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m"}, "known: indiceval|ARC-Easy"},
+		{[]string{"task", "merge"}, "give the details files"},
+	} {
+		_, errb, code := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errb, tc.want) {
+			t.Errorf("%v: exit %d, %s; want 2 and %q", tc.args, code, errb, tc.want)
+		}
+	}
+	out, _, code := runCLI(t, "task", "list")
+	if code != 0 || !strings.Contains(out, "indiceval|Translate") {
+		t.Fatalf("task list: %d %s", code, out)
+	}
+}
