@@ -9,6 +9,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/outfile"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
@@ -43,6 +44,16 @@ func parseShard(s string) (int, int, error) {
 	return i, n, nil
 }
 
+// endpointList is a flag given once or more.
+type endpointList []string
+
+func (l *endpointList) String() string { return strings.Join(*l, ",") }
+
+func (l *endpointList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
 func writeDetailsFile(path string, d *tasks.Details) error {
 	w, commit, abort, err := outfile.Create(path)
 	if err != nil {
@@ -59,7 +70,6 @@ func runTaskRun(e *env) error {
 	fs := newFlags(e, "task run")
 	var (
 		specs      = fs.String("tasks", "", "task strings `suite|task:language|shots|truncate`, comma-separated")
-		endpoint   = fs.String("endpoint", "", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1")
 		taskDir    = fs.String("task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
 		details    = fs.String("details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL)")
 		shard      = fs.String("shard", "", "run only shard `i/n` of the items (item index modulo n is i; 0 <= i < n)")
@@ -67,12 +77,14 @@ func runTaskRun(e *env) error {
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
 		perChoice  = fs.Bool("per-choice", false, "score each choice with its own request (default: one request per item with every choice as a prompt list)")
 	)
+	var endpoints endpointList
+	fs.Var(&endpoints, "endpoint", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1; give it again to spread the requests over several servers")
 	cf := addClientFlags(fs, 32, "task-cache.jsonl", "task")
 	export := addTableExportFlags(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
-	for _, f := range []struct{ name, val string }{{"--tasks", *specs}, {"--endpoint", *endpoint}, {"--model", cf.s.Model}} {
+	for _, f := range []struct{ name, val string }{{"--tasks", *specs}, {"--endpoint", strings.Join(endpoints, ",")}, {"--model", cf.s.Model}} {
 		if f.val == "" {
 			return usagef("task run: %s is required (see evalbook task run --help)", f.name)
 		}
@@ -102,16 +114,39 @@ func runTaskRun(e *env) error {
 			return err
 		}
 	}
-	if _, err := cf.config(*endpoint); err != nil {
-		return err
+	for _, ep := range endpoints {
+		if _, err := cf.config(ep); err != nil {
+			return err
+		}
 	}
-	m, err := cf.open(e, *endpoint)
+	m, err := cf.open(e, endpoints[0])
 	if err != nil {
 		return err
 	}
 	defer m.close()
+	// Further endpoints share the first one's cache and settings; each has
+	// --concurrency requests in flight.
+	var client tasks.Sampler = m.client
+	shown := []string{m.client.Endpoint()}
+	if len(endpoints) > 1 {
+		spread := tasks.Spread{m.client}
+		for _, ep := range endpoints[1:] {
+			cfg, err := cf.config(ep)
+			if err != nil {
+				return err
+			}
+			cfg.Cache = m.cache
+			c, err := llm.NewClient(cfg)
+			if err != nil {
+				return usagef("task run: %v", err)
+			}
+			spread = append(spread, c)
+			shown = append(shown, c.Endpoint())
+		}
+		client = spread
+	}
 	last := time.Now()
-	d, err := tasks.Run(e.ctx, tasks.Options{Catalog: cat, Specs: sp, Client: m.client, Model: cf.s.Model, Endpoint: m.client.Endpoint(),
+	d, err := tasks.Run(e.ctx, tasks.Options{Catalog: cat, Specs: sp, Client: client, Model: cf.s.Model, Endpoint: strings.Join(shown, " "),
 		Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice, Workers: 2 * cf.s.Concurrency,
 		Progress: func(done, total int) {
 			if time.Since(last) > 2*time.Second || done == total {

@@ -93,3 +93,36 @@ func TestTaskRunUsage(t *testing.T) {
 		t.Fatalf("task list: %d %s", code, out)
 	}
 }
+
+// Two --endpoint servers share the requests (each request always to the
+// same one) and give the figures one server gives.
+func TestTaskRunSpread(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	a, b := tasktest.New(t, m), tasktest.New(t, m)
+	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--cache", "none", "--json"}
+	one, errb, code := runCLI(t, append(args, "--endpoint", a.BaseURL())...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	alone := a.Count()
+	two, errb, code := runCLI(t, append(args, "--endpoint", a.BaseURL(), "--endpoint", b.BaseURL())...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	na, nb := a.Count()-alone, b.Count()
+	if na == 0 || nb == 0 || na+nb != alone {
+		t.Fatalf("spread %d + %d requests, want both used and %d in all", na, nb, alone)
+	}
+	tasksOf := func(doc string) string {
+		var v struct {
+			Tasks json.RawMessage `json:"tasks"`
+		}
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		return string(v.Tasks)
+	}
+	if tasksOf(one) != tasksOf(two) {
+		t.Fatalf("figures differ:\n%s\n%s", tasksOf(one), tasksOf(two))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strings"
 	"sync"
@@ -321,4 +322,26 @@ func extract(t *Task, text string) *string {
 	}
 	s = strings.TrimSpace(s)
 	return &s
+}
+
+// Spread sends each request to one of several samplers (one per endpoint),
+// chosen by a hash of the request's prompts or message, so that a request
+// always goes to the same endpoint and a rerun with the same endpoints
+// finds every reply in the cache.
+type Spread []Sampler
+
+// Sample implements Sampler.
+func (s Spread) Sample(ctx context.Context, req llm.SampleRequest) (llm.Sampled, error) {
+	if len(s) == 0 {
+		return llm.Sampled{}, errors.New("tasks: no endpoint")
+	}
+	h := fnv.New64a()
+	for _, p := range req.Prompts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	h.Write([]byte(req.System))
+	h.Write([]byte{0})
+	h.Write([]byte(req.User))
+	return s[h.Sum64()%uint64(len(s))].Sample(ctx, req)
 }

@@ -496,3 +496,40 @@ func TestShippedTasks(t *testing.T) {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
 }
+
+// A generative task with "chat": true goes to /chat/completions (the
+// server's chat template), with the prompt as the user message.
+func TestChatGenerative(t *testing.T) {
+	task := `{"suite": "toy", "name": "chat", "kind": "generative", "chat": true, "stop": ["\n"], "max_tokens": 8,
+	 "fields": {"id": "id", "gold": "golden"},
+	 "languages": {"hindi": {"data": "g.jsonl", "template": "प्रश्न: {q}\nउत्तर:"}}}`
+	c := toyCatalog(t, fstest.MapFS{"t/c/task.json": {Data: []byte(task)},
+		"t/c/g.jsonl": {Data: []byte(`{"id":"g1","split":"test","q":"राजधानी?","golden":"दिल्ली"}` + "\n" + `{"id":"g2","split":"test","q":"नदी?","golden":"गंगा"}` + "\n")}})
+	m := tasktest.NewModel(trainText)
+	// g1 answered right (then a line the stop cuts), g2 wrong: exact_match 1/2.
+	m.Generate = func(prompt string, j int) string {
+		if strings.Contains(prompt, "राजधानी") {
+			return " दिल्ली।\nऔर"
+		}
+		return "यमुना"
+	}
+	s := tasktest.New(t, m)
+	det, r := runToy(t, Options{Catalog: c, Specs: mustSpecs(t, "toy|chat:hindi|0|0"), Client: client(t, s.BaseURL(), nil)})
+	if em := metric(t, r.Tasks[0], MetricExactMatch); *em.Correct != 1 || em.N != 2 {
+		t.Fatalf("exact_match %d/%d, want 1/2", *em.Correct, em.N)
+	}
+	for _, p := range s.Paths() {
+		if p != "/v1/chat/completions" {
+			t.Fatalf("path %s", p)
+		}
+	}
+	if got := *det.Samples[0].Response[0].Extracted; got != "दिल्ली।" {
+		t.Fatalf("extracted %q", got)
+	}
+	// Usage, one token per code point: the user message "प्रश्न: राजधानी?\nउत्तर:"
+	// is 6 + 2 + 7 + 2 + 5 + 1 = 23, the reply after the stop cut " दिल्ली।"
+	// is 1 + 6 + 1 = 8.
+	if p, c := *det.Samples[0].PromptTokens, *det.Samples[0].CompletionTokens; p != 23 || c != 8 {
+		t.Fatalf("tokens %d %d", p, c)
+	}
+}
