@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -153,9 +154,10 @@ func ReadDetails(r io.Reader, name string) (*Details, error) {
 	return d, nil
 }
 
-// Merge joins the details of shards of one run: the same model, endpoint,
-// seed and tasks (task files by hash), every shard of the run once, no
-// item twice. The samples come back in task order, then item order, as
+// Merge joins the details of shards of one run: the same model, seed and
+// tasks (task files by hash), every shard of the run once, no
+// item twice (the shards may have used different endpoints; the merged
+// header names each once, in the order given). The samples come back in task order, then item order, as
 // one run over every shard would hold them, so Score gives the same
 // figures bit for bit.
 func Merge(parts []*Details) (*Details, error) {
@@ -164,13 +166,21 @@ func Merge(parts []*Details) (*Details, error) {
 	}
 	h := parts[0].Header
 	seen := make([]bool, h.Shards)
+	var endpoints []string
 	for i, p := range parts {
 		ph := p.Header
+		if !slices.Contains(endpoints, ph.Endpoint) {
+			endpoints = append(endpoints, ph.Endpoint)
+		}
+		// Shards may run on different endpoints, one request or one per
+		// choice: neither changes a figure.
 		ph.Shard, h.Shard = 0, 0
+		ph.Endpoint, h.Endpoint = "", ""
+		ph.PerChoice, h.PerChoice = false, false
 		a, _ := json.Marshal(ph)
 		b, _ := json.Marshal(h)
 		if string(a) != string(b) {
-			return nil, fmt.Errorf("merge: file %d is from another run (model, endpoint, seed, tasks or shard count differ): %s vs %s", i+1, a, b)
+			return nil, fmt.Errorf("merge: file %d is from another run (model, seed, task strings, task files or shard count differ): %s vs %s", i+1, a, b)
 		}
 		if seen[p.Header.Shard] {
 			return nil, fmt.Errorf("merge: shard %d/%d is given twice", p.Header.Shard, h.Shards)
@@ -190,8 +200,9 @@ func Merge(parts []*Details) (*Details, error) {
 	for i, t := range h.Tasks {
 		order[t.Spec] = i
 	}
-	out := &Details{Header: h}
+	out := &Details{Header: parts[0].Header}
 	out.Header.Shard, out.Header.Shards = 0, 1
+	out.Header.Endpoint = strings.Join(endpoints, " ")
 	for _, p := range parts {
 		out.Samples = append(out.Samples, p.Samples...)
 	}
