@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -44,6 +45,26 @@ func parseShard(s string) (int, int, error) {
 	return i, n, nil
 }
 
+// readPrices reads --prices ("" for none), at most 1 MiB.
+func readPrices(path string) (*tasks.Prices, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > 1<<20 {
+		return nil, fmt.Errorf("%s: over 1 MiB; a price file is small", path)
+	}
+	return tasks.ParsePrices(data, path)
+}
+
 // endpointList is a flag given once or more.
 type endpointList []string
 
@@ -75,6 +96,7 @@ func runTaskRun(e *env) error {
 		shard      = fs.String("shard", "", "run only shard `i/n` of the items (item index modulo n is i; 0 <= i < n)")
 		seed       = fs.Int64("seed", 1, "few-shot draw and bootstrap `seed` (same seed: same examples for every model and run)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
+		prices     = fs.String("prices", "", "dated price `FILE` (JSON: date, currency, models.<name>.prompt_per_million, completion_per_million) to turn tokens into cost")
 		perChoice  = fs.Bool("per-choice", false, "score each choice with its own request (default: one request per item with every choice as a prompt list)")
 	)
 	var endpoints endpointList
@@ -93,6 +115,10 @@ func runTaskRun(e *env) error {
 		return usagef("task run: --confidence must be between 0 and 1")
 	}
 	sh, shards, err := parseShard(*shard)
+	if err != nil {
+		return err
+	}
+	pr, err := readPrices(*prices)
 	if err != nil {
 		return err
 	}
@@ -163,7 +189,7 @@ func runTaskRun(e *env) error {
 			return err
 		}
 	}
-	r, err := tasks.Score(d, tasks.ScoreOptions{Confidence: *confidence})
+	r, err := tasks.Score(d, tasks.ScoreOptions{Confidence: *confidence, Prices: pr})
 	if err != nil {
 		return err
 	}
@@ -181,6 +207,7 @@ func runTaskMerge(e *env) error {
 	var (
 		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
+		prices     = fs.String("prices", "", "dated price `FILE` (JSON) to turn tokens into cost")
 	)
 	export := addTableExportFlags(fs)
 	args, err := parseFlags(e, fs)
@@ -197,6 +224,10 @@ func runTaskMerge(e *env) error {
 		if err := checkOut("task merge", *out, args...); err != nil {
 			return err
 		}
+	}
+	pr, err := readPrices(*prices)
+	if err != nil {
+		return err
 	}
 	var parts []*tasks.Details
 	for _, p := range args {
@@ -220,7 +251,7 @@ func runTaskMerge(e *env) error {
 			return err
 		}
 	}
-	r, err := tasks.Score(merged, tasks.ScoreOptions{Confidence: *confidence})
+	r, err := tasks.Score(merged, tasks.ScoreOptions{Confidence: *confidence, Prices: pr})
 	if err != nil {
 		return err
 	}

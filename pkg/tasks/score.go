@@ -16,6 +16,8 @@ import (
 type ScoreOptions struct {
 	Confidence float64
 	Resamples  int
+	// Prices, when set, turn the tokens into Result.Cost.
+	Prices *Prices
 }
 
 // Result is a task run's figures: one entry per task string (a task in
@@ -33,7 +35,10 @@ type Result struct {
 	// Tokens of the model under test from the replies' usage; null when
 	// some reply gave none (unknown, never 0). Replies served from the
 	// cache count the tokens they were bought with.
-	Tokens   Tokens            `json:"tokens"`
+	Tokens Tokens `json:"tokens"`
+	// Cost is the tokens at ScoreOptions.Prices (absent without a price
+	// file; a null amount when the tokens or the model's price are unknown).
+	Cost     *Cost             `json:"cost,omitempty"`
 	Warnings []results.Warning `json:"warnings"`
 }
 
@@ -234,6 +239,13 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 	}
 	r.Tokens = Tokens{Role: "model"}
 	r.Tokens.Prompt, r.Tokens.Completion = sumTokens(all)
+	if opt.Prices != nil {
+		c := opt.Prices.Of(r.Model, r.Tokens)
+		r.Cost = &c
+		if c.Amount == nil {
+			r.Warnings = append(r.Warnings, results.Warning{Code: "cost_unknown", Message: "no cost: the token counts are unknown or the price file has no price for model " + r.Model, Count: 1})
+		}
+	}
 	if r.Failed > 0 {
 		r.Warnings = append(r.Warnings, results.Warning{Code: "failed_calls", Message: "items whose call failed after its retries are left out of every metric; a rerun asks only for them (the rest is cached)", Count: r.Failed})
 	}
@@ -349,7 +361,15 @@ func (r *Result) WriteText(w io.Writer) error {
 	if r.Shard != "" {
 		fmt.Fprintf(tw, ", shard %s", r.Shard)
 	}
-	fmt.Fprintf(tw, ", seed %d, %d items (%d failed), tokens %s prompt / %s completion\n\n", r.Seed, r.Samples, r.Failed, fmtTokens(r.Tokens.Prompt), fmtTokens(r.Tokens.Completion))
+	fmt.Fprintf(tw, ", seed %d, %d items (%d failed), tokens %s prompt / %s completion", r.Seed, r.Samples, r.Failed, fmtTokens(r.Tokens.Prompt), fmtTokens(r.Tokens.Completion))
+	if c := r.Cost; c != nil {
+		if c.Amount == nil {
+			fmt.Fprintf(tw, ", cost unknown")
+		} else {
+			fmt.Fprintf(tw, ", cost %.4f %s at the prices of %s", *c.Amount, c.Currency, c.Date)
+		}
+	}
+	fmt.Fprint(tw, "\n\n")
 	fmt.Fprintf(tw, "task\tlanguage\tshots\tmetric\tn\tvalue\t%g%% interval\n", r.Confidence*100)
 	for _, tr := range r.Tasks {
 		for _, m := range tr.Metrics {

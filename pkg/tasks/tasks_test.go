@@ -533,3 +533,28 @@ func TestChatGenerative(t *testing.T) {
 		t.Fatalf("tokens %d %d", p, c)
 	}
 }
+
+func TestPrices(t *testing.T) {
+	m := tasktest.NewModel(trainText)
+	s := tasktest.New(t, m)
+	d, err := Run(context.Background(), Options{Catalog: toyCatalog(t, nil), Specs: mustSpecs(t, "toy|bigram:english|0|0"), Client: client(t, s.BaseURL(), nil), Model: "bigram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePrices([]byte(`{"date": "2026-12-01", "currency": "USD", "models": {"bigram": {"prompt_per_million": 2, "completion_per_million": 8}}}`), "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := Score(d, ScoreOptions{Prices: p})
+	// 23 prompt tokens (TestLoglikAccAndAccNormExact) at 2 per million, 0 completion.
+	if r.Cost == nil || r.Cost.Amount == nil || math.Abs(*r.Cost.Amount-23*2/1e6) > 1e-15 || r.Cost.Date != "2026-12-01" {
+		t.Fatalf("cost %+v", r.Cost)
+	}
+	p.Models = nil
+	if r, _ := Score(d, ScoreOptions{Prices: p}); r.Cost.Amount != nil {
+		t.Fatal("a model without a price must cost unknown")
+	}
+	if _, err := ParsePrices([]byte(`{"date": "December", "currency": "USD"}`), "p.json"); err == nil || !strings.Contains(err.Error(), "YYYY-MM-DD") {
+		t.Fatalf("bad date: %v", err)
+	}
+}
