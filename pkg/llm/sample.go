@@ -67,6 +67,30 @@ type sampleParams struct {
 // the request (count, or missing log probabilities asked for) is
 // malformed and not retried.
 func (c *Client) Sample(ctx context.Context, req SampleRequest) (Sampled, error) {
+	pr, err := c.prepare(req)
+	if err != nil {
+		return Sampled{}, err
+	}
+	raw, err := c.call(ctx, pr.key, req.PromptHash, pr.body, pr.path, pr.parse)
+	if err != nil {
+		return Sampled{}, err
+	}
+	var out Sampled
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		return Sampled{}, fmt.Errorf("sample: cached reply for key %s: %w", pr.key[:12], err)
+	}
+	return out, nil
+}
+
+// prepared is a SampleRequest ready to send: its cache key, API path,
+// body and reply parser.
+type prepared struct {
+	key, path string
+	body      func() ([]byte, error)
+	parse     func([]byte) (string, error)
+}
+
+func (c *Client) prepare(req SampleRequest) (prepared, error) {
 	p := sampleParams{Temperature: req.Temperature, Seed: c.params.Seed, MaxTokens: req.MaxTokens, Stop: req.Stop, Echo: req.Echo, Logprobs: req.Logprobs}
 	if req.N > 1 {
 		p.N = req.N
@@ -77,15 +101,15 @@ func (c *Client) Sample(ctx context.Context, req SampleRequest) (Sampled, error)
 	}
 	switch {
 	case p.MaxTokens != nil && *p.MaxTokens < 0:
-		return Sampled{}, fmt.Errorf("sample: max_tokens %d is negative", *p.MaxTokens)
+		return prepared{}, fmt.Errorf("sample: max_tokens %d is negative", *p.MaxTokens)
 	case p.Logprobs != nil && *p.Logprobs < 0:
-		return Sampled{}, fmt.Errorf("sample: logprobs %d is negative", *p.Logprobs)
+		return prepared{}, fmt.Errorf("sample: logprobs %d is negative", *p.Logprobs)
 	case req.Temperature < 0:
-		return Sampled{}, fmt.Errorf("sample: temperature %g is negative", req.Temperature)
+		return prepared{}, fmt.Errorf("sample: temperature %g is negative", req.Temperature)
 	case !req.Chat && len(req.Prompts) == 0:
-		return Sampled{}, fmt.Errorf("sample: no prompt")
+		return prepared{}, fmt.Errorf("sample: no prompt")
 	case req.Chat && (req.Echo || req.Logprobs != nil || len(req.Prompts) > 0):
-		return Sampled{}, fmt.Errorf("sample: a chat request takes System and User, without echo, logprobs or prompts")
+		return prepared{}, fmt.Errorf("sample: a chat request takes System and User, without echo, logprobs or prompts")
 	}
 	n := max(req.N, 1)
 	want := n * len(req.Prompts)
@@ -93,7 +117,6 @@ func (c *Client) Sample(ctx context.Context, req SampleRequest) (Sampled, error)
 	if req.Chat {
 		path, want = "/chat/completions", n
 	}
-	key := sampleKey(c.endpoint, c.cfg.Model, req, p)
 	body := func() ([]byte, error) {
 		if req.Chat {
 			type message struct {
@@ -123,17 +146,8 @@ func (c *Client) Sample(ctx context.Context, req SampleRequest) (Sampled, error)
 			Stream bool `json:"stream"`
 		}{c.cfg.Model, prompt, p, false})
 	}
-	raw, err := c.call(ctx, key, req.PromptHash, body, path, func(data []byte) (string, error) {
-		return parseSampled(data, req.Chat, want, req.Logprobs != nil)
-	})
-	if err != nil {
-		return Sampled{}, err
-	}
-	var out Sampled
-	if err := json.Unmarshal([]byte(raw), &out); err != nil {
-		return Sampled{}, fmt.Errorf("sample: cached reply for key %s: %w", key[:12], err)
-	}
-	return out, nil
+	return prepared{key: sampleKey(c.endpoint, c.cfg.Model, req, p), path: path, body: body,
+		parse: func(data []byte) (string, error) { return parseSampled(data, req.Chat, want, req.Logprobs != nil) }}, nil
 }
 
 func sampleKey(endpoint, model string, req SampleRequest, p sampleParams) string {

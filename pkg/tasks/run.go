@@ -174,13 +174,21 @@ func runItem(ctx context.Context, opt Options, j job) error {
 		}
 		var choices []llm.Completion
 		if opt.PerChoice {
+			planned := false
 			for _, p := range prompts {
 				r, err := opt.Client.Sample(ctx, llm.SampleRequest{PromptHash: hash, Prompts: []string{p}, MaxTokens: &zero, Echo: true, Logprobs: &zero})
+				if errors.Is(err, errPlanned) {
+					planned = true // record every choice's request
+					continue
+				}
 				if err != nil {
 					return fail(err)
 				}
 				choices = append(choices, r.Choices...)
 				usage = append(usage, r.Usage)
+			}
+			if planned {
+				return fail(errPlanned)
 			}
 		} else {
 			r, err := opt.Client.Sample(ctx, llm.SampleRequest{PromptHash: hash, Prompts: prompts, MaxTokens: &zero, Echo: true, Logprobs: &zero})
@@ -344,4 +352,31 @@ func (s Spread) Sample(ctx context.Context, req llm.SampleRequest) (llm.Sampled,
 	h.Write([]byte{0})
 	h.Write([]byte(req.User))
 	return s[h.Sum64()%uint64(len(s))].Sample(ctx, req)
+}
+
+// errPlanned answers the requests Requests records.
+var errPlanned = errors.New("tasks: request recorded, not sent")
+
+type recorder struct {
+	mu   sync.Mutex
+	reqs []llm.SampleRequest
+}
+
+func (r *recorder) Sample(_ context.Context, req llm.SampleRequest) (llm.Sampled, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req)
+	r.mu.Unlock()
+	return llm.Sampled{}, errPlanned
+}
+
+// Requests returns every request Run would send with opt (opt.Client is
+// not used), for a batch submission (llm.Client.SampleBatch) that fills
+// the cache before Run.
+func Requests(ctx context.Context, opt Options) ([]llm.SampleRequest, error) {
+	rec := &recorder{}
+	opt.Client, opt.Progress = rec, nil
+	if _, err := Run(ctx, opt); err != nil {
+		return nil, err
+	}
+	return rec.reqs, nil
 }

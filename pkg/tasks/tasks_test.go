@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/tasktest"
@@ -556,5 +557,63 @@ func TestPrices(t *testing.T) {
 	}
 	if _, err := ParsePrices([]byte(`{"date": "December", "currency": "USD"}`), "p.json"); err == nil || !strings.Contains(err.Error(), "YYYY-MM-DD") {
 		t.Fatalf("bad date: %v", err)
+	}
+}
+
+// --batch: the requests go through the Batch API into the cache, then the
+// run reads them from there: the same figures as online, no online call,
+// and a run killed while the batch was pending resumes that batch and
+// submits nothing twice.
+func TestBatchEqualsOnline(t *testing.T) {
+	specs := mustSpecs(t, "toy|bigram:english|2|0,toy|bigram:hindi|0|0")
+	m := tasktest.NewModel(trainText)
+	online := tasktest.New(t, m)
+	_, want := runToy(t, Options{Catalog: toyCatalog(t, nil), Specs: specs, Client: client(t, online.BaseURL(), nil), Model: "bigram", Seed: 2})
+
+	for _, perChoice := range []bool{false, true} {
+		bs := tasktest.NewBatch(t, m)
+		cache := llm.NewMemoryCache()
+		cl := client(t, bs.BaseURL(), cache)
+		opt := Options{Catalog: toyCatalog(t, nil), Specs: specs, Client: cl, Model: "bigram", Seed: 2, PerChoice: perChoice}
+		reqs, err := Requests(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := t.TempDir() + "/batch-state.json"
+		// First attempt: the batch stays pending and the run is killed
+		// (its context ends) while it waits; the state file keeps the id.
+		bs.SetHold(true)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		_, err = cl.SampleBatch(ctx, reqs, llm.BatchOptions{StatePath: state, Poll: 10 * time.Millisecond})
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("held batch: %v", err)
+		}
+		bs.SetHold(false)
+		st, err := cl.SampleBatch(context.Background(), reqs, llm.BatchOptions{StatePath: state, Poll: 10 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every distinct request was submitted once, in the one batch the
+		// second attempt resumed (it submitted nothing new).
+		distinct := map[string]bool{}
+		for k, n := range bs.Submitted {
+			distinct[k] = true
+			if n != 1 {
+				t.Fatalf("request %s submitted %d times", k[:8], n)
+			}
+		}
+		if bs.Created != 1 || st.Resumed != 1 || st.Submitted != 0 || st.Received != len(distinct) {
+			t.Fatalf("perChoice %v: created %d batches, stats %+v, %d distinct", perChoice, bs.Created, st, len(distinct))
+		}
+		_, got := runToy(t, opt)
+		if bs.Online != 0 {
+			t.Fatalf("the run after the batch made %d online calls", bs.Online)
+		}
+		a, _ := json.Marshal(got)
+		b, _ := json.Marshal(want)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("batch figures differ from online:\n%s\n%s", a, b)
+		}
 	}
 }
