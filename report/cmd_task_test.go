@@ -126,3 +126,37 @@ func TestTaskRunSpread(t *testing.T) {
 		t.Fatalf("figures differ:\n%s\n%s", tasksOf(one), tasksOf(two))
 	}
 }
+
+// --batch: the run's requests go through the Batch API, then the figures
+// are the online run's and no online call is made.
+func TestTaskRunBatch(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	online := tasktest.New(t, m)
+	bs := tasktest.NewBatch(t, m)
+	dir := t.TempDir()
+	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--json"}
+	want, errb, code := runCLI(t, append(args, "--endpoint", online.BaseURL(), "--cache", "none")...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	got, errb, code := runCLI(t, append(args, "--endpoint", bs.BaseURL(), "--cache", filepath.Join(dir, "c.jsonl"), "--batch", "--batch-poll", "5ms")...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	if bs.Online != 0 || bs.Created != 1 || !strings.Contains(errb, "0 batches resumed") {
+		t.Fatalf("online %d, batches %d: %s", bs.Online, bs.Created, errb)
+	}
+	strip := func(doc string) string { // the endpoint differs, nothing else may
+		var v map[string]any
+		json.Unmarshal([]byte(doc), &v)
+		delete(v, "endpoint")
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	if strip(got) != strip(want) {
+		t.Fatalf("batch figures differ:\n%s\n%s", got, want)
+	}
+	if _, errb, code := runCLI(t, append(args, "--endpoint", bs.BaseURL(), "--cache", "none", "--batch")...); code != 2 || !strings.Contains(errb, "--batch takes") {
+		t.Fatalf("batch without cache: %d %s", code, errb)
+	}
+}
