@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/evalbook/evalbook/internal/tasktest"
 )
@@ -158,5 +161,72 @@ func TestTaskRunBatch(t *testing.T) {
 	}
 	if _, errb, code := runCLI(t, append(args, "--endpoint", bs.BaseURL(), "--cache", "none", "--batch")...); code != 2 || !strings.Contains(errb, "--batch takes") {
 		t.Fatalf("batch without cache: %d %s", code, errb)
+	}
+}
+
+// TestTaskBatchKill9 kills a --batch run (this test binary as evalbook)
+// with SIGKILL while its batch is pending, then reruns it: the rerun
+// resumes the same batch from the state file, creates no other, submits
+// no request twice, and gives the online figures.
+func TestTaskBatchKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts evalbook in a process of its own")
+	}
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	bs := tasktest.NewBatch(t, m)
+	bs.SetHold(true)
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "c.jsonl")
+	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--json", "--endpoint", bs.BaseURL(), "--cache", cache, "--batch", "--batch-poll", "5ms"}
+	child := exec.Command(os.Args[0], args...)
+	child.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	state := cache + ".batch-state.json"
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(state); err == nil && strings.Contains(string(b), "batch-1") {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+	if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		t.Fatal("the run was not killed while its batch was pending")
+	}
+	bs.SetHold(false)
+	rerun := exec.Command(os.Args[0], args...)
+	rerun.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	var out, errb strings.Builder
+	rerun.Stdout, rerun.Stderr = &out, &errb
+	if err := rerun.Run(); err != nil {
+		t.Fatalf("rerun: %v: %s", err, errb.String())
+	}
+	if bs.Created != 1 || bs.Online != 0 || !strings.Contains(errb.String(), "0 submitted, 1 batches resumed") {
+		t.Fatalf("created %d batches, %d online calls: %s", bs.Created, bs.Online, errb.String())
+	}
+	for k, n := range bs.Submitted {
+		if n != 1 {
+			t.Fatalf("request %s submitted %d times", k[:8], n)
+		}
+	}
+	online := tasktest.New(t, m)
+	want, e2, code := runCLI(t, "task", "run", "--tasks", taskSpecs, "--model", "bigram", "--json", "--endpoint", online.BaseURL(), "--cache", "none")
+	if code != 0 {
+		t.Fatal(e2)
+	}
+	strip := func(doc string) string {
+		var v map[string]any
+		json.Unmarshal([]byte(doc), &v)
+		delete(v, "endpoint")
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	if strip(out.String()) != strip(want) {
+		t.Fatalf("resumed batch figures differ from online:\n%s\n%s", out.String(), want)
 	}
 }
