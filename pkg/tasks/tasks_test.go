@@ -617,3 +617,47 @@ func TestBatchEqualsOnline(t *testing.T) {
 		}
 	}
 }
+
+// continuation finds the continuation's tokens by text_offset, or by the
+// tokens' running length without offsets, and counts a token that
+// straddles the boundary. Prompt "Q: x A: Paris" (context "Q: x A:",
+// 7 characters), as a BPE tokenizer might split it.
+func TestContinuationBoundary(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	prompt := "Q: x A: Paris"
+	clean := llm.Completion{Text: prompt, Logprobs: &llm.Logprobs{
+		Tokens:        []string{"Q", ":", " x", " A", ":", " Paris"},
+		TokenLogprobs: []*float64{nil, f(-1), f(-2), f(-3), f(-0.5), f(-0.25)},
+		TextOffset:    []int{0, 1, 2, 4, 6, 7},
+	}}
+	c, err := continuation(clean, prompt, 7)
+	if err != nil || c.Logprob != -0.25 || c.Tokens != 1 || c.Straddle {
+		t.Fatalf("%+v %v, want the one token \" Paris\" at -0.25", c, err)
+	}
+	clean.Logprobs.TextOffset = nil // the same from the tokens' lengths
+	if c2, err := continuation(clean, prompt, 7); err != nil || c2.Logprob != c.Logprob {
+		t.Fatalf("without offsets: %+v %v", c2, err)
+	}
+	// ": P" merged into one token from offset 6: it straddles and counts,
+	// with the rest: -0.5 + -0.125 = -0.625.
+	merged := llm.Completion{Text: prompt, Logprobs: &llm.Logprobs{
+		Tokens:        []string{"Q", ":", " x", " A", ": P", "aris"},
+		TokenLogprobs: []*float64{nil, f(-1), f(-2), f(-3), f(-0.5), f(-0.125)},
+		TextOffset:    []int{0, 1, 2, 4, 6, 9},
+	}}
+	if c, err := continuation(merged, prompt, 7); err != nil || c.Logprob != -0.625 || c.Tokens != 2 || !c.Straddle {
+		t.Fatalf("merged boundary: %+v %v", c, err)
+	}
+	// A server that generated a token despite max_tokens 0: left out.
+	gen := llm.Completion{Text: prompt + "!", Logprobs: &llm.Logprobs{
+		Tokens:        []string{"Q: x A:", " Paris", "!"},
+		TokenLogprobs: []*float64{nil, f(-0.25), f(-9)},
+		TextOffset:    []int{0, 7, 13},
+	}}
+	if c, err := continuation(gen, prompt, 7); err != nil || c.Logprob != -0.25 {
+		t.Fatalf("generated token: %+v %v", c, err)
+	}
+	if _, err := continuation(llm.Completion{Text: prompt}, prompt, 7); err == nil {
+		t.Fatal("no logprobs must be an error")
+	}
+}
