@@ -113,7 +113,7 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 		by[s.Task] = append(by[s.Task], s)
 	}
 	var all []*Sample
-	var straddle, emptyChoice, noExtract int
+	var straddle, emptyChoice, noExtract, fewer int
 	for _, ht := range h.Tasks {
 		sp, err := ParseSpecs(ht.Spec)
 		if err != nil {
@@ -128,6 +128,9 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 		var counts []stats.SampleCount
 		var votes []stats.VoteItem
 		for _, s := range ss {
+			if len(s.Fewshot) < tr.Shots {
+				fewer++
+			}
 			if s.Error != "" {
 				tr.Failed++
 				continue
@@ -251,6 +254,9 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 	}
 	if straddle > 0 {
 		r.Warnings = append(r.Warnings, results.Warning{Code: "token_straddles_boundary", Message: "continuations whose first token began inside the context (the tokenizer merged the boundary); that token's log-probability is counted with the continuation", Count: straddle})
+	}
+	if fewer > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "fewer_shots", Message: "items with fewer few-shot examples than asked (a small few-shot split, or truncate 1 dropped some to fit max_prompt_chars); each sample's fewshot_ids says which", Count: fewer})
 	}
 	if emptyChoice > 0 {
 		r.Warnings = append(r.Warnings, results.Warning{Code: "empty_choice", Message: "choices with no characters; acc_norm divides their log-likelihood by 1", Count: emptyChoice})

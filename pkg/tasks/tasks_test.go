@@ -289,6 +289,9 @@ func TestTruncateDropsExamples(t *testing.T) {
 	if n := len(det.Samples[0].Fewshot); n != 1 {
 		t.Fatalf("kept %d examples, want 1", n)
 	}
+	if r, _ := Score(det, ScoreOptions{}); len(r.Warnings) == 0 || r.Warnings[0].Code != "fewer_shots" || r.Warnings[0].Count != 4 {
+		t.Fatalf("warnings %+v, want fewer_shots for the 4 items", r.Warnings)
+	}
 	det, _ = runToy(t, Options{Catalog: c, Specs: mustSpecs(t, "toy|short:english|4|0"), Client: client(t, s.BaseURL(), nil)})
 	if n := len(det.Samples[0].Fewshot); n != 4 {
 		t.Fatalf("truncate 0 kept %d examples, want 4", n)
