@@ -192,7 +192,7 @@ func runTaskRun(e *env) error {
 			st.Cached, st.Submitted, st.Resumed, st.Received, st.Failed)
 	}
 	last := time.Now()
-	runOpt.Client, runOpt.Workers = client, 2*cf.s.Concurrency
+	runOpt.Client, runOpt.Workers = client, 2*cf.s.Concurrency*len(endpoints)
 	runOpt.Progress = func(done, total int) {
 		if time.Since(last) > 2*time.Second || done == total {
 			fmt.Fprintf(e.stderr, "evalbook task run: %d/%d items\n", done, total)
