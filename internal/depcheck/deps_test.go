@@ -102,6 +102,12 @@ var rules = []rule{
 	// logs), results for the typed report and warnings, tabular for the one
 	// ParseError. Parquet readers register from an edge package.
 	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular"}},
+	// Task runs (evalbook task, issue 15): task files and data through
+	// pkg/tabular (its ParseError), calls through pkg/llm, intervals and
+	// pass@k/maj@k from pkg/stats, warnings and tables from pkg/results.
+	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results"}},
+	// The tiny bigram model behind llmtest's server for pkg/tasks' tests.
+	{pkg: "internal/tasktest", core: true, allow: []string{"internal/llmtest"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
 	{pkg: "internal/rawpos", core: true},
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's

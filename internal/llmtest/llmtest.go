@@ -166,6 +166,22 @@ func (s *Server) Paths() []string {
 	return append([]string(nil), s.paths...)
 }
 
+// promptKey is the ledger's name for a completions prompt: the prompt, or
+// a list of prompts (one request scoring several) joined by NUL.
+func promptKey(v any) string {
+	switch p := v.(type) {
+	case string:
+		return p
+	case []any:
+		parts := make([]string, len(p))
+		for i, x := range p {
+			parts[i], _ = x.(string)
+		}
+		return strings.Join(parts, "\x00")
+	}
+	return ""
+}
+
 // LastUser returns the content of the last message of a chat request body.
 func LastUser(body map[string]any) string {
 	msgs, _ := body["messages"].([]any)
@@ -185,7 +201,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	prompt := LastUser(body)
 	if r.URL.Path == "/v1/completions" {
-		prompt, _ = body["prompt"].(string)
+		prompt = promptKey(body["prompt"])
 	}
 	s.mu.Lock()
 	s.requests++

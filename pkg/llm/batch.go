@@ -1,0 +1,354 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// BatchOptions configure SampleBatch.
+type BatchOptions struct {
+	// StatePath is the file that remembers the batches submitted and not
+	// yet downloaded (JSON), so that a killed run resumes them instead of
+	// submitting the same requests again. Required.
+	StatePath string
+	// Poll is the wait between status checks (default 10 s).
+	Poll time.Duration
+	// Window is the completion window asked for (default "24h").
+	Window string
+	Logf   func(format string, args ...any)
+}
+
+// BatchStats count what SampleBatch did.
+type BatchStats struct {
+	Cached    int `json:"cached"`    // requests already in the cache, not submitted
+	Submitted int `json:"submitted"` // requests sent in new batches
+	Resumed   int `json:"resumed"`   // batches of an earlier run polled again
+	Received  int `json:"received"`  // replies put in the cache
+	Failed    int `json:"failed"`    // requests the batch answered with an error
+}
+
+type batchState struct {
+	// Batches maps a batch id to the API path of its requests.
+	Batches map[string]string `json:"batches"`
+}
+
+// SampleBatch answers reqs through the OpenAI Batch API and puts every
+// reply in the client's cache, so that Sample then finds each one there
+// and a batch run gives what an online run gives. Requests already cached
+// are not sent; identical requests are sent once. Batches named in
+// StatePath (an earlier run killed while waiting) are polled and
+// downloaded first, and are removed from it only after their replies are
+// cached, so a rerun never submits a request twice. Requests are grouped
+// by API path (one batch per path: the API takes one endpoint per batch).
+// A request the batch answered with an error is left uncached; Sample
+// then asks for it online.
+func (c *Client) SampleBatch(ctx context.Context, reqs []SampleRequest, opt BatchOptions) (BatchStats, error) {
+	var st BatchStats
+	if opt.StatePath == "" {
+		return st, errors.New("batch: no state file")
+	}
+	if opt.Poll <= 0 {
+		opt.Poll = 10 * time.Second
+	}
+	if opt.Window == "" {
+		opt.Window = "24h"
+	}
+	state, err := readBatchState(opt.StatePath)
+	if err != nil {
+		return st, err
+	}
+	ids := make([]string, 0, len(state.Batches))
+	for id := range state.Batches {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		st.Resumed++
+		if err := c.finishBatch(ctx, id, state, opt, &st, nil); err != nil {
+			return st, err
+		}
+	}
+	// What is left to ask, by path, once per key.
+	type line struct {
+		CustomID string          `json:"custom_id"`
+		Method   string          `json:"method"`
+		URL      string          `json:"url"`
+		Body     json.RawMessage `json:"body"`
+	}
+	byPath := map[string][]line{}
+	parsers := map[string]func([]byte) (string, error){}
+	for _, r := range reqs {
+		pr, err := c.prepare(r)
+		if err != nil {
+			return st, err
+		}
+		if _, ok := c.cache.Get(pr.key); ok {
+			st.Cached++
+			continue
+		}
+		if _, dup := parsers[pr.key]; dup {
+			continue
+		}
+		body, err := pr.body()
+		if err != nil {
+			return st, err
+		}
+		parsers[pr.key] = pr.parse
+		byPath[pr.path] = append(byPath[pr.path], line{pr.key, http.MethodPost, "/v1" + pr.path, body})
+	}
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		var buf bytes.Buffer
+		for _, l := range byPath[p] {
+			b, _ := json.Marshal(l)
+			buf.Write(b)
+			buf.WriteByte('\n')
+		}
+		fileID, err := c.uploadBatchFile(ctx, buf.Bytes())
+		if err != nil {
+			return st, err
+		}
+		var created struct {
+			ID string `json:"id"`
+		}
+		if err := c.batchJSON(ctx, http.MethodPost, "/batches", map[string]any{"input_file_id": fileID, "endpoint": "/v1" + p, "completion_window": opt.Window}, &created); err != nil {
+			return st, err
+		}
+		if created.ID == "" {
+			return st, errors.New("batch: the server created a batch without an id")
+		}
+		// Remembered before anything else, so a kill from here on resumes it.
+		state.Batches[created.ID] = p
+		if err := writeBatchState(opt.StatePath, state); err != nil {
+			return st, err
+		}
+		st.Submitted += len(byPath[p])
+		if opt.Logf != nil {
+			opt.Logf("batch %s: %d requests to %s submitted", created.ID, len(byPath[p]), p)
+		}
+		if err := c.finishBatch(ctx, created.ID, state, opt, &st, parsers); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// finishBatch polls batch id until it ends, caches its replies and
+// forgets it in the state file. parsers check each reply as Sample would;
+// a resumed batch (parsers nil) keeps replies that are JSON with choices.
+func (c *Client) finishBatch(ctx context.Context, id string, state *batchState, opt BatchOptions, st *BatchStats, parsers map[string]func([]byte) (string, error)) error {
+	var b struct {
+		Status       string `json:"status"`
+		OutputFileID string `json:"output_file_id"`
+	}
+	for {
+		if err := c.batchJSON(ctx, http.MethodGet, "/batches/"+id, nil, &b); err != nil {
+			return err
+		}
+		switch b.Status {
+		case "completed":
+		case "failed", "expired", "cancelled":
+			return fmt.Errorf("batch %s ended %s; remove it from the state file to submit again", id, b.Status)
+		default:
+			t := time.NewTimer(opt.Poll)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			}
+			continue
+		}
+		break
+	}
+	if b.OutputFileID != "" {
+		data, err := c.batchGet(ctx, "/files/"+b.OutputFileID+"/content")
+		if err != nil {
+			return err
+		}
+		chat := state.Batches[id] == "/chat/completions"
+		for _, ln := range bytes.Split(data, []byte("\n")) {
+			if len(bytes.TrimSpace(ln)) == 0 {
+				continue
+			}
+			var out struct {
+				CustomID string `json:"custom_id"`
+				Response *struct {
+					StatusCode int             `json:"status_code"`
+					Body       json.RawMessage `json:"body"`
+				} `json:"response"`
+			}
+			if err := json.Unmarshal(ln, &out); err != nil || out.CustomID == "" {
+				return fmt.Errorf("batch %s: output line is not a batch result: %.100s", id, ln)
+			}
+			if out.Response == nil || out.Response.StatusCode != http.StatusOK {
+				st.Failed++
+				continue
+			}
+			parse := parsers[out.CustomID]
+			if parse == nil {
+				parse = func(d []byte) (string, error) { return parseAny(d, chat) }
+			}
+			reply, err := parse(out.Response.Body)
+			if err != nil {
+				st.Failed++
+				continue
+			}
+			if err := c.cache.Put(out.CustomID, c.cfg.Model, "", reply); err != nil {
+				return err
+			}
+			st.Received++
+		}
+	}
+	delete(state.Batches, id)
+	return writeBatchState(opt.StatePath, state)
+}
+
+// parseAny parses a resumed batch's reply with whatever number of choices
+// it holds.
+func parseAny(data []byte, chat bool) (string, error) {
+	var probe struct {
+		Choices []json.RawMessage `json:"choices"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return "", err
+	}
+	return parseSampled(data, chat, len(probe.Choices), false)
+}
+
+func (c *Client) batchRequest(ctx context.Context, method, path string, body io.Reader, ctype string) ([]byte, error) {
+	hr, err := http.NewRequestWithContext(ctx, method, c.endpoint+path, body)
+	if err != nil {
+		return nil, err
+	}
+	if ctype != "" {
+		hr.Header.Set("Content-Type", ctype)
+	}
+	if c.key != "" {
+		hr.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	resp, err := c.http.Do(hr)
+	if err != nil {
+		return nil, fmt.Errorf("batch %s %s: %w", method, path, c.scrub(stripURL(err)))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<30))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, c.scrub(fmt.Errorf("batch %s %s: HTTP %d: %s", method, path, resp.StatusCode, snippet(data)))
+	}
+	return data, nil
+}
+
+func (c *Client) batchGet(ctx context.Context, path string) ([]byte, error) {
+	return c.batchRequest(ctx, http.MethodGet, path, nil, "")
+}
+
+func (c *Client) batchJSON(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	ctype := ""
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body, ctype = bytes.NewReader(b), "application/json"
+	}
+	data, err := c.batchRequest(ctx, method, path, body, ctype)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("batch %s %s: %w", method, path, err)
+	}
+	return nil
+}
+
+func (c *Client) uploadBatchFile(ctx context.Context, jsonl []byte) (string, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("purpose", "batch")
+	sum := sha256.Sum256(jsonl)
+	fw, err := mw.CreateFormFile("file", "evalbook-"+hex.EncodeToString(sum[:6])+".jsonl")
+	if err != nil {
+		return "", err
+	}
+	fw.Write(jsonl)
+	mw.Close()
+	data, err := c.batchRequest(ctx, http.MethodPost, "/files", &buf, mw.FormDataContentType())
+	if err != nil {
+		return "", err
+	}
+	var f struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil || f.ID == "" {
+		return "", fmt.Errorf("batch: file upload gave no id: %s", snippet(data))
+	}
+	return f.ID, nil
+}
+
+func readBatchState(path string) (*batchState, error) {
+	st := &batchState{Batches: map[string]string{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return st, nil
+	}
+	if err := json.Unmarshal(data, st); err != nil {
+		return nil, fmt.Errorf("batch state %s: %w", path, err)
+	}
+	if st.Batches == nil {
+		st.Batches = map[string]string{}
+	}
+	return st, nil
+}
+
+// writeBatchState replaces the state file atomically (a temporary file
+// renamed over it), so a kill leaves the old state or the new.
+func writeBatchState(path string, st *batchState) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".batch-state-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	tmp.Close()
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,398 @@
+package tasks
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
+)
+
+// ScoreOptions configure Score. The zero value means 95% intervals and
+// 2,000 bootstrap resamples (pass@k, maj@k) seeded by the run's seed.
+type ScoreOptions struct {
+	Confidence float64
+	Resamples  int
+	// Prices, when set, turn the tokens into Result.Cost.
+	Prices *Prices
+}
+
+// Result is a task run's figures: one entry per task string (a task in
+// one language), each with its metrics and their intervals.
+type Result struct {
+	Kind       string       `json:"kind"` // "task_run"
+	Model      string       `json:"model"`
+	Endpoint   string       `json:"endpoint"`
+	Seed       int64        `json:"seed"`
+	Shard      string       `json:"shard,omitempty"` // "i/n" when the figures are one shard's
+	Confidence float64      `json:"confidence"`
+	Tasks      []TaskResult `json:"tasks"`
+	Samples    int          `json:"samples"`
+	Failed     int          `json:"failed"`
+	// Tokens of the model under test from the replies' usage; null when
+	// some reply gave none (unknown, never 0). Replies served from the
+	// cache count the tokens they were bought with.
+	Tokens Tokens `json:"tokens"`
+	// Cost is the tokens at ScoreOptions.Prices (absent without a price
+	// file; a null amount when the tokens or the model's price are unknown).
+	Cost     *Cost             `json:"cost,omitempty"`
+	Warnings []results.Warning `json:"warnings"`
+}
+
+// Tokens are prompt and completion tokens of one role.
+type Tokens struct {
+	Role       string `json:"role"`
+	Prompt     *int64 `json:"prompt"`
+	Completion *int64 `json:"completion"`
+}
+
+// TaskResult is one task string's figures.
+type TaskResult struct {
+	Task     string   `json:"task"`
+	Suite    string   `json:"suite"`
+	Name     string   `json:"name"`
+	Language string   `json:"language"`
+	Kind     string   `json:"kind"`
+	Shots    int      `json:"shots"`
+	TaskHash string   `json:"task_hash"`
+	Items    int      `json:"items"`  // items in these details
+	Scored   int      `json:"scored"` // items with a reply
+	Failed   int      `json:"failed"`
+	Metrics  []Metric `json:"metrics"`
+	Tokens   Tokens   `json:"tokens"`
+}
+
+// Metric is one figure with its interval: Wilson for the proportions
+// (acc, acc_norm, exact_match), a bootstrap over items for pass@k and maj@k.
+type Metric struct {
+	ID      string  `json:"id"`
+	K       int     `json:"k,omitempty"`
+	N       int     `json:"n"`
+	Correct *int    `json:"correct,omitempty"`
+	Value   float64 `json:"value"`
+	CILow   float64 `json:"ci_low"`
+	CIHigh  float64 `json:"ci_high"`
+	Method  string  `json:"method"`
+}
+
+// Score computes the figures of details from what they hold (no call):
+// the same details give the same Result bit for bit, whether they come
+// from one run or from Merge of its shards.
+//
+// mc_loglik follows lm-eval's multiple_choice: acc is 1 when the choice
+// with the largest summed log-probability of its continuation tokens is
+// the gold one; acc_norm divides each sum by the choice's length in
+// characters (len(choice) in Python: code points, without the target
+// delimiter) first. Ties go to the first choice, as numpy's argmax.
+// mc_letter: acc is 1 when the extracted letter is the gold choice's.
+// generative: exact_match compares the first sample's extracted answer
+// with the golden one after trimming, lower-casing and collapsing spaces;
+// pass@k is the unbiased estimator over n samples, maj@k the expected
+// majority vote of k of them (stats.PassAtK, stats.MajAtK).
+func Score(d *Details, opt ScoreOptions) (*Result, error) {
+	if opt.Confidence == 0 {
+		opt.Confidence = 0.95
+	}
+	if opt.Confidence <= 0 || opt.Confidence >= 1 {
+		return nil, fmt.Errorf("tasks: confidence %g must be between 0 and 1", opt.Confidence)
+	}
+	if opt.Resamples == 0 {
+		opt.Resamples = 2000
+	}
+	h := d.Header
+	r := &Result{Kind: "task_run", Model: h.Model, Endpoint: h.Endpoint, Seed: h.Seed, Confidence: opt.Confidence, Warnings: []results.Warning{}}
+	if h.Shards > 1 {
+		r.Shard = fmt.Sprintf("%d/%d", h.Shard, h.Shards)
+	}
+	by := map[string][]*Sample{}
+	for i := range d.Samples {
+		s := &d.Samples[i]
+		by[s.Task] = append(by[s.Task], s)
+	}
+	var all []*Sample
+	var straddle, emptyChoice, noExtract, fewer int
+	for _, ht := range h.Tasks {
+		sp, err := ParseSpecs(ht.Spec)
+		if err != nil {
+			return nil, err
+		}
+		tr := TaskResult{Task: ht.Spec, Suite: sp[0].Suite, Name: sp[0].Task, Language: sp[0].Language, Kind: ht.Kind, Shots: sp[0].Shots, TaskHash: ht.TaskHash, Tokens: Tokens{Role: "model"}}
+		ss := by[ht.Spec]
+		all = append(all, ss...)
+		tr.Items = len(ss)
+		tr.Tokens.Prompt, tr.Tokens.Completion = sumTokens(ss)
+		var acc, norm, em int
+		var counts []stats.SampleCount
+		var votes []stats.VoteItem
+		for _, s := range ss {
+			if len(s.Fewshot) < tr.Shots {
+				fewer++
+			}
+			if s.Error != "" {
+				tr.Failed++
+				continue
+			}
+			tr.Scored++
+			switch ht.Kind {
+			case KindLoglik:
+				if len(s.Scored) != len(s.Choices) || len(s.Scored) == 0 {
+					return nil, fmt.Errorf("tasks: %s item %s: %d continuations for %d choices", ht.Spec, s.ID, len(s.Scored), len(s.Choices))
+				}
+				best, bestNorm := 0, 0
+				for i, c := range s.Scored {
+					if c.Straddle {
+						straddle++
+					}
+					if c.Logprob > s.Scored[best].Logprob {
+						best = i
+					}
+					if perChar(c) > perChar(s.Scored[bestNorm]) {
+						bestNorm = i
+					}
+					if c.Chars == 0 {
+						emptyChoice++
+					}
+				}
+				acc += b2i(best == s.Gold)
+				norm += b2i(bestNorm == s.Gold)
+			case KindLetter:
+				if len(s.Response) == 0 {
+					return nil, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
+				}
+				pred := -1
+				if x := s.Response[0].Extracted; x != nil {
+					for i, l := range s.Letters {
+						if strings.EqualFold(*x, l) {
+							pred = i
+							break
+						}
+					}
+				}
+				if pred < 0 {
+					noExtract++
+				}
+				acc += b2i(pred == s.Gold)
+			case KindGenerative:
+				if len(s.Response) == 0 {
+					return nil, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
+				}
+				gold := normAnswer(s.Golden)
+				c := 0
+				answers := make([]string, len(s.Response))
+				for i, resp := range s.Response {
+					if resp.Extracted == nil {
+						noExtract++
+						answers[i] = "\x00none"
+						continue
+					}
+					answers[i] = normAnswer(*resp.Extracted)
+					if answers[i] == gold {
+						c++
+					}
+				}
+				if answers[0] == gold {
+					em++
+				}
+				counts = append(counts, stats.SampleCount{Samples: len(s.Response), Correct: c})
+				if gold != "" {
+					votes = append(votes, stats.VoteItem{Answers: answers, Correct: gold})
+				}
+			}
+		}
+		if tr.Scored > 0 {
+			prop := func(id string, c int) {
+				iv := stats.ProportionInterval(stats.MethodWilson, c, tr.Scored, opt.Confidence)
+				cc := c
+				tr.Metrics = append(tr.Metrics, Metric{ID: id, N: tr.Scored, Correct: &cc, Value: float64(c) / float64(tr.Scored), CILow: iv.Lo, CIHigh: iv.Hi, Method: iv.Method})
+			}
+			for _, m := range metricsOf(ht) {
+				switch m {
+				case MetricAcc:
+					prop(m, acc)
+				case MetricAccNorm:
+					prop(m, norm)
+				case MetricExactMatch:
+					prop(m, em)
+				case MetricPassAtK:
+					est, err := stats.PassAtKItems(counts, ht.K, opt.Resamples, opt.Confidence, uint64(h.Seed))
+					if err != nil {
+						return nil, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
+					}
+					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
+				case MetricMajAtK:
+					if len(votes) == 0 {
+						continue
+					}
+					est, err := stats.MajAtKItems(votes, ht.K, opt.Resamples, opt.Confidence, uint64(h.Seed))
+					if err != nil {
+						return nil, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
+					}
+					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
+				}
+			}
+		} else {
+			r.Warnings = append(r.Warnings, results.Warning{Code: "no_scored_items", Message: ht.Spec + ": no item was scored (every call failed)", Count: 1})
+		}
+		r.Samples += tr.Items
+		r.Failed += tr.Failed
+		r.Tasks = append(r.Tasks, tr)
+	}
+	r.Tokens = Tokens{Role: "model"}
+	r.Tokens.Prompt, r.Tokens.Completion = sumTokens(all)
+	if opt.Prices != nil {
+		c := opt.Prices.Of(r.Model, r.Tokens)
+		r.Cost = &c
+		if c.Amount == nil {
+			r.Warnings = append(r.Warnings, results.Warning{Code: "cost_unknown", Message: "no cost: the token counts are unknown or the price file has no price for model " + r.Model, Count: 1})
+		}
+	}
+	if r.Failed > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "failed_calls", Message: "items whose call failed after its retries are left out of every metric; a rerun asks only for them (the rest is cached)", Count: r.Failed})
+	}
+	if straddle > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "token_straddles_boundary", Message: "continuations whose first token began inside the context (the tokenizer merged the boundary); that token's log-probability is counted with the continuation", Count: straddle})
+	}
+	if fewer > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "fewer_shots", Message: "items with fewer few-shot examples than asked (a small few-shot split, or truncate 1 dropped some to fit max_prompt_chars); each sample's fewshot_ids says which", Count: fewer})
+	}
+	if emptyChoice > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "empty_choice", Message: "choices with no characters; acc_norm divides their log-likelihood by 1", Count: emptyChoice})
+	}
+	if noExtract > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "no_extracted_answer", Message: "responses the extraction regex did not match (counted wrong)", Count: noExtract})
+	}
+	if r.Tokens.Prompt == nil && r.Samples > r.Failed {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "usage_unknown", Message: "replies without a usage member: the token counts are unknown (null), not 0", Count: 1})
+	}
+	return r, nil
+}
+
+// metricsOf returns the metrics a header task reports: a generative task
+// with one sample reports exact_match only.
+func metricsOf(ht HeaderTask) []string {
+	switch ht.Kind {
+	case KindLoglik:
+		return []string{MetricAcc, MetricAccNorm}
+	case KindLetter:
+		return []string{MetricAcc}
+	}
+	if ht.Samples > 1 {
+		return []string{MetricExactMatch, MetricPassAtK, MetricMajAtK}
+	}
+	return []string{MetricExactMatch}
+}
+
+func perChar(c Continuation) float64 { return c.Logprob / float64(max(c.Chars, 1)) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// normAnswer is the comparison form of a generated or golden answer:
+// trimmed, lower-cased, inner spaces collapsed, a final full stop or
+// danda dropped.
+func normAnswer(s string) string {
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	return strings.TrimRight(s, ".।")
+}
+
+func sumTokens(ss []*Sample) (*int64, *int64) {
+	var p, c int64
+	pOK, cOK := true, true
+	n := 0
+	for _, s := range ss {
+		if s.Error != "" {
+			continue
+		}
+		n++
+		if s.PromptTokens == nil {
+			pOK = false
+		} else {
+			p += *s.PromptTokens
+		}
+		if s.CompletionTokens == nil {
+			cOK = false
+		} else {
+			c += *s.CompletionTokens
+		}
+	}
+	var pp, cp *int64
+	if pOK && n > 0 {
+		pp = &p
+	}
+	if cOK && n > 0 {
+		cp = &c
+	}
+	return pp, cp
+}
+
+func fmtTokens(p *int64) string {
+	if p == nil {
+		return "unknown"
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+func ff(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// Tables gives the figures (one row per task string and metric) and the
+// warnings.
+func (r *Result) Tables() []results.Table {
+	t := results.Table{Title: "Task results", Note: fmt.Sprintf("model %s, seed %d; intervals at %g", r.Model, r.Seed, r.Confidence),
+		Columns: []results.Column{{Name: "task"}, {Name: "language"}, {Name: "kind"}, {Name: "shots", Kind: results.KindNumber},
+			{Name: "metric"}, {Name: "n", Kind: results.KindNumber}, {Name: "value", Kind: results.KindRate},
+			{Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}, {Name: "failed", Kind: results.KindNumber}}}
+	for _, tr := range r.Tasks {
+		for _, m := range tr.Metrics {
+			id := m.ID
+			if m.K > 0 {
+				id = strings.Replace(id, "@k", "@"+strconv.Itoa(m.K), 1)
+			}
+			t.Rows = append(t.Rows, []string{tr.Suite + "|" + tr.Name, tr.Language, tr.Kind, strconv.Itoa(tr.Shots), id, strconv.Itoa(m.N), ff(m.Value), ff(m.CILow), ff(m.CIHigh), strconv.Itoa(tr.Failed)})
+		}
+	}
+	return append([]results.Table{t}, results.WarningTable(r.Warnings)...)
+}
+
+// WriteText writes the figures as a table.
+func (r *Result) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "model %s", r.Model)
+	if r.Shard != "" {
+		fmt.Fprintf(tw, ", shard %s", r.Shard)
+	}
+	fmt.Fprintf(tw, ", seed %d, %d items (%d failed), tokens %s prompt / %s completion", r.Seed, r.Samples, r.Failed, fmtTokens(r.Tokens.Prompt), fmtTokens(r.Tokens.Completion))
+	if c := r.Cost; c != nil {
+		if c.Amount == nil {
+			fmt.Fprintf(tw, ", cost unknown")
+		} else {
+			fmt.Fprintf(tw, ", cost %.4f %s at the prices of %s", *c.Amount, c.Currency, c.Date)
+		}
+	}
+	fmt.Fprint(tw, "\n\n")
+	fmt.Fprintf(tw, "task\tlanguage\tshots\tmetric\tn\tvalue\t%g%% interval\n", r.Confidence*100)
+	for _, tr := range r.Tasks {
+		for _, m := range tr.Metrics {
+			id := m.ID
+			if m.K > 0 {
+				id = strings.Replace(id, "@k", "@"+strconv.Itoa(m.K), 1)
+			}
+			fmt.Fprintf(tw, "%s|%s\t%s\t%d\t%s\t%d\t%.4f\t%.4f - %.4f\n", tr.Suite, tr.Name, tr.Language, tr.Shots, id, m.N, m.Value, m.CILow, m.CIHigh)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, wn := range r.Warnings {
+		if _, err := fmt.Fprintf(w, "warning (%s, %d): %s\n", wn.Code, wn.Count, wn.Message); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/evalbook/evalbook/internal/tasktest"
+)
+
+const taskSpecs = "indiceval|ARC-Easy:hindi|2|0,indiceval|HellaSwag:bengali|1|0,indiceval|MMLU:english|2|0,indiceval|Translate:bengali|1|0"
+
+// A sharded run merged gives the one run's JSON document bit for bit, the
+// merged details are the one run's bytes, and a rerun from the cache
+// sends no request.
+func TestTaskRunShardsMerge(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	s := tasktest.New(t, m)
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache.jsonl")
+	common := []string{"task", "run", "--tasks", taskSpecs, "--endpoint", s.BaseURL(), "--model", "bigram", "--seed", "5", "--cache", cache, "--json"}
+	whole, errb, code := runCLI(t, append(common, "--details", filepath.Join(dir, "whole.jsonl"))...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	sent := s.Count()
+	var files []string
+	for i, sh := range []string{"0/3", "1/3", "2/3"} {
+		f := filepath.Join(dir, "s"+string(rune('0'+i))+".jsonl")
+		files = append(files, f)
+		if _, errb, code := runCLI(t, append(common, "--shard", sh, "--details", f)...); code != 0 {
+			t.Fatalf("shard %s: exit %d: %s", sh, code, errb)
+		}
+	}
+	if s.Count() != sent {
+		t.Fatalf("the shards sent %d requests; every reply was in the cache", s.Count()-sent)
+	}
+	merged, errb, code := runCLI(t, append([]string{"task", "merge", "--json", "--details", filepath.Join(dir, "merged.jsonl")}, files...)...)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb)
+	}
+	if merged != whole {
+		t.Fatalf("merged figures differ from one run:\n%s\n%s", merged, whole)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "whole.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(dir, "merged.jsonl"))
+	if string(a) != string(b) || len(a) == 0 {
+		t.Fatal("merged details differ from one run's")
+	}
+	var doc struct {
+		Kind  string `json:"kind"`
+		Tasks []struct {
+			Task    string `json:"task"`
+			Metrics []struct {
+				ID string `json:"id"`
+			} `json:"metrics"`
+		} `json:"tasks"`
+		Tokens struct {
+			Prompt *int64 `json:"prompt"`
+		} `json:"tokens"`
+	}
+	if err := json.Unmarshal([]byte(whole), &doc); err != nil || doc.Kind != "task_run" || len(doc.Tasks) != 4 || doc.Tokens.Prompt == nil {
+		t.Fatalf("%v: %s", err, whole)
+	}
+	if got := doc.Tasks[3].Metrics; len(got) != 3 || got[1].ID != "pass@k" {
+		t.Fatalf("translate metrics %+v", got)
+	}
+	if _, errb, code := runCLI(t, "task", "merge", files[0], files[1]); code != 1 || !strings.Contains(errb, "shard(s) 2/3 missing") {
+		t.Fatalf("two of three shards: exit %d: %s", code, errb)
+	}
+}
+
+func TestTaskRunUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"task", "run", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m"}, "--tasks is required"},
+		{[]string{"task", "run", "--tasks", "indiceval|ARC-Easy:hindi|x|0", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m"}, "shots"},
+		{[]string{"task", "run", "--tasks", "indiceval|ARC-Easy:hindi|1|0", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--shard", "3/3"}, "--shard"},
+		{[]string{"task", "run", "--tasks", "indiceval|Nope:hindi|1|0", "--endpoint", "http://127.0.0.1:1/v1", "--model", "m"}, "known: indiceval|ARC-Easy"},
+		{[]string{"task", "merge"}, "give the details files"},
+	} {
+		_, errb, code := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errb, tc.want) {
+			t.Errorf("%v: exit %d, %s; want 2 and %q", tc.args, code, errb, tc.want)
+		}
+	}
+	out, _, code := runCLI(t, "task", "list")
+	if code != 0 || !strings.Contains(out, "indiceval|Translate") {
+		t.Fatalf("task list: %d %s", code, out)
+	}
+}
+
+// Two --endpoint servers share the requests (each request always to the
+// same one) and give the figures one server gives.
+func TestTaskRunSpread(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	a, b := tasktest.New(t, m), tasktest.New(t, m)
+	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--cache", "none", "--json"}
+	one, errb, code := runCLI(t, append(args, "--endpoint", a.BaseURL())...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	alone := a.Count()
+	two, errb, code := runCLI(t, append(args, "--endpoint", a.BaseURL(), "--endpoint", b.BaseURL())...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	na, nb := a.Count()-alone, b.Count()
+	if na == 0 || nb == 0 || na+nb != alone {
+		t.Fatalf("spread %d + %d requests, want both used and %d in all", na, nb, alone)
+	}
+	tasksOf := func(doc string) string {
+		var v struct {
+			Tasks json.RawMessage `json:"tasks"`
+		}
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		return string(v.Tasks)
+	}
+	if tasksOf(one) != tasksOf(two) {
+		t.Fatalf("figures differ:\n%s\n%s", tasksOf(one), tasksOf(two))
+	}
+}
+
+// --batch: the run's requests go through the Batch API, then the figures
+// are the online run's and no online call is made.
+func TestTaskRunBatch(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	online := tasktest.New(t, m)
+	bs := tasktest.NewBatch(t, m)
+	dir := t.TempDir()
+	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--json"}
+	want, errb, code := runCLI(t, append(args, "--endpoint", online.BaseURL(), "--cache", "none")...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	got, errb, code := runCLI(t, append(args, "--endpoint", bs.BaseURL(), "--cache", filepath.Join(dir, "c.jsonl"), "--batch", "--batch-poll", "5ms")...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	if bs.Online != 0 || bs.Created != 1 || !strings.Contains(errb, "0 batches resumed") {
+		t.Fatalf("online %d, batches %d: %s", bs.Online, bs.Created, errb)
+	}
+	strip := func(doc string) string { // the endpoint differs, nothing else may
+		var v map[string]any
+		json.Unmarshal([]byte(doc), &v)
+		delete(v, "endpoint")
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	if strip(got) != strip(want) {
+		t.Fatalf("batch figures differ:\n%s\n%s", got, want)
+	}
+	if _, errb, code := runCLI(t, append(args, "--endpoint", bs.BaseURL(), "--cache", "none", "--batch")...); code != 2 || !strings.Contains(errb, "--batch takes") {
+		t.Fatalf("batch without cache: %d %s", code, errb)
+	}
+}
+
+// TestTaskBatchKill9 kills a --batch run (this test binary as evalbook)
+// with SIGKILL while its batch is pending, then reruns it: the rerun
+// resumes the same batch from the state file, creates no other, submits
+// no request twice, and gives the online figures.
+func TestTaskBatchKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts evalbook in a process of its own")
+	}
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	bs := tasktest.NewBatch(t, m)
+	bs.SetHold(true)
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "c.jsonl")
+	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--json", "--endpoint", bs.BaseURL(), "--cache", cache, "--batch", "--batch-poll", "5ms"}
+	child := exec.Command(os.Args[0], args...)
+	child.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	state := cache + ".batch-state.json"
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(state); err == nil && strings.Contains(string(b), "batch-1") {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+	if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		t.Fatal("the run was not killed while its batch was pending")
+	}
+	bs.SetHold(false)
+	rerun := exec.Command(os.Args[0], args...)
+	rerun.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	var out, errb strings.Builder
+	rerun.Stdout, rerun.Stderr = &out, &errb
+	if err := rerun.Run(); err != nil {
+		t.Fatalf("rerun: %v: %s", err, errb.String())
+	}
+	if bs.Created != 1 || bs.Online != 0 || !strings.Contains(errb.String(), "0 submitted, 1 batches resumed") {
+		t.Fatalf("created %d batches, %d online calls: %s", bs.Created, bs.Online, errb.String())
+	}
+	for k, n := range bs.Submitted {
+		if n != 1 {
+			t.Fatalf("request %s submitted %d times", k[:8], n)
+		}
+	}
+	online := tasktest.New(t, m)
+	want, e2, code := runCLI(t, "task", "run", "--tasks", taskSpecs, "--model", "bigram", "--json", "--endpoint", online.BaseURL(), "--cache", "none")
+	if code != 0 {
+		t.Fatal(e2)
+	}
+	strip := func(doc string) string {
+		var v map[string]any
+		json.Unmarshal([]byte(doc), &v)
+		delete(v, "endpoint")
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	if strip(out.String()) != strip(want) {
+		t.Fatalf("resumed batch figures differ from online:\n%s\n%s", out.String(), want)
+	}
+}
