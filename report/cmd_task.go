@@ -17,6 +17,7 @@ import (
 func init() {
 	register(&command{name: "task run", summary: "run few-shot tasks (log-likelihood or letter multiple choice, generative) against an OpenAI-compatible endpoint", run: runTaskRun})
 	register(&command{name: "task merge", summary: "join the details files of a sharded task run and score them as one run", run: runTaskMerge})
+	register(&command{name: "merge", summary: "the same as task merge: join shard details files into one run", run: runTaskMerge})
 	register(&command{name: "task list", summary: "list the task files (suite|task and languages) evalbook task run knows", run: runTaskList})
 }
 

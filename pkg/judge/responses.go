@@ -171,7 +171,7 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 		metrics = append(metrics, m)
 	}
 	var rows results.RowTable
-	qopt := qa.Options{Metrics: metrics, Rows: rows.Add, By: [][]string{}}
+	qopt := qa.Options{Metrics: metrics, Rows: rows.Add, By: [][]string{}, KeepFailedRows: true} // judge counts them as no_response
 	if by != "" {
 		qopt.By = [][]string{{by}}
 	}

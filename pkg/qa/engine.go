@@ -170,6 +170,9 @@ func newEngine(file string, opt *Options) *engine {
 // begin resolves the header; it runs before any batch.
 func (e *engine) begin(header []string) error {
 	lay, err := resolve(e.file, header, e.opt.Columns, e.opt.By, e.opt.Cluster)
+	if err == nil && e.opt.KeepFailedRows {
+		lay.errCol = -1
+	}
 	if err != nil {
 		return err
 	}

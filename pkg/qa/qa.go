@@ -79,6 +79,11 @@ type Options struct {
 	// plain number) is written with a leading ', as OWASP recommends,
 	// and the result carries a CodeFormulaCells warning with the count.
 	RawCSV bool
+	// KeepFailedRows scores the rows whose ErrorColumn cell is set (a
+	// generate call that failed) like any other, for a caller that
+	// handles them itself (pkg/judge does not send them); by default they
+	// are left out and counted in a CodeGenerationFailed warning.
+	KeepFailedRows bool
 	// Rows, if set, is called with every scored row, in file order, on
 	// the goroutine that called Score, as the rows are scored (batches
 	// are scored on all cores and handed out in order, so memory stays
