@@ -317,6 +317,7 @@ func versions(keys []string, old, new []float64, groups []string, opt Options) *
 		rep.Warnings = append(rep.Warnings, results.Warning{Code: "few_flips", Count: flips,
 			Message: fmt.Sprintf("only %s changed: McNemar's chi-square is rough; quote the exact sign test", count(flips, "case", "cases"))})
 	}
+	rep.Ranks, rep.TierAlpha = ranks(old, new, c, opt), TierAlpha
 	if groups != nil {
 		rep.Groups = byGroup(old, new, groups)
 		if len(rep.Groups) > 1 {
@@ -325,6 +326,29 @@ func versions(keys []string, old, new []float64, groups []string, opt Options) *
 		}
 	}
 	return rep
+}
+
+// TierAlpha is the level of the sign test that puts the two versions in
+// different tiers.
+const TierAlpha = 0.05
+
+// ranks ranks the two versions (stats.RankMeans: both on the same
+// resampled cases, seed Seed+3, after the intervals' Seed to Seed+2) and
+// tiers them by the exact sign test c already computed; none without
+// cases.
+func ranks(old, new []float64, c stats.Comparison, opt Options) []results.VersionRank {
+	if len(old) == 0 {
+		return []results.VersionRank{}
+	}
+	rr := stats.RankMeans([][]float64{old, new}, stats.RankOptions{Resamples: opt.Resamples, Confidence: opt.Confidence, Seed: opt.Seed + 3})
+	tier, _ := stats.Tiers([]float64{c.OldMean, c.NewMean}, func(best, other int) (float64, bool) {
+		return c.SignP, c.OldMean != c.NewMean
+	}, TierAlpha, stats.CorrectionHolm)
+	out := make([]results.VersionRank, 2)
+	for i, name := range []string{"old", "new"} {
+		out[i] = results.VersionRank{Version: name, Rank: rr.Ranks[i].Rank, RankLow: rr.Ranks[i].Lo, RankHigh: rr.Ranks[i].Hi, Tier: tier[i]}
+	}
+	return out
 }
 
 // byGroup counts each group's cases, passes and flips, groups sorted by name.

@@ -34,6 +34,8 @@ func ExampleRead() {
 	// unchanged  4
 	// sign test  p = 0.625   exact, two-sided, 3 better vs 1 worse
 	// McNemar    p = 0.6171  chi-square with continuity correction
+	// ranks      old 2 (1-2), new 1 (1-2): 95% rank intervals, bootstrap over the cases
+	// tiers      both tier 1: the sign test cannot separate them (α = 0.05)
 	//
 	//      task  n    old    new  better  worse
 	//   abstain  4  0.250  0.750       2      0

@@ -56,7 +56,23 @@ type Comparison struct {
 	// sorted by name (empty without By).
 	By       string            `json:"by,omitempty"`
 	Groups   []ComparisonGroup `json:"groups"`
-	Warnings []Warning         `json:"warnings"`
+	// Ranks gives each version (old, then new) its rank, the percentile
+	// interval of its rank over a bootstrap of the cases (both versions
+	// on the same resampled cases), and its tier: the better version is
+	// tier 1, the other too unless the sign test separates them at
+	// TierAlpha (issue 16). Empty when there are no cases.
+	Ranks     []VersionRank `json:"ranks"`
+	TierAlpha float64       `json:"tier_alpha"`
+	Warnings  []Warning     `json:"warnings"`
+}
+
+// VersionRank is one version's rank, rank interval and tier.
+type VersionRank struct {
+	Version  string `json:"version"` // "old" or "new"
+	Rank     int    `json:"rank"`
+	RankLow  int    `json:"rank_low"`
+	RankHigh int    `json:"rank_high"`
+	Tier     int    `json:"tier"`
 }
 
 // ComparisonGroup is a Comparison's counts within one group.
@@ -109,6 +125,15 @@ func (r *Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "unchanged\t%d\n", r.Unchanged)
 	fmt.Fprintf(tw, "sign test\tp = %s\texact, two-sided, %d better vs %d worse\n", pv(r.PSign), len(r.Better), len(r.Worse))
 	fmt.Fprintf(tw, "McNemar\tp = %s\tchi-square with continuity correction\n", pv(r.PMcNemar))
+	if len(r.Ranks) == 2 {
+		o, n := r.Ranks[0], r.Ranks[1]
+		fmt.Fprintf(tw, "ranks\told %d (%d-%d), new %d (%d-%d): %g%% rank intervals, bootstrap over the cases\n", o.Rank, o.RankLow, o.RankHigh, n.Rank, n.RankLow, n.RankHigh, 100*r.Confidence)
+		tiers := "both tier 1: the sign test cannot separate them"
+		if o.Tier != n.Tier {
+			tiers = fmt.Sprintf("old tier %d, new tier %d: the sign test separates them", o.Tier, n.Tier)
+		}
+		fmt.Fprintf(tw, "tiers\t%s (α = %g)\n", tiers, r.TierAlpha)
+	}
 	tw.Flush()
 	if r.By != "" {
 		fmt.Fprintln(ew)
@@ -148,6 +173,10 @@ func (r *Comparison) Tables() []Table {
 			{"sign test p", Float(r.PSign), "", "", "exact, two-sided"},
 			{"McNemar p", Float(r.PMcNemar), "", "", "chi-square with continuity correction"},
 		},
+	}
+	for _, v := range r.Ranks {
+		sum.Rows = append(sum.Rows, []string{v.Version + " rank", strconv.Itoa(v.Rank), strconv.Itoa(v.RankLow), strconv.Itoa(v.RankHigh),
+			fmt.Sprintf("tier %d (sign test, α = %g)", v.Tier, r.TierAlpha)})
 	}
 	tables := []Table{sum}
 	if len(r.Groups) > 0 {
