@@ -44,14 +44,6 @@ func (w *window) Read(p []byte) (int, error) {
 		return 0, errWindow
 	}
 	n, err := w.r.Read(p)
-	if len(w.buf)+n > cap(w.buf) {
-		// Double, rather than append's 1.25 for large slices: a 15 MB
-		// record allocated 5 times its size here in growing steps
-		// (the garbage is what a process's peak memory holds).
-		nb := make([]byte, len(w.buf), max(2*cap(w.buf), len(w.buf)+n, 4096))
-		copy(nb, w.buf)
-		w.buf = nb
-	}
 	w.buf = append(w.buf, p[:n]...)
 	return n, err
 }
