@@ -33,9 +33,10 @@ func newDupIDs() *dupIDs {
 	return &dupIDs{first: map[string]int{}, lines: map[string][]int{}, shown: map[string]string{}}
 }
 
-// add notes that the row on line carries id; an empty id is no id.
+// add notes that the row on line carries id; an empty id is no id. A
+// nil *dupIDs (a table without an id column) notes nothing.
 func (d *dupIDs) add(id string, line int) {
-	if id == "" {
+	if d == nil || id == "" {
 		return
 	}
 	var k string
@@ -68,7 +69,7 @@ func (d *dupIDs) add(id string, line int) {
 // first maxWarnLines of them, and the message names up to three ids
 // with their lines.
 func (d *dupIDs) warning() *results.Warning {
-	if len(d.lines) == 0 {
+	if d == nil || len(d.lines) == 0 {
 		return nil
 	}
 	type rep struct {

@@ -39,6 +39,11 @@ func TestDuplicateIDs(t *testing.T) {
 	if newDupIDs().warning() != nil {
 		t.Error("warning without rows")
 	}
+	var none *dupIDs // no id column
+	none.add("a", 2)
+	if none.warning() != nil {
+		t.Error("warning from a nil tracker")
+	}
 }
 
 // A 50 MB id repeated is found (kept as its hash) and quoted short.

@@ -77,3 +77,13 @@ func BidiWarning(count int, lines []int, where string) Warning {
 		Message: fmt.Sprintf("%s (bidi or invisible controls, such as U+202E RIGHT-TO-LEFT OVERRIDE) in %s: they can reorder or hide what a reader sees; the HTML report shows each as a mark like <U+202E>",
 			plural(count, "character", "characters"), where)}
 }
+
+// BidiRowsWarning is the bidi_controls warning counted by rows, as a
+// reader that notes one line per row holding controls gives it (qa's
+// warnLine): rows rows hold them in where ("the response"), lines are
+// the first of them.
+func BidiRowsWarning(rows int, lines []int, where string) Warning {
+	return Warning{Code: WarnBidiControls, Count: rows, Lines: lines,
+		Message: fmt.Sprintf("%s bidi or invisible control characters (such as U+202E RIGHT-TO-LEFT OVERRIDE) in %s: they can reorder or hide what a reader sees; the HTML report shows each as a mark like <U+202E>",
+			plural(rows, "row holds", "rows hold"), where)}
+}

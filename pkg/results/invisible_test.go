@@ -22,4 +22,8 @@ func TestInvisible(t *testing.T) {
 	if n := CountInvisible("क्\u200Dष\u200Cज\tतेरा\r\né"); n != 0 {
 		t.Errorf("Indic text counted %d", n)
 	}
+	w := BidiRowsWarning(2, []int{3, 9}, "the response")
+	if w.Code != "bidi_controls" || w.Count != 2 || w.Message[:42] != "2 rows hold bidi or invisible control char" {
+		t.Errorf("rows warning %+v", w)
+	}
 }
