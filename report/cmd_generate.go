@@ -20,6 +20,7 @@ func runGenerate(e *env) error {
 		endpoint = fs.String("endpoint", "", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1")
 		out      = fs.String("out", "", "response table `FILE` to write (CSV)")
 		rawCSV   = addRawCSVFlag(fs)
+		wbLimits = addWorkbookLimitFlags(fs)
 		language = fs.String("language", "", "language of every question (`name` or code); default: per row")
 		prompts  = fs.String("prompts", "", "prompt template `FILE` (JSON); default the built-in datasets/leaderboard/generate_prompts.json")
 		limit    = fs.Int("limit", 0, "ask only the first `N` questions (0: all)")
@@ -29,6 +30,9 @@ func runGenerate(e *env) error {
 	fs.IntVar(&cf.maxTokens, "max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
 	rec := addRecordFlag(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
+		return err
+	}
+	if err := wbLimits.apply(); err != nil {
 		return err
 	}
 	defer rec.close()

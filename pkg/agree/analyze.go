@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Metric chooses the statistic of Analyze.
@@ -412,7 +413,7 @@ func (t *codedTable) notInOrder(pos map[string]int, order []string) error {
 		}
 		for _, c := range r[:2] {
 			if _, ok := pos[t.labels[c-1]]; !ok {
-				return fmt.Errorf("agree: label %q of item %d is not in the given order %q", t.labels[c-1], item+1, order)
+				return fmt.Errorf("agree: label %s of item %d is not in the given order %q", tabular.Quote(t.labels[c-1]), item+1, order)
 			}
 		}
 		item++
@@ -521,7 +522,7 @@ func (a *analysis) alpha() error {
 	al, d, err := krippendorffCoded(t, a.opt.Level, order)
 	var ve *ValueError
 	if errors.As(err, &ve) {
-		return t.cellError(ve.code, fmt.Errorf("%s rated %q, which is %s", t.raters[ve.Rater], ve.Value, ve.Problem()))
+		return t.cellError(ve.code, fmt.Errorf("%s rated %s, which is %s", t.raters[ve.Rater], tabular.Quote(ve.Value), ve.Problem()))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.file, err)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // codedTable is a label table with every rating kept as a small integer
@@ -163,7 +165,7 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 				return s.idErr("the ids of the file come to more than %d bytes, the most this reader keeps; give fewer rows or shorter ids", maxIDBytes)
 			}
 			if dup {
-				return s.idErr("duplicate %s %q (first on line %d)", idColumn, s.id, t.line(first))
+				return s.idErr("duplicate %s %s (first on line %d)", idColumn, tabular.Quote(s.id), t.line(first))
 			}
 		}
 		c.add(s.line, s.ratings, s.pos)

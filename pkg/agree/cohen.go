@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Errors callers can branch on with errors.Is.
@@ -219,7 +220,7 @@ func encodePairs(a, b []string, order []string) (codes []int32, labels []string,
 		i, ok := index[s]
 		if !ok {
 			if order != nil {
-				return 0, fmt.Errorf("agree: label %q of item %d is not in the given order %q", s, item+1, order)
+				return 0, fmt.Errorf("agree: label %s of item %d is not in the given order %q", tabular.Quote(s), item+1, order)
 			}
 			i = int32(len(labels))
 			index[s] = i
@@ -379,7 +380,7 @@ func (c Confusion) Kappa(w Weights) Kappa {
 	k.Observed, k.Expected, k.Kappa = kappaFromCounts(c.Counts, w)
 	if used := usedLabels(c.Counts); used == 1 {
 		k.Kappa = 1
-		warn(&k.Warnings, &k.meta, WarnOneLabel, k.N, fmt.Sprintf("both raters gave the label %q to every item: chance agreement is 1 and kappa is set to 1, which says nothing about the raters", c.Labels[onlyLabel(c.Counts)]))
+		warn(&k.Warnings, &k.meta, WarnOneLabel, k.N, fmt.Sprintf("both raters gave the label %s to every item: chance agreement is 1 and kappa is set to 1, which says nothing about the raters", tabular.Quote(c.Labels[onlyLabel(c.Counts)])))
 	}
 	if k.N < minItems {
 		warn(&k.Warnings, &k.meta, WarnFewItems, k.N, fmt.Sprintf("only %d items: kappa is very uncertain", k.N))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Level is the level of measurement of Krippendorff's alpha: it chooses
@@ -79,7 +81,7 @@ func (e *ValueError) Problem() string {
 }
 
 func (e *ValueError) Error() string {
-	return fmt.Sprintf("agree: unit %d, rater %d: %q is %s", e.Unit+1, e.Rater+1, e.Value, e.Problem())
+	return fmt.Sprintf("agree: unit %d, rater %d: %s is %s", e.Unit+1, e.Rater+1, tabular.Quote(e.Value), e.Problem())
 }
 
 // Alpha is Krippendorff's alpha with the quantities it is made of.
@@ -226,7 +228,7 @@ func newAlphaData(t *codedTable, level Level, order []string) (*alphaData, error
 			// t.first is in order of appearance, so this is the first
 			// rating whose value is not in the order.
 			p := t.first[c]
-			return nil, fmt.Errorf("agree: unit %d, rater %d: value %q is not in the given order %q", p.row+1, p.rater+1, l, order)
+			return nil, fmt.Errorf("agree: unit %d, rater %d: value %s is not in the given order %q", p.row+1, p.rater+1, tabular.Quote(l), order)
 		}
 		pos[c] = i
 	}

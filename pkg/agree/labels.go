@@ -109,7 +109,7 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 		}
 		if idColumn != "" {
 			if first, dup := ids[row.ID]; dup {
-				return s.idErr("duplicate %s %q (first on line %d)", idColumn, row.ID, first)
+				return s.idErr("duplicate %s %s (first on line %d)", idColumn, tabular.Quote(row.ID), first)
 			}
 			ids[row.ID] = s.line
 		}
@@ -177,7 +177,7 @@ func scanLabels(r io.Reader, file string, raters []string, idColumn string, each
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		if _, dup := where[h]; dup && seen[h] {
-			return nil, &ParseError{File: file, Line: 1, Column: rd.HeaderColumn(i), Field: h, Err: fmt.Errorf("column %q appears twice in the header", h)}
+			return nil, &ParseError{File: file, Line: 1, Column: rd.HeaderColumn(i), Field: h, Err: fmt.Errorf("column %s appears twice in the header", tabular.Quote(h))}
 		}
 		if _, dup := where[h]; !dup {
 			where[h] = i
@@ -187,7 +187,7 @@ func scanLabels(r io.Reader, file string, raters []string, idColumn string, each
 		if i, ok := where[name]; ok {
 			return i, nil
 		}
-		return 0, &ParseError{File: file, Line: 1, Field: name, Err: fmt.Errorf("no column %q; the header has %s", name, quoteList(header))}
+		return 0, &ParseError{File: file, Line: 1, Field: name, Err: fmt.Errorf("no column %s; the header has %s", tabular.Quote(name), quoteList(header))}
 	}
 	s := &labelScan{rd: rd, idx: make([]int, len(raters)), ratings: make([]string, len(raters)), idIdx: -1}
 	fields := make([]int, len(raters))
@@ -211,7 +211,7 @@ func scanLabels(r io.Reader, file string, raters []string, idColumn string, each
 				return nil, cellError(rd, i, "a label may not contain a line break")
 			}
 			if k := strings.IndexFunc(v, unicode.IsControl); k >= 0 {
-				return nil, cellError(rd, i, "label %q holds the control character %U, which would garble the tables", v, []rune(v[k:])[0])
+				return nil, cellError(rd, i, "label %s holds the control character %U, which would garble the tables", tabular.Quote(v), []rune(v[k:])[0])
 			}
 			s.ratings[j] = ""
 			if !isMissing(v) {
@@ -243,10 +243,4 @@ func scanLabels(r io.Reader, file string, raters []string, idColumn string, each
 // compared, and printed, as raw bytes. It is tabular.ErrInvalidUTF8.
 var ErrInvalidUTF8 = tabular.ErrInvalidUTF8
 
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(strings.TrimSpace(n))
-	}
-	return strings.Join(q, ", ")
-}
+func quoteList(names []string) string { return tabular.QuoteList(names) }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Options sets what is compared and how. Files, Read and Versions take
@@ -196,7 +197,7 @@ func compareTables(oldT, newT *table, opt Options) (*results.Comparison, error) 
 		for _, c := range append([]string{opt.Metric, opt.By}, opt.Key...) {
 			if c != "" && t.col(c) < 0 {
 				return nil, &ParseError{File: t.file, Line: 1, Field: c,
-					Err: errorf(ErrNoColumn, "no column %q; the header has %s", c, strings.Join(t.header, ", "))}
+					Err: errorf(ErrNoColumn, "no column %s; the header has %s", tabular.Quote(c), tabular.Names(t.header))}
 			}
 		}
 	}
@@ -236,8 +237,8 @@ func compareTables(oldT, newT *table, opt Options) (*results.Comparison, error) 
 		if opt.By != "" {
 			g, h := row[oldT.col(opt.By)], newT.rows[j][newT.col(opt.By)]
 			if g != h {
-				return nil, errorf(ErrGroupChanged, "%s:%d and %s:%d: %s %q has %s %q in the old file and %q in the new one",
-					oldT.file, oldT.lines[i], newT.file, newT.lines[j], strings.Join(opt.Key, ","), keys[i], opt.By, g, h)
+				return nil, errorf(ErrGroupChanged, "%s:%d and %s:%d: %s %s has %s %s in the old file and %s in the new one",
+					oldT.file, oldT.lines[i], newT.file, newT.lines[j], strings.Join(opt.Key, ","), tabular.Quote(keys[i]), opt.By, tabular.Quote(g), tabular.Quote(h))
 			}
 			groups = append(groups, g)
 		}
@@ -282,7 +283,7 @@ func Versions(keys []string, old, new []float64, groups []string, opt Options) (
 	}
 	for i := range old {
 		if old[i] != 0 && old[i] != 1 || new[i] != 0 && new[i] != 1 {
-			return nil, errorf(ErrNotBinary, "compare: case %q (index %d) has outcomes %v and %v, not 0 or 1", keys[i], i, old[i], new[i])
+			return nil, errorf(ErrNotBinary, "compare: case %s (index %d) has outcomes %v and %v, not 0 or 1", tabular.Quote(keys[i]), i, old[i], new[i])
 		}
 	}
 	if opt.OldName == "" {

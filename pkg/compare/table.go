@@ -143,8 +143,8 @@ func (t *table) index(metric string) (map[string]int, error) {
 		}
 		k := t.keyOf(row)
 		if j, dup := idx[k]; dup {
-			return nil, t.errorAt(i, t.col(t.keyCols[0]), errorf(ErrDuplicateKey, "duplicate %s %q (first at line %d); %s",
-				strings.Join(t.keyCols, ","), t.showKey(row), t.lines[j], t.keyHint(metric)))
+			return nil, t.errorAt(i, t.col(t.keyCols[0]), errorf(ErrDuplicateKey, "duplicate %s %s (first at line %d); %s",
+				strings.Join(t.keyCols, ","), tabular.Quote(t.showKey(row)), t.lines[j], t.keyHint(metric)))
 		}
 		idx[k] = i
 	}
@@ -197,7 +197,7 @@ func (t *table) binary(name string) ([]float64, error) {
 	for i, row := range t.rows {
 		v, ok := zeroOne(row[c])
 		if !ok {
-			return nil, t.errorAt(i, c, errorf(ErrNotBinary, "%s is %q, not 0 or 1", name, row[c]))
+			return nil, t.errorAt(i, c, errorf(ErrNotBinary, "%s is %s, not 0 or 1", name, tabular.Quote(row[c])))
 		}
 		out[i] = v
 	}
@@ -249,12 +249,12 @@ func sameKeys(a, b *table, ai, bi map[string]int) error {
 	var onlyA, onlyB []string
 	for i, row := range a.rows {
 		if _, ok := bi[a.keyOf(row)]; !ok {
-			onlyA = append(onlyA, strconv.Quote(a.showKey(row))+" (line "+strconv.Itoa(a.lines[i])+")")
+			onlyA = append(onlyA, tabular.Quote(a.showKey(row))+" (line "+strconv.Itoa(a.lines[i])+")")
 		}
 	}
 	for i, row := range b.rows {
 		if _, ok := ai[b.keyOf(row)]; !ok {
-			onlyB = append(onlyB, strconv.Quote(b.showKey(row))+" (line "+strconv.Itoa(b.lines[i])+")")
+			onlyB = append(onlyB, tabular.Quote(b.showKey(row))+" (line "+strconv.Itoa(b.lines[i])+")")
 		}
 	}
 	key := strings.Join(a.keyCols, ",")

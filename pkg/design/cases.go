@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Case is one evaluation case record: what to ask, what kind of task it is,
@@ -90,7 +92,7 @@ func (v Vocabulary) Validate() error {
 		}
 		for i, val := range f.vals {
 			if strings.TrimSpace(val) == "" || val != strings.TrimSpace(val) {
-				errs = append(errs, fmt.Errorf("case vocabulary %s[%d]: %q is not a non-empty value without surrounding spaces", f.name, i, val))
+				errs = append(errs, fmt.Errorf("case vocabulary %s[%d]: %s is not a non-empty value without surrounding spaces", f.name, i, tabular.Quote(val)))
 			}
 		}
 	}
@@ -151,7 +153,7 @@ func (c *Case) Validate(v Vocabulary) []*FieldError {
 	if strings.TrimSpace(c.ID) == "" {
 		add("id", "must not be empty")
 	} else if c.ID != strings.TrimSpace(c.ID) {
-		add("id", "%q has surrounding spaces", c.ID)
+		add("id", "%s has surrounding spaces", tabular.Quote(c.ID))
 	}
 	if strings.TrimSpace(c.Question) == "" {
 		add("question", "must not be empty")
@@ -160,9 +162,9 @@ func (c *Case) Validate(v Vocabulary) []*FieldError {
 		allowed, _ := v.Values(f.name)
 		switch {
 		case len(allowed) == 0:
-			add(f.name, "%q is not allowed: the vocabulary has no %s value", f.val, f.name)
+			add(f.name, "%s is not allowed: the vocabulary has no %s value", tabular.Quote(f.val), f.name)
 		case !contains(allowed, f.val):
-			add(f.name, "%q is not one of %s", f.val, strings.Join(allowed, ", "))
+			add(f.name, "%s is not one of %s", tabular.Quote(f.val), strings.Join(allowed, ", "))
 		}
 	}
 	for i, d := range c.DocIDs {
@@ -194,7 +196,7 @@ func (c *Case) Validate(v Vocabulary) []*FieldError {
 		}
 	}
 	if (c.Task == "unanswerable") != (c.Expect == "abstain") && contains(Expectations, c.Expect) {
-		add("expect", "task unanswerable and expect abstain go together (task %q, expect %q)", c.Task, c.Expect)
+		add("expect", "task unanswerable and expect abstain go together (task %s, expect %s)", tabular.Quote(c.Task), tabular.Quote(c.Expect))
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(c.Why)); n < MinWhy {
 		add("why", "must be at least %d characters, has %d", MinWhy, n)
@@ -256,7 +258,7 @@ func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
 		}
 		if prev, dup := firstAt[c.ID]; dup {
 			errs = append(errs, &ParseError{File: file, Line: line, Column: 1, Field: "id",
-				Err: fmt.Errorf("%w %q (first on line %d)", ErrDuplicateID, c.ID, prev)})
+				Err: fmt.Errorf("%w %s (first on line %d)", ErrDuplicateID, tabular.Quote(c.ID), prev)})
 			continue
 		}
 		firstAt[c.ID] = line
@@ -306,7 +308,7 @@ func CheckUnique(cases []Case) error {
 	var errs []error
 	for i := range cases {
 		if seen[cases[i].ID] {
-			errs = append(errs, fmt.Errorf("%w %q", ErrDuplicateID, cases[i].ID))
+			errs = append(errs, fmt.Errorf("%w %s", ErrDuplicateID, tabular.Quote(cases[i].ID)))
 		}
 		seen[cases[i].ID] = true
 	}

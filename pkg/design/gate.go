@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Measurement is a measured value of a plan metric and the number of cases
@@ -61,7 +63,7 @@ func (p *Plan) Gate(measured map[string]Measurement) Verdict {
 			invalid = append(invalid, fe.Error())
 		}
 		if len(invalid) > 0 {
-			v.Reasons = append(v.Reasons, fmt.Sprintf("metric %q is invalid (%s), so the plan cannot gate on it", m.Name, strings.Join(invalid, "; ")))
+			v.Reasons = append(v.Reasons, fmt.Sprintf("metric %s is invalid (%s), so the plan cannot gate on it", tabular.Quote(m.Name), strings.Join(invalid, "; ")))
 		}
 		meas, ok := measured[m.Name]
 		finite := !math.IsNaN(meas.Value) && !math.IsInf(meas.Value, 0)

@@ -132,7 +132,7 @@ func (d *jsonDoc) walk(dec *json.Decoder, path, pattern string, sch schema) erro
 			}
 			seen[key] = true
 			if known && !contains(allowed, key) {
-				return &offsetError{kstart, child, fmt.Errorf("unknown field %q (allowed: %s)", key, strings.Join(allowed, ", "))}
+				return &offsetError{kstart, child, fmt.Errorf("unknown field %s (allowed: %s)", tabular.Quote(key), strings.Join(allowed, ", "))}
 			}
 			if err := d.walk(dec, child, childPattern, sch); err != nil {
 				return err

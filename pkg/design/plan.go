@@ -17,6 +17,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // The allowed values of a plan's enumerated fields.
@@ -126,7 +128,7 @@ func ReadPlan(r io.Reader, file string) (*Plan, error) {
 	}
 	oneOf := func(field, value string, allowed []string) {
 		if !contains(allowed, value) {
-			add(field, "%q is not one of %s", value, strings.Join(allowed, ", "))
+			add(field, "%s is not one of %s", tabular.Quote(value), strings.Join(allowed, ", "))
 		}
 	}
 	need("task", p.Task)
@@ -144,7 +146,7 @@ func ReadPlan(r io.Reader, file string) (*Plan, error) {
 		at := "failures[" + strconv.Itoa(i) + "]"
 		need(at+".name", f.Name)
 		if f.Name != "" && seen[f.Name] {
-			add(at+".name", "failure %q is listed twice", f.Name)
+			add(at+".name", "failure %s is listed twice", tabular.Quote(f.Name))
 		}
 		seen[f.Name] = true
 		oneOf(at+".cost", f.Cost, Costs)
@@ -159,7 +161,7 @@ func ReadPlan(r io.Reader, file string) (*Plan, error) {
 			fes = fes[1:]
 		}
 		if m.Name != "" && seen[m.Name] {
-			add(at+".name", "metric %q is listed twice", m.Name)
+			add(at+".name", "metric %s is listed twice", tabular.Quote(m.Name))
 		}
 		seen[m.Name] = true
 		for _, fe := range fes {
@@ -218,12 +220,12 @@ func (p *Plan) Problems() []string {
 	out := []string{}
 	for _, m := range p.Metrics {
 		if m.Gate == "block" && m.Threshold == nil {
-			out = append(out, fmt.Sprintf("blocking metric %q has no threshold", m.Name))
+			out = append(out, fmt.Sprintf("blocking metric %s has no threshold", tabular.Quote(m.Name)))
 		}
 	}
 	for _, f := range p.Failures {
 		if _, ok := p.Metric(f.Metric); !ok {
-			out = append(out, fmt.Sprintf("failure %q names unknown metric %q", f.Name, f.Metric))
+			out = append(out, fmt.Sprintf("failure %s names unknown metric %s", tabular.Quote(f.Name), tabular.Quote(f.Metric)))
 		}
 	}
 	for _, fam := range []string{"correctness", "groundedness"} {
@@ -263,7 +265,7 @@ func (m Metric) Validate() []*FieldError {
 		allowed   []string
 	}{{"family", m.Family, Families}, {"gate", m.Gate, Gates}, {"direction", m.Direction, Directions}} {
 		if !contains(f.allowed, f.val) && !(f.name == "direction" && f.val == "") {
-			add(f.name, "%q is not one of %s", f.val, strings.Join(f.allowed, ", "))
+			add(f.name, "%s is not one of %s", tabular.Quote(f.val), strings.Join(f.allowed, ", "))
 		}
 	}
 	switch th := m.Threshold; {

@@ -79,7 +79,8 @@ type page struct {
 	NoVerdicts           bool
 	Sections             [][2]string // id, title: the table of contents
 	Tables               []tableView
-	TablesOnly           bool // a page of tables alone (WriteTables)
+	TablesOnly           bool              // a page of tables alone (WriteTables)
+	Warnings             []results.Warning // the result's, and bidi_controls for the page's text
 }
 
 type tableView struct {
@@ -211,15 +212,18 @@ func build(s *results.Score, opt Options) (*page, error) {
 	if err := p.addTables(opt.Tables); err != nil {
 		return nil, err
 	}
-	p.Sections = append(p.Sections, [2]string{"warnings", fmt.Sprintf("Warnings (%d)", len(s.Warnings))}, [2]string{"metrics", "What each metric means"})
+	p.Sections = append(p.Sections, [2]string{"warnings", "Warnings"}, [2]string{"metrics", "What each metric means"})
 	p.Defs = s.Metrics
+	p.Warnings = s.Warnings
 	if opt.Rows == nil && opt.Verdicts == nil {
 		p.NoVerdicts = true
+		p.addInvisibleWarning()
 		return p, nil
 	}
 	if err := readVerdicts(p, s, opt); err != nil {
 		return nil, err
 	}
+	p.addInvisibleWarning()
 	if p.Disagreements != nil {
 		p.Sections = append(p.Sections, [2]string{"disagreements", "Disagreements"})
 	}

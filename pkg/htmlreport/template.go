@@ -1,10 +1,15 @@
 package htmlreport
 
-import "html/template"
+import (
+	"html/template"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
 
 // css styles the report. Every rule is scoped to .evalbook, so a fragment
 // can sit inside another page (a notebook) without restyling it.
-const css = `.evalbook{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Devanagari","Noto Sans Bengali","Nirmala UI","Kohinoor Devanagari","Kohinoor Bangla",sans-serif;color:#1d1d1f;max-width:1100px;margin:0 auto;padding:12px 14px 40px}
+const css = `.evalbook .ctl{color:#a40000;background:#ffe8e6;font:.8em ui-monospace,monospace;padding:0 2px;border-radius:3px}
+.evalbook{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Devanagari","Noto Sans Bengali","Nirmala UI","Kohinoor Devanagari","Kohinoor Bangla",sans-serif;color:#1d1d1f;max-width:1100px;margin:0 auto;padding:12px 14px 40px}
 .evalbook h1{font-size:1.5em;margin:.2em 0 .1em;color:#1f3864;overflow-wrap:anywhere}
 .evalbook h2{font-size:1.22em;margin:1.8em 0 .5em;border-bottom:1px solid #c8d3e0;padding-bottom:.2em;color:#1f3864}
 .evalbook h3{font-size:1.05em;margin:1.2em 0 .3em}
@@ -67,14 +72,16 @@ th.addEventListener("keydown",function(e){if(e.key==="Enter")go()})})});`
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"add":    func(a, b int) int { return a + b },
 	"commas": commas,
+	"vis":    visible,
+	"vist":   results.ShowInvisible,
 }).Parse(pageHTML + chartHTML))
 
-const chartHTML = `{{define "chart"}}<div class="scroll"><svg class="chart {{.Class}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Title}}">
-<title>{{.Title}}</title>
-{{$c := .}}{{range .Legend}}<rect x="{{.X}}" y="{{.Y}}" width="14" height="14" fill="{{.Color}}"/><text x="{{add .X 19}}" y="{{add .Y 12}}" font-size="{{$c.FontLabel}}">{{.Label}}</text>
+const chartHTML = `{{define "chart"}}<div class="scroll"><svg class="chart {{.Class}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{vist .Title}}">
+<title>{{vist .Title}}</title>
+{{$c := .}}{{range .Legend}}<rect x="{{.X}}" y="{{.Y}}" width="14" height="14" fill="{{.Color}}"/><text x="{{add .X 19}}" y="{{add .Y 12}}" font-size="{{$c.FontLabel}}">{{vist .Label}}</text>
 {{end}}{{range .Ticks}}<line x1="{{.X}}" x2="{{.X}}" y1="{{$c.PlotY}}" y2="{{add $c.PlotY $c.PlotH}}" stroke="#dde3ea"/><text x="{{.X}}" y="{{add $c.PlotY -4}}" font-size="{{$c.FontTick}}" text-anchor="middle" fill="#555">{{.Label}}</text>
-{{end}}{{range .Groups}}<text x="{{add $c.PlotX -8}}" y="{{.LabelY}}" font-size="{{$c.FontLabel}}" text-anchor="end">{{.Label}}</text>
-{{range .Bars}}<g><title>{{.Tip}}</title><rect x="{{$c.PlotX}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" fill="{{.Color}}"/>{{if .Whisker}}<line x1="{{.Lo}}" x2="{{.Hi}}" y1="{{.MidY}}" y2="{{.MidY}}" stroke="#262626" stroke-width="1.2"/><line x1="{{.Lo}}" x2="{{.Lo}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/><line x1="{{.Hi}}" x2="{{.Hi}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/>{{end}}<text x="{{.ValueX}}" y="{{.CapY2}}" font-size="{{$c.FontValue}}" fill="{{if .Dark}}#fff{{else}}#333{{end}}">{{.ValueText}}</text></g>
+{{end}}{{range .Groups}}<text x="{{add $c.PlotX -8}}" y="{{.LabelY}}" font-size="{{$c.FontLabel}}" text-anchor="end">{{vist .Label}}</text>
+{{range .Bars}}<g><title>{{vist .Tip}}</title><rect x="{{$c.PlotX}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" fill="{{.Color}}"/>{{if .Whisker}}<line x1="{{.Lo}}" x2="{{.Hi}}" y1="{{.MidY}}" y2="{{.MidY}}" stroke="#262626" stroke-width="1.2"/><line x1="{{.Lo}}" x2="{{.Lo}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/><line x1="{{.Hi}}" x2="{{.Hi}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/>{{end}}<text x="{{.ValueX}}" y="{{.CapY2}}" font-size="{{$c.FontValue}}" fill="{{if .Dark}}#fff{{else}}#333{{end}}">{{.ValueText}}</text></g>
 {{end}}{{end}}<line x1="{{.PlotX}}" x2="{{.PlotX}}" y1="{{.PlotY}}" y2="{{add .PlotY .PlotH}}" stroke="#888"/>
 </svg></div>{{end}}`
 
@@ -105,7 +112,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <div class="card"><div class="m">Rows</div><div class="big">{{commas .S.Combined.N}}</div><div>{{.S.Combined.Blank}} blank responses</div><div class="note">{{.S.Combined.EmptyGolden}} empty golden answers</div></div>
 </div>
 {{range .Agreement}}<p>{{.A.First}} and {{.A.Second}} disagree on <b>{{add .A.OnlyFirst .A.OnlySecond}}</b> of {{.A.Total}} rows: only {{.A.First}} passes on {{.A.OnlyFirst}}, only {{.A.Second}} on {{.A.OnlySecond}}. <a href="#agreement">See agreement</a>.</p>
-{{end}}{{if .S.Warnings}}<p class="warn">{{len .S.Warnings}} warnings about the data: {{range $i, $w := .S.Warnings}}{{if $i}}, {{end}}<code>{{$w.Code}}</code> ({{$w.Count}}){{end}}. <a href="#warnings">Read them</a> before trusting the figures.</p>{{end}}
+{{end}}{{if .Warnings}}<p class="warn">{{len .Warnings}} warnings about the data: {{range $i, $w := .Warnings}}{{if $i}}, {{end}}<code>{{$w.Code}}</code> ({{$w.Count}}){{end}}. <a href="#warnings">Read them</a> before trusting the figures.</p>{{end}}
 </section>
 
 <section id="settings">
@@ -120,9 +127,9 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <div class="scroll"><table class="sortable">
 <thead><tr><th>{{.By}}</th><th class="num">n</th><th class="num">blank</th><th class="num">empty golden</th>{{range $.S.Settings.Metrics}}<th class="num">{{.}}<br>correct</th><th class="num">{{.}}<br>accuracy</th>{{if ne $.CIText "no interval"}}<th class="num">{{.}}<br>interval</th>{{end}}{{end}}</tr></thead>
 <tbody>{{range .Rows}}
-<tr><td>{{.Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num" data-v="{{.Acc}}">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}} – {{.Hi}}</td>{{end}}{{end}}</tr>{{end}}
+<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num" data-v="{{.Acc}}">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}} – {{.Hi}}</td>{{end}}{{end}}</tr>{{end}}
 </tbody>
-<tfoot>{{with .Total}}<tr><td>{{.Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}} – {{.Hi}}</td>{{end}}{{end}}</tr>{{end}}</tfoot>
+<tfoot>{{with .Total}}<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}} – {{.Hi}}</td>{{end}}{{end}}</tr>{{end}}</tfoot>
 </table></div>
 </section>
 {{end}}{{if .Agreement}}
@@ -132,7 +139,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 {{range .Agreement}}<h3>{{.A.First}} (first) and {{.A.Second}} (second), {{.A.Total}} rows</h3>
 <p>{{range .Buckets}}<span class="sw {{.Class}}"></span>{{.Name}} &nbsp; {{end}}</p>
 <div class="scroll"><table class="buckets"><tbody>{{range .Bars}}
-<tr><td class="lab">{{.Label}} <span class="note">({{.N}})</span></td><td class="bar"><svg width="100%" height="22" role="img" aria-label="{{.Label}}">{{range .Segments}}<g><title>{{.Tip}}</title><rect x="{{.X}}%" y="1" width="{{.W}}%" height="20" fill="{{.Color}}"/>{{if .Text}}<text x="{{.X}}%" dx="4" y="15" font-size="11" fill="#fff">{{.Text}}</text>{{end}}</g>{{end}}</svg></td></tr>{{end}}
+<tr><td class="lab">{{vis .Label}} <span class="note">({{.N}})</span></td><td class="bar"><svg width="100%" height="22" role="img" aria-label="{{vist .Label}}">{{range .Segments}}<g><title>{{vist .Tip}}</title><rect x="{{.X}}%" y="1" width="{{.W}}%" height="20" fill="{{.Color}}"/>{{if .Text}}<text x="{{.X}}%" dx="4" y="15" font-size="11" fill="#fff">{{.Text}}</text>{{end}}</g>{{end}}</svg></td></tr>{{end}}
 </tbody></table></div>
 <div class="scroll"><table>
 <thead><tr><th>bucket</th><th class="num">rows</th><th class="num">share</th><th>meaning</th></tr></thead>
@@ -141,7 +148,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <h3>Example rows</h3>
 <div class="scroll"><table class="sortable">
 <thead><tr><th>bucket</th><th class="num">line</th><th>id</th><th>group</th><th>golden answer</th><th>response</th></tr></thead>
-<tbody>{{range $b := .Buckets}}{{range .Examples}}<tr><td>{{$b.Name}}</td><td class="num">{{.Line}}</td><td>{{.ID}}</td><td>{{.Group}}</td><td class="text long">{{.Golden}}</td><td class="text long">{{.Response}}</td></tr>{{end}}{{end}}</tbody>
+<tbody>{{range $b := .Buckets}}{{range .Examples}}<tr><td>{{$b.Name}}</td><td class="num">{{.Line}}</td><td>{{vis .ID}}</td><td>{{vis .Group}}</td><td class="text long">{{vis .Golden}}</td><td class="text long">{{vis .Response}}</td></tr>{{end}}{{end}}</tbody>
 </table></div>
 {{end}}</section>
 {{end}}{{end}}{{range .Tables}}
@@ -149,13 +156,13 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <h2>{{.Title}}</h2>
 {{if .Note}}<p class="note">{{.Note}}</p>{{end}}<div class="scroll"><table class="sortable">
 <thead><tr>{{range .Columns}}<th{{if .Num}} class="num"{{end}}>{{.Name}}</th>{{end}}</tr></thead>
-<tbody>{{range .Rows}}<tr>{{range .}}<td class="{{.Class}}"{{if .Sort}} data-v="{{.Sort}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+<tbody>{{range .Rows}}<tr>{{range .}}<td class="{{.Class}}"{{if .Sort}} data-v="{{vist .Sort}}"{{end}}>{{vis .Text}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>
 </section>
 {{end}}{{if not .TablesOnly}}
 <section id="warnings">
 <h2>Warnings</h2>
-{{range .S.Warnings}}<div class="warn"><code>{{.Code}}</code> · {{.Count}} rows{{if .Lines}} · first lines {{range $i, $l := .Lines}}{{if $i}}, {{end}}{{$l}}{{end}}{{end}}<br>{{.Message}}</div>
+{{range .Warnings}}<div class="warn"><code>{{.Code}}</code> · {{.Count}} rows{{if .Lines}} · first lines {{range $i, $l := .Lines}}{{if $i}}, {{end}}{{$l}}{{end}}{{end}}<br>{{vis .Message}}</div>
 {{else}}<p>No warnings.</p>{{end}}
 </section>
 
@@ -184,7 +191,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 </html>
 {{end}}
 {{define "rows"}}{{if .Rows}}<div class="scroll"><table class="sortable">
-<thead><tr>{{range $i, $h := .Header}}<th{{if index $.Numeric $i}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<thead><tr>{{range $i, $h := .Header}}<th{{if index $.Numeric $i}} class="num"{{end}}>{{vis $h}}</th>{{end}}</tr></thead>
 <tbody>{{range .Rows}}
-<tr>{{range .}}<td class="{{.Class}}">{{.Text}}</td>{{end}}</tr>{{end}}
+<tr>{{range .}}<td class="{{.Class}}">{{vis .Text}}</td>{{end}}</tr>{{end}}
 </tbody></table></div>{{end}}{{end}}`

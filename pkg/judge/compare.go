@@ -3,6 +3,8 @@ package judge
 import (
 	"context"
 	"fmt"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // A Winner is a pairwise judge's reply: the answer shown first, the one
@@ -94,7 +96,7 @@ func Ask(ctx context.Context, j Judge, p Pair, swap bool) (Verdict, error) {
 
 func checkWinner(w Winner) error {
 	if w != First && w != Second && w != Tie {
-		return fmt.Errorf("judge returned %q, want first, second or tie", w)
+		return fmt.Errorf("judge returned %s, want first, second or tie", tabular.Quote(string(w)))
 	}
 	return nil
 }

@@ -95,7 +95,7 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 		}
 		if first, dup := seen[p.ID]; dup {
 			return nil, &ParseError{File: name, Line: ln.Line(), Column: ln.KeyColumn("id"), Field: "id",
-				Err: fmt.Errorf("duplicate pair id %q (first on line %d)", p.ID, first)}
+				Err: fmt.Errorf("duplicate pair id %s (first on line %d)", tabular.Quote(p.ID), first)}
 		}
 		seen[p.ID] = ln.Line()
 		pairs = append(pairs, p)
@@ -133,10 +133,10 @@ func decodePair(raw []byte) (Pair, *pairError) {
 			// Offset counts the bytes read, the bad one included.
 			return p, &pairError{off: max(int(syn.Offset)-1, 0), err: fmt.Errorf("invalid JSON: %v", syn)}
 		case errors.As(err, &typ):
-			return p, at(typ.Field, "field %q: want %s, got JSON %s", typ.Field, typ.Type, typ.Value)
+			return p, at(typ.Field, "field %s: want %s, got JSON %s", tabular.Quote(typ.Field), typ.Type, typ.Value)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-			return p, at(f, "unknown field %q", f)
+			return p, at(f, "unknown field %s", tabular.Quote(f))
 		}
 		return p, &pairError{off: -1, err: fmt.Errorf("invalid JSON: %v", err)}
 	}
@@ -153,12 +153,12 @@ func decodePair(raw []byte) (Pair, *pairError) {
 	}
 	for _, n := range need {
 		if n.empty {
-			return p, at(n.field, "pair %q: field %q is missing or empty", p.ID, n.field)
+			return p, at(n.field, "pair %s: field %s is missing or empty", tabular.Quote(p.ID), tabular.Quote(n.field))
 		}
 	}
 	for i, f := range p.Facts {
 		if strings.TrimSpace(f) == "" {
-			return p, at("facts", "pair %q: fact %d is empty", p.ID, i+1)
+			return p, at("facts", "pair %s: fact %d is empty", tabular.Quote(p.ID), i+1)
 		}
 	}
 	for _, l := range []struct {
@@ -166,11 +166,11 @@ func decodePair(raw []byte) (Pair, *pairError) {
 		l     Label
 	}{{"ann1", p.Ann1}, {"ann2", p.Ann2}, {"final", p.Final}} {
 		if !l.l.valid() {
-			return p, at(l.field, "pair %q: %s is %q, want a, b or tie", p.ID, l.field, l.l)
+			return p, at(l.field, "pair %s: %s is %s, want a, b or tie", tabular.Quote(p.ID), l.field, tabular.Quote(string(l.l)))
 		}
 	}
 	if !contains(Kinds, p.Kind) {
-		return p, at("kind", "pair %q: kind %q, want one of %s", p.ID, p.Kind, strings.Join(Kinds, ", "))
+		return p, at("kind", "pair %s: kind %s, want one of %s", tabular.Quote(p.ID), tabular.Quote(p.Kind), strings.Join(Kinds, ", "))
 	}
 	return p, nil
 }

@@ -195,7 +195,7 @@ func ReadResponses(ctx context.Context, data []byte, name string, opt ResponseOp
 	}
 	for _, n := range need {
 		if col(n) < 0 {
-			return nil, fmt.Errorf("%s: no column %q in the scored rows", name, n)
+			return nil, fmt.Errorf("%s: no column %s in the scored rows", name, tabular.Quote(n))
 		}
 	}
 	t.Header = slices.Clone(sch.Columns)

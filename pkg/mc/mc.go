@@ -36,6 +36,7 @@ import (
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Metric ids, in report order.
@@ -288,7 +289,7 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 				name = "all questions"
 			}
 			r.Warnings = append(r.Warnings, results.Warning{Code: "small_group", Count: g.N,
-				Message: fmt.Sprintf("%s %q has %d %s: its intervals are wide, and a difference of a few questions is noise", orAll(g.By), name, g.N, plural(g.N, "question", "questions"))})
+				Message: fmt.Sprintf("%s %s has %d %s: its intervals are wide, and a difference of a few questions is noise", orAll(g.By), tabular.Quote(name), g.N, plural(g.N, "question", "questions"))})
 		}
 	}
 	return r, nil

@@ -154,7 +154,7 @@ func (b *builder) run() error {
 	has := map[string]bool{}
 	for i, h := range header {
 		if has[h] {
-			return &ParseError{File: b.file, Line: 1, Column: b.rd.HeaderColumn(i), Err: fmt.Errorf("column %q appears twice in the header", h)}
+			return &ParseError{File: b.file, Line: 1, Column: b.rd.HeaderColumn(i), Err: fmt.Errorf("column %s appears twice in the header", tabular.Quote(h))}
 		}
 		has[h] = true
 	}
@@ -170,14 +170,14 @@ func (b *builder) run() error {
 		b.out.Mode = "loglik"
 		for _, need := range []string{c.ID, c.Choice, c.Gold} {
 			if !has[need] {
-				return b.errf(top, "log-likelihood file has no %q column (columns: %s)", need, columns)
+				return b.errf(top, "log-likelihood file has no %s column (columns: %s)", tabular.Quote(need), columns)
 			}
 		}
 	case has[c.Prediction]:
 		b.out.Mode = "letters"
 		for _, need := range []string{c.ID, c.Gold} {
 			if !has[need] {
-				return b.errf(top, "prediction file has no %q column (columns: %s)", need, columns)
+				return b.errf(top, "prediction file has no %s column (columns: %s)", tabular.Quote(need), columns)
 			}
 		}
 	default:
@@ -205,10 +205,10 @@ func (b *builder) run() error {
 	if b.out.Mode == "loglik" {
 		for _, q := range b.out.Questions {
 			if len(q.Choices) < 2 {
-				return b.errf(place{q.Line, 0}, "question %q has %d option(s); a multiple-choice question needs at least 2", q.ID, len(q.Choices))
+				return b.errf(place{q.Line, 0}, "question %s has %d option(s); a multiple-choice question needs at least 2", tabular.Quote(q.ID), len(q.Choices))
 			}
 			if goldPos(q) < 0 {
-				return b.errf(place{q.Line, 0}, "question %q: the gold option %s is not among its options", q.ID, Letter(q.Gold))
+				return b.errf(place{q.Line, 0}, "question %s: the gold option %s is not among its options", tabular.Quote(q.ID), Letter(q.Gold))
 			}
 		}
 	}
@@ -224,7 +224,7 @@ func (b *builder) label(line int, col string, what string) (int, string, error) 
 	v, c := b.field(col)
 	i, ok := LetterIndex(v)
 	if !ok {
-		return 0, v, b.errf(c, "%s %q names no option (want a letter such as A, a digit, or an option letter such as क or ক)", what, v)
+		return 0, v, b.errf(c, "%s %s names no option (want a letter such as A, a digit, or an option letter such as क or ক)", what, tabular.Quote(v))
 	}
 	return i, v, nil
 }
@@ -253,7 +253,7 @@ func (b *builder) row(line int) error {
 	qi, seen := b.byKey[key]
 	if b.out.Mode == "letters" {
 		if seen {
-			return b.errf(idCol, "question %q (language %q) appears twice; first on line %d", id, lang, b.out.Questions[qi].Line)
+			return b.errf(idCol, "question %s (language %s) appears twice; first on line %d", tabular.Quote(id), tabular.Quote(lang), b.out.Questions[qi].Line)
 		}
 		pred, _ := b.field(c.Prediction)
 		p, ok := LetterIndex(pred)
@@ -272,10 +272,10 @@ func (b *builder) row(line int) error {
 	q := &b.out.Questions[qi]
 	if q.Gold != gold {
 		_, gc := b.field(c.Gold)
-		return b.errf(gc, "question %q: gold label %q differs from %s on line %d", id, goldRaw, Letter(q.Gold), q.Line)
+		return b.errf(gc, "question %s: gold label %s differs from %s on line %d", tabular.Quote(id), tabular.Quote(goldRaw), Letter(q.Gold), q.Line)
 	}
 	if q.Subject != subject {
-		return b.errf(subjCol, "question %q: subject %q differs from %q on line %d", id, subject, q.Subject, q.Line)
+		return b.errf(subjCol, "question %s: subject %s differs from %s on line %d", tabular.Quote(id), tabular.Quote(subject), tabular.Quote(q.Subject), q.Line)
 	}
 	idx, lab, err := b.label(line, c.Choice, "option label")
 	if err != nil {
@@ -284,20 +284,20 @@ func (b *builder) row(line int) error {
 	for _, ch := range q.Choices {
 		if ch.Index == idx {
 			_, cc := b.field(c.Choice)
-			return b.errf(cc, "question %q: option %q appears twice (as %q before)", id, lab, ch.Label)
+			return b.errf(cc, "question %s: option %s appears twice (as %s before)", tabular.Quote(id), tabular.Quote(lab), tabular.Quote(ch.Label))
 		}
 	}
 	llRaw, llCol := b.field(c.LogLik)
 	ll, perr := strconv.ParseFloat(strings.TrimSpace(llRaw), 64)
 	if perr != nil || !validLogLik(ll) {
-		return b.errf(llCol, "log-likelihood %q is not a number (−inf is allowed; NaN and +inf are not)", llRaw)
+		return b.errf(llCol, "log-likelihood %s is not a number (−inf is allowed; NaN and +inf are not)", tabular.Quote(llRaw))
 	}
 	text, _ := b.field(c.Text)
 	tokens := 0
 	if v, tc, ok := b.get(c.Tokens); ok && strings.TrimSpace(v) != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 {
-			return b.errf(tc, "token count %q is not a positive whole number", v)
+			return b.errf(tc, "token count %s is not a positive whole number", tabular.Quote(v))
 		}
 		tokens = n
 	}

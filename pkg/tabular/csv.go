@@ -57,7 +57,13 @@ func (w *window) trim(off int64) {
 	}
 	k = min(k, len(w.buf))
 	w.line += bytes.Count(w.buf[:k], []byte{'\n'})
-	w.buf = append(w.buf[:0], w.buf[k:]...)
+	if rest := len(w.buf) - k; cap(w.buf) > 1<<20 && rest < cap(w.buf)/8 {
+		// A long record is behind: let its buffer go rather than keep
+		// it for the rest of the file.
+		w.buf = append(make([]byte, 0, max(2*rest, 64<<10)), w.buf[k:]...)
+	} else {
+		w.buf = append(w.buf[:0], w.buf[k:]...)
+	}
 	w.off += int64(k)
 }
 

@@ -115,11 +115,11 @@ func (e *ParseError) Error() string {
 	if e.Err != nil {
 		cause = e.Err.Error()
 	}
-	if e.Field != "" && !strings.Contains(cause, strconv.Quote(e.Field)) {
+	if e.Field != "" && !strings.Contains(cause, Quote(e.Field)) {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "(column %q)", e.Field)
+		fmt.Fprintf(&b, "(column %s)", Quote(e.Field))
 	}
 	if b.Len() > 0 {
 		b.WriteString(": ")

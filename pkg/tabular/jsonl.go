@@ -183,7 +183,7 @@ func (s *jsonlSource) next(rec *Record) error {
 	for _, k := range obj.keys {
 		if _, ok := s.index[k]; !ok {
 			if !s.sparse {
-				return &ParseError{File: s.name, Line: line, Field: k, Err: fmt.Errorf("key %q is not in the first line's keys (%s)", k, quoteList(s.hdr))}
+				return &ParseError{File: s.name, Line: line, Field: k, Err: fmt.Errorf("key %s is not in the first line's keys (%s)", Quote(k), quoteList(s.hdr))}
 			}
 			s.index[k] = len(s.hdr)
 			s.hdr = append(s.hdr, k)
@@ -203,7 +203,7 @@ func (s *jsonlSource) next(rec *Record) error {
 	if !s.sparse {
 		for j, k := range rec.Kinds {
 			if k == Absent {
-				return &ParseError{File: s.name, Line: line, Field: s.hdr[j], Err: fmt.Errorf("%w %q in this object", ErrMissingColumn, s.hdr[j])}
+				return &ParseError{File: s.name, Line: line, Field: s.hdr[j], Err: fmt.Errorf("%w %s in this object", ErrMissingColumn, Quote(s.hdr[j]))}
 			}
 		}
 	}
@@ -336,17 +336,17 @@ func flatObject(b []byte) (*flat, error) {
 		k := kt.(string)
 		key = k
 		if seen[k] {
-			return nil, &jsonError{off: keyAt, key: k, err: fmt.Errorf("key %q appears twice", k)}
+			return nil, &jsonError{off: keyAt, key: k, err: fmt.Errorf("key %s appears twice", Quote(k))}
 		}
 		seen[k] = true
 		at := skipSep(b, int(dec.InputOffset())) // after the key: the colon and spaces
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, fail("bad JSON in %q: %v", k, err)
+			return nil, fail("bad JSON in %s: %v", Quote(k), err)
 		}
 		v, kind, err := jsonText(raw)
 		if err != nil {
-			return nil, fail("bad JSON in %q: %v", k, err)
+			return nil, fail("bad JSON in %s: %v", Quote(k), err)
 		}
 		f.keys = append(f.keys, k)
 		f.vals = append(f.vals, v)

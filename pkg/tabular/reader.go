@@ -262,10 +262,4 @@ func (r *Reader) Errorf(i int, format string, a ...any) *ParseError {
 }
 
 // quoteList quotes and joins names, for messages.
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return strings.Join(q, ", ")
-}
+func quoteList(names []string) string { return QuoteList(names) }

@@ -10,6 +10,7 @@
 package workbook
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -32,18 +33,40 @@ type Source struct {
 }
 
 // Open reads the workbook from r (excelize needs the whole file in
-// memory to unzip it; rows are then streamed).
+// memory to unzip it; rows are then streamed), within Limit: the ZIP
+// archive is checked (declared sizes, ratios, then the bytes really
+// inflated) before excelize opens it, so a zip bomb is refused in the
+// time it takes to inflate at most Limit.MaxInflated bytes, with no
+// more memory than the file.
 func Open(r io.Reader, name string) (*Source, error) {
-	f, err := excelize.OpenReader(r)
+	return OpenLimits(r, name, Limit)
+}
+
+// OpenLimits is Open with the given limits (zero fields: DefaultLimits).
+func OpenLimits(r io.Reader, name string, l Limits) (*Source, error) {
+	l = l.orDefault()
+	data, err := readBounded(r, name, l)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkArchive(data, name, l); err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: l.MaxInflated})
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
 		return nil, &qa.ParseError{File: name, Err: fmt.Errorf("not a readable .xlsx workbook: %v", err)}
 	}
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
+		f.Close()
 		return nil, &qa.ParseError{File: name, Err: qa.ErrEmptyFile}
 	}
 	rows, err := f.Rows(sheets[0])
 	if err != nil {
+		f.Close()
 		return nil, &qa.ParseError{File: name, Err: err}
 	}
 	return &Source{name: name + " (sheet " + sheets[0] + ")", f: f, rows: rows}, nil

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/evalbook/evalbook/pkg/workbook"
+)
+
+// workbookLimitFlags are --max-inflated-mib and --max-inflate-ratio, the
+// limits on reading an .xlsx input (workbook.Limit): what it may inflate
+// to, and how far a large member may deflate, so a zip bomb is refused.
+type workbookLimitFlags struct {
+	inflatedMiB int64
+	ratio       float64
+}
+
+// addWorkbookLimitFlags declares the two flags on fs, with
+// workbook.DefaultLimits as defaults; apply sets workbook.Limit from them
+// after parsing.
+func addWorkbookLimitFlags(fs *flag.FlagSet) *workbookLimitFlags {
+	w := &workbookLimitFlags{}
+	fs.Int64Var(&w.inflatedMiB, "max-inflated-mib", workbook.DefaultLimits.MaxInflated>>20,
+		"refuse an .xlsx input that inflates to more than `N` MiB (a zip bomb); raise it for a genuine workbook that large")
+	fs.Float64Var(&w.ratio, "max-inflate-ratio", workbook.DefaultLimits.MaxRatio,
+		"refuse an .xlsx input with a member over 16 MiB inflated that deflates more than `R` times (a zip bomb)")
+	return w
+}
+
+// apply sets workbook.Limit; a value below 1 is a usage error.
+func (w *workbookLimitFlags) apply() error {
+	if w.inflatedMiB < 1 || w.inflatedMiB > 1<<40 {
+		return usagef("--max-inflated-mib must be at least 1 (MiB), got %d", w.inflatedMiB)
+	}
+	if !(w.ratio >= 1) {
+		return usagef("--max-inflate-ratio must be at least 1, got %v", w.ratio)
+	}
+	// Written only when it changes, so commands run side by side in one
+	// process (the tests) with the defaults only read it.
+	if l := (workbook.Limits{MaxInflated: w.inflatedMiB << 20, MaxRatio: w.ratio, RatioFloor: workbook.Limit.RatioFloor}); l != workbook.Limit {
+		workbook.Limit = l
+	}
+	return nil
+}
