@@ -50,6 +50,7 @@ func runScore(e *env) error {
 		idCol     = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
 		rawCSV    = addRawCSVFlag(fs)
 		outDir    = fs.String("out-dir", "", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
+		wbLimits  = addWorkbookLimitFlags(fs)
 		partBy    = fs.String("partition-by", "", "comma-separated input `columns` that --out-dir partitions by, outermost first (e.g. model,language)")
 		title     = fs.String("title", "", "report `title` of the workbook and the page (default: \"Evaluation report: <dataset file name>\")")
 	)
@@ -60,6 +61,9 @@ func runScore(e *env) error {
 	exp := addExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)
 	rec := addRecordFlag(fs)  // --record, --store (record.go)
 	if err := parseNoArgs(e, fs, "the response file goes after --responses"); err != nil {
+		return err
+	}
+	if err := wbLimits.apply(); err != nil {
 		return err
 	}
 	defer rec.close()

@@ -114,6 +114,7 @@ type rowRec struct {
 }
 
 type engine struct {
+	dups       *dupIDs // repeated ids, when the table has an id column
 	file       string
 	opt        *Options
 	metrics    []*score.Metric
@@ -177,6 +178,9 @@ func (e *engine) begin(header []string) error {
 		return err
 	}
 	e.lay = lay
+	if lay.id >= 0 {
+		e.dups = newDupIDs()
+	}
 	e.combined = e.newAcc()
 	e.groups = make([]map[string]*acc, len(lay.byCols))
 	for i := range e.groups {
@@ -331,6 +335,16 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	// (generate --out writes responses so) is scored as it was written:
 	// the guard is taken off for scoring, and the row keeps the text read.
 	golden, response = unguard(golden), unguard(response)
+	if lay.id >= 0 {
+		if lay.model >= 0 { // one question answered by several models: the key is id and model
+			e.dups.add(fields[lay.id]+" / "+fields[lay.model], line)
+		} else {
+			e.dups.add(fields[lay.id], line)
+		}
+	}
+	if results.CountInvisible(response) > 0 {
+		b.warnLine(results.WarnBidiControls, line) // shown as marks in the HTML report
+	}
 	lowered := false
 	if e.opt.Profile == textnorm.None {
 		var gOK, rOK bool

@@ -192,6 +192,12 @@ func (e *engine) result() (*results.Score, error) {
 		w.Message = WarningMessage(code, w.Count, e.metrics, o.Advice)
 		res.Warnings = append(res.Warnings, *w)
 	}
+	if w := e.dups.warning(); w != nil {
+		res.Warnings = append(res.Warnings, *w)
+	}
+	if w := e.warn[results.WarnBidiControls]; w != nil && w.Count > 0 {
+		res.Warnings = append(res.Warnings, results.BidiRowsWarning(w.Count, w.Lines, "the response"))
+	}
 	res.Warnings = append(res.Warnings, ivWarn.Warnings("", "")...)
 	return res, nil
 }
