@@ -89,6 +89,7 @@ type batchResult struct {
 	groups   []map[string]*acc // per grouping
 	examples [][4][]results.Example
 	warn     map[string]*results.Warning
+	ids      []idLine  // the rows' id keys, for the duplicate_ids warning
 	rows     *rowBatch // the batch's scored rows, when rows are wanted
 	err      error
 	done     func() // releases the batch's input once merged and written
@@ -212,6 +213,7 @@ func (e *engine) begin(header []string) error {
 
 // worker holds one goroutine's scorers and scratch space.
 type worker struct {
+	lastIDs int // the most id keys a batch of this worker held: the next batch's capacity
 	e       *engine
 	scorers []score.Scorer
 	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
@@ -335,14 +337,18 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	// (generate --out writes responses so) is scored as it was written:
 	// the guard is taken off for scoring, and the row keeps the text read.
 	golden, response = unguard(golden), unguard(response)
-	if lay.id >= 0 {
-		if lay.model >= 0 { // one question answered by several models: the key is id and model
-			e.dups.add(fields[lay.id]+" / "+fields[lay.model], line)
-		} else {
-			e.dups.add(fields[lay.id], line)
+	if lay.id >= 0 && fields[lay.id] != "" {
+		model := "" // one question answered by several models: the key is id and model
+		if lay.model >= 0 {
+			model = fields[lay.model]
 		}
+		if b.ids == nil {
+			b.ids = make([]idLine, 0, max(w.lastIDs, 256))
+		}
+		b.ids = append(b.ids, idLine{hashID(fields[lay.id], model), uint32(line)})
+		w.lastIDs = max(w.lastIDs, len(b.ids))
 	}
-	if results.CountInvisible(response) > 0 {
+	if results.HasInvisible(response) {
 		b.warnLine(results.WarnBidiControls, line) // shown as marks in the HTML report
 	}
 	lowered := false
@@ -714,6 +720,7 @@ func appendCSV(dst []byte, fields []string) []byte {
 // mergeBatch folds a batch into the engine's totals; batches arrive in file order.
 func (e *engine) mergeBatch(b *batchResult) {
 	e.combined.merge(b.combined)
+	e.dups.addBatch(b.ids)
 	for g, m := range b.groups {
 		for k, a := range m {
 			if t := e.groups[g][k]; t != nil {

@@ -54,8 +54,8 @@ type Comparison struct {
 	DiffCIHigh float64 `json:"diff_ci_high"`
 	// By names the group column; Groups holds one entry per group,
 	// sorted by name (empty without By).
-	By       string            `json:"by,omitempty"`
-	Groups   []ComparisonGroup `json:"groups"`
+	By     string            `json:"by,omitempty"`
+	Groups []ComparisonGroup `json:"groups"`
 	// Ranks gives each version (old, then new) its rank, the percentile
 	// interval of its rank over a bootstrap of the cases (both versions
 	// on the same resampled cases), and its tier: the better version is

@@ -51,6 +51,81 @@ func CountInvisible(s string) int {
 	return n
 }
 
+// HasInvisible reports whether s holds a character that IsInvisible, as
+// CountInvisible(s) > 0 does, at the speed of a byte scan: only the
+// bytes that can begin such a character (C0 controls, DEL, and the UTF-8
+// lead bytes C2, D8, DB, DC, E0 A2/A3, E1, E2, EF, F0, F3, which cover
+// C1 controls and every Cf character) are decoded, so Devanagari and
+// Bengali text (E0 A4..A7) is stepped over. The scorer calls it on every
+// response.
+func HasInvisible(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x80 {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
+				return true
+			}
+			i++
+			continue
+		}
+		if c == 0xE0 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 && s[i+1] != 0xA2 && s[i+1] != 0xA3 {
+			i += 3 // Devanagari, Bengali and the rest of U+0800..U+0FFF but U+0880..U+08FF: no Cf character
+			continue
+		}
+		switch k := maybeInvisible[c]; k {
+		case 2, 3:
+			if r, _ := utf8.DecodeRuneInString(s[i:]); IsInvisible(r) {
+				return true
+			}
+		case 0:
+		default:
+			i += tail(s, i, int(k-4)) // the lead byte of a character with no Cf: step over its continuation bytes
+		}
+		i++
+	}
+	return false
+}
+
+// tail is k when the k bytes after s[i] are continuation bytes, else 0
+// (invalid UTF-8 is then stepped through byte by byte, as
+// CountInvisible decodes it).
+func tail(s string, i, k int) int {
+	if i+k >= len(s) {
+		return 0
+	}
+	for j := 1; j <= k; j++ {
+		if s[i+j]&0xC0 != 0x80 {
+			return 0
+		}
+	}
+	return k
+}
+
+// maybeInvisible classes the bytes for HasInvisible: 0 steps on, 1 is
+// invisible by itself (C0 controls but tab, LF, CR; DEL), 2 a lead byte
+// to decode, 3 E0 (decoded only before A2 or A3, U+0880..U+08FF), and
+// 4+k the lead byte of a k-byte tail whose characters are never Cf.
+var maybeInvisible = func() (t [256]byte) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = 1
+	}
+	t['\t'], t['\n'], t['\r'], t[0x7F] = 0, 0, 0, 1
+	for c := 0xC3; c <= 0xDF; c++ {
+		t[c] = 4 + 1
+	}
+	for c := 0xE3; c <= 0xEE; c++ {
+		t[c] = 4 + 2
+	}
+	for _, c := range []int{0xF1, 0xF2, 0xF4} {
+		t[c] = 4 + 3
+	}
+	for _, c := range []byte{0xC2, 0xD8, 0xDB, 0xDC, 0xE1, 0xE2, 0xEF, 0xF0, 0xF3} {
+		t[c] = 2
+	}
+	t[0xE0] = 3
+	return t
+}()
+
 // ShowInvisible returns s with each invisible character written as a
 // visible mark, <U+202E>, for a plain-text context (an SVG label, an
 // attribute); the caller escapes the result as usual.

@@ -1,6 +1,10 @@
 package results
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+	"unicode"
+)
 
 func TestInvisible(t *testing.T) {
 	// "abc", RLO, "fed", PDF: a reader sees "abcdef". Two controls.
@@ -25,5 +29,42 @@ func TestInvisible(t *testing.T) {
 	w := BidiRowsWarning(2, []int{3, 9}, "the response")
 	if w.Code != "bidi_controls" || w.Count != 2 || w.Message[:42] != "2 rows hold bidi or invisible control char" {
 		t.Errorf("rows warning %+v", w)
+	}
+}
+
+// HasInvisible agrees with CountInvisible on every code point, alone and
+// between Latin and Devanagari text, and on invalid UTF-8.
+func TestHasInvisibleEveryRune(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		for _, s := range []string{string(r), "a" + string(r) + "क"} {
+			if got, want := HasInvisible(s), CountInvisible(s) > 0; got != want {
+				t.Fatalf("U+%04X in %q: HasInvisible %v, CountInvisible>0 %v", r, s, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"\xff", "ab\xe0", "\xe2\x80", "ভারত \u202e", "\xe5\x00", "\xe0\x00\x01", "\xe0\xa4\x00", "\xc3\x07", "\xf1\x80\x80\x00", "क\xe0\xa4"} {
+		if got, want := HasInvisible(s), CountInvisible(s) > 0; got != want {
+			t.Errorf("%q: HasInvisible %v, CountInvisible>0 %v", s, got, want)
+		}
+	}
+}
+
+// HasInvisible agrees with CountInvisible on random byte strings drawn
+// from the bytes it treats specially (seeded, so the same strings each
+// run).
+func TestHasInvisibleRandomBytes(t *testing.T) {
+	alphabet := []byte{0x00, 0x07, '\t', 'a', 0x7F, 0x80, 0x9C, 0xA2, 0xA3, 0xA4, 0xAD, 0xBF, 0xC2, 0xC3, 0xD8, 0xDB, 0xE0, 0xE2, 0xE5, 0xEF, 0xF0, 0xF1, 0xF3, 0xFF}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, rng.IntN(10))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if got, want := HasInvisible(string(b)), CountInvisible(string(b)) > 0; got != want {
+			t.Fatalf("%q: HasInvisible %v, CountInvisible>0 %v", b, got, want)
+		}
 	}
 }
