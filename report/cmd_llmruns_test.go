@@ -9,7 +9,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -245,8 +244,7 @@ func TestJudgeKill9(t *testing.T) {
 	out := filepath.Join(dir, "v.csv")
 	args := []string{"judge", "--endpoint", s.BaseURL(), "--model", "m", "--responses", writeFaultResponses(t, 120), "--by", "",
 		"--cache", cachePath, "--out", out, "--concurrency", "4"}
-	child := exec.Command(os.Args[0], args...)
-	child.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	child := evalbookCmd(args...)
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -274,8 +272,7 @@ func TestJudgeKill9(t *testing.T) {
 	if kept < 30 || kept >= 120 {
 		t.Fatalf("%d replies cached at the kill", kept)
 	}
-	rerun := exec.Command(os.Args[0], args...)
-	rerun.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	rerun := evalbookCmd(args...)
 	if b, err := rerun.CombinedOutput(); err != nil {
 		t.Fatalf("rerun: %v\n%s", err, b)
 	}

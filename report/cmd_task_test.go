@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -178,8 +177,7 @@ func TestTaskBatchKill9(t *testing.T) {
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "c.jsonl")
 	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--json", "--endpoint", bs.BaseURL(), "--cache", cache, "--batch", "--batch-poll", "5ms"}
-	child := exec.Command(os.Args[0], args...)
-	child.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	child := evalbookCmd(args...)
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -199,8 +197,7 @@ func TestTaskBatchKill9(t *testing.T) {
 		t.Fatal("the run was not killed while its batch was pending")
 	}
 	bs.SetHold(false)
-	rerun := exec.Command(os.Args[0], args...)
-	rerun.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
+	rerun := evalbookCmd(args...)
 	var out, errb strings.Builder
 	rerun.Stdout, rerun.Stderr = &out, &errb
 	if err := rerun.Run(); err != nil {

@@ -11,31 +11,12 @@ import (
 	"time"
 )
 
-// TestMain lets a test run the real command in a child process: the test
-// binary re-executed with EVALBOOK_AS_MAIN=1 is evalbook, its arguments
-// after "--".
-func TestMain(m *testing.M) {
-	if os.Getenv("EVALBOOK_AS_MAIN") == "1" {
-		for i, a := range os.Args {
-			if a == "--" {
-				os.Args = append([]string{"evalbook"}, os.Args[i+1:]...)
-				break
-			}
-		}
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-// evalbookCmd is the command as a child process.
-func evalbookCmd(t *testing.T, args ...string) *exec.Cmd {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := exec.Command(exe, append([]string{"-test.run=^$", "--"}, args...)...)
-	c.Env = append(os.Environ(), "EVALBOOK_AS_MAIN=1")
+// evalbookCmd is the command as a child process: the test binary, which
+// is evalbook itself when EVALBOOK_TEST_MAIN=1 (see the init in
+// cmd_llmruns_test.go), with args.
+func evalbookCmd(args ...string) *exec.Cmd {
+	c := exec.Command(os.Args[0], args...)
+	c.Env = append(os.Environ(), "EVALBOOK_TEST_MAIN=1")
 	return c
 }
 
@@ -58,7 +39,7 @@ func TestSignalLeavesNoTemporaryFile(t *testing.T) {
 			if err := os.WriteFile(out, []byte("the previous output\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := evalbookCmd(t, "score", "--responses", in, "--out", out)
+			cmd := evalbookCmd("score", "--responses", in, "--out", out)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {

@@ -50,16 +50,6 @@ type dupIDs struct {
 
 func newDupIDs() *dupIDs { return &dupIDs{} }
 
-// add notes that the row on line carries id (with model, "" when there
-// is no model column); an empty id is no id. A nil *dupIDs (a table
-// without an id column) notes nothing.
-func (d *dupIDs) add(id, model string, line int) {
-	if d == nil || id == "" {
-		return
-	}
-	d.addBatch([]idLine{{hashID(id, model), uint32(line)}})
-}
-
 // addBatch keeps the keys a batch collected (the slice is not copied).
 func (d *dupIDs) addBatch(ids []idLine) {
 	if d == nil || len(ids) == 0 {

@@ -79,3 +79,14 @@ func TestRadixSort(t *testing.T) {
 		}
 	}
 }
+
+// add (for these tests; the scorer collects a batch's keys itself)
+// notes that the row on line carries id (with model, "" when there
+// is no model column); an empty id is no id. A nil *dupIDs (a table
+// without an id column) notes nothing.
+func (d *dupIDs) add(id, model string, line int) {
+	if d == nil || id == "" {
+		return
+	}
+	d.addBatch([]idLine{{hashID(id, model), uint32(line)}})
+}
