@@ -1,31 +1,32 @@
 package main
 
+import "github.com/evalbook/evalbook/internal/cli"
+
 func init() {
-	register(&command{name: "aa", summary: "noise floor from two stored runs of the same system: flip rate with interval", run: runAA})
+	cli.Register(&cli.Command{Name: "aa", Summary: "noise floor from two stored runs of the same system: flip rate with interval", Run: runAA})
 }
 
-func runAA(e *env) error {
-	fs := newFlags(e, "aa")
+func runAA(e *cli.Env) error {
+	fs := cli.NewFlags(e, "aa")
 	var path string
-	addStoreFlag(fs, &path)
-	conf := confidenceValue(defaultConfidence)
-	fs.Var(&conf, "confidence", "confidence `level` of the intervals, between 0 and 1")
-	export := addTableExportFlags(fs)
-	args, err := parseFlags(e, fs)
+	cli.AddStoreFlag(fs, &path)
+	conf := cli.AddConfidenceFlag(fs, "")
+	export := cli.AddTableExportFlags(fs)
+	args, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
 	if len(args) != 2 {
-		return usagef("aa: give two RUNs of the same system (see evalbook runs list)")
+		return cli.Usagef("aa: give two RUNs of the same system (see evalbook runs list)")
 	}
-	st, err := readStore(path)
+	st, err := cli.ReadStore(path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	r, err := st.AA(e.ctx, args[0], args[1], float64(conf))
+	r, err := st.AA(e.Ctx, args[0], args[1], conf.Level())
 	if err != nil {
 		return err
 	}
-	return render(e, r, export)
+	return cli.Render(e, r, export)
 }

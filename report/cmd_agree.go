@@ -8,17 +8,18 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/interop"
 )
 
 func init() {
-	register(&command{name: "agree", summary: "agreement between raters (kappa, Fleiss, Krippendorff's alpha) and the items to adjudicate", run: runAgree})
+	cli.Register(&cli.Command{Name: "agree", Summary: "agreement between raters (kappa, Fleiss, Krippendorff's alpha) and the items to adjudicate", Run: runAgree})
 }
 
-func runAgree(e *env) error {
-	fs := newFlags(e, "agree")
+func runAgree(e *cli.Env) error {
+	fs := cli.NewFlags(e, "agree")
 	labels := fs.String("labels", "", "label table `FILE` (CSV with a header row)")
 	ratersFlag := fs.String("raters", "", "comma-separated rater `columns`, at least two")
 	idCol := fs.String("id", "", "`column` naming each item (default: row numbers)")
@@ -26,26 +27,26 @@ func runAgree(e *env) error {
 	weightsFlag := fs.String("weights", "", "kappa `weights` for ordered labels: linear or quadratic")
 	levelFlag := fs.String("level", "", "alpha `level`: nominal (default), ordinal, interval or ratio")
 	orderFlag := fs.String("order", "", "comma-separated label `order` (default: numeric or alphabetical)")
-	iv := addIntervalFlags(fs, "")
+	iv := cli.AddIntervalFlags(fs, "")
 	charts := fs.String("charts", "", "write the confusion heat map (two raters; PNG and SVG) to `DIR`")
-	export := addTableExportFlags(fs)
-	err := parseNoArgs(e, fs, "")
+	export := cli.AddTableExportFlags(fs)
+	err := cli.ParseNoArgs(e, fs, "")
 	if err != nil {
 		return err
 	}
 	if *labels == "" || *ratersFlag == "" {
-		return usagef("agree: --labels and --raters are required (see evalbook agree --help)")
+		return cli.Usagef("agree: --labels and --raters are required (see evalbook agree --help)")
 	}
 	raters := splitRaters(*ratersFlag)
 	opt := agree.Options{Order: splitRaters(*orderFlag), Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
 	if opt.Metric, err = agree.ParseMetric(*metric); err != nil {
-		return usagef("agree: unknown --metric %q (want kappa, fleiss or alpha)", *metric)
+		return cli.Usagef("agree: unknown --metric %q (want kappa, fleiss or alpha)", *metric)
 	}
 	if opt.Weights, err = agree.ParseWeights(*weightsFlag); err != nil {
-		return usagef("agree: --weights %q: want linear or quadratic", *weightsFlag)
+		return cli.Usagef("agree: --weights %q: want linear or quadratic", *weightsFlag)
 	}
 	if opt.Level, err = agree.ParseLevel(*levelFlag); err != nil {
-		return usagef("agree: --level %q: want nominal, ordinal, interval or ratio", *levelFlag)
+		return cli.Usagef("agree: --level %q: want nominal, ordinal, interval or ratio", *levelFlag)
 	}
 	if err := opt.Validate(len(raters)); err != nil {
 		return agreeUsage(err, *ratersFlag, raters, opt.Order)
@@ -53,15 +54,15 @@ func runAgree(e *env) error {
 	// Validate accepts the zero values Unweighted and LevelNominal with any
 	// statistic; the flags, even as "none" or "nominal", belong to one.
 	if *weightsFlag != "" && opt.Metric.For(len(raters)) != agree.MetricKappa {
-		return usagef("agree: --weights applies to --metric kappa only")
+		return cli.Usagef("agree: --weights applies to --metric kappa only")
 	}
 	if *levelFlag != "" && opt.Metric.For(len(raters)) != agree.MetricAlpha {
-		return usagef("agree: --level applies to --metric alpha only")
+		return cli.Usagef("agree: --level applies to --metric alpha only")
 	}
 
 	var in io.Reader
 	if _, ok := interop.Harness(*labels, "auto"); ok { // two scorers (metrics) of a harness output as raters
-		run, err := interop.Read(e.ctx, *labels, interop.Options{})
+		run, err := interop.Read(e.Ctx, *labels, interop.Options{})
 		if err != nil {
 			return err
 		}
@@ -82,25 +83,25 @@ func runAgree(e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := export.write(e, "evalbook agree", rep.Tables()); err != nil {
+	if err := export.WriteFiles(e, "evalbook agree", rep.Tables()); err != nil {
 		return err
 	}
 	if *charts != "" {
 		if rep.Confusion == nil {
-			return usagef("agree: --charts draws the confusion of two raters; %d were given", len(rep.Raters))
+			return cli.Usagef("agree: --charts draws the confusion of two raters; %d were given", len(rep.Raters))
 		}
 		fig, err := chart.Confusion("Agreement of "+rep.Raters[0]+" and "+rep.Raters[1], rep.Raters[0], rep.Raters[1], rep.Confusion.Labels, rep.Confusion.Rows)
 		if err != nil {
 			return err
 		}
-		if err := writeFigures(e, *charts, []chart.Named{{Name: "agree-confusion", Figure: fig}}); err != nil {
+		if err := cli.WriteFigures(e, *charts, []chart.Named{{Name: "agree-confusion", Figure: fig}}); err != nil {
 			return err
 		}
 	}
-	if export.json {
-		return writeJSON(e.stdout, rep)
+	if export.JSON {
+		return cli.WriteJSON(e.Stdout, rep)
 	}
-	return rep.WriteText(e.stdout)
+	return rep.WriteText(e.Stdout)
 }
 
 // agreeUsage turns an error of agree.Options.Validate into a usage error
@@ -108,21 +109,21 @@ func runAgree(e *env) error {
 func agreeUsage(err error, ratersFlag string, raters, order []string) error {
 	switch {
 	case errors.Is(err, agree.ErrRaters):
-		return usagef("agree: --raters needs at least two columns, got %q", ratersFlag)
+		return cli.Usagef("agree: --raters needs at least two columns, got %q", ratersFlag)
 	case errors.Is(err, agree.ErrKappaRaters):
-		return usagef("agree: Cohen's kappa is for two raters, got %d; use --metric fleiss or alpha", len(raters))
+		return cli.Usagef("agree: Cohen's kappa is for two raters, got %d; use --metric fleiss or alpha", len(raters))
 	case errors.Is(err, agree.ErrWeightsMetric):
-		return usagef("agree: --weights applies to --metric kappa only")
+		return cli.Usagef("agree: --weights applies to --metric kappa only")
 	case errors.Is(err, agree.ErrLevelMetric):
-		return usagef("agree: --level applies to --metric alpha only")
+		return cli.Usagef("agree: --level applies to --metric alpha only")
 	case errors.Is(err, agree.ErrOrder):
 		for i, l := range order {
 			if slices.Contains(order[:i], l) {
-				return usagef("agree: --order lists %q twice", l)
+				return cli.Usagef("agree: --order lists %q twice", l)
 			}
 		}
 	}
-	return usagef("agree: %v", err)
+	return cli.Usagef("agree: %v", err)
 }
 
 func splitRaters(s string) []string {

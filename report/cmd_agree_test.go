@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -358,7 +359,7 @@ func TestAgreeJSONIsResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want, text strings.Builder
-			if err := writeJSON(&want, res); err != nil {
+			if err := cli.WriteJSON(&want, res); err != nil {
 				t.Fatal(err)
 			}
 			if err := res.WriteText(&text); err != nil {
@@ -397,7 +398,7 @@ func TestAgreeJSONReplays(t *testing.T) {
 				t.Fatal(err)
 			}
 			var again strings.Builder
-			writeJSON(&again, &r)
+			cli.WriteJSON(&again, &r)
 			if again.String() != string(b) {
 				t.Errorf("re-encoded JSON differs:\n%s\nwant\n%s", again.String(), b)
 			}

@@ -4,16 +4,17 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/judge"
 )
 
 func init() {
-	register(&command{name: "calibrate", summary: "calibrate a pairwise judge against human labels: agreement, kappa, slices, error shapes, usable or not", run: runCalibrate})
+	cli.Register(&cli.Command{Name: "calibrate", Summary: "calibrate a pairwise judge against human labels: agreement, kappa, slices, error shapes, usable or not", Run: runCalibrate})
 }
 
-func runCalibrate(e *env) error {
-	fs := newFlags(e, "calibrate")
+func runCalibrate(e *cli.Env) error {
+	fs := cli.NewFlags(e, "calibrate")
 	var (
 		pairsPath = fs.String("pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
 		spec      = fs.String("judge", "", "the judge: fake:clean|position|verbosity|self|mixed, or an endpoint `URL`")
@@ -24,26 +25,26 @@ func runCalibrate(e *env) error {
 		minSlice  = fs.Float64("min-slice", judge.DefaultMinSlice, "lowest acceptable agreement in any kind or language, a `share` from 0 to 1")
 		charts    = fs.String("charts", "", "write the per-kind agreement bars and the confusion heat map (PNG and SVG) to `DIR`")
 	)
-	export := addTableExportFlags(fs)
+	export := cli.AddTableExportFlags(fs)
 	cf, prompts := addJudgeClientFlags(fs)
-	iv := addIntervalFlags(fs, "for the agreement interval")
-	if err := parseNoArgs(e, fs, ""); err != nil {
+	iv := cli.AddIntervalFlags(fs, "for the agreement interval")
+	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
 	if *spec == "" {
-		return usagef("calibrate: --judge is required (fake:NAME or an endpoint URL)")
+		return cli.Usagef("calibrate: --judge is required (fake:NAME or an endpoint URL)")
 	}
 	copt := judge.CalibrationOptions{MinKappa: *minKappa, MinSlice: *minSlice}
 	if err := copt.Validate(); err != nil {
 		switch {
 		case errors.Is(err, judge.ErrMinKappa):
-			return usagef("calibrate: --min-kappa is a kappa, between -1 and 1 (e.g. 0.6), not %v", *minKappa)
+			return cli.Usagef("calibrate: --min-kappa is a kappa, between -1 and 1 (e.g. 0.6), not %v", *minKappa)
 		default:
-			return usagef("calibrate: --min-slice is the lowest share of agreement a kind or language may show, between 0 and 1 (0.6 means 60%%), not a number of pairs; got %v", *minSlice)
+			return cli.Usagef("calibrate: --min-slice is the lowest share of agreement a kind or language may show, between 0 and 1 (0.6 means 60%%), not a number of pairs; got %v", *minSlice)
 		}
 	}
 	if *vs != "" && strings.HasPrefix(*spec, "fake:") {
-		return usagef("calibrate: --vs compares two prompts of a model judge; a fake judge does not read the prompt, so there is nothing to compare (drop --vs, or give an endpoint URL)")
+		return cli.Usagef("calibrate: --vs compares two prompts of a model judge; a fake judge does not read the prompt, so there is nothing to compare (drop --vs, or give an endpoint URL)")
 	}
 	p, err := chooseJudgePrompt("calibrate", *prompts, *promptID, judge.KindPairwise)
 	if err != nil {
@@ -73,7 +74,7 @@ func runCalibrate(e *env) error {
 	}
 	tick, finish := progress(e, len(pairs), "calibrating")
 	copt.Progress = tick
-	res, err := judge.CalibrateJudge(e.ctx, j, p, pairs, copt)
+	res, err := judge.CalibrateJudge(e.Ctx, j, p, pairs, copt)
 	finish()
 	if m != nil {
 		m.report(e)
@@ -89,12 +90,12 @@ func runCalibrate(e *env) error {
 			return err
 		}
 	}
-	return render(e, res, export)
+	return cli.Render(e, res, export)
 }
 
 // calibrationCharts writes the per-kind agreement bars and the confusion
 // heat map of a calibration record.
-func calibrationCharts(e *env, dir string, r judge.Record) error {
+func calibrationCharts(e *cli.Env, dir string, r judge.Record) error {
 	kinds, agree, n := r.KindShares()
 	bars, err := chart.Calibration("Agreement with the human labels per kind: "+r.Judge, kinds, agree, n)
 	if err != nil {
@@ -105,5 +106,5 @@ func calibrationCharts(e *env, dir string, r judge.Record) error {
 	if err != nil {
 		return err
 	}
-	return writeFigures(e, dir, []chart.Named{{Name: "calibration-by-kind", Figure: bars}, {Name: "calibration-confusion", Figure: heat}})
+	return cli.WriteFigures(e, dir, []chart.Named{{Name: "calibration-by-kind", Figure: bars}, {Name: "calibration-confusion", Figure: heat}})
 }

@@ -9,36 +9,37 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 )
 
 func init() {
-	register(&command{name: "cases coverage", summary: "count case records over two fields (task x set) and list thin and empty cells", run: runCasesCoverage})
-	register(&command{name: "cases hash", summary: "print the order-independent content hash of case records", run: runCasesHash})
-	register(&command{name: "cases split", summary: "split case records into dev and holdout by a salted hash of each id", run: runCasesSplit})
-	register(&command{name: "cases leakage", summary: "find near-copies across the split and in outside sources", run: runCasesLeakage})
+	cli.Register(&cli.Command{Name: "cases coverage", Summary: "count case records over two fields (task x set) and list thin and empty cells", Run: runCasesCoverage})
+	cli.Register(&cli.Command{Name: "cases hash", Summary: "print the order-independent content hash of case records", Run: runCasesHash})
+	cli.Register(&cli.Command{Name: "cases split", Summary: "split case records into dev and holdout by a salted hash of each id", Run: runCasesSplit})
+	cli.Register(&cli.Command{Name: "cases leakage", Summary: "find near-copies across the split and in outside sources", Run: runCasesLeakage})
 }
 
 // kitSampleCases is the embedded case file used when no FILE is given.
 const kitSampleCases = "helpdesk/cases.jsonl"
 
 // kitReadFile reads a named file, or standard input for "-".
-func kitReadFile(e *env, name string) ([]byte, error) {
+func kitReadFile(e *cli.Env, name string) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(e.stdin)
+		return io.ReadAll(e.Stdin)
 	}
 	return os.ReadFile(name)
 }
 
 // kitEmbedded reads a file of the embedded sample and says so on stderr.
-func kitEmbedded(e *env, name, what string) ([]byte, error) {
-	fmt.Fprintf(e.stderr, "evalbook: no %s given; using the embedded sample datasets/%s\n", what, name)
+func kitEmbedded(e *cli.Env, name, what string) ([]byte, error) {
+	fmt.Fprintf(e.Stderr, "evalbook: no %s given; using the embedded sample datasets/%s\n", what, name)
 	return datasets.Helpdesk.ReadFile(name)
 }
 
 // kitFiles reads the named files ("-" for standard input), or with none
 // the embedded sample file, saying on stderr that no `what` was given.
-func kitFiles(e *env, names []string, sample, what string) ([]design.File, error) {
+func kitFiles(e *cli.Env, names []string, sample, what string) ([]design.File, error) {
 	if len(names) == 0 {
 		b, err := kitEmbedded(e, sample, what)
 		return []design.File{{Name: "datasets/" + sample, Data: b}}, err
@@ -57,7 +58,7 @@ func kitFiles(e *env, names []string, sample, what string) ([]design.File, error
 // kitLoadCases reads case records from files (the embedded sample when
 // there are none, saying on stderr that no `what` was given) under the
 // vocabulary of the plan file, if one is given: design.LoadCases.
-func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case, design.Vocabulary, string, error) {
+func kitLoadCases(e *cli.Env, files []string, planFile, what string) ([]design.Case, design.Vocabulary, string, error) {
 	var plan *design.Plan
 	var err error
 	if planFile != "" {
@@ -72,27 +73,27 @@ func kitLoadCases(e *env, files []string, planFile, what string) ([]design.Case,
 	return design.LoadCases(in, plan)
 }
 
-func runCasesCoverage(e *env) error {
-	fs := newFlags(e, "cases coverage")
+func runCasesCoverage(e *cli.Env) error {
+	fs := cli.NewFlags(e, "cases coverage")
 	rows := fs.String("rows", "task", "case `field` along the rows: task, set, lang or expect")
 	cols := fs.String("cols", "set", "case `field` along the columns: task, set, lang or expect")
 	minN := fs.Int("min", design.DefaultMinPerCell, "a cell with fewer than `N` cases is listed as thin")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	export := addTableExportFlags(fs)
-	files, err := parseFlags(e, fs)
+	export := cli.AddTableExportFlags(fs)
+	files, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
 	if *minN < 1 {
-		return usagef("cases coverage: --min must be at least 1")
+		return cli.Usagef("cases coverage: --min must be at least 1")
 	}
 	for _, f := range []string{*rows, *cols} {
 		if _, err := design.DefaultVocabulary.Values(f); err != nil {
-			return usagef("cases coverage: %v", err)
+			return cli.Usagef("cases coverage: %v", err)
 		}
 	}
 	if *rows == *cols {
-		return usagef("cases coverage: --rows and --cols are both %q", *rows)
+		return cli.Usagef("cases coverage: --rows and --cols are both %q", *rows)
 	}
 	cases, voc, label, err := kitLoadCases(e, files, *planFile, "FILE")
 	if err != nil {
@@ -102,14 +103,14 @@ func runCasesCoverage(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, export)
+	return cli.Render(e, rep, export)
 }
 
-func runCasesHash(e *env) error {
-	fs := newFlags(e, "cases hash")
+func runCasesHash(e *cli.Env) error {
+	fs := cli.NewFlags(e, "cases hash")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	export := addTableExportFlags(fs)
-	files, err := parseFlags(e, fs)
+	export := cli.AddTableExportFlags(fs)
+	files, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
@@ -117,7 +118,7 @@ func runCasesHash(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, design.HashOf(cases), export)
+	return cli.Render(e, design.HashOf(cases), export)
 }
 
 func kitSplitFlags(fs *flag.FlagSet) (*float64, *string) {
@@ -125,17 +126,17 @@ func kitSplitFlags(fs *flag.FlagSet) (*float64, *string) {
 		fs.String("salt", design.DefaultSalt, "salt `S` mixed into each id's hash; change it to draw a new split")
 }
 
-func runCasesSplit(e *env) error {
-	fs := newFlags(e, "cases split")
+func runCasesSplit(e *cli.Env) error {
+	fs := cli.NewFlags(e, "cases split")
 	share, salt := kitSplitFlags(fs)
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	export := addTableExportFlags(fs)
-	files, err := parseFlags(e, fs)
+	export := cli.AddTableExportFlags(fs)
+	files, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
 	if *share < 0 || *share > 1 || *share != *share {
-		return usagef("cases split: --holdout %v is outside [0, 1]", *share)
+		return cli.Usagef("cases split: --holdout %v is outside [0, 1]", *share)
 	}
 	cases, _, _, err := kitLoadCases(e, files, *planFile, "FILE")
 	if err != nil {
@@ -145,7 +146,7 @@ func runCasesSplit(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, export)
+	return cli.Render(e, rep, export)
 }
 
 // kitSourceFlag collects --source NAME=FILE.
@@ -161,23 +162,23 @@ func (s *kitSourceFlag) Set(v string) error {
 	return nil
 }
 
-func runCasesLeakage(e *env) error {
-	fs := newFlags(e, "cases leakage")
+func runCasesLeakage(e *cli.Env) error {
+	fs := cli.NewFlags(e, "cases leakage")
 	share, salt := kitSplitFlags(fs)
 	threshold := fs.Float64("threshold", design.DefaultLeakageConfig.Threshold, "report pairs whose score reaches `T`, in (0, 1]")
 	var sources kitSourceFlag
 	fs.Var(&sources, "source", "outside source `NAME=FILE` (repeatable)")
 	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
-	export := addTableExportFlags(fs)
-	files, err := parseFlags(e, fs)
+	export := cli.AddTableExportFlags(fs)
+	files, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
 	if *share < 0 || *share > 1 || *share != *share {
-		return usagef("cases leakage: --holdout %v is outside [0, 1]", *share)
+		return cli.Usagef("cases leakage: --holdout %v is outside [0, 1]", *share)
 	}
 	if !(*threshold > 0 && *threshold <= 1) {
-		return usagef("cases leakage: --threshold %v is outside (0, 1]", *threshold)
+		return cli.Usagef("cases leakage: --threshold %v is outside (0, 1]", *threshold)
 	}
 	cases, _, _, err := kitLoadCases(e, files, *planFile, "FILE")
 	if err != nil {
@@ -188,7 +189,7 @@ func runCasesLeakage(e *env) error {
 	for _, s := range sources {
 		name, file, _ := strings.Cut(s, "=")
 		if seen[name] {
-			return usagef("cases leakage: --source %s given twice", name)
+			return cli.Usagef("cases leakage: --source %s given twice", name)
 		}
 		seen[name] = true
 		b, err := kitReadFile(e, file)
@@ -207,5 +208,5 @@ func runCasesLeakage(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, export)
+	return cli.Render(e, rep, export)
 }

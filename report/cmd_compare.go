@@ -4,27 +4,28 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
 func init() {
-	register(&command{name: "compare", summary: "compare two versions on the same cases: pass rates, flips, sign test, McNemar", run: runCompare})
+	cli.Register(&cli.Command{Name: "compare", Summary: "compare two versions on the same cases: pass rates, flips, sign test, McNemar", Run: runCompare})
 }
 
-func runCompare(e *env) error {
-	fs := newFlags(e, "compare")
+func runCompare(e *cli.Env) error {
+	fs := cli.NewFlags(e, "compare")
 	oldFile := fs.String("old", "", "verdicts of the old version (`FILE`, CSV)")
 	newFile := fs.String("new", "", "verdicts of the new version (`FILE`, CSV)")
 	key := fs.String("key", "id", "`column` that pairs the rows of the two files, or several joined by commas (id,model)")
 	metric := fs.String("metric", "", "0/1 `column` to compare (default: the only 0/1 column)")
 	by := fs.String("by", "", "group `column` for per-group pass rates")
-	ci := addChoice(fs, "ci", "pass-rate `interval`: wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca")
-	iv := addIntervalFlags(fs, "")
+	ci := cli.AddChoice(fs, "ci", "pass-rate `interval`: wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca")
+	iv := cli.AddIntervalFlags(fs, "")
 	format := fs.String("format", "auto", "with harness outputs: their `format` (auto, "+strings.Join(interop.Formats(), ", ")+")")
-	export := addTableExportFlags(fs)
-	args, err := parseFlags(e, fs)
+	export := cli.AddTableExportFlags(fs)
+	args, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
@@ -32,10 +33,10 @@ func runCompare(e *env) error {
 		*oldFile, *newFile, args = args[0], args[1], nil
 	}
 	if len(args) > 0 {
-		return usagef("compare: unexpected argument %q (give --old and --new, or two harness outputs)", args[0])
+		return cli.Usagef("compare: unexpected argument %q (give --old and --new, or two harness outputs)", args[0])
 	}
 	if *oldFile == "" || *newFile == "" {
-		return usagef("compare: --old and --new are required (see evalbook compare --help)")
+		return cli.Usagef("compare: --old and --new are required (see evalbook compare --help)")
 	}
 	opt := compare.Options{Metric: *metric, By: *by, CI: *ci, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
 	for _, c := range strings.Split(*key, ",") {
@@ -46,7 +47,7 @@ func runCompare(e *env) error {
 	}
 	var res *results.Comparison
 	if _, ok := interop.Harness(*oldFile, *format); ok {
-		p, err := interop.PairedFiles(e.ctx, *oldFile, *newFile, *metric, interop.Options{Format: *format})
+		p, err := interop.PairedFiles(e.Ctx, *oldFile, *newFile, *metric, interop.Options{Format: *format})
 		if err != nil {
 			return err
 		}
@@ -63,7 +64,7 @@ func runCompare(e *env) error {
 	} else if res, err = compare.Files(*oldFile, *newFile, opt); err != nil {
 		return err
 	}
-	return render(e, res, export)
+	return cli.Render(e, res, export)
 }
 
 // compareUsage words an error of compare.Options.Validate for the flags.
@@ -74,17 +75,17 @@ func compareUsage(err error, key string) error {
 	}
 	switch oe.Err {
 	case compare.ErrCI:
-		return usagef("compare: --ci %q: want wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", oe.Value)
+		return cli.Usagef("compare: --ci %q: want wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", oe.Value)
 	case compare.ErrConfidence:
-		return usagef("compare: --confidence must be between 0 and 1, got %v", oe.Value)
+		return cli.Usagef("compare: --confidence must be between 0 and 1, got %v", oe.Value)
 	case compare.ErrResamples:
-		return usagef("compare: --resamples must be at least 1, got %d", oe.Value)
+		return cli.Usagef("compare: --resamples must be at least 1, got %d", oe.Value)
 	case compare.ErrKeyEmpty:
-		return usagef("compare: --key %q: want a column name, or several joined by commas (id,model)", key)
+		return cli.Usagef("compare: --key %q: want a column name, or several joined by commas (id,model)", key)
 	case compare.ErrKeyRepeated:
-		return usagef("compare: --key %q names %s twice", key, oe.Value)
+		return cli.Usagef("compare: --key %q names %s twice", key, oe.Value)
 	case compare.ErrKeyOverlap:
-		return usagef("compare: --key must name a column other than --metric and --by")
+		return cli.Usagef("compare: --key must name a column other than --metric and --by")
 	}
-	return usagef("compare: %v", err)
+	return cli.Usagef("compare: %v", err)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -146,7 +147,7 @@ func TestCompareErrors(t *testing.T) {
 // "evalbook run --out" files feed compare directly with --metric pass --by
 // task, as the run command's help promises.
 func TestCompareRunOutput(t *testing.T) {
-	if _, ok := commands["run"]; !ok {
+	if _, ok := cli.Commands["run"]; !ok {
 		t.Skip("no run command in this build")
 	}
 	dir := t.TempDir()
@@ -285,7 +286,7 @@ func TestCompareJSONIsResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want strings.Builder
-			if err := writeJSON(&want, res); err != nil {
+			if err := cli.WriteJSON(&want, res); err != nil {
 				t.Fatal(err)
 			}
 			if out != want.String() {

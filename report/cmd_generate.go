@@ -5,22 +5,23 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
 func init() {
-	register(&command{name: "generate", summary: "ask an OpenAI-compatible endpoint for a response to every question of a dataset", run: runGenerate})
+	cli.Register(&cli.Command{Name: "generate", Summary: "ask an OpenAI-compatible endpoint for a response to every question of a dataset", Run: runGenerate})
 }
 
-func runGenerate(e *env) error {
-	fs := newFlags(e, "generate")
+func runGenerate(e *cli.Env) error {
+	fs := cli.NewFlags(e, "generate")
 	var (
 		dataset  = fs.String("dataset", "", "question `FILE` (.csv, .jsonl or .xlsx) with a question column")
 		endpoint = fs.String("endpoint", "", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1")
 		out      = fs.String("out", "", "response table `FILE` to write (CSV)")
-		rawCSV   = addRawCSVFlag(fs)
-		wbLimits = addWorkbookLimitFlags(fs)
+		rawCSV   = cli.AddRawCSVFlag(fs)
+		wbLimits = cli.AddWorkbookLimitFlags(fs)
 		language = fs.String("language", "", "language of every question (`name` or code); default: per row")
 		prompts  = fs.String("prompts", "", "prompt template `FILE` (JSON); default the built-in datasets/leaderboard/generate_prompts.json")
 		limit    = fs.Int("limit", 0, "ask only the first `N` questions (0: all)")
@@ -29,36 +30,36 @@ func runGenerate(e *env) error {
 	cf := addClientFlags(fs, 4, "generate-cache.jsonl", "generate")
 	fs.IntVar(&cf.maxTokens, "max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
 	rec := addRecordFlag(fs)
-	if err := parseNoArgs(e, fs, ""); err != nil {
+	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
-	if err := wbLimits.apply(); err != nil {
+	if err := wbLimits.Apply(); err != nil {
 		return err
 	}
-	defer rec.close()
+	defer rec.Close()
 	for _, f := range []struct{ name, val string }{{"--dataset", *dataset}, {"--endpoint", *endpoint}, {"--model", cf.s.Model}, {"--out", *out}} {
 		if f.val == "" {
-			return usagef("generate: %s is required (see evalbook generate --help)", f.name)
+			return cli.Usagef("generate: %s is required (see evalbook generate --help)", f.name)
 		}
 	}
-	if err := checkOut("generate", *out, *dataset); err != nil {
+	if err := cli.CheckOut("generate", *out, *dataset); err != nil {
 		return err
 	}
 	if _, err := cf.config(*endpoint); err != nil {
 		return err
 	}
 	if cf.maxTokens < 0 || *limit < 0 {
-		return usagef("generate: --max-tokens and --limit must not be negative")
+		return cli.Usagef("generate: --max-tokens and --limit must not be negative")
 	}
 	fixedLang := ""
 	if *language != "" {
 		l, ok := textnorm.ParseLanguage(*language)
 		if !ok {
-			return usagef("generate: unknown --language %q", *language)
+			return cli.Usagef("generate: unknown --language %q", *language)
 		}
 		fixedLang = l
 	}
-	data, name, err := readOrSample(*prompts, datasets.Leaderboard, datasets.GeneratePromptsName)
+	data, name, err := cli.ReadOrSample(*prompts, datasets.Leaderboard, datasets.GeneratePromptsName)
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func runGenerate(e *env) error {
 		qs = qs[:*limit]
 	}
 	for _, w := range generate.TemplateWarnings(qs, tpl) {
-		fmt.Fprintf(e.stderr, "evalbook generate: %s\n", w.Message)
+		fmt.Fprintf(e.Stderr, "evalbook generate: %s\n", w.Message)
 	}
 
 	m, err := cf.open(e, *endpoint)
@@ -85,22 +86,22 @@ func runGenerate(e *env) error {
 	where := m.where()
 	last := time.Now() // Progress calls do not overlap
 
-	res, err := generate.Run(e.ctx, m.client, qs, generate.Options{
+	res, err := generate.Run(e.Ctx, m.client, qs, generate.Options{
 		Model: cf.s.Model, Templates: tpl, Workers: cf.s.Concurrency, Cache: where,
 		Progress: func(done, total int) {
 			if time.Since(last) > 2*time.Second || done == total {
-				fmt.Fprintf(e.stderr, "evalbook generate: %d/%d\n", done, total)
+				fmt.Fprintf(e.Stderr, "evalbook generate: %d/%d\n", done, total)
 				last = time.Now()
 			}
 		},
 	})
 	if res != nil {
-		fmt.Fprintf(e.stderr, "evalbook: %s\n", res.Counts())
+		fmt.Fprintf(e.Stderr, "evalbook: %s\n", res.Counts())
 	}
 	if err != nil {
 		return m.interrupted(err)
 	}
-	if err := writeCSVFile(e, "generate", *out, *rawCSV, res.WriteCSVOptions); err != nil {
+	if err := cli.WriteCSVFile(e, "generate", *out, *rawCSV, res.WriteCSVOptions); err != nil {
 		return err
 	}
 	res.Out = *out
@@ -112,9 +113,9 @@ func runGenerate(e *env) error {
 		return err
 	}
 	if *asJSON {
-		err = writeJSON(e.stdout, res)
+		err = cli.WriteJSON(e.Stdout, res)
 	} else {
-		err = res.WriteText(e.stdout)
+		err = res.WriteText(e.Stdout)
 	}
 	if err != nil || len(res.Failures) == 0 {
 		return err

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/internal/llmtest"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/llm"
@@ -213,7 +214,7 @@ func TestGenerateUsage(t *testing.T) {
 
 // The shipped templates load, and every language has a {question}.
 func TestGenerateTemplates(t *testing.T) {
-	data, name, err := readOrSample("", datasets.Leaderboard, datasets.GeneratePromptsName)
+	data, name, err := cli.ReadOrSample("", datasets.Leaderboard, datasets.GeneratePromptsName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +386,7 @@ func TestGenerateJSONIsTheLibraryResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pd, pname, err := readOrSample("", datasets.Leaderboard, datasets.GeneratePromptsName)
+	pd, pname, err := cli.ReadOrSample("", datasets.Leaderboard, datasets.GeneratePromptsName)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/internal/cli"
 )
 
 const interopData = "../pkg/interop/testdata/"
@@ -37,7 +39,7 @@ func TestImportCheckCLI(t *testing.T) {
 		}
 	}
 	out, _, code := runCLI(t, "import", interopData+"lmeval/mismatch", "--check")
-	if code != exitGateFailed || !strings.Contains(out, "DIFFERS") || !strings.Contains(out, "1 of 8 reported figures differ") {
+	if code != cli.ExitGateFailed || !strings.Contains(out, "DIFFERS") || !strings.Contains(out, "1 of 8 reported figures differ") {
 		t.Fatalf("mismatch: exit %d\n%s", code, out)
 	}
 }

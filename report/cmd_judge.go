@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
 
 	"github.com/evalbook/evalbook/datasets"
@@ -15,7 +16,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "judge", summary: "judge each response against its golden answer with a model (any OpenAI-compatible endpoint)", run: runJudge})
+	cli.Register(&cli.Command{Name: "judge", Summary: "judge each response against its golden answer with a model (any OpenAI-compatible endpoint)", Run: runJudge})
 }
 
 // addJudgeClientFlags declares the client flags of a model judge (judge,
@@ -29,7 +30,7 @@ func addJudgeClientFlags(fs *flag.FlagSet) (*clientFlags, *string) {
 // datasets/judge/builtin when path is empty, and returns what it read with
 // the name it read it as.
 func readJudgeData[T any](path, builtin string, read func(io.Reader, string) ([]T, error)) ([]T, string, error) {
-	b, name, err := readOrSample(path, datasets.Judge, "judge/"+builtin)
+	b, name, err := cli.ReadOrSample(path, datasets.Judge, "judge/"+builtin)
 	if err != nil {
 		return nil, "", err
 	}
@@ -47,18 +48,18 @@ func chooseJudgePrompt(cmd, path, id string, kind judge.Kind) (judge.Prompt, err
 	p, err := judge.ChoosePrompt(ps, id, kind)
 	switch {
 	case errors.Is(err, judge.ErrPromptKind):
-		return judge.Prompt{}, usagef("%s: --prompt %s is a %s prompt; this command needs a %s prompt", cmd, p.ID(), p.Kind, kind)
+		return judge.Prompt{}, cli.Usagef("%s: --prompt %s is a %s prompt; this command needs a %s prompt", cmd, p.ID(), p.Kind, kind)
 	case err != nil:
-		return judge.Prompt{}, usagef("%s: --prompt: %v", cmd, err)
+		return judge.Prompt{}, cli.Usagef("%s: --prompt: %v", cmd, err)
 	}
 	return p, nil
 }
 
 // loadJudgePairs reads labelled pairs from path, or the built-in set with a
 // note on stderr.
-func loadJudgePairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
+func loadJudgePairs(e *cli.Env, cmd, path string) ([]judge.Pair, string, error) {
 	if path == "" {
-		fmt.Fprintf(e.stderr, "evalbook: no --pairs given: %s uses the built-in datasets/judge/pairs.jsonl\n", cmd)
+		fmt.Fprintf(e.Stderr, "evalbook: no --pairs given: %s uses the built-in datasets/judge/pairs.jsonl\n", cmd)
 	}
 	return readJudgeData(path, "pairs.jsonl", judge.ReadPairs)
 }
@@ -66,13 +67,13 @@ func loadJudgePairs(e *env, cmd, path string) ([]judge.Pair, string, error) {
 // openPairJudge turns a --judge value into a pairwise judge: a named fake
 // judge, or a model behind an endpoint asked with prompt p (then with its
 // client, which the caller closes).
-func openPairJudge(e *env, cmd, spec string, cf *clientFlags, p judge.Prompt) (judge.Judge, string, *modelClient, error) {
+func openPairJudge(e *cli.Env, cmd, spec string, cf *clientFlags, p judge.Prompt) (judge.Judge, string, *modelClient, error) {
 	s, err := judge.ParseSpec(spec)
 	switch {
 	case errors.Is(err, judge.ErrNoFake):
-		return nil, "", nil, usagef("%s: --judge: %v", cmd, err)
+		return nil, "", nil, cli.Usagef("%s: --judge: %v", cmd, err)
 	case err != nil:
-		return nil, "", nil, usagef("%s: --judge must be fake:NAME or an endpoint URL such as http://127.0.0.1:8000/v1, not %q", cmd, spec)
+		return nil, "", nil, cli.Usagef("%s: --judge must be fake:NAME or an endpoint URL such as http://127.0.0.1:8000/v1, not %q", cmd, spec)
 	case s.Endpoint == "":
 		j, name, err := s.Open(nil, p)
 		return j, name, nil, err
@@ -85,8 +86,8 @@ func openPairJudge(e *env, cmd, spec string, cf *clientFlags, p judge.Prompt) (j
 	return j, name, m, err
 }
 
-func runJudge(e *env) error {
-	fs := newFlags(e, "judge")
+func runJudge(e *cli.Env) error {
+	fs := cli.NewFlags(e, "judge")
 	var (
 		endpoint  = fs.String("endpoint", "", "base `URL` of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
 		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl); default: the built-in sample")
@@ -94,22 +95,22 @@ func runJudge(e *env) error {
 		limit     = fs.Int("limit", 0, "judge only the first `N` rows (0: all)")
 		by        = fs.String("by", "Domain", "group by `COL` (\"\" for none)")
 		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid or failed), llm_judge_reason, llm_judge_error")
-		export    = addTableExportFlags(fs)
-		rawCSV    = addRawCSVFlag(fs)
+		export    = cli.AddTableExportFlags(fs)
+		rawCSV    = cli.AddRawCSVFlag(fs)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
 	rec := addRecordFlag(fs)
-	if err := parseNoArgs(e, fs, ""); err != nil {
+	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
-	defer rec.close()
+	defer rec.Close()
 	if *endpoint == "" {
-		return usagef("judge: --endpoint is required (e.g. http://127.0.0.1:8000/v1 for vLLM)")
+		return cli.Usagef("judge: --endpoint is required (e.g. http://127.0.0.1:8000/v1 for vLLM)")
 	}
 	if *limit < 0 {
-		return usagef("judge: --limit must not be negative")
+		return cli.Usagef("judge: --limit must not be negative")
 	}
-	if err := checkOut("judge", *out, *responses); err != nil {
+	if err := cli.CheckOut("judge", *out, *responses); err != nil {
 		return err
 	}
 	p, err := chooseJudgePrompt("judge", *prompts, *promptID, judge.KindReference)
@@ -118,14 +119,14 @@ func runJudge(e *env) error {
 	}
 	data, name := datasets.Responses, datasets.ResponsesName
 	if *responses == "" {
-		fmt.Fprintf(e.stderr, "evalbook: no --responses given: judging the built-in sample %s\n", name)
+		fmt.Fprintf(e.Stderr, "evalbook: no --responses given: judging the built-in sample %s\n", name)
 	} else {
 		if data, err = os.ReadFile(*responses); err != nil {
 			return err
 		}
 		name = *responses
 	}
-	tbl, err := judge.ReadResponses(e.ctx, data, name, judge.ResponseOptions{By: *by, Limit: *limit})
+	tbl, err := judge.ReadResponses(e.Ctx, data, name, judge.ResponseOptions{By: *by, Limit: *limit})
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func runJudge(e *env) error {
 	defer m.close()
 	j := judge.NewClientJudge(m.client, p)
 	tick, finish := progress(e, tbl.Sendable(), "judging")
-	res, err := judge.JudgeResponses(e.ctx, j, tbl, judge.RunOptions{
+	res, err := judge.JudgeResponses(e.Ctx, j, tbl, judge.RunOptions{
 		Model: cf.s.Model, Endpoint: m.client.Endpoint(), Tool: "evalbook " + version,
 		Workers: cf.s.Concurrency, Progress: tick,
 	})
@@ -151,12 +152,12 @@ func runJudge(e *env) error {
 		return err
 	}
 	if *out != "" {
-		if err := writeCSVFile(e, "judge", *out, *rawCSV, tbl.WriteVerdictsCSV); err != nil {
+		if err := cli.WriteCSVFile(e, "judge", *out, *rawCSV, tbl.WriteVerdictsCSV); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(len(tbl.Rows), "row", "rows"), *out)
+		fmt.Fprintf(e.Stderr, "evalbook: wrote verdicts for %s to %s\n", cli.Plural(len(tbl.Rows), "row", "rows"), *out)
 	}
-	if err := render(e, res, export); err != nil || failed == nil {
+	if err := cli.Render(e, res, export); err != nil || failed == nil {
 		return err
 	}
 	return fmt.Errorf("judge: %v; their llm_judge_error cell says why, and they are left out of every llm_judge figure; %s", failed, m.rerun(failed.Failed, "row", "rows"))

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -207,7 +208,7 @@ func TestJudgeResume(t *testing.T) {
 	}
 	args := []string{"judge", "--endpoint", s.endpoint(), "--model", "m", "--cache", cache, "--limit", "60", "--concurrency", "4"}
 	var out, errb strings.Builder
-	err := run(ctx, args, strings.NewReader(""), &out, &errb)
+	err := cli.Run(ctx, args, strings.NewReader(""), &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "interrupted;") || !strings.Contains(err.Error(), "run the same command again to resume") {
 		t.Fatalf("error %v", err)
 	}

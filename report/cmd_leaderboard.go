@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
@@ -15,17 +16,17 @@ import (
 )
 
 func init() {
-	register(&command{name: "leaderboard", summary: "score a directory of <model>_<language> response files into a models × languages table", run: runLeaderboard})
+	cli.Register(&cli.Command{Name: "leaderboard", Summary: "score a directory of <model>_<language> response files into a models × languages table", Run: runLeaderboard})
 }
 
-func runLeaderboard(e *env) error {
-	fs := newFlags(e, "leaderboard")
+func runLeaderboard(e *cli.Env) error {
+	fs := cli.NewFlags(e, "leaderboard")
 	var (
 		dir    = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
 		metric = fs.String("metric", score.Default[0], "metric `ids` to rank by, comma-separated, one board each: "+strings.Join(score.IDs(), ", "))
 		asJSON = fs.Bool("json", false, "print one JSON document instead of tables")
 		alpha  = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
-		tiers  = addChoice(fs, "tiers-correction", "multiple-testing `correction` of the tier tests: holm or bh", stats.CorrectionHolm, stats.CorrectionBH)
+		tiers  = cli.AddChoice(fs, "tiers-correction", "multiple-testing `correction` of the tier tests: holm or bh", stats.CorrectionHolm, stats.CorrectionBH)
 		qCol   = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
 		aCol   = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
 		dCol   = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
@@ -33,32 +34,32 @@ func runLeaderboard(e *env) error {
 		idCol  = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
 		repair = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
-	export := &tableExport{counted: true}
-	fs.StringVar(&export.xlsx, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains, tiers, signal to noise)")
-	fs.StringVar(&export.html, "html", "", "write the boards as one self-contained HTML `FILE`")
-	normalize := addNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
-	iv := addOptionalIntervalFlags(fs, "for corpus-level metrics")
-	if err := parseNoArgs(e, fs, "the directory goes after --dir"); err != nil {
+	export := &cli.TableExport{Counted: true}
+	fs.StringVar(&export.XLSX, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains, tiers, signal to noise)")
+	fs.StringVar(&export.HTML, "html", "", "write the boards as one self-contained HTML `FILE`")
+	normalize := cli.AddNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
+	iv := cli.AddOptionalIntervalFlags(fs, "for corpus-level metrics")
+	if err := cli.ParseNoArgs(e, fs, "the directory goes after --dir"); err != nil {
 		return err
 	}
 	ms, err := score.ParseList(*metric)
 	if err != nil {
-		return usagef("leaderboard: --metric: %v", err)
+		return cli.Usagef("leaderboard: --metric: %v", err)
 	}
 	if !(*alpha > 0 && *alpha < 1) {
-		return usagef("leaderboard: --alpha must lie between 0 and 1")
+		return cli.Usagef("leaderboard: --alpha must lie between 0 and 1")
 	}
 	var inputs []leaderboard.Input
 	if *dir == "" {
-		fmt.Fprintln(e.stderr, "evalbook leaderboard: no --dir given; using the built-in sample datasets/leaderboard")
+		fmt.Fprintln(e.Stderr, "evalbook leaderboard: no --dir given; using the built-in sample datasets/leaderboard")
 		inputs, err = leaderboard.DiscoverFS(datasets.Leaderboard, "leaderboard")
 		for i := range inputs {
 			inputs[i].Name = "datasets/" + inputs[i].Path // where the sample lives in the repository
 		}
-	} else if runs, skipped, rerr := interop.ReadDir(e.ctx, *dir, interop.Options{}); rerr == nil {
+	} else if runs, skipped, rerr := interop.ReadDir(e.Ctx, *dir, interop.Options{}); rerr == nil {
 		// a folder of harness outputs: one response table per model and task
 		if len(skipped) > 0 {
-			fmt.Fprintf(e.stderr, "evalbook leaderboard: %s: not harness outputs, left out: %s\n", *dir, strings.Join(skipped, ", "))
+			fmt.Fprintf(e.Stderr, "evalbook leaderboard: %s: not harness outputs, left out: %s\n", *dir, strings.Join(skipped, ", "))
 		}
 		fsys, ferr := interop.ResponsesFS(runs)
 		if ferr != nil {
@@ -75,7 +76,7 @@ func runLeaderboard(e *env) error {
 	}
 	var boards []*leaderboard.Board
 	for _, m := range ms {
-		board, err := leaderboard.Build(e.ctx, inputs, leaderboard.Options{
+		board, err := leaderboard.Build(e.Ctx, inputs, leaderboard.Options{
 			Metric: m.ID, Profile: *normalize, Confidence: iv.Confidence(), Alpha: *alpha, TierCorrection: *tiers, Resamples: iv.Resamples(), Seed: iv.Seed(),
 			Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
 			RepairUTF8: *repair,
@@ -90,20 +91,20 @@ func runLeaderboard(e *env) error {
 	for _, b := range boards {
 		tables = append(tables, b.Tables()...)
 	}
-	if err := export.write(e, "Leaderboard", tables); err != nil {
+	if err := export.WriteFiles(e, "Leaderboard", tables); err != nil {
 		return err
 	}
 	if *asJSON {
 		if len(boards) == 1 {
-			return writeJSON(e.stdout, boards[0])
+			return cli.WriteJSON(e.Stdout, boards[0])
 		}
-		return writeJSON(e.stdout, boards)
+		return cli.WriteJSON(e.Stdout, boards)
 	}
 	for i, b := range boards {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(e.Stdout)
 		}
-		if err := b.WriteText(e.stdout); err != nil {
+		if err := b.WriteText(e.Stdout); err != nil {
 			return err
 		}
 	}

@@ -7,27 +7,28 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/mc"
 )
 
 func init() {
-	register(&command{name: "mc", summary: "score multiple-choice predictions (log-likelihoods or letters) per language and subject", run: runMC})
+	cli.Register(&cli.Command{Name: "mc", Summary: "score multiple-choice predictions (log-likelihoods or letters) per language and subject", Run: runMC})
 }
 
-func runMC(e *env) error {
-	fs := newFlags(e, "mc")
+func runMC(e *cli.Env) error {
+	fs := cli.NewFlags(e, "mc")
 	var (
 		predictions = fs.String("predictions", "", "prediction `FILE` (.csv or .jsonl); default: the built-in sample")
 		kList       = fs.String("k", "2", "comma-separated `k` values for recall@k")
 	)
-	export := addTableExportFlags(fs)
+	export := cli.AddTableExportFlags(fs)
 	rec := addRecordFlag(fs)
-	iv := addIntervalFlags(fs, "for the MRR interval")
-	err := parseNoArgs(e, fs, "the file goes after --predictions")
+	iv := cli.AddIntervalFlags(fs, "for the MRR interval")
+	err := cli.ParseNoArgs(e, fs, "the file goes after --predictions")
 	if err != nil {
 		return err
 	}
-	defer rec.close()
+	defer rec.Close()
 	var ks []int
 	for _, s := range strings.Split(*kList, ",") {
 		s = strings.TrimSpace(s)
@@ -36,16 +37,16 @@ func runMC(e *env) error {
 		}
 		k, err := strconv.Atoi(s)
 		if err != nil || k < 1 {
-			return usagef("mc: --k wants positive whole numbers, got %q", s)
+			return cli.Usagef("mc: --k wants positive whole numbers, got %q", s)
 		}
 		ks = append(ks, k)
 	}
-	data, name, err := readOrSample(*predictions, datasets.MC, datasets.MCPredictionsName)
+	data, name, err := cli.ReadOrSample(*predictions, datasets.MC, datasets.MCPredictionsName)
 	if err != nil {
 		return err
 	}
 	if *predictions == "" {
-		fmt.Fprintf(e.stderr, "evalbook mc: no --predictions given; scoring the built-in sample %s\n", name)
+		fmt.Fprintf(e.Stderr, "evalbook mc: no --predictions given; scoring the built-in sample %s\n", name)
 	}
 	f, err := mc.Read(bytes.NewReader(data), name, mc.Columns{})
 	if err != nil {
@@ -56,8 +57,8 @@ func runMC(e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := recordMC(e, rec, f, rep, mopt); err != nil {
+	if err := rec.MC(e, f, rep, mopt.Seed); err != nil {
 		return err
 	}
-	return render(e, rep, export)
+	return cli.Render(e, rep, export)
 }

@@ -3,20 +3,21 @@ package main
 import (
 	"bytes"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
 )
 
 func init() {
-	register(&command{name: "plan check", summary: "validate an evaluation plan and list what it leaves unguarded", run: runPlanCheck})
-	register(&command{name: "plan gate", summary: "apply a plan's release gates to a run file: release or no release, with reasons", run: runPlanGate})
+	cli.Register(&cli.Command{Name: "plan check", Summary: "validate an evaluation plan and list what it leaves unguarded", Run: runPlanCheck})
+	cli.Register(&cli.Command{Name: "plan gate", Summary: "apply a plan's release gates to a run file: release or no release, with reasons", Run: runPlanGate})
 }
 
 const kitSamplePlan = "helpdesk/plan_v1.json"
 
 // kitPlanArg reads the plan named by file, or the embedded sample plan
 // (saying on stderr that no `what` was given).
-func kitPlanArg(e *env, file, what string) (*design.Plan, error) {
+func kitPlanArg(e *cli.Env, file, what string) (*design.Plan, error) {
 	var names []string
 	if file != "" {
 		names = []string{file}
@@ -28,15 +29,15 @@ func kitPlanArg(e *env, file, what string) (*design.Plan, error) {
 	return design.ReadPlan(bytes.NewReader(in[0].Data), in[0].Name)
 }
 
-func runPlanCheck(e *env) error {
-	fs := newFlags(e, "plan check")
-	export := addTableExportFlags(fs)
-	args, err := parseFlags(e, fs)
+func runPlanCheck(e *cli.Env) error {
+	fs := cli.NewFlags(e, "plan check")
+	export := cli.AddTableExportFlags(fs)
+	args, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
 	if len(args) > 1 {
-		return usagef("plan check: one FILE at most, got %d", len(args))
+		return cli.Usagef("plan check: one FILE at most, got %d", len(args))
 	}
 	file := ""
 	if len(args) == 1 {
@@ -46,19 +47,19 @@ func runPlanCheck(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, p.Check(), export)
+	return cli.Render(e, p.Check(), export)
 }
 
-func runPlanGate(e *env) error {
-	fs := newFlags(e, "plan gate")
+func runPlanGate(e *cli.Env) error {
+	fs := cli.NewFlags(e, "plan gate")
 	planFile := fs.String("plan", "", "plan `FILE` (default: the embedded sample plan)")
 	runFile := fs.String("run", "", "run `FILE` (CSV: id,task,set,lang,expect,outcome,fact,pass)")
-	export := addTableExportFlags(fs)
-	if err := parseNoArgs(e, fs, "the run file goes after --run"); err != nil {
+	export := cli.AddTableExportFlags(fs)
+	if err := cli.ParseNoArgs(e, fs, "the run file goes after --run"); err != nil {
 		return err
 	}
 	if *runFile == "" {
-		return usagef("plan gate: --run FILE is required")
+		return cli.Usagef("plan gate: --run FILE is required")
 	}
 	p, err := kitPlanArg(e, *planFile, "--plan FILE")
 	if err != nil {
@@ -73,11 +74,11 @@ func runPlanGate(e *env) error {
 		return err
 	}
 	v := p.Gate(harness.Measurements(rows))
-	if err := render(e, &v, export); err != nil {
+	if err := cli.Render(e, &v, export); err != nil {
 		return err
 	}
 	if !v.Release {
-		return &silentError{code: exitGateFailed} // the reasons are printed above
+		return &cli.SilentError{Code: cli.ExitGateFailed} // the reasons are printed above
 	}
 	return nil
 }

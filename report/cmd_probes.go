@@ -1,25 +1,28 @@
 package main
 
-import "github.com/evalbook/evalbook/pkg/judge"
+import (
+	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/pkg/judge"
+)
 
 func init() {
-	register(&command{name: "probes", summary: "bias probes of a pairwise judge: position, verbosity and self-preference fingerprints", run: runProbes})
+	cli.Register(&cli.Command{Name: "probes", Summary: "bias probes of a pairwise judge: position, verbosity and self-preference fingerprints", Run: runProbes})
 }
 
-func runProbes(e *env) error {
-	fs := newFlags(e, "probes")
+func runProbes(e *cli.Env) error {
+	fs := cli.NewFlags(e, "probes")
 	var (
 		pairsPath = fs.String("pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
 		spec      = fs.String("judge", "", "the judge: fake:NAME, fake:all, or an endpoint `URL`")
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID` for a model judge")
-		export    = addTableExportFlags(fs)
+		export    = cli.AddTableExportFlags(fs)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
-	if err := parseNoArgs(e, fs, ""); err != nil {
+	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
 	if *spec == "" {
-		return usagef("probes: --judge is required (fake:NAME, fake:all or an endpoint URL)")
+		return cli.Usagef("probes: --judge is required (fake:NAME, fake:all or an endpoint URL)")
 	}
 	p, err := chooseJudgePrompt("probes", *prompts, *promptID, judge.KindPairwise)
 	if err != nil {
@@ -42,7 +45,7 @@ func runProbes(e *env) error {
 		if err != nil {
 			return err
 		}
-		jp, err := judge.ProbeJudge(e.ctx, j, name, pairs)
+		jp, err := judge.ProbeJudge(e.Ctx, j, name, pairs)
 		if m != nil {
 			m.report(e)
 			m.close()
@@ -55,5 +58,5 @@ func runProbes(e *env) error {
 		}
 		judges = append(judges, jp)
 	}
-	return render(e, judge.NewProbeReport(pairsName, pairs, judges), export)
+	return cli.Render(e, judge.NewProbeReport(pairsName, pairs, judges), export)
 }

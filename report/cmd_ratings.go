@@ -3,24 +3,25 @@ package main
 import (
 	"os"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/ratings"
 )
 
 func init() {
-	register(&command{name: "ratings", summary: "Bradley-Terry ratings with bootstrap intervals from pairwise verdicts (model_a, model_b, winner)", run: runRatings})
+	cli.Register(&cli.Command{Name: "ratings", Summary: "Bradley-Terry ratings with bootstrap intervals from pairwise verdicts (model_a, model_b, winner)", Run: runRatings})
 }
 
-func runRatings(e *env) error {
-	fs := newFlags(e, "ratings")
+func runRatings(e *cli.Env) error {
+	fs := cli.NewFlags(e, "ratings")
 	pairs := fs.String("pairs", "", "pairwise verdict `FILE` (CSV or JSONL: model_a, model_b, winner a|b|tie, optional item)")
 	anchor := fs.String("anchor", "", "`model` whose rating is 0 (default: the mean rating is 0)")
-	export := addTableExportFlags(fs)
-	iv := addIntervalFlags(fs, "over items (or verdicts)")
-	if err := parseNoArgs(e, fs, "the file goes after --pairs"); err != nil {
+	export := cli.AddTableExportFlags(fs)
+	iv := cli.AddIntervalFlags(fs, "over items (or verdicts)")
+	if err := cli.ParseNoArgs(e, fs, "the file goes after --pairs"); err != nil {
 		return err
 	}
 	if *pairs == "" {
-		return usagef("ratings: --pairs FILE is required")
+		return cli.Usagef("ratings: --pairs FILE is required")
 	}
 	f, err := os.Open(*pairs)
 	if err != nil {
@@ -31,5 +32,5 @@ func runRatings(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, res, export)
+	return cli.Render(e, res, export)
 }

@@ -6,37 +6,38 @@ import (
 	"io"
 	"os"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 )
 
 func init() {
-	register(&command{name: "report", summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", run: runReport})
+	cli.Register(&cli.Command{Name: "report", Summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", Run: runReport})
 }
 
-func runReport(e *env) error {
-	fs := newFlags(e, "report")
+func runReport(e *cli.Env) error {
+	fs := cli.NewFlags(e, "report")
 	from := fs.String("from", "", "saved result `FILE` (the JSON of score --json); - reads standard input")
 	verdicts := fs.String("verdicts", "", "verdict `FILE` of the same run (the CSV of score --out)")
 	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset file name>\")")
 	asJSON := fs.Bool("json", false, "print the result as one JSON document instead of the text report")
-	exp := addExportFlags(fs)
-	err := parseNoArgs(e, fs, "the result file goes after --from")
+	exp := cli.AddExportFlags(fs)
+	err := cli.ParseNoArgs(e, fs, "the result file goes after --from")
 	if err != nil {
 		return err
 	}
 	if *from == "" {
-		return usagef("report: --from RESULT.json is required (save one with evalbook score --json > RESULT.json)")
+		return cli.Usagef("report: --from RESULT.json is required (save one with evalbook score --json > RESULT.json)")
 	}
-	if err := exp.check("report"); err != nil {
+	if err := exp.Check("report"); err != nil {
 		return err
 	}
-	if *verdicts != "" && !exp.needVerdicts() {
-		return usagef("report: --verdicts is only read for --xlsx or --html")
+	if *verdicts != "" && !exp.NeedVerdicts() {
+		return cli.Usagef("report: --verdicts is only read for --xlsx or --html")
 	}
 	var data []byte
 	if *from == "-" {
-		data, err = io.ReadAll(e.stdin)
+		data, err = io.ReadAll(e.Stdin)
 	} else {
 		data, err = os.ReadFile(*from)
 	}
@@ -50,7 +51,7 @@ func runReport(e *env) error {
 	if *title != "" {
 		res.Title = *title
 	}
-	if !exp.showPaths { // a result saved by an older evalbook may hold a path
+	if !exp.ShowPaths { // a result saved by an older evalbook may hold a path
 		res.Dataset.Path = results.DisplayName(res.Dataset.Path)
 	}
 	if *verdicts != "" {
@@ -58,8 +59,8 @@ func runReport(e *env) error {
 			return err
 		}
 	}
-	if exp.any() {
-		if err := exportScore(e, exp, res, tables, *verdicts, *verdicts); err != nil {
+	if exp.Any() {
+		if err := cli.ExportScore(e, exp, res, tables, *verdicts, *verdicts); err != nil {
 			return err
 		}
 		if !*asJSON {
@@ -67,14 +68,14 @@ func runReport(e *env) error {
 		}
 	}
 	if *asJSON {
-		return res.WriteJSON(e.stdout)
+		return res.WriteJSON(e.Stdout)
 	}
-	if err := res.WriteText(e.stdout); err != nil {
+	if err := res.WriteText(e.Stdout); err != nil {
 		return err
 	}
 	for i := range tables {
-		fmt.Fprintln(e.stdout)
-		if err := tables[i].WriteText(e.stdout); err != nil {
+		fmt.Fprintln(e.Stdout)
+		if err := tables[i].WriteText(e.Stdout); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/datasets"
@@ -15,11 +16,11 @@ import (
 )
 
 func init() {
-	register(&command{name: "run", summary: "run the sample retrieval system over case records and write per-case outcomes", run: runRun})
+	cli.Register(&cli.Command{Name: "run", Summary: "run the sample retrieval system over case records and write per-case outcomes", Run: runRun})
 }
 
-func runRun(e *env) error {
-	fset := newFlags(e, "run")
+func runRun(e *cli.Env) error {
+	fset := cli.NewFlags(e, "run")
 	casesFile := fset.String("cases", "", "case records `FILE` (JSONL); default: the embedded sample")
 	corpusDir := fset.String("corpus", "", "corpus `DIR` of *.md documents; default: the embedded sample corpus")
 	chunking := fset.String("chunking", "paragraph", "chunk `unit`: paragraph or sentence")
@@ -27,26 +28,26 @@ func runRun(e *env) error {
 	minMargin := fset.Float64("min-margin", 0, "abstain when the top score beats other documents by less than `Y`, in [0, 1]")
 	planFile := fset.String("plan", "", "plan `FILE` whose case_values extend the allowed case values")
 	out := fset.String("out", "", "write the per-case run `FILE` (CSV)")
-	rawCSV := addRawCSVFlag(fset)
-	export := addTableExportFlags(fset)
-	if err := parseNoArgs(e, fset, "cases go after --cases"); err != nil {
+	rawCSV := cli.AddRawCSVFlag(fset)
+	export := cli.AddTableExportFlags(fset)
+	if err := cli.ParseNoArgs(e, fset, "cases go after --cases"); err != nil {
 		return err
 	}
-	if err := checkOut("run", *out, *casesFile); err != nil {
+	if err := cli.CheckOut("run", *out, *casesFile); err != nil {
 		return err
 	}
 	ch, err := harness.ParseChunking(*chunking)
 	if err != nil {
-		return usagef("run: %v", err)
+		return cli.Usagef("run: %v", err)
 	}
 	// A score is the share of the question's words a chunk holds, and a
 	// margin the difference of two scores: both lie in [0, 1], so a
 	// setting outside it would abstain on every case, or never.
 	if !(*minScore >= 0 && *minScore <= 1) {
-		return usagef("run: --min-score %v is outside [0, 1] (a score is the share of the question's words a chunk holds)", *minScore)
+		return cli.Usagef("run: --min-score %v is outside [0, 1] (a score is the share of the question's words a chunk holds)", *minScore)
 	}
 	if !(*minMargin >= 0 && *minMargin <= 1) {
-		return usagef("run: --min-margin %v is outside [0, 1] (a margin is the difference of two scores)", *minMargin)
+		return cli.Usagef("run: --min-margin %v is outside [0, 1] (a margin is the difference of two scores)", *minMargin)
 	}
 	if *corpusDir != "" {
 		switch st, err := os.Stat(*corpusDir); {
@@ -68,7 +69,7 @@ func runRun(e *env) error {
 	}
 	corpus, corpusLabel := os.DirFS(*corpusDir), *corpusDir
 	if corpusLabel == "" {
-		fmt.Fprintln(e.stderr, "evalbook: no --corpus given; using the embedded sample datasets/helpdesk/corpus")
+		fmt.Fprintln(e.Stderr, "evalbook: no --corpus given; using the embedded sample datasets/helpdesk/corpus")
 		corpus, _ = fs.Sub(datasets.Helpdesk, "helpdesk/corpus")
 		corpusLabel = "datasets/helpdesk/corpus"
 	}
@@ -80,14 +81,14 @@ func runRun(e *env) error {
 	rows := harness.Run(sys, harness.RunCases(cases))
 	if *out != "" {
 		write := func(w io.Writer, o tabular.CSVOptions) (int, error) { return harness.WriteCSVOptions(w, rows, o) }
-		if err := writeCSVFile(e, "run", *out, *rawCSV, write); err != nil {
+		if err := cli.WriteCSVFile(e, "run", *out, *rawCSV, write); err != nil {
 			return err
 		}
 	}
 	rep := harness.NewRunReport(rows, sys.Info(corpusLabel), label, design.Hash(cases))
-	if err := render(e, rep, export); err != nil || export.json || *out == "" {
+	if err := cli.Render(e, rep, export); err != nil || export.JSON || *out == "" {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %s\n", *out)
+	fmt.Fprintf(e.Stdout, "wrote %s\n", *out)
 	return nil
 }

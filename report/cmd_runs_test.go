@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/store"
 )
 
 // scoreAndRecord does what `evalbook score --responses FILE --record
@@ -21,25 +23,25 @@ import (
 // committed with the result (recordRun).
 func scoreAndRecord(t *testing.T, path, name, csvText string, extra ...string) {
 	t.Helper()
-	e := &env{ctx: context.Background(), stdout: io.Discard, stderr: io.Discard}
+	e := &cli.Env{Ctx: context.Background(), Stdout: io.Discard, Stderr: io.Discard}
 	fs := flag.NewFlagSet("score", flag.ContinueOnError)
 	rec := addRecordFlag(fs)
 	if err := fs.Parse(append([]string{"--record", "--store", path}, extra...)); err != nil {
 		t.Fatal(err)
 	}
-	defer rec.close()
+	defer rec.Close()
 	var opt qa.Options
-	hook, err := rec.rowHook(e, opt, nil)
+	hook, err := rec.Hook(e, store.Columns{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Rows = hook
-	res, err := qa.Score(e.ctx, strings.NewReader(csvText), name, opt)
+	res, err := qa.Score(e.Ctx, strings.NewReader(csvText), name, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Tool = "evalbook " + version
-	if err := recordRun(e, rec, "score", res, nil); err != nil {
+	if err := rec.Score(e, "score", res); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,29 +2,30 @@ package main
 
 import (
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
 )
 
 func init() {
-	register(&command{name: "summarize", summary: "score answer-or-abstain outcomes: success, coverage, answered accuracy, slices", run: runSummarize})
+	cli.Register(&cli.Command{Name: "summarize", Summary: "score answer-or-abstain outcomes: success, coverage, answered accuracy, slices", Run: runSummarize})
 }
 
-func runSummarize(e *env) error {
-	fs := newFlags(e, "summarize")
+func runSummarize(e *cli.Env) error {
+	fs := cli.NewFlags(e, "summarize")
 	datasetFile := fs.String("dataset", "", "dataset `FILE` (JSON array, JSONL, or case records JSONL)")
 	resultsFile := fs.String("results", "", "results `FILE` (JSON object, JSONL, or a run CSV)")
 	slice := fs.String("slice", "task", "for case records: the `field` that names the slice (task, set, lang, expect)")
-	export := addTableExportFlags(fs)
-	err := parseNoArgs(e, fs, "use --dataset and --results")
+	export := cli.AddTableExportFlags(fs)
+	err := cli.ParseNoArgs(e, fs, "use --dataset and --results")
 	if err != nil {
 		return err
 	}
 	if (*datasetFile == "") != (*resultsFile == "") {
-		return usagef("summarize: give both --dataset and --results, or neither for the embedded fixture")
+		return cli.Usagef("summarize: give both --dataset and --results, or neither for the embedded fixture")
 	}
 	if _, err := design.DefaultVocabulary.Values(*slice); err != nil {
-		return usagef("summarize: --slice: %v", err)
+		return cli.Usagef("summarize: --slice: %v", err)
 	}
 	ds, res := design.File{Name: *datasetFile}, design.File{Name: *resultsFile}
 	if ds.Name == "" {
@@ -42,5 +43,5 @@ func runSummarize(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, rep, export)
+	return cli.Render(e, rep, export)
 }

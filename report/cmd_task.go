@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
 func init() {
-	register(&command{name: "task run", summary: "run few-shot tasks (log-likelihood or letter multiple choice, generative) against an OpenAI-compatible endpoint", run: runTaskRun})
-	register(&command{name: "task merge", summary: "join the details files of a sharded task run and score them as one run", run: runTaskMerge})
-	register(&command{name: "merge", summary: "the same as task merge: join shard details files into one run", run: runTaskMerge})
-	register(&command{name: "task list", summary: "list the task files (suite|task and languages) evalbook task run knows", run: runTaskList})
+	cli.Register(&cli.Command{Name: "task run", Summary: "run few-shot tasks (log-likelihood or letter multiple choice, generative) against an OpenAI-compatible endpoint", Run: runTaskRun})
+	cli.Register(&cli.Command{Name: "task merge", Summary: "join the details files of a sharded task run and score them as one run", Run: runTaskMerge})
+	cli.Register(&cli.Command{Name: "merge", Summary: "the same as task merge: join shard details files into one run", Run: runTaskMerge})
+	cli.Register(&cli.Command{Name: "task list", Summary: "list the task files (suite|task and languages) evalbook task run knows", Run: runTaskList})
 }
 
 // taskCatalog opens the task files of dir, or the shipped ones.
@@ -27,7 +28,7 @@ func taskCatalog(dir string) (*tasks.Catalog, error) {
 		return tasks.LoadCatalog(datasets.Tasks, datasets.TasksRoot)
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, usagef("--task-dir %q is not a folder", dir)
+		return nil, cli.Usagef("--task-dir %q is not a folder", dir)
 	}
 	return tasks.LoadCatalog(os.DirFS(dir), ".")
 }
@@ -41,7 +42,7 @@ func parseShard(s string) (int, int, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, usagef("task run: --shard %q: want i/n with 0 <= i < n, e.g. 0/4 to 3/4", s)
+		return 0, 0, cli.Usagef("task run: --shard %q: want i/n with 0 <= i < n, e.g. 0/4 to 3/4", s)
 	}
 	return i, n, nil
 }
@@ -88,8 +89,8 @@ func writeDetailsFile(path string, d *tasks.Details) error {
 	return commit()
 }
 
-func runTaskRun(e *env) error {
-	fs := newFlags(e, "task run")
+func runTaskRun(e *cli.Env) error {
+	fs := cli.NewFlags(e, "task run")
 	var (
 		specs      = fs.String("tasks", "", "task strings `suite|task:language|shots|truncate`, comma-separated")
 		taskDir    = fs.String("task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
@@ -105,17 +106,17 @@ func runTaskRun(e *env) error {
 	var endpoints endpointList
 	fs.Var(&endpoints, "endpoint", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1; give it again to spread the requests over several servers")
 	cf := addClientFlags(fs, 32, "task-cache.jsonl", "task")
-	export := addTableExportFlags(fs)
-	if err := parseNoArgs(e, fs, ""); err != nil {
+	export := cli.AddTableExportFlags(fs)
+	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
 	for _, f := range []struct{ name, val string }{{"--tasks", *specs}, {"--endpoint", strings.Join(endpoints, ",")}, {"--model", cf.s.Model}} {
 		if f.val == "" {
-			return usagef("task run: %s is required (see evalbook task run --help)", f.name)
+			return cli.Usagef("task run: %s is required (see evalbook task run --help)", f.name)
 		}
 	}
 	if *confidence <= 0 || *confidence >= 1 {
-		return usagef("task run: --confidence must be between 0 and 1")
+		return cli.Usagef("task run: --confidence must be between 0 and 1")
 	}
 	sh, shards, err := parseShard(*shard)
 	if err != nil {
@@ -127,7 +128,7 @@ func runTaskRun(e *env) error {
 	}
 	sp, err := tasks.ParseSpecs(*specs)
 	if err != nil {
-		return usagef("task run: --tasks: %v", err)
+		return cli.Usagef("task run: --tasks: %v", err)
 	}
 	cat, err := taskCatalog(*taskDir)
 	if err != nil {
@@ -135,11 +136,11 @@ func runTaskRun(e *env) error {
 	}
 	for _, s := range sp {
 		if _, err := cat.Resolve(s); err != nil {
-			return usagef("task run: %v (see evalbook task list)", err)
+			return cli.Usagef("task run: %v (see evalbook task list)", err)
 		}
 	}
 	if *details != "" {
-		if err := checkOut("task run", *details); err != nil {
+		if err := cli.CheckOut("task run", *details); err != nil {
 			return err
 		}
 	}
@@ -167,7 +168,7 @@ func runTaskRun(e *env) error {
 			cfg.Cache = m.cache
 			c, err := llm.NewClient(cfg)
 			if err != nil {
-				return usagef("task run: %v", err)
+				return cli.Usagef("task run: %v", err)
 			}
 			spread = append(spread, c)
 			shown = append(shown, c.Endpoint())
@@ -177,30 +178,30 @@ func runTaskRun(e *env) error {
 	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.s.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice}
 	if *batch {
 		if len(endpoints) > 1 || m.cachePath == "none" {
-			return usagef("task run: --batch takes one --endpoint and a cache file (not --cache none): the batch's replies go into the cache, and its state file beside it lets a rerun resume the batch")
+			return cli.Usagef("task run: --batch takes one --endpoint and a cache file (not --cache none): the batch's replies go into the cache, and its state file beside it lets a rerun resume the batch")
 		}
-		reqs, err := tasks.Requests(e.ctx, runOpt)
+		reqs, err := tasks.Requests(e.Ctx, runOpt)
 		if err != nil {
 			return err
 		}
 		state := m.cachePath + ".batch-state.json"
-		st, err := m.client.SampleBatch(e.ctx, reqs, llm.BatchOptions{StatePath: state, Poll: *batchPoll,
-			Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, "evalbook task run: "+f+"\n", a...) }})
+		st, err := m.client.SampleBatch(e.Ctx, reqs, llm.BatchOptions{StatePath: state, Poll: *batchPoll,
+			Logf: func(f string, a ...any) { fmt.Fprintf(e.Stderr, "evalbook task run: "+f+"\n", a...) }})
 		if err != nil {
 			return fmt.Errorf("task run: batch: %w (pending batches are kept in %s: run the same command again to resume them)", err, state)
 		}
-		fmt.Fprintf(e.stderr, "evalbook task run: batch: %d requests cached before, %d submitted, %d batches resumed, %d replies received, %d answered with an error (asked online)\n",
+		fmt.Fprintf(e.Stderr, "evalbook task run: batch: %d requests cached before, %d submitted, %d batches resumed, %d replies received, %d answered with an error (asked online)\n",
 			st.Cached, st.Submitted, st.Resumed, st.Received, st.Failed)
 	}
 	last := time.Now()
 	runOpt.Client, runOpt.Workers = client, 2*cf.s.Concurrency*len(endpoints)
 	runOpt.Progress = func(done, total int) {
 		if time.Since(last) > 2*time.Second || done == total {
-			fmt.Fprintf(e.stderr, "evalbook task run: %d/%d items\n", done, total)
+			fmt.Fprintf(e.Stderr, "evalbook task run: %d/%d items\n", done, total)
 			last = time.Now()
 		}
 	}
-	d, err := tasks.Run(e.ctx, runOpt)
+	d, err := tasks.Run(e.Ctx, runOpt)
 	m.report(e)
 	if err != nil {
 		return m.interrupted(err)
@@ -214,35 +215,35 @@ func runTaskRun(e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := render(e, r, export); err != nil {
+	if err := cli.Render(e, r, export); err != nil {
 		return err
 	}
 	if r.Failed > 0 {
-		return fmt.Errorf("task run: %s failed after retries and are left out of every figure; %s", plural(r.Failed, "item", "items"), m.rerun(r.Failed, "item", "items"))
+		return fmt.Errorf("task run: %s failed after retries and are left out of every figure; %s", cli.Plural(r.Failed, "item", "items"), m.rerun(r.Failed, "item", "items"))
 	}
 	return nil
 }
 
-func runTaskMerge(e *env) error {
-	fs := newFlags(e, "task merge")
+func runTaskMerge(e *cli.Env) error {
+	fs := cli.NewFlags(e, "task merge")
 	var (
 		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
 		prices     = fs.String("prices", "", "dated price `FILE` (JSON) to turn tokens into cost")
 	)
-	export := addTableExportFlags(fs)
-	args, err := parseFlags(e, fs)
+	export := cli.AddTableExportFlags(fs)
+	args, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
 	}
 	if len(args) == 0 {
-		return usagef("task merge: give the details files of every shard (see evalbook task merge --help)")
+		return cli.Usagef("task merge: give the details files of every shard (see evalbook task merge --help)")
 	}
 	if *confidence <= 0 || *confidence >= 1 {
-		return usagef("task merge: --confidence must be between 0 and 1")
+		return cli.Usagef("task merge: --confidence must be between 0 and 1")
 	}
 	if *out != "" {
-		if err := checkOut("task merge", *out, args...); err != nil {
+		if err := cli.CheckOut("task merge", *out, args...); err != nil {
 			return err
 		}
 	}
@@ -276,13 +277,13 @@ func runTaskMerge(e *env) error {
 	if err != nil {
 		return err
 	}
-	return render(e, r, export)
+	return cli.Render(e, r, export)
 }
 
-func runTaskList(e *env) error {
-	fs := newFlags(e, "task list")
+func runTaskList(e *cli.Env) error {
+	fs := cli.NewFlags(e, "task list")
 	taskDir := fs.String("task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
-	if err := parseNoArgs(e, fs, ""); err != nil {
+	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
 	cat, err := taskCatalog(*taskDir)
@@ -291,7 +292,7 @@ func runTaskList(e *env) error {
 	}
 	for _, n := range cat.Names() {
 		t := cat.Task(n)
-		fmt.Fprintf(e.stdout, "%-22s %-11s %s\n", n, t.Kind, strings.Join(t.LanguageNames(), ", "))
+		fmt.Fprintf(e.Stdout, "%-22s %-11s %s\n", n, t.Kind, strings.Join(t.LanguageNames(), ", "))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/generate"
@@ -26,7 +27,7 @@ import (
 func jsonOf(t *testing.T, v any) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := writeJSON(&b, v); err != nil {
+	if err := cli.WriteJSON(&b, v); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -128,7 +129,7 @@ func TestJSONIsTheLibraryResult(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := runCLI(t, tc.args...)
-			if code != 0 && !(tc.name == "plan gate" && code == exitGateFailed) {
+			if code != 0 && !(tc.name == "plan gate" && code == cli.ExitGateFailed) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			if want := jsonOf(t, tc.want); out != want {
@@ -214,7 +215,7 @@ func TestScoreJSONIsTheLibraryResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName,
-		qa.Options{Metrics: ms, By: [][]string{{"language"}, {"Domain"}}, Seed: defaultSeed, Advice: scoreAdvice})
+		qa.Options{Metrics: ms, By: [][]string{{"language"}, {"Domain"}}, Seed: cli.DefaultSeed, Advice: scoreAdvice})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/llm"
 )
 
@@ -68,11 +69,11 @@ func (m *modelClient) where() string {
 func (cf *clientFlags) config(endpoint string) (llm.Config, error) {
 	cf.s.BaseURL = endpoint
 	if cf.maxReplyMiB <= 0 || cf.maxReplyMiB > 1<<20 {
-		return llm.Config{}, usagef("%s: --max-reply-mib must be between 1 and 1048576", cf.cmd)
+		return llm.Config{}, cli.Usagef("%s: --max-reply-mib must be between 1 and 1048576", cf.cmd)
 	}
 	cf.s.MaxReplyBytes = cf.maxReplyMiB << 20
 	if cf.s.Grace < 0 {
-		return llm.Config{}, usagef("%s: --grace must not be negative (0: none)", cf.cmd)
+		return llm.Config{}, cli.Usagef("%s: --grace must not be negative (0: none)", cf.cmd)
 	}
 	cfg, err := cf.s.Config()
 	for _, u := range []struct {
@@ -85,18 +86,18 @@ func (cf *clientFlags) config(endpoint string) (llm.Config, error) {
 		{llm.ErrSeed, fmt.Sprintf("--model-seed must be an integer, not %q", cf.s.Seed)},
 	} {
 		if errors.Is(err, u.err) {
-			return cfg, usagef("%s: %s", cf.cmd, u.msg)
+			return cfg, cli.Usagef("%s: %s", cf.cmd, u.msg)
 		}
 	}
 	if err != nil {
-		return cfg, usagef("%s: %v", cf.cmd, err)
+		return cfg, cli.Usagef("%s: %v", cf.cmd, err)
 	}
 	return cfg, nil
 }
 
 // open checks the client flags and opens the cache and the client for
 // endpoint.
-func (cf *clientFlags) open(e *env, endpoint string) (*modelClient, error) {
+func (cf *clientFlags) open(e *cli.Env, endpoint string) (*modelClient, error) {
 	cfg, err := cf.config(endpoint)
 	if err != nil {
 		return nil, err
@@ -109,18 +110,18 @@ func (cf *clientFlags) open(e *env, endpoint string) (*modelClient, error) {
 		return nil, err
 	}
 	for _, w := range m.cache.Warnings() {
-		fmt.Fprintln(e.stderr, "evalbook: warning:", w)
+		fmt.Fprintln(e.Stderr, "evalbook: warning:", w)
 	}
 	cfg.Cache, cfg.MaxTokens = m.cache, cf.maxTokens
 	var logMu sync.Mutex // the client logs from several goroutines
 	cfg.Logf = func(format string, args ...any) {
 		logMu.Lock()
 		defer logMu.Unlock()
-		fmt.Fprintf(e.stderr, "evalbook: "+cf.logAs+": "+format+"\n", args...)
+		fmt.Fprintf(e.Stderr, "evalbook: "+cf.logAs+": "+format+"\n", args...)
 	}
 	if m.client, err = llm.NewClient(cfg); err != nil {
 		m.cache.Close()
-		return nil, usagef("%s: %v", cf.cmd, err)
+		return nil, cli.Usagef("%s: %v", cf.cmd, err)
 	}
 	return m, nil
 }
@@ -128,9 +129,9 @@ func (cf *clientFlags) open(e *env, endpoint string) (*modelClient, error) {
 // report prints the client's request counts on stderr: they change from
 // run to run (a rerun is served from the cache), so they stay out of the
 // report itself.
-func (m *modelClient) report(e *env) {
+func (m *modelClient) report(e *cli.Env) {
 	st := m.client.Stats()
-	fmt.Fprintf(e.stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n",
+	fmt.Fprintf(e.Stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n",
 		st.Requests, st.Retries, st.CacheHits, m.where())
 }
 
@@ -143,7 +144,7 @@ func (m *modelClient) interrupted(err error) error {
 			return fmt.Errorf("stopped: %v; with --cache none %s", err, keptInMemory(m.cache.Len()))
 		}
 		return fmt.Errorf("stopped: %v; %s in the cache %s: fix the key and run the same command again to resume",
-			err, plural(m.cache.Len(), "reply is", "replies are"), m.cachePath)
+			err, cli.Plural(m.cache.Len(), "reply is", "replies are"), m.cachePath)
 	}
 	if !errors.Is(err, context.Canceled) {
 		return err
@@ -152,7 +153,7 @@ func (m *modelClient) interrupted(err error) error {
 		return fmt.Errorf("interrupted; with --cache none %s, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)",
 			keptInMemory(m.cache.Len()))
 	}
-	return fmt.Errorf("interrupted; %s in the cache %s: run the same command again to resume", plural(m.cache.Len(), "reply is", "replies are"), m.cachePath)
+	return fmt.Errorf("interrupted; %s in the cache %s: run the same command again to resume", cli.Plural(m.cache.Len(), "reply is", "replies are"), m.cachePath)
 }
 
 // rerun says what a rerun does after failed rows ("rows", "questions"):
@@ -162,7 +163,7 @@ func (m *modelClient) rerun(failed int, one, many string) string {
 	if m.cachePath == "none" {
 		return fmt.Sprintf("with --cache none %s, so running the command again asks for every %s (pass --cache FILE to make a rerun resume)", keptInMemory(m.cache.Len()), one)
 	}
-	return fmt.Sprintf("the other replies are cached in %s, so running the same command again asks only for the %s", m.cachePath, plural(failed, "failed "+one, "failed "+many))
+	return fmt.Sprintf("the other replies are cached in %s, so running the same command again asks only for the %s", m.cachePath, cli.Plural(failed, "failed "+one, "failed "+many))
 }
 
 // keptInMemory says that n replies received with --cache none are lost:
@@ -178,8 +179,8 @@ func keptInMemory(n int) string {
 // progress returns a callback drawing a progress bar on stderr when it is
 // a terminal, and nil otherwise (pipes, files, tests), with a function
 // that clears the bar.
-func progress(e *env, total int, what string) (func(done, total int), func()) {
-	f, ok := e.stderr.(*os.File)
+func progress(e *cli.Env, total int, what string) (func(done, total int), func()) {
+	f, ok := e.Stderr.(*os.File)
 	if !ok || total < 2 || os.Getenv("TERM") == "dumb" {
 		return nil, func() {}
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/internal/outfile"
 )
 
@@ -35,12 +36,12 @@ func main() {
 		}
 		os.Exit(code)
 	}()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	err := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	outfile.RemoveTemps() // every command commits or aborts its files; this is the safety net
 	if err != nil {
-		if !isSilent(err) {
+		if !cli.IsSilent(err) {
 			fmt.Fprintln(os.Stderr, "evalbook:", err)
 		}
-		os.Exit(exitCode(err))
+		os.Exit(cli.ExitCode(err))
 	}
 }

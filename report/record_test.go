@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
@@ -47,8 +48,8 @@ func TestRecordJudge(t *testing.T) {
 	fs := flag.NewFlagSet("judge", flag.ContinueOnError)
 	rec := addRecordFlag(fs)
 	fs.Parse([]string{"--record", "--store", path})
-	defer rec.close()
-	e := &env{ctx: ctx, stdout: io.Discard, stderr: io.Discard}
+	defer rec.Close()
+	e := &cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}
 	if err := recordJudge(e, rec, res, tbl); err != nil {
 		t.Fatal(err)
 	}
@@ -101,9 +102,9 @@ func TestRecordMC(t *testing.T) {
 	fs := flag.NewFlagSet("mc", flag.ContinueOnError)
 	rec := addRecordFlag(fs)
 	fs.Parse([]string{"--record", "--store", path})
-	defer rec.close()
+	defer rec.Close()
 	ctx := context.Background()
-	if err := recordMC(&env{ctx: ctx, stdout: io.Discard, stderr: io.Discard}, rec, f, rep, opt); err != nil {
+	if err := rec.MC(&cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}, f, rep, opt.Seed); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Open(path)
@@ -156,10 +157,10 @@ func TestRecordGenerate(t *testing.T) {
 		fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 		rec := addRecordFlag(fs)
 		fs.Parse([]string{"--record", "--store", path})
-		if err := recordGenerate(&env{ctx: ctx, stdout: io.Discard, stderr: io.Discard}, rec, res, "tpl123"); err != nil {
+		if err := recordGenerate(&cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}, rec, res, "tpl123"); err != nil {
 			t.Fatal(err)
 		}
-		rec.close()
+		rec.Close()
 	}
 	out, errOut, code := runCLI(t, "gate", "--store", path, "--baseline", "1", "--candidate", "2", "--metric", "exact_substring", "--margin", "0", "--json")
 	var g struct {

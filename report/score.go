@@ -1,41 +1,35 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
-	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/sink"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/pkg/store"
 )
 
 func init() {
-	register(&command{name: "score", summary: "score model responses against golden answers (per-group and combined accuracy)", run: runScore})
+	cli.Register(&cli.Command{Name: "score", Summary: "score model responses against golden answers (per-group and combined accuracy)", Run: runScore})
 }
 
-// multiFlag collects a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
-
-func runScore(e *env) error {
-	fs := newFlags(e, "score")
+func runScore(e *cli.Env) error {
+	fs := cli.NewFlags(e, "score")
 	var (
 		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl, .xlsx); default: the built-in sample")
 		metrics   = fs.String("metrics", strings.Join(score.Default, ","), "comma-separated metric `ids` to score, in output order")
-		by        multiFlag
+		by        cli.MultiFlag
 		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden; - writes it to standard output and the report to standard error")
 		asJSON    = fs.Bool("json", false, "print one JSON document (the accuracy JSON) instead of tables")
 		cluster   = fs.String("cluster", "", "`column` whose equal values form a cluster (e.g. a passage or question id): clustered intervals")
@@ -48,44 +42,43 @@ func runScore(e *env) error {
 		dCol      = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
 		rCol      = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
 		idCol     = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
-		rawCSV    = addRawCSVFlag(fs)
+		rawCSV    = cli.AddRawCSVFlag(fs)
 		outDir    = fs.String("out-dir", "", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
-		wbLimits  = addWorkbookLimitFlags(fs)
+		wbLimits  = cli.AddWorkbookLimitFlags(fs)
 		partBy    = fs.String("partition-by", "", "comma-separated input `columns` that --out-dir partitions by, outermost first (e.g. model,language)")
 		title     = fs.String("title", "", "report `title` of the workbook and the page (default: \"Evaluation report: <dataset file name>\")")
 	)
-	normalize := addNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
-	ci := addChoice(fs, "ci", "confidence interval `method`: wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca", "none")
-	iv := addIntervalFlags(fs, "")
+	normalize := cli.AddNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
+	ci := cli.AddChoice(fs, "ci", "confidence interval `method`: wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca", "none")
+	iv := cli.AddIntervalFlags(fs, "")
 	fs.Var(&by, "by", "group by `COL` (repeat for several groupings; COL1,COL2 for a cross grouping; \"\" for none); default Domain")
-	exp := addExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)
-	rec := addRecordFlag(fs)  // --record, --store (record.go)
-	if err := parseNoArgs(e, fs, "the response file goes after --responses"); err != nil {
+	exp := cli.AddExportFlags(fs) // --xlsx, --html, --charts, --html-rows (exports.go)
+	rec := cli.AddRecordFlag(fs)  // --record, --store
+	if err := cli.ParseNoArgs(e, fs, "the response file goes after --responses"); err != nil {
 		return err
 	}
-	if err := wbLimits.apply(); err != nil {
+	if err := wbLimits.Apply(); err != nil {
 		return err
 	}
-	defer rec.close()
-	if err := exp.check("score"); err != nil {
+	defer rec.Close()
+	if err := exp.Check("score"); err != nil {
 		return err
 	}
-	if err := checkOut("score", *out, *responses); err != nil {
+	if err := cli.CheckOut("score", *out, *responses); err != nil {
 		return err
 	}
 	if (*outDir == "") != (*partBy == "") {
-		return usagef("score: --out-dir and --partition-by go together")
+		return cli.Usagef("score: --out-dir and --partition-by go together")
 	}
-	outParquet := strings.EqualFold(filepath.Ext(*out), ".parquet") // typed verdict rows (pkg/parquetio)
 	ms, err := score.ParseList(*metrics)
 	if err != nil {
-		return usagef("score: --metrics: %v", err)
+		return cli.Usagef("score: --metrics: %v", err)
 	}
 	if *examples < 0 {
-		return usagef("score: --examples must not be negative (0 shows no example rows), not %d", *examples)
+		return cli.Usagef("score: --examples must not be negative (0 shows no example rows), not %d", *examples)
 	}
 	if *format != "" && !slices.Contains(qa.Formats(), *format) && !slices.Contains(interop.Formats(), *format) {
-		return usagef("score: --format must be one of %s, not %q", strings.Join(qa.Formats(), ", "), *format)
+		return cli.Usagef("score: --format must be one of %s, not %q", strings.Join(qa.Formats(), ", "), *format)
 	}
 	opt := qa.Options{
 		Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
@@ -103,23 +96,23 @@ func runScore(e *env) error {
 		RawCSV:     *rawCSV,
 	}
 	if *rawCSV {
-		rawCSVNote(e, "score")
+		cli.RawCSVNote(e, "score")
 	}
 	if *examples == 0 {
 		opt.Examples = -1 // none
 	}
 	if opt.By, err = qa.ParseBy(by); err != nil {
-		return usagef("score: --by %v", err)
+		return cli.Usagef("score: --by %v", err)
 	}
 
 	var in io.Reader
 	name := *responses
 	if name == "" {
-		fmt.Fprintf(e.stderr, "evalbook: no --responses given: scoring the built-in sample %s (%d bytes)\n", datasets.ResponsesName, len(datasets.Responses))
+		fmt.Fprintf(e.Stderr, "evalbook: no --responses given: scoring the built-in sample %s (%d bytes)\n", datasets.ResponsesName, len(datasets.Responses))
 		in = bytes.NewReader(datasets.Responses)
 		name = datasets.ResponsesName
 	} else if _, ok := interop.Harness(name, *format); ok {
-		r, err := interop.ResponsesReader(e.ctx, name, interop.Options{Format: *format})
+		r, err := interop.ResponsesReader(e.Ctx, name, interop.Options{Format: *format})
 		if err != nil {
 			return err
 		}
@@ -133,124 +126,62 @@ func runScore(e *env) error {
 		in = f
 	}
 
-	eeeOut := strings.HasSuffix(strings.ToLower(*out), ".eee.json")
-	var kept []*results.Row
-	if eeeOut {
-		if *eeeModel == "" {
-			return usagef("score: --out %s: give the model id with --model (model_info.id of the export)", *out)
-		}
-		opt.Rows = func(r *results.Row) error { kept = append(kept, r.Clone()); return nil }
-	}
-
 	// --out - sends the verdict file to standard output; the report then
 	// goes to standard error, so that the two never mix.
-	toStdout := *out == "-"
-	report := e.stdout
-	var commit func() error
-	if toStdout {
-		bw := bufio.NewWriterSize(e.stdout, 64<<10)
-		opt.Verdicts, commit, report = bw, bw.Flush, e.stderr
-	} else if *out != "" && !eeeOut {
-		w, c, abort, err := createAtomic(*out)
-		if err != nil {
-			return err
-		}
-		defer abort()
-		if outParquet {
-			sink := parquetio.NewFileSink(w, parquetio.WriteOptions{})
-			opt.Rows = sink.Row
-			commit = func() error {
-				if err := sink.Close(); err != nil {
-					return err
-				}
-				return c()
-			}
-		} else {
-			opt.Verdicts, commit = w, c
-		}
+	report := e.Stdout
+	if *out == "-" {
+		report = e.Stderr
 	}
-	if *outDir != "" {
-		ds, err := parquetio.NewDirSink(*outDir, parquetio.DirOptions{By: strings.Split(*partBy, ",")})
-		if err != nil {
-			return usagef("score: --out-dir: %v", err)
-		}
-		defer ds.Abort()
-		prev, prevCommit := opt.Rows, commit
-		opt.Rows = func(r *results.Row) error {
-			if prev != nil {
-				if err := prev(r); err != nil {
-					return err
-				}
-			}
-			return ds.Row(r)
-		}
-		commit = func() error {
-			if prevCommit != nil {
-				if err := prevCommit(); err != nil {
-					return err
-				}
-			}
-			dr, err := ds.Close()
-			if err == nil {
-				fmt.Fprintf(e.stderr, "evalbook: wrote %s in %s to %s (partitioned by %s)\n", plural(int(dr.Rows), "row", "rows"),
-					plural(dr.Files, "file", "files"), dr.Dir, strings.Join(dr.By, ", "))
-			}
-			return err
-		}
+	if sink.IsEEE(*out) && *eeeModel == "" {
+		return cli.Usagef("score: --out %s: give the model id with --model (model_info.id of the export)", *out)
 	}
-	// The workbook and the HTML page list verdict rows: without --out,
-	// spool them to a temporary file.
-	var spool *verdictSpool
-	if exp.needVerdicts() && (*out == "" || toStdout || outParquet) {
-		if spool, err = newVerdictSpool(); err != nil {
-			return err
-		}
-		defer spool.remove()
-		if toStdout {
-			opt.Verdicts = io.MultiWriter(opt.Verdicts, spool)
-		} else {
-			opt.Verdicts = spool
-		}
+	var partCols []string
+	if *partBy != "" {
+		partCols = strings.Split(*partBy, ",")
 	}
-	if opt.Rows, err = rec.rowHook(e, opt, opt.Rows); err != nil {
+	outs, err := sink.Open(sink.Options{Out: *out, Stdout: e.Stdout, Dir: *outDir, By: partCols, EEEModel: *eeeModel, Spool: exp.NeedVerdicts()})
+	var de *sink.DirError
+	if errors.As(err, &de) {
+		return cli.Usagef("score: --out-dir: %v", de.Err)
+	} else if err != nil {
 		return err
 	}
-	res, err := qa.Score(e.ctx, in, name, opt)
+	defer outs.Close()
+	if opt.Rows, err = rec.Hook(e, store.Columns{ID: opt.Columns.ID, Question: opt.Columns.Question, Answer: opt.Columns.Answer, Response: opt.Columns.Response}, nil); err != nil {
+		return err
+	}
+	outs.Attach(&opt)
+	res, err := qa.Score(e.Ctx, in, name, opt)
 	if err != nil {
 		return scoreHint(err, *repair)
 	}
-	if commit != nil {
-		if err := commit(); err != nil {
-			return err
-		}
+	said, err := outs.Commit(res)
+	for _, s := range said {
+		fmt.Fprintf(e.Stderr, "evalbook: wrote %s\n", s)
+	}
+	if err != nil {
+		return err
 	}
 	res.Tool = "evalbook " + version
 	res.Created = results.Now()
 	res.Title = *title
-	if exp.showPaths {
+	if exp.ShowPaths {
 		res.Dataset.Path = name
 	}
 	flagHints(res.Warnings)
-	if eeeOut {
-		if err := writeEEE(*out, *eeeModel, res, kept); err != nil {
-			return err
-		}
-	}
-	if err := recordRun(e, rec, "score", res, nil); err != nil {
+	if err := rec.Score(e, "score", res); err != nil {
 		return err
 	}
-	if exp.any() {
-		verdicts, vname := *out, *out
-		if toStdout || outParquet {
-			verdicts, vname = "", "" // the spool below, when a report lists rows
+	if exp.Any() {
+		verdicts, err := outs.VerdictCSV()
+		if err != nil {
+			return err
 		}
-		if spool != nil {
-			if verdicts, err = spool.finish(); err != nil {
-				return err
-			}
+		vname := verdicts
+		if outs.Spooled() {
 			vname = "verdicts of " + res.Dataset.Path
 		}
-		if err := exportScore(e, exp, res, nil, verdicts, vname); err != nil {
+		if err := cli.ExportScore(e, exp, res, nil, verdicts, vname); err != nil {
 			return err
 		}
 	}
@@ -260,14 +191,8 @@ func runScore(e *env) error {
 	if err := res.WriteText(report); err != nil {
 		return err
 	}
-	if eeeOut {
-		fmt.Fprintf(e.stderr, "evalbook: wrote the Every Eval Ever aggregate to %s and %s to %s\n", *out, plural(len(kept), "row", "rows"), interop.EEEInstancePath(*out))
-	} else if *out != "" {
-		where := *out
-		if toStdout {
-			where = "standard output"
-		}
-		fmt.Fprintf(e.stderr, "evalbook: wrote verdicts for %s to %s\n", plural(res.Combined.N, "row", "rows"), where)
+	if w := outs.Wrote(); w != "" {
+		fmt.Fprintf(e.Stderr, "evalbook: wrote %s\n", w)
 	}
 	return nil
 }
@@ -313,18 +238,4 @@ func qaFormat(f string) string {
 		return "csv"
 	}
 	return f
-}
-
-// writeEEE writes score --out NAME.eee.json: the Every Eval Ever
-// aggregate there and its instance JSONL beside it (interop.WriteEEE).
-func writeEEE(path, model string, res *results.Score, rows []*results.Row) error {
-	inst := interop.EEEInstancePath(path)
-	var agg, ins bytes.Buffer
-	if err := interop.WriteEEE(&agg, &ins, res, rows, interop.EEEExport{ModelID: model, InstancePath: filepath.Base(inst)}); err != nil {
-		return err
-	}
-	if err := writeAtomic(inst, func(w io.Writer) error { _, err := w.Write(ins.Bytes()); return err }); err != nil {
-		return err
-	}
-	return writeAtomic(path, func(w io.Writer) error { _, err := w.Write(agg.Bytes()); return err })
 }

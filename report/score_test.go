@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -20,11 +22,11 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // 2026-01-01, so reports are byte-stable
 	var out, errb bytes.Buffer
-	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	if err != nil && !isSilent(err) {
+	err := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	if err != nil && !cli.IsSilent(err) {
 		errb.WriteString("evalbook: " + err.Error() + "\n")
 	}
-	return out.String(), errb.String(), exitCode(err)
+	return out.String(), errb.String(), cli.ExitCode(err)
 }
 
 // golden compares got with testdata/name, rewriting it under -update and
@@ -371,8 +373,8 @@ func TestScoreByRepeats(t *testing.T) {
 // TestEveryCommandHasHelp: each registered command has its help file, whose
 // first line is its usage line, and every help file belongs to a command.
 func TestEveryCommandHasHelp(t *testing.T) {
-	for name := range commands {
-		h := helpText(name)
+	for name := range cli.Commands {
+		h := cli.HelpText(name)
 		if want := "Usage: evalbook " + name; !strings.HasPrefix(h, want) {
 			t.Errorf("help/%s.txt starts %q, want %q", strings.ReplaceAll(name, " ", "-"), firstLine(h), want)
 		}
@@ -386,7 +388,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 	for _, f := range files {
 		name := strings.ReplaceAll(strings.TrimSuffix(f.Name(), ".txt"), "-", " ")
-		if commands[name] == nil {
+		if cli.Commands[name] == nil {
 			t.Errorf("help/%s belongs to no command", f.Name())
 		}
 	}
@@ -408,10 +410,10 @@ func TestParseFlagsAnywhere(t *testing.T) {
 		{[]string{"a", "--", "--json", "-x"}, []string{"a", "--json", "-x"}, false},
 		{nil, nil, false},
 	} {
-		e := &env{args: c.args, stdout: io.Discard, stderr: io.Discard}
+		e := &cli.Env{Args: c.args, Stdout: io.Discard, Stderr: io.Discard}
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		j := fs.Bool("json", false, "")
-		pos, err := parseFlags(e, fs)
+		pos, err := cli.ParseFlags(e, fs)
 		if err != nil || !slices.Equal(pos, c.pos) || *j != c.json {
 			t.Errorf("parseFlags(%q) = %q, json %v, %v; want %q, json %v", c.args, pos, *j, err, c.pos, c.json)
 		}

@@ -137,13 +137,20 @@ var rules = []rule{
 	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
 	// cgo) is an edge library; the store reads the result model and reuses the
 	// paired statistics, and nothing in the core imports it.
-	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge"}, ext: []string{sqlite}}, // store -> mc, judge: FromMC and FromJudge build their runs
+	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge", "pkg/qa", "pkg/generate"}, ext: []string{sqlite}}, // store -> mc, judge, generate (and qa): FromMC, FromJudge and RecordGenerate build their runs
+	// sink: where a scoring run's rows go (verdict CSV, Parquet file and folder, Every Eval Ever, a spool for reports).
+	{pkg: "pkg/sink", allow: []string{"pkg/qa", "pkg/results", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
+
+	// The command framework (issue 12): the registry, exit statuses, usage
+	// errors, flag parsing and the flags many commands share, output files
+	// and the report files a result becomes; the commands in report/ call it.
+	{pkg: "internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "internal/outfile"}},
 
 	// The command links neither gota nor gonbui.
 	{
 		pkg:        "report",
-		allow:      []string{"pkg/...", "datasets", "internal/outfile"},
+		allow:      []string{"pkg/...", "datasets", "internal/outfile", "internal/cli"},
 		deny:       []string{"pkg/frame", "pkg/nb"},
 		ext:        []string{"github.com/schollz/progressbar/v3"}, // the judge commands' progress bar on a terminal
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"io/fs"
@@ -9,27 +9,27 @@ import (
 
 // The command writes every output file through internal/outfile.
 var (
-	createAtomic = outfile.Create
-	writeAtomic  = outfile.Write
-	refuseDir    = outfile.RefuseDir
-	refuseInput  = outfile.RefuseInput
+	CreateAtomic = outfile.Create
+	WriteAtomic  = outfile.Write
+	RefuseDir    = outfile.RefuseDir
+	RefuseInput  = outfile.RefuseInput
 )
 
 // checkOut refuses an --out path of cmd that names a directory or one of
 // the inputs (same file, through a link or another spelling): usage
 // errors. An empty path (no --out) and "-" (standard output) pass.
-func checkOut(cmd, path string, inputs ...string) error {
+func CheckOut(cmd, path string, inputs ...string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	err := refuseDir(path)
+	err := RefuseDir(path)
 	for _, in := range inputs {
 		if err == nil {
-			err = refuseInput(path, in)
+			err = RefuseInput(path, in)
 		}
 	}
 	if err != nil {
-		return usagef("%s: --out: %v", cmd, err)
+		return Usagef("%s: --out: %v", cmd, err)
 	}
 	return nil
 }
@@ -37,7 +37,7 @@ func checkOut(cmd, path string, inputs ...string) error {
 // readOrSample reads the file at path, or with no path the embedded sample
 // file name of fsys, and returns its bytes with the name errors and
 // reports use ("datasets/<name>" for a sample).
-func readOrSample(path string, fsys fs.FS, name string) ([]byte, string, error) {
+func ReadOrSample(path string, fsys fs.FS, name string) ([]byte, string, error) {
 	if path == "" {
 		b, err := fs.ReadFile(fsys, name)
 		return b, "datasets/" + name, err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -9,16 +9,16 @@ import (
 // workbookLimitFlags are --max-inflated-mib and --max-inflate-ratio, the
 // limits on reading an .xlsx input (workbook.Limit): what it may inflate
 // to, and how far a large member may deflate, so a zip bomb is refused.
-type workbookLimitFlags struct {
+type WorkbookLimitFlags struct {
 	inflatedMiB int64
 	ratio       float64
 }
 
 // addWorkbookLimitFlags declares the two flags on fs, with
-// workbook.DefaultLimits as defaults; apply sets workbook.Limit from them
+// workbook.DefaultLimits as defaults; Apply sets workbook.Limit from them
 // after parsing.
-func addWorkbookLimitFlags(fs *flag.FlagSet) *workbookLimitFlags {
-	w := &workbookLimitFlags{}
+func AddWorkbookLimitFlags(fs *flag.FlagSet) *WorkbookLimitFlags {
+	w := &WorkbookLimitFlags{}
 	fs.Int64Var(&w.inflatedMiB, "max-inflated-mib", workbook.DefaultLimits.MaxInflated>>20,
 		"refuse an .xlsx input that inflates to more than `N` MiB (a zip bomb); raise it for a genuine workbook that large")
 	fs.Float64Var(&w.ratio, "max-inflate-ratio", workbook.DefaultLimits.MaxRatio,
@@ -26,13 +26,13 @@ func addWorkbookLimitFlags(fs *flag.FlagSet) *workbookLimitFlags {
 	return w
 }
 
-// apply sets workbook.Limit; a value below 1 is a usage error.
-func (w *workbookLimitFlags) apply() error {
+// Apply sets workbook.Limit; a value below 1 is a usage error.
+func (w *WorkbookLimitFlags) Apply() error {
 	if w.inflatedMiB < 1 || w.inflatedMiB > 1<<40 {
-		return usagef("--max-inflated-mib must be at least 1 (MiB), got %d", w.inflatedMiB)
+		return Usagef("--max-inflated-mib must be at least 1 (MiB), got %d", w.inflatedMiB)
 	}
 	if !(w.ratio >= 1) {
-		return usagef("--max-inflate-ratio must be at least 1, got %v", w.ratio)
+		return Usagef("--max-inflate-ratio must be at least 1, got %v", w.ratio)
 	}
 	// Written only when it changes, so commands run side by side in one
 	// process (the tests) with the defaults only read it.

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/evalbook/evalbook/internal/outfile"
+	"github.com/evalbook/evalbook/pkg/chart"
+	"github.com/evalbook/evalbook/pkg/export"
+	"github.com/evalbook/evalbook/pkg/htmlreport"
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// exportFlags are the report files a command can write besides its
+// table or JSON: an XLSX workbook, a self-contained HTML page, and chart
+// images. score and report share them.
+type ExportFlags struct {
+	XLSX, HTML, Charts string
+	HTMLRows           int
+	ShowPaths          bool
+}
+
+// addExportFlags defines --xlsx, --html, --charts and --html-rows on fs.
+func AddExportFlags(fs *flag.FlagSet) *ExportFlags {
+	x := &ExportFlags{}
+	fs.StringVar(&x.XLSX, "xlsx", "", "also write an Excel workbook `FILE`: summary, one sheet per grouping with a bar chart, agreement, every verdict row, disagreements, warnings")
+	fs.StringVar(&x.HTML, "html", "", "also write a self-contained HTML report `FILE` (inline charts, sortable tables, capped verdict rows)")
+	fs.StringVar(&x.Charts, "charts", "", "also write the charts as PNG and SVG files into `DIR` (created if missing)")
+	fs.IntVar(&x.HTMLRows, "html-rows", htmlreport.DefaultMaxRows, "verdict rows (and disagreement rows) shown in the HTML report, `N`; 0 shows none")
+	fs.BoolVar(&x.ShowPaths, "show-paths", false, "name input files by the path given, folders included (default: the base name only, so a forwarded report does not show your folders)")
+	return x
+}
+
+// Any reports whether a report file was asked for.
+func (x *ExportFlags) Any() bool { return x.XLSX != "" || x.HTML != "" || x.Charts != "" }
+
+// NeedVerdicts reports whether the outputs asked for show verdict rows.
+func (x *ExportFlags) NeedVerdicts() bool { return x.XLSX != "" || x.HTML != "" }
+
+// Check rejects flag values that cannot work, as usage errors.
+func (x *ExportFlags) Check(cmd string) error {
+	if x.HTMLRows < 0 {
+		return Usagef("%s: --html-rows must not be negative", cmd)
+	}
+	if x.XLSX != "" && x.XLSX == x.HTML {
+		return Usagef("%s: --xlsx and --html name the same file %q", cmd, x.XLSX)
+	}
+	for _, f := range []struct{ flag, path string }{{"--xlsx", x.XLSX}, {"--html", x.HTML}, {"--charts", x.Charts}} {
+		if f.path == "-" {
+			// A workbook or a page on standard output would mix with the
+			// report; "-" is read by report --from and written only by
+			// score --out.
+			return Usagef("%s: %s -: standard output (-) is only for score --out; give %s a file name", cmd, f.flag, f.flag)
+		}
+		if f.path == "" || f.flag == "--charts" {
+			continue
+		}
+		if err := RefuseDir(f.path); err != nil {
+			return Usagef("%s: %s: %v", cmd, f.flag, err)
+		}
+	}
+	return nil
+}
+
+// verdictSpool holds the verdict CSV of a run that did not ask for one
+// (no --out), in a temporary file, so that the workbook and the HTML page
+// can list every row without keeping them in memory.
+type VerdictSpool struct {
+	f  *os.File
+	bw *bufio.Writer
+}
+
+func NewVerdictSpool() (*VerdictSpool, error) {
+	f, err := outfile.TempFile("evalbook-verdicts-*.csv")
+	if err != nil {
+		return nil, err
+	}
+	return &VerdictSpool{f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+func (v *VerdictSpool) Write(p []byte) (int, error) { return v.bw.Write(p) }
+
+// Finish flushes the spool and returns its path.
+func (v *VerdictSpool) Finish() (string, error) {
+	if err := v.bw.Flush(); err != nil {
+		return "", err
+	}
+	return v.f.Name(), v.f.Close()
+}
+
+// Remove deletes the spool file.
+func (v *VerdictSpool) Remove() { outfile.RemoveTemp(v.f) }
+
+// exportScore writes the report files asked for by x (pkg/export),
+// reading the verdict rows from the file verdicts ("" when there is none),
+// and says on stderr what it wrote. Tables are extra tables shown after
+// the agreement (e.g. a judge's review).
+func ExportScore(e *Env, x *ExportFlags, res *results.Score, tables []results.Table, verdicts, verdictsName string) error {
+	done, err := export.Score(res, export.Options{XLSX: x.XLSX, HTML: x.HTML, Charts: x.Charts, HTMLRows: x.HTMLRows,
+		Verdicts: verdicts, VerdictsName: verdictsName, Tables: tables})
+	Wrote(e, done)
+	return err
+}
+
+// writeFigures writes each figure as NAME.png and NAME.svg in dir.
+func WriteFigures(e *Env, dir string, figs []chart.Named) error {
+	line, err := export.Figures(dir, figs)
+	if err == nil {
+		Wrote(e, []string{line})
+	}
+	return err
+}
+
+// wrote says on stderr what was written.
+func Wrote(e *Env, done []string) {
+	for _, d := range done {
+		fmt.Fprintf(e.Stderr, "evalbook: wrote %s\n", d)
+	}
+}

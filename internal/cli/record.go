@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/evalbook/evalbook/pkg/generate"
+	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/mc"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/store"
+)
+
+// RecordFlags are --record, --record-title, --record-model and --store,
+// for a command whose run can be kept in the run store (store.Recorder).
+// Without --record every method does nothing.
+type RecordFlags struct {
+	record bool
+	store  string
+	rec    store.Recorder
+}
+
+// AddRecordFlag declares the record flags on fs; the command defers Close.
+func AddRecordFlag(fs *flag.FlagSet) *RecordFlags {
+	r := &RecordFlags{}
+	fs.BoolVar(&r.record, "record", false, "also keep this run (figures and every row's outcome) in the run store")
+	fs.StringVar(&r.rec.Title, "record-title", "", "a `title` for the recorded run (shown by evalbook runs list)")
+	fs.StringVar(&r.rec.Model, "record-model", "", "the `model` to record the run under")
+	AddStoreFlag(fs, &r.store)
+	return r
+}
+
+// AddStoreFlag declares --store.
+func AddStoreFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "store", "", "run store `FILE` (default $"+store.EnvVar+", else ./"+store.DefaultPath+")")
+}
+
+// ReadStore opens the store for a command that only reads it: a missing
+// file is an error, not a new empty store.
+func ReadStore(flagPath string) (*store.Store, error) {
+	return store.OpenExisting(store.Path(flagPath))
+}
+
+func (r *RecordFlags) on() bool {
+	if r == nil || !r.record {
+		return false
+	}
+	r.rec.Path, r.rec.Tool = store.Path(r.store), "evalbook "+Version
+	return true
+}
+
+// Hook returns the row callback that records each row as the analysis
+// streams it, then calls prev; without --record it returns prev.
+func (r *RecordFlags) Hook(e *Env, cols store.Columns, prev func(*results.Row) error) (func(*results.Row) error, error) {
+	if !r.on() {
+		return prev, nil
+	}
+	return r.rec.Hook(e.Ctx, cols, prev)
+}
+
+// Record commits the run of command (with rows, when Hook did not take
+// them) and says its id on stderr.
+func (r *RecordFlags) Record(e *Env, command string, run store.Run, rows results.Rows) error {
+	if !r.on() {
+		return nil
+	}
+	run.Command = command
+	return r.said(e, func() (int64, error) { return r.rec.Commit(e.Ctx, run, rows) })
+}
+
+func (r *RecordFlags) said(e *Env, commit func() (int64, error)) error {
+	id, err := commit()
+	if err == nil {
+		fmt.Fprintf(e.Stderr, "evalbook: recorded run %d in %s\n", id, r.rec.StorePath())
+	}
+	return err
+}
+
+// Score records a scored run (store.FromScore).
+func (r *RecordFlags) Score(e *Env, command string, res *results.Score) error {
+	if !r.on() {
+		return nil
+	}
+	run, err := store.FromScore(command, res, nil)
+	if err != nil {
+		return err
+	}
+	return r.Record(e, command, run, nil)
+}
+
+// Judge records a judge run (store.FromJudge).
+func (r *RecordFlags) Judge(e *Env, res *judge.RunSummary, tbl *judge.Responses) error {
+	if !r.on() {
+		return nil
+	}
+	run, err := store.FromJudge(res, tbl)
+	if err != nil {
+		return err
+	}
+	return r.Record(e, "judge", run, nil)
+}
+
+// MC records an mc run (store.FromMC).
+func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error {
+	if !r.on() {
+		return nil
+	}
+	run, err := store.FromMC(f, rep, seed)
+	if err != nil {
+		return err
+	}
+	return r.Record(e, "mc", run, nil)
+}
+
+// Generate records a generation, scored with pkg/qa's default metrics
+// (store.Recorder.RecordGenerate).
+func (r *RecordFlags) Generate(e *Env, res *generate.Result, promptHash string) error {
+	if !r.on() {
+		return nil
+	}
+	return r.said(e, func() (int64, error) { return r.rec.RecordGenerate(e.Ctx, res, promptHash) })
+}
+
+// Close drops a recording that was begun but not committed and closes the store.
+func (r *RecordFlags) Close() {
+	if r != nil {
+		r.rec.Close()
+	}
+}

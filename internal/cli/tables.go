@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"flag"
+
+	"github.com/evalbook/evalbook/pkg/export"
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// tableExport holds the output flags of a command whose result renders
+// through results.Report: --json, --xlsx and --html.
+type TableExport struct {
+	JSON       bool
+	XLSX, HTML string
+	Counted    bool   // say on stderr how many tables the workbook holds (leaderboard)
+	Cmd        string // the command, in the title of the workbook and the page
+}
+
+func AddTableExportFlags(fs *flag.FlagSet) *TableExport {
+	t := &TableExport{Cmd: fs.Name()}
+	fs.BoolVar(&t.JSON, "json", false, "print one JSON document instead of the text")
+	fs.StringVar(&t.XLSX, "xlsx", "", "also write the result as an Excel workbook `FILE` (a sheet per table)")
+	fs.StringVar(&t.HTML, "html", "", "also write the result as one self-contained HTML `FILE`")
+	return t
+}
+
+// WriteFiles writes the tables to the files asked for, each atomically.
+func (t *TableExport) WriteFiles(e *Env, title string, tables []results.Table) error {
+	done, err := export.Tables(title, tables, t.XLSX, t.HTML)
+	if t.Counted && len(done) > 0 && done[0] == t.XLSX {
+		done[0] += " (" + Plural(len(tables), "table", "tables") + ")"
+	}
+	Wrote(e, done)
+	return err
+}
