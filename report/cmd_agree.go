@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/agree"
@@ -37,8 +35,8 @@ func runAgree(e *cli.Env) error {
 	if *labels == "" || *ratersFlag == "" {
 		return cli.Usagef("agree: --labels and --raters are required (see evalbook agree --help)")
 	}
-	raters := splitRaters(*ratersFlag)
-	opt := agree.Options{Order: splitRaters(*orderFlag), Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
+	raters := cli.SplitList(*ratersFlag)
+	opt := agree.Options{Order: cli.SplitList(*orderFlag), Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
 	if opt.Metric, err = agree.ParseMetric(*metric); err != nil {
 		return cli.Usagef("agree: unknown --metric %q (want kappa, fleiss or alpha)", *metric)
 	}
@@ -62,15 +60,10 @@ func runAgree(e *cli.Env) error {
 
 	var in io.Reader
 	if _, ok := interop.Harness(*labels, "auto"); ok { // two scorers (metrics) of a harness output as raters
-		run, err := interop.Read(e.Ctx, *labels, interop.Options{})
-		if err != nil {
+		if in, err = interop.Labels(e.Ctx, *labels, raters, interop.Options{}); err != nil {
 			return err
 		}
-		var buf bytes.Buffer
-		if _, err := interop.LabelsCSV(&buf, run, raters); err != nil {
-			return err
-		}
-		in, *idCol = &buf, "id"
+		*idCol = "id"
 	} else {
 		f, err := os.Open(*labels)
 		if err != nil {
@@ -124,14 +117,4 @@ func agreeUsage(err error, ratersFlag string, raters, order []string) error {
 		}
 	}
 	return cli.Usagef("agree: %v", err)
-}
-
-func splitRaters(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

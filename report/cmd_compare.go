@@ -39,7 +39,7 @@ func runCompare(e *cli.Env) error {
 		return cli.Usagef("compare: --old and --new are required (see evalbook compare --help)")
 	}
 	opt := compare.Options{Metric: *metric, By: *by, CI: *ci, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed()}
-	for _, c := range strings.Split(*key, ",") {
+	for _, c := range strings.Split(*key, ",") { // not SplitList: an empty name is an error
 		opt.Key = append(opt.Key, strings.TrimSpace(c))
 	}
 	if err := opt.Validate(); err != nil {
@@ -47,21 +47,11 @@ func runCompare(e *cli.Env) error {
 	}
 	var res *results.Comparison
 	if _, ok := interop.Harness(*oldFile, *format); ok {
-		p, err := interop.PairedFiles(e.Ctx, *oldFile, *newFile, *metric, interop.Options{Format: *format})
-		if err != nil {
-			return err
-		}
-		opt.Metric, opt.OldName, opt.NewName = p.Metric, results.DisplayName(*oldFile), results.DisplayName(*newFile)
-		if opt.OldName == opt.NewName { // runs/a/out and runs/b/out: the base names would not tell them apart
-			opt.OldName, opt.NewName = *oldFile, *newFile
-		}
-		if opt.By == "" {
-			opt.By = "task"
-		}
-		if res, err = compare.Versions(p.Keys, p.Old, p.New, p.Groups, opt); err != nil {
-			return err
-		}
-	} else if res, err = compare.Files(*oldFile, *newFile, opt); err != nil {
+		res, err = interop.Compare(e.Ctx, *oldFile, *newFile, opt, interop.Options{Format: *format})
+	} else {
+		res, err = compare.Files(*oldFile, *newFile, opt)
+	}
+	if err != nil {
 		return err
 	}
 	return cli.Render(e, res, export)
@@ -74,12 +64,6 @@ func compareUsage(err error, key string) error {
 		return err
 	}
 	switch oe.Err {
-	case compare.ErrCI:
-		return cli.Usagef("compare: --ci %q: want wilson, clopper-pearson, jeffreys, beta, bootstrap or bca", oe.Value)
-	case compare.ErrConfidence:
-		return cli.Usagef("compare: --confidence must be between 0 and 1, got %v", oe.Value)
-	case compare.ErrResamples:
-		return cli.Usagef("compare: --resamples must be at least 1, got %d", oe.Value)
 	case compare.ErrKeyEmpty:
 		return cli.Usagef("compare: --key %q: want a column name, or several joined by commas (id,model)", key)
 	case compare.ErrKeyRepeated:

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/cli"
-	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
-	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
 )
@@ -27,11 +24,7 @@ func runLeaderboard(e *cli.Env) error {
 		asJSON = fs.Bool("json", false, "print one JSON document instead of tables")
 		alpha  = fs.Float64("alpha", 0.05, "significance `level` of the paired test that marks a leader")
 		tiers  = cli.AddChoice(fs, "tiers-correction", "multiple-testing `correction` of the tier tests: holm or bh", stats.CorrectionHolm, stats.CorrectionBH)
-		qCol   = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
-		aCol   = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
-		dCol   = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
-		rCol   = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
-		idCol  = fs.String("id-col", qa.DefaultColumns.ID, "name of the question id `column` (pairs questions across models)")
+		cols   = cli.AddColumnFlags(fs, "name of the question id `column` (pairs questions across models)")
 		repair = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
 	export := &cli.TableExport{Counted: true}
@@ -56,63 +49,36 @@ func runLeaderboard(e *cli.Env) error {
 		for i := range inputs {
 			inputs[i].Name = "datasets/" + inputs[i].Path // where the sample lives in the repository
 		}
-	} else if runs, skipped, rerr := interop.ReadDir(e.Ctx, *dir, interop.Options{}); rerr == nil {
-		// a folder of harness outputs: one response table per model and task
+	} else {
+		var skipped []string
+		inputs, skipped, err = leaderboard.DiscoverDir(e.Ctx, *dir)
 		if len(skipped) > 0 {
 			fmt.Fprintf(e.Stderr, "evalbook leaderboard: %s: not harness outputs, left out: %s\n", *dir, strings.Join(skipped, ", "))
 		}
-		fsys, ferr := interop.ResponsesFS(runs)
-		if ferr != nil {
-			return ferr
-		}
-		inputs, err = leaderboard.DiscoverFS(fsys, ".")
-	} else if errors.Is(rerr, interop.ErrUnknownFormat) {
-		inputs, err = leaderboard.Discover(*dir) // evalbook's own <model>_<language> files
-	} else {
-		return rerr
 	}
 	if err != nil {
 		return err
 	}
-	var boards []*leaderboard.Board
+	var ids []string
 	for _, m := range ms {
-		board, err := leaderboard.Build(e.Ctx, inputs, leaderboard.Options{
-			Metric: m.ID, Profile: *normalize, Confidence: iv.Confidence(), Alpha: *alpha, TierCorrection: *tiers, Resamples: iv.Resamples(), Seed: iv.Seed(),
-			Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
-			RepairUTF8: *repair,
-			Advice:     leaderboardAdvice,
-		})
-		if err != nil {
-			return scoreHint(err, *repair)
-		}
-		boards = append(boards, board)
+		ids = append(ids, m.ID)
 	}
-	var tables []results.Table
-	for _, b := range boards {
-		tables = append(tables, b.Tables()...)
+	boards, err := leaderboard.BuildAll(e.Ctx, inputs, ids, leaderboard.Options{
+		Profile: *normalize, Confidence: iv.Confidence(), Alpha: *alpha, TierCorrection: *tiers, Resamples: iv.Resamples(), Seed: iv.Seed(),
+		Columns: *cols, RepairUTF8: *repair, Advice: leaderboardAdvice,
+	})
+	if err != nil {
+		return scoreHint(err, *repair)
 	}
-	if err := export.WriteFiles(e, "Leaderboard", tables); err != nil {
+	if err := export.WriteFiles(e, "Leaderboard", boards.Tables()); err != nil {
 		return err
 	}
 	if *asJSON {
-		if len(boards) == 1 {
-			return cli.WriteJSON(e.Stdout, boards[0])
-		}
 		return cli.WriteJSON(e.Stdout, boards)
 	}
-	for i, b := range boards {
-		if i > 0 {
-			fmt.Fprintln(e.Stdout)
-		}
-		if err := b.WriteText(e.Stdout); err != nil {
-			return err
-		}
-	}
-	return nil
+	return boards.WriteText(e.Stdout)
 }
 
-// leaderboardAdvice closes the warnings the library words with the flag
-// of leaderboard that acts on them (leaderboard.Options.Advice).
 var leaderboardAdvice = map[string]string{
 	qa.CodeNotNFC:     "consider --normalize nfc (or indic)",
 	qa.CodeNoInterval: "pass --resamples N (e.g. --resamples 1000) for a bootstrap interval over rows",

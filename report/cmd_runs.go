@@ -96,16 +96,11 @@ func runRunsRm(e *cli.Env) error {
 	return nil
 }
 
-type runsMetricsFlag []string
-
-func (m *runsMetricsFlag) String() string     { return fmt.Sprint([]string(*m)) }
-func (m *runsMetricsFlag) Set(v string) error { *m = append(*m, v); return nil }
-
 func runRunsDiff(e *cli.Env) error {
 	fs := cli.NewFlags(e, "runs diff")
 	var path string
 	cli.AddStoreFlag(fs, &path)
-	var metrics runsMetricsFlag
+	var metrics cli.MultiFlag
 	fs.Var(&metrics, "metric", "compare only this metric `id` (repeatable; default: every metric both runs have)")
 	flips := fs.Int("flips", 20, "flipped rows to list each way per metric (-1: all)")
 	iv := cli.AddIntervalFlags(fs, "for the paired interval of a binary metric's change")

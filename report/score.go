@@ -37,11 +37,7 @@ func runScore(e *cli.Env) error {
 		format    = fs.String("format", "", "input `format` (csv, jsonl, xlsx, parquet, or a harness output: "+strings.Join(interop.Formats(), ", ")+"); default: from the file")
 		eeeModel  = fs.String("model", "", "with --out NAME.eee.json: the model `id` (model_info.id) of the Every Eval Ever export")
 		repair    = fs.Bool("repair-utf8", false, "replace invalid UTF-8 with U+FFFD and count the rows, instead of stopping with an error")
-		qCol      = fs.String("question-col", qa.DefaultColumns.Question, "name of the question `column`")
-		aCol      = fs.String("answer-col", qa.DefaultColumns.Answer, "name of the golden answer `column`")
-		dCol      = fs.String("domain-col", qa.DefaultColumns.Domain, "name of the domain `column`")
-		rCol      = fs.String("response-col", qa.DefaultColumns.Response, "name of the response `column`")
-		idCol     = fs.String("id-col", qa.DefaultColumns.ID, "name of the optional id `column`")
+		cols      = cli.AddColumnFlags(fs, "name of the optional id `column`")
 		rawCSV    = cli.AddRawCSVFlag(fs)
 		outDir    = fs.String("out-dir", "", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
 		wbLimits  = cli.AddWorkbookLimitFlags(fs)
@@ -81,7 +77,7 @@ func runScore(e *cli.Env) error {
 		return cli.Usagef("score: --format must be one of %s, not %q", strings.Join(qa.Formats(), ", "), *format)
 	}
 	opt := qa.Options{
-		Columns:    qa.Columns{Question: *qCol, Answer: *aCol, Domain: *dCol, Response: *rCol, ID: *idCol},
+		Columns:    *cols,
 		Metrics:    ms,
 		Profile:    *normalize,
 		CI:         *ci,

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -176,3 +177,28 @@ func AddConfidenceFlag(fs *flag.FlagSet, usage string) *ConfidenceValue {
 
 // Level is the confidence level.
 func (c *ConfidenceValue) Level() float64 { return float64(*c) }
+
+// AddColumnFlags declares --question-col, --answer-col, --domain-col,
+// --response-col and --id-col (idUsage is the id's usage text) with
+// qa.DefaultColumns' names; the returned columns hold the parsed names.
+func AddColumnFlags(fs *flag.FlagSet, idUsage string) *qa.Columns {
+	c := qa.DefaultColumns
+	fs.StringVar(&c.Question, "question-col", c.Question, "name of the question `column`")
+	fs.StringVar(&c.Answer, "answer-col", c.Answer, "name of the golden answer `column`")
+	fs.StringVar(&c.Domain, "domain-col", c.Domain, "name of the domain `column`")
+	fs.StringVar(&c.Response, "response-col", c.Response, "name of the response `column`")
+	fs.StringVar(&c.ID, "id-col", c.ID, idUsage)
+	return &c
+}
+
+// SplitList splits a comma-separated flag value, trimming spaces and
+// dropping empty items.
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

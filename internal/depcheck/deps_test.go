@@ -87,7 +87,7 @@ var rules = []rule{
 	// judge sends model judges' prompts through pkg/llm.
 	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "pkg/qa", "internal/rawpos"}, coreUpper...)}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
-	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa"}, coreUpper...)},
+	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa", "pkg/interop"}, coreUpper...)},
 	// Bradley-Terry ratings from pairwise verdicts (evalbook ratings, issue 16):
 	// reads the verdict file through pkg/tabular (its ParseError), fits and
 	// bootstraps with pkg/stats, fills a result with results.Warning and Table.
@@ -101,7 +101,7 @@ var rules = []rule{
 	// import, issue 13): the standard library only (archive/zip for .eval
 	// logs), results for the typed report and warnings, tabular for the one
 	// ParseError. Parquet readers register from an edge package.
-	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular"}},
+	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular", "pkg/compare"}},
 	// Task runs (evalbook task, issue 15): task files and data through
 	// pkg/tabular (its ParseError), calls through pkg/llm, intervals and
 	// pass@k/maj@k from pkg/stats, warnings and tables from pkg/results.

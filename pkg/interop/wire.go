@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evalbook/evalbook/pkg/compare"
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
@@ -200,4 +202,39 @@ func LabelsCSV(w io.Writer, run *Run, metrics []string) (int, error) {
 		return 0, fmt.Errorf("%s: no sample has all of %s", run.Source, strings.Join(metrics, ", "))
 	}
 	return n, nil
+}
+
+// Compare compares two harness outputs paired by document (PairedFiles)
+// with compare.Versions, as `evalbook compare runA/ runB/` does: opt.Metric
+// picks the metric (DefaultMetric when ""), opt.By defaults to "task", and
+// the versions are named by the paths' display names (the whole paths
+// when those are alike, as runs/a/out and runs/b/out are).
+func Compare(ctx context.Context, oldPath, newPath string, opt compare.Options, ropt Options) (*results.Comparison, error) {
+	p, err := PairedFiles(ctx, oldPath, newPath, opt.Metric, ropt)
+	if err != nil {
+		return nil, err
+	}
+	opt.Metric, opt.OldName, opt.NewName = p.Metric, results.DisplayName(oldPath), results.DisplayName(newPath)
+	if opt.OldName == opt.NewName {
+		opt.OldName, opt.NewName = oldPath, newPath
+	}
+	if opt.By == "" {
+		opt.By = "task"
+	}
+	return compare.Versions(p.Keys, p.Old, p.New, p.Groups, opt)
+}
+
+// Labels reads the harness output at path and returns its per-sample
+// values of metrics as a label table with an "id" column (LabelsCSV),
+// for pkg/agree: two scorers of one run as two raters.
+func Labels(ctx context.Context, path string, metrics []string, opt Options) (io.Reader, error) {
+	run, err := Read(ctx, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := LabelsCSV(&buf, run, metrics); err != nil {
+		return nil, err
+	}
+	return &buf, nil
 }
