@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalbook/evalbook/internal/tasktest"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
 const taskSpecs = "indiceval|ARC-Easy:hindi|2|0,indiceval|HellaSwag:bengali|1|0,indiceval|MMLU:english|2|0,indiceval|Translate:bengali|1|0"

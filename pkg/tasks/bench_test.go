@@ -9,7 +9,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/evalbook/evalbook/internal/tasktest"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 	"github.com/evalbook/evalbook/pkg/llm"
 )
 
