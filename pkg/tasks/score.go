@@ -141,16 +141,10 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 				if len(s.Scored) != len(s.Choices) || len(s.Scored) == 0 {
 					return nil, fmt.Errorf("tasks: %s item %s: %d continuations for %d choices", ht.Spec, s.ID, len(s.Scored), len(s.Choices))
 				}
-				best, bestNorm := 0, 0
-				for i, c := range s.Scored {
+				best, bestNorm := s.Picks()
+				for _, c := range s.Scored {
 					if c.Straddle {
 						straddle++
-					}
-					if c.Logprob > s.Scored[best].Logprob {
-						best = i
-					}
-					if perChar(c) > perChar(s.Scored[bestNorm]) {
-						bestNorm = i
 					}
 					if c.Chars == 0 {
 						emptyChoice++
@@ -283,6 +277,23 @@ func metricsOf(ht HeaderTask) []string {
 		return []string{MetricExactMatch, MetricPassAtK, MetricMajAtK}
 	}
 	return []string{MetricExactMatch}
+}
+
+// Picks returns the choices a log-likelihood item's acc and acc_norm
+// pick, as lm-eval defines them: the largest sum of log-probabilities,
+// and the largest sum divided by the choice's length in characters (code
+// points; an empty choice counts as 1). Ties go to the first choice; an
+// item without continuations picks 0.
+func (s *Sample) Picks() (acc, accNorm int) {
+	for i, c := range s.Scored {
+		if c.Logprob > s.Scored[acc].Logprob {
+			acc = i
+		}
+		if perChar(c) > perChar(s.Scored[accNorm]) {
+			accNorm = i
+		}
+	}
+	return acc, accNorm
 }
 
 func perChar(c Continuation) float64 { return c.Logprob / float64(max(c.Chars, 1)) }

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/tabular"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
 // The tiny model is trained on "aaab": the pairs are aa twice and ab
