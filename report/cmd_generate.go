@@ -6,6 +6,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/generate"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -28,7 +29,7 @@ func runGenerate(e *env) error {
 	)
 	cf := addClientFlags(fs, 4, "generate-cache.jsonl", "generate")
 	fs.IntVar(&cf.maxTokens, "max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
-	rec := addRecordFlag(fs)
+	rec, batch := addRecordFlag(fs), addBatchFlags(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
@@ -82,6 +83,9 @@ func runGenerate(e *env) error {
 		return err
 	}
 	defer m.close()
+	if err := batch.chats(e, m, func() ([]llm.Request, error) { return generate.Requests(qs, tpl) }); err != nil {
+		return err
+	}
 	where := m.where()
 	last := time.Now() // Progress calls do not overlap
 

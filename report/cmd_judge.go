@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/llm"
 )
 
 func init() {
@@ -98,7 +99,7 @@ func runJudge(e *env) error {
 		rawCSV    = addRawCSVFlag(fs)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
-	rec := addRecordFlag(fs)
+	rec, batch := addRecordFlag(fs), addBatchFlags(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
@@ -134,6 +135,9 @@ func runJudge(e *env) error {
 		return err
 	}
 	defer m.close()
+	if err := batch.chats(e, m, func() ([]llm.Request, error) { return tbl.Requests(p) }); err != nil {
+		return err
+	}
 	j := judge.NewClientJudge(m.client, p)
 	tick, finish := progress(e, tbl.Sendable(), "judging")
 	res, err := judge.JudgeResponses(e.ctx, j, tbl, judge.RunOptions{

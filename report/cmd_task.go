@@ -98,8 +98,7 @@ func runTaskRun(e *env) error {
 		seed       = fs.Int64("seed", 1, "few-shot draw and bootstrap `seed` (same seed: same examples for every model and run)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
 		prices     = fs.String("prices", "", "dated price `FILE` (JSON: date, currency, models.<name>.prompt_per_million, completion_per_million) to turn tokens into cost")
-		batch      = fs.Bool("batch", false, "submit the requests through the OpenAI Batch API first (upload, create, poll, download into the cache), then score")
-		batchPoll  = fs.Duration("batch-poll", 30*time.Second, "wait between batch status checks (`duration`)")
+		batch      = addBatchFlags(fs)
 		perChoice  = fs.Bool("per-choice", false, "score each choice with its own request (default: one request per item with every choice as a prompt list)")
 	)
 	var endpoints endpointList
@@ -175,22 +174,14 @@ func runTaskRun(e *env) error {
 		client = spread
 	}
 	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.s.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice}
-	if *batch {
-		if len(endpoints) > 1 || m.cachePath == "none" {
-			return usagef("task run: --batch takes one --endpoint and a cache file (not --cache none): the batch's replies go into the cache, and its state file beside it lets a rerun resume the batch")
-		}
+	if *batch.on {
 		reqs, err := tasks.Requests(e.ctx, runOpt)
 		if err != nil {
 			return err
 		}
-		state := m.cachePath + ".batch-state.json"
-		st, err := m.client.SampleBatch(e.ctx, reqs, llm.BatchOptions{StatePath: state, Poll: *batchPoll,
-			Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, "evalbook task run: "+f+"\n", a...) }})
-		if err != nil {
-			return fmt.Errorf("task run: batch: %w (pending batches are kept in %s: run the same command again to resume them)", err, state)
+		if err := batch.submit(e, m, len(endpoints), llm.BatchJob{Samples: reqs}); err != nil {
+			return err
 		}
-		fmt.Fprintf(e.stderr, "evalbook task run: batch: %d requests cached before, %d submitted, %d batches resumed, %d replies received, %d answered with an error (asked online)\n",
-			st.Cached, st.Submitted, st.Resumed, st.Received, st.Failed)
 	}
 	last := time.Now()
 	runOpt.Client, runOpt.Workers = client, 2*cf.s.Concurrency*len(endpoints)

@@ -45,6 +45,9 @@ type Model struct {
 	// completion or chat reply (sample j of n); the text is cut at the
 	// request's stop sequences and max_tokens as the model's own would be.
 	Generate func(prompt string, j int) string
+	// Chat, when set, answers a chat completion (sample j) with its text
+	// as it is, without max_tokens or stop: a judge's JSON verdict, say.
+	Chat func(user string, j int) string
 	// NoUsage leaves the usage member out of replies (a server that gives
 	// none, whose tokens are unknown).
 	NoUsage bool
@@ -206,7 +209,12 @@ func (m *Model) Reply(path string, body map[string]any) []byte {
 		user := lastUser(body)
 		promptTok = int64(utf8.RuneCountInString(user))
 		for j := range n {
-			text, finish := m.generate(user, maxTok, stop, temp, seed, j)
+			text, finish := "", "stop"
+			if m.Chat != nil {
+				text = m.Chat(user, j)
+			} else {
+				text, finish = m.generate(user, maxTok, stop, temp, seed, j)
+			}
 			complTok += int64(utf8.RuneCountInString(text))
 			choices = append(choices, map[string]any{"index": j, "finish_reason": finish,
 				"message": map[string]any{"role": "assistant", "content": text}})
