@@ -11,6 +11,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
@@ -104,10 +105,11 @@ func runTaskRun(e *env) error {
 	var endpoints endpointList
 	fs.Var(&endpoints, "endpoint", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1; give it again to spread the requests over several servers")
 	cf := addClientFlags(fs, 32, "task-cache.jsonl", "task")
-	export := addTableExportFlags(fs)
+	export, rec := addTableExportFlags(fs), addRecordFlag(fs)
 	if err := parseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
+	defer rec.close()
 	for _, f := range []struct{ name, val string }{{"--tasks", *specs}, {"--endpoint", strings.Join(endpoints, ",")}, {"--model", cf.s.Model}} {
 		if f.val == "" {
 			return usagef("task run: %s is required (see evalbook task run --help)", f.name)
@@ -204,6 +206,15 @@ func runTaskRun(e *env) error {
 	r, err := tasks.Score(d, tasks.ScoreOptions{Confidence: *confidence, Prices: pr})
 	if err != nil {
 		return err
+	}
+	if rec.record {
+		run, err := store.FromTasks(d, r)
+		if err == nil {
+			err = recordRun(e, rec, "task run", run, nil)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	if err := render(e, r, export); err != nil {
 		return err

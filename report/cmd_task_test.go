@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -312,5 +313,63 @@ func TestChatBatchKill9(t *testing.T) {
 				t.Fatalf("second rerun: exit %d, %d batches, %d online: %s", code, bs.Created, bs.Online, errb)
 			}
 		})
+	}
+}
+
+// task run --record keeps the run in the store: one row per item, the
+// task strings as groups, the figures the run printed.
+func TestTaskRunRecord(t *testing.T) {
+	s := tasktest.New(t, tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।"))
+	db := filepath.Join(t.TempDir(), "runs.db")
+	out, errb, code := runCLI(t, "task", "run", "--tasks", taskSpecs, "--endpoint", s.BaseURL(), "--model", "bigram", "--cache", "none", "--json", "--record", "--store", db)
+	if code != 0 || !strings.Contains(errb, "recorded run 1") {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var res struct {
+		Samples int `json:"samples"`
+		Tasks   []struct {
+			Task    string `json:"task"`
+			Metrics []struct {
+				ID    string  `json:"id"`
+				K     int     `json:"k"`
+				Value float64 `json:"value"`
+			} `json:"metrics"`
+		} `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	shown, errb, code := runCLI(t, "runs", "show", "1", "--json", "--store", db)
+	if code != 0 {
+		t.Fatalf("runs show: %d %s", code, errb)
+	}
+	var run struct {
+		Command string `json:"command"`
+		Model   string `json:"model"`
+		Rows    int    `json:"rows"`
+		Groups  []struct {
+			By, Group, Metric string
+			Accuracy          float64
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(shown), &run); err != nil {
+		t.Fatalf("%v: %s", err, shown)
+	}
+	if run.Command != "task run" || run.Model != "bigram" || run.Rows != res.Samples || res.Samples == 0 {
+		t.Fatalf("recorded %+v for %d items", run, res.Samples)
+	}
+	found := 0
+	for _, tr := range res.Tasks {
+		for _, m := range tr.Metrics {
+			id := strings.Replace(m.ID, "@k", "@"+strconv.Itoa(m.K), 1)
+			for _, g := range run.Groups {
+				if g.By == "task" && g.Group == tr.Task && g.Metric == id && g.Accuracy == m.Value {
+					found++
+				}
+			}
+		}
+	}
+	if found == 0 || found != len(run.Groups) {
+		t.Fatalf("%d of %d recorded figures match the run's: %s", found, len(run.Groups), shown)
 	}
 }

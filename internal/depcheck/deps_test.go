@@ -137,7 +137,7 @@ var rules = []rule{
 	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
 	// cgo) is an edge library; the store reads the result model and reuses the
 	// paired statistics, and nothing in the core imports it.
-	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge"}, ext: []string{sqlite}}, // store -> mc, judge: FromMC and FromJudge build their runs
+	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge", "pkg/tasks"}, ext: []string{sqlite}}, // store -> mc, judge, tasks: FromMC, FromJudge and FromTasks build their runs
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
 
 	// The command links neither gota nor gonbui.

@@ -354,6 +354,18 @@ func TestLetterAndGenerative(t *testing.T) {
 	if mj := metric(t, g, MetricMajAtK); mj.K != 2 || math.Abs(mj.Value-0.7) > 1e-12 {
 		t.Fatalf("maj@2 %g, want 0.7", mj.Value)
 	}
+	// The per-item terms of those means (Outcomes): g1 em 1, pass@2 0.9,
+	// maj@2 0.6; g2 em 0, pass@2 1, maj@2 0.8; letters q1 acc 1, q2 acc 0.
+	outs, err := Outcomes(det)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range map[int][]float64{0: {1}, 1: {0}, 4: {1, 0.9, 0.6}, 5: {0, 1, 0.8}} {
+		if got := outs[i].Values; len(got) != len(want) || math.Abs(got[0]-want[0])+math.Abs(got[len(got)-1]-want[len(want)-1]) > 1e-12 ||
+			(len(got) == 3 && math.Abs(got[1]-want[1]) > 1e-12) {
+			t.Fatalf("item %d (%s): outcomes %v %v, want %v", i, outs[i].Sample.ID, outs[i].Metrics, got, want)
+		}
+	}
 	if n := len(det.Samples[4].Response); n != 5 {
 		t.Fatalf("g1: %d samples, want 5", n)
 	}
