@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
@@ -77,12 +79,21 @@ func (l *endpointList) Set(s string) error {
 	return nil
 }
 
+// isParquet says a details file is Parquet (by its extension), not JSONL.
+func isParquet(path string) bool { return strings.EqualFold(filepath.Ext(path), ".parquet") }
+
 func writeDetailsFile(path string, d *tasks.Details) error {
 	w, commit, abort, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := tasks.WriteDetails(w, d); err != nil {
+	write := tasks.WriteDetails
+	if isParquet(path) {
+		write = func(w io.Writer, d *tasks.Details) error {
+			return parquetio.WriteTaskDetails(w, d, parquetio.WriteOptions{})
+		}
+	}
+	if err := write(w, d); err != nil {
 		abort()
 		return err
 	}
@@ -94,7 +105,7 @@ func runTaskRun(e *env) error {
 	var (
 		specs      = fs.String("tasks", "", "task strings `suite|task:language|shots|truncate`, comma-separated")
 		taskDir    = fs.String("task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
-		details    = fs.String("details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL)")
+		details    = fs.String("details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL; Parquet when it ends in .parquet)")
 		shard      = fs.String("shard", "", "run only shard `i/n` of the items (item index modulo n is i; 0 <= i < n)")
 		seed       = fs.Int64("seed", 1, "few-shot draw and bootstrap `seed` (same seed: same examples for every model and run)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
@@ -228,7 +239,7 @@ func runTaskRun(e *env) error {
 func runTaskMerge(e *env) error {
 	fs := newFlags(e, "task merge")
 	var (
-		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL)")
+		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL; Parquet when it ends in .parquet)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
 		prices     = fs.String("prices", "", "dated price `FILE` (JSON) to turn tokens into cost")
 	)
@@ -258,7 +269,13 @@ func runTaskMerge(e *env) error {
 		if err != nil {
 			return err
 		}
-		d, err := tasks.ReadDetails(f, p)
+		read := tasks.ReadDetails
+		if isParquet(p) {
+			read = func(r io.Reader, name string) (*tasks.Details, error) {
+				return parquetio.ReadTaskDetails(r, name, parquetio.ReadOptions{})
+			}
+		}
+		d, err := read(f, p)
 		f.Close()
 		if err != nil {
 			return err

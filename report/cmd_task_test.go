@@ -373,3 +373,37 @@ func TestTaskRunRecord(t *testing.T) {
 		t.Fatalf("%d of %d recorded figures match the run's: %s", found, len(run.Groups), shown)
 	}
 }
+
+// --details x.parquet writes Parquet; task merge reads Parquet shards (and
+// JSONL ones beside them) to the one run's figures and JSONL details.
+func TestTaskDetailsParquet(t *testing.T) {
+	s := tasktest.New(t, tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।"))
+	dir := t.TempDir()
+	common := []string{"task", "run", "--tasks", taskSpecs, "--endpoint", s.BaseURL(), "--model", "bigram", "--seed", "5", "--cache", filepath.Join(dir, "c.jsonl"), "--json"}
+	whole, errb, code := runCLI(t, append(common, "--details", filepath.Join(dir, "whole.jsonl"))...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	files := []string{filepath.Join(dir, "s0.parquet"), filepath.Join(dir, "s1.jsonl")}
+	for i, f := range files {
+		if _, errb, code := runCLI(t, append(common, "--shard", strconv.Itoa(i)+"/2", "--details", f)...); code != 0 {
+			t.Fatal(errb)
+		}
+	}
+	if b, _ := os.ReadFile(files[0]); !strings.HasPrefix(string(b), "PAR1") {
+		t.Fatal("--details s0.parquet is not a Parquet file")
+	}
+	merged, errb, code := runCLI(t, append([]string{"task", "merge", "--json", "--details", filepath.Join(dir, "merged.jsonl")}, files...)...)
+	if code != 0 || merged != whole {
+		t.Fatalf("merge: exit %d %s\n%s\n%s", code, errb, merged, whole)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "whole.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(dir, "merged.jsonl"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Fatal("the details merged from Parquet and JSONL shards differ from one run's")
+	}
+	os.WriteFile(filepath.Join(dir, "bad.parquet"), []byte("not parquet"), 0o644)
+	if _, errb, code := runCLI(t, "task", "merge", filepath.Join(dir, "bad.parquet")); code == 0 || !strings.Contains(errb, "bad.parquet") {
+		t.Fatalf("a bad Parquet file: exit %d: %s", code, errb)
+	}
+}
