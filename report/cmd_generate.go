@@ -7,6 +7,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/generate"
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -29,7 +30,7 @@ func runGenerate(e *cli.Env) error {
 	)
 	cf := addClientFlags(fs, 4, "generate-cache.jsonl", "generate")
 	fs.IntVar(&cf.maxTokens, "max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
-	rec := addRecordFlag(fs)
+	rec, batch := cli.AddRecordFlag(fs), addBatchFlags(fs)
 	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
@@ -83,6 +84,9 @@ func runGenerate(e *cli.Env) error {
 		return err
 	}
 	defer m.close()
+	if err := batch.chats(e, m, func() ([]llm.Request, error) { return generate.Requests(qs, tpl) }); err != nil {
+		return err
+	}
 	where := m.where()
 	last := time.Now() // Progress calls do not overlap
 
@@ -107,7 +111,7 @@ func runGenerate(e *cli.Env) error {
 	res.Out = *out
 	ph, err := templatesHash(*prompts)
 	if err == nil {
-		err = recordGenerate(e, rec, res, ph)
+		err = rec.Generate(e, res, ph)
 	}
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/llm"
 )
 
 func init() {
@@ -99,7 +100,7 @@ func runJudge(e *cli.Env) error {
 		rawCSV    = cli.AddRawCSVFlag(fs)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
-	rec := addRecordFlag(fs)
+	rec, batch := cli.AddRecordFlag(fs), addBatchFlags(fs)
 	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
@@ -135,6 +136,9 @@ func runJudge(e *cli.Env) error {
 		return err
 	}
 	defer m.close()
+	if err := batch.chats(e, m, func() ([]llm.Request, error) { return tbl.Requests(p) }); err != nil {
+		return err
+	}
 	j := judge.NewClientJudge(m.client, p)
 	tick, finish := progress(e, tbl.Sendable(), "judging")
 	res, err := judge.JudgeResponses(e.Ctx, j, tbl, judge.RunOptions{
@@ -148,7 +152,7 @@ func runJudge(e *cli.Env) error {
 		return m.interrupted(err)
 	}
 	res.Score.Created = results.Now()
-	if err := recordJudge(e, rec, res, tbl); err != nil {
+	if err := rec.Judge(e, res, tbl); err != nil {
 		return err
 	}
 	if *out != "" {

@@ -22,7 +22,7 @@ func runMC(e *cli.Env) error {
 		kList       = fs.String("k", "2", "comma-separated `k` values for recall@k")
 	)
 	export := cli.AddTableExportFlags(fs)
-	rec := addRecordFlag(fs)
+	rec := cli.AddRecordFlag(fs)
 	iv := cli.AddIntervalFlags(fs, "for the MRR interval")
 	err := cli.ParseNoArgs(e, fs, "the file goes after --predictions")
 	if err != nil {

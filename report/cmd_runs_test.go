@@ -25,7 +25,7 @@ func scoreAndRecord(t *testing.T, path, name, csvText string, extra ...string) {
 	t.Helper()
 	e := &cli.Env{Ctx: context.Background(), Stdout: io.Discard, Stderr: io.Discard}
 	fs := flag.NewFlagSet("score", flag.ContinueOnError)
-	rec := addRecordFlag(fs)
+	rec := cli.AddRecordFlag(fs)
 	if err := fs.Parse(append([]string{"--record", "--store", path}, extra...)); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/parquetio"
+	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
@@ -77,12 +80,21 @@ func (l *endpointList) Set(s string) error {
 	return nil
 }
 
+// isParquet says a details file is Parquet (by its extension), not JSONL.
+func isParquet(path string) bool { return strings.EqualFold(filepath.Ext(path), ".parquet") }
+
 func writeDetailsFile(path string, d *tasks.Details) error {
 	w, commit, abort, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := tasks.WriteDetails(w, d); err != nil {
+	write := tasks.WriteDetails
+	if isParquet(path) {
+		write = func(w io.Writer, d *tasks.Details) error {
+			return parquetio.WriteTaskDetails(w, d, parquetio.WriteOptions{})
+		}
+	}
+	if err := write(w, d); err != nil {
 		abort()
 		return err
 	}
@@ -94,22 +106,22 @@ func runTaskRun(e *cli.Env) error {
 	var (
 		specs      = fs.String("tasks", "", "task strings `suite|task:language|shots|truncate`, comma-separated")
 		taskDir    = fs.String("task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
-		details    = fs.String("details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL)")
+		details    = fs.String("details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL; Parquet when it ends in .parquet)")
 		shard      = fs.String("shard", "", "run only shard `i/n` of the items (item index modulo n is i; 0 <= i < n)")
 		seed       = fs.Int64("seed", 1, "few-shot draw and bootstrap `seed` (same seed: same examples for every model and run)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
 		prices     = fs.String("prices", "", "dated price `FILE` (JSON: date, currency, models.<name>.prompt_per_million, completion_per_million) to turn tokens into cost")
-		batch      = fs.Bool("batch", false, "submit the requests through the OpenAI Batch API first (upload, create, poll, download into the cache), then score")
-		batchPoll  = fs.Duration("batch-poll", 30*time.Second, "wait between batch status checks (`duration`)")
+		batch      = addBatchFlags(fs)
 		perChoice  = fs.Bool("per-choice", false, "score each choice with its own request (default: one request per item with every choice as a prompt list)")
 	)
 	var endpoints endpointList
 	fs.Var(&endpoints, "endpoint", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1; give it again to spread the requests over several servers")
 	cf := addClientFlags(fs, 32, "task-cache.jsonl", "task")
-	export := cli.AddTableExportFlags(fs)
+	export, rec := cli.AddTableExportFlags(fs), cli.AddRecordFlag(fs)
 	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
+	defer rec.Close()
 	for _, f := range []struct{ name, val string }{{"--tasks", *specs}, {"--endpoint", strings.Join(endpoints, ",")}, {"--model", cf.s.Model}} {
 		if f.val == "" {
 			return cli.Usagef("task run: %s is required (see evalbook task run --help)", f.name)
@@ -176,22 +188,14 @@ func runTaskRun(e *cli.Env) error {
 		client = spread
 	}
 	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.s.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice}
-	if *batch {
-		if len(endpoints) > 1 || m.cachePath == "none" {
-			return cli.Usagef("task run: --batch takes one --endpoint and a cache file (not --cache none): the batch's replies go into the cache, and its state file beside it lets a rerun resume the batch")
-		}
+	if *batch.on {
 		reqs, err := tasks.Requests(e.Ctx, runOpt)
 		if err != nil {
 			return err
 		}
-		state := m.cachePath + ".batch-state.json"
-		st, err := m.client.SampleBatch(e.Ctx, reqs, llm.BatchOptions{StatePath: state, Poll: *batchPoll,
-			Logf: func(f string, a ...any) { fmt.Fprintf(e.Stderr, "evalbook task run: "+f+"\n", a...) }})
-		if err != nil {
-			return fmt.Errorf("task run: batch: %w (pending batches are kept in %s: run the same command again to resume them)", err, state)
+		if err := batch.submit(e, m, len(endpoints), llm.BatchJob{Samples: reqs}); err != nil {
+			return err
 		}
-		fmt.Fprintf(e.Stderr, "evalbook task run: batch: %d requests cached before, %d submitted, %d batches resumed, %d replies received, %d answered with an error (asked online)\n",
-			st.Cached, st.Submitted, st.Resumed, st.Received, st.Failed)
 	}
 	last := time.Now()
 	runOpt.Client, runOpt.Workers = client, 2*cf.s.Concurrency*len(endpoints)
@@ -215,6 +219,9 @@ func runTaskRun(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
+	if err := rec.RecordWith(e, "task run", func() (store.Run, error) { return store.FromTasks(d, r) }); err != nil {
+		return err
+	}
 	if err := cli.Render(e, r, export); err != nil {
 		return err
 	}
@@ -227,7 +234,7 @@ func runTaskRun(e *cli.Env) error {
 func runTaskMerge(e *cli.Env) error {
 	fs := cli.NewFlags(e, "task merge")
 	var (
-		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL)")
+		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL; Parquet when it ends in .parquet)")
 		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
 		prices     = fs.String("prices", "", "dated price `FILE` (JSON) to turn tokens into cost")
 	)
@@ -257,7 +264,13 @@ func runTaskMerge(e *cli.Env) error {
 		if err != nil {
 			return err
 		}
-		d, err := tasks.ReadDetails(f, p)
+		read := tasks.ReadDetails
+		if isParquet(p) {
+			read = func(r io.Reader, name string) (*tasks.Details, error) {
+				return parquetio.ReadTaskDetails(r, name, parquetio.ReadOptions{})
+			}
+		}
+		d, err := read(f, p)
 		f.Close()
 		if err != nil {
 			return err

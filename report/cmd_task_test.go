@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/evalbook/evalbook/internal/tasktest"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
 const taskSpecs = "indiceval|ARC-Easy:hindi|2|0,indiceval|HellaSwag:bengali|1|0,indiceval|MMLU:english|2|0,indiceval|Translate:bengali|1|0"
@@ -225,5 +226,184 @@ func TestTaskBatchKill9(t *testing.T) {
 	}
 	if strip(out.String()) != strip(want) {
 		t.Fatalf("resumed batch figures differ from online:\n%s\n%s", out.String(), want)
+	}
+}
+
+// generate and judge take --batch too, through the same llm.Client.Batch:
+// a run killed (SIGKILL) while its batch is pending, then rerun, resumes
+// that batch from the state file, creates no other, submits no request
+// twice, makes no online call, and writes the online run's file byte for
+// byte.
+func TestChatBatchKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts evalbook in a process of its own")
+	}
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "questions.csv")
+	os.WriteFile(ds, []byte("id,question,language\nq1,What is the capital of India?,en\n"+
+		"q2,भारत की राजधानी क्या है?,hi\nq3,ভারতের রাজধানী কী?,bn\nq4,Name a river.,en\n"), 0o644)
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	// The judge's reply depends on the prompt, so the verdicts differ by row.
+	m.Chat = func(user string, _ int) string {
+		if len(user)%3 == 0 {
+			return `{"verdict": "incorrect", "reason": "a third of the rows"}`
+		}
+		return `{"verdict": "correct"}`
+	}
+	for _, cmd := range [][]string{
+		{"generate", "--dataset", ds, "--max-tokens", "12"},
+		{"judge", "--limit", "12"},
+	} {
+		t.Run(cmd[0], func(t *testing.T) {
+			sub := filepath.Join(dir, cmd[0])
+			os.Mkdir(sub, 0o755)
+			online := tasktest.New(t, m)
+			want := filepath.Join(sub, "online.csv")
+			if _, errb, code := runCLI(t, append(cmd, "--endpoint", online.BaseURL(), "--model", "bigram", "--cache", "none", "--out", want)...); code != 0 {
+				t.Fatalf("online: exit %d: %s", code, errb)
+			}
+			bs := tasktest.NewBatch(t, m)
+			bs.SetHold(true)
+			cache, got := filepath.Join(sub, "c.jsonl"), filepath.Join(sub, "batch.csv")
+			args := append(cmd, "--endpoint", bs.BaseURL(), "--model", "bigram", "--cache", cache, "--out", got, "--batch", "--batch-poll", "5ms")
+			child := evalbookCmd(args...)
+			if err := child.Start(); err != nil {
+				t.Fatal(err)
+			}
+			state := cache + ".batch-state.json"
+			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+				if b, err := os.ReadFile(state); err == nil && strings.Contains(string(b), "batch-1") {
+					break
+				}
+			}
+			child.Process.Signal(syscall.SIGKILL)
+			child.Wait()
+			if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+				t.Fatal("the run was not killed while its batch was pending")
+			}
+			if _, err := os.Stat(got); err == nil {
+				t.Fatal("the killed run wrote its output")
+			}
+			bs.SetHold(false)
+			_, errb, code := runCLI(t, args...)
+			if code != 0 {
+				t.Fatalf("rerun: exit %d: %s", code, errb)
+			}
+			if bs.Created != 1 || bs.Online != 0 || !strings.Contains(errb, "0 submitted, 1 batches resumed") {
+				t.Fatalf("created %d batches, %d online calls: %s", bs.Created, bs.Online, errb)
+			}
+			if len(bs.Submitted) == 0 {
+				t.Fatal("nothing was submitted")
+			}
+			for k, n := range bs.Submitted {
+				if n != 1 {
+					t.Fatalf("request %s submitted %d times", k[:8], n)
+				}
+			}
+			a, _ := os.ReadFile(want)
+			b, _ := os.ReadFile(got)
+			if len(a) == 0 || string(a) != string(b) {
+				t.Fatalf("the batch run's file differs from the online run's:\n%s\n%s", b, a)
+			}
+			if cmd[0] == "judge" && (!strings.Contains(string(b), "a third of the rows") || !strings.Contains(string(b), ",1,")) {
+				t.Fatalf("the verdicts are not the model's replies:\n%s", b)
+			}
+			// A second rerun finds everything in the cache: no batch, no call.
+			if _, errb, code := runCLI(t, args...); code != 0 || bs.Created != 1 || bs.Online != 0 || !strings.Contains(errb, "0 submitted, 0 batches resumed") {
+				t.Fatalf("second rerun: exit %d, %d batches, %d online: %s", code, bs.Created, bs.Online, errb)
+			}
+		})
+	}
+}
+
+// task run --record keeps the run in the store: one row per item, the
+// task strings as groups, the figures the run printed.
+func TestTaskRunRecord(t *testing.T) {
+	s := tasktest.New(t, tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।"))
+	db := filepath.Join(t.TempDir(), "runs.db")
+	out, errb, code := runCLI(t, "task", "run", "--tasks", taskSpecs, "--endpoint", s.BaseURL(), "--model", "bigram", "--cache", "none", "--json", "--record", "--store", db)
+	if code != 0 || !strings.Contains(errb, "recorded run 1") {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var res struct {
+		Samples int `json:"samples"`
+		Tasks   []struct {
+			Task    string `json:"task"`
+			Metrics []struct {
+				ID    string  `json:"id"`
+				K     int     `json:"k"`
+				Value float64 `json:"value"`
+			} `json:"metrics"`
+		} `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	shown, errb, code := runCLI(t, "runs", "show", "1", "--json", "--store", db)
+	if code != 0 {
+		t.Fatalf("runs show: %d %s", code, errb)
+	}
+	var run struct {
+		Command string `json:"command"`
+		Model   string `json:"model"`
+		Rows    int    `json:"rows"`
+		Groups  []struct {
+			By, Group, Metric string
+			Accuracy          float64
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(shown), &run); err != nil {
+		t.Fatalf("%v: %s", err, shown)
+	}
+	if run.Command != "task run" || run.Model != "bigram" || run.Rows != res.Samples || res.Samples == 0 {
+		t.Fatalf("recorded %+v for %d items", run, res.Samples)
+	}
+	found := 0
+	for _, tr := range res.Tasks {
+		for _, m := range tr.Metrics {
+			id := strings.Replace(m.ID, "@k", "@"+strconv.Itoa(m.K), 1)
+			for _, g := range run.Groups {
+				if g.By == "task" && g.Group == tr.Task && g.Metric == id && g.Accuracy == m.Value {
+					found++
+				}
+			}
+		}
+	}
+	if found == 0 || found != len(run.Groups) {
+		t.Fatalf("%d of %d recorded figures match the run's: %s", found, len(run.Groups), shown)
+	}
+}
+
+// --details x.parquet writes Parquet; task merge reads Parquet shards (and
+// JSONL ones beside them) to the one run's figures and JSONL details.
+func TestTaskDetailsParquet(t *testing.T) {
+	s := tasktest.New(t, tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।"))
+	dir := t.TempDir()
+	common := []string{"task", "run", "--tasks", taskSpecs, "--endpoint", s.BaseURL(), "--model", "bigram", "--seed", "5", "--cache", filepath.Join(dir, "c.jsonl"), "--json"}
+	whole, errb, code := runCLI(t, append(common, "--details", filepath.Join(dir, "whole.jsonl"))...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	files := []string{filepath.Join(dir, "s0.parquet"), filepath.Join(dir, "s1.jsonl")}
+	for i, f := range files {
+		if _, errb, code := runCLI(t, append(common, "--shard", strconv.Itoa(i)+"/2", "--details", f)...); code != 0 {
+			t.Fatal(errb)
+		}
+	}
+	if b, _ := os.ReadFile(files[0]); !strings.HasPrefix(string(b), "PAR1") {
+		t.Fatal("--details s0.parquet is not a Parquet file")
+	}
+	merged, errb, code := runCLI(t, append([]string{"task", "merge", "--json", "--details", filepath.Join(dir, "merged.jsonl")}, files...)...)
+	if code != 0 || merged != whole {
+		t.Fatalf("merge: exit %d %s\n%s\n%s", code, errb, merged, whole)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "whole.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(dir, "merged.jsonl"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Fatal("the details merged from Parquet and JSONL shards differ from one run's")
+	}
+	os.WriteFile(filepath.Join(dir, "bad.parquet"), []byte("not parquet"), 0o644)
+	if _, errb, code := runCLI(t, "task", "merge", filepath.Join(dir, "bad.parquet")); code == 0 || !strings.Contains(errb, "bad.parquet") {
+		t.Fatalf("a bad Parquet file: exit %d: %s", code, errb)
 	}
 }

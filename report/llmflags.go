@@ -52,6 +52,7 @@ type modelClient struct {
 	client    *llm.Client
 	cache     *llm.Cache
 	cachePath string // "none" for a memory cache
+	cmd       string // the command, for messages
 }
 
 func (m *modelClient) close() error { return m.cache.Close() }
@@ -102,7 +103,7 @@ func (cf *clientFlags) open(e *cli.Env, endpoint string) (*modelClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &modelClient{}
+	m := &modelClient{cmd: cf.cmd}
 	if m.cache, m.cachePath, err = llm.OpenCacheFile(cf.cache, cf.cacheName); err != nil {
 		if errors.Is(err, llm.ErrNoCacheDir) {
 			return nil, fmt.Errorf("%s: %v; pass --cache FILE or --cache none", cf.cmd, err)
@@ -174,6 +175,51 @@ func keptInMemory(n int) string {
 		return "the 1 reply received was kept in memory only and is lost"
 	}
 	return fmt.Sprintf("the %d replies received were kept in memory only and are lost", n)
+}
+
+// batchFlags are --batch and --batch-poll (task run, generate, judge).
+type batchFlags struct {
+	on   *bool
+	poll *time.Duration
+}
+
+func addBatchFlags(fs *flag.FlagSet) batchFlags {
+	return batchFlags{fs.Bool("batch", false, "submit the requests through the OpenAI Batch API first (upload, create, poll, download into the cache; a state file beside the cache lets a killed run resume the batch), then run"),
+		fs.Duration("batch-poll", 30*time.Second, "wait between batch status checks (`duration`)")}
+}
+
+// submit answers job through the Batch API into m's cache (with
+// --batch; endpoints is how many --endpoint were given), so the online
+// pass that follows finds every reply there.
+func (b batchFlags) submit(e *cli.Env, m *modelClient, endpoints int, job llm.BatchJob) error {
+	if !*b.on {
+		return nil
+	}
+	if endpoints > 1 || m.cachePath == "none" {
+		return cli.Usagef("%s: --batch takes one --endpoint and a cache file (not --cache none): the batch's replies go into the cache, and its state file beside it lets a rerun resume the batch", m.cmd)
+	}
+	state := m.cachePath + ".batch-state.json"
+	st, err := m.client.Batch(e.Ctx, job, llm.BatchOptions{StatePath: state, Poll: *b.poll,
+		Logf: func(f string, a ...any) { fmt.Fprintf(e.Stderr, "evalbook %s: "+f+"\n", append([]any{m.cmd}, a...)...) }})
+	if err != nil {
+		return fmt.Errorf("%s: batch: %w (pending batches are kept in %s: run the same command again to resume them)", m.cmd, err, state)
+	}
+	fmt.Fprintf(e.Stderr, "evalbook %s: batch: %d requests cached before, %d submitted, %d batches resumed, %d replies received, %d answered with an error (asked online)\n",
+		m.cmd, st.Cached, st.Submitted, st.Resumed, st.Received, st.Failed)
+	return nil
+}
+
+// chats is submit for the chat requests of generate or judge (asked for
+// only with --batch).
+func (b batchFlags) chats(e *cli.Env, m *modelClient, reqs func() ([]llm.Request, error)) error {
+	if !*b.on {
+		return nil
+	}
+	r, err := reqs()
+	if err != nil {
+		return err
+	}
+	return b.submit(e, m, 1, llm.BatchJob{Chats: r})
 }
 
 // progress returns a callback drawing a progress bar on stderr when it is

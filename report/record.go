@@ -6,21 +6,7 @@ import (
 	"os"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
-	"github.com/evalbook/evalbook/pkg/generate"
-	"github.com/evalbook/evalbook/pkg/judge"
 )
-
-// The recording of judge and generate runs (internal/cli.RecordFlags).
-var addRecordFlag = cli.AddRecordFlag
-
-func recordJudge(e *cli.Env, r *cli.RecordFlags, res *judge.RunSummary, tbl *judge.Responses) error {
-	return r.Judge(e, res, tbl)
-}
-
-func recordGenerate(e *cli.Env, r *cli.RecordFlags, res *generate.Result, promptHash string) error {
-	return r.Generate(e, res, promptHash)
-}
 
 // templatesHash is the prompt hash of generate's templates: the first 12
 // hex digits of SHA-256 over the template file's bytes (the built-in

@@ -24,7 +24,7 @@ import (
 // A judge run (the loopback stub judging 20 sample rows, two of its
 // replies invalid) is recorded with its judge prompt hash, and its
 // llm_judge outcomes come back with no verdict for the invalid replies,
-// as `judge --record` will once the lead wires recordJudge.
+// as `judge --record` does.
 func TestRecordJudge(t *testing.T) {
 	stub := newJudgeStub(t)
 	p, err := chooseJudgePrompt("judge", "", "reference@1", judge.KindReference)
@@ -46,11 +46,11 @@ func TestRecordJudge(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "runs.db")
 	fs := flag.NewFlagSet("judge", flag.ContinueOnError)
-	rec := addRecordFlag(fs)
+	rec := cli.AddRecordFlag(fs)
 	fs.Parse([]string{"--record", "--store", path})
 	defer rec.Close()
 	e := &cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}
-	if err := recordJudge(e, rec, res, tbl); err != nil {
+	if err := rec.Judge(e, res, tbl); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Open(path)
@@ -100,7 +100,7 @@ func TestRecordMC(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "runs.db")
 	fs := flag.NewFlagSet("mc", flag.ContinueOnError)
-	rec := addRecordFlag(fs)
+	rec := cli.AddRecordFlag(fs)
 	fs.Parse([]string{"--record", "--store", path})
 	defer rec.Close()
 	ctx := context.Background()
@@ -155,9 +155,9 @@ func TestRecordGenerate(t *testing.T) {
 			res.Rows = append(res.Rows, generate.Row{Question: q, Response: responses[i]})
 		}
 		fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-		rec := addRecordFlag(fs)
+		rec := cli.AddRecordFlag(fs)
 		fs.Parse([]string{"--record", "--store", path})
-		if err := recordGenerate(&cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}, rec, res, "tpl123"); err != nil {
+		if err := rec.Generate(&cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}, res, "tpl123"); err != nil {
 			t.Fatal(err)
 		}
 		rec.Close()

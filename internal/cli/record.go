@@ -127,3 +127,15 @@ func (r *RecordFlags) Close() {
 		r.rec.Close()
 	}
 }
+
+// RecordWith records the run that build makes (called only with --record).
+func (r *RecordFlags) RecordWith(e *Env, command string, build func() (store.Run, error)) error {
+	if !r.on() {
+		return nil
+	}
+	run, err := build()
+	if err != nil {
+		return err
+	}
+	return r.Record(e, command, run, nil)
+}

@@ -106,8 +106,8 @@ var rules = []rule{
 	// pkg/tabular (its ParseError), calls through pkg/llm, intervals and
 	// pass@k/maj@k from pkg/stats, warnings and tables from pkg/results.
 	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results"}},
-	// The tiny bigram model behind llmtest's server for pkg/tasks' tests.
-	{pkg: "internal/tasktest", core: true, allow: []string{"internal/llmtest"}},
+	// The tiny bigram model behind a loopback server (its own, or llmtest's for tests) for pkg/tasks' tests, examples and notebook 10.
+	{pkg: "pkg/tasks/tasktest", core: true, allow: []string{"internal/llmtest"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
 	{pkg: "internal/rawpos", core: true},
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's
@@ -128,7 +128,7 @@ var rules = []rule{
 	// flatbuffers are a large tree, so the core must never import arrow-go
 	// (it is in heavy); parquetio registers its reader with qa from the
 	// edge, as workbook does, and writes results.Row values.
-	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop"}, ext: []string{arrow}},
+	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks"}, ext: []string{arrow}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot, typesetting, ximage}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},
@@ -137,7 +137,7 @@ var rules = []rule{
 	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
 	// cgo) is an edge library; the store reads the result model and reuses the
 	// paired statistics, and nothing in the core imports it.
-	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge", "pkg/qa", "pkg/generate"}, ext: []string{sqlite}}, // store -> mc, judge, generate (and qa): FromMC, FromJudge and RecordGenerate build their runs
+	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge", "pkg/qa", "pkg/generate", "pkg/tasks"}, ext: []string{sqlite}}, // store -> mc, judge, generate (and qa), tasks: FromMC, FromJudge, RecordGenerate and FromTasks build their runs
 	// sink: where a scoring run's rows go (verdict CSV, Parquet file and folder, Every Eval Ever, a spool for reports).
 	{pkg: "pkg/sink", allow: []string{"pkg/qa", "pkg/results", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},

@@ -366,3 +366,14 @@ func nounCount(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// Requests returns the chat requests Run sends for qs with templates t,
+// in question order, without sending any (llm.Collect runs Run on a
+// recorder), for a batch submission (llm.Client.Batch) whose replies Run
+// then finds in the client's cache.
+func Requests(qs []Question, t *Templates) ([]llm.Request, error) {
+	return llm.Collect(func(c llm.Completer) error {
+		_, err := Run(context.Background(), c, qs, Options{Templates: t, Workers: 1})
+		return err
+	})
+}

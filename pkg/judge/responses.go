@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
@@ -743,4 +744,21 @@ func recordBounds(data []byte, name string) (lines []int, ends []int64, ok bool)
 		return lines, ends, true
 	}
 	return nil, nil, false
+}
+
+// Requests returns the chat requests JudgeResponses sends for t's rows
+// with prompt p, in row order, without sending any and without touching
+// t's verdicts (it judges a copy through llm.Collect), for a batch
+// submission (llm.Client.Batch) whose replies JudgeResponses then finds
+// in the client's cache.
+func (t *Responses) Requests(p Prompt) ([]llm.Request, error) {
+	cp := *t
+	cp.Rows = slices.Clone(t.Rows)
+	return llm.Collect(func(c llm.Completer) error {
+		_, err := JudgeResponses(context.Background(), NewClientJudge(c, p), &cp, RunOptions{Workers: 1})
+		if errors.Is(err, ErrRowsFailed) { // a row that cannot render: the online pass reports it
+			return nil
+		}
+		return err
+	})
 }

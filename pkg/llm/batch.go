@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,19 +44,45 @@ type BatchStats struct {
 type batchState struct {
 	// Batches maps a batch id to the API path of its requests.
 	Batches map[string]string `json:"batches"`
+	// Chat names the batches of chat requests (Complete's, from
+	// BatchJob.Chats), whose replies are cached as Complete caches them.
+	Chat map[string]bool `json:"chat,omitempty"`
 }
 
-// SampleBatch answers reqs through the OpenAI Batch API and puts every
-// reply in the client's cache, so that Sample then finds each one there
-// and a batch run gives what an online run gives. Requests already cached
-// are not sent; identical requests are sent once. Batches named in
-// StatePath (an earlier run killed while waiting) are polled and
-// downloaded first, and are removed from it only after their replies are
-// cached, so a rerun never submits a request twice. Requests are grouped
-// by API path (one batch per path: the API takes one endpoint per batch).
-// A request the batch answered with an error is left uncached; Sample
-// then asks for it online.
+// A BatchJob is what Batch submits: the sampling requests of a task run
+// (answered later by Sample) and the chat requests of generate or judge
+// (answered later by Complete; Collect records them).
+type BatchJob struct {
+	Samples []SampleRequest
+	Chats   []Request
+}
+
+// batchItem is one request of a batch: its cache key (the custom_id),
+// API path, body, the prompt hash it is cached with, and the parser of
+// its reply (as Sample or Complete would parse it).
+type batchItem struct {
+	key, path, hash string
+	chat            bool
+	body            func() ([]byte, error)
+	parse           func([]byte) (string, error)
+}
+
+// SampleBatch is Batch with sampling requests only.
 func (c *Client) SampleBatch(ctx context.Context, reqs []SampleRequest, opt BatchOptions) (BatchStats, error) {
+	return c.Batch(ctx, BatchJob{Samples: reqs}, opt)
+}
+
+// Batch answers a job's requests through the OpenAI Batch API and puts
+// every reply in the client's cache, so that Sample and Complete then
+// find each one there and a batch run gives what an online run gives.
+// Requests already cached are not sent; identical requests are sent once.
+// Batches named in StatePath (an earlier run killed while waiting) are
+// polled and downloaded first, and are removed from it only after their
+// replies are cached, so a rerun never submits a request twice. Requests
+// are grouped by API path and kind (one batch each: the API takes one
+// endpoint per batch). A request the batch answered with an error is left
+// uncached; Sample or Complete then asks for it online.
+func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (BatchStats, error) {
 	var st BatchStats
 	if opt.StatePath == "" {
 		return st, errors.New("batch: no state file")
@@ -65,6 +92,25 @@ func (c *Client) SampleBatch(ctx context.Context, reqs []SampleRequest, opt Batc
 	}
 	if opt.Window == "" {
 		opt.Window = "24h"
+	}
+	items := make([]batchItem, 0, len(job.Samples)+len(job.Chats))
+	for _, r := range job.Samples {
+		pr, err := c.prepare(r)
+		if err != nil {
+			return st, err
+		}
+		items = append(items, batchItem{key: pr.key, path: pr.path, hash: r.PromptHash, body: pr.body, parse: pr.parse})
+	}
+	for _, r := range job.Chats {
+		items = append(items, batchItem{key: CacheKey(c.endpoint, c.cfg.Model, r.PromptHash, r.System, r.User, c.params),
+			path: "/chat/completions", hash: r.PromptHash, chat: true,
+			body: func() ([]byte, error) { return c.chatBody(r) }, parse: parseChat})
+	}
+	// The parsers of this job's requests also check the replies of
+	// resumed batches (the same command run again asks the same).
+	known := make(map[string]batchItem, len(items))
+	for _, it := range items {
+		known[it.key] = it
 	}
 	state, err := readBatchState(opt.StatePath)
 	if err != nil {
@@ -77,46 +123,52 @@ func (c *Client) SampleBatch(ctx context.Context, reqs []SampleRequest, opt Batc
 	sort.Strings(ids)
 	for _, id := range ids {
 		st.Resumed++
-		if err := c.finishBatch(ctx, id, state, opt, &st, nil); err != nil {
+		if err := c.finishBatch(ctx, id, state, opt, &st, known); err != nil {
 			return st, err
 		}
 	}
-	// What is left to ask, by path, once per key.
+	// What is left to ask, by path and kind, once per key.
 	type line struct {
 		CustomID string          `json:"custom_id"`
 		Method   string          `json:"method"`
 		URL      string          `json:"url"`
 		Body     json.RawMessage `json:"body"`
 	}
-	byPath := map[string][]line{}
-	parsers := map[string]func([]byte) (string, error){}
-	for _, r := range reqs {
-		pr, err := c.prepare(r)
-		if err != nil {
-			return st, err
-		}
-		if _, ok := c.cache.Get(pr.key); ok {
+	type group struct {
+		path string
+		chat bool
+	}
+	byGroup := map[group][]line{}
+	sent := map[string]bool{}
+	for _, it := range items {
+		if _, ok := c.cache.Get(it.key); ok {
 			st.Cached++
 			continue
 		}
-		if _, dup := parsers[pr.key]; dup {
+		if sent[it.key] {
 			continue
 		}
-		body, err := pr.body()
+		sent[it.key] = true
+		body, err := it.body()
 		if err != nil {
 			return st, err
 		}
-		parsers[pr.key] = pr.parse
-		byPath[pr.path] = append(byPath[pr.path], line{pr.key, http.MethodPost, "/v1" + pr.path, body})
+		g := group{it.path, it.chat}
+		byGroup[g] = append(byGroup[g], line{it.key, http.MethodPost, "/v1" + it.path, body})
 	}
-	paths := make([]string, 0, len(byPath))
-	for p := range byPath {
-		paths = append(paths, p)
+	groups := make([]group, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	sort.Slice(groups, func(i, j int) bool {
+		if groups[i].path != groups[j].path {
+			return groups[i].path < groups[j].path
+		}
+		return !groups[i].chat && groups[j].chat
+	})
+	for _, g := range groups {
 		var buf bytes.Buffer
-		for _, l := range byPath[p] {
+		for _, l := range byGroup[g] {
 			b, _ := json.Marshal(l)
 			buf.Write(b)
 			buf.WriteByte('\n')
@@ -128,22 +180,25 @@ func (c *Client) SampleBatch(ctx context.Context, reqs []SampleRequest, opt Batc
 		var created struct {
 			ID string `json:"id"`
 		}
-		if err := c.batchJSON(ctx, http.MethodPost, "/batches", map[string]any{"input_file_id": fileID, "endpoint": "/v1" + p, "completion_window": opt.Window}, &created); err != nil {
+		if err := c.batchJSON(ctx, http.MethodPost, "/batches", map[string]any{"input_file_id": fileID, "endpoint": "/v1" + g.path, "completion_window": opt.Window}, &created); err != nil {
 			return st, err
 		}
 		if created.ID == "" {
 			return st, errors.New("batch: the server created a batch without an id")
 		}
 		// Remembered before anything else, so a kill from here on resumes it.
-		state.Batches[created.ID] = p
+		state.Batches[created.ID] = g.path
+		if g.chat {
+			state.Chat[created.ID] = true
+		}
 		if err := writeBatchState(opt.StatePath, state); err != nil {
 			return st, err
 		}
-		st.Submitted += len(byPath[p])
+		st.Submitted += len(byGroup[g])
 		if opt.Logf != nil {
-			opt.Logf("batch %s: %d requests to %s submitted", created.ID, len(byPath[p]), p)
+			opt.Logf("batch %s: %d requests to %s submitted", created.ID, len(byGroup[g]), g.path)
 		}
-		if err := c.finishBatch(ctx, created.ID, state, opt, &st, parsers); err != nil {
+		if err := c.finishBatch(ctx, created.ID, state, opt, &st, known); err != nil {
 			return st, err
 		}
 	}
@@ -151,9 +206,11 @@ func (c *Client) SampleBatch(ctx context.Context, reqs []SampleRequest, opt Batc
 }
 
 // finishBatch polls batch id until it ends, caches its replies and
-// forgets it in the state file. parsers check each reply as Sample would;
-// a resumed batch (parsers nil) keeps replies that are JSON with choices.
-func (c *Client) finishBatch(ctx context.Context, id string, state *batchState, opt BatchOptions, st *BatchStats, parsers map[string]func([]byte) (string, error)) error {
+// forgets it in the state file. known holds the parsers of the job's
+// requests, which check each reply as Sample or Complete would; a reply
+// to a request the job does not hold (a batch of another run) is kept
+// when it parses as a reply of the batch's kind.
+func (c *Client) finishBatch(ctx context.Context, id string, state *batchState, opt BatchOptions, st *BatchStats, known map[string]batchItem) error {
 	var b struct {
 		Status       string `json:"status"`
 		OutputFileID string `json:"output_file_id"`
@@ -183,7 +240,7 @@ func (c *Client) finishBatch(ctx context.Context, id string, state *batchState, 
 		if err != nil {
 			return err
 		}
-		chat := state.Batches[id] == "/chat/completions"
+		chatPath := state.Batches[id] == "/chat/completions"
 		for _, ln := range bytes.Split(data, []byte("\n")) {
 			if len(bytes.TrimSpace(ln)) == 0 {
 				continue
@@ -202,22 +259,27 @@ func (c *Client) finishBatch(ctx context.Context, id string, state *batchState, 
 				st.Failed++
 				continue
 			}
-			parse := parsers[out.CustomID]
-			if parse == nil {
-				parse = func(d []byte) (string, error) { return parseAny(d, chat) }
+			it, ok := known[out.CustomID]
+			switch {
+			case ok:
+			case state.Chat[id]:
+				it = batchItem{parse: parseChat}
+			default:
+				it = batchItem{parse: func(d []byte) (string, error) { return parseAny(d, chatPath) }}
 			}
-			reply, err := parse(out.Response.Body)
+			reply, err := it.parse(out.Response.Body)
 			if err != nil {
 				st.Failed++
 				continue
 			}
-			if err := c.cache.Put(out.CustomID, c.cfg.Model, "", reply); err != nil {
+			if err := c.cache.Put(out.CustomID, c.cfg.Model, it.hash, reply); err != nil {
 				return err
 			}
 			st.Received++
 		}
 	}
 	delete(state.Batches, id)
+	delete(state.Chat, id)
 	return writeBatchState(opt.StatePath, state)
 }
 
@@ -308,7 +370,7 @@ func (c *Client) uploadBatchFile(ctx context.Context, jsonl []byte) (string, err
 }
 
 func readBatchState(path string) (*batchState, error) {
-	st := &batchState{Batches: map[string]string{}}
+	st := &batchState{Batches: map[string]string{}, Chat: map[string]bool{}}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return st, nil
@@ -324,6 +386,9 @@ func readBatchState(path string) (*batchState, error) {
 	}
 	if st.Batches == nil {
 		st.Batches = map[string]string{}
+	}
+	if st.Chat == nil {
+		st.Chat = map[string]bool{}
 	}
 	return st, nil
 }
@@ -351,4 +416,30 @@ func writeBatchState(path string, st *batchState) error {
 	}
 	tmp.Close()
 	return os.Rename(tmp.Name(), path)
+}
+
+// Collect returns the chat requests run makes of the Completer it is
+// given, in the order made, without sending any: each is answered with an
+// empty reply. It turns an online pass (generate.Run, a judge over a
+// table) into the requests of a BatchJob, so the batch asks exactly what
+// the online pass asks, and that pass, run next on the real client,
+// finds every reply in the cache. run must make the same requests
+// whatever the replies are (one request per row, as generate and judge
+// do); run's own result is discarded, its error returned.
+func Collect(run func(Completer) error) ([]Request, error) {
+	r := &collector{}
+	err := run(r)
+	return r.reqs, err
+}
+
+type collector struct {
+	mu   sync.Mutex
+	reqs []Request
+}
+
+func (r *collector) Complete(_ context.Context, req Request) (string, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req)
+	r.mu.Unlock()
+	return "", nil
 }

@@ -9,8 +9,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/evalbook/evalbook/internal/tasktest"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
 // BenchmarkLoglik10k runs 10,000 four-choice log-likelihood items against

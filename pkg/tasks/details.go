@@ -115,6 +115,18 @@ func WriteDetails(w io.Writer, d *Details) error {
 	return bw.Flush()
 }
 
+// Check reports a header that is not a details file's (another format)
+// or names an impossible shard.
+func (h *Header) Check() error {
+	if h.Format != DetailsFormat {
+		return fmt.Errorf("not an evalbook task details file (format %q, want %q)", h.Format, DetailsFormat)
+	}
+	if h.Shards < 1 || h.Shard < 0 || h.Shard >= h.Shards {
+		return fmt.Errorf("shard %d of %d", h.Shard, h.Shards)
+	}
+	return nil
+}
+
 // MaxDetailsLine bounds one line of a details file.
 const MaxDetailsLine = 64 << 20
 
@@ -130,11 +142,8 @@ func ReadDetails(r io.Reader, name string) (*Details, error) {
 			if err := dec.Decode(&d.Header); err != nil {
 				return nil, ls.Errorf(0, "details header: %v", err)
 			}
-			if d.Header.Format != DetailsFormat {
-				return nil, ls.Errorf(0, "not an evalbook task details file (format %q, want %q)", d.Header.Format, DetailsFormat)
-			}
-			if d.Header.Shards < 1 || d.Header.Shard < 0 || d.Header.Shard >= d.Header.Shards {
-				return nil, ls.Errorf(0, "shard %d of %d", d.Header.Shard, d.Header.Shards)
+			if err := d.Header.Check(); err != nil {
+				return nil, ls.Errorf(0, "%v", err)
 			}
 			first = false
 			continue

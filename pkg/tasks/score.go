@@ -3,6 +3,7 @@ package tasks
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -136,69 +137,16 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 				continue
 			}
 			tr.Scored++
-			switch ht.Kind {
-			case KindLoglik:
-				if len(s.Scored) != len(s.Choices) || len(s.Scored) == 0 {
-					return nil, fmt.Errorf("tasks: %s item %s: %d continuations for %d choices", ht.Spec, s.ID, len(s.Scored), len(s.Choices))
-				}
-				best, bestNorm := 0, 0
-				for i, c := range s.Scored {
-					if c.Straddle {
-						straddle++
-					}
-					if c.Logprob > s.Scored[best].Logprob {
-						best = i
-					}
-					if perChar(c) > perChar(s.Scored[bestNorm]) {
-						bestNorm = i
-					}
-					if c.Chars == 0 {
-						emptyChoice++
-					}
-				}
-				acc += b2i(best == s.Gold)
-				norm += b2i(bestNorm == s.Gold)
-			case KindLetter:
-				if len(s.Response) == 0 {
-					return nil, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
-				}
-				pred := -1
-				if x := s.Response[0].Extracted; x != nil {
-					for i, l := range s.Letters {
-						if strings.EqualFold(*x, l) {
-							pred = i
-							break
-						}
-					}
-				}
-				if pred < 0 {
-					noExtract++
-				}
-				acc += b2i(pred == s.Gold)
-			case KindGenerative:
-				if len(s.Response) == 0 {
-					return nil, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
-				}
-				gold := normAnswer(s.Golden)
-				c := 0
-				answers := make([]string, len(s.Response))
-				for i, resp := range s.Response {
-					if resp.Extracted == nil {
-						noExtract++
-						answers[i] = "\x00none"
-						continue
-					}
-					answers[i] = normAnswer(*resp.Extracted)
-					if answers[i] == gold {
-						c++
-					}
-				}
-				if answers[0] == gold {
-					em++
-				}
-				counts = append(counts, stats.SampleCount{Samples: len(s.Response), Correct: c})
-				if gold != "" {
-					votes = append(votes, stats.VoteItem{Answers: answers, Correct: gold})
+			sc, err := scoreSample(ht, s)
+			if err != nil {
+				return nil, err
+			}
+			straddle, emptyChoice, noExtract = straddle+sc.straddle, emptyChoice+sc.emptyChoice, noExtract+sc.noExtract
+			acc, norm, em = acc+b2i(sc.acc), norm+b2i(sc.norm), em+b2i(sc.em)
+			if ht.Kind == KindGenerative {
+				counts = append(counts, sc.count)
+				if sc.vote != nil {
+					votes = append(votes, *sc.vote)
 				}
 			}
 		}
@@ -270,6 +218,132 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 	return r, nil
 }
 
+// sampleScore is one scored item's outcome: acc and acc_norm (or acc
+// from a letter, or exact_match from the first response), the sample
+// counts and votes of pass@k and maj@k, and what Score warns of.
+type sampleScore struct {
+	acc, norm, em                    bool
+	count                            stats.SampleCount
+	vote                             *stats.VoteItem // nil: no golden answer
+	straddle, emptyChoice, noExtract int
+}
+
+// scoreSample scores one item of header task ht that has a reply.
+func scoreSample(ht HeaderTask, s *Sample) (sampleScore, error) {
+	var sc sampleScore
+	switch ht.Kind {
+	case KindLoglik:
+		if len(s.Scored) != len(s.Choices) || len(s.Scored) == 0 {
+			return sc, fmt.Errorf("tasks: %s item %s: %d continuations for %d choices", ht.Spec, s.ID, len(s.Scored), len(s.Choices))
+		}
+		best, bestNorm := s.Picks()
+		for _, c := range s.Scored {
+			sc.straddle += b2i(c.Straddle)
+			sc.emptyChoice += b2i(c.Chars == 0)
+		}
+		sc.acc, sc.norm = best == s.Gold, bestNorm == s.Gold
+	case KindLetter:
+		if len(s.Response) == 0 {
+			return sc, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
+		}
+		pred := -1
+		if x := s.Response[0].Extracted; x != nil {
+			for i, l := range s.Letters {
+				if strings.EqualFold(*x, l) {
+					pred = i
+					break
+				}
+			}
+		}
+		sc.noExtract += b2i(pred < 0)
+		sc.acc = pred == s.Gold
+	case KindGenerative:
+		if len(s.Response) == 0 {
+			return sc, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
+		}
+		gold := normAnswer(s.Golden)
+		c := 0
+		answers := make([]string, len(s.Response))
+		for i, resp := range s.Response {
+			if resp.Extracted == nil {
+				sc.noExtract++
+				answers[i] = "\x00none"
+				continue
+			}
+			answers[i] = normAnswer(*resp.Extracted)
+			c += b2i(answers[i] == gold)
+		}
+		sc.em = answers[0] == gold
+		sc.count = stats.SampleCount{Samples: len(s.Response), Correct: c}
+		if gold != "" {
+			sc.vote = &stats.VoteItem{Answers: answers, Correct: gold}
+		}
+	}
+	return sc, nil
+}
+
+// Outcome is one item's value per metric of its task string, the
+// per-item terms whose mean Score reports: 1 or 0 for acc, acc_norm and
+// exact_match (and maj@k), the unbiased pass@k estimate of the item (a
+// value in [0, 1]). Metrics lists them in the order Score reports them;
+// an item whose call failed has none (Failed).
+type Outcome struct {
+	Sample  *Sample
+	Metrics []string
+	Values  []float64
+	Failed  bool
+}
+
+// Outcomes gives every item's Outcome, in the details' order, scored
+// by the rules Score uses.
+func Outcomes(d *Details) ([]Outcome, error) {
+	hts := map[string]HeaderTask{}
+	for _, ht := range d.Header.Tasks {
+		hts[ht.Spec] = ht
+	}
+	out := make([]Outcome, 0, len(d.Samples))
+	for i := range d.Samples {
+		s := &d.Samples[i]
+		ht, ok := hts[s.Task]
+		if !ok {
+			return nil, fmt.Errorf("tasks: item %s: task %q is not in the header", s.ID, s.Task)
+		}
+		o := Outcome{Sample: s, Metrics: metricsOf(ht), Failed: s.Error != ""}
+		if o.Failed {
+			out = append(out, o)
+			continue
+		}
+		sc, err := scoreSample(ht, s)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range o.Metrics {
+			var v float64
+			switch m {
+			case MetricAcc:
+				v = float64(b2i(sc.acc))
+			case MetricAccNorm:
+				v = float64(b2i(sc.norm))
+			case MetricExactMatch:
+				v = float64(b2i(sc.em))
+			case MetricPassAtK:
+				if v, err = stats.PassAtK(sc.count.Samples, sc.count.Correct, ht.K); err != nil {
+					return nil, fmt.Errorf("tasks: %s item %s: %w", ht.Spec, s.ID, err)
+				}
+			case MetricMajAtK:
+				if sc.vote == nil {
+					v = math.NaN() // no golden answer: Score leaves the item out of maj@k
+				} else if v, err = stats.MajAtK(sc.vote.Answers, sc.vote.Correct, ht.K); err != nil {
+					return nil, fmt.Errorf("tasks: %s item %s: %w", ht.Spec, s.ID, err)
+				}
+			}
+			o.Values = append(o.Values, v)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
 // metricsOf returns the metrics a header task reports: a generative task
 // with one sample reports exact_match only.
 func metricsOf(ht HeaderTask) []string {
@@ -283,6 +357,23 @@ func metricsOf(ht HeaderTask) []string {
 		return []string{MetricExactMatch, MetricPassAtK, MetricMajAtK}
 	}
 	return []string{MetricExactMatch}
+}
+
+// Picks returns the choices a log-likelihood item's acc and acc_norm
+// pick, as lm-eval defines them: the largest sum of log-probabilities,
+// and the largest sum divided by the choice's length in characters (code
+// points; an empty choice counts as 1). Ties go to the first choice; an
+// item without continuations picks 0.
+func (s *Sample) Picks() (acc, accNorm int) {
+	for i, c := range s.Scored {
+		if c.Logprob > s.Scored[acc].Logprob {
+			acc = i
+		}
+		if perChar(c) > perChar(s.Scored[accNorm]) {
+			accNorm = i
+		}
+	}
+	return acc, accNorm
 }
 
 func perChar(c Continuation) float64 { return c.Logprob / float64(max(c.Chars, 1)) }

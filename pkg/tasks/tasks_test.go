@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/tasktest"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/tabular"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
 // The tiny model is trained on "aaab": the pairs are aa twice and ab
@@ -353,6 +353,18 @@ func TestLetterAndGenerative(t *testing.T) {
 	// Mean over items (0.6 + 0.8) / 2 = 0.7.
 	if mj := metric(t, g, MetricMajAtK); mj.K != 2 || math.Abs(mj.Value-0.7) > 1e-12 {
 		t.Fatalf("maj@2 %g, want 0.7", mj.Value)
+	}
+	// The per-item terms of those means (Outcomes): g1 em 1, pass@2 0.9,
+	// maj@2 0.6; g2 em 0, pass@2 1, maj@2 0.8; letters q1 acc 1, q2 acc 0.
+	outs, err := Outcomes(det)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range map[int][]float64{0: {1}, 1: {0}, 4: {1, 0.9, 0.6}, 5: {0, 1, 0.8}} {
+		if got := outs[i].Values; len(got) != len(want) || math.Abs(got[0]-want[0])+math.Abs(got[len(got)-1]-want[len(want)-1]) > 1e-12 ||
+			(len(got) == 3 && math.Abs(got[1]-want[1]) > 1e-12) {
+			t.Fatalf("item %d (%s): outcomes %v %v, want %v", i, outs[i].Sample.ID, outs[i].Metrics, got, want)
+		}
 	}
 	if n := len(det.Samples[4].Response); n != 5 {
 		t.Fatalf("g1: %d samples, want 5", n)

@@ -36,10 +36,18 @@ type batch struct {
 	polls                   int
 }
 
-// NewBatch starts a batch server answered by m.
-func NewBatch(t testing.TB, m *Model) *BatchServer {
+// Serve starts a batch server answered by m on a loopback port, for a
+// program or a notebook; Close it when done.
+func Serve(m *Model) *BatchServer {
 	s := &BatchServer{m: m, files: map[string][]byte{}, batches: map[string]*batch{}, Submitted: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
+	return s
+}
+
+// NewBatch starts a batch server answered by m; it closes when the test
+// ends.
+func NewBatch(t testing.TB, m *Model) *BatchServer {
+	s := Serve(m)
 	t.Cleanup(s.Close)
 	return s
 }

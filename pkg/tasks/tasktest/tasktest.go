@@ -1,8 +1,11 @@
-// Package tasktest gives the loopback OpenAI-compatible server of
-// internal/llmtest a tiny deterministic language model, so that the tests
-// of pkg/tasks know which choice the model prefers and what every
+// Package tasktest is a tiny deterministic language model behind a
+// loopback OpenAI-compatible server, so that tests, examples and notebooks
+// of task runs know which choice the model prefers and what every
 // log-probability is: a character bigram model with add-one smoothing,
-// one token per character (code point).
+// one token per character (code point). Serve starts it on 127.0.0.1
+// (completions with echo and logprobs, chat completions, the Batch API)
+// for a program or notebook; New puts it behind internal/llmtest's server
+// (fault injection, request ledger) for tests.
 //
 // Model: with V the number of distinct characters of the training text
 // plus one (any unseen character), n(a) the times a is followed by any
@@ -42,6 +45,9 @@ type Model struct {
 	// completion or chat reply (sample j of n); the text is cut at the
 	// request's stop sequences and max_tokens as the model's own would be.
 	Generate func(prompt string, j int) string
+	// Chat, when set, answers a chat completion (sample j) with its text
+	// as it is, without max_tokens or stop: a judge's JSON verdict, say.
+	Chat func(user string, j int) string
 	// NoUsage leaves the usage member out of replies (a server that gives
 	// none, whose tokens are unknown).
 	NoUsage bool
@@ -200,10 +206,15 @@ func (m *Model) Reply(path string, body map[string]any) []byte {
 	var promptTok, complTok int64
 	var choices []any
 	if strings.HasSuffix(path, "/chat/completions") {
-		user := llmtest.LastUser(body)
+		user := lastUser(body)
 		promptTok = int64(utf8.RuneCountInString(user))
 		for j := range n {
-			text, finish := m.generate(user, maxTok, stop, temp, seed, j)
+			text, finish := "", "stop"
+			if m.Chat != nil {
+				text = m.Chat(user, j)
+			} else {
+				text, finish = m.generate(user, maxTok, stop, temp, seed, j)
+			}
 			complTok += int64(utf8.RuneCountInString(text))
 			choices = append(choices, map[string]any{"index": j, "finish_reason": finish,
 				"message": map[string]any{"role": "assistant", "content": text}})
@@ -280,6 +291,17 @@ func (m *Model) logprobs(prompt, text string, echo bool) map[string]any {
 	}
 	add(text)
 	return map[string]any{"tokens": toks, "token_logprobs": lps, "top_logprobs": nil, "text_offset": offs}
+}
+
+// lastUser is the content of a chat request's last message.
+func lastUser(body map[string]any) string {
+	msgs, _ := body["messages"].([]any)
+	if len(msgs) == 0 {
+		return ""
+	}
+	m, _ := msgs[len(msgs)-1].(map[string]any)
+	text, _ := m["content"].(string)
+	return text
 }
 
 // New starts a loopback server (llmtest.New, faults and all) answered by
