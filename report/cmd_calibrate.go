@@ -65,21 +65,21 @@ func runCalibrate(e *cli.Env) error {
 		return err
 	}
 	if m != nil {
-		defer m.close()
+		defer m.Close()
 	}
-	copt.CalibrateOptions = judge.CalibrateOptions{Judge: name, Swap: *swap, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed(), Workers: cf.s.Concurrency}
+	copt.CalibrateOptions = judge.CalibrateOptions{Judge: name, Swap: *swap, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed(), Workers: cf.S.Concurrency}
 	copt.Pairs = pairsName
 	if *vs != "" {
 		copt.Versus = &p2
 	}
-	tick, finish := progress(e, len(pairs), "calibrating")
+	tick, finish := cli.Progress(e, len(pairs), "calibrating")
 	copt.Progress = tick
 	res, err := judge.CalibrateJudge(e.Ctx, j, p, pairs, copt)
 	finish()
 	if m != nil {
-		m.report(e)
+		m.Report(e)
 		if err != nil {
-			return m.interrupted(err)
+			return m.Interrupted(err)
 		}
 	}
 	if err != nil {

@@ -28,9 +28,9 @@ func runGenerate(e *cli.Env) error {
 		limit    = fs.Int("limit", 0, "ask only the first `N` questions (0: all)")
 		asJSON   = fs.Bool("json", false, "print the run's summary as one JSON document (also when questions failed)")
 	)
-	cf := addClientFlags(fs, 4, "generate-cache.jsonl", "generate")
-	fs.IntVar(&cf.maxTokens, "max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
-	rec, batch := cli.AddRecordFlag(fs), addBatchFlags(fs)
+	cf := cli.AddClientFlags(fs, 4, "generate-cache.jsonl", "generate")
+	fs.IntVar(&cf.MaxTokens, "max-tokens", 256, "`N` tokens at most per response (0: the endpoint's default)")
+	rec, batch := cli.AddRecordFlag(fs), cli.AddBatchFlags(fs)
 	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func runGenerate(e *cli.Env) error {
 		return err
 	}
 	defer rec.Close()
-	for _, f := range []struct{ name, val string }{{"--dataset", *dataset}, {"--endpoint", *endpoint}, {"--model", cf.s.Model}, {"--out", *out}} {
+	for _, f := range []struct{ name, val string }{{"--dataset", *dataset}, {"--endpoint", *endpoint}, {"--model", cf.S.Model}, {"--out", *out}} {
 		if f.val == "" {
 			return cli.Usagef("generate: %s is required (see evalbook generate --help)", f.name)
 		}
@@ -46,10 +46,10 @@ func runGenerate(e *cli.Env) error {
 	if err := cli.CheckOut("generate", *out, *dataset); err != nil {
 		return err
 	}
-	if _, err := cf.config(*endpoint); err != nil {
+	if _, err := cf.Config(*endpoint); err != nil {
 		return err
 	}
-	if cf.maxTokens < 0 || *limit < 0 {
+	if cf.MaxTokens < 0 || *limit < 0 {
 		return cli.Usagef("generate: --max-tokens and --limit must not be negative")
 	}
 	fixedLang := ""
@@ -79,19 +79,19 @@ func runGenerate(e *cli.Env) error {
 		fmt.Fprintf(e.Stderr, "evalbook generate: %s\n", w.Message)
 	}
 
-	m, err := cf.open(e, *endpoint)
+	m, err := cf.Open(e, *endpoint)
 	if err != nil {
 		return err
 	}
-	defer m.close()
-	if err := batch.chats(e, m, func() ([]llm.Request, error) { return generate.Requests(qs, tpl) }); err != nil {
+	defer m.Close()
+	if err := batch.Chats(e, m, func() ([]llm.Request, error) { return generate.Requests(qs, tpl) }); err != nil {
 		return err
 	}
-	where := m.where()
+	where := m.Where()
 	last := time.Now() // Progress calls do not overlap
 
-	res, err := generate.Run(e.Ctx, m.client, qs, generate.Options{
-		Model: cf.s.Model, Templates: tpl, Workers: cf.s.Concurrency, Cache: where,
+	res, err := generate.Run(e.Ctx, m.Client, qs, generate.Options{
+		Model: cf.S.Model, Templates: tpl, Workers: cf.S.Concurrency, Cache: where,
 		Progress: func(done, total int) {
 			if time.Since(last) > 2*time.Second || done == total {
 				fmt.Fprintf(e.Stderr, "evalbook generate: %d/%d\n", done, total)
@@ -103,7 +103,7 @@ func runGenerate(e *cli.Env) error {
 		fmt.Fprintf(e.Stderr, "evalbook: %s\n", res.Counts())
 	}
 	if err != nil {
-		return m.interrupted(err)
+		return m.Interrupted(err)
 	}
 	if err := cli.WriteCSVFile(e, "generate", *out, *rawCSV, res.WriteCSVOptions); err != nil {
 		return err
@@ -125,5 +125,5 @@ func runGenerate(e *cli.Env) error {
 		return err
 	}
 	// Every row is written, a failed one with its error cell; then fail.
-	return fmt.Errorf("generate: %s; their rows in %s have an empty response and an error cell; %s", res.FailureSummary(), *out, m.rerun(res.Failed, "question", "questions"))
+	return fmt.Errorf("generate: %s; their rows in %s have an empty response and an error cell; %s", res.FailureSummary(), *out, m.Rerun(res.Failed, "question", "questions"))
 }

@@ -22,8 +22,8 @@ func init() {
 
 // addJudgeClientFlags declares the client flags of a model judge (judge,
 // calibrate, probes) and --prompts.
-func addJudgeClientFlags(fs *flag.FlagSet) (*clientFlags, *string) {
-	return addClientFlags(fs, 8, "judge-cache.jsonl", "judge"),
+func addJudgeClientFlags(fs *flag.FlagSet) (*cli.ClientFlags, *string) {
+	return cli.AddClientFlags(fs, 8, "judge-cache.jsonl", "judge"),
 		fs.String("prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json")
 }
 
@@ -68,7 +68,7 @@ func loadJudgePairs(e *cli.Env, cmd, path string) ([]judge.Pair, string, error) 
 // openPairJudge turns a --judge value into a pairwise judge: a named fake
 // judge, or a model behind an endpoint asked with prompt p (then with its
 // client, which the caller closes).
-func openPairJudge(e *cli.Env, cmd, spec string, cf *clientFlags, p judge.Prompt) (judge.Judge, string, *modelClient, error) {
+func openPairJudge(e *cli.Env, cmd, spec string, cf *cli.ClientFlags, p judge.Prompt) (judge.Judge, string, *cli.ModelClient, error) {
 	s, err := judge.ParseSpec(spec)
 	switch {
 	case errors.Is(err, judge.ErrNoFake):
@@ -79,11 +79,11 @@ func openPairJudge(e *cli.Env, cmd, spec string, cf *clientFlags, p judge.Prompt
 		j, name, err := s.Open(nil, p)
 		return j, name, nil, err
 	}
-	m, err := cf.open(e, s.Endpoint)
+	m, err := cf.Open(e, s.Endpoint)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	j, name, err := s.Open(m.client, p)
+	j, name, err := s.Open(m.Client, p)
 	return j, name, m, err
 }
 
@@ -100,7 +100,7 @@ func runJudge(e *cli.Env) error {
 		rawCSV    = cli.AddRawCSVFlag(fs)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
-	rec, batch := cli.AddRecordFlag(fs), addBatchFlags(fs)
+	rec, batch := cli.AddRecordFlag(fs), cli.AddBatchFlags(fs)
 	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
@@ -131,25 +131,25 @@ func runJudge(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	m, err := cf.open(e, *endpoint)
+	m, err := cf.Open(e, *endpoint)
 	if err != nil {
 		return err
 	}
-	defer m.close()
-	if err := batch.chats(e, m, func() ([]llm.Request, error) { return tbl.Requests(p) }); err != nil {
+	defer m.Close()
+	if err := batch.Chats(e, m, func() ([]llm.Request, error) { return tbl.Requests(p) }); err != nil {
 		return err
 	}
-	j := judge.NewClientJudge(m.client, p)
-	tick, finish := progress(e, tbl.Sendable(), "judging")
+	j := judge.NewClientJudge(m.Client, p)
+	tick, finish := cli.Progress(e, tbl.Sendable(), "judging")
 	res, err := judge.JudgeResponses(e.Ctx, j, tbl, judge.RunOptions{
-		Model: cf.s.Model, Endpoint: m.client.Endpoint(), Tool: "evalbook " + version,
-		Workers: cf.s.Concurrency, Progress: tick,
+		Model: cf.S.Model, Endpoint: m.Client.Endpoint(), Tool: "evalbook " + version,
+		Workers: cf.S.Concurrency, Progress: tick,
 	})
 	finish()
-	m.report(e)
+	m.Report(e)
 	var failed *judge.RowsFailedError // the other rows are judged: write them, then fail
 	if err != nil && !errors.As(err, &failed) {
-		return m.interrupted(err)
+		return m.Interrupted(err)
 	}
 	res.Score.Created = results.Now()
 	if err := rec.Judge(e, res, tbl); err != nil {
@@ -164,5 +164,5 @@ func runJudge(e *cli.Env) error {
 	if err := cli.Render(e, res, export); err != nil || failed == nil {
 		return err
 	}
-	return fmt.Errorf("judge: %v; their llm_judge_error cell says why, and they are left out of every llm_judge figure; %s", failed, m.rerun(failed.Failed, "row", "rows"))
+	return fmt.Errorf("judge: %v; their llm_judge_error cell says why, and they are left out of every llm_judge figure; %s", failed, m.Rerun(failed.Failed, "row", "rows"))
 }

@@ -409,7 +409,7 @@ func TestJudgeMessages(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"interrupted, memory cache", (&modelClient{cache: llm.NewMemoryCache(), cachePath: "none"}).interrupted(context.Canceled).Error(),
+		{"interrupted, memory cache", (&cli.ModelClient{Cache: llm.NewMemoryCache(), CachePath: "none"}).Interrupted(context.Canceled).Error(),
 			"interrupted; with --cache none the 0 replies received were kept in memory only and are lost, so running the command again starts from the beginning (pass --cache FILE to make a rerun resume)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

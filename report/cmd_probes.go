@@ -47,10 +47,10 @@ func runProbes(e *cli.Env) error {
 		}
 		jp, err := judge.ProbeJudge(e.Ctx, j, name, pairs)
 		if m != nil {
-			m.report(e)
-			m.close()
+			m.Report(e)
+			m.Close()
 			if err != nil {
-				return m.interrupted(err)
+				return m.Interrupted(err)
 			}
 		}
 		if err != nil {

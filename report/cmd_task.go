@@ -2,16 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/cli"
-	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/store"
@@ -36,71 +32,6 @@ func taskCatalog(dir string) (*tasks.Catalog, error) {
 	return tasks.LoadCatalog(os.DirFS(dir), ".")
 }
 
-// parseShard reads --shard i/n (0 <= i < n).
-func parseShard(s string) (int, int, error) {
-	if s == "" {
-		return 0, 1, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, cli.Usagef("task run: --shard %q: want i/n with 0 <= i < n, e.g. 0/4 to 3/4", s)
-	}
-	return i, n, nil
-}
-
-// readPrices reads --prices ("" for none), at most 1 MiB.
-func readPrices(path string) (*tasks.Prices, error) {
-	if path == "" {
-		return nil, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > 1<<20 {
-		return nil, fmt.Errorf("%s: over 1 MiB; a price file is small", path)
-	}
-	return tasks.ParsePrices(data, path)
-}
-
-// endpointList is a flag given once or more.
-type endpointList []string
-
-func (l *endpointList) String() string { return strings.Join(*l, ",") }
-
-func (l *endpointList) Set(s string) error {
-	*l = append(*l, s)
-	return nil
-}
-
-// isParquet says a details file is Parquet (by its extension), not JSONL.
-func isParquet(path string) bool { return strings.EqualFold(filepath.Ext(path), ".parquet") }
-
-func writeDetailsFile(path string, d *tasks.Details) error {
-	w, commit, abort, err := outfile.Create(path)
-	if err != nil {
-		return err
-	}
-	write := tasks.WriteDetails
-	if isParquet(path) {
-		write = func(w io.Writer, d *tasks.Details) error {
-			return parquetio.WriteTaskDetails(w, d, parquetio.WriteOptions{})
-		}
-	}
-	if err := write(w, d); err != nil {
-		abort()
-		return err
-	}
-	return commit()
-}
-
 func runTaskRun(e *cli.Env) error {
 	fs := cli.NewFlags(e, "task run")
 	var (
@@ -109,32 +40,29 @@ func runTaskRun(e *cli.Env) error {
 		details    = fs.String("details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL; Parquet when it ends in .parquet)")
 		shard      = fs.String("shard", "", "run only shard `i/n` of the items (item index modulo n is i; 0 <= i < n)")
 		seed       = fs.Int64("seed", 1, "few-shot draw and bootstrap `seed` (same seed: same examples for every model and run)")
-		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
+		confidence = cli.AddConfidenceFlag(fs, "")
 		prices     = fs.String("prices", "", "dated price `FILE` (JSON: date, currency, models.<name>.prompt_per_million, completion_per_million) to turn tokens into cost")
-		batch      = addBatchFlags(fs)
+		batch      = cli.AddBatchFlags(fs)
 		perChoice  = fs.Bool("per-choice", false, "score each choice with its own request (default: one request per item with every choice as a prompt list)")
 	)
-	var endpoints endpointList
+	var endpoints cli.MultiFlag
 	fs.Var(&endpoints, "endpoint", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1; give it again to spread the requests over several servers")
-	cf := addClientFlags(fs, 32, "task-cache.jsonl", "task")
+	cf := cli.AddClientFlags(fs, 32, "task-cache.jsonl", "task")
 	export, rec := cli.AddTableExportFlags(fs), cli.AddRecordFlag(fs)
 	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}
 	defer rec.Close()
-	for _, f := range []struct{ name, val string }{{"--tasks", *specs}, {"--endpoint", strings.Join(endpoints, ",")}, {"--model", cf.s.Model}} {
+	for _, f := range []struct{ name, val string }{{"--tasks", *specs}, {"--endpoint", strings.Join(endpoints, ",")}, {"--model", cf.S.Model}} {
 		if f.val == "" {
 			return cli.Usagef("task run: %s is required (see evalbook task run --help)", f.name)
 		}
 	}
-	if *confidence <= 0 || *confidence >= 1 {
-		return cli.Usagef("task run: --confidence must be between 0 and 1")
-	}
-	sh, shards, err := parseShard(*shard)
+	sh, shards, err := tasks.ParseShard(*shard)
 	if err != nil {
-		return err
+		return cli.Usagef("task run: --%v", err)
 	}
-	pr, err := readPrices(*prices)
+	pr, err := tasks.ReadPricesFile(*prices)
 	if err != nil {
 		return err
 	}
@@ -157,27 +85,27 @@ func runTaskRun(e *cli.Env) error {
 		}
 	}
 	for _, ep := range endpoints {
-		if _, err := cf.config(ep); err != nil {
+		if _, err := cf.Config(ep); err != nil {
 			return err
 		}
 	}
-	m, err := cf.open(e, endpoints[0])
+	m, err := cf.Open(e, endpoints[0])
 	if err != nil {
 		return err
 	}
-	defer m.close()
+	defer m.Close()
 	// Further endpoints share the first one's cache and settings; each has
 	// --concurrency requests in flight.
-	var client tasks.Sampler = m.client
-	shown := []string{m.client.Endpoint()}
+	var client tasks.Sampler = m.Client
+	shown := []string{m.Client.Endpoint()}
 	if len(endpoints) > 1 {
-		spread := tasks.Spread{m.client}
+		spread := tasks.Spread{m.Client}
 		for _, ep := range endpoints[1:] {
-			cfg, err := cf.config(ep)
+			cfg, err := cf.Config(ep)
 			if err != nil {
 				return err
 			}
-			cfg.Cache = m.cache
+			cfg.Cache = m.Cache
 			c, err := llm.NewClient(cfg)
 			if err != nil {
 				return cli.Usagef("task run: %v", err)
@@ -187,18 +115,18 @@ func runTaskRun(e *cli.Env) error {
 		}
 		client = spread
 	}
-	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.s.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice}
-	if *batch.on {
+	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.S.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice}
+	if *batch.On {
 		reqs, err := tasks.Requests(e.Ctx, runOpt)
 		if err != nil {
 			return err
 		}
-		if err := batch.submit(e, m, len(endpoints), llm.BatchJob{Samples: reqs}); err != nil {
+		if err := batch.Submit(e, m, len(endpoints), llm.BatchJob{Samples: reqs}); err != nil {
 			return err
 		}
 	}
 	last := time.Now()
-	runOpt.Client, runOpt.Workers = client, 2*cf.s.Concurrency*len(endpoints)
+	runOpt.Client, runOpt.Workers = client, 2*cf.S.Concurrency*len(endpoints)
 	runOpt.Progress = func(done, total int) {
 		if time.Since(last) > 2*time.Second || done == total {
 			fmt.Fprintf(e.Stderr, "evalbook task run: %d/%d items\n", done, total)
@@ -206,16 +134,16 @@ func runTaskRun(e *cli.Env) error {
 		}
 	}
 	d, err := tasks.Run(e.Ctx, runOpt)
-	m.report(e)
+	m.Report(e)
 	if err != nil {
-		return m.interrupted(err)
+		return m.Interrupted(err)
 	}
 	if *details != "" {
-		if err := writeDetailsFile(*details, d); err != nil {
+		if err := parquetio.WriteTaskDetailsFile(*details, d); err != nil {
 			return err
 		}
 	}
-	r, err := tasks.Score(d, tasks.ScoreOptions{Confidence: *confidence, Prices: pr})
+	r, err := tasks.Score(d, tasks.ScoreOptions{Confidence: confidence.Level(), Prices: pr})
 	if err != nil {
 		return err
 	}
@@ -226,7 +154,7 @@ func runTaskRun(e *cli.Env) error {
 		return err
 	}
 	if r.Failed > 0 {
-		return fmt.Errorf("task run: %s failed after retries and are left out of every figure; %s", cli.Plural(r.Failed, "item", "items"), m.rerun(r.Failed, "item", "items"))
+		return fmt.Errorf("task run: %s failed after retries and are left out of every figure; %s", cli.Plural(r.Failed, "item", "items"), m.Rerun(r.Failed, "item", "items"))
 	}
 	return nil
 }
@@ -235,7 +163,7 @@ func runTaskMerge(e *cli.Env) error {
 	fs := cli.NewFlags(e, "task merge")
 	var (
 		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL; Parquet when it ends in .parquet)")
-		confidence = fs.Float64("confidence", 0.95, "confidence `level` of the intervals, between 0 and 1")
+		confidence = cli.AddConfidenceFlag(fs, "")
 		prices     = fs.String("prices", "", "dated price `FILE` (JSON) to turn tokens into cost")
 	)
 	export := cli.AddTableExportFlags(fs)
@@ -246,32 +174,18 @@ func runTaskMerge(e *cli.Env) error {
 	if len(args) == 0 {
 		return cli.Usagef("task merge: give the details files of every shard (see evalbook task merge --help)")
 	}
-	if *confidence <= 0 || *confidence >= 1 {
-		return cli.Usagef("task merge: --confidence must be between 0 and 1")
-	}
 	if *out != "" {
 		if err := cli.CheckOut("task merge", *out, args...); err != nil {
 			return err
 		}
 	}
-	pr, err := readPrices(*prices)
+	pr, err := tasks.ReadPricesFile(*prices)
 	if err != nil {
 		return err
 	}
 	var parts []*tasks.Details
 	for _, p := range args {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		read := tasks.ReadDetails
-		if isParquet(p) {
-			read = func(r io.Reader, name string) (*tasks.Details, error) {
-				return parquetio.ReadTaskDetails(r, name, parquetio.ReadOptions{})
-			}
-		}
-		d, err := read(f, p)
-		f.Close()
+		d, err := parquetio.ReadTaskDetailsFile(p)
 		if err != nil {
 			return err
 		}
@@ -282,11 +196,11 @@ func runTaskMerge(e *cli.Env) error {
 		return err
 	}
 	if *out != "" {
-		if err := writeDetailsFile(*out, merged); err != nil {
+		if err := parquetio.WriteTaskDetailsFile(*out, merged); err != nil {
 			return err
 		}
 	}
-	r, err := tasks.Score(merged, tasks.ScoreOptions{Confidence: *confidence, Prices: pr})
+	r, err := tasks.Score(merged, tasks.ScoreOptions{Confidence: confidence.Level(), Prices: pr})
 	if err != nil {
 		return err
 	}

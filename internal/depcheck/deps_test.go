@@ -128,7 +128,7 @@ var rules = []rule{
 	// flatbuffers are a large tree, so the core must never import arrow-go
 	// (it is in heavy); parquetio registers its reader with qa from the
 	// edge, as workbook does, and writes results.Row values.
-	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks"}, ext: []string{arrow}},
+	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks", "internal/outfile"}, ext: []string{arrow}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot, typesetting, ximage}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},
@@ -145,14 +145,14 @@ var rules = []rule{
 	// The command framework (issue 12): the registry, exit statuses, usage
 	// errors, flag parsing and the flags many commands share, output files
 	// and the report files a result becomes; the commands in report/ call it.
-	{pkg: "internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "internal/outfile"}},
+	{pkg: "internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
 
 	// The command links neither gota nor gonbui.
 	{
-		pkg:        "report",
-		allow:      []string{"pkg/...", "datasets", "internal/outfile", "internal/cli"},
-		deny:       []string{"pkg/frame", "pkg/nb"},
-		ext:        []string{"github.com/schollz/progressbar/v3"}, // the judge commands' progress bar on a terminal
+		pkg:   "report",
+		allow: []string{"pkg/...", "datasets", "internal/outfile", "internal/cli"},
+		deny:  []string{"pkg/frame", "pkg/nb"},
+		// (the progress bar of the LLM commands is drawn by internal/cli)
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},
 	},
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"time"
 )
 
@@ -65,4 +67,28 @@ func (p *Prices) Of(model string, t Tokens) Cost {
 	v := float64(*t.Prompt)/1e6*pr.PromptPerMillion + float64(*t.Completion)/1e6*pr.CompletionPerMillion
 	c.Amount = &v
 	return c
+}
+
+// MaxPricesBytes bounds a price file: it is small.
+const MaxPricesBytes = 1 << 20
+
+// ReadPricesFile reads and parses the price file at path ("" for none:
+// nil prices), refusing one over MaxPricesBytes.
+func ReadPricesFile(path string) (*Prices, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPricesBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxPricesBytes {
+		return nil, fmt.Errorf("%s: over 1 MiB; a price file is small", path)
+	}
+	return ParsePrices(data, path)
 }
