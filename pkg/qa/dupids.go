@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
+	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -16,10 +18,30 @@ import (
 // warning (compare and agree, which pair rows by id, refuse it).
 const WarnDuplicateIDs = "duplicate_ids"
 
-// idLine is one row's id, as a 64-bit hash, and its line.
-type idLine struct {
-	h    uint64
-	line uint32
+// idBatch holds the id keys of one batch's rows in the order they were
+// added: a 64-bit hash a row, and the rows' lines as runs of consecutive
+// lines (a batch of one-line records has a single run), so a row costs
+// 8 bytes.
+type idBatch struct {
+	h    []uint64
+	runs []lineRun
+}
+
+// lineRun says that row at of a batch, and each row after it up to the
+// next run, is on line, line+1, and so on.
+type lineRun struct{ at, line uint32 }
+
+func (b *idBatch) add(h uint64, line int) {
+	if k := len(b.runs); k == 0 || int(b.runs[k-1].line)+len(b.h)-int(b.runs[k-1].at) != line {
+		b.runs = append(b.runs, lineRun{uint32(len(b.h)), uint32(line)})
+	}
+	b.h = append(b.h, h)
+}
+
+// line returns the line of row i of the batch.
+func (b *idBatch) line(i int) int {
+	k := sort.Search(len(b.runs), func(k int) bool { return int(b.runs[k].at) > i }) - 1
+	return int(b.runs[k].line) + i - int(b.runs[k].at)
 }
 
 var idSeed = maphash.MakeSeed()
@@ -35,29 +57,29 @@ func hashID(id, model string) uint64 {
 }
 
 // dupIDs finds the keys that more than one row carries. Each batch's
-// keys (a 64-bit hash and the line, 12 bytes a row; a 50 MB id costs no
-// more) are kept as the batch made them, and warning sorts the hashes
-// once at the end, so scoring takes no lock per row and keeps no map of
-// strings: on the 1M-row benchmark this is about 20 MB and one sort of a
-// million integers. Two distinct keys share a 64-bit hash with a
-// probability below 3e-8 for a million rows; such a pair would be
-// reported as a repeat, with its lines, for the user to look at.
+// keys are kept as the batch made them (8 bytes a row however long the
+// id, see idBatch), so scoring takes no lock per row and keeps no map of
+// strings, and warning finds the repeats at the end with a small
+// filter (see warning): on the 1M-row benchmark this keeps 8 MB and
+// needs about 3 MB more at the end. Two distinct keys share a 64-bit
+// hash with a probability below 3e-8 for a million rows; such a pair
+// would be reported as a repeat, with its lines, for the user to look at.
 type dupIDs struct {
 	mu      sync.Mutex
-	batches [][]idLine
+	batches []*idBatch
 	n       int
 }
 
 func newDupIDs() *dupIDs { return &dupIDs{} }
 
-// addBatch keeps the keys a batch collected (the slice is not copied).
-func (d *dupIDs) addBatch(ids []idLine) {
-	if d == nil || len(ids) == 0 {
+// addBatch keeps the keys a batch collected (they are not copied).
+func (d *dupIDs) addBatch(ids *idBatch) {
+	if d == nil || ids == nil || len(ids.h) == 0 {
 		return
 	}
 	d.mu.Lock()
 	d.batches = append(d.batches, ids)
-	d.n += len(ids)
+	d.n += len(ids.h)
 	d.mu.Unlock()
 }
 
@@ -69,38 +91,30 @@ func (d *dupIDs) warning() *results.Warning {
 	if d == nil || d.n < 2 {
 		return nil
 	}
-	hs := make([]uint64, 0, d.n)
-	for _, b := range d.batches {
-		for _, x := range b {
-			hs = append(hs, x.h)
-		}
-	}
-	radixSort(hs)
-	repeated := map[uint64]int{} // hash -> first line (set below)
-	for i := 1; i < len(hs); i++ {
-		if hs[i] == hs[i-1] {
-			repeated[hs[i]] = -1
-		}
-	}
+	repeated := d.repeatedHashes() // hash -> first line (set below)
 	if len(repeated) == 0 {
 		return nil
 	}
 	type repeat struct{ line, of int }
-	var all []idLine
+	type keyLine struct {
+		h    uint64
+		line int
+	}
+	var all []keyLine
 	for _, b := range d.batches {
-		for _, x := range b {
-			if _, ok := repeated[x.h]; ok {
-				all = append(all, x)
+		for i, h := range b.h {
+			if _, ok := repeated[h]; ok {
+				all = append(all, keyLine{h, b.line(i)})
 			}
 		}
 	}
-	slices.SortFunc(all, func(a, b idLine) int { return cmp.Compare(a.line, b.line) })
+	slices.SortFunc(all, func(a, b keyLine) int { return cmp.Compare(a.line, b.line) })
 	var reps []repeat
 	for _, x := range all {
 		if first := repeated[x.h]; first < 0 {
-			repeated[x.h] = int(x.line)
+			repeated[x.h] = x.line
 		} else {
-			reps = append(reps, repeat{int(x.line), first})
+			reps = append(reps, repeat{x.line, first})
 		}
 	}
 	w := &results.Warning{Code: WarnDuplicateIDs, Count: len(reps)}
@@ -121,28 +135,45 @@ func (d *dupIDs) warning() *results.Warning {
 	return w
 }
 
-// radixSort sorts x in place, least significant byte first (8 passes
-// over a buffer as long as x): for a million hashes about 4 times
-// quicker than slices.Sort, and this sort runs alone at the end of a run.
-func radixSort(x []uint64) {
-	buf := make([]uint64, len(x))
-	src, dst := x, buf
-	for shift := uint(0); shift < 64; shift += 8 {
-		var count [257]int
-		for _, v := range src {
-			count[(v>>shift)&0xFF+1]++
+// repeatedHashes returns the hashes that more than one kept key has,
+// each mapped to -1. It does not sort every hash: a first pass marks
+// each hash's slot in a bitmap of 8 to 16 bits a key (the hash's top
+// bits pick the slot), noting the slots met twice in a second bitmap; a
+// second pass takes the hashes whose slot was met twice (about one in
+// ten when the keys are distinct), and only those are sorted to find the
+// real repeats. For a million keys that is two bitmaps of 1 or 2 MB and
+// a sort of about 100,000 hashes instead of a sorted copy of them all.
+func (d *dupIDs) repeatedHashes() map[uint64]int {
+	logSlots := max(6, bits.Len(uint(8*d.n-1))) // 2^logSlots >= 8 n
+	shift := uint(64 - logSlots)
+	seen := make([]uint64, 1<<(logSlots-6))
+	twice := make([]uint64, len(seen))
+	for _, b := range d.batches {
+		for _, h := range b.h {
+			s := h >> shift
+			w, m := s>>6, uint64(1)<<(s&63)
+			if seen[w]&m != 0 {
+				twice[w] |= m
+			}
+			seen[w] |= m
 		}
-		for i := 1; i < 257; i++ {
-			count[i] += count[i-1]
-		}
-		for _, v := range src {
-			b := (v >> shift) & 0xFF
-			dst[count[b]] = v
-			count[b]++
-		}
-		src, dst = dst, src
 	}
-	// 8 passes: the sorted data is back in x.
+	var cand []uint64
+	for _, b := range d.batches {
+		for _, h := range b.h {
+			if s := h >> shift; twice[s>>6]&(1<<(s&63)) != 0 {
+				cand = append(cand, h)
+			}
+		}
+	}
+	slices.Sort(cand)
+	repeated := map[uint64]int{}
+	for i := 1; i < len(cand); i++ {
+		if cand[i] == cand[i-1] {
+			repeated[cand[i]] = -1
+		}
+	}
+	return repeated
 }
 
 func plural(n int, one, many string) string {

@@ -89,7 +89,7 @@ type batchResult struct {
 	groups   []map[string]*acc // per grouping
 	examples [][4][]results.Example
 	warn     map[string]*results.Warning
-	ids      []idLine  // the rows' id keys, for the duplicate_ids warning
+	ids      *idBatch  // the rows' id keys, for the duplicate_ids warning
 	rows     *rowBatch // the batch's scored rows, when rows are wanted
 	err      error
 	done     func() // releases the batch's input once merged and written
@@ -343,10 +343,10 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			model = fields[lay.model]
 		}
 		if b.ids == nil {
-			b.ids = make([]idLine, 0, max(w.lastIDs, 256))
+			b.ids = &idBatch{h: make([]uint64, 0, max(w.lastIDs, 256))}
 		}
-		b.ids = append(b.ids, idLine{hashID(fields[lay.id], model), uint32(line)})
-		w.lastIDs = max(w.lastIDs, len(b.ids))
+		b.ids.add(hashID(fields[lay.id], model), line)
+		w.lastIDs = max(w.lastIDs, len(b.ids.h))
 	}
 	if results.HasInvisible(response) {
 		b.warnLine(results.WarnBidiControls, line) // shown as marks in the HTML report

@@ -2,6 +2,7 @@ package results
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode"
 )
@@ -65,6 +66,51 @@ func TestHasInvisibleRandomBytes(t *testing.T) {
 		}
 		if got, want := HasInvisible(string(b)), CountInvisible(string(b)) > 0; got != want {
 			t.Fatalf("%q: HasInvisible %v, CountInvisible>0 %v", b, got, want)
+		}
+	}
+}
+
+// HasInvisible agrees with CountInvisible on longer text: every
+// code point at eight offsets between Devanagari
+// and Latin text, and random
+// strings of up to 40 bytes from the special bytes.
+func TestHasInvisibleWords(t *testing.T) {
+	pads := []string{"", "a", "ab", "क", "कa", "abcde", "कक", "abcdefg"}
+	for r := rune(0); r <= 0x10000; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		for _, p := range pads {
+			s := p + string(r) + "कखग abc घ"
+			if got, want := HasInvisible(s), CountInvisible(s) > 0; got != want {
+				t.Fatalf("U+%04X in %q: HasInvisible %v, CountInvisible>0 %v", r, s, got, want)
+			}
+		}
+	}
+	alphabet := []byte{0x00, '\t', '\n', 'a', ' ', 0x7F, 0x80, 0x90, 0xA2, 0xA3, 0xA4, 0xAD, 0xBF, 0xC2, 0xC3, 0xD8, 0xE0, 0xE2, 0xE5, 0xEF, 0xF0, 0xF3, 0xFF}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+			if rng.IntN(3) > 0 {
+				b[i] = "aकख "[rng.IntN(len("aकख "))] // mostly quiet bytes, so that whole words pass
+			}
+		}
+		if got, want := HasInvisible(string(b)), CountInvisible(string(b)) > 0; got != want {
+			t.Fatalf("%q: HasInvisible %v, CountInvisible>0 %v", b, got, want)
+		}
+	}
+}
+
+// BenchmarkHasInvisible scans English, Hindi and Bengali text with no
+// invisible character (the common case).
+func BenchmarkHasInvisible(b *testing.B) {
+	s := strings.Repeat("The capital of France is Paris, said the model. भारत की राजधानी नई दिल्ली है। বাংলাদেশের রাজধানী ঢাকা। ", 20)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if HasInvisible(s) {
+			b.Fatal("invisible")
 		}
 	}
 }
