@@ -1,0 +1,129 @@
+package sink
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/pkg/qa"
+)
+
+const table = "question,answer,Domain,response,model\n" +
+	"q1,Delhi,geo,Delhi,a\n" +
+	"q2,Paris,geo,Rome,a\n" +
+	"q3,Tagore,lit,Tagore,b\n"
+
+func score(t *testing.T, o *Outputs) *qa.Options {
+	t.Helper()
+	var opt qa.Options
+	o.Attach(&opt)
+	return &opt
+}
+
+// One run writes the verdict CSV, a partitioned folder and a spool at
+// once; nothing is in place before Commit.
+func TestOutputsCommit(t *testing.T) {
+	dir := t.TempDir()
+	out, parts := filepath.Join(dir, "v.csv"), filepath.Join(dir, "parts")
+	o, err := Open(Options{Out: out, Dir: parts, By: []string{"model"}, Spool: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	opt := score(t, o)
+	res, err := qa.Score(context.Background(), strings.NewReader(table), "t.csv", *opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("%s exists before Commit (%v)", out, err)
+	}
+	said, err := o.Commit(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 rows over models a and b: two partition files.
+	if len(said) != 1 || said[0] != "3 rows in 2 files to "+parts+" (partitioned by model)" {
+		t.Errorf("said %q", said)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("\n")); n != 4 { // header + 3 rows
+		t.Errorf("verdict CSV has %d lines, want 4:\n%s", n, data)
+	}
+	if got := o.Wrote(); got != "verdicts for 3 rows to "+out {
+		t.Errorf("Wrote() = %q", got)
+	}
+	// Out is a CSV file: reports read it, there is no spool.
+	if v, err := o.VerdictCSV(); err != nil || v != out || o.Spooled() {
+		t.Errorf("VerdictCSV() = %q, %v; spooled %v", v, err, o.Spooled())
+	}
+	for _, m := range []string{"a", "b"} {
+		if fs, _ := filepath.Glob(filepath.Join(parts, "model="+m, "*.parquet")); len(fs) != 1 {
+			t.Errorf("model=%s: %d Parquet files", m, len(fs))
+		}
+	}
+}
+
+// With Parquet out and reports asked for, the verdict CSV is a spool
+// that Close removes; a run that fails before Commit leaves no file.
+func TestOutputsSpoolAndAbort(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "v.parquet")
+	o, err := Open(Options{Out: out, Spool: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := score(t, o)
+	res, err := qa.Score(context.Background(), strings.NewReader(table), "t.csv", *opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Commit(res); err != nil {
+		t.Fatal(err)
+	}
+	spool, err := o.VerdictCSV()
+	if err != nil || !o.Spooled() {
+		t.Fatalf("VerdictCSV() = %q, %v; spooled %v", spool, err, o.Spooled())
+	}
+	if b, err := os.ReadFile(spool); err != nil || bytes.Count(b, []byte("\n")) != 4 {
+		t.Errorf("spool %s: %v, %d lines", spool, err, bytes.Count(b, []byte("\n")))
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.HasPrefix(b, []byte("PAR1")) {
+		t.Errorf("%s is not a Parquet file (%v)", out, err)
+	}
+	o.Close()
+	if _, err := os.Stat(spool); !os.IsNotExist(err) {
+		t.Errorf("spool %s outlives Close (%v)", spool, err)
+	}
+
+	failed := filepath.Join(dir, "never.csv")
+	o2, err := Open(Options{Out: failed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o2.Close() // the run failed: no Commit
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left behind after an aborted run: %v", names)
+	}
+}
+
+// An Every Eval Ever export needs its model id; a folder with no partition column is a DirError.
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(Options{Out: filepath.Join(t.TempDir(), "x.eee.json")}); err == nil || !strings.Contains(err.Error(), "model id") {
+		t.Errorf("EEE without model: %v", err)
+	}
+	_, err := Open(Options{Dir: filepath.Join(t.TempDir(), "p")})
+	if _, ok := err.(*DirError); !ok {
+		t.Errorf("no partition column: %T %v, want *DirError", err, err)
+	}
+}
