@@ -94,10 +94,13 @@ func (s *splitter) next() (*chunk, error) {
 		s.free = newFreeList(16, blockSize+blockSize/8)
 	}
 	buf := append(s.free.get(), s.carry...)
+	scanned, quotes := 0, 0 // buf[:scanned] has no boundary and holds quotes quotes
 	for {
 		if !s.eof {
 			if cap(buf)-len(buf) < blockSize {
-				nb := make([]byte, len(buf), 2*len(buf)+blockSize)
+				// Grow by half: a long record's copies stay linear in its
+				// size, and the peak (old and new buffer) 2.5 times it.
+				nb := make([]byte, len(buf), len(buf)+len(buf)/2+blockSize)
 				copy(nb, buf)
 				buf = nb
 			}
@@ -111,9 +114,12 @@ func (s *splitter) next() (*chunk, error) {
 		}
 		cut := len(buf)
 		if !s.eof {
-			cut = lastBoundary(buf)
+			cut = lastBoundaryFrom(buf, scanned, quotes)
 			if cut <= 0 {
-				continue // one record longer than the buffer: read more
+				// one record longer than the buffer: read more
+				quotes += bytes.Count(buf[scanned:], quoteByte)
+				scanned = len(buf)
+				continue
 			}
 		}
 		c := &chunk{seq: s.seq, firstLine: s.line, buf: buf, free: s.free}
@@ -140,14 +146,23 @@ func (s *splitter) next() (*chunk, error) {
 // buf (a vectorised scan) and a walk back from the end over the last few
 // lines find the cut, instead of a walk from the start over every quoted
 // field.
-func lastBoundary(buf []byte) int {
-	quotes := bytes.Count(buf, quoteByte)
+func lastBoundary(buf []byte) int { return lastBoundaryFrom(buf, 0, 0) }
+
+// lastBoundaryFrom is lastBoundary for a buf whose first from bytes,
+// holding quotesBefore quotes, are known to have no boundary (a record
+// longer than one read, being read on): only the newlines after from are
+// looked at, so a field of n bytes costs O(n) over all its reads, not
+// O(n²/blockSize). (A newline's side of the quotes never changes as
+// bytes are appended after it.)
+func lastBoundaryFrom(buf []byte, from, quotesBefore int) int {
+	quotes := quotesBefore + bytes.Count(buf[from:], quoteByte)
 	end := len(buf)
 	for {
-		nl := bytes.LastIndexByte(buf[:end], '\n')
+		nl := bytes.LastIndexByte(buf[from:end], '\n')
 		if nl < 0 {
 			return 0
 		}
+		nl += from
 		quotes -= bytes.Count(buf[nl+1:end], quoteByte)
 		if quotes%2 == 0 {
 			return nl + 1

@@ -398,8 +398,18 @@ func TestLastBoundaryExhaustive(t *testing.T) {
 	buf := make([]byte, 0, 8)
 	var walk func(n int)
 	walk = func(n int) {
-		if got, want := lastBoundary(buf), ref(buf); got != want {
+		want := ref(buf)
+		if got := lastBoundary(buf); got != want {
 			t.Fatalf("lastBoundary(%q) = %d, want %d", buf, got, want)
+		}
+		// Read on from any prefix that has no boundary (a long record).
+		for from := 1; from <= len(buf); from++ {
+			if ref(buf[:from]) != 0 {
+				break
+			}
+			if got := lastBoundaryFrom(buf, from, bytes.Count(buf[:from], []byte{'"'})); got != want {
+				t.Fatalf("lastBoundaryFrom(%q, %d) = %d, want %d", buf, from, got, want)
+			}
 		}
 		if n == 8 {
 			return
