@@ -2,6 +2,7 @@ package agree
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -78,6 +79,24 @@ func BenchmarkBootstrapKappaTable(b *testing.B) {
 	counts := [][]int{{142287, 9000, 9100, 8900, 9050}, {9000, 141000, 9000, 9000, 9000}, {9000, 9000, 143000, 9000, 9000}, {9000, 9000, 9000, 142000, 9000}, {9000, 9000, 9000, 9000, 141000}}
 	for b.Loop() {
 		if _, err := bootstrapKappaTable(counts, Unweighted, 10000, 0.95, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAgreeKappa1MText is what `evalbook agree` does on a million
+// label pairs with the default interval, end to end but for opening the
+// file: reading, the analysis and the text (288k disagreements).
+func BenchmarkAgreeKappa1MText(b *testing.B) {
+	data := benchTable(1000000, 2, 0.8, 0)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := AnalyzeCSV(bytes.NewReader(data), "bench.csv", []string{"r1", "r2"}, "id", Options{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := res.WriteText(io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -28,9 +28,17 @@ func TestLongValuesInErrors(t *testing.T) {
 			t.Errorf("%s: error of %d bytes: %.300s", tc.name, len(msg), msg)
 		}
 	}
+	// A 50 MB id is within the 64 MiB default: read, and quoted short.
 	huge := strings.Repeat("x", 50<<20)
 	_, err := Read(strings.NewReader("id,correct\n"+huge+",1\n"), "old.csv", strings.NewReader("id,correct\nb,1\n"), "new.csv", Options{})
-	if !errors.Is(err, tabular.ErrTooLong) || len(err.Error()) > 1000 {
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "(52428800 bytes)") {
 		t.Errorf("50 MB id: %.300v", err)
+	}
+	// Under a 16 MiB limit (--max-field-mib 16) it is refused, naming the flag.
+	defer func(l tabular.Limits) { tabular.Limit = l }(tabular.Limit)
+	tabular.Limit.MaxRecord = 16 << 20
+	_, err = Read(strings.NewReader("id,correct\n"+huge+",1\n"), "old.csv", strings.NewReader("id,correct\nb,1\n"), "new.csv", Options{})
+	if !errors.Is(err, tabular.ErrTooLong) || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "--max-field-mib") || !strings.Contains(err.Error(), "old.csv:2") {
+		t.Errorf("50 MB id, 16 MiB limit: %.300v", err)
 	}
 }

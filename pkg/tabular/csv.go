@@ -1,7 +1,6 @@
 package tabular
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -13,222 +12,490 @@ import (
 	"github.com/evalbook/evalbook/internal/rawpos"
 )
 
-// csvSource reads CSV with encoding/csv. csv.Reader reports byte columns
-// and passes bytes through unchecked, so the raw bytes of the record
-// being read are kept (window) to give the character column of a field,
-// a quoting error or a bad byte.
+// csvSource reads CSV by the rules of encoding/csv as this package used
+// it (RFC 4180 quoting; LF or CRLF line ends; CRLF inside a quoted field
+// read as LF, a CR before the end of the file dropped; empty lines
+// skipped; a quote inside an unquoted field, or anything but a quote, a
+// comma or the line end after a closing quote, is an error), but parses
+// the bytes itself, in a buffer of its own. A field is cut from that
+// buffer: Bytes hands it on as it is, and Fields copies the record once
+// into one string. encoding/csv kept a raw line, a record buffer and the
+// string, and this reader a window of the raw bytes on top to place
+// errors: four copies of a long field where there are now two, and one
+// for a caller of ScanBytes.
 type csvSource struct {
-	name    string
-	r       *csv.Reader
-	w       *window
-	repair  bool
-	hdr     []string
-	hdrCols []int
-	fields  int // fields in the record last read
+	name   string
+	r      io.Reader
+	limit  int
+	repair bool
+	// buf[off:end] is read and not yet consumed; the record last read
+	// is buf[off:off+recLen].
+	buf      []byte
+	off, end int
+	eof      bool  // r has no more data
+	rerr     error // a read error other than io.EOF, reported when the data runs out
+	line     int   // line number of buf[off]
+	// The record last read: its length (line end included), the line it
+	// starts on, how many line breaks it holds (its own end included),
+	// its fields, and its fields' unescaped or repaired bytes (Bytes).
+	recLen   int
+	recLine  int
+	recNL    int
+	spans    []span
+	unq      []byte
+	repaired bool
+	hdr      []string
+	hdrCols  []int
 }
 
-// window keeps the bytes csv.Reader has read since the start of the
-// current record (plus its read-ahead), and refuses to grow past limit.
-type window struct {
-	r     io.Reader
-	buf   []byte
-	off   int64 // stream offset of buf[0], a line start
-	line  int   // line number of buf[0]
-	limit int
+// span is one field of the record last read.
+type span struct {
+	start, end int // its raw bytes, quotes included, from the record's start
+	line       int // line breaks in the record before it
+	quoted     bool
+	escaped    bool // quoted, and holds "" or CRLF: its text is not its raw bytes
+	invalid    bool // not UTF-8
 }
 
-var errWindow = errors.New("window full")
-
-func (w *window) Read(p []byte) (int, error) {
-	if len(w.buf) > w.limit {
-		return 0, errWindow
-	}
-	n, err := w.r.Read(p)
-	w.buf = append(w.buf, p[:n]...)
-	return n, err
-}
-
-// trim drops the bytes before stream offset off, which is a line start
-// (csv.Reader.InputOffset after a record).
-func (w *window) trim(off int64) {
-	k := int(off - w.off)
-	if k <= 0 {
-		return
-	}
-	k = min(k, len(w.buf))
-	w.line += bytes.Count(w.buf[:k], []byte{'\n'})
-	if rest := len(w.buf) - k; cap(w.buf) > 1<<20 && rest < cap(w.buf)/8 {
-		// A long record is behind: let its buffer go rather than keep
-		// it for the rest of the file.
-		w.buf = append(make([]byte, 0, max(2*rest, 64<<10)), w.buf[k:]...)
-	} else {
-		w.buf = append(w.buf[:0], w.buf[k:]...)
-	}
-	w.off += int64(k)
-}
-
-// lineStart returns the offset in buf of the start of line (absolute),
-// or -1 when buf does not hold it.
-func (w *window) lineStart(line int) int {
-	start := 0
-	for l := w.line; l < line; l++ {
-		i := bytes.IndexByte(w.buf[start:], '\n')
-		if i < 0 {
-			return -1
-		}
-		start += i + 1
-	}
-	if line < w.line {
-		return -1
-	}
-	return start
-}
-
-// charCol turns the 1-based byte column col of line into a character
-// column (each invalid byte counts as one), or 0 when buf does not hold
-// that place.
-func (w *window) charCol(line, col int) int {
-	start := w.lineStart(line)
-	if start < 0 || col < 1 {
-		return 0
-	}
-	end := start + col - 1
-	if end > len(w.buf) || bytes.IndexByte(w.buf[start:end], '\n') >= 0 {
-		return 0
-	}
-	return utf8.RuneCount(w.buf[start:end]) + 1
-}
+// csvBufSize is the buffer a csvSource starts with, and returns to after
+// a long record.
+const csvBufSize = 64 << 10
 
 func newCSV(r io.Reader, name string, opt Options) (*csvSource, error) {
-	br := bufio.NewReader(r)
-	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\xEF\xBB\xBF")) {
-		br.Discard(3)
+	s := &csvSource{name: name, r: r, limit: opt.MaxRecord, repair: opt.RepairUTF8, line: 1, buf: make([]byte, csvBufSize)}
+	for s.end-s.off < 3 && !s.eof {
+		if err := s.fill(); err != nil {
+			return nil, err
+		}
 	}
-	w := &window{r: br, line: 1, limit: opt.MaxRecord}
-	cr := csv.NewReader(w)
-	cr.FieldsPerRecord = -1 // checked here, with a message that says more
-	s := &csvSource{name: name, r: cr, w: w, repair: opt.RepairUTF8}
-	hdr, err := cr.Read()
+	if bytes.HasPrefix(s.buf[s.off:s.end], []byte("\xEF\xBB\xBF")) {
+		s.off += 3
+	}
+	err := s.read()
 	if err == io.EOF {
 		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: expected a header row naming the columns", ErrEmptyFile)}
 	}
-	if err != nil {
-		return nil, s.wrap(err)
+	var pe *ParseError
+	if errors.As(err, &pe) && errors.Is(err, ErrInvalidUTF8) {
+		pe.Err = fmt.Errorf("header: %w", pe.Err)
 	}
-	if err := s.checkLength(); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	s.fields = len(hdr)
-	for i := range hdr {
-		if !utf8.ValidString(hdr[i]) {
-			if !s.repair {
-				pe := s.badUTF8(hdr, i)
-				pe.Err = fmt.Errorf("header: %w", pe.Err)
-				return nil, pe
-			}
-			hdr[i] = strings.ToValidUTF8(hdr[i], "\uFFFD")
-		}
+	s.hdr = s.strings()
+	for i := range s.hdr {
 		_, c := s.pos(i)
 		s.hdrCols = append(s.hdrCols, c)
 	}
-	s.hdr = hdr
 	return s, nil
 }
 
 func (s *csvSource) header() []string { return s.hdr }
 
-// checkLength refuses the record just read when it is longer than the
-// limit. (The window refuses to grow much past the limit, but it grows
-// by the csv.Reader's reads of several kilobytes, so a record a little
-// longer would pass.)
-func (s *csvSource) checkLength() *ParseError {
-	if s.r.InputOffset()-s.w.off > int64(s.w.limit) {
-		return s.wrap(errWindow)
+// raw returns the bytes of the record last read.
+func (s *csvSource) raw() []byte { return s.buf[s.off : s.off+s.recLen] }
+
+// fill reads more data into buf after end, moving the unconsumed bytes
+// to its start and growing it (never far past the limit) when it is
+// full.
+func (s *csvSource) fill() error {
+	if s.eof {
+		return nil
+	}
+	if s.end == len(s.buf) {
+		if s.end-s.off > s.limit {
+			return s.tooLong()
+		}
+		if s.off > 0 && s.end-s.off < len(s.buf)/2 {
+			s.end = copy(s.buf, s.buf[s.off:s.end])
+			s.off = 0
+		} else {
+			nb := make([]byte, min(2*len(s.buf), s.limit+csvBufSize))
+			s.end = copy(nb, s.buf[s.off:s.end])
+			s.buf, s.off = nb, 0
+		}
+	}
+	for range 100 {
+		n, err := s.r.Read(s.buf[s.end:])
+		s.end += n
+		if err == io.EOF {
+			s.eof = true
+			return nil
+		}
+		if err != nil {
+			s.rerr, s.eof = err, true
+			return nil
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	s.rerr, s.eof = io.ErrNoProgress, true
+	return nil
+}
+
+func (s *csvSource) tooLong() *ParseError {
+	return &ParseError{File: s.name, Line: s.line, Err: fmt.Errorf("%w: a record starting here is longer than %s, the most this reader takes; %s (is the file really CSV? an unclosed quote makes the rest of the file one field)", ErrTooLong, Size(s.limit), LimitHint)}
+}
+
+// consume drops the record last read, and lets a buffer grown for a long
+// record go rather than keep it for the rest of the file.
+func (s *csvSource) consume() {
+	s.off += s.recLen
+	s.line += s.recNL
+	s.recLen, s.recNL = 0, 0
+	s.spans = s.spans[:0]
+	s.unq = s.unq[:0]
+	if rest := s.end - s.off; len(s.buf) > 1<<20 && rest < len(s.buf)/8 {
+		nb := make([]byte, max(2*rest, csvBufSize))
+		s.end = copy(nb, s.buf[s.off:s.end])
+		s.buf, s.off = nb, 0
+		s.unq = nil
+	}
+}
+
+// read parses the next record (skipping empty lines) into spans and
+// checks it: its length, UTF-8 (marking invalid fields when repairing)
+// and NUL bytes. It returns io.EOF at the end of the input.
+func (s *csvSource) read() error {
+	s.consume()
+	tried := -1 // bytes there were when the record was last found incomplete
+	for {
+		data := s.buf[s.off:s.end]
+		switch {
+		case len(data) > 0 && data[0] == '\n':
+			s.off++
+			s.line++
+			continue
+		case len(data) > 0 && data[0] == '\r' && (len(data) > 1 || s.eof):
+			if len(data) == 1 { // a CR before the end of the file
+				s.off++
+				continue
+			}
+			if data[1] == '\n' {
+				s.off += 2
+				s.line++
+				continue
+			}
+		case len(data) == 0 && s.eof:
+			if s.rerr != nil {
+				return &ParseError{File: s.name, Line: s.line, Err: s.rerr}
+			}
+			return io.EOF
+		}
+		// Parse again only once the data has doubled (or ended), so that
+		// a long record is parsed a few times, not once per read.
+		if len(data) > 0 && (s.eof || len(data) >= 2*tried) {
+			n, nl, err := s.parse(data, s.eof)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				s.recLen, s.recNL, s.recLine = n, nl, s.line
+				if n > s.limit {
+					return s.tooLong()
+				}
+				return s.check()
+			}
+			tried = len(data)
+		}
+		if s.end-s.off > s.limit {
+			return s.tooLong()
+		}
+		if err := s.fill(); err != nil {
+			return err
+		}
+	}
+}
+
+// parse parses the record at the start of data, which is not an empty
+// line. It returns its length in bytes, its line end included, and the
+// number of line breaks in it (that end included), or 0 when data ends
+// before the record does and more may come (eof false).
+func (s *csvSource) parse(data []byte, eof bool) (n, nl int, err error) {
+	s.spans = s.spans[:0]
+	p, line := 0, 0
+	lineEnd := -2 // index of the next '\n' at or after p; -1: none
+	for {
+		if p < len(data) && data[p] == '"' {
+			start, startLine := p, line
+			p++
+			escaped := false
+			for {
+				i := bytes.IndexByte(data[p:], '"')
+				if i < 0 {
+					if !eof {
+						return 0, 0, nil
+					}
+					return 0, 0, s.unclosed(data)
+				}
+				if c := bytes.Count(data[p:p+i], []byte{'\n'}); c > 0 {
+					line += c
+					escaped = escaped || bytes.Contains(data[p:p+i], []byte("\r\n"))
+				}
+				p += i + 1
+				if p == len(data) {
+					if !eof {
+						return 0, 0, nil
+					}
+					s.spans = append(s.spans, span{start: start, end: p, line: startLine, quoted: true, escaped: escaped})
+					return p, line, nil
+				}
+				switch data[p] {
+				case '"':
+					escaped = true
+					p++
+					continue
+				case ',':
+					s.spans = append(s.spans, span{start: start, end: p, line: startLine, quoted: true, escaped: escaped})
+					p++
+					lineEnd = -2
+				case '\n':
+					s.spans = append(s.spans, span{start: start, end: p, line: startLine, quoted: true, escaped: escaped})
+					return p + 1, line + 1, nil
+				case '\r':
+					if p+1 == len(data) && !eof {
+						return 0, 0, nil
+					}
+					if p+1 == len(data) || data[p+1] == '\n' {
+						s.spans = append(s.spans, span{start: start, end: p, line: startLine, quoted: true, escaped: escaped})
+						if p+1 == len(data) {
+							return p + 1, line, nil
+						}
+						return p + 2, line + 1, nil
+					}
+					return 0, 0, s.quoteError(data, p-1, csv.ErrQuote)
+				default:
+					return 0, 0, s.quoteError(data, p-1, csv.ErrQuote)
+				}
+				break
+			}
+			continue
+		}
+		if lineEnd == -2 || (lineEnd >= 0 && lineEnd < p) {
+			lineEnd = bytes.IndexByte(data[p:], '\n')
+			if lineEnd >= 0 {
+				lineEnd += p
+			}
+		}
+		stop := lineEnd
+		if stop < 0 {
+			if !eof {
+				return 0, 0, nil
+			}
+			stop = len(data)
+		}
+		if j := bytes.IndexByte(data[p:stop], ','); j >= 0 {
+			if q := bytes.IndexByte(data[p:p+j], '"'); q >= 0 {
+				return 0, 0, s.quoteError(data, p+q, csv.ErrBareQuote)
+			}
+			s.spans = append(s.spans, span{start: p, end: p + j, line: line})
+			p += j + 1
+			continue
+		}
+		end := stop
+		if end > p && data[end-1] == '\r' {
+			end--
+		}
+		if q := bytes.IndexByte(data[p:end], '"'); q >= 0 {
+			return 0, 0, s.quoteError(data, p+q, csv.ErrBareQuote)
+		}
+		s.spans = append(s.spans, span{start: p, end: end, line: line})
+		if lineEnd < 0 {
+			return len(data), line, nil
+		}
+		return lineEnd + 1, line + 1, nil
+	}
+}
+
+// place returns the line and character column of byte at of data, the
+// record starting on line s.line.
+func (s *csvSource) place(data []byte, at int) (line, col int) {
+	ls := bytes.LastIndexByte(data[:at], '\n') + 1
+	return s.line + bytes.Count(data[:ls], []byte{'\n'}), utf8.RuneCount(data[ls:at]) + 1
+}
+
+// quoteError is the error for a quote at byte at of data, the record
+// being parsed.
+func (s *csvSource) quoteError(data []byte, at int, cause error) *ParseError {
+	line, col := s.place(data, at)
+	return &ParseError{File: s.name, Line: line, Column: col, Err: fmt.Errorf("%w: %v", ErrQuote, cause)}
+}
+
+// unclosed is the error for a quoted field that the end of the file cut
+// short: on the last line that holds data, after it (no column when the
+// file ends with a line break, as encoding/csv placed it).
+func (s *csvSource) unclosed(data []byte) *ParseError {
+	pe := &ParseError{File: s.name, Err: fmt.Errorf("%w: %v", ErrQuote, csv.ErrQuote)}
+	if d := bytes.TrimSuffix(data, []byte{'\r'}); len(d) > 0 && d[len(d)-1] == '\n' {
+		pe.Line = s.line + bytes.Count(d, []byte{'\n'}) - 1
+	} else {
+		pe.Line, pe.Column = s.place(d, len(d))
+	}
+	return pe
+}
+
+// check marks the fields of the record just parsed that are not UTF-8,
+// and refuses the record when one is (unless repairing) or when it holds
+// a NUL byte.
+func (s *csvSource) check() error {
+	raw := s.raw()
+	s.repaired = false
+	if !utf8.Valid(raw) {
+		for i := range s.spans {
+			sp := &s.spans[i]
+			if utf8.Valid(raw[sp.start:sp.end]) {
+				continue
+			}
+			if !s.repair {
+				return s.badUTF8(i)
+			}
+			sp.invalid = true
+			s.repaired = true
+		}
+	}
+	if k := bytes.IndexByte(raw, 0); k >= 0 {
+		i := 0
+		for i+1 < len(s.spans) && s.spans[i+1].start <= k {
+			i++
+		}
+		line, col := s.place(raw, k)
+		text := s.content(nil, i)
+		pe := &ParseError{File: s.name, Line: line, Column: col, Err: NULError(utf8.RuneCount(text[:bytes.IndexByte(text, 0)]) + 1)}
+		if i < len(s.hdr) {
+			pe.Field = s.hdr[i]
+		}
+		return pe
 	}
 	return nil
 }
 
-// wrap turns an error of csv.Reader into a *ParseError.
-func (s *csvSource) wrap(err error) *ParseError {
-	var pe *csv.ParseError
-	switch {
-	case errors.As(err, &pe):
-		return &ParseError{File: s.name, Line: pe.Line, Column: s.w.charCol(pe.Line, pe.Column), Err: fmt.Errorf("%w: %v", ErrQuote, pe.Err)}
-	case errors.Is(err, errWindow):
-		return &ParseError{File: s.name, Line: s.w.line, Err: fmt.Errorf("%w: a record starting here is longer than %d bytes, the most this reader takes (is the file really CSV? an unclosed quote makes the rest of the file one field)", ErrTooLong, s.w.limit)}
-	}
-	return &ParseError{File: s.name, Err: err}
-}
-
-// badUTF8 is the error for field i of rec, the record just read, which
-// is not UTF-8: the line and character column of its first bad byte.
-func (s *csvSource) badUTF8(rec []string, i int) *ParseError {
-	f := rec[i]
-	off := rawpos.InvalidUTF8String(f)
-	fl, fc := s.r.FieldPos(i)
-	pe := &ParseError{File: s.name, Line: fl + strings.Count(f[:off], "\n"), Err: BadByteError(f[off], utf8.RuneCountInString(f[:off])+1)}
-	if l, c, ok := rawpos.CSVBadByte(s.w.buf, fl-s.w.line+1, fc, f[off]); ok {
-		pe.Line, pe.Column = l+s.w.line-1, c
-	}
+// badUTF8 is the error for field i of the record just read, which is not
+// UTF-8: the line and character column of its first bad byte.
+func (s *csvSource) badUTF8(i int) *ParseError {
+	raw := s.raw()
+	sp := s.spans[i]
+	at := sp.start + rawpos.InvalidUTF8(raw[sp.start:sp.end])
+	text := s.content(nil, i)
+	off := rawpos.InvalidUTF8(text)
+	pe := &ParseError{File: s.name, Err: BadByteError(text[off], utf8.RuneCount(text[:off])+1)}
+	pe.Line, pe.Column = s.place(raw, at)
 	if i < len(s.hdr) {
 		pe.Field = s.hdr[i]
 	}
 	return pe
 }
 
-// byteAt is the line and character column of the first byte b in the
-// raw text of field i of the record just read.
-func (s *csvSource) byteAt(i int, b byte) (line, col int, ok bool) {
-	fl, fc := s.r.FieldPos(i)
-	start := s.w.lineStart(fl)
-	if start < 0 || fc < 1 || start+fc-1 > len(s.w.buf) {
-		return 0, 0, false
+// text returns the text of field i as the file holds it: without its
+// quotes; escaped quotes and CRLF not yet undone.
+func (s *csvSource) text(i int) []byte {
+	sp := s.spans[i]
+	raw := s.raw()
+	if sp.quoted {
+		return raw[sp.start+1 : sp.end-1]
 	}
-	field := s.w.buf[start+fc-1:]
-	k := bytes.IndexByte(field, b)
-	if k < 0 {
-		return 0, 0, false
+	return raw[sp.start:sp.end]
+}
+
+// content appends the text of field i to dst: "" read as ", CRLF as LF
+// (but not repaired).
+func (s *csvSource) content(dst []byte, i int) []byte {
+	t := s.text(i)
+	if !s.spans[i].escaped {
+		return append(dst, t...)
 	}
-	at := start + fc - 1 + k
-	ls := bytes.LastIndexByte(s.w.buf[:at], '\n') + 1
-	return fl + bytes.Count(field[:k], []byte("\n")), utf8.RuneCount(s.w.buf[ls:at]) + 1, true
+	for len(t) > 0 {
+		k := bytes.IndexAny(t, "\"\r")
+		if k < 0 {
+			return append(dst, t...)
+		}
+		dst = append(dst, t[:k]...)
+		switch {
+		case t[k] == '"': // the first of two
+			dst = append(dst, '"')
+			t = t[k+2:]
+		case k+1 < len(t) && t[k+1] == '\n':
+			dst = append(dst, '\n')
+			t = t[k+2:]
+		default:
+			dst = append(dst, '\r')
+			t = t[k+1:]
+		}
+	}
+	return dst
+}
+
+// bytes returns field i of the record last read, valid until the next
+// read.
+func (s *csvSource) bytes(i int) []byte {
+	sp := s.spans[i]
+	if !sp.escaped && !sp.invalid {
+		return s.text(i)
+	}
+	start := len(s.unq)
+	s.unq = s.content(s.unq, i)
+	if sp.invalid {
+		fixed := bytes.ToValidUTF8(s.unq[start:], []byte("\uFFFD"))
+		s.unq = append(s.unq[:start], fixed...)
+	}
+	return s.unq[start:len(s.unq):len(s.unq)]
+}
+
+// strings returns the fields of the record last read as strings, cut
+// from one copy of the record.
+func (s *csvSource) strings() []string {
+	n := 0
+	for i := range s.spans {
+		n += len(s.text(i))
+	}
+	var b strings.Builder
+	b.Grow(n)
+	ends := make([]int, len(s.spans))
+	for i, sp := range s.spans {
+		switch {
+		case sp.invalid:
+			b.WriteString(strings.ToValidUTF8(string(s.content(nil, i)), "\uFFFD"))
+		case sp.escaped:
+			b.Write(s.content(nil, i))
+		default:
+			b.Write(s.text(i))
+		}
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	out := make([]string, len(s.spans))
+	prev := 0
+	for i, e := range ends {
+		out[i] = all[prev:e]
+		prev = e
+	}
+	return out
+}
+
+// nextRaw reads the next record and checks its field count.
+func (s *csvSource) nextRaw(rec *Record) error {
+	if err := s.read(); err != nil {
+		return err
+	}
+	rec.Line = s.recLine
+	rec.Repaired = s.repaired
+	if len(s.spans) != len(s.hdr) {
+		return &ParseError{File: s.name, Line: rec.Line, Err: fmt.Errorf("%w: the record has %d fields, the header has %d", ErrFieldCount, len(s.spans), len(s.hdr))}
+	}
+	return nil
 }
 
 func (s *csvSource) next(rec *Record) error {
-	s.w.trim(s.r.InputOffset())
-	f, err := s.r.Read()
-	if err == io.EOF {
-		return io.EOF
-	}
-	if err != nil {
-		return s.wrap(err)
-	}
-	if err := s.checkLength(); err != nil {
+	if err := s.nextRaw(rec); err != nil {
 		return err
 	}
-	s.fields = len(f)
-	rec.Line, _ = s.r.FieldPos(0)
-	if len(f) != len(s.hdr) {
-		return &ParseError{File: s.name, Line: rec.Line, Err: fmt.Errorf("%w: the record has %d fields, the header has %d", ErrFieldCount, len(f), len(s.hdr))}
-	}
-	for i := range f {
-		if utf8.ValidString(f[i]) {
-			continue
-		}
-		if !s.repair {
-			return s.badUTF8(f, i)
-		}
-		f[i] = strings.ToValidUTF8(f[i], "\uFFFD")
-		rec.Repaired = true
-	}
-	rec.Fields = f
+	rec.Fields = s.strings()
 	return nil
 }
 
 func (s *csvSource) pos(i int) (int, int) {
-	if i < 0 || i >= s.fields {
+	if i < 0 || i >= len(s.spans) {
 		return 0, 0
 	}
-	line, col := s.r.FieldPos(i)
-	return line, s.w.charCol(line, col)
+	return s.place(s.raw(), s.spans[i].start)
 }

@@ -33,9 +33,16 @@
 // record), naming the character column of the first bad byte, which is
 // what an editor shows: after Hindi or Bengali text it differs from the
 // byte column. A record (one CSV record or one JSONL line) may be at most
-// Options.MaxRecord bytes, DefaultMaxRecord (16 MiB) by default, so a file
-// that is not really a table cannot exhaust memory; a longer one is an
-// error wrapping ErrTooLong.
+// Options.MaxRecord bytes, or else Limit.MaxRecord (DefaultMaxRecord,
+// 64 MiB, unless a command's --max-field-mib or a program changed it),
+// so a file that is not really a table cannot exhaust memory; a longer
+// one is an error wrapping ErrTooLong that names the file, the line, the
+// limit and the flag.
+//
+// CSV is parsed in the reader's own buffer: Scan copies each record once
+// into one string that its Fields share, and ScanBytes hands the fields
+// on as byte slices of that buffer (Bytes), so a long field costs its
+// size once or twice, not four times as through encoding/csv.
 //
 // The fast scoring path of package qa parses CSV itself, for speed; this
 // reader is for every other table, and for qa's slow path (repairing
@@ -157,7 +164,8 @@ var (
 	// the text there, so it is refused, never kept or dropped silently.
 	ErrNUL = errors.New("NUL byte")
 	// ErrTooLong is matched when one record (a CSV record, a JSONL line)
-	// is longer than the reader's limit (Options.MaxRecord).
+	// is longer than the reader's limit (Options.MaxRecord, else
+	// Limit.MaxRecord).
 	ErrTooLong = errors.New("record too long")
 )
 

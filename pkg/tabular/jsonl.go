@@ -39,11 +39,9 @@ type Lines struct {
 }
 
 // NewLines returns a Lines over r, named name in errors; maxLine bounds
-// one line in bytes (0 means DefaultMaxRecord).
+// one line in bytes (0 means Limit.MaxRecord).
 func NewLines(r io.Reader, name string, maxLine int) *Lines {
-	if maxLine <= 0 {
-		maxLine = DefaultMaxRecord
-	}
+	maxLine = maxRecord(maxLine)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, min(64<<10, maxLine)), maxLine)
 	return &Lines{name: name, sc: sc, max: maxLine}
@@ -75,7 +73,7 @@ func (l *Lines) Scan() bool {
 	}
 	if err := l.sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			err = fmt.Errorf("%w: the line is longer than %d bytes, the most this reader takes (is the file really JSON Lines?)", ErrTooLong, l.max)
+			err = fmt.Errorf("%w: the line is longer than %s, the most this reader takes; %s (is the file really JSON Lines?)", ErrTooLong, Size(l.max), LimitHint)
 		}
 		l.err = &ParseError{File: l.name, Line: l.line + 1, Err: err}
 	}

@@ -9,15 +9,59 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultMaxRecord is the longest record (one CSV record, quoted line
-// breaks included, or one JSONL line), in bytes, that a Reader accepts
-// when Options.MaxRecord is 0: 16 MiB, far beyond any table row and small
-// enough that a file that is not a table cannot exhaust memory.
-const DefaultMaxRecord = 16 << 20
+// DefaultMaxRecord is the default of Limits.MaxRecord: 64 MiB, far
+// beyond any row of a real table (a long model response is a few hundred
+// kilobytes) and small enough that a file that is not a table, or one
+// whose unclosed quote makes the rest of it one field, cannot exhaust
+// memory.
+const DefaultMaxRecord = 64 << 20
+
+// Limits bound what reading one table may cost.
+type Limits struct {
+	// MaxRecord is the longest record in bytes: one CSV record (its
+	// quoted line breaks and line end included) or one JSON Lines line,
+	// and so the longest field. A Reader holds at most one record, so
+	// this bounds its memory.
+	MaxRecord int
+}
+
+// DefaultLimits are the limits of a zero Options: records of up to
+// DefaultMaxRecord bytes.
+var DefaultLimits = Limits{MaxRecord: DefaultMaxRecord}
+
+// Limit is what a Reader applies when Options.MaxRecord is 0, and Lines
+// when NewLines is given 0; every reader of the module that reads
+// through this package without a limit of its own uses it. A command
+// sets it from its --max-field-mib flag before it reads; a program may
+// raise it the same way. A MaxRecord of 0 means DefaultMaxRecord.
+var Limit = DefaultLimits
+
+// LimitHint is what an error about a record beyond the limit says to do.
+const LimitHint = "if the file is genuine, raise the limit with --max-field-mib (tabular.Limit.MaxRecord)"
+
+// maxRecord returns the limit a reader given max (0: none) applies.
+func maxRecord(max int) int {
+	if max > 0 {
+		return max
+	}
+	if Limit.MaxRecord > 0 {
+		return Limit.MaxRecord
+	}
+	return DefaultMaxRecord
+}
+
+// Size writes a size in bytes as messages give it: "64 MiB" when it is a
+// whole number of MiB, else "300 bytes".
+func Size(n int) string {
+	if n > 0 && n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + " MiB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
 
 // Options configures a Reader. The zero value picks the format by the
 // name's extension, refuses invalid UTF-8 and accepts records of up to
-// DefaultMaxRecord bytes.
+// Limit.MaxRecord bytes.
 type Options struct {
 	// Format is "csv" or "jsonl"; "" decides by the name's extension
 	// (FormatOf).
@@ -25,7 +69,8 @@ type Options struct {
 	// RepairUTF8 replaces each run of invalid UTF-8 (header included)
 	// with U+FFFD and sets Record.Repaired, instead of failing.
 	RepairUTF8 bool
-	// MaxRecord is the longest record in bytes; 0 means DefaultMaxRecord.
+	// MaxRecord is the longest record in bytes; 0 means Limit.MaxRecord
+	// (by default DefaultMaxRecord).
 	MaxRecord int
 	// Sparse (JSONL only) lets an object leave out keys of earlier
 	// objects (the field's Kind is Absent, its text "") and add keys,
@@ -130,9 +175,7 @@ func Open(r io.Reader, name, format string) (*Reader, error) {
 
 // NewReader is Open with options.
 func NewReader(r io.Reader, name string, opt Options) (*Reader, error) {
-	if opt.MaxRecord <= 0 {
-		opt.MaxRecord = DefaultMaxRecord
-	}
+	opt.MaxRecord = maxRecord(opt.MaxRecord)
 	format := opt.Format
 	if format == "" {
 		format = FormatOf(name)
@@ -200,6 +243,9 @@ func (r *Reader) Scan() bool {
 		}
 		return false
 	}
+	if _, ok := r.src.(*csvSource); ok { // checked on the raw bytes
+		return true
+	}
 	for i, f := range r.rec.Fields {
 		if k := strings.IndexByte(f, 0); k >= 0 {
 			r.err = r.nulError(i, f[:k])
@@ -209,16 +255,46 @@ func (r *Reader) Scan() bool {
 	return true
 }
 
-// nulError is the error for a NUL in field i of the record just read,
-// after the text before: where it is (in CSV the NUL itself; in JSONL,
-// where it is written as \u0000, the value) and the field.
+// ScanBytes is Scan without making strings of the fields: it reads and
+// checks the next record as Scan does (field count, UTF-8, NUL) and
+// makes its fields available to Bytes, for a caller that keeps few of
+// them (a reader of labels interns them; one that needs a column or two
+// copies those). Record then holds the record's Line and Repaired but
+// no Fields. It reports false at the end of the input or at an error.
+// For CSV a field is then cut from the reader's buffer, not copied.
+func (r *Reader) ScanBytes() bool {
+	c, ok := r.src.(*csvSource)
+	if !ok {
+		return r.Scan()
+	}
+	if r.err != nil {
+		return false
+	}
+	r.rec = Record{}
+	if err := c.nextRaw(&r.rec); err != nil {
+		if err != io.EOF {
+			r.err = err
+		}
+		return false
+	}
+	return true
+}
+
+// Bytes returns field i of the record ScanBytes (or Scan) read: its
+// text as Record.Fields would hold it. It is valid until the next Scan
+// or ScanBytes and must not be modified.
+func (r *Reader) Bytes(i int) []byte {
+	if c, ok := r.src.(*csvSource); ok {
+		return c.bytes(i)
+	}
+	return []byte(r.rec.Fields[i])
+}
+
+// nulError is the error for a NUL in field i of the record just read
+// (JSONL, where it is written as \u0000: the place of the value), after
+// the text before.
 func (r *Reader) nulError(i int, before string) *ParseError {
 	line, col := r.FieldPos(i)
-	if c, ok := r.src.(*csvSource); ok {
-		if l, k, ok := c.byteAt(i, 0); ok {
-			line, col = l, k
-		}
-	}
 	pe := &ParseError{File: r.name, Line: line, Column: col, Err: NULError(utf8.RuneCountInString(before) + 1)}
 	if h := r.Header(); i < len(h) {
 		pe.Field = h[i]

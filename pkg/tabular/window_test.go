@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// After a 15 MB record the reader lets its raw-bytes window go instead
+// After a 15 MB record the reader lets its grown buffer go instead
 // of holding 15 MB (and more, from growth) for the rest of the file;
-// before, cap(window) stayed at about 20 MB.
+// before, cap(window) stayed at about 20 MB, and a window of raw bytes beside.
 func TestWindowReleasedAfterLongRecord(t *testing.T) {
 	big := strings.Repeat("x", 15<<20)
 	in := "id,v\n" + big + ",1\n" + strings.Repeat("b,0\n", 3)
@@ -21,7 +21,7 @@ func TestWindowReleasedAfterLongRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if c := cap(s.w.buf); c > 1<<20 {
+	if c := cap(s.buf); c > 1<<20 {
 		t.Errorf("window keeps %d bytes after the long record", c)
 	}
 }
