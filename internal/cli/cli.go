@@ -182,6 +182,9 @@ func HelpText(name string) string {
 func NewFlags(e *Env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
+	if !readsNoTable[name] {
+		addFieldLimit(fs)
+	}
 	help := HelpText(name)
 	fs.Usage = func() {
 		out := fs.Output()
@@ -223,6 +226,9 @@ func ParseFlags(e *Env, fs *flag.FlagSet) ([]string, error) {
 	}
 	if err := checkOutputFlags(fs); err != nil {
 		return nil, err
+	}
+	if fs.Lookup("max-field-mib") != nil {
+		applyFieldLimit(fs)
 	}
 	return pos, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
@@ -201,4 +202,48 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// readsNoTable are the commands that read no table (a stored run, a
+// figure), so take no --max-field-mib.
+var readsNoTable = map[string]bool{"power": true, "runs list": true, "runs show": true, "runs rm": true, "runs diff": true,
+	"gate": true, "aa": true, "history": true, "task list": true}
+
+// fieldLimit is --max-field-mib, the longest CSV record or JSON Lines
+// line a command reads (tabular.Limit), declared by NewFlags for every
+// command that reads a table and applied by ParseFlags.
+type fieldLimit struct{ mib int }
+
+func (f *fieldLimit) String() string {
+	if f == nil {
+		return "0"
+	}
+	return strconv.Itoa(f.mib)
+}
+
+func (f *fieldLimit) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 1<<20 {
+		return fmt.Errorf("want a whole number of MiB between 1 and 1048576")
+	}
+	f.mib = n
+	return nil
+}
+
+func addFieldLimit(fs *flag.FlagSet) {
+	fs.Var(&fieldLimit{mib: tabular.DefaultMaxRecord >> 20}, "max-field-mib",
+		"refuse a CSV record or JSON Lines line longer than `N` MiB (a runaway quote, a file that is not a table); raise it for a genuine file with longer fields")
+}
+
+// applyFieldLimit sets tabular.Limit from --max-field-mib; written only
+// when it changes, so commands run side by side in one process (the
+// tests) with the default only read it.
+func applyFieldLimit(fs *flag.FlagSet) {
+	f, ok := fs.Lookup("max-field-mib").Value.(*fieldLimit)
+	if !ok {
+		return
+	}
+	if n := f.mib << 20; n != tabular.Limit.MaxRecord && !(n == tabular.DefaultMaxRecord && tabular.Limit.MaxRecord == 0) {
+		tabular.Limit.MaxRecord = n
+	}
 }

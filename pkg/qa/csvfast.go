@@ -78,6 +78,7 @@ func (c *chunk) release() {
 // splitter cuts a reader into chunks of whole records.
 type splitter struct {
 	r     io.Reader
+	file  string // for the error of a record over tabular.Limit
 	carry []byte
 	line  int // line number of the next chunk's first byte
 	seq   int
@@ -116,7 +117,15 @@ func (s *splitter) next() (*chunk, error) {
 		if !s.eof {
 			cut = lastBoundaryFrom(buf, scanned, quotes)
 			if cut <= 0 {
-				// one record longer than the buffer: read more
+				// one record longer than the buffer: read more, up to the limit
+				max := tabular.Limit.MaxRecord
+				if max <= 0 {
+					max = tabular.DefaultMaxRecord
+				}
+				if len(buf) > max {
+					return nil, &ParseError{File: s.file, Line: s.line, Err: fmt.Errorf("%w: a record starting here is longer than %s, the most this reader takes; %s (is the file really CSV? an unclosed quote makes the rest of the file one field)",
+						tabular.ErrTooLong, tabular.Size(max), tabular.LimitHint)}
+				}
 				quotes += bytes.Count(buf[scanned:], quoteByte)
 				scanned = len(buf)
 				continue

@@ -859,7 +859,7 @@ func (e *engine) acquire(ctx context.Context) bool {
 
 // runCSV is the fast path for CSV input.
 func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
-	sp := &splitter{r: r, line: 1}
+	sp := &splitter{r: r, file: e.file, line: 1}
 	first, err := sp.next()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
