@@ -103,13 +103,9 @@ func Open(r io.Reader, name string, opts ...ReadOptions) (*Source, error) {
 	if opt.BatchRows <= 0 {
 		opt.BatchRows = 4096
 	}
-	ra, err := readerAt(r, name, opt.MaxBytes)
+	pf, err := openParquet(r, name, opt.MaxBytes)
 	if err != nil {
 		return nil, err
-	}
-	pf, err := file.NewParquetReader(ra)
-	if err != nil {
-		return nil, &tabular.ParseError{File: name, Err: fmt.Errorf("not a readable Parquet file (truncated, or not Parquet at all): %v", err)}
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(opt.BatchRows)}, memory.DefaultAllocator)
 	if err != nil {
@@ -346,4 +342,17 @@ func (s *Source) cell(arr arrow.Array, i, c int) (string, error) {
 		return "", s.errAt(s.line, c, fmt.Errorf("%w: the value is not UTF-8 text (a binary column?)", tabular.ErrInvalidUTF8))
 	}
 	return v, nil
+}
+
+// openParquet opens the Parquet file r (at most maxBytes) for reading.
+func openParquet(r io.Reader, name string, maxBytes int64) (*file.Reader, error) {
+	ra, err := readerAt(r, name, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	pf, err := file.NewParquetReader(ra)
+	if err != nil {
+		return nil, &tabular.ParseError{File: name, Err: fmt.Errorf("not a readable Parquet file (truncated, or not Parquet at all): %v", err)}
+	}
+	return pf, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/evalbook/evalbook/pkg/tabular"
@@ -119,13 +118,9 @@ func ReadTaskDetails(r io.Reader, name string, opt ReadOptions) (*tasks.Details,
 	if opt.BatchRows <= 0 {
 		opt.BatchRows = 4096
 	}
-	ra, err := readerAt(r, name, opt.MaxBytes)
+	pf, err := openParquet(r, name, opt.MaxBytes)
 	if err != nil {
 		return nil, err
-	}
-	pf, err := file.NewParquetReader(ra)
-	if err != nil {
-		return nil, &tabular.ParseError{File: name, Err: fmt.Errorf("not a readable Parquet file (truncated, or not Parquet at all): %v", err)}
 	}
 	defer pf.Close()
 	d := &tasks.Details{}

@@ -206,7 +206,7 @@ func (m *Model) Reply(path string, body map[string]any) []byte {
 	var promptTok, complTok int64
 	var choices []any
 	if strings.HasSuffix(path, "/chat/completions") {
-		user := lastUser(body)
+		user := llmtest.LastUser(body)
 		promptTok = int64(utf8.RuneCountInString(user))
 		for j := range n {
 			text, finish := "", "stop"
@@ -291,17 +291,6 @@ func (m *Model) logprobs(prompt, text string, echo bool) map[string]any {
 	}
 	add(text)
 	return map[string]any{"tokens": toks, "token_logprobs": lps, "top_logprobs": nil, "text_offset": offs}
-}
-
-// lastUser is the content of a chat request's last message.
-func lastUser(body map[string]any) string {
-	msgs, _ := body["messages"].([]any)
-	if len(msgs) == 0 {
-		return ""
-	}
-	m, _ := msgs[len(msgs)-1].(map[string]any)
-	text, _ := m["content"].(string)
-	return text
 }
 
 // New starts a loopback server (llmtest.New, faults and all) answered by
