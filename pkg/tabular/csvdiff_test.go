@@ -21,20 +21,20 @@ type csvRecord struct {
 
 // stdlibCSV reads in with encoding/csv, as this package did before it
 // parsed CSV itself: the reference. It returns the records and the
-// error that stopped it (nil at the end), with its line.
-func stdlibCSV(in string) ([]csvRecord, error, int) {
+// error that stopped it (nil at the end) with its line.
+func stdlibCSV(in string) ([]csvRecord, int, error) {
 	r := csv.NewReader(strings.NewReader(in))
 	r.FieldsPerRecord = -1
 	var out []csvRecord
 	for {
 		f, err := r.Read()
 		if err == io.EOF {
-			return out, nil, 0
+			return out, 0, nil
 		}
 		if err != nil {
 			var pe *csv.ParseError
 			errors.As(err, &pe)
-			return out, err, pe.Line
+			return out, pe.Line, err
 		}
 		rec := csvRecord{fields: f}
 		rec.line, _ = r.FieldPos(0)
@@ -48,16 +48,16 @@ func stdlibCSV(in string) ([]csvRecord, error, int) {
 
 // ownCSV reads in with csvSource, every record as a header would be read
 // (no field count to match).
-func ownCSV(in string, bufSize int) ([]csvRecord, error, int) {
+func ownCSV(in string, bufSize int) ([]csvRecord, int, error) {
 	s := &csvSource{name: "x.csv", r: &trickle{s: in, n: 7}, limit: 1 << 20, line: 1, buf: make([]byte, bufSize)}
 	var out []csvRecord
 	for {
 		err := s.read()
 		if err == io.EOF {
-			return out, nil, 0
+			return out, 0, nil
 		}
 		if err != nil {
-			return out, err, err.(*ParseError).Line
+			return out, err.(*ParseError).Line, err
 		}
 		rec := csvRecord{fields: s.strings(), line: s.recLine}
 		raw := s.raw()
@@ -92,8 +92,8 @@ func (t *trickle) Read(p []byte) (int, error) {
 // checkSameCSV compares the two readers on in.
 func checkSameCSV(t *testing.T, in string, bufSize int) {
 	t.Helper()
-	want, werr, wline := stdlibCSV(in)
-	got, gerr, gline := ownCSV(in, bufSize)
+	want, wline, werr := stdlibCSV(in)
+	got, gline, gerr := ownCSV(in, bufSize)
 	if (werr == nil) != (gerr == nil) || wline != gline {
 		t.Fatalf("%q: error %v (line %d), encoding/csv %v (line %d)", in, gerr, gline, werr, wline)
 	}
