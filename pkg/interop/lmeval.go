@@ -593,7 +593,7 @@ func (sr *lmevalSampleReader) parallel(f *os.File, workers int) error {
 		}
 		w.emit = func(s *Sample) error {
 			if count.Add(1) > limit {
-				return fmt.Errorf("%s: more than %d samples, the most one run may hold (Limits.Samples)", s.File, limit)
+				return fmt.Errorf("%s: more than %d samples, the most one run may hold (interop Options.Limits.Samples; no flag raises it)", s.File, limit)
 			}
 			return sink(s)
 		}

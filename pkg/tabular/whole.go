@@ -1,0 +1,98 @@
+package tabular
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// DefaultMaxFile is the default of MaxFile: 1 GiB, far beyond any file a
+// reader of the module takes whole (a plan, a case file, a prompt file,
+// a JSON results document, a task's data), and small enough that a file
+// that is not what it claims (a disk image, /dev/zero) is refused before
+// it exhausts memory.
+const DefaultMaxFile = 1 << 30
+
+// MaxFile is the largest file, in bytes, that ReadAll and ReadFile take
+// when given no limit of their own, and so every reader of the module
+// that holds a whole file in memory. A command sets it from its
+// --max-file-mib flag before it reads; a program may raise it the same
+// way. 0 means DefaultMaxFile.
+var MaxFile int64 = DefaultMaxFile
+
+// FileLimitHint is what an error about a file beyond MaxFile says to do.
+const FileLimitHint = "if the file is genuine, raise the limit with --max-file-mib (tabular.MaxFile)"
+
+// ErrFileTooLarge is matched by the error of ReadAll and ReadFile for a
+// file larger than their limit.
+var ErrFileTooLarge = errors.New("file too large")
+
+// RecordLimit returns the longest record a Reader or Lines given no limit
+// of its own accepts now: Limit.MaxRecord, or DefaultMaxRecord when that
+// is 0. Readers with a line limit of their own that should follow
+// --max-field-mib take their default from it.
+func RecordLimit() int { return maxRecord(0) }
+
+// FileLimit returns the largest file ReadAll takes now: MaxFile, or
+// DefaultMaxFile when that is 0 or less.
+func FileLimit() int64 {
+	if MaxFile > 0 {
+		return MaxFile
+	}
+	return DefaultMaxFile
+}
+
+// ReadAll reads r to the end, as io.ReadAll does, but refuses more than
+// max bytes (0 or less: FileLimit()) with a *ParseError naming name, the
+// limit and the flag that raises it, wrapping ErrFileTooLarge:
+//
+//	plan.json: file too large: the file is larger than 1024 MiB, the most this reader takes whole; if the file is genuine, raise the limit with --max-file-mib (tabular.MaxFile)
+//
+// It reads at most max+1 bytes, so its memory is bounded by the limit. A
+// read error is returned wrapped with name.
+func ReadAll(r io.Reader, name string, max int64) ([]byte, error) {
+	if max <= 0 {
+		max = FileLimit()
+	}
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, FileTooLarge(name, max)
+	}
+	return data, nil
+}
+
+// FileTooLarge returns the error of ReadAll for a file name larger than
+// max bytes, for readers that find the size another way (a declared
+// size, a count while streaming).
+func FileTooLarge(name string, max int64) *ParseError {
+	return &ParseError{File: name, Err: fmt.Errorf("%w: the file is larger than %s, the most this reader takes whole; %s", ErrFileTooLarge, size64(max), FileLimitHint)}
+}
+
+// ReadFile reads the named file as ReadAll does (max 0: FileLimit()),
+// refusing a larger one before reading it when its size is known.
+func ReadFile(name string, max int64) ([]byte, error) {
+	if max <= 0 {
+		max = FileLimit()
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > max {
+		return nil, FileTooLarge(name, max)
+	}
+	return ReadAll(f, name, max)
+}
+
+// size64 is Size for an int64.
+func size64(n int64) string {
+	if n > 0 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
