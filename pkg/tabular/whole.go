@@ -69,7 +69,14 @@ func ReadAll(r io.Reader, name string, max int64) ([]byte, error) {
 // max bytes, for readers that find the size another way (a declared
 // size, a count while streaming).
 func FileTooLarge(name string, max int64) *ParseError {
-	return &ParseError{File: name, Err: fmt.Errorf("%w: the file is larger than %s, the most this reader takes whole; %s", ErrFileTooLarge, size64(max), FileLimitHint)}
+	return &ParseError{File: name, Err: FileLimitError(max)}
+}
+
+// FileLimitError returns the cause of FileTooLarge's error, for a reader
+// whose callers place it themselves (an io.Reader that stops a Reader
+// at the limit, whose error the Reader wraps with the file and line).
+func FileLimitError(max int64) error {
+	return fmt.Errorf("%w: the file is larger than %s, the most this reader takes whole; %s", ErrFileTooLarge, size64(max), FileLimitHint)
 }
 
 // ReadFile reads the named file as ReadAll does (max 0: FileLimit()),

@@ -53,13 +53,12 @@ func (c *Catalog) LoadData(t *Task, lang string) (*Data, error) {
 	return readData(f, p, t, l)
 }
 
-// limited reads at most max bytes of r, then fails with the error of
-// tabular.FileTooLarge.
+// limited reads at most max bytes of r, then fails with
+// tabular.FileLimitError.
 type limited struct {
-	r    io.Reader
-	n    int64
-	max  int64
-	name string
+	r   io.Reader
+	n   int64
+	max int64
 }
 
 func (l *limited) Read(p []byte) (int, error) {
@@ -68,7 +67,7 @@ func (l *limited) Read(p []byte) (int, error) {
 		if n, _ := l.r.Read(probe[:]); n == 0 {
 			return 0, io.EOF // exactly at the limit
 		}
-		return 0, tabular.FileTooLarge(l.name, l.max)
+		return 0, tabular.FileLimitError(l.max) // the Reader adds the file and line
 	}
 	if int64(len(p)) > l.n {
 		p = p[:l.n]
@@ -79,7 +78,7 @@ func (l *limited) Read(p []byte) (int, error) {
 }
 
 func readData(f fs.File, name string, t *Task, l Language) (*Data, error) {
-	r, err := tabular.NewReader(&limited{r: f, n: tabular.FileLimit(), max: tabular.FileLimit(), name: name}, name, tabular.Options{})
+	r, err := tabular.NewReader(&limited{r: f, n: tabular.FileLimit(), max: tabular.FileLimit()}, name, tabular.Options{})
 	if err != nil {
 		return nil, err
 	}
