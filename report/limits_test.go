@@ -11,7 +11,7 @@ import (
 
 // Every file a command reads whole is bounded by --max-file-mib (plans,
 // case files, datasets and results, prompt files, price files, saved
-// results, harness JSON), and every line-based reader by --max-field-mib
+// results, task files, harness JSON), and every line-based reader by --max-field-mib
 // (case files, interop JSONL): over the limit each command fails with
 // exit 1 and an error naming the file, the limit and the flag; under the
 // default the same inputs are read. The inputs are the shipped samples
@@ -44,6 +44,12 @@ func TestMaxFileAndLineMiB(t *testing.T) {
 	if err := os.WriteFile(prices, []byte(`{"date": "2026-12-01", "currency": "USD", "models": {}}`+spaces), 0o644); err != nil {
 		t.Fatal(err)
 	}
+
+	taskDir := filepath.Join(dir, "tasks")
+	if err := os.MkdirAll(taskDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pad("../datasets/tasks/boolq/task.json", "tasks/task.json", spaces)
 
 	// A case file whose third line holds a 2 MiB "why".
 	data, err := os.ReadFile("../datasets/helpdesk/cases.jsonl")
@@ -100,6 +106,7 @@ func TestMaxFileAndLineMiB(t *testing.T) {
 		{[]string{"report", "--from", bigResult}, "--max-file-mib", bigResult + ": file too large", true},
 		{[]string{"import", bigPromptfoo}, "--max-file-mib", bigPromptfoo + ": over the reading limit (file too large)", true},
 		{[]string{"import", lmDir}, "--max-field-mib", longSamples + ":2: record too long", true},
+		{[]string{"task", "list", "--task-dir", taskDir}, "--max-file-mib", "task.json: file too large", true},
 		// These two need a model server or details files past the file
 		// read; only the refusal is checked.
 		{[]string{"judge", "--endpoint", "http://127.0.0.1:9", "--model", "m", "--prompts", bigPrompts}, "--max-file-mib", bigPrompts + ": file too large", false},

@@ -204,10 +204,11 @@ func SplitList(s string) []string {
 	return out
 }
 
-// readsNoTable are the commands that read no table (a stored run, a
-// figure), so take no --max-field-mib.
+// readsNoTable are the commands that read no input file (a stored run, a
+// figure), so take neither --max-field-mib nor --max-file-mib. (task
+// list reads task files, whole, so it takes them.)
 var readsNoTable = map[string]bool{"power": true, "runs list": true, "runs show": true, "runs rm": true, "runs diff": true,
-	"gate": true, "aa": true, "history": true, "task list": true}
+	"gate": true, "aa": true, "history": true}
 
 // fieldLimit is --max-field-mib, the longest CSV record or JSON Lines
 // line a command reads (tabular.Limit), declared by NewFlags for every
