@@ -49,15 +49,50 @@ func FileLimit() int64 {
 //
 //	plan.json: file too large: the file is larger than 1024 MiB, the most this reader takes whole; if the file is genuine, raise the limit with --max-file-mib (tabular.MaxFile)
 //
-// It reads at most max+1 bytes, so its memory is bounded by the limit. A
-// read error is returned wrapped with name.
+// It reads at most max+1 bytes, so its memory is bounded by the limit
+// (its buffer doubles as it fills, up to the limit+1 bytes: refusing an
+// endless stream costs about one and a half times the limit). A read error is
+// returned wrapped with name.
 func ReadAll(r io.Reader, name string, max int64) ([]byte, error) {
+	return readAllSized(r, name, max, 512)
+}
+
+// readAllSized is ReadAll with a first buffer of size+1 bytes (size is a
+// hint: the file's size when it is known, so it is read in one buffer).
+func readAllSized(r io.Reader, name string, max, size int64) ([]byte, error) {
 	if max <= 0 {
 		max = FileLimit()
 	}
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	data := make([]byte, 0, min(size, max)+1)
+	for {
+		if len(data) == cap(data) {
+			if int64(len(data)) > max {
+				return nil, FileTooLarge(name, max)
+			}
+			if int64(len(data)) == max {
+				// Full at the limit: one byte more is one too many.
+				var b [1]byte
+				n, err := io.ReadFull(r, b[:])
+				if n > 0 {
+					return nil, FileTooLarge(name, max)
+				}
+				if err == io.EOF {
+					return data, nil
+				}
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			grown := make([]byte, len(data), min(2*int64(cap(data)), max)) // double, up to the limit
+			copy(grown, data)
+			data = grown
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, FileTooLarge(name, max)
@@ -80,7 +115,9 @@ func FileLimitError(max int64) error {
 }
 
 // ReadFile reads the named file as ReadAll does (max 0: FileLimit()),
-// refusing a larger one before reading it when its size is known.
+// refusing a larger one before reading it when its size is known, and
+// reading a regular file into one buffer of its size, as os.ReadFile
+// does.
 func ReadFile(name string, max int64) ([]byte, error) {
 	if max <= 0 {
 		max = FileLimit()
@@ -90,8 +127,13 @@ func ReadFile(name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > max {
-		return nil, FileTooLarge(name, max)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if st.Size() > max {
+			return nil, FileTooLarge(name, max)
+		}
+		// As os.ReadFile: one buffer of the file's size (it may still
+		// grow while it is read, up to the limit).
+		return readAllSized(f, name, max, st.Size())
 	}
 	return ReadAll(f, name, max)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // ReadAll and ReadFile take a file of up to the limit and refuse one
@@ -14,6 +15,7 @@ func TestReadAllLimit(t *testing.T) {
 	old := MaxFile
 	t.Cleanup(func() { MaxFile = old })
 	MaxFile = 100
+	limit := "100 bytes"
 	check := func(name string, data []byte, err error, wantLen int, tooBig bool) {
 		t.Helper()
 		if !tooBig {
@@ -24,8 +26,8 @@ func TestReadAllLimit(t *testing.T) {
 		}
 		var pe *ParseError
 		if !errors.Is(err, ErrFileTooLarge) || !errors.As(err, &pe) || pe.File != name ||
-			!strings.Contains(err.Error(), "100 bytes") || !strings.Contains(err.Error(), "--max-file-mib") {
-			t.Errorf("%s: %v; want a file-too-large error naming it, 100 bytes and --max-file-mib", name, err)
+			!strings.Contains(err.Error(), limit) || !strings.Contains(err.Error(), "--max-file-mib") {
+			t.Errorf("%s: %v; want a file-too-large error naming it, %s and --max-file-mib", name, err, limit)
 		}
 	}
 	for _, n := range []int{0, 99, 100, 101, 5000} {
@@ -38,6 +40,20 @@ func TestReadAllLimit(t *testing.T) {
 		}
 		data, err = ReadFile(p, 0)
 		check(p, data, err, n, n > 100)
+	}
+	// Read a byte at a time, the buffer doubles to the limit (1024, a
+	// power of two) and the byte after it is probed.
+	limit = "1024 bytes"
+	for _, n := range []int{511, 512, 513, 1023, 1024, 1025} {
+		in := strings.Repeat("y", n)
+		data, err := ReadAll(iotest.OneByteReader(strings.NewReader(in)), "slow", 1024)
+		check("slow", data, err, n, n > 1024)
+		if err == nil && string(data) != in {
+			t.Errorf("slow, %d bytes: the bytes read differ from the input", n)
+		}
+	}
+	if _, err := ReadAll(iotest.ErrReader(errors.New("disk on fire")), "bad", 0); err == nil || !strings.Contains(err.Error(), "bad: disk on fire") {
+		t.Errorf("a read error: %v", err)
 	}
 	// A limit of the caller's own wins over MaxFile.
 	data, err := ReadAll(strings.NewReader(strings.Repeat("x", 150)), "own", 200)
