@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/tabular"
@@ -84,4 +85,19 @@ func TestReadLineLimit(t *testing.T) {
 	first := strings.Replace(strings.Replace(rec, long, "q", 1), `"c1"`, `"c0"`, 1)
 	_, err = SummarizeFiles(design.File{Name: "cases.jsonl", Data: []byte(first + rec)}, design.File{Name: "r.jsonl", Data: []byte(`{"id":"c1","kind":"abstain"}` + "\n")}, "task")
 	refused(t, "SummarizeFiles, line 2", err, tabular.ErrTooLong, "cases.jsonl:2", "512 bytes", "--max-field-mib")
+}
+
+// A corpus document larger than tabular.MaxFile (--max-file-mib) is
+// refused, naming it; at the limit it reads.
+func TestReadCorpusFileLimit(t *testing.T) {
+	a := "# Returns\n\nYou may return an item within 30 days.\n"
+	b := a + strings.Repeat("More text. ", 100) + "\n"
+	fsys := fstest.MapFS{"a.md": {Data: []byte(a)}, "b.md": {Data: []byte(b)}}
+	setLimits(t, 0, int64(len(b)))
+	if _, err := ReadCorpus(fsys); err != nil {
+		t.Fatalf("documents of up to the limit: %v", err)
+	}
+	tabular.MaxFile = int64(len(b) - 1)
+	_, err := ReadCorpus(fsys)
+	refused(t, "ReadCorpus", err, tabular.ErrFileTooLarge, "b.md", tabular.Size(len(b)-1), "--max-file-mib")
 }

@@ -64,10 +64,14 @@ type limited struct {
 func (l *limited) Read(p []byte) (int, error) {
 	if l.n <= 0 {
 		var probe [1]byte
-		if n, _ := l.r.Read(probe[:]); n == 0 {
+		switch n, err := io.ReadFull(l.r, probe[:]); {
+		case n > 0:
+			return 0, tabular.FileLimitError(l.max) // the Reader adds the file and line
+		case err == io.EOF:
 			return 0, io.EOF // exactly at the limit
+		default:
+			return 0, err
 		}
-		return 0, tabular.FileLimitError(l.max) // the Reader adds the file and line
 	}
 	if int64(len(p)) > l.n {
 		p = p[:l.n]
