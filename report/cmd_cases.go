@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 func init() {
@@ -23,12 +22,13 @@ func init() {
 // kitSampleCases is the embedded case file used when no FILE is given.
 const kitSampleCases = "helpdesk/cases.jsonl"
 
-// kitReadFile reads a named file, or standard input for "-".
+// kitReadFile reads a named file, or standard input for "-", refusing
+// one larger than tabular.FileLimit() (--max-file-mib).
 func kitReadFile(e *cli.Env, name string) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(e.Stdin)
+		return tabular.ReadAll(e.Stdin, "standard input", 0)
 	}
-	return os.ReadFile(name)
+	return tabular.ReadFile(name, 0)
 }
 
 // kitEmbedded reads a file of the embedded sample and says so on stderr.

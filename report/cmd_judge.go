@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -14,6 +13,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 func init() {
@@ -122,7 +122,7 @@ func runJudge(e *cli.Env) error {
 	if *responses == "" {
 		fmt.Fprintf(e.Stderr, "evalbook: no --responses given: judging the built-in sample %s\n", name)
 	} else {
-		if data, err = os.ReadFile(*responses); err != nil {
+		if data, err = tabular.ReadFile(*responses, 0); err != nil {
 			return err
 		}
 		name = *responses

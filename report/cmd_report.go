@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 func init() {
@@ -37,9 +37,9 @@ func runReport(e *cli.Env) error {
 	}
 	var data []byte
 	if *from == "-" {
-		data, err = io.ReadAll(e.Stdin)
+		data, err = tabular.ReadAll(e.Stdin, "standard input", 0)
 	} else {
-		data, err = os.ReadFile(*from)
+		data, err = tabular.ReadFile(*from, 0)
 	}
 	if err != nil {
 		return err

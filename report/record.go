@@ -3,9 +3,9 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // templatesHash is the prompt hash of generate's templates: the first 12
@@ -17,7 +17,7 @@ func templatesHash(path string) (string, error) {
 	if path == "" {
 		data, err = datasets.Leaderboard.ReadFile(datasets.GeneratePromptsName)
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = tabular.ReadFile(path, 0)
 	}
 	if err != nil {
 		return "", err

@@ -204,10 +204,11 @@ func SplitList(s string) []string {
 	return out
 }
 
-// readsNoTable are the commands that read no table (a stored run, a
-// figure), so take no --max-field-mib.
+// readsNoTable are the commands that read no input file (a stored run, a
+// figure), so take neither --max-field-mib nor --max-file-mib. (task
+// list reads task files, whole, so it takes them.)
 var readsNoTable = map[string]bool{"power": true, "runs list": true, "runs show": true, "runs rm": true, "runs diff": true,
-	"gate": true, "aa": true, "history": true, "task list": true}
+	"gate": true, "aa": true, "history": true}
 
 // fieldLimit is --max-field-mib, the longest CSV record or JSON Lines
 // line a command reads (tabular.Limit), declared by NewFlags for every
@@ -233,9 +234,16 @@ func (f *fieldLimit) Set(s string) error {
 func addFieldLimit(fs *flag.FlagSet) {
 	fs.Var(&fieldLimit{mib: tabular.DefaultMaxRecord >> 20}, "max-field-mib",
 		"refuse a CSV record or JSON Lines line longer than `N` MiB (a runaway quote, a file that is not a table); raise it for a genuine file with longer fields")
+	fs.Var(&fileLimit{fieldLimit{mib: tabular.DefaultMaxFile >> 20}}, "max-file-mib",
+		"refuse a file read whole (a plan, a case file, a prompt file, a JSON results document, a task's data) larger than `N` MiB; raise it for a genuine file that large")
 }
 
-// applyFieldLimit sets tabular.Limit from --max-field-mib; written only
+// fileLimit is --max-file-mib, the largest file a command reads whole
+// (tabular.MaxFile), declared and applied with --max-field-mib.
+type fileLimit struct{ fieldLimit }
+
+// applyFieldLimit sets tabular.Limit from --max-field-mib and
+// tabular.MaxFile from --max-file-mib; each written only
 // when it changes, so commands run side by side in one process (the
 // tests) with the default only read it.
 func applyFieldLimit(fs *flag.FlagSet) {
@@ -245,5 +253,10 @@ func applyFieldLimit(fs *flag.FlagSet) {
 	}
 	if n := f.mib << 20; n != tabular.Limit.MaxRecord && !(n == tabular.DefaultMaxRecord && tabular.Limit.MaxRecord == 0) {
 		tabular.Limit.MaxRecord = n
+	}
+	if g, ok := fs.Lookup("max-file-mib").Value.(*fileLimit); ok {
+		if n := int64(g.mib) << 20; n != tabular.MaxFile {
+			tabular.MaxFile = n
+		}
 	}
 }

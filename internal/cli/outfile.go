@@ -2,9 +2,9 @@ package cli
 
 import (
 	"io/fs"
-	"os"
 
 	"github.com/evalbook/evalbook/internal/outfile"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // The command writes every output file through internal/outfile.
@@ -42,6 +42,6 @@ func ReadOrSample(path string, fsys fs.FS, name string) ([]byte, string, error) 
 		b, err := fs.ReadFile(fsys, name)
 		return b, "datasets/" + name, err
 	}
-	b, err := os.ReadFile(path)
+	b, err := tabular.ReadFile(path, 0) // bounded by --max-file-mib
 	return b, path, err
 }

@@ -1,7 +1,6 @@
 package design
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -220,7 +219,9 @@ var ErrNoCases = errors.New("no case records")
 // validated under v; a repeated id is an error on its second line, and an
 // input without any record is an error (ErrNoCases). Every problem is
 // reported, as an ErrorList whose entries carry file, line, column and
-// field. A vocabulary that fails Vocabulary.Validate (such as the zero
+// field. A line longer than tabular.RecordLimit() (64 MiB, --max-field-mib)
+// stops the reading with an error naming the limit and the flag. A
+// vocabulary that fails Vocabulary.Validate (such as the zero
 // Vocabulary) is one error, returned before anything is read.
 func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
 	if err := v.Validate(); err != nil {
@@ -232,9 +233,10 @@ func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
 		firstAt = map[string]int{}
 		blank   = 0 // blank lines seen
 	)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc, max := lineScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
 		data := sc.Bytes()
 		if line == 1 {
 			data = trimBOM(data)
@@ -265,7 +267,7 @@ func ReadCases(r io.Reader, file string, v Vocabulary) ([]Case, error) {
 		cases = append(cases, c)
 	}
 	if err := sc.Err(); err != nil {
-		errs = append(errs, &ParseError{File: file, Err: err})
+		errs = append(errs, scanError(file, line, err, max))
 	}
 	if len(errs) == 0 && len(cases) == 0 {
 		what := "the file is empty"

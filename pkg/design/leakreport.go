@@ -1,7 +1,6 @@
 package design
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -129,14 +128,16 @@ func questions(cases []Case) []string {
 // per line (blank lines skipped), or, when its first non-blank line starts
 // with "{", JSONL whose objects carry a string "question" (other members
 // are ignored, so an earlier set in another format still reads). Text
-// that is not UTF-8 and a source without any question are errors.
+// that is not UTF-8, a line longer than tabular.RecordLimit() (64 MiB,
+// --max-field-mib) and a source without any question are errors.
 func ReadSource(r io.Reader, name, file string) (Source, error) {
 	src := Source{Name: name}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	sc, max := lineScanner(r)
 	jsonl := false
 	decided := false
-	for line := 1; sc.Scan(); line++ {
+	line := 0
+	for sc.Scan() {
+		line++
 		b := sc.Bytes()
 		if line == 1 {
 			b = trimBOM(b)
@@ -170,7 +171,7 @@ func ReadSource(r io.Reader, name, file string) (Source, error) {
 		src.Texts = append(src.Texts, SourceText{line, q})
 	}
 	if err := sc.Err(); err != nil {
-		return src, &ParseError{File: file, Err: err}
+		return src, scanError(file, line, err, max)
 	}
 	if len(src.Texts) == 0 {
 		return src, &ParseError{File: file, Err: errors.New("no questions (the file is empty or has only blank lines)")}

@@ -93,12 +93,13 @@ const (
 // or repeated fields, wrong types, values outside the allowed lists, a
 // threshold outside [MinThreshold, MaxThreshold], empty names and repeated
 // failure or metric names are errors that name the field, its line and its
-// column. Gaps in the design
+// column. A plan larger than tabular.FileLimit() (1 GiB, --max-file-mib)
+// is refused unread. Gaps in the design
 // (a high-cost failure nobody guards) are not errors: see Problems.
 func ReadPlan(r io.Reader, file string) (*Plan, error) {
-	data, err := io.ReadAll(r)
+	data, err := tabular.ReadAll(r, file, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, err
 	}
 	data = trimBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/internal/rawpos"
 	"github.com/evalbook/evalbook/pkg/design"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Document is one help-centre article: an id (its file name without the
@@ -55,7 +56,8 @@ func ParseDocument(id, text string) Document {
 // file-name order. It is an error for the corpus to be empty or for a
 // document to have no paragraph. A directory that does not exist (such as
 // os.DirFS of a missing path) is an error saying "no such directory" that
-// wraps fs.ErrNotExist, not an empty corpus.
+// wraps fs.ErrNotExist, not an empty corpus. A document larger than
+// tabular.FileLimit() (--max-file-mib) is an error naming it.
 func ReadCorpus(fsys fs.FS) ([]Document, error) {
 	// fs.Glob ignores I/O errors, so a missing directory would read as one
 	// without documents: look at the top first.
@@ -74,7 +76,7 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 	sort.Strings(names)
 	var docs []Document
 	for _, n := range names {
-		b, err := fs.ReadFile(fsys, n)
+		b, err := readFS(fsys, n)
 		if err != nil {
 			return nil, err
 		}
@@ -94,6 +96,18 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 		return nil, fmt.Errorf("no *.md document at the top of the directory")
 	}
 	return docs, nil
+}
+
+// readFS reads the file name of fsys whole, refusing one larger than
+// tabular.FileLimit() (1 GiB unless --max-file-mib or tabular.MaxFile
+// changed it) with an error naming it, the limit and the flag.
+func readFS(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return tabular.ReadAll(f, name, 0)
 }
 
 // Chunking says how documents are cut into retrievable pieces.

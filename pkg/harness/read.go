@@ -17,11 +17,15 @@ import (
 // design.BadText), a case without an id or a slice, an expected other than
 // answer or abstain, an answer case whose fact is missing or empty, an
 // abstain case with a fact other than null, an id used twice (wrapping
-// ErrDuplicateCase) and a file without any case (wrapping ErrEmpty).
+// ErrDuplicateCase) and a file without any case (wrapping ErrEmpty). The
+// file is read whole, so one larger than tabular.FileLimit() (1 GiB,
+// --max-file-mib) is refused, and a JSONL line longer than
+// tabular.RecordLimit() (64 MiB, --max-field-mib) too, each error naming
+// the limit and the flag.
 func ReadDataset(r io.Reader, file string) ([]Case, error) {
-	data, err := io.ReadAll(r)
+	data, err := tabular.ReadAll(r, file, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, err
 	}
 	data = trimBOM(data)
 	if err := checkEmpty(data, file, "cases"); err != nil {
@@ -84,7 +88,8 @@ func checkEmpty(data []byte, file, what string) error {
 // one {"id", "kind", "fact"} per line. An id recorded twice is an error (in
 // the object form as in JSONL, where Go's decoder would silently keep the
 // last), and so are text that is not UTF-8 (see design.BadText) and a file
-// with nothing in it (ErrEmpty; "{}" records no outcome on purpose).
+// with nothing in it (ErrEmpty; "{}" records no outcome on purpose). The
+// limits are those of ReadDataset.
 func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
 	out, _, err := ReadResultsLines(r, file)
 	return out, err
@@ -93,9 +98,9 @@ func ReadResults(r io.Reader, file string) (map[string]Outcome, error) {
 // ReadResultsLines is ReadResults that also returns, for each id, the line
 // of the file on which its outcome starts, for messages about it.
 func ReadResultsLines(r io.Reader, file string) (map[string]Outcome, map[string]int, error) {
-	data, err := io.ReadAll(r)
+	data, err := tabular.ReadAll(r, file, 0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", file, err)
+		return nil, nil, err
 	}
 	data = trimBOM(data)
 	if err := checkEmpty(data, file, "results"); err != nil {

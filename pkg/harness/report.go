@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // This file holds the results of `evalbook summarize` and `evalbook run`
@@ -61,8 +62,11 @@ func readDatasetAuto(data []byte, file, slice string) ([]Case, error) {
 // looksLikeRecords reports whether the first JSON line is an object with
 // an "expect" member (a case record), not "expected" (seed 004).
 func looksLikeRecords(data []byte) bool {
+	// A first line beyond the limit is no case record; ReadDataset then
+	// reports it, naming the limit and the flag.
+	max := tabular.RecordLimit()
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	sc.Buffer(make([]byte, 0, min(64<<10, max)), max)
 	for sc.Scan() {
 		t := bytes.TrimSpace(bytes.TrimPrefix(sc.Bytes(), []byte("\xef\xbb\xbf")))
 		if len(t) == 0 {

@@ -213,10 +213,10 @@ func sortInspectMembers(names []string) {
 func memberBytes(path string, m *zip.File, opt Options) ([]byte, error) {
 	where := path + "[" + m.Name + "]"
 	if m.UncompressedSize64 > uint64(opt.Limits.Member) {
-		return nil, perr(where, 0, "", fmt.Errorf("%w: the member is %d bytes uncompressed, more than %d (Limits.Member)", ErrTooLarge, m.UncompressedSize64, opt.Limits.Member))
+		return nil, perr(where, 0, "", fmt.Errorf("%w: the member is %d bytes uncompressed, more than %d (interop Options.Limits.Member; no flag raises it)", ErrTooLarge, m.UncompressedSize64, opt.Limits.Member))
 	}
 	if m.CompressedSize64 > 0 && m.UncompressedSize64/m.CompressedSize64 > uint64(opt.Limits.Ratio) {
-		return nil, perr(where, 0, "", fmt.Errorf("%w: the member expands %d times, more than %d (Limits.Ratio): a ZIP bomb?", ErrTooLarge, m.UncompressedSize64/m.CompressedSize64, opt.Limits.Ratio))
+		return nil, perr(where, 0, "", fmt.Errorf("%w: the member expands %d times, more than %d (interop Options.Limits.Ratio; no flag raises it): a ZIP bomb?", ErrTooLarge, m.UncompressedSize64/m.CompressedSize64, opt.Limits.Ratio))
 	}
 	rc, err := m.Open()
 	if err != nil {
@@ -228,7 +228,7 @@ func memberBytes(path string, m *zip.File, opt Options) ([]byte, error) {
 		return nil, perr(where, 0, "", fmt.Errorf("the member is damaged (%v): is the file truncated?", err))
 	}
 	if int64(len(data)) > opt.Limits.Member {
-		return nil, perr(where, 0, "", fmt.Errorf("%w: the member is larger than %d bytes (Limits.Member)", ErrTooLarge, opt.Limits.Member))
+		return nil, perr(where, 0, "", fmt.Errorf("%w: the member is larger than %d bytes (interop Options.Limits.Member; no flag raises it)", ErrTooLarge, opt.Limits.Member))
 	}
 	return data, nil
 }

@@ -31,6 +31,7 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Sample is one scored record of a harness: one document (prompt) of one
@@ -176,7 +177,7 @@ func (r *Run) warn(code string, count int, format string, a ...any) {
 func (r *Run) add(opt *Options, s *Sample) error {
 	r.Count++
 	if r.Count > opt.Limits.Samples {
-		return fmt.Errorf("%s: more than %d samples, the most one run may hold (Limits.Samples)", s.File, opt.Limits.Samples)
+		return fmt.Errorf("%s: more than %d samples, the most one run may hold (interop Options.Limits.Samples; no flag raises it)", s.File, opt.Limits.Samples)
 	}
 	// Value searches Metrics by name: readers registered from outside
 	// may append them in any order.
@@ -214,12 +215,17 @@ func (r *Run) Metrics() [][2]string {
 	return out
 }
 
-// Limits bound what a reader accepts. Zero fields take DefaultLimits.
+// Limits bound what a reader accepts. Zero fields take their defaults:
+// Line follows tabular.Limit (--max-field-mib) and File follows
+// tabular.MaxFile (--max-file-mib), as every other reader of the module
+// does, so a command's flags raise them; the others take DefaultLimits.
 type Limits struct {
-	// Line is the longest JSONL line in bytes.
+	// Line is the longest JSONL line in bytes; 0 means
+	// tabular.RecordLimit() (64 MiB unless --max-field-mib changed it).
 	Line int
 	// File is the largest JSON document (a results file, a .json log) in
-	// bytes.
+	// bytes; 0 means tabular.FileLimit() (1 GiB unless --max-file-mib
+	// changed it).
 	File int64
 	// Member is the largest uncompressed ZIP member in bytes.
 	Member int64
@@ -229,12 +235,17 @@ type Limits struct {
 	Samples int
 }
 
-// DefaultLimits are the limits of a zero Limits: 64 MiB lines, 1 GiB JSON
-// files, 256 MiB ZIP members at a ratio of at most 200, 50 million samples.
-var DefaultLimits = Limits{Line: 64 << 20, File: 1 << 30, Member: 256 << 20, Ratio: 200, Samples: 50_000_000}
+// DefaultLimits are the limits of a zero Limits when tabular's limits
+// are at their defaults: 64 MiB lines, 1 GiB JSON files, 256 MiB ZIP
+// members at a ratio of at most 200, 50 million samples. Its Line and
+// File are what tabular.DefaultMaxRecord and tabular.DefaultMaxFile say;
+// a zero Limits reads them from tabular when a reader starts, so
+// --max-field-mib and --max-file-mib apply.
+var DefaultLimits = Limits{Line: tabular.DefaultMaxRecord, File: tabular.DefaultMaxFile, Member: 256 << 20, Ratio: 200, Samples: 50_000_000}
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
+	d.Line, d.File = tabular.RecordLimit(), tabular.FileLimit()
 	if l.Line > 0 {
 		d.Line = l.Line
 	}

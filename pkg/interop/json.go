@@ -29,7 +29,15 @@ func perr(file string, line int, field string, err error) *tabular.ParseError {
 	return &tabular.ParseError{File: file, Line: line, Field: field, Err: err}
 }
 
-// readBounded reads a whole file of at most max bytes.
+// sizeText writes n bytes as tabular.Size does ("64 MiB", "300 bytes").
+func sizeText(n int64) string {
+	if n > 0 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// readBounded reads a whole file of at most max bytes (Limits.File).
 func readBounded(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -41,7 +49,7 @@ func readBounded(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, perr(path, 0, "", fmt.Errorf("%w: the file is larger than %d bytes (Limits.File)", ErrTooLarge, max))
+		return nil, perr(path, 0, "", fmt.Errorf("%w (%w): the file is larger than %s, the most this reader takes whole; %s (or Options.Limits.File)", ErrTooLarge, tabular.ErrFileTooLarge, sizeText(max), tabular.FileLimitHint))
 	}
 	if !utf8.Valid(data) {
 		line, col := lineCol(data, firstBad(data))

@@ -552,6 +552,12 @@ func lmevalPrompt(raw []byte) (string, bool) {
 	return "", false
 }
 
+// lineTooLong is the error of tabular.Lines for line of path beyond max
+// bytes, for the parallel reader, which splits lines itself.
+func lineTooLong(path string, line, max int) *tabular.ParseError {
+	return &tabular.ParseError{File: path, Line: line, Err: fmt.Errorf("%w: the line is longer than %s, the most this reader takes; %s (is the file really JSON Lines?)", tabular.ErrTooLong, tabular.Size(max), tabular.LimitHint)}
+}
+
 // parallel parses a JSONL samples file on several goroutines: one reads
 // blocks of whole lines, each worker parses its blocks into its own sink
 // (Options.sinks). The checks are those of tabular.Lines (line length,
@@ -593,7 +599,7 @@ func (sr *lmevalSampleReader) parallel(f *os.File, workers int) error {
 		}
 		w.emit = func(s *Sample) error {
 			if count.Add(1) > limit {
-				return fmt.Errorf("%s: more than %d samples, the most one run may hold (Limits.Samples)", s.File, limit)
+				return fmt.Errorf("%s: more than %d samples, the most one run may hold (interop Options.Limits.Samples; no flag raises it)", s.File, limit)
 			}
 			return sink(s)
 		}
@@ -632,7 +638,7 @@ func (sr *lmevalSampleReader) parallel(f *os.File, workers int) error {
 		}
 		if cut == 0 { // no line end yet: one long line
 			if len(buf) > sr.opt.Limits.Line {
-				fail(idx, &tabular.ParseError{File: sr.path, Line: line, Err: fmt.Errorf("%w: the line is longer than %d bytes, the most this reader takes (is the file really JSON Lines?)", tabular.ErrTooLong, sr.opt.Limits.Line)})
+				fail(idx, lineTooLong(sr.path, line, sr.opt.Limits.Line))
 				break
 			}
 			pending = buf
@@ -668,7 +674,7 @@ func (sr *lmevalSampleReader) block(data []byte, first int) error {
 			l = bytes.TrimPrefix(l, []byte("\uFEFF"))
 		}
 		if len(l) > sr.opt.Limits.Line {
-			return &tabular.ParseError{File: sr.path, Line: line, Err: fmt.Errorf("%w: the line is longer than %d bytes, the most this reader takes (is the file really JSON Lines?)", tabular.ErrTooLong, sr.opt.Limits.Line)}
+			return lineTooLong(sr.path, line, sr.opt.Limits.Line)
 		}
 		if len(bytes.TrimSpace(l)) > 0 {
 			if !utf8.Valid(l) {

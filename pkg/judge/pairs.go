@@ -68,16 +68,15 @@ type Pair struct {
 // tabular.ParseError, the one error type of every evalbook reader.
 type ParseError = tabular.ParseError
 
-// maxLine bounds one JSONL record (a pair or a cache entry).
-const maxLine = tabular.DefaultMaxRecord
-
 // ReadPairs reads labelled pairs from JSON Lines, one object per line
 // (blank lines are skipped). Records are strict: unknown fields, missing
 // fields, labels other than a, b and tie, kinds outside Kinds, an empty
 // facts list, duplicate ids and invalid UTF-8 are errors, reported as a *ParseError
-// naming the file (name), line, character column and field.
+// naming the file (name), line, character column and field; so is a line
+// longer than tabular.RecordLimit() (64 MiB unless --max-field-mib
+// changed it).
 func ReadPairs(r io.Reader, name string) ([]Pair, error) {
-	ln := tabular.NewLines(r, name, maxLine)
+	ln := tabular.NewLines(r, name, 0) // tabular.Limit: --max-field-mib
 	var pairs []Pair
 	seen := map[string]int{}
 	for ln.Scan() {

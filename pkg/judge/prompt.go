@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // A Kind says what a prompt asks a judge to do.
@@ -128,11 +130,13 @@ func unknownPlaceholder(text string, slots []string) string {
 
 // ReadPrompts reads a prompt file: a JSON object {"prompts": [...]} of
 // Prompt records. Unknown fields, invalid prompts (see Validate) and a
-// repeated name@version are errors naming the file.
+// repeated name@version are errors naming the file, and so is a file
+// larger than tabular.FileLimit() (1 GiB unless --max-file-mib or
+// tabular.MaxFile changed it), refused with the limit and the flag.
 func ReadPrompts(r io.Reader, name string) ([]Prompt, error) {
-	data, err := io.ReadAll(r)
+	data, err := tabular.ReadAll(r, name, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	var file struct {
 		Prompts []Prompt `json:"prompts"`

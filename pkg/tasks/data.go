@@ -12,8 +12,11 @@ import (
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
-// MaxDataBytes bounds a task's data file.
-const MaxDataBytes = 256 << 20
+// A task's data file is kept in memory, so it is bounded as every file
+// read whole is: at most tabular.FileLimit() bytes (1 GiB unless
+// --max-file-mib or tabular.MaxFile changed it), and each record at most
+// tabular.RecordLimit() (--max-field-mib). A larger file is an error
+// naming it, the limit and the flag.
 
 // Item is one row of a task's data in one language.
 type Item struct {
@@ -50,15 +53,25 @@ func (c *Catalog) LoadData(t *Task, lang string) (*Data, error) {
 	return readData(f, p, t, l)
 }
 
+// limited reads at most max bytes of r, then fails with
+// tabular.FileLimitError.
 type limited struct {
-	r    io.Reader
-	n    int64
-	name string
+	r   io.Reader
+	n   int64
+	max int64
 }
 
 func (l *limited) Read(p []byte) (int, error) {
 	if l.n <= 0 {
-		return 0, fmt.Errorf("%s: over %d bytes", l.name, int64(MaxDataBytes))
+		var probe [1]byte
+		switch n, err := io.ReadFull(l.r, probe[:]); {
+		case n > 0:
+			return 0, tabular.FileLimitError(l.max) // the Reader adds the file and line
+		case err == io.EOF:
+			return 0, io.EOF // exactly at the limit
+		default:
+			return 0, err
+		}
 	}
 	if int64(len(p)) > l.n {
 		p = p[:l.n]
@@ -69,7 +82,7 @@ func (l *limited) Read(p []byte) (int, error) {
 }
 
 func readData(f fs.File, name string, t *Task, l Language) (*Data, error) {
-	r, err := tabular.NewReader(&limited{r: f, n: MaxDataBytes, name: name}, name, tabular.Options{})
+	r, err := tabular.NewReader(&limited{r: f, n: tabular.FileLimit(), max: tabular.FileLimit()}, name, tabular.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -127,12 +127,12 @@ func (h *Header) Check() error {
 	return nil
 }
 
-// MaxDetailsLine bounds one line of a details file.
-const MaxDetailsLine = 64 << 20
-
-// ReadDetails reads a details file. Errors are *tabular.ParseError.
+// ReadDetails reads a details file. Errors are *tabular.ParseError. One
+// line may be at most tabular.RecordLimit() bytes (64 MiB unless
+// --max-field-mib or tabular.Limit changed it); a longer one is an error
+// naming the file, the line, the limit and the flag.
 func ReadDetails(r io.Reader, name string) (*Details, error) {
-	ls := tabular.NewLines(r, name, MaxDetailsLine)
+	ls := tabular.NewLines(r, name, 0)
 	d := &Details{}
 	first := true
 	for ls.Scan() {

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"time"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Prices is a dated price file: what a million prompt and completion
@@ -69,26 +69,17 @@ func (p *Prices) Of(model string, t Tokens) Cost {
 	return c
 }
 
-// MaxPricesBytes bounds a price file: it is small.
-const MaxPricesBytes = 1 << 20
-
 // ReadPricesFile reads and parses the price file at path ("" for none:
-// nil prices), refusing one over MaxPricesBytes.
+// nil prices), refusing one larger than tabular.FileLimit() (1 GiB unless
+// --max-file-mib or tabular.MaxFile changed it) with an error naming the
+// file, the limit and the flag.
 func ReadPricesFile(path string) (*Prices, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.Open(path)
+	data, err := tabular.ReadFile(path, 0)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxPricesBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxPricesBytes {
-		return nil, fmt.Errorf("%s: over 1 MiB; a price file is small", path)
 	}
 	return ParsePrices(data, path)
 }

@@ -24,6 +24,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // The task kinds.
@@ -284,7 +286,20 @@ type Catalog struct {
 	tasks map[string]*Task // "suite|name"
 }
 
-// LoadCatalog reads every *.json file under root in fsys as a task file.
+// readFS reads the file name of fsys whole, bounded as tabular.ReadAll
+// bounds it (tabular.FileLimit(), --max-file-mib).
+func readFS(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return tabular.ReadAll(f, name, 0)
+}
+
+// LoadCatalog reads every *.json file under root in fsys as a task file;
+// a task file larger than tabular.FileLimit() (1 GiB, --max-file-mib) is
+// an error naming it, the limit and the flag.
 func LoadCatalog(fsys fs.FS, root string) (*Catalog, error) {
 	c := &Catalog{fsys: fsys, tasks: map[string]*Task{}}
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
@@ -294,7 +309,7 @@ func LoadCatalog(fsys fs.FS, root string) (*Catalog, error) {
 		if d.IsDir() || path.Ext(p) != ".json" {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
+		data, err := readFS(fsys, p)
 		if err != nil {
 			return err
 		}
