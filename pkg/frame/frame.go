@@ -14,11 +14,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/go-gota/gota/dataframe"
@@ -30,7 +31,7 @@ var computed = []string{"matching_words", "total_golden_words", "blank_response"
 
 // readRecords reads a whole CSV (UTF-8, optional byte-order mark).
 func readRecords(r io.Reader, name string) ([][]string, error) {
-	data, err := io.ReadAll(r)
+	data, err := tabular.ReadAll(r, name, 0) // bounded by tabular.MaxFile (--max-file-mib)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"github.com/evalbook/evalbook/pkg/tabular"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/qa"
@@ -244,5 +246,23 @@ func TestGroups(t *testing.T) {
 	}
 	if _, err := Groups(s, "nope"); err == nil {
 		t.Error("unknown grouping: no error")
+	}
+}
+
+// ReadResponses and ReadVerdicts hold the whole file, so they take at
+// most tabular.MaxFile bytes (--max-file-mib); a larger input is an
+// error naming the limit and the flag, where io.ReadAll took any size.
+func TestReadFileLimit(t *testing.T) {
+	saved := tabular.MaxFile
+	t.Cleanup(func() { tabular.MaxFile = saved })
+	tabular.MaxFile = 1 << 10
+	in := "id,response\n" + strings.Repeat("1,answer\n", 200) // 1,812 bytes
+	_, err := ReadResponses(strings.NewReader(in))
+	if !errors.Is(err, tabular.ErrFileTooLarge) || !strings.Contains(err.Error(), "responses: file too large") || !strings.Contains(err.Error(), "--max-file-mib") {
+		t.Fatalf("over the limit: %v", err)
+	}
+	tabular.MaxFile = 2 << 10
+	if df, err := ReadResponses(strings.NewReader(in)); err != nil || df.Nrow() != 200 {
+		t.Fatalf("under the limit: %v", err)
 	}
 }

@@ -371,7 +371,7 @@ func (c *Client) uploadBatchFile(ctx context.Context, jsonl []byte) (string, err
 
 func readBatchState(path string) (*batchState, error) {
 	st := &batchState{Batches: map[string]string{}, Chat: map[string]bool{}}
-	data, err := os.ReadFile(path)
+	data, err := readStateFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return st, nil
 	}
@@ -442,4 +442,25 @@ func (r *collector) Complete(_ context.Context, req Request) (string, error) {
 	r.reqs = append(r.reqs, req)
 	r.mu.Unlock()
 	return "", nil
+}
+
+// maxStateFile bounds a batch state file: it holds a few ids a batch.
+const maxStateFile = 64 << 20
+
+// readStateFile reads the state file at path, refusing one larger than
+// maxStateFile (not a state file evalbook wrote).
+func readStateFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxStateFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("batch state %s: %w", path, err)
+	}
+	if len(data) > maxStateFile {
+		return nil, fmt.Errorf("batch state %s: larger than %s, more than a state file holds: is it one evalbook wrote?", path, sizeOf(maxStateFile))
+	}
+	return data, nil
 }

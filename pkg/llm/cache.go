@@ -70,7 +70,10 @@ func (c *Cache) load(f *os.File) (int64, error) {
 	r := bufio.NewReaderSize(f, 64<<10)
 	var off int64
 	for line := 1; ; line++ {
-		raw, err := r.ReadBytes('\n')
+		raw, err := readLine(r, MaxCacheLine)
+		if errors.Is(err, errLongLine) {
+			return 0, fmt.Errorf("%s:%d: a line longer than %s, more than any cache entry holds (llm.MaxCacheLine): is this an evalbook cache file?", c.path, line, sizeOf(MaxCacheLine))
+		}
 		if len(raw) > 0 && raw[len(raw)-1] != '\n' {
 			// No newline: the last write was cut short.
 			c.warnings = append(c.warnings, fmt.Sprintf("%s:%d: torn last line (%d bytes) skipped and removed; its request will be made again", c.path, line, len(raw)))
@@ -176,4 +179,35 @@ type Params struct {
 	Temperature float64 `json:"temperature"`
 	Seed        *int64  `json:"seed,omitempty"`
 	MaxTokens   int     `json:"max_tokens,omitempty"`
+}
+
+// MaxCacheLine bounds one line of a cache file when it is loaded: 1 GiB,
+// beyond any entry (a prompt and a reply of at most Config.MaxReplyBytes),
+// so that a file that is not a cache cannot exhaust memory.
+var MaxCacheLine = 1 << 30
+
+var errLongLine = errors.New("line too long")
+
+// readLine is bufio.Reader.ReadBytes('\n') that gives up with errLongLine
+// once the line is longer than max bytes.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if len(line)+len(frag) > max {
+			return nil, errLongLine
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
+// sizeOf writes n bytes in MiB when it is a whole number of them.
+func sizeOf(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -187,3 +187,42 @@ func TestDefaultConfig(t *testing.T) {
 		t.Error("a malformed reply is not ErrMalformed")
 	}
 }
+
+// Loading a cache file is bounded: a line longer than MaxCacheLine (here
+// 4 KiB) stops the load with an error naming the file, the line and the
+// limit, where it used to be read whole however long; entries up to the
+// limit load, split across the reader's 64 KiB buffer or not.
+func TestCacheLineLimit(t *testing.T) {
+	saved := MaxCacheLine
+	t.Cleanup(func() { MaxCacheLine = saved })
+	path := filepath.Join(t.TempDir(), "cache.jsonl")
+	c, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Put("k0", "m", "h", strings.Repeat("r", 3000))
+	c.Close()
+
+	MaxCacheLine = 4 << 10
+	c, err = OpenCache(path)
+	if err != nil || c.Len() != 1 {
+		t.Fatalf("an entry under the limit: %v, %d entries", err, c.Len())
+	}
+	c.Close()
+
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(strings.Repeat("x", 200<<10) + "\n")
+	f.Close()
+	_, err = OpenCache(path)
+	if err == nil || !strings.Contains(err.Error(), "cache.jsonl:2: a line longer than 4096 bytes") || !strings.Contains(err.Error(), "llm.MaxCacheLine") {
+		t.Fatalf("a 200 KiB line under a 4 KiB limit: %v", err)
+	}
+
+	// With the default limit, the same file loads, the long line skipped as no entry.
+	MaxCacheLine = saved
+	c, err = OpenCache(path)
+	if err != nil || c.Len() != 1 || len(c.Warnings()) != 1 {
+		t.Fatalf("default limit: %v, %d entries, warnings %q", err, c.Len(), c.Warnings())
+	}
+	c.Close()
+}

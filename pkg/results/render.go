@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // WriteJSON writes s as one indented JSON document, full precision.
@@ -26,12 +27,13 @@ func (s *Score) WriteJSON(w io.Writer) error {
 var ErrNoDocument = errors.New("no JSON document: the input is empty")
 
 // ReadScore decodes a document written by WriteJSON. It reads r to its
-// end: input with nothing but whitespace is ErrNoDocument, and anything
+// end, at most tabular.MaxFile bytes (--max-file-mib): input with nothing
+// but whitespace is ErrNoDocument, and anything
 // but whitespace after the document is an error giving its line and
 // column. JSON syntax and type errors are returned as encoding/json's
 // (a *json.SyntaxError or *json.UnmarshalTypeError, with the offset).
 func ReadScore(r io.Reader) (*Score, error) {
-	data, err := io.ReadAll(r)
+	data, err := tabular.ReadAll(r, "the score result", 0) // bounded by tabular.MaxFile (--max-file-mib)
 	if err != nil {
 		return nil, err
 	}

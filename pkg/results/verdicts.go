@@ -68,15 +68,21 @@ var computedColumns = map[string]bool{
 // errors) and matches it to the metrics of s. It is an error when a metric
 // of s has no column: the file is then not the verdict file of s.
 func NewVerdictReader(r io.Reader, name string, s *Score) (*VerdictReader, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
+	bound := &boundedCSV{r: r, name: name, max: int64(tabular.RecordLimit())}
+	br := bufio.NewReaderSize(bound, verdictBuf)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\xEF\xBB\xBF")) {
 		br.Discard(3)
+		bound.bom = 3
 	}
 	cr := csv.NewReader(br)
 	cr.ReuseRecord = true
+	bound.done = cr.InputOffset
 	head, err := cr.Read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty verdict file (no header row)", name)
+	}
+	if tp := (*tabular.ParseError)(nil); errors.As(err, &tp) {
+		return nil, err // a header over the record limit, named already
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -286,6 +292,9 @@ func (v *VerdictReader) Read() ([]string, error) {
 			}
 			return nil, v.end
 		}
+		if tp := (*tabular.ParseError)(nil); errors.As(err, &tp) {
+			return nil, err // a record over the limit, named already
+		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) && pe.Err == csv.ErrFieldCount {
 			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", v.name, pe.StartLine, len(rec), len(v.Header))
@@ -446,4 +455,37 @@ func Number(cell string) (x float64, ok bool) {
 		return 0, false
 	}
 	return x, true
+}
+
+// verdictBuf is the read-ahead of a VerdictReader.
+const verdictBuf = 1 << 20
+
+// boundedCSV is what a VerdictReader's csv.Reader reads through, so that
+// a verdict file is bounded like every other table (encoding/csv has no
+// record limit): once more than the record limit (tabular.RecordLimit,
+// --max-field-mib) plus the read-ahead has been read past the end of the
+// last whole record, it refuses to read on, naming the record's byte
+// offset, the limit and the flag. A file with an unclosed quote, or one
+// that is no CSV at all, costs the limit, not the machine.
+type boundedCSV struct {
+	r      io.Reader
+	name   string
+	max    int64
+	bom    int64        // bytes of a byte-order mark skipped before the csv.Reader
+	done   func() int64 // the csv.Reader's offset after its last record
+	pulled int64
+}
+
+func (b *boundedCSV) Read(p []byte) (int, error) {
+	var at int64
+	if b.done != nil {
+		at = b.done() + b.bom
+	}
+	if b.pulled-at > b.max+verdictBuf {
+		return 0, &tabular.ParseError{File: b.name, Err: fmt.Errorf("%w: the record starting at byte %d is longer than %s, the most this reader takes; %s (is the file really CSV? an unclosed quote makes the rest of the file one field)",
+			tabular.ErrTooLong, at+1, tabular.Size(int(b.max)), tabular.LimitHint)}
+	}
+	n, err := b.r.Read(p)
+	b.pulled += int64(n)
+	return n, err
 }

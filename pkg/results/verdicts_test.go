@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 func verdictScore() *Score {
@@ -169,4 +171,71 @@ func TestAgreementWords(t *testing.T) {
 	if m := a.Meaning("both"); m != Buckets[0].Meaning {
 		t.Errorf("Meaning(both) = %q", m)
 	}
+}
+
+// A verdict file is bounded like every other table: a record longer than
+// the record limit (here 1 MiB, as --max-field-mib 1 sets it) is an error
+// naming the file, the limit and the flag, after reading at most the limit
+// and the read-ahead past the last whole record; a field just under the
+// limit reads. Before, encoding/csv took an unclosed quote to the end of
+// the file, however large.
+func TestVerdictReaderRecordLimit(t *testing.T) {
+	saved := tabular.Limit
+	t.Cleanup(func() { tabular.Limit = saved })
+	tabular.Limit.MaxRecord = 1 << 20
+	const head = "id,response,exact_substring,word_overlap,squad_f1\n"
+	s := verdictScore()
+	s.Combined = Group{N: 1, Metrics: map[string]MetricScore{"exact_substring": {Correct: 1}, "word_overlap": {Correct: 1}, "squad_f1": {Correct: 1}}}
+
+	ok := head + "a," + strings.Repeat("x", 1<<20-100) + ",1,1,1\n"
+	v, err := NewVerdictReader(strings.NewReader(ok), "v.csv", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := v.Read(); err != nil || len(rec[1]) != 1<<20-100 {
+		t.Fatalf("a field under the limit: %v", err)
+	}
+
+	// An unclosed quote in the second row, then 8 MiB of text.
+	body := head + "a,ok,1,1,1\nb,\"" + strings.Repeat("y", 8<<20)
+	counted := &countingReader{r: strings.NewReader(body)}
+	v, err = NewVerdictReader(counted, "v.csv", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Read(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = v.Read()
+	if !errors.Is(err, tabular.ErrTooLong) {
+		t.Fatalf("unclosed quote: %v, want ErrTooLong", err)
+	}
+	for _, want := range []string{"v.csv: ", "byte 62", "1 MiB", "--max-field-mib"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if strings.Count(err.Error(), "v.csv") != 1 {
+		t.Errorf("error %q names the file more than once", err)
+	}
+	// The limit plus two read-aheads at most: 3 MiB of the 8 read.
+	if counted.n > 3<<20+int64(len(head))+20 {
+		t.Errorf("read %d bytes before refusing, want about 3 MiB", counted.n)
+	}
+
+	// A header that never ends is refused the same way.
+	if _, err := NewVerdictReader(strings.NewReader("\""+strings.Repeat("z", 4<<20)), "h.csv", s); !errors.Is(err, tabular.ErrTooLong) || strings.Count(err.Error(), "h.csv") != 1 {
+		t.Errorf("endless header: %v", err)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
