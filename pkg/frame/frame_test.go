@@ -10,11 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/pkg/tabular"
-
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/go-gota/gota/series"
 )
 
