@@ -6,13 +6,14 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/evalbook/evalbook/pkg/tabular"
 	"io"
 	"iter"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // VerdictReader reads a verdict file (the CSV that `evalbook score --out`
