@@ -1,6 +1,7 @@
 package agree
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -116,9 +117,18 @@ func newCoder(t *codedTable) *coder {
 	return &coder{t: t, index: map[string]uint32{}, last: make([]string, len(t.raters)), lastCode: make([]uint32, len(t.raters))}
 }
 
-// add appends a row of ratings ("" missing); pos gives the line and
+// add appends a row of ratings (empty: missing); pos gives the line and
 // column of rater j's cell, asked for only when its label is new.
-func (c *coder) add(line int, ratings []string, pos func(j int) (int, int)) {
+func (c *coder) add(line int, ratings [][]byte, pos func(j int) (int, int)) {
+	addRow(c, line, ratings, pos)
+}
+
+// addString is add of ratings held as strings ("" missing).
+func (c *coder) addString(line int, ratings []string, pos func(j int) (int, int)) {
+	addRow(c, line, ratings, pos)
+}
+
+func addRow[T string | []byte](c *coder, line int, ratings []T, pos func(j int) (int, int)) {
 	t := c.t
 	row := t.n
 	if len(t.jumps) == 0 || t.jumps[len(t.jumps)-1].line+row-t.jumps[len(t.jumps)-1].row != line {
@@ -127,22 +137,23 @@ func (c *coder) add(line int, ratings []string, pos func(j int) (int, int)) {
 	for j, v := range ratings {
 		var code uint32
 		switch {
-		case v == "":
-		case v == c.last[j] && c.lastCode[j] != 0:
+		case len(v) == 0:
+		case c.lastCode[j] != 0 && string(v) == c.last[j]:
 			code = c.lastCode[j]
 		default:
 			var ok bool
-			if code, ok = c.index[v]; !ok {
-				t.labels = append(t.labels, v)
+			if code, ok = c.index[string(v)]; !ok {
+				l := string(v)
+				t.labels = append(t.labels, l)
 				code = uint32(len(t.labels))
-				c.index[v] = code
+				c.index[l] = code
 				p := cellPlace{row: row, rater: j, line: line}
 				if pos != nil {
 					p.line, p.column = pos(j)
 				}
 				t.first = append(t.first, p)
 			}
-			c.last[j], c.lastCode[j] = v, code
+			c.last[j], c.lastCode[j] = t.labels[code-1], code
 		}
 		t.push(code)
 	}
@@ -165,7 +176,7 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 				return s.idErr("the ids of the file come to more than %d bytes, the most this reader keeps; give fewer rows or shorter ids", maxIDBytes)
 			}
 			if dup {
-				return s.idErr("duplicate %s %s (first on line %d)", idColumn, tabular.Quote(s.id), t.line(first))
+				return s.idErr("duplicate %s %s (first on line %d)", idColumn, tabular.Quote(string(s.id)), t.line(first))
 			}
 		}
 		c.add(s.line, s.ratings, s.pos)
@@ -183,7 +194,7 @@ func (t *LabelTable) coded() (*codedTable, error) {
 	if t.IDColumn != "" {
 		ct.ids = &idSet{}
 		for _, r := range t.Rows {
-			if !ct.ids.push(r.ID) {
+			if !ct.ids.push([]byte(r.ID)) {
 				return nil, fmt.Errorf("%s: the ids come to more than %d bytes, the most the analysis keeps", t.File, maxIDBytes)
 			}
 		}
@@ -196,7 +207,7 @@ func (t *LabelTable) coded() (*codedTable, error) {
 			}
 			return r.Line, 0
 		}
-		c.add(r.Line, r.Ratings, pos)
+		c.addString(r.Line, r.Ratings, pos)
 	}
 	return ct, nil
 }
@@ -217,7 +228,7 @@ func codeRatings(ratings [][]string) *codedTable {
 	for u, r := range ratings {
 		clear(row)
 		copy(row, r)
-		c.add(u+1, row, nil)
+		c.addString(u+1, row, nil)
 	}
 	return ct
 }
@@ -240,6 +251,19 @@ const maxIDBytes = math.MaxUint32
 
 func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]uint64, 1024)} }
 
+// len returns the length of id i.
+func (s *idSet) len(i int) int { return len(s.bytes(i)) }
+
+// idCursor reads the ids of an idSet in ascending order.
+type idCursor struct{ s *idSet }
+
+// cursor returns a cursor at the first id.
+func (s *idSet) cursor() *idCursor { return &idCursor{s: s} }
+
+// at returns id i, at or after the last one asked for; the bytes are
+// valid until the next call.
+func (c *idCursor) at(i int) []byte { return c.s.bytes(i) }
+
 // get returns id i.
 func (s *idSet) get(i int) string { return string(s.bytes(i)) }
 
@@ -253,7 +277,7 @@ func (s *idSet) bytes(i int) []byte {
 
 // push appends id without the duplicate check; false when the ids would
 // pass maxIDBytes.
-func (s *idSet) push(id string) bool {
+func (s *idSet) push(id []byte) bool {
 	if len(s.buf)+len(id) > maxIDBytes {
 		return false
 	}
@@ -265,8 +289,8 @@ func (s *idSet) push(id string) bool {
 // add appends id and reports whether it was there already, and then the
 // row it first appeared in (and does not append it); full when the ids
 // would pass maxIDBytes.
-func (s *idSet) add(id string) (first int, dup, full bool) {
-	h := maphash.String(s.seed, id)
+func (s *idSet) add(id []byte) (first int, dup, full bool) {
+	h := maphash.Bytes(s.seed, id)
 	tag := h >> 32 << 32
 	mask := uint64(len(s.slot) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -283,7 +307,7 @@ func (s *idSet) add(id string) (first int, dup, full bool) {
 			return 0, false, false
 		}
 		if v&^0xffffffff == tag {
-			if row := int(uint32(v)) - 1; string(s.bytes(row)) == id {
+			if row := int(uint32(v)) - 1; bytes.Equal(s.bytes(row), id) {
 				return row, true, false
 			}
 		}
