@@ -233,8 +233,14 @@ func analyzeResult(t *codedTable, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dis []int
 	buf := make([]uint32, len(t.raters))
+	n := 0
+	for i := range t.n {
+		if disagree(t.row(i, buf)) {
+			n++
+		}
+	}
+	dis := make([]int, 0, n) // counted first: a quarter of a million rows, not grown
 	for i := range t.n {
 		if disagree(t.row(i, buf)) {
 			dis = append(dis, i)

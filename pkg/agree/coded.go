@@ -1,11 +1,11 @@
 package agree
 
 import (
-	"bytes"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
+	"os"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -169,11 +169,25 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 		t.ids = newIDSet()
 	}
 	c := newCoder(t)
+	// When the size of the input is known, the rows of its first MiB
+	// tell how many to expect, and the codes and ids make room for them
+	// once instead of growing (which holds the old and the new copy at
+	// once).
+	size := inputSize(r)
+	var counted *countingReader
+	if size > 1<<20 {
+		counted = &countingReader{r: r}
+		r = counted
+	}
 	_, err := scanLabels(r, file, raters, idColumn, func(s *labelScan) error {
+		if counted != nil && counted.n >= 1<<20 {
+			t.reserve(int(float64(t.n)*float64(size)/float64(counted.n)*1.05) + 1024)
+			counted = nil
+		}
 		if t.ids != nil {
 			first, dup, full := t.ids.add(s.id)
 			if full {
-				return s.idErr("the ids of the file come to more than %d bytes, the most this reader keeps; give fewer rows or shorter ids", maxIDBytes)
+				return s.idErr("the ids of the file come to more than %d bytes or %d rows, the most this reader keeps; give fewer rows or shorter ids", maxIDBytes, maxIDRows)
 			}
 			if dup {
 				return s.idErr("duplicate %s %s (first on line %d)", idColumn, tabular.Quote(string(s.id)), t.line(first))
@@ -186,6 +200,56 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 		return nil, err
 	}
 	return t, nil
+}
+
+// reserve makes room for rows rows in all.
+func (c *codedTable) reserve(rows int) {
+	if rows <= c.n {
+		return
+	}
+	r := len(c.raters)
+	if c.codes32 != nil {
+		c.codes32 = slices.Grow(c.codes32, (rows-c.n)*r)
+	} else {
+		c.codes16 = slices.Grow(c.codes16, (rows-c.n)*r)
+	}
+	if s := c.ids; s != nil && s.n > 0 {
+		s.reserve(rows)
+		s.data = slices.Grow(s.data, int(float64(len(s.data))/float64(s.n)*float64(rows-s.n)*1.05))
+		s.blocks = slices.Grow(s.blocks, (rows-s.n)/idBlock+1)
+	}
+}
+
+// inputSize returns the number of bytes left in r when r tells it (a
+// regular file, a bytes.Reader or strings.Reader), else 0.
+func inputSize(r io.Reader) int64 {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len())
+	case *os.File:
+		fi, err := v.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0
+		}
+		at, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0
+		}
+		return fi.Size() - at
+	}
+	return 0
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // coded turns a LabelTable into its coded form.
@@ -231,102 +295,4 @@ func codeRatings(ratings [][]string) *codedTable {
 		c.addString(u+1, row, nil)
 	}
 	return ct
-}
-
-// idSet keeps the ids of a table in one block of bytes and finds
-// duplicates with an open-addressing hash table (at most half full) whose
-// slots hold a row number and 32 bits of the id's hash, so that a probe
-// reads the id's bytes only when the hashes match: 16 bytes a row or
-// less, far smaller than a map of strings.
-type idSet struct {
-	buf  []byte
-	ends []uint32 // ends[i] is where id i ends in buf
-	slot []uint64 // hash<<32 | row+1; 0 is empty
-	used int
-	seed maphash.Seed
-}
-
-// maxIDBytes bounds the ids an idSet keeps (its offsets are 32 bits).
-const maxIDBytes = math.MaxUint32
-
-func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]uint64, 1024)} }
-
-// len returns the length of id i.
-func (s *idSet) len(i int) int { return len(s.bytes(i)) }
-
-// idCursor reads the ids of an idSet in ascending order.
-type idCursor struct{ s *idSet }
-
-// cursor returns a cursor at the first id.
-func (s *idSet) cursor() *idCursor { return &idCursor{s: s} }
-
-// at returns id i, at or after the last one asked for; the bytes are
-// valid until the next call.
-func (c *idCursor) at(i int) []byte { return c.s.bytes(i) }
-
-// get returns id i.
-func (s *idSet) get(i int) string { return string(s.bytes(i)) }
-
-func (s *idSet) bytes(i int) []byte {
-	var start uint32
-	if i > 0 {
-		start = s.ends[i-1]
-	}
-	return s.buf[start:s.ends[i]]
-}
-
-// push appends id without the duplicate check; false when the ids would
-// pass maxIDBytes.
-func (s *idSet) push(id []byte) bool {
-	if len(s.buf)+len(id) > maxIDBytes {
-		return false
-	}
-	s.buf = append(s.buf, id...)
-	s.ends = append(s.ends, uint32(len(s.buf)))
-	return true
-}
-
-// add appends id and reports whether it was there already, and then the
-// row it first appeared in (and does not append it); full when the ids
-// would pass maxIDBytes.
-func (s *idSet) add(id []byte) (first int, dup, full bool) {
-	h := maphash.Bytes(s.seed, id)
-	tag := h >> 32 << 32
-	mask := uint64(len(s.slot) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		v := s.slot[i]
-		if v == 0 {
-			if !s.push(id) {
-				return 0, false, true
-			}
-			s.slot[i] = tag | uint64(len(s.ends))
-			s.used++
-			if 2*s.used > len(s.slot) {
-				s.grow()
-			}
-			return 0, false, false
-		}
-		if v&^0xffffffff == tag {
-			if row := int(uint32(v)) - 1; bytes.Equal(s.bytes(row), id) {
-				return row, true, false
-			}
-		}
-	}
-}
-
-func (s *idSet) grow() {
-	old := s.slot
-	s.slot = make([]uint64, 2*len(old))
-	mask := uint64(len(s.slot) - 1)
-	for _, v := range old {
-		if v == 0 {
-			continue
-		}
-		h := maphash.Bytes(s.seed, s.bytes(int(uint32(v))-1))
-		i := h & mask
-		for s.slot[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.slot[i] = v
-	}
 }

@@ -61,12 +61,12 @@ func (r *Result) Agreement() *results.RaterAgreement {
 	var b strings.Builder
 	if t.ids != nil {
 		names = make([]int, len(r.dis))
-		n := 0
+		n, ids := 0, t.ids.cursor()
 		for _, i := range r.dis {
-			n += t.ids.len(i)
+			n += len(ids.at(i))
 		}
 		b.Grow(n)
-		ids := t.ids.cursor()
+		ids = t.ids.cursor()
 		for k, i := range r.dis {
 			b.Write(ids.at(i))
 			names[k] = b.Len()
