@@ -181,7 +181,7 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 	}
 	_, err := scanLabels(r, file, raters, idColumn, func(s *labelScan) error {
 		if counted != nil && counted.n >= 1<<20 {
-			t.reserve(int(float64(t.n)*float64(size)/float64(counted.n)*1.05) + 1024)
+			t.reserve(int(float64(t.n)*float64(size)/float64(counted.n)*1.05)+1024, size-counted.n)
 			counted = nil
 		}
 		if t.ids != nil {
@@ -202,8 +202,9 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 	return t, nil
 }
 
-// reserve makes room for rows rows in all.
-func (c *codedTable) reserve(rows int) {
+// reserve makes room for rows rows in all, of which the rest will come
+// from at most left more bytes of input.
+func (c *codedTable) reserve(rows int, left int64) {
 	if rows <= c.n {
 		return
 	}
@@ -215,7 +216,8 @@ func (c *codedTable) reserve(rows int) {
 	}
 	if s := c.ids; s != nil && s.n > 0 {
 		s.reserve(rows)
-		s.data = slices.Grow(s.data, int(float64(len(s.data))/float64(s.n)*float64(rows-s.n)*1.05))
+		more := float64(len(s.data)) / float64(s.n) * float64(rows-s.n) * 1.05
+		s.data = slices.Grow(s.data, int(min(more, float64(left))))
 		s.blocks = slices.Grow(s.blocks, (rows-s.n)/idBlock+1)
 	}
 }

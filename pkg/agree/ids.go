@@ -76,27 +76,33 @@ func (s *idSet) push(id []byte) bool {
 	return true
 }
 
-// decode decodes the entry at data[at:] onto cur (the id before it, or
-// anything at a block's start) and returns the id and the next entry's
-// place.
-func (s *idSet) decode(cur []byte, at int) ([]byte, int) {
+// decode decodes the entry at data[at:], the id after prev (anything at
+// a block's start), and returns the id and the next entry's place. An id
+// stored in full is returned as a part of data (a long id is not
+// copied); one that shares a prefix with prev is built in own (which prev
+// may be) and returned with own.
+func (s *idSet) decode(prev, own []byte, at int) (id, own2 []byte, next int) {
 	shared, k := binary.Uvarint(s.data[at:])
 	at += k
 	rest, k := binary.Uvarint(s.data[at:])
 	at += k
-	cur = append(cur[:shared], s.data[at:at+int(rest)]...)
-	return cur, at + int(rest)
+	end := at + int(rest)
+	if shared == 0 {
+		return s.data[at:end:end], own, end
+	}
+	own = append(own[:0], prev[:shared]...)
+	own = append(own, s.data[at:end]...)
+	return own, own, end
 }
 
 // bytes returns id i, valid until the next call of bytes.
 func (s *idSet) bytes(i int) []byte {
 	at := s.blocks[i/idBlock]
-	cur := s.scratch[:0]
+	var id []byte
 	for range i%idBlock + 1 {
-		cur, at = s.decode(cur, at)
+		id, s.scratch, at = s.decode(id, s.scratch, at)
 	}
-	s.scratch = cur
-	return cur
+	return id
 }
 
 // get returns id i.
@@ -109,6 +115,7 @@ type idCursor struct {
 	next    int // the id the entry at off holds
 	off     int
 	cur     []byte // id next-1
+	own     []byte
 	started bool
 }
 
@@ -119,11 +126,11 @@ func (s *idSet) cursor() *idCursor { return &idCursor{s: s} }
 // bytes are valid until the next call.
 func (c *idCursor) at(i int) []byte {
 	if !c.started || i/idBlock != (c.next-1)/idBlock || i < c.next-1 {
-		c.next, c.off, c.cur = i/idBlock*idBlock, c.s.blocks[i/idBlock], c.cur[:0]
+		c.next, c.off, c.cur = i/idBlock*idBlock, c.s.blocks[i/idBlock], nil
 		c.started = true
 	}
 	for c.next <= i {
-		c.cur, c.off = c.s.decode(c.cur, c.off)
+		c.cur, c.own, c.off = c.s.decode(c.cur, c.own, c.off)
 		c.next++
 	}
 	return c.cur

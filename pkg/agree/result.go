@@ -162,20 +162,25 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 	}
 
-	var head bytes.Buffer
+	// The figures and the confusion matrix are what the summary's text
+	// holds before its "no disagreements" (written on, not kept: a long
+	// label pads every cell of the matrix to its width).
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head := &holdBack{w: bw, tail: make([]byte, 0, len(noDisagreements))}
 	summary := *r.rep
 	summary.Disagreements, summary.Warnings = nil, nil
-	if err := summary.WriteText(&head); err != nil {
+	if err := summary.WriteText(head); err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(bytes.TrimSuffix(head.Bytes(), []byte("\nno disagreements\n")))
+	if string(head.tail) != noDisagreements {
+		return fmt.Errorf("agree: the summary's text ends in %q, not %q", head.tail, noDisagreements)
+	}
 	fmt.Fprintf(bw, "\ndisagreements, to adjudicate (%d)\n", len(r.dis))
-	const spaces = "                                                                "
+	spaces := bytes.Repeat([]byte{' '}, 4096)
 	pad := func(n int) {
 		for n > 0 {
 			k := min(n, len(spaces))
-			bw.WriteString(spaces[:k])
+			bw.Write(spaces[:k])
 			n -= k
 		}
 	}
@@ -229,6 +234,36 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// noDisagreements ends the text of a result without disagreements.
+const noDisagreements = "\nno disagreements\n"
+
+// holdBack writes on to w all but the last cap(tail) bytes written to it,
+// which it keeps in tail.
+type holdBack struct {
+	w    io.Writer
+	tail []byte
+}
+
+func (h *holdBack) Write(p []byte) (int, error) {
+	n := len(p)
+	if over := len(h.tail) + len(p) - cap(h.tail); over > 0 {
+		// Write on the oldest over bytes: from tail first, then from p.
+		k := min(over, len(h.tail))
+		if _, err := h.w.Write(h.tail[:k]); err != nil {
+			return 0, err
+		}
+		h.tail = append(h.tail[:0], h.tail[k:]...)
+		if over > k {
+			if _, err := h.w.Write(p[:over-k]); err != nil {
+				return 0, err
+			}
+			p = p[over-k:]
+		}
+	}
+	h.tail = append(h.tail, p...)
+	return n, nil
 }
 
 // plainText reports whether the raters' names and the labels are plain
