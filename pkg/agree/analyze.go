@@ -155,9 +155,11 @@ func (e *noItemsError) Unwrap() error { return ErrNoItems }
 // raters and idColumn choose the columns) with the checks and errors of
 // ReadLabels, and returns Analyze's result. The options are validated
 // before r is read. It reads as it goes and keeps each rating as a small
-// integer code, not as a string, so that its memory stays a small
-// multiple of the file's size (a live heap of 3 to 4 times the file
-// for a million rows, the result included).
+// integer code, not as a string, and the ids front-coded, so that its
+// memory stays a small multiple of the file's size; the list of
+// disagreements it returns is most of it (a string, a line and a map
+// reference each). AnalyzeCSVResult keeps them as row numbers and writes
+// the text without the list: for a large file, use it.
 func AnalyzeCSV(r io.Reader, name string, raters []string, idColumn string, opt Options) (*results.RaterAgreement, error) {
 	res, err := AnalyzeCSVResult(r, name, raters, idColumn, opt)
 	if err != nil {

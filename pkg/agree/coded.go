@@ -88,14 +88,6 @@ func (c *codedTable) label(code uint32) string {
 	return c.labels[code-1]
 }
 
-// itemName names row i as LabelTable.ItemName does.
-func (c *codedTable) itemName(i int) string {
-	if c.ids != nil {
-		return c.ids.get(i)
-	}
-	return strconv.Itoa(i + 1)
-}
-
 // cellError returns a *ParseError at the first place the label of code
 // appears, as LabelTable.CellError does for that cell.
 func (c *codedTable) cellError(code uint32, err error) *ParseError {

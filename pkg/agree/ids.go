@@ -16,13 +16,17 @@ import (
 // the start of its block. Ids such as item1, item2, ... take two or
 // three bytes each instead of their length plus a four-byte offset.
 //
-// Duplicates are found with an open-addressing hash table (linear
+// While the ids arrive in increasing order (shortlex: shorter first,
+// then by bytes, so that item9 comes before item10) none can be a
+// duplicate and no table is kept. From the first id out of that order
+// on, duplicates are found with an open-addressing hash table (linear
 // probing, at most three quarters full, its size any number of slots:
 // the slot of a hash is its low 32 bits scaled to the size), whose slots
 // hold a row number and the high 32 bits of the id's hash, so that a
 // probe decodes an id only when the hashes match. A reader that knows
 // how many rows are coming reserves the table once (reserve) rather than
 // let it double, which would hold the old and the new table at once.
+// (The table is built, from the ids kept, when the order first breaks.)
 type idSet struct {
 	data   []byte // the front-coded ids
 	blocks []int  // blocks[b] is where id b·idBlock starts in data
@@ -32,6 +36,8 @@ type idSet struct {
 	// one is not kept, and the next id is stored in full).
 	prev    []byte
 	prevOK  bool
+	hashed  bool     // the ids have left increasing order: the table is in use
+	hint    int      // the number of ids reserve announced
 	slot    []uint64 // hash>>32<<32 | row+1; 0 is empty
 	used    int
 	seed    maphash.Seed
@@ -47,7 +53,16 @@ const (
 	maxIDRows = math.MaxUint32 - 1
 )
 
-func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]uint64, 1024)} }
+func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed()} }
+
+// shortlexLess reports whether a comes before b shorter first, then by
+// bytes: a strict total order in which no two different ids are equal.
+func shortlexLess(a, b []byte) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return bytes.Compare(a, b) < 0
+}
 
 // push appends id without the duplicate check; false when the ids would
 // pass maxIDBytes or maxIDRows.
@@ -145,6 +160,16 @@ func (s *idSet) place(h uint64) int {
 // row it first appeared in (and does not append it); full when the ids
 // would pass maxIDBytes or maxIDRows.
 func (s *idSet) add(id []byte) (first int, dup, full bool) {
+	if !s.hashed {
+		if s.n == 0 || (s.prevOK && shortlexLess(s.prev, id)) {
+			if !s.push(id) {
+				return 0, false, true
+			}
+			return 0, false, false
+		}
+		s.hashed, s.used = true, s.n
+		s.resize(max(1024, max(s.hint, 2*s.n)/3*4+4))
+	}
 	h := maphash.Bytes(s.seed, id)
 	tag := h >> 32 << 32
 	for i := s.place(h); ; {
@@ -173,7 +198,8 @@ func (s *idSet) add(id []byte) (first int, dup, full bool) {
 
 // reserve makes room for n ids in all without a resize of the table.
 func (s *idSet) reserve(n int) {
-	if want := n/3*4 + 4; want > len(s.slot) {
+	s.hint = max(s.hint, n)
+	if want := n/3*4 + 4; s.hashed && want > len(s.slot) {
 		s.resize(want)
 	}
 }

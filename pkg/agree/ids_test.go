@@ -60,3 +60,49 @@ func TestIDSetFrontCoding(t *testing.T) {
 		}
 	}
 }
+
+// Ids in increasing order keep no table; the first id out of order
+// builds it from the ids kept, and from then on every duplicate a map
+// finds is found, with its first row: a repeat of the id just before, of
+// one far back, or of one after the order broke.
+func TestIDSetOrderThenTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for round := range 60 {
+		s := newIDSet()
+		if round%2 == 1 {
+			s.reserve(3000)
+		}
+		ordered := r.IntN(2500)
+		ref := map[string]int{}
+		for k := 0; k < 4000; k++ {
+			var id string
+			switch {
+			case k < ordered:
+				id = "item" + strconv.Itoa(k+1) // item9 before item10: increasing, shortest first
+			case k == ordered && round%3 == 0 && k > 0:
+				id = "item" + strconv.Itoa(k) // the id just before
+			default:
+				id = "item" + strconv.Itoa(r.IntN(5000))
+			}
+			first, dup, full := s.add([]byte(id))
+			want, wantDup := ref[id]
+			if full || dup != wantDup || (dup && first != want) {
+				t.Fatalf("round %d, id %d %q: (%d, %v, %v), want (%d, %v)", round, k, id, first, dup, full, want, wantDup)
+			}
+			if k < ordered && s.hashed {
+				t.Fatalf("round %d: a table at id %d, in order", round, k)
+			}
+			if !dup {
+				ref[id] = s.n - 1
+			}
+		}
+		for id, i := range ref {
+			if s.get(i) != id {
+				t.Fatalf("round %d: id %d is %q, want %q", round, i, s.get(i), id)
+			}
+		}
+	}
+	if !shortlexLess([]byte("item9"), []byte("item10")) || shortlexLess([]byte("b"), []byte("a")) || shortlexLess([]byte("a"), []byte("a")) {
+		t.Error("shortlexLess")
+	}
+}
