@@ -101,8 +101,9 @@ type coder struct {
 	index map[string]uint32
 	// last remembers each rater's previous label and code: runs of one
 	// label skip the map.
-	last     []string
-	lastCode []uint32
+	last       []string
+	lastCode   []uint32
+	labelBytes int // the labels' total length
 }
 
 func newCoder(t *codedTable) *coder {
@@ -135,6 +136,8 @@ func addRow[T string | []byte](c *coder, line int, ratings []T, pos func(j int) 
 		default:
 			var ok bool
 			if code, ok = c.index[string(v)]; !ok {
+				releaseBefore(len(v), c.labelBytes)
+				c.labelBytes += len(v)
 				l := string(v)
 				t.labels = append(t.labels, l)
 				code = uint32(len(t.labels))
