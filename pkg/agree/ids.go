@@ -1,11 +1,11 @@
 package agree
 
 import (
-	"runtime/debug"
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"runtime/debug"
 )
 
 // idSet keeps the ids of a table and finds duplicates as they arrive.

@@ -162,20 +162,29 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 	}
 
-	// The figures and the confusion matrix are what the summary's text
-	// holds before its "no disagreements" (written on, not kept: a long
-	// label pads every cell of the matrix to its width).
-	bw := bufio.NewWriterSize(w, 64<<10)
-	head := &holdBack{w: bw, tail: make([]byte, 0, len(noDisagreements))}
+	// The figures are the summary's text up to its confusion matrix,
+	// written with the matrix's labels left empty (a label of 50 MiB
+	// would otherwise be held, twice, by tabwriter); the matrix is laid out
+	// here, as tabwriter lays it out right-aligned.
 	summary := *r.rep
 	summary.Disagreements, summary.Warnings = nil, nil
-	if err := summary.WriteText(head); err != nil {
+	conf := summary.Confusion
+	if conf != nil && len(summary.Raters) >= 2 {
+		blank := *conf
+		blank.Labels = make([]string, len(conf.Labels))
+		summary.Confusion = &blank
+	} else {
+		conf = nil
+	}
+	var head bytes.Buffer
+	if err := summary.WriteText(&head); err != nil {
 		return err
 	}
-	if string(head.tail) != noDisagreements {
-		return fmt.Errorf("agree: the summary's text ends in %q, not %q", head.tail, noDisagreements)
+	text, ok := bytes.CutSuffix(head.Bytes(), []byte(noDisagreements))
+	if !ok {
+		return fmt.Errorf("agree: the summary's text does not end in %q", noDisagreements)
 	}
-	fmt.Fprintf(bw, "\ndisagreements, to adjudicate (%d)\n", len(r.dis))
+	bw := bufio.NewWriterSize(w, 64<<10)
 	spaces := bytes.Repeat([]byte{' '}, 4096)
 	pad := func(n int) {
 		for n > 0 {
@@ -184,6 +193,20 @@ func (r *Result) WriteText(w io.Writer) error {
 			n -= k
 		}
 	}
+	if conf != nil {
+		// The matrix's own lines hold only blanks, digits and line ends,
+		// so the last place of its heading is its place.
+		heading := "\nconfusion: " + summary.Raters[0] + " in rows, " + summary.Raters[1] + " in columns\n"
+		k := bytes.LastIndex(text, []byte(heading))
+		if k < 0 {
+			return fmt.Errorf("agree: no %q in the summary's text", heading)
+		}
+		bw.Write(text[:k+len(heading)])
+		writeConfusion(bw, conf, pad)
+	} else {
+		bw.Write(text)
+	}
+	fmt.Fprintf(bw, "\ndisagreements, to adjudicate (%d)\n", len(r.dis))
 	cell := func(col, runes int) { // the padding after a cell of column col
 		if col < ncol-1 {
 			pad(width[col] + 2 - runes)
@@ -236,35 +259,43 @@ func (r *Result) WriteText(w io.Writer) error {
 	return bw.Flush()
 }
 
-// noDisagreements ends the text of a result without disagreements.
-const noDisagreements = "\nno disagreements\n"
-
-// holdBack writes on to w all but the last cap(tail) bytes written to it,
-// which it keeps in tail.
-type holdBack struct {
-	w    io.Writer
-	tail []byte
-}
-
-func (h *holdBack) Write(p []byte) (int, error) {
-	n := len(p)
-	if over := len(h.tail) + len(p) - cap(h.tail); over > 0 {
-		// Write on the oldest over bytes: from tail first, then from p.
-		k := min(over, len(h.tail))
-		if _, err := h.w.Write(h.tail[:k]); err != nil {
-			return 0, err
-		}
-		h.tail = append(h.tail[:0], h.tail[k:]...)
-		if over > k {
-			if _, err := h.w.Write(p[:over-k]); err != nil {
-				return 0, err
-			}
-			p = p[over-k:]
+// writeConfusion writes the rows of a confusion matrix as
+// results.RaterAgreement.WriteText does through text/tabwriter with
+// AlignRight: every cell, the labels' heading row and column included,
+// right-aligned in its column, to the widest cell of the column (in
+// runes) plus two, and no padding after the last.
+func writeConfusion(bw *bufio.Writer, c *results.RaterConfusion, pad func(int)) {
+	k := len(c.Labels)
+	width := make([]int, k+1)
+	for i, l := range c.Labels {
+		w := utf8.RuneCountInString(l)
+		width[0] = max(width[0], w)
+		width[i+1] = max(width[i+1], w)
+		for j, v := range c.Rows[i] {
+			width[j+1] = max(width[j+1], digits(v))
 		}
 	}
-	h.tail = append(h.tail, p...)
-	return n, nil
+	pad(width[0] + 2)
+	for j, l := range c.Labels {
+		pad(width[j+1] + 2 - utf8.RuneCountInString(l))
+		bw.WriteString(l)
+	}
+	bw.WriteByte('\n')
+	var num []byte
+	for i, l := range c.Labels {
+		pad(width[0] + 2 - utf8.RuneCountInString(l))
+		bw.WriteString(l)
+		for j, v := range c.Rows[i] {
+			num = strconv.AppendInt(num[:0], int64(v), 10)
+			pad(width[j+1] + 2 - len(num))
+			bw.Write(num)
+		}
+		bw.WriteByte('\n')
+	}
 }
+
+// noDisagreements ends the text of a result without disagreements.
+const noDisagreements = "\nno disagreements\n"
 
 // plainText reports whether the raters' names and the labels are plain
 // text to text/tabwriter (see tabSpecial).
