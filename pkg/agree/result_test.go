@@ -146,3 +146,32 @@ func TestIsMissingBytes(t *testing.T) {
 		check("n/" + string(r))
 	}
 }
+
+// parseNumber takes what strconv.ParseFloat takes, with the same value,
+// and refuses the rest: random strings over the characters of numbers
+// (and a few others), the spellings of infinity and NaN, every rune.
+func TestParseNumber(t *testing.T) {
+	check := func(s string) {
+		v, err := parseNumber(s)
+		w, werr := strconv.ParseFloat(s, 64)
+		if (err == nil) != (werr == nil) || (err == nil && v != w && !(v != v && w != w)) {
+			t.Errorf("%q: parseNumber %v, %v; ParseFloat %v, %v", s, v, err, w, werr)
+		}
+	}
+	for _, s := range []string{"", "1", "-2.5e3", "0x1p-2", "0X1P+2", "1_000", "0x_1p0", "inf", "-Infinity", "NaN", "+nan", "infinity", "1e", ".5", "5.", "l3", "∞", "١"} {
+		check(s)
+	}
+	for r := rune(0); r < 0x800; r++ {
+		check(string(r))
+		check("1" + string(r))
+	}
+	const alphabet = "0123456789+-._eEaAbBcCdDfFxXpPiInNtTyYlz "
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, 1+r.IntN(8))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		check(string(b))
+	}
+}
