@@ -72,12 +72,21 @@ func runAgree(e *cli.Env) error {
 		defer f.Close()
 		in = f
 	}
-	rep, err := agree.AnalyzeCSV(in, *labels, raters, *idCol, opt)
+	res, err := agree.AnalyzeCSVResult(in, *labels, raters, *idCol, opt)
 	if err != nil {
 		return err
 	}
-	if err := export.WriteFiles(e, "evalbook agree", rep.Tables()); err != nil {
-		return err
+	// The list of disagreements is built only for what needs it (the
+	// tables of --xlsx and --html, and --json); the text is written from
+	// the analysis (a million items: a quarter of a million disagreements).
+	rep := res.Summary()
+	if export.JSON || export.XLSX != "" || export.HTML != "" {
+		rep = res.Agreement()
+	}
+	if export.XLSX != "" || export.HTML != "" {
+		if err := export.WriteFiles(e, "evalbook agree", rep.Tables()); err != nil {
+			return err
+		}
 	}
 	if *charts != "" {
 		if rep.Confusion == nil {
@@ -94,7 +103,7 @@ func runAgree(e *cli.Env) error {
 	if export.JSON {
 		return cli.WriteJSON(e.Stdout, rep)
 	}
-	return rep.WriteText(e.Stdout)
+	return res.WriteText(e.Stdout)
 }
 
 // agreeUsage turns an error of agree.Options.Validate into a usage error

@@ -1,7 +1,6 @@
 package agree
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -156,18 +155,17 @@ func (e *noItemsError) Unwrap() error { return ErrNoItems }
 // raters and idColumn choose the columns) with the checks and errors of
 // ReadLabels, and returns Analyze's result. The options are validated
 // before r is read. It reads as it goes and keeps each rating as a small
-// integer code, not as a string, so that its memory stays a small
-// multiple of the file's size (a live heap of 3 to 4 times the file
-// for a million rows, the result included).
+// integer code, not as a string, and the ids front-coded, so that its
+// memory stays a small multiple of the file's size; the list of
+// disagreements it returns is most of it (a string, a line and a map
+// reference each). AnalyzeCSVResult keeps them as row numbers and writes
+// the text without the list: for a large file, use it.
 func AnalyzeCSV(r io.Reader, name string, raters []string, idColumn string, opt Options) (*results.RaterAgreement, error) {
-	if err := opt.Validate(len(raters)); err != nil {
-		return nil, err
-	}
-	t, err := readCoded(r, name, raters, idColumn)
+	res, err := AnalyzeCSVResult(r, name, raters, idColumn, opt)
 	if err != nil {
 		return nil, err
 	}
-	return analyze(t, opt)
+	return res.Agreement(), nil
 }
 
 // Analyze measures how well the raters of t agree, as `evalbook agree`
@@ -202,6 +200,14 @@ func Analyze(t *LabelTable, opt Options) (*results.RaterAgreement, error) {
 }
 
 func analyze(t *codedTable, opt Options) (*results.RaterAgreement, error) {
+	r, err := analyzeResult(t, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.Agreement(), nil
+}
+
+func analyzeResult(t *codedTable, opt Options) (*Result, error) {
 	if opt.Confidence == 0 {
 		opt.Confidence = 0.95
 	}
@@ -229,32 +235,20 @@ func analyze(t *codedTable, opt Options) (*results.RaterAgreement, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Items with the same ratings share one Ratings map: a million
-	// items hold a few dozen distinct rating tuples, and a map apiece
-	// would cost 300 bytes an item.
-	shared := map[string]map[string]string{}
-	key := make([]byte, 0, 4*len(t.raters))
 	buf := make([]uint32, len(t.raters))
+	n := 0
 	for i := range t.n {
-		row := t.row(i, buf)
-		if !disagree(row) {
-			continue
+		if disagree(t.row(i, buf)) {
+			n++
 		}
-		key = key[:0]
-		for _, c := range row {
-			key = binary.LittleEndian.AppendUint32(key, c)
-		}
-		ratings, ok := shared[string(key)]
-		if !ok {
-			ratings = make(map[string]string, len(t.raters))
-			for j, r := range t.raters {
-				ratings[r] = t.label(row[j])
-			}
-			shared[string(key)] = ratings
-		}
-		a.res.Disagreements = append(a.res.Disagreements, results.RaterDisagreement{Item: t.itemName(i), Line: t.line(i), Ratings: ratings})
 	}
-	return a.res, nil
+	dis := make([]int, 0, n) // counted first: a quarter of a million rows, not grown
+	for i := range t.n {
+		if disagree(t.row(i, buf)) {
+			dis = append(dis, i)
+		}
+	}
+	return &Result{rep: a.res, tab: t, dis: dis}, nil
 }
 
 // disagree reports whether the present codes of a row (0 is missing)

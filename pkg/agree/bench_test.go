@@ -101,3 +101,22 @@ func BenchmarkAgreeKappa1MText(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAgreeKappa1MResult is what `evalbook agree` does now on a
+// million label pairs with the default interval, but for opening the
+// file: AnalyzeCSVResult and its WriteText (288k disagreements), which
+// writes the disagreements without building their list.
+func BenchmarkAgreeKappa1MResult(b *testing.B) {
+	data := benchTable(1000000, 2, 0.8, 0)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := AnalyzeCSVResult(bytes.NewReader(data), "bench.csv", []string{"r1", "r2"}, "id", Options{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := res.WriteText(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

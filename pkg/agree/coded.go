@@ -2,9 +2,10 @@ package agree
 
 import (
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
+	"os"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -87,14 +88,6 @@ func (c *codedTable) label(code uint32) string {
 	return c.labels[code-1]
 }
 
-// itemName names row i as LabelTable.ItemName does.
-func (c *codedTable) itemName(i int) string {
-	if c.ids != nil {
-		return c.ids.get(i)
-	}
-	return strconv.Itoa(i + 1)
-}
-
 // cellError returns a *ParseError at the first place the label of code
 // appears, as LabelTable.CellError does for that cell.
 func (c *codedTable) cellError(code uint32, err error) *ParseError {
@@ -108,17 +101,27 @@ type coder struct {
 	index map[string]uint32
 	// last remembers each rater's previous label and code: runs of one
 	// label skip the map.
-	last     []string
-	lastCode []uint32
+	last       []string
+	lastCode   []uint32
+	labelBytes int // the labels' total length
 }
 
 func newCoder(t *codedTable) *coder {
 	return &coder{t: t, index: map[string]uint32{}, last: make([]string, len(t.raters)), lastCode: make([]uint32, len(t.raters))}
 }
 
-// add appends a row of ratings ("" missing); pos gives the line and
+// add appends a row of ratings (empty: missing); pos gives the line and
 // column of rater j's cell, asked for only when its label is new.
-func (c *coder) add(line int, ratings []string, pos func(j int) (int, int)) {
+func (c *coder) add(line int, ratings [][]byte, pos func(j int) (int, int)) {
+	addRow(c, line, ratings, pos)
+}
+
+// addString is add of ratings held as strings ("" missing).
+func (c *coder) addString(line int, ratings []string, pos func(j int) (int, int)) {
+	addRow(c, line, ratings, pos)
+}
+
+func addRow[T string | []byte](c *coder, line int, ratings []T, pos func(j int) (int, int)) {
 	t := c.t
 	row := t.n
 	if len(t.jumps) == 0 || t.jumps[len(t.jumps)-1].line+row-t.jumps[len(t.jumps)-1].row != line {
@@ -127,22 +130,25 @@ func (c *coder) add(line int, ratings []string, pos func(j int) (int, int)) {
 	for j, v := range ratings {
 		var code uint32
 		switch {
-		case v == "":
-		case v == c.last[j] && c.lastCode[j] != 0:
+		case len(v) == 0:
+		case c.lastCode[j] != 0 && string(v) == c.last[j]:
 			code = c.lastCode[j]
 		default:
 			var ok bool
-			if code, ok = c.index[v]; !ok {
-				t.labels = append(t.labels, v)
+			if code, ok = c.index[string(v)]; !ok {
+				releaseBefore(len(v), c.labelBytes)
+				c.labelBytes += len(v)
+				l := string(v)
+				t.labels = append(t.labels, l)
 				code = uint32(len(t.labels))
-				c.index[v] = code
+				c.index[l] = code
 				p := cellPlace{row: row, rater: j, line: line}
 				if pos != nil {
 					p.line, p.column = pos(j)
 				}
 				t.first = append(t.first, p)
 			}
-			c.last[j], c.lastCode[j] = v, code
+			c.last[j], c.lastCode[j] = t.labels[code-1], code
 		}
 		t.push(code)
 	}
@@ -158,14 +164,28 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 		t.ids = newIDSet()
 	}
 	c := newCoder(t)
+	// When the size of the input is known, the rows of its first MiB
+	// tell how many to expect, and the codes and ids make room for them
+	// once instead of growing (which holds the old and the new copy at
+	// once).
+	size := inputSize(r)
+	var counted *countingReader
+	if size > 1<<20 {
+		counted = &countingReader{r: r}
+		r = counted
+	}
 	_, err := scanLabels(r, file, raters, idColumn, func(s *labelScan) error {
+		if counted != nil && counted.n >= 1<<20 {
+			t.reserve(int(float64(t.n)*float64(size)/float64(counted.n)*1.05)+1024, size-counted.n)
+			counted = nil
+		}
 		if t.ids != nil {
 			first, dup, full := t.ids.add(s.id)
 			if full {
-				return s.idErr("the ids of the file come to more than %d bytes, the most this reader keeps; give fewer rows or shorter ids", maxIDBytes)
+				return s.idErr("the ids of the file come to more than %d bytes or %d rows, the most this reader keeps; give fewer rows or shorter ids", maxIDBytes, maxIDRows)
 			}
 			if dup {
-				return s.idErr("duplicate %s %s (first on line %d)", idColumn, tabular.Quote(s.id), t.line(first))
+				return s.idErr("duplicate %s %s (first on line %d)", idColumn, tabular.Quote(string(s.id)), t.line(first))
 			}
 		}
 		c.add(s.line, s.ratings, s.pos)
@@ -177,13 +197,65 @@ func readCoded(r io.Reader, file string, raters []string, idColumn string) (*cod
 	return t, nil
 }
 
+// reserve makes room for rows rows in all, of which the rest will come
+// from at most left more bytes of input.
+func (c *codedTable) reserve(rows int, left int64) {
+	if rows <= c.n {
+		return
+	}
+	r := len(c.raters)
+	if c.codes32 != nil {
+		c.codes32 = slices.Grow(c.codes32, (rows-c.n)*r)
+	} else {
+		c.codes16 = slices.Grow(c.codes16, (rows-c.n)*r)
+	}
+	if s := c.ids; s != nil && s.n > 0 {
+		s.reserve(rows)
+		more := float64(len(s.data)) / float64(s.n) * float64(rows-s.n) * 1.05
+		s.data = slices.Grow(s.data, int(min(more, float64(left))))
+		s.blocks = slices.Grow(s.blocks, (rows-s.n)/idBlock+1)
+	}
+}
+
+// inputSize returns the number of bytes left in r when r tells it (a
+// regular file, a bytes.Reader or strings.Reader), else 0.
+func inputSize(r io.Reader) int64 {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len())
+	case *os.File:
+		fi, err := v.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0
+		}
+		at, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0
+		}
+		return fi.Size() - at
+	}
+	return 0
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // coded turns a LabelTable into its coded form.
 func (t *LabelTable) coded() (*codedTable, error) {
 	ct := &codedTable{file: t.File, raters: t.Raters, idColumn: t.IDColumn}
 	if t.IDColumn != "" {
 		ct.ids = &idSet{}
 		for _, r := range t.Rows {
-			if !ct.ids.push(r.ID) {
+			if !ct.ids.push([]byte(r.ID)) {
 				return nil, fmt.Errorf("%s: the ids come to more than %d bytes, the most the analysis keeps", t.File, maxIDBytes)
 			}
 		}
@@ -196,7 +268,7 @@ func (t *LabelTable) coded() (*codedTable, error) {
 			}
 			return r.Line, 0
 		}
-		c.add(r.Line, r.Ratings, pos)
+		c.addString(r.Line, r.Ratings, pos)
 	}
 	return ct, nil
 }
@@ -217,92 +289,7 @@ func codeRatings(ratings [][]string) *codedTable {
 	for u, r := range ratings {
 		clear(row)
 		copy(row, r)
-		c.add(u+1, row, nil)
+		c.addString(u+1, row, nil)
 	}
 	return ct
-}
-
-// idSet keeps the ids of a table in one block of bytes and finds
-// duplicates with an open-addressing hash table (at most half full) whose
-// slots hold a row number and 32 bits of the id's hash, so that a probe
-// reads the id's bytes only when the hashes match: 16 bytes a row or
-// less, far smaller than a map of strings.
-type idSet struct {
-	buf  []byte
-	ends []uint32 // ends[i] is where id i ends in buf
-	slot []uint64 // hash<<32 | row+1; 0 is empty
-	used int
-	seed maphash.Seed
-}
-
-// maxIDBytes bounds the ids an idSet keeps (its offsets are 32 bits).
-const maxIDBytes = math.MaxUint32
-
-func newIDSet() *idSet { return &idSet{seed: maphash.MakeSeed(), slot: make([]uint64, 1024)} }
-
-// get returns id i.
-func (s *idSet) get(i int) string { return string(s.bytes(i)) }
-
-func (s *idSet) bytes(i int) []byte {
-	var start uint32
-	if i > 0 {
-		start = s.ends[i-1]
-	}
-	return s.buf[start:s.ends[i]]
-}
-
-// push appends id without the duplicate check; false when the ids would
-// pass maxIDBytes.
-func (s *idSet) push(id string) bool {
-	if len(s.buf)+len(id) > maxIDBytes {
-		return false
-	}
-	s.buf = append(s.buf, id...)
-	s.ends = append(s.ends, uint32(len(s.buf)))
-	return true
-}
-
-// add appends id and reports whether it was there already, and then the
-// row it first appeared in (and does not append it); full when the ids
-// would pass maxIDBytes.
-func (s *idSet) add(id string) (first int, dup, full bool) {
-	h := maphash.String(s.seed, id)
-	tag := h >> 32 << 32
-	mask := uint64(len(s.slot) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		v := s.slot[i]
-		if v == 0 {
-			if !s.push(id) {
-				return 0, false, true
-			}
-			s.slot[i] = tag | uint64(len(s.ends))
-			s.used++
-			if 2*s.used > len(s.slot) {
-				s.grow()
-			}
-			return 0, false, false
-		}
-		if v&^0xffffffff == tag {
-			if row := int(uint32(v)) - 1; string(s.bytes(row)) == id {
-				return row, true, false
-			}
-		}
-	}
-}
-
-func (s *idSet) grow() {
-	old := s.slot
-	s.slot = make([]uint64, 2*len(old))
-	mask := uint64(len(s.slot) - 1)
-	for _, v := range old {
-		if v == 0 {
-			continue
-		}
-		h := maphash.Bytes(s.seed, s.bytes(int(uint32(v))-1))
-		i := h & mask
-		for s.slot[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.slot[i] = v
-	}
 }

@@ -337,7 +337,7 @@ func TestIDSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for range 20000 {
 		id := "x" + strconv.Itoa(r.IntN(15000))
-		first, dup, _ := s.add(id)
+		first, dup, _ := s.add([]byte(id))
 		want, wantDup := ref[id]
 		if dup != wantDup || (dup && first != want) {
 			t.Fatalf("%q: (%d, %v), want (%d, %v)", id, first, dup, want, wantDup)

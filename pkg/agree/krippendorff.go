@@ -212,7 +212,7 @@ func newAlphaData(t *codedTable, level Level, order []string) (*alphaData, error
 	if level == LevelInterval || level == LevelRatio {
 		d.values = make([]float64, len(d.labels))
 		for i, l := range d.labels {
-			v, err := strconv.ParseFloat(l, 64)
+			v, err := parseNumber(l)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || (level == LevelRatio && v < 0) {
 				c := code[l]
 				p := t.first[c-1]

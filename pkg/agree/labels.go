@@ -1,13 +1,14 @@
 package agree
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
@@ -80,6 +81,45 @@ func (t *LabelTable) ItemName(i int) string {
 	return strconv.Itoa(i + 1)
 }
 
+// isMissingBytes is isMissing of a cell's bytes, without making a string
+// of them: the strings isMissing accepts are ASCII and at most three
+// bytes long, and no other text upper-cases to one of them.
+func isMissingBytes(v []byte) bool {
+	switch len(v) {
+	case 0:
+		return true
+	case 1:
+		return v[0] == '.' || v[0] == '-'
+	case 2:
+		return v[0]|0x20 == 'n' && v[1]|0x20 == 'a'
+	case 3:
+		return v[0]|0x20 == 'n' && v[1] == '/' && v[2]|0x20 == 'a'
+	}
+	return false
+}
+
+// checkLabel checks a trimmed rating, field i of the record rd just
+// read: no line break, no other control character.
+func checkLabel(rd *tabular.Reader, i int, v []byte) error {
+	for _, b := range v {
+		if b < 0x20 || b >= 0x7f { // a control character, or not ASCII: the full checks
+			return checkLabelSlow(rd, i, v)
+		}
+	}
+	return nil
+}
+
+func checkLabelSlow(rd *tabular.Reader, i int, v []byte) error {
+	if bytes.ContainsAny(v, "\r\n") {
+		return cellError(rd, i, "a label may not contain a line break")
+	}
+	if k := bytes.IndexFunc(v, unicode.IsControl); k >= 0 {
+		r, _ := utf8.DecodeRune(v[k:])
+		return cellError(rd, i, "label %s holds the control character %U, which would garble the tables", tabular.Quote(string(v)), r)
+	}
+	return nil
+}
+
 // isMissing reports whether a trimmed cell means "no rating".
 func isMissing(s string) bool {
 	switch strings.ToUpper(s) {
@@ -103,8 +143,9 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 	t := &LabelTable{File: file, Raters: append([]string(nil), raters...), IDColumn: idColumn}
 	ids := map[string]int{}
 	fields, err := scanLabels(r, file, raters, idColumn, func(s *labelScan) error {
-		row := LabelRow{Line: s.line, ID: s.id, Ratings: slices.Clone(s.ratings), cells: make([][2]int, len(raters))}
+		row := LabelRow{Line: s.line, ID: string(s.id), Ratings: make([]string, len(raters)), cells: make([][2]int, len(raters))}
 		for j := range raters {
+			row.Ratings[j] = string(s.ratings[j])
 			row.cells[j][0], row.cells[j][1] = s.pos(j)
 		}
 		if idColumn != "" {
@@ -124,11 +165,12 @@ func ReadLabels(r io.Reader, file string, raters []string, idColumn string) (*La
 }
 
 // labelScan is one row of a label table as scanLabels hands it on. Its
-// slices are reused for the next row.
+// slices, and the bytes they hold (cut from the reader's buffer), are
+// valid only until the next row.
 type labelScan struct {
 	line    int      // line of the file where the record starts
-	id      string   // the id column's value (checked: not empty, no line break)
-	ratings []string // one per rater, trimmed; "" is a missing rating
+	id      []byte   // the id column's value (checked: not empty, no line break)
+	ratings [][]byte // one per rater, trimmed; empty is a missing rating
 	rd      *tabular.Reader
 	idx     []int // field index of each rater column
 	idIdx   int
@@ -189,7 +231,7 @@ func scanLabels(r io.Reader, file string, raters []string, idColumn string, each
 		}
 		return 0, &ParseError{File: file, Line: 1, Field: name, Err: fmt.Errorf("no column %s; the header has %s", tabular.Quote(name), quoteList(header))}
 	}
-	s := &labelScan{rd: rd, idx: make([]int, len(raters)), ratings: make([]string, len(raters)), idIdx: -1}
+	s := &labelScan{rd: rd, idx: make([]int, len(raters)), ratings: make([][]byte, len(raters)), idIdx: -1}
 	fields := make([]int, len(raters))
 	for j, name := range raters {
 		if s.idx[j], err = col(name); err != nil {
@@ -202,29 +244,25 @@ func scanLabels(r io.Reader, file string, raters []string, idColumn string, each
 			return nil, err
 		}
 	}
-	for rd.Scan() {
-		rec := rd.Record()
-		s.line = rec.Line
+	for rd.ScanBytes() {
+		s.line = rd.Record().Line
 		for j, i := range s.idx {
-			v := strings.TrimSpace(rec.Fields[i])
-			if strings.ContainsAny(v, "\r\n") {
-				return nil, cellError(rd, i, "a label may not contain a line break")
+			v := bytes.TrimSpace(rd.Bytes(i))
+			if err := checkLabel(rd, i, v); err != nil {
+				return nil, err
 			}
-			if k := strings.IndexFunc(v, unicode.IsControl); k >= 0 {
-				return nil, cellError(rd, i, "label %s holds the control character %U, which would garble the tables", tabular.Quote(v), []rune(v[k:])[0])
-			}
-			s.ratings[j] = ""
-			if !isMissing(v) {
+			s.ratings[j] = nil
+			if !isMissingBytes(v) {
 				s.ratings[j] = v
 			}
 		}
-		s.id = ""
+		s.id = nil
 		if s.idIdx >= 0 {
-			s.id = strings.TrimSpace(rec.Fields[s.idIdx])
-			if strings.ContainsAny(s.id, "\r\n") {
+			s.id = bytes.TrimSpace(rd.Bytes(s.idIdx))
+			if bytes.ContainsAny(s.id, "\r\n") {
 				return nil, s.idErr("%s may not contain a line break", idColumn)
 			}
-			if s.id == "" {
+			if len(s.id) == 0 {
 				return nil, s.idErr("empty %s", idColumn)
 			}
 		}

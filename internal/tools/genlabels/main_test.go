@@ -47,3 +47,35 @@ func TestWrite(t *testing.T) {
 		t.Error("-agree 2 was accepted")
 	}
 }
+
+// -big pads the first row's field of -big-column to that many bytes and
+// changes nothing else.
+func TestBigField(t *testing.T) {
+	var plain, errs bytes.Buffer
+	if err := run([]string{"-rows", "50", "-raters", "3"}, &plain, &errs); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(plain.String(), "\n")
+	for col, field := range map[string]int{"id": 0, "r1": 1, "r3": 3} {
+		var big bytes.Buffer
+		if err := run([]string{"-rows", "50", "-raters", "3", "-big", "1000", "-big-column", col}, &big, &errs); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Split(big.String(), "\n")
+		if len(got) != len(want) || got[0] != want[0] || strings.Join(got[2:], "\n") != strings.Join(want[2:], "\n") {
+			t.Fatalf("-big-column %s: rows other than the first changed", col)
+		}
+		g, w := strings.Split(got[1], ","), strings.Split(want[1], ",")
+		for i := range w {
+			switch {
+			case i == field && (len(g[i]) != 1000 || g[i] != w[i]+strings.Repeat("x", 1000-len(w[i]))):
+				t.Errorf("-big-column %s: field %d is %d bytes %.20q…", col, i, len(g[i]), g[i])
+			case i != field && g[i] != w[i]:
+				t.Errorf("-big-column %s: field %d is %q, want %q", col, i, g[i], w[i])
+			}
+		}
+	}
+	if err := run([]string{"-big", "10", "-big-column", "r3"}, &plain, &errs); err == nil {
+		t.Error("-big-column r3 of two raters was accepted")
+	}
+}

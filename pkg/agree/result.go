@@ -1,0 +1,324 @@
+package agree
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// Result is an analysis whose disagreements are kept as the analysis
+// found them (row numbers into the coded table) rather than as a
+// results.RaterDisagreement apiece: what `evalbook agree` prints needs
+// no more, and a million items with a quarter of them disagreements would
+// otherwise hold a string, a line and a map reference per disagreement,
+// and the text writer a cell per printed field on top.
+type Result struct {
+	rep *results.RaterAgreement // Disagreements left empty
+	tab *codedTable
+	dis []int // the rows of the disagreements, in file order
+}
+
+// AnalyzeCSVResult is AnalyzeCSV, returning the Result from which
+// AnalyzeCSV's value comes (Agreement) and whose WriteText writes its
+// text without building it.
+func AnalyzeCSVResult(r io.Reader, name string, raters []string, idColumn string, opt Options) (*Result, error) {
+	if err := opt.Validate(len(raters)); err != nil {
+		return nil, err
+	}
+	t, err := readCoded(r, name, raters, idColumn)
+	if err != nil {
+		return nil, err
+	}
+	return analyzeResult(t, opt)
+}
+
+// Summary returns the result without its disagreements (an empty list):
+// the figures, the confusion matrix and the warnings. The caller must not
+// change it.
+func (r *Result) Summary() *results.RaterAgreement { return r.rep }
+
+// Disagreements returns the number of items on which the raters
+// disagree.
+func (r *Result) Disagreements() int { return len(r.dis) }
+
+// Agreement returns the whole result, as AnalyzeCSV does: the summary
+// with every disagreement listed (disagreements with the same ratings
+// share one Ratings map: read it, do not change it). Each call builds a
+// new one.
+func (r *Result) Agreement() *results.RaterAgreement {
+	t := r.tab
+	rep := *r.rep
+	rep.Disagreements = make([]results.RaterDisagreement, 0, len(r.dis))
+	// The items' names, cut from one string.
+	var names []int // ends in all
+	var b strings.Builder
+	if t.ids != nil {
+		names = make([]int, len(r.dis))
+		n, ids := 0, t.ids.cursor()
+		for _, i := range r.dis {
+			n += len(ids.at(i))
+		}
+		b.Grow(n)
+		ids = t.ids.cursor()
+		for k, i := range r.dis {
+			b.Write(ids.at(i))
+			names[k] = b.Len()
+		}
+	}
+	all := b.String()
+	// Items with the same ratings share one Ratings map: a million
+	// items hold a few dozen distinct rating tuples, and a map apiece
+	// would cost 300 bytes an item.
+	shared := map[string]map[string]string{}
+	key := make([]byte, 0, 4*len(t.raters))
+	buf := make([]uint32, len(t.raters))
+	prev := 0
+	for k, i := range r.dis {
+		row := t.row(i, buf)
+		key = key[:0]
+		for _, c := range row {
+			key = binary.LittleEndian.AppendUint32(key, c)
+		}
+		ratings, ok := shared[string(key)]
+		if !ok {
+			ratings = make(map[string]string, len(t.raters))
+			for j, name := range t.raters {
+				ratings[name] = t.label(row[j])
+			}
+			shared[string(key)] = ratings
+		}
+		item := ""
+		if names != nil {
+			item, prev = all[prev:names[k]], names[k]
+		} else {
+			item = strconv.Itoa(i + 1)
+		}
+		rep.Disagreements = append(rep.Disagreements, results.RaterDisagreement{Item: item, Line: t.line(i), Ratings: ratings})
+	}
+	return &rep
+}
+
+// tabSpecial reports whether s holds a byte that text/tabwriter does not
+// take as plain text (a cell or line end, or its escape byte).
+func tabSpecial[T string | []byte](s T) bool {
+	for i := range len(s) {
+		switch s[i] {
+		case '\t', '\v', '\n', '\f', 0xff:
+			return true
+		}
+	}
+	return false
+}
+
+// WriteText writes what Agreement().WriteText writes, byte for byte,
+// without building the list of disagreements: the table of disagreements
+// is laid out here in two passes over the rows (the widths of the
+// columns, then the rows), as text/tabwriter lays it out in
+// results.RaterAgreement.WriteText (cells left-aligned, padded with
+// spaces to the widest cell of the column plus two, widths in runes, the
+// last column not padded). Names that tabwriter would not take as plain
+// text (a tab in an id, say) leave the writing to Agreement().WriteText.
+func (r *Result) WriteText(w io.Writer) error {
+	t := r.tab
+	if len(r.dis) == 0 || !r.plainText() {
+		return r.Agreement().WriteText(w)
+	}
+	ncol := len(t.raters) + 2
+	width := make([]int, ncol) // in runes, without the padding
+	width[0], width[1] = len("item"), len("line")
+	for j, name := range t.raters {
+		width[j+2] = utf8.RuneCountInString(name)
+	}
+	labelWidth := make([]int, len(t.labels)+1)
+	labelWidth[0] = 1 // "-"
+	for c, l := range t.labels {
+		labelWidth[c+1] = utf8.RuneCountInString(l)
+	}
+	buf := make([]uint32, len(t.raters))
+	var ids *idCursor
+	if t.ids != nil {
+		ids = t.ids.cursor()
+	}
+	for _, i := range r.dis {
+		if ids != nil {
+			id := ids.at(i)
+			if tabSpecial(id) {
+				return r.Agreement().WriteText(w)
+			}
+			width[0] = max(width[0], utf8.RuneCount(id))
+		} else {
+			width[0] = max(width[0], digits(i+1))
+		}
+		width[1] = max(width[1], digits(t.line(i)))
+		for j, c := range t.row(i, buf) {
+			width[j+2] = max(width[j+2], labelWidth[c])
+		}
+	}
+
+	// The figures are the summary's text up to its confusion matrix,
+	// written with the matrix's labels left empty (a label of 50 MiB
+	// would otherwise be held, twice, by tabwriter); the matrix is laid out
+	// here, as tabwriter lays it out right-aligned.
+	summary := *r.rep
+	summary.Disagreements, summary.Warnings = nil, nil
+	conf := summary.Confusion
+	if conf != nil && len(summary.Raters) >= 2 {
+		blank := *conf
+		blank.Labels = make([]string, len(conf.Labels))
+		summary.Confusion = &blank
+	} else {
+		conf = nil
+	}
+	var head bytes.Buffer
+	if err := summary.WriteText(&head); err != nil {
+		return err
+	}
+	text, ok := bytes.CutSuffix(head.Bytes(), []byte(noDisagreements))
+	if !ok {
+		return fmt.Errorf("agree: the summary's text does not end in %q", noDisagreements)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	spaces := bytes.Repeat([]byte{' '}, 4096)
+	pad := func(n int) {
+		for n > 0 {
+			k := min(n, len(spaces))
+			bw.Write(spaces[:k])
+			n -= k
+		}
+	}
+	if conf != nil {
+		// The matrix's own lines hold only blanks, digits and line ends,
+		// so the last place of its heading is its place.
+		heading := "\nconfusion: " + summary.Raters[0] + " in rows, " + summary.Raters[1] + " in columns\n"
+		k := bytes.LastIndex(text, []byte(heading))
+		if k < 0 {
+			return fmt.Errorf("agree: no %q in the summary's text", heading)
+		}
+		bw.Write(text[:k+len(heading)])
+		writeConfusion(bw, conf, pad)
+	} else {
+		bw.Write(text)
+	}
+	fmt.Fprintf(bw, "\ndisagreements, to adjudicate (%d)\n", len(r.dis))
+	cell := func(col, runes int) { // the padding after a cell of column col
+		if col < ncol-1 {
+			pad(width[col] + 2 - runes)
+		}
+	}
+	bw.WriteString("item")
+	cell(0, 4)
+	bw.WriteString("line")
+	cell(1, 4)
+	for j, name := range t.raters {
+		bw.WriteString(name)
+		cell(j+2, utf8.RuneCountInString(name))
+	}
+	bw.WriteByte('\n')
+	if ids != nil {
+		ids = t.ids.cursor()
+	}
+	var num []byte
+	for _, i := range r.dis {
+		if ids != nil {
+			id := ids.at(i)
+			bw.Write(id)
+			cell(0, utf8.RuneCount(id))
+		} else {
+			num = strconv.AppendInt(num[:0], int64(i+1), 10)
+			bw.Write(num)
+			cell(0, len(num))
+		}
+		num = strconv.AppendInt(num[:0], int64(t.line(i)), 10)
+		bw.Write(num)
+		cell(1, len(num))
+		for j, c := range t.row(i, buf) {
+			if c == 0 {
+				bw.WriteByte('-')
+			} else {
+				bw.WriteString(t.labels[c-1])
+			}
+			cell(j+2, labelWidth[c])
+		}
+		bw.WriteByte('\n')
+	}
+	if len(r.rep.Warnings) > 0 {
+		bw.WriteString("\nwarnings:\n")
+		for _, wr := range r.rep.Warnings {
+			bw.WriteString("  ")
+			bw.WriteString(wr.Message)
+			bw.WriteByte('\n')
+		}
+	}
+	return bw.Flush()
+}
+
+// writeConfusion writes the rows of a confusion matrix as
+// results.RaterAgreement.WriteText does through text/tabwriter with
+// AlignRight: every cell, the labels' heading row and column included,
+// right-aligned in its column, to the widest cell of the column (in
+// runes) plus two, and no padding after the last.
+func writeConfusion(bw *bufio.Writer, c *results.RaterConfusion, pad func(int)) {
+	k := len(c.Labels)
+	width := make([]int, k+1)
+	for i, l := range c.Labels {
+		w := utf8.RuneCountInString(l)
+		width[0] = max(width[0], w)
+		width[i+1] = max(width[i+1], w)
+		for j, v := range c.Rows[i] {
+			width[j+1] = max(width[j+1], digits(v))
+		}
+	}
+	pad(width[0] + 2)
+	for j, l := range c.Labels {
+		pad(width[j+1] + 2 - utf8.RuneCountInString(l))
+		bw.WriteString(l)
+	}
+	bw.WriteByte('\n')
+	var num []byte
+	for i, l := range c.Labels {
+		pad(width[0] + 2 - utf8.RuneCountInString(l))
+		bw.WriteString(l)
+		for j, v := range c.Rows[i] {
+			num = strconv.AppendInt(num[:0], int64(v), 10)
+			pad(width[j+1] + 2 - len(num))
+			bw.Write(num)
+		}
+		bw.WriteByte('\n')
+	}
+}
+
+// noDisagreements ends the text of a result without disagreements.
+const noDisagreements = "\nno disagreements\n"
+
+// plainText reports whether the raters' names and the labels are plain
+// text to text/tabwriter (see tabSpecial).
+func (r *Result) plainText() bool {
+	for _, s := range r.tab.raters {
+		if tabSpecial(s) {
+			return false
+		}
+	}
+	for _, s := range r.tab.labels {
+		if tabSpecial(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// digits returns the number of decimal digits of n ≥ 0.
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
+}
