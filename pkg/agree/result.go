@@ -136,10 +136,14 @@ func (r *Result) WriteText(w io.Writer) error {
 	for j, name := range t.raters {
 		width[j+2] = utf8.RuneCountInString(name)
 	}
+	// Labels and ids as the text shows them: at most results.MaxTextCell
+	// characters (results.TextCell).
+	shown := make([]string, len(t.labels))
 	labelWidth := make([]int, len(t.labels)+1)
 	labelWidth[0] = 1 // "-"
 	for c, l := range t.labels {
-		labelWidth[c+1] = utf8.RuneCountInString(l)
+		shown[c] = results.TextCell(l)
+		labelWidth[c+1] = utf8.RuneCountInString(shown[c])
 	}
 	buf := make([]uint32, len(t.raters))
 	var ids *idCursor
@@ -152,7 +156,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			if tabSpecial(id) {
 				return r.Agreement().WriteText(w)
 			}
-			width[0] = max(width[0], utf8.RuneCount(id))
+			width[0] = max(width[0], utf8.RuneCount(textCell(id)))
 		} else {
 			width[0] = max(width[0], digits(i+1))
 		}
@@ -227,7 +231,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	var num []byte
 	for _, i := range r.dis {
 		if ids != nil {
-			id := ids.at(i)
+			id := textCell(ids.at(i))
 			bw.Write(id)
 			cell(0, utf8.RuneCount(id))
 		} else {
@@ -242,7 +246,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			if c == 0 {
 				bw.WriteByte('-')
 			} else {
-				bw.WriteString(t.labels[c-1])
+				bw.WriteString(shown[c-1])
 			}
 			cell(j+2, labelWidth[c])
 		}
@@ -267,7 +271,11 @@ func (r *Result) WriteText(w io.Writer) error {
 func writeConfusion(bw *bufio.Writer, c *results.RaterConfusion, pad func(int)) {
 	k := len(c.Labels)
 	width := make([]int, k+1)
+	labels := make([]string, k)
 	for i, l := range c.Labels {
+		labels[i] = results.TextCell(l)
+	}
+	for i, l := range labels {
 		w := utf8.RuneCountInString(l)
 		width[0] = max(width[0], w)
 		width[i+1] = max(width[i+1], w)
@@ -276,13 +284,13 @@ func writeConfusion(bw *bufio.Writer, c *results.RaterConfusion, pad func(int)) 
 		}
 	}
 	pad(width[0] + 2)
-	for j, l := range c.Labels {
+	for j, l := range labels {
 		pad(width[j+1] + 2 - utf8.RuneCountInString(l))
 		bw.WriteString(l)
 	}
 	bw.WriteByte('\n')
 	var num []byte
-	for i, l := range c.Labels {
+	for i, l := range labels {
 		pad(width[0] + 2 - utf8.RuneCountInString(l))
 		bw.WriteString(l)
 		for j, v := range c.Rows[i] {
@@ -321,4 +329,25 @@ func digits(n int) int {
 		d++
 	}
 	return d
+}
+
+// textCell is results.TextCell of an id held as bytes; an id that is
+// short enough is returned as it is, without a copy.
+func textCell(id []byte) []byte {
+	if len(id) <= results.MaxTextCell {
+		return id
+	}
+	n := 0
+	for i := 0; i < len(id); {
+		_, size := utf8.DecodeRune(id[i:])
+		if n == results.MaxTextCell-1 {
+			if i+size == len(id) {
+				return id
+			}
+			return append(id[:i:i], "…"...)
+		}
+		n++
+		i += size
+	}
+	return id
 }

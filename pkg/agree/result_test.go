@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,7 +17,9 @@ import (
 // an id column, and now and then an id holding a tab (which
 // text/tabwriter takes as a cell end).
 func wideTable(r *rand.Rand, rows, raters int, withID, tabs bool) string {
-	labels := []string{"a", "bb", "tie", "élevé", "日本語", "x y"}[:2+r.IntN(5)]
+	// The last labels are about results.MaxTextCell characters long, on
+	// both sides of it, which the text shortens.
+	labels := []string{"a", "bb", "tie", "élevé", "日本語", "x y", strings.Repeat("ü", 200), strings.Repeat("ব", 201), strings.Repeat("l", 450)}[:2+r.IntN(8)]
 	var b strings.Builder
 	if withID {
 		b.WriteString("id,")
@@ -35,6 +38,8 @@ func wideTable(r *rand.Rand, rows, raters int, withID, tabs bool) string {
 				fmt.Fprintf(&b, "\"t\t%d\",", i)
 			case x == 2:
 				fmt.Fprintf(&b, "%s%d,", strings.Repeat("long", r.IntN(6)), i)
+			case x == 3:
+				fmt.Fprintf(&b, "%s%d,", strings.Repeat("ਪ", 195+r.IntN(8)), i)
 			default:
 				fmt.Fprintf(&b, "i%d,", i*7+r.IntN(7))
 			}
@@ -173,5 +178,41 @@ func TestParseNumber(t *testing.T) {
 			b[i] = alphabet[r.IntN(len(alphabet))]
 		}
 		check(string(b))
+	}
+}
+
+// A label or id of 50 MiB used to pad every row of the disagreements to
+// its width: gigabytes of text. The text shows at most
+// results.MaxTextCell characters of one (the JSON keeps it whole), so a
+// 1 MiB label makes a text of a few kilobytes, the same from both
+// writers.
+func TestLongLabelText(t *testing.T) {
+	long := strings.Repeat("व", 1<<20/3)
+	var b strings.Builder
+	b.WriteString("id,a,b\n")
+	b.WriteString("x1," + long + ",yes\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "i%d,yes,no\n", i)
+	}
+	res, err := AnalyzeCSVResult(strings.NewReader(b.String()), "t.csv", []string{"a", "b"}, "id", Options{Resamples: 10, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own, tw bytes.Buffer
+	if err := res.WriteText(&own); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Agreement().WriteText(&tw); err != nil {
+		t.Fatal(err)
+	}
+	if own.String() != tw.String() {
+		t.Fatalf("the two writers differ:\n%.2000s\n%.2000s", own.String(), tw.String())
+	}
+	shown := strings.Repeat("व", 199) + "…"
+	if own.Len() > 200<<10 || !strings.Contains(own.String(), shown+"  ") || strings.Contains(own.String(), shown[:len(shown)-len("…")]+"व") {
+		t.Errorf("text of %d bytes; the label is not shown as its first 199 characters and …", own.Len())
+	}
+	if got := res.Agreement().Confusion.Labels; !slices.Contains(got, long) {
+		t.Errorf("the result's labels lost the whole label")
 	}
 }

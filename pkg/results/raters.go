@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // RaterAgreement is how well raters agree on a label table: the result of
@@ -94,6 +95,8 @@ func (r *RaterAgreement) agreeing() int {
 
 // WriteText writes the text of `evalbook agree`: the figures, the
 // confusion matrix (two raters), the items to adjudicate and the warnings.
+// Labels and ids longer than MaxTextCell characters are shortened in it
+// (TextCell); the JSON and the tables keep them whole.
 func (r *RaterAgreement) WriteText(w io.Writer) error {
 	// Local helpers, so as not to claim package-level names other
 	// result types may want.
@@ -141,11 +144,11 @@ func (r *RaterAgreement) WriteText(w io.Writer) error {
 		tw = tabwriter.NewWriter(ew, 0, 8, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprint(tw, "\t")
 		for _, l := range r.Confusion.Labels {
-			fmt.Fprintf(tw, "%s\t", l)
+			fmt.Fprintf(tw, "%s\t", TextCell(l))
 		}
 		fmt.Fprintln(tw)
 		for i, row := range r.Confusion.Rows {
-			fmt.Fprintf(tw, "%s\t", r.Confusion.Labels[i])
+			fmt.Fprintf(tw, "%s\t", TextCell(r.Confusion.Labels[i]))
 			for _, v := range row {
 				fmt.Fprintf(tw, "%d\t", v)
 			}
@@ -160,13 +163,13 @@ func (r *RaterAgreement) WriteText(w io.Writer) error {
 		tw = tabwriter.NewWriter(ew, 0, 8, 2, ' ', 0)
 		fmt.Fprintf(tw, "item\tline\t%s\n", strings.Join(r.Raters, "\t"))
 		for _, d := range r.Disagreements {
-			fmt.Fprintf(tw, "%s\t%d", d.Item, d.Line)
+			fmt.Fprintf(tw, "%s\t%d", TextCell(d.Item), d.Line)
 			for _, rater := range r.Raters {
 				v := d.Ratings[rater]
 				if v == "" {
 					v = "-"
 				}
-				fmt.Fprintf(tw, "\t%s", v)
+				fmt.Fprintf(tw, "\t%s", TextCell(v))
 			}
 			fmt.Fprintln(tw)
 		}
@@ -235,4 +238,30 @@ func (r *RaterAgreement) Tables() []Table {
 		tables = append(tables, t)
 	}
 	return append(tables, WarningTable(r.Warnings)...)
+}
+
+// MaxTextCell is the most characters of a label or id that the text of a
+// result shows in a table cell: a column is as wide as its widest cell,
+// so one 50 MiB label would pad every row of the disagreements to 50 MiB
+// (gigabytes of text for a few hundred rows).
+const MaxTextCell = 200
+
+// TextCell returns s as a text table shows it: whole when it has at most
+// MaxTextCell characters (code points), else its first MaxTextCell-1 and
+// "…".
+func TextCell(s string) string {
+	if len(s) <= MaxTextCell {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxTextCell-1 {
+			if _, size := utf8.DecodeRuneInString(s[i:]); i+size == len(s) {
+				return s // exactly MaxTextCell characters
+			}
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }
