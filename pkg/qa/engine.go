@@ -218,14 +218,16 @@ type worker struct {
 	scorers []score.Scorer
 	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
 	anyLow  bool
-	gl, rl  []byte
-	corpus  []score.CorpusStats // per metric, nil unless corpus-level
-	cstats  []float64
-	vals    []score.Verdict
-	gbuf    []byte
-	rbuf    []byte
-	keybuf  []byte
-	buckets []int // per binary metric pair, this row's agreement bucket
+	// outsized: the block being scored is one huge record's (keep)
+	outsized bool
+	gl, rl   []byte
+	corpus   []score.CorpusStats // per metric, nil unless corpus-level
+	cstats   []float64
+	vals     []score.Verdict
+	gbuf     []byte
+	rbuf     []byte
+	keybuf   []byte
+	buckets  []int // per binary metric pair, this row's agreement bucket
 	// groups caches, per grouping, the accumulators of the current batch
 	// by key: a few string comparisons instead of a map lookup per row,
 	// since a grouping column usually has a handful of values.
@@ -464,9 +466,9 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	}
 	for p, k := range w.buckets {
 		if len(b.examples[p][k]) < e.opt.Examples {
-			ex := results.Example{Line: line, Group: strings.Clone(firstGroup), Golden: strings.Clone(fields[lay.answer]), Response: strings.Clone(fields[lay.response])}
+			ex := results.Example{Line: line, Group: w.keep(firstGroup), Golden: w.keep(fields[lay.answer]), Response: w.keep(fields[lay.response])}
 			if lay.id >= 0 {
-				ex.ID = strings.Clone(fields[lay.id])
+				ex.ID = w.keep(fields[lay.id])
 			}
 			b.examples[p][k] = append(b.examples[p][k], ex)
 		}
@@ -483,6 +485,27 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		}
 	}
 	return true
+}
+
+// keep returns a string of the record being scored that outlives its
+// block: a copy, or, for a long string of a block that is not recycled
+// (w.outsized: one huge record), the string itself, which keeps the
+// block alive instead of doubling the record.
+func (w *worker) keep(s string) string {
+	if w.outsized && len(s) >= longRecord {
+		return s
+	}
+	return strings.Clone(s)
+}
+
+// dropLong lets go the worker's buffers that a huge record grew, so
+// that they do not stay allocated for the rest of the input.
+func (w *worker) dropLong() {
+	for _, b := range []*[]byte{&w.gl, &w.rl, &w.gbuf, &w.rbuf} {
+		if cap(*b) > longRecord {
+			*b = nil
+		}
+	}
 }
 
 // deliver hands the rows of b, in order, to the verdict writer and then
@@ -576,6 +599,7 @@ type verdictWriter struct {
 	cells  int
 	lines  []int
 	guard  []string
+	err    error // of a write add made itself (a huge record), returned by flush
 }
 
 func (vw *verdictWriter) header() error {
@@ -597,7 +621,14 @@ func (vw *verdictWriter) add(r *results.Row, raw string) {
 			fields, raw = vw.guard, ""
 		}
 	}
-	if raw != "" {
+	if len(raw) >= longRecord && vw.err == nil {
+		// a huge record goes out as it is, not through a copy in buf
+		_, vw.err = vw.w.Write(b)
+		if vw.err == nil {
+			_, vw.err = io.WriteString(vw.w, raw)
+		}
+		b = b[:0]
+	} else if raw != "" {
 		b = append(b, raw...)
 	} else {
 		b = appendCSV(b, fields)
@@ -629,6 +660,9 @@ func (vw *verdictWriter) risky(fields []string) bool {
 // flush writes what add collected (once per batch, as the batch's rows
 // are handed out).
 func (vw *verdictWriter) flush() error {
+	if vw.err != nil {
+		return vw.err
+	}
 	if len(vw.buf) == 0 {
 		return nil
 	}
@@ -883,6 +917,8 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 				b.err = ctx.Err()
 				return b
 			}
+			w.outsized = c.outsized()
+			defer w.dropLong()
 			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
 			// UTF-8 is checked per record: the golden answer and the
 			// response by the lower-casing pass when there is one (which
