@@ -171,7 +171,7 @@ var longRecord = 4 << 20
 
 // collectRecord is the length of a record read in pieces after which
 // long collects the pieces at once.
-const collectRecord = 16 << 20
+const collectRecord = 4 << 20
 
 // long reads on after buf, which holds quotes quotes and no record
 // boundary, until a boundary or the end of the input, and returns one
@@ -185,7 +185,7 @@ const collectRecord = 16 << 20
 // a few dozen reads), copied once into a buffer of its size, and the
 // pieces are collected at once (runtime.GC, once per record of
 // collectRecord bytes or more: its cost is a mark of the live heap,
-// small beside reading 16 MiB) so that
+// small beside reading 4 MiB) so that
 // the next big allocation, the lower-cased response, reuses their
 // memory. The peak is the pieces and the copy: twice the record.
 func (s *splitter) long(buf []byte, quotes int) ([]byte, int, error) {

@@ -630,6 +630,14 @@ func (vw *verdictWriter) add(r *results.Row, raw string) {
 		b = b[:0]
 	} else if raw != "" {
 		b = append(b, raw...)
+	} else if longField(fields) && vw.err == nil {
+		// likewise a huge field of a row read from JSONL: quoted on the
+		// way out, not grown byte by byte in buf
+		_, vw.err = vw.w.Write(b)
+		if vw.err == nil {
+			vw.err = writeCSV(vw.w, fields)
+		}
+		b = b[:0]
 	} else {
 		b = appendCSV(b, fields)
 	}
@@ -726,6 +734,65 @@ func appendValue(dst []byte, v float64, graded bool) []byte {
 		return append(dst, bit(v == 1))
 	}
 	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+}
+
+// longField reports whether one of fields is longRecord bytes or more.
+func longField(fields []string) bool {
+	for _, f := range fields {
+		if len(f) >= longRecord {
+			return true
+		}
+	}
+	return false
+}
+
+// writeCSV writes what appendCSV appends, writing each field of
+// longRecord bytes or more to w in place (its runs between quotes, each
+// quote doubled) rather than through a copy.
+func writeCSV(w io.Writer, fields []string) error {
+	var short []byte
+	for i, f := range fields {
+		if i > 0 {
+			short = append(short, ',')
+		}
+		if len(f) < longRecord {
+			short = appendCSV(short, fields[i:i+1])
+			continue
+		}
+		if !strings.ContainsAny(f, ",\"\r\n") && f[0] != ' ' && f[0] != '\t' {
+			if _, err := w.Write(short); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, f); err != nil {
+				return err
+			}
+			short = short[:0]
+			continue
+		}
+		short = append(short, '"')
+		for {
+			q := strings.IndexByte(f, '"')
+			if q < 0 {
+				break
+			}
+			if _, err := w.Write(short); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, f[:q+1]); err != nil {
+				return err
+			}
+			short, f = append(short[:0], '"'), f[q+1:]
+		}
+		if _, err := w.Write(short); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, f); err != nil {
+			return err
+		}
+		short = append(short[:0], '"')
+	}
+	_, err := w.Write(short)
+	return err
 }
 
 // appendCSV appends fields as one CSV record (no line ending), quoting as

@@ -111,3 +111,45 @@ func TestLongRecordLimit(t *testing.T) {
 		t.Errorf("exact_substring correct = %v, want 3 (a, needle, b all found)", m.Correct)
 	}
 }
+
+// writeCSV writes, for fields of longRecord bytes or more, the bytes
+// appendCSV appends: quotes doubled, fields quoted where encoding/csv
+// quotes them.
+func TestWriteCSVAsAppendCSV(t *testing.T) {
+	withLong(t, 16, 8)
+	rng := rand.New(rand.NewPCG(9, 10))
+	parts := []string{"a", `"`, ",", "\n", "\r\n", " ", "\t", "नई", "bb"}
+	for range 2000 {
+		fields := make([]string, 1+rng.IntN(4))
+		for i := range fields {
+			var b strings.Builder
+			for range rng.IntN(20) {
+				b.WriteString(parts[rng.IntN(len(parts))])
+			}
+			fields[i] = b.String()
+		}
+		var got bytes.Buffer
+		if err := writeCSV(&got, fields); err != nil {
+			t.Fatal(err)
+		}
+		if want := appendCSV(nil, fields); got.String() != string(want) {
+			t.Fatalf("%q: writeCSV wrote %q, appendCSV %q", fields, got.String(), want)
+		}
+	}
+}
+
+// A JSONL row with a long response writes its verdict row through
+// writeCSV: the verdict file reads back with the response as given.
+func TestLongJSONLVerdict(t *testing.T) {
+	withLong(t, 1<<10, 64)
+	resp := strings.Repeat(`say "hi", then `, 20)
+	in := `{"question":"q","answer":"hi","Domain":"D","response":"` + strings.ReplaceAll(resp, `"`, `\"`) + `"}` + "\n"
+	var out bytes.Buffer
+	if _, err := Score(context.Background(), strings.NewReader(in), "t.jsonl", Options{Verdicts: &out}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := csv.NewReader(&out).ReadAll()
+	if err != nil || len(v) != 2 || v[1][3] != resp {
+		t.Fatalf("verdict file %q, err %v; want the response back", v, err)
+	}
+}

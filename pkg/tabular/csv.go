@@ -65,7 +65,7 @@ type csvSource struct {
 var (
 	aliasRecord = 4 << 20
 	aliasField  = 64 << 10
-	freeAfter   = 16 << 20
+	freeAfter   = 4 << 20
 )
 
 // span is one field of the record last read.
