@@ -218,16 +218,18 @@ type worker struct {
 	scorers []score.Scorer
 	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
 	anyLow  bool
-	// outsized: the block being scored is one huge record's (keep)
-	outsized bool
-	gl, rl   []byte
-	corpus   []score.CorpusStats // per metric, nil unless corpus-level
-	cstats   []float64
-	vals     []score.Verdict
-	gbuf     []byte
-	rbuf     []byte
-	keybuf   []byte
-	buckets  []int // per binary metric pair, this row's agreement bucket
+	// stable: the fields being scored stay valid after their batch (a
+	// huge record's block, which is not recycled, or the strings of a
+	// table reader), so keep need not copy a long one
+	stable  bool
+	gl, rl  []byte
+	corpus  []score.CorpusStats // per metric, nil unless corpus-level
+	cstats  []float64
+	vals    []score.Verdict
+	gbuf    []byte
+	rbuf    []byte
+	keybuf  []byte
+	buckets []int // per binary metric pair, this row's agreement bucket
 	// groups caches, per grouping, the accumulators of the current batch
 	// by key: a few string comparisons instead of a map lookup per row,
 	// since a grouping column usually has a handful of values.
@@ -488,11 +490,11 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 }
 
 // keep returns a string of the record being scored that outlives its
-// block: a copy, or, for a long string of a block that is not recycled
-// (w.outsized: one huge record), the string itself, which keeps the
-// block alive instead of doubling the record.
+// batch: a copy, or, for a long string that stays valid (w.stable: a
+// block that is not recycled, one huge record's), the string itself,
+// which keeps the block alive instead of doubling the record.
 func (w *worker) keep(s string) string {
-	if w.outsized && len(s) >= longRecord {
+	if w.stable && len(s) >= longRecord {
 		return s
 	}
 	return strings.Clone(s)
@@ -984,7 +986,7 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 				b.err = ctx.Err()
 				return b
 			}
-			w.outsized = c.outsized()
+			w.stable = c.outsized()
 			defer w.dropLong()
 			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
 			// UTF-8 is checked per record: the golden answer and the
@@ -1069,6 +1071,7 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 	if err := e.begin(header); err != nil {
 		return err
 	}
+	_, stable := src.(*tableSource) // its fields are strings of their own (tabular.Reader)
 	type rec struct {
 		fields []string
 		line   int
@@ -1120,6 +1123,7 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 			seq++
 			job := func(w *worker) *batchResult {
 				b := w.newBatch(s)
+				w.stable = stable
 				for _, r := range recs {
 					w.row(b, r.fields, r.line, "", false) // the sources check UTF-8 as they read
 				}

@@ -153,3 +153,29 @@ func TestLongJSONLVerdict(t *testing.T) {
 		t.Fatalf("verdict file %q, err %v; want the response back", v, err)
 	}
 }
+
+// A JSONL row's long response is kept in its example as read (the
+// reader's own string, not copied): the example shows it whole.
+func TestLongJSONLExample(t *testing.T) {
+	withLong(t, 1<<10, 64)
+	resp := strings.Repeat("the answer is hi ", 20)
+	in := `{"question":"q","answer":"hi","Domain":"D","response":"` + resp + `"}` + "\n"
+	res, err := Score(context.Background(), strings.NewReader(in), "t.jsonl", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, a := range res.Agreement {
+		for _, ex := range a.Examples {
+			for _, e := range ex {
+				n++
+				if e.Response != resp {
+					t.Errorf("example response %q, want %q", e.Response, resp)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no example: the test compares nothing")
+	}
+}
