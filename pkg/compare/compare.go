@@ -19,7 +19,6 @@
 package compare
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -151,11 +150,13 @@ func Files(oldPath, newPath string, opt Options) (*results.Comparison, error) {
 	}
 	var ts [2]*table
 	for i, path := range []string{oldPath, newPath} {
-		data, err := os.ReadFile(path)
+		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
 		}
-		if ts[i], err = readTable(bytes.NewReader(data), path); err != nil {
+		ts[i], err = readTable(f, path, opt)
+		f.Close()
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -182,7 +183,7 @@ func Read(oldR io.Reader, oldName string, newR io.Reader, newName string, opt Op
 		name string
 	}{{oldR, oldName}, {newR, newName}} {
 		var err error
-		if ts[i], err = readTable(in.r, in.name); err != nil {
+		if ts[i], err = readTable(in.r, in.name, opt); err != nil {
 			return nil, err
 		}
 	}

@@ -218,6 +218,10 @@ type worker struct {
 	scorers []score.Scorer
 	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
 	anyLow  bool
+	// stable: the fields being scored stay valid after their batch (a
+	// huge record's block, which is not recycled, or the strings of a
+	// table reader), so keep need not copy a long one
+	stable  bool
 	gl, rl  []byte
 	corpus  []score.CorpusStats // per metric, nil unless corpus-level
 	cstats  []float64
@@ -464,9 +468,9 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	}
 	for p, k := range w.buckets {
 		if len(b.examples[p][k]) < e.opt.Examples {
-			ex := results.Example{Line: line, Group: strings.Clone(firstGroup), Golden: strings.Clone(fields[lay.answer]), Response: strings.Clone(fields[lay.response])}
+			ex := results.Example{Line: line, Group: w.keep(firstGroup), Golden: w.keep(fields[lay.answer]), Response: w.keep(fields[lay.response])}
 			if lay.id >= 0 {
-				ex.ID = strings.Clone(fields[lay.id])
+				ex.ID = w.keep(fields[lay.id])
 			}
 			b.examples[p][k] = append(b.examples[p][k], ex)
 		}
@@ -483,6 +487,27 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		}
 	}
 	return true
+}
+
+// keep returns a string of the record being scored that outlives its
+// batch: a copy, or, for a long string that stays valid (w.stable: a
+// block that is not recycled, one huge record's), the string itself,
+// which keeps the block alive instead of doubling the record.
+func (w *worker) keep(s string) string {
+	if w.stable && len(s) >= longRecord {
+		return s
+	}
+	return strings.Clone(s)
+}
+
+// dropLong lets go the worker's buffers that a huge record grew, so
+// that they do not stay allocated for the rest of the input.
+func (w *worker) dropLong() {
+	for _, b := range []*[]byte{&w.gl, &w.rl, &w.gbuf, &w.rbuf} {
+		if cap(*b) > longRecord {
+			*b = nil
+		}
+	}
 }
 
 // deliver hands the rows of b, in order, to the verdict writer and then
@@ -576,6 +601,7 @@ type verdictWriter struct {
 	cells  int
 	lines  []int
 	guard  []string
+	err    error // of a write add made itself (a huge record), returned by flush
 }
 
 func (vw *verdictWriter) header() error {
@@ -597,8 +623,23 @@ func (vw *verdictWriter) add(r *results.Row, raw string) {
 			fields, raw = vw.guard, ""
 		}
 	}
-	if raw != "" {
+	if len(raw) >= longRecord && vw.err == nil {
+		// a huge record goes out as it is, not through a copy in buf
+		_, vw.err = vw.w.Write(b)
+		if vw.err == nil {
+			_, vw.err = io.WriteString(vw.w, raw)
+		}
+		b = b[:0]
+	} else if raw != "" {
 		b = append(b, raw...)
+	} else if longField(fields) && vw.err == nil {
+		// likewise a huge field of a row read from JSONL: quoted on the
+		// way out, not grown byte by byte in buf
+		_, vw.err = vw.w.Write(b)
+		if vw.err == nil {
+			vw.err = writeCSV(vw.w, fields)
+		}
+		b = b[:0]
 	} else {
 		b = appendCSV(b, fields)
 	}
@@ -629,6 +670,9 @@ func (vw *verdictWriter) risky(fields []string) bool {
 // flush writes what add collected (once per batch, as the batch's rows
 // are handed out).
 func (vw *verdictWriter) flush() error {
+	if vw.err != nil {
+		return vw.err
+	}
 	if len(vw.buf) == 0 {
 		return nil
 	}
@@ -692,6 +736,65 @@ func appendValue(dst []byte, v float64, graded bool) []byte {
 		return append(dst, bit(v == 1))
 	}
 	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+}
+
+// longField reports whether one of fields is longRecord bytes or more.
+func longField(fields []string) bool {
+	for _, f := range fields {
+		if len(f) >= longRecord {
+			return true
+		}
+	}
+	return false
+}
+
+// writeCSV writes what appendCSV appends, writing each field of
+// longRecord bytes or more to w in place (its runs between quotes, each
+// quote doubled) rather than through a copy.
+func writeCSV(w io.Writer, fields []string) error {
+	var short []byte
+	for i, f := range fields {
+		if i > 0 {
+			short = append(short, ',')
+		}
+		if len(f) < longRecord {
+			short = appendCSV(short, fields[i:i+1])
+			continue
+		}
+		if !strings.ContainsAny(f, ",\"\r\n") && f[0] != ' ' && f[0] != '\t' {
+			if _, err := w.Write(short); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, f); err != nil {
+				return err
+			}
+			short = short[:0]
+			continue
+		}
+		short = append(short, '"')
+		for {
+			q := strings.IndexByte(f, '"')
+			if q < 0 {
+				break
+			}
+			if _, err := w.Write(short); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, f[:q+1]); err != nil {
+				return err
+			}
+			short, f = append(short[:0], '"'), f[q+1:]
+		}
+		if _, err := w.Write(short); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, f); err != nil {
+			return err
+		}
+		short = append(short[:0], '"')
+	}
+	_, err := w.Write(short)
+	return err
 }
 
 // appendCSV appends fields as one CSV record (no line ending), quoting as
@@ -883,6 +986,8 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 				b.err = ctx.Err()
 				return b
 			}
+			w.stable = c.outsized()
+			defer w.dropLong()
 			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
 			// UTF-8 is checked per record: the golden answer and the
 			// response by the lower-casing pass when there is one (which
@@ -966,6 +1071,7 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 	if err := e.begin(header); err != nil {
 		return err
 	}
+	_, stable := src.(*tableSource) // its fields are strings of their own (tabular.Reader)
 	type rec struct {
 		fields []string
 		line   int
@@ -1017,6 +1123,7 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 			seq++
 			job := func(w *worker) *batchResult {
 				b := w.newBatch(s)
+				w.stable = stable
 				for _, r := range recs {
 					w.row(b, r.fields, r.line, "", false) // the sources check UTF-8 as they read
 				}

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"runtime/debug"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evalbook/evalbook/internal/rawpos"
 )
@@ -46,7 +49,24 @@ type csvSource struct {
 	repaired bool
 	hdr      []string
 	hdrCols  []int
+	// left is how many bytes the file has left to read, when r is a
+	// file (unread), or -1: it bounds the growth of buf.
+	left int64
+	// given: strings alias buf (a huge record's fields, see strings), so
+	// nothing may be written to it again; consume moves on to a new one.
+	given bool
 }
+
+// aliasRecord is the length from which a record's fields of aliasField
+// bytes or more are handed out as strings of the read buffer itself
+// instead of a copy, and freeAfter
+// the buffer size from which growing it returns the outgrown buffers to
+// the system (variables so that tests can exercise both on small input).
+var (
+	aliasRecord = 4 << 20
+	aliasField  = 64 << 10
+	freeAfter   = 4 << 20
+)
 
 // span is one field of the record last read.
 type span struct {
@@ -62,7 +82,7 @@ type span struct {
 const csvBufSize = 64 << 10
 
 func newCSV(r io.Reader, name string, opt Options) (*csvSource, error) {
-	s := &csvSource{name: name, r: r, limit: opt.MaxRecord, repair: opt.RepairUTF8, line: 1, buf: make([]byte, csvBufSize)}
+	s := &csvSource{name: name, r: r, limit: opt.MaxRecord, repair: opt.RepairUTF8, line: 1, buf: make([]byte, csvBufSize), left: unread(r)}
 	for s.end-s.off < 3 && !s.eof {
 		if err := s.fill(); err != nil {
 			return nil, err
@@ -92,6 +112,27 @@ func newCSV(r io.Reader, name string, opt Options) (*csvSource, error) {
 
 func (s *csvSource) header() []string { return s.hdr }
 
+// unread returns how many bytes r has left to read when it is a regular
+// file (an *os.File), or -1.
+func unread(r io.Reader) int64 {
+	f, ok := r.(interface {
+		Stat() (fs.FileInfo, error)
+		io.Seeker
+	})
+	if !ok {
+		return -1
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return -1
+	}
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || pos > fi.Size() {
+		return -1
+	}
+	return fi.Size() - pos
+}
+
 // raw returns the bytes of the record last read.
 func (s *csvSource) raw() []byte { return s.buf[s.off : s.off+s.recLen] }
 
@@ -110,14 +151,30 @@ func (s *csvSource) fill() error {
 			s.end = copy(s.buf, s.buf[s.off:s.end])
 			s.off = 0
 		} else {
-			nb := make([]byte, min(2*len(s.buf), s.limit+csvBufSize))
+			size := min(2*len(s.buf), s.limit+csvBufSize)
+			if s.left >= 0 {
+				// no bigger than what the file has left (and a byte to
+				// see its end): one huge record at the end of a file
+				// gets a buffer of its size, not up to twice it
+				size = min(size, s.end-s.off+int(min(s.left, int64(s.limit)))+1)
+			}
+			nb := make([]byte, size)
 			s.end = copy(nb, s.buf[s.off:s.end])
-			s.buf, s.off = nb, 0
+			s.buf, s.off, s.given = nb, 0, false
+			if len(nb) >= freeAfter {
+				// One huge record: the buffers it outgrew (half this
+				// one's size together) go back to the system now rather
+				// than stay resident beside it.
+				debug.FreeOSMemory()
+			}
 		}
 	}
 	for range 100 {
 		n, err := s.r.Read(s.buf[s.end:])
 		s.end += n
+		if s.left >= 0 {
+			s.left = max(s.left-int64(n), 0) // a file that grows as it is read: a hint, no more
+		}
 		if err == io.EOF {
 			s.eof = true
 			return nil
@@ -146,10 +203,10 @@ func (s *csvSource) consume() {
 	s.recLen, s.recNL = 0, 0
 	s.spans = s.spans[:0]
 	s.unq = s.unq[:0]
-	if rest := s.end - s.off; len(s.buf) > 1<<20 && rest < len(s.buf)/8 {
+	if rest := s.end - s.off; s.given || len(s.buf) > 1<<20 && rest < len(s.buf)/8 {
 		nb := make([]byte, max(2*rest, csvBufSize))
 		s.end = copy(nb, s.buf[s.off:s.end])
-		s.buf, s.off = nb, 0
+		s.buf, s.off, s.given = nb, 0, false
 		s.unq = nil
 	}
 }
@@ -444,6 +501,36 @@ func (s *csvSource) bytes(i int) []byte {
 // strings returns the fields of the record last read as strings, cut
 // from one copy of the record.
 func (s *csvSource) strings() []string {
+	if s.recLen >= aliasRecord && !s.escapedOrInvalid() {
+		// A huge record whose fields are their raw bytes: cut them from
+		// the buffer, which is not written again (given), instead of
+		// holding the record twice. Its raw bytes stay as read, so pos
+		// still places its fields.
+		// Only long fields are cut so; the short ones are copied, so
+		// that a caller keeping only them (an id) lets the buffer go.
+		all := unsafe.String(&s.buf[s.off], s.recLen)
+		out := make([]string, len(s.spans))
+		var short strings.Builder
+		for i := range s.spans {
+			if t := s.text(i); len(t) < aliasField {
+				short.Write(t)
+			}
+		}
+		rest := short.String()
+		for i, sp := range s.spans {
+			start, end := sp.start, sp.end
+			if sp.quoted {
+				start, end = start+1, end-1
+			}
+			if end-start >= aliasField {
+				out[i] = all[start:end]
+			} else {
+				out[i], rest = rest[:end-start], rest[end-start:]
+			}
+		}
+		s.given = true
+		return out
+	}
 	n := 0
 	for i := range s.spans {
 		n += len(s.text(i))
@@ -470,6 +557,15 @@ func (s *csvSource) strings() []string {
 		prev = e
 	}
 	return out
+}
+
+func (s *csvSource) escapedOrInvalid() bool {
+	for _, sp := range s.spans {
+		if sp.escaped || sp.invalid {
+			return true
+		}
+	}
+	return false
 }
 
 // nextRaw reads the next record and checks its field count.

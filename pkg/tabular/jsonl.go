@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"unicode"
 	"unicode/utf8"
 
@@ -69,6 +70,11 @@ func (l *Lines) Scan() bool {
 			return false
 		}
 		l.b = raw
+		if len(raw) >= freeAfter {
+			// One huge line: the buffers the scanner outgrew for it go
+			// back to the system before the line is decoded.
+			debug.FreeOSMemory()
+		}
 		return true
 	}
 	if err := l.sc.Err(); err != nil {
@@ -259,6 +265,9 @@ func (s *jsonlSource) object() (*flat, error) {
 		f.offs[i] = back(f.offs[i])
 	}
 	f.repaired = repaired
+	if len(raw) >= freeAfter {
+		debug.FreeOSMemory() // and the decoder's buffers, before the values are used
+	}
 	return f, nil
 }
 
