@@ -88,7 +88,9 @@ type ComparisonGroup struct {
 }
 
 // WriteText writes the comparison as evalbook compare prints it: the
-// figures, the per-group table (with By) and the warnings.
+// figures, the per-group table (with By) and the warnings. Keys and
+// groups longer than MaxTextCell characters are shortened in it
+// (TextCell); the JSON and the tables keep them whole.
 func (r *Comparison) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	f3 := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
@@ -119,7 +121,14 @@ func (r *Comparison) WriteText(w io.Writer) error {
 		if len(l.keys) == 0 {
 			fmt.Fprintf(tw, "%s\t0\n", l.name)
 		} else {
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", l.name, len(l.keys), strings.Join(l.keys, ", "))
+			fmt.Fprintf(tw, "%s\t%d\t", l.name, len(l.keys))
+			for i, k := range l.keys {
+				if i > 0 {
+					io.WriteString(tw, ", ")
+				}
+				io.WriteString(tw, TextCell(k))
+			}
+			io.WriteString(tw, "\n")
 		}
 	}
 	fmt.Fprintf(tw, "unchanged\t%d\n", r.Unchanged)
@@ -140,7 +149,7 @@ func (r *Comparison) WriteText(w io.Writer) error {
 		tw = tabwriter.NewWriter(ew, 0, 8, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "%s\tn\told\tnew\tbetter\tworse\t\n", r.By)
 		for _, g := range r.Groups {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\t\n", g.Group, g.N, f3(g.Old), f3(g.New), g.Better, g.Worse)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\t\n", TextCell(g.Group), g.N, f3(g.Old), f3(g.New), g.Better, g.Worse)
 		}
 		tw.Flush()
 	}

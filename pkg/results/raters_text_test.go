@@ -31,3 +31,23 @@ func TestTextCell(t *testing.T) {
 		}
 	}
 }
+
+// The text of a comparison shortens a long key or group as the text of
+// an agreement does (a 50 MB group name made every row of the group
+// table 50 MB wide and took 20 s to lay out); the result keeps it whole.
+func TestComparisonTextCell(t *testing.T) {
+	long := strings.Repeat("g", 5000)
+	c := &Comparison{Metric: "pass", Key: "id", N: 2, Better: []string{long, "b"}, By: "group",
+		Groups: []ComparisonGroup{{Group: long, N: 1}, {Group: "short", N: 1}}}
+	var b strings.Builder
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	shown := strings.Repeat("g", 199) + "…"
+	if strings.Contains(b.String(), shown[:199]+"g") || strings.Count(b.String(), shown) != 2 || !strings.Contains(b.String(), shown+", b") {
+		t.Errorf("text of %d bytes does not shorten the key and the group to %d characters:\n%.600s", b.Len(), MaxTextCell, b.String())
+	}
+	if c.Better[0] != long || c.Groups[0].Group != long {
+		t.Error("WriteText changed the result")
+	}
+}
