@@ -1,64 +1,40 @@
 package design_test
 
 import (
-	"errors"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/limitstest"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
-// setLimits sets tabular's record and file limits for one test.
-func setLimits(t *testing.T, record int, file int64) {
-	t.Helper()
-	oldRec, oldFile := tabular.Limit, tabular.MaxFile
-	t.Cleanup(func() { tabular.Limit, tabular.MaxFile = oldRec, oldFile })
-	tabular.Limit.MaxRecord, tabular.MaxFile = record, file
-}
-
-// refused checks that err is a limit error wrapping sentinel whose text
-// names each of want (the file and line, the limit, the flag).
-func refused(t *testing.T, what string, err, sentinel error, want ...string) {
-	t.Helper()
-	var pe *tabular.ParseError
-	if !errors.Is(err, sentinel) || !errors.As(err, &pe) {
-		t.Errorf("%s: %v; want a *ParseError wrapping %v", what, err, sentinel)
-		return
-	}
-	for _, w := range want {
-		if !strings.Contains(err.Error(), w) {
-			t.Errorf("%s: %v; want it to name %q", what, err, w)
-		}
-	}
-}
-
 // A case-file line longer than tabular.Limit (--max-field-mib) is an
 // error at its line naming the limit and the flag; shorter lines read.
 func TestReadCasesLineLimit(t *testing.T) {
-	setLimits(t, 1024, 0)
+	limitstest.Set(t, 1024, 0)
 	short := caseLine("c1", "en") // about 190 bytes
 	long := strings.Replace(caseLine("c2", "en"), "a made-up case", strings.Repeat("y", 2000), 1)
 	if _, err := design.ReadCases(strings.NewReader(short+caseLine("c3", "en")), "cases.jsonl", design.DefaultVocabulary); err != nil {
 		t.Fatalf("lines under the limit: %v", err)
 	}
 	_, err := design.ReadCases(strings.NewReader(short+long+caseLine("c3", "en")), "cases.jsonl", design.DefaultVocabulary)
-	refused(t, "ReadCases", err, tabular.ErrTooLong, "cases.jsonl:2", "1024 bytes", "--max-field-mib")
+	limitstest.Refused(t, "ReadCases", err, tabular.ErrTooLong, "cases.jsonl:2", "1024 bytes", "--max-field-mib")
 	// LoadCases (what every cases command calls) reports it the same.
 	_, _, _, err = design.LoadCases([]design.File{{Name: "big.jsonl", Data: []byte(long)}}, nil)
-	refused(t, "LoadCases", err, tabular.ErrTooLong, "big.jsonl:1", "1024 bytes", "--max-field-mib")
+	limitstest.Refused(t, "LoadCases", err, tabular.ErrTooLong, "big.jsonl:1", "1024 bytes", "--max-field-mib")
 }
 
 // An outside source (text or JSONL) is bounded the same way.
 func TestReadSourceLineLimit(t *testing.T) {
-	setLimits(t, 1024, 0)
+	limitstest.Set(t, 1024, 0)
 	for _, tc := range []struct{ name, in string }{
 		{"text", "a question?\n" + strings.Repeat("q", 3000) + "\n"},
 		{"jsonl", `{"question":"a?"}` + "\n" + `{"question":"` + strings.Repeat("q", 3000) + `"}` + "\n"},
 	} {
 		_, err := design.ReadSource(strings.NewReader(tc.in), "old", "old.txt")
-		refused(t, tc.name, err, tabular.ErrTooLong, "old.txt:2", "1024 bytes", "--max-field-mib")
+		limitstest.Refused(t, tc.name, err, tabular.ErrTooLong, "old.txt:2", "1024 bytes", "--max-field-mib")
 	}
 	if src, err := design.ReadSource(strings.NewReader("a question?\n"+strings.Repeat("q", 1000)+"\n"), "old", "old.txt"); err != nil || len(src.Texts) != 2 {
 		t.Errorf("a source under the limit: %v", err)
@@ -73,13 +49,13 @@ func TestReadPlanFileLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := int64(len(data))
-	setLimits(t, 0, n)
+	limitstest.Set(t, 0, n)
 	if _, err := design.ReadPlan(strings.NewReader(string(data)), "plan.json"); err != nil {
 		t.Fatalf("a plan of exactly the limit (%d bytes): %v", n, err)
 	}
 	tabular.MaxFile = n - 1
 	_, err = design.ReadPlan(strings.NewReader(string(data)), "plan.json")
-	refused(t, "ReadPlan", err, tabular.ErrFileTooLarge, "plan.json", "the file is larger than", "--max-file-mib")
+	limitstest.Refused(t, "ReadPlan", err, tabular.ErrFileTooLarge, "plan.json", "the file is larger than", "--max-file-mib")
 	if !strings.Contains(err.Error(), tabular.Size(int(n-1))) {
 		t.Errorf("ReadPlan: %v; want the limit %s", err, tabular.Size(int(n-1)))
 	}

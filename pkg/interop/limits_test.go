@@ -8,18 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/limitstest"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
-
-// setTabularLimits sets tabular's record and file limits, which a zero
-// Limits follows (as --max-field-mib and --max-file-mib set them), for
-// one test.
-func setTabularLimits(t *testing.T, record int, file int64) {
-	t.Helper()
-	oldRec, oldFile := tabular.Limit, tabular.MaxFile
-	t.Cleanup(func() { tabular.Limit, tabular.MaxFile = oldRec, oldFile })
-	tabular.Limit.MaxRecord, tabular.MaxFile = record, file
-}
 
 // copyDir copies the files of the folder src into a new temporary folder.
 func copyDir(t *testing.T, src string) string {
@@ -64,7 +55,7 @@ func TestLineLimitFollowsFieldFlag(t *testing.T) {
 	if _, err := Read(context.Background(), dir, Options{}); err != nil {
 		t.Fatalf("under the default limit: %v", err)
 	}
-	setTabularLimits(t, 4096, 0)
+	limitstest.Set(t, 4096, 0)
 	_, e1 := Read(context.Background(), dir, Options{})
 	_, e2 := Check(context.Background(), dir, Options{})
 	for i, err := range []error{e1, e2} {
@@ -102,7 +93,7 @@ func TestFileLimitFollowsFileFlag(t *testing.T) {
 			in = copyDir(t, tc.path) // an lm-eval output is read as its folder
 			name = filepath.Join(in, tc.file)
 		}
-		setTabularLimits(t, 0, int64(len(data)))
+		limitstest.Set(t, 0, int64(len(data)))
 		if _, err := Read(context.Background(), in, Options{}); err != nil {
 			t.Errorf("%s at exactly the limit: %v", tc.file, err)
 		}
