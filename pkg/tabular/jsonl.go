@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evalbook/evalbook/internal/rawpos"
 )
@@ -32,7 +33,7 @@ import (
 //	if err := ln.Err(); err != nil { ... }
 type Lines struct {
 	name      string
-	sc        *bufio.Scanner
+	sc        *lineScanner
 	max       int
 	line      int
 	b         []byte
@@ -44,9 +45,7 @@ type Lines struct {
 // one line in bytes (0 means Limit.MaxRecord).
 func NewLines(r io.Reader, name string, maxLine int) *Lines {
 	maxLine = maxRecord(maxLine)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, min(64<<10, maxLine)), maxLine)
-	return &Lines{name: name, sc: sc, max: maxLine}
+	return &Lines{name: name, sc: &lineScanner{r: bufio.NewReaderSize(r, 64<<10), max: maxLine}, max: maxLine}
 }
 
 // Scan advances to the next line that is not blank, reporting false at
@@ -72,14 +71,14 @@ func (l *Lines) Scan() bool {
 		}
 		l.b = raw
 		if len(raw) >= freeAfter {
-			// One huge line: the buffers the scanner outgrew for it go
-			// back to the system before the line is decoded.
+			// One huge line: the pieces it was read in go back to the
+			// system before the line is decoded.
 			debug.FreeOSMemory()
 		}
 		return true
 	}
 	if err := l.sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
+		if errors.Is(err, errLineTooLong) {
 			err = fmt.Errorf("%w: the line is longer than %s, the most this reader takes; %s (is the file really JSON Lines?)", ErrTooLong, Size(l.max), LimitHint)
 		}
 		l.err = &ParseError{File: l.name, Line: l.line + 1, Err: err}
@@ -90,6 +89,11 @@ func (l *Lines) Scan() bool {
 // Bytes returns the line Scan read, without its line end (and, on line
 // 1, without a byte-order mark); valid until the next Scan.
 func (l *Lines) Bytes() []byte { return l.b }
+
+// owned reports whether the line Scan read is in a buffer of its own,
+// which no later Scan writes (a line longer than the read buffer), so
+// that strings may share its bytes.
+func (l *Lines) owned() bool { return l.sc.owned }
 
 // Line returns the 1-based number of the line Scan read.
 func (l *Lines) Line() int { return l.line }
@@ -253,7 +257,7 @@ func (s *jsonlSource) object() (*flat, error) {
 	var f *flat
 	var err error
 	if len(b) >= flatFastFrom {
-		f = flatValid(b)
+		f = flatValid(b, repaired || s.ln.owned())
 	}
 	if f == nil {
 		f, err = flatObject(b)
@@ -423,7 +427,12 @@ var flatFastFrom = 4 << 20
 // the syntax without allocating, the walk finds each key and value, and
 // only the values' texts are made (jsonText). It returns nil for any
 // other b, whose error flatObject then places.
-func flatValid(b []byte) *flat {
+//
+// With share, b is never written again (a buffer of the line's own), and
+// a string value without escapes is a string of b's bytes rather than a
+// copy: json.Unmarshal would give the same text, since b is valid UTF-8
+// and valid JSON.
+func flatValid(b []byte, share bool) *flat {
 	if !json.Valid(b) {
 		return nil
 	}
@@ -450,9 +459,15 @@ func flatValid(b []byte) *flat {
 		seen[k] = true
 		i = skipSpace(b, skipSpace(b, end)+1) // past the colon
 		end = jsonValueEnd(b, i)
-		v, kind, err := jsonText(b[i:end])
-		if err != nil {
-			return nil
+		var v string
+		var kind Kind
+		if raw := b[i:end]; share && raw[0] == '"' && len(raw) > 2 && bytes.IndexByte(raw, '\\') < 0 {
+			v, kind = unsafe.String(&raw[1], len(raw)-2), Text
+		} else {
+			var err error
+			if v, kind, err = jsonText(raw); err != nil {
+				return nil
+			}
 		}
 		f.keys = append(f.keys, k)
 		f.vals = append(f.vals, v)
@@ -511,4 +526,79 @@ func jsonValueEnd(b []byte, i int) int {
 		j++
 	}
 	return j
+}
+
+// errLineTooLong is a line longer than a lineScanner's max.
+var errLineTooLong = errors.New("line too long")
+
+// lineScanner splits its input into lines as bufio.Scanner with
+// bufio.ScanLines does (the line end, "\n" or "\r\n", left out; a last
+// line without one kept), but a line longer than its read buffer is
+// collected in pieces and then copied once into a buffer of its own
+// (owned), which it never writes again: a Scanner doubles its buffer up
+// to the line's length and reuses it for every later line.
+type lineScanner struct {
+	r     *bufio.Reader
+	max   int
+	line  []byte
+	owned bool
+	err   error
+}
+
+// Scan reads the next line; false at the end of the input or an error.
+func (s *lineScanner) Scan() bool {
+	if s.err != nil {
+		return false
+	}
+	s.owned = false
+	frag, err := s.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		var pieces [][]byte
+		n := 0
+		for err == bufio.ErrBufferFull {
+			n += len(frag)
+			if n > s.max+1 { // room for a "\r"
+				s.err = errLineTooLong
+				return false
+			}
+			pieces = append(pieces, append([]byte(nil), frag...))
+			frag, err = s.r.ReadSlice('\n')
+		}
+		line := make([]byte, 0, n+len(frag))
+		for _, p := range pieces {
+			line = append(line, p...)
+		}
+		frag, s.owned = append(line, frag...), true
+	}
+	if err != nil && err != io.EOF {
+		s.err = err
+		return false
+	}
+	if len(frag) == 0 { // the end of the input
+		s.err = io.EOF
+		return false
+	}
+	frag = bytes.TrimSuffix(frag, []byte("\n"))
+	frag = bytes.TrimSuffix(frag, []byte("\r"))
+	if len(frag) > s.max {
+		s.err = errLineTooLong
+		return false
+	}
+	if err == io.EOF {
+		s.err = io.EOF // this line is the last
+	}
+	s.line = frag
+	return true
+}
+
+// Bytes returns the line Scan read; valid until the next Scan, and for
+// good when owned.
+func (s *lineScanner) Bytes() []byte { return s.line }
+
+// Err returns the error that stopped Scan, nil at the end of the input.
+func (s *lineScanner) Err() error {
+	if s.err == io.EOF {
+		return nil
+	}
+	return s.err
 }
