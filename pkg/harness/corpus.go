@@ -76,7 +76,7 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 	sort.Strings(names)
 	var docs []Document
 	for _, n := range names {
-		b, err := readFS(fsys, n)
+		b, err := tabular.ReadFS(fsys, n)
 		if err != nil {
 			return nil, err
 		}
@@ -96,18 +96,6 @@ func ReadCorpus(fsys fs.FS) ([]Document, error) {
 		return nil, fmt.Errorf("no *.md document at the top of the directory")
 	}
 	return docs, nil
-}
-
-// readFS reads the file name of fsys whole, refusing one larger than
-// tabular.FileLimit() (1 GiB unless --max-file-mib or tabular.MaxFile
-// changed it) with an error naming it, the limit and the flag.
-func readFS(fsys fs.FS, name string) ([]byte, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return tabular.ReadAll(f, name, 0)
 }
 
 // Chunking says how documents are cut into retrievable pieces.

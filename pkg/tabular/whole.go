@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -144,4 +145,16 @@ func size64(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// ReadFS reads the file name of fsys whole, bounded as ReadAll bounds it
+// (FileLimit(), --max-file-mib), with an error naming it, the limit and
+// the flag.
+func ReadFS(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f, name, 0)
 }

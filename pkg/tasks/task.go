@@ -286,17 +286,6 @@ type Catalog struct {
 	tasks map[string]*Task // "suite|name"
 }
 
-// readFS reads the file name of fsys whole, bounded as tabular.ReadAll
-// bounds it (tabular.FileLimit(), --max-file-mib).
-func readFS(fsys fs.FS, name string) ([]byte, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return tabular.ReadAll(f, name, 0)
-}
-
 // LoadCatalog reads every *.json file under root in fsys as a task file;
 // a task file larger than tabular.FileLimit() (1 GiB, --max-file-mib) is
 // an error naming it, the limit and the flag.
@@ -309,7 +298,7 @@ func LoadCatalog(fsys fs.FS, root string) (*Catalog, error) {
 		if d.IsDir() || path.Ext(p) != ".json" {
 			return nil
 		}
-		data, err := readFS(fsys, p)
+		data, err := tabular.ReadFS(fsys, p)
 		if err != nil {
 			return err
 		}
