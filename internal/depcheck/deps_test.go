@@ -101,7 +101,9 @@ var rules = []rule{
 	// import, issue 13): the standard library only (archive/zip for .eval
 	// logs), results for the typed report and warnings, tabular for the one
 	// ParseError. Parquet readers register from an edge package.
-	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular", "pkg/compare"}},
+	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular", "pkg/compare", "pkg/sample"}},
+	// The one evaluated-sample model (issue 26): samples, their metric definitions, figures per slice.
+	{pkg: "pkg/sample", core: true, allow: []string{"pkg/results", "pkg/stats"}},
 	// Task runs (evalbook task, issue 15): task files and data through
 	// pkg/tabular (its ParseError), calls through pkg/llm, intervals and
 	// pass@k/maj@k from pkg/stats, warnings and tables from pkg/results.

@@ -31,91 +31,21 @@ import (
 	"sync"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/sample"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
 // Sample is one scored record of a harness: one document (prompt) of one
 // task answered by one model, with the metric values the harness gave it.
-type Sample struct {
-	Model    string `json:"model,omitempty"`
-	Task     string `json:"task"`
-	Language string `json:"language,omitempty"`
-	// SampleID identifies the document within its task: lm-eval's doc_id,
-	// inspect's sample id (with ":epoch" when a log has several epochs),
-	// promptfoo's test index, EEE's sample_id, a batch request's custom_id.
-	SampleID string `json:"sample_id"`
-	// DocHash is a content hash of the document when the harness writes
-	// one (lm-eval's doc_hash); Key prefers it for pairing runs.
-	DocHash string `json:"doc_hash,omitempty"`
-	// PromptHash is lm-eval's prompt_hash, when present.
-	PromptHash string `json:"prompt_hash,omitempty"`
-	// Metrics holds the per-sample value of each metric, sorted by name.
-	Metrics []Metric `json:"metrics"`
-	// Prompt, Response and Golden are the texts when the format has them;
-	// HasPrompt, HasResponse and HasGolden say whether it did (an empty
-	// response is not a missing one).
-	Prompt      string `json:"prompt,omitempty"`
-	Response    string `json:"response,omitempty"`
-	Golden      string `json:"golden,omitempty"`
-	HasPrompt   bool   `json:"-"`
-	HasResponse bool   `json:"-"`
-	HasGolden   bool   `json:"-"`
-	// Epoch is inspect's epoch (1-based); 0 elsewhere.
-	Epoch int `json:"epoch,omitempty"`
-	// Usage is the token count when the format records it (inspect's
-	// model_usage, promptfoo's tokenUsage, a batch response's usage).
-	InputTokens  int64 `json:"input_tokens,omitempty"`
-	OutputTokens int64 `json:"output_tokens,omitempty"`
-	// Metadata holds the format's per-sample metadata, flattened to
-	// strings, sorted by key (inspect's metadata, promptfoo's vars).
-	Metadata []KV `json:"metadata,omitempty"`
-	// Line is the 1-based line (JSONL) or record index (JSON arrays, ZIP
-	// members in order) the sample came from, for messages.
-	Line int `json:"-"`
-	// File is the file the sample was read from.
-	File string `json:"-"`
-}
+// It is evalbook's one evaluated-sample model (pkg/sample), so a run read
+// here flows into every analysis that takes samples.
+type Sample = sample.Sample
 
 // Metric is one named per-sample value.
-type Metric struct {
-	Name  string  `json:"name"`
-	Value float64 `json:"value"`
-}
+type Metric = sample.Metric
 
 // KV is one metadata entry.
-type KV struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-}
-
-// Value returns the sample's value of metric name and whether it has one.
-func (s *Sample) Value(name string) (float64, bool) {
-	i, ok := slices.BinarySearchFunc(s.Metrics, name, func(m Metric, n string) int { return strings.Compare(m.Name, n) })
-	if !ok {
-		return 0, false
-	}
-	return s.Metrics[i].Value, true
-}
-
-// SetMetric sets metric name to v, keeping Metrics sorted.
-func (s *Sample) SetMetric(name string, v float64) {
-	i, ok := slices.BinarySearchFunc(s.Metrics, name, func(m Metric, n string) int { return strings.Compare(m.Name, n) })
-	if ok {
-		s.Metrics[i].Value = v
-		return
-	}
-	s.Metrics = slices.Insert(s.Metrics, i, Metric{name, v})
-}
-
-// Key is what pairs this sample with the same document in another run:
-// task, then the document hash when there is one, else the sample id.
-func (s *Sample) Key() string {
-	id := s.SampleID
-	if s.DocHash != "" {
-		id = s.DocHash
-	}
-	return s.Task + "\x1f" + id
-}
+type KV = sample.KV
 
 // Aggregate is one figure the harness itself reported for a task.
 type Aggregate struct {
@@ -181,9 +111,7 @@ func (r *Run) add(opt *Options, s *Sample) error {
 	}
 	// Value searches Metrics by name: readers registered from outside
 	// may append them in any order.
-	if !slices.IsSortedFunc(s.Metrics, func(a, b Metric) int { return strings.Compare(a.Name, b.Name) }) {
-		slices.SortStableFunc(s.Metrics, func(a, b Metric) int { return strings.Compare(a.Name, b.Name) })
-	}
+	s.SortMetrics()
 	if opt.Each != nil {
 		return opt.Each(s)
 	}

@@ -64,6 +64,10 @@ type MetricDef struct {
 	FalseNegatives string `json:"false_negatives"`
 	Blank          string `json:"blank"`
 	Source         string `json:"source"`
+	// By says who computed the per-row values: "harness" (the value a
+	// harness wrote in its output, reported as read) or "evalbook";
+	// empty for evalbook's own scoring of a response table.
+	By string `json:"by,omitempty"`
 }
 
 // Group is the figures of one group of rows (or of all rows, for Combined).
@@ -91,7 +95,11 @@ type MetricScore struct {
 	// (Level "corpus") it is the corpus value computed from statistics
 	// summed over the group's rows, and SentenceMean is the mean of the
 	// rows' sentence-level values.
-	Accuracy     float64 `json:"accuracy"`
+	Accuracy float64 `json:"accuracy"`
+	// N is the number of rows with a value when it is fewer than the
+	// group's n (a harness metric some samples lack, a value missing);
+	// Accuracy is then Correct / N. 0 when every row has one.
+	N            int     `json:"n,omitempty"`
 	Level        string  `json:"level,omitempty"`
 	SentenceMean float64 `json:"sentence_mean,omitempty"`
 	// CILow and CIHigh bound Accuracy at Settings.Confidence; both equal
