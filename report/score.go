@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/sample"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/sink"
 	"github.com/evalbook/evalbook/pkg/stats"
@@ -101,19 +104,39 @@ func runScore(e *cli.Env) error {
 		return cli.Usagef("score: --by %v", err)
 	}
 
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var in io.Reader
+	var rescored *interop.Run // the harness run whose responses are re-scored
 	name := *responses
+	harness, isHarness := "", false
+	if name != "" {
+		harness, isHarness = interop.Harness(name, *format)
+	}
+	if isHarness && !given["metrics"] {
+		// A harness output is reported with the harness's own per-sample
+		// metrics; re-scoring its texts happens only when --metrics asks.
+		for _, f := range []string{"cluster", "normalize", "repair-utf8", "question-col", "answer-col", "domain-col", "response-col", "id-col"} {
+			if given[f] {
+				return cli.Usagef("score: --%s applies to re-scoring; %s is a %s output, reported with its own metrics (add --metrics IDS to re-score its responses with evalbook's metrics)", f, name, harness)
+			}
+		}
+		if *ci == "bca" {
+			return cli.Usagef("score: --ci bca applies to re-scoring; for %s's own metrics use wilson, clopper-pearson, jeffreys, beta, bootstrap or none", harness)
+		}
+	}
 	if name == "" {
 		fmt.Fprintf(e.Stderr, "evalbook: no --responses given: scoring the built-in sample %s (%d bytes)\n", datasets.ResponsesName, len(datasets.Responses))
 		in = bytes.NewReader(datasets.Responses)
 		name = datasets.ResponsesName
-	} else if _, ok := interop.Harness(name, *format); ok {
-		r, err := interop.ResponsesReader(e.Ctx, name, interop.Options{Format: *format})
+	} else if isHarness && given["metrics"] {
+		r, run, err := interop.ResponsesRun(e.Ctx, name, interop.Options{Format: harness})
 		if err != nil {
 			return err
 		}
 		in, opt.Format = r, "csv"
-	} else {
+		rescored = run
+	} else if !isHarness {
 		f, err := os.Open(name)
 		if err != nil {
 			return err
@@ -147,9 +170,18 @@ func runScore(e *cli.Env) error {
 		return err
 	}
 	outs.Attach(&opt)
-	res, err := qa.Score(e.Ctx, in, name, opt)
+	var res *results.Score
+	if isHarness && !given["metrics"] {
+		res, err = interop.Score(e.Ctx, name, interop.ScoreOptions{Read: interop.Options{Format: harness}, Rows: opt.Rows, Verdicts: opt.Verdicts, RawCSV: opt.RawCSV,
+			Summary: sample.Options{By: opt.By, CI: opt.CI, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed}})
+		if err == nil && !exp.ShowPaths {
+			res.Dataset.Path = filepath.Base(filepath.Clean(name))
+		}
+	} else if res, err = qa.Score(e.Ctx, in, name, opt); err != nil {
+		err = scoreHint(err, *repair)
+	}
 	if err != nil {
-		return scoreHint(err, *repair)
+		return err
 	}
 	said, err := outs.Commit(res)
 	for _, s := range said {
@@ -165,6 +197,9 @@ func runScore(e *cli.Env) error {
 		res.Dataset.Path = name
 	}
 	flagHints(res.Warnings)
+	if rescored != nil {
+		interop.MarkRescore(res, rescored)
+	}
 	if err := rec.Score(e, "score", res); err != nil {
 		return err
 	}
@@ -177,7 +212,11 @@ func runScore(e *cli.Env) error {
 		if outs.Spooled() {
 			vname = "verdicts of " + res.Dataset.Path
 		}
-		if err := cli.ExportScore(e, exp, res, nil, verdicts, vname); err != nil {
+		var tables []results.Table
+		if len(res.Reported) > 0 {
+			tables = append(tables, res.ReportedTable())
+		}
+		if err := cli.ExportScore(e, exp, res, tables, verdicts, vname); err != nil {
 			return err
 		}
 	}
@@ -235,3 +274,4 @@ func qaFormat(f string) string {
 	}
 	return f
 }
+

@@ -197,11 +197,11 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 		}
 		switch {
 		case o.Error != nil:
-			s.Metadata = append(s.Metadata, KV{"error", o.Error.Code + ": " + o.Error.Message})
+			s.Metadata = append(s.Metadata, KV{Key: "error", Value: o.Error.Code + ": " + o.Error.Message})
 		case o.Response == nil:
 			return nil, &tabular.ParseError{File: path, Line: ln.Line(), Field: "response", Err: fmt.Errorf("%w: neither \"response\" nor \"error\"", ErrMissing)}
 		case o.Response.StatusCode != 200:
-			s.Metadata = append(s.Metadata, KV{"error", fmt.Sprintf("status %d", o.Response.StatusCode)})
+			s.Metadata = append(s.Metadata, KV{Key: "error", Value: fmt.Sprintf("status %d", o.Response.StatusCode)})
 		default:
 			b := o.Response.Body
 			if !opt.NoText {

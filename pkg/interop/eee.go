@@ -342,7 +342,7 @@ func readEEEInstances(path, model string, metricOf map[string]string, h hash.Has
 		sort.Strings(keys)
 		for _, k := range keys {
 			v := text(in.Metadata[k])
-			s.Metadata = append(s.Metadata, KV{k, v})
+			s.Metadata = append(s.Metadata, KV{Key: k, Value: v})
 			if k == "language" || k == "lang" {
 				s.Language = v
 			}

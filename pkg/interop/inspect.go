@@ -402,7 +402,7 @@ func inspectSampleInto(where string, data []byte, index int, log *inspectLog, op
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := text(es.Metadata[k])
-		s.Metadata = append(s.Metadata, KV{k, v})
+		s.Metadata = append(s.Metadata, KV{Key: k, Value: v})
 		if k == "language" || k == "lang" {
 			s.Language = v
 		}

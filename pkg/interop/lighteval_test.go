@@ -84,7 +84,7 @@ func TestBatch(t *testing.T) {
 func TestUnsortedMetricsFromARegisteredReader(t *testing.T) {
 	defer RegisterLightevalDetails(lightevalDetails())
 	RegisterLightevalDetails(func(ctx context.Context, path, task, model string, opt Options, add func(*Sample) error) error {
-		s := Sample{Task: task, SampleID: "0", Metrics: []Metric{{"z", 1}, {"em", 0.5}, {"a", 2}}}
+		s := Sample{Task: task, SampleID: "0", Metrics: []Metric{{Name: "z", Value: 1}, {Name: "em", Value: 0.5}, {Name: "a", Value: 2}}}
 		return add(&s)
 	})
 	run := read(t, "testdata/lighteval/new", Options{})

@@ -254,13 +254,13 @@ func readPromptfoo(ctx context.Context, path string, opt Options) (*Run, error) 
 		sort.Strings(keys)
 		for _, k := range keys {
 			v := text(r.Vars[k])
-			s.Metadata = append(s.Metadata, KV{"var/" + k, v})
+			s.Metadata = append(s.Metadata, KV{Key: "var/" + k, Value: v})
 			if k == "language" || k == "lang" {
 				s.Language = v
 			}
 		}
 		if r.Error != nil && *r.Error != "" {
-			s.Metadata = append(s.Metadata, KV{"error", *r.Error})
+			s.Metadata = append(s.Metadata, KV{Key: "error", Value: *r.Error})
 		}
 		if err := run.add(&opt, &s); err != nil {
 			return nil, err

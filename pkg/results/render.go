@@ -122,8 +122,14 @@ func (s *Score) WriteText(w io.Writer) error {
 		row := func(g Group, name string) {
 			cells := []string{name, strconv.Itoa(g.N), strconv.Itoa(g.Blank)}
 			for _, id := range s.Settings.Metrics {
-				ms := g.Metrics[id]
-				if ms.Level == "corpus" {
+				ms, ok := g.Metrics[id]
+				if !ok && g.N > 0 {
+					cells = append(cells, "-", "") // no row of the group has a value
+					continue
+				}
+				if ms.N > 0 {
+					cells = append(cells, correctText(ms.Correct)+"/"+strconv.Itoa(ms.N)+"  "+pct(ms.Accuracy)+"%")
+				} else if ms.Level == "corpus" {
 					cells = append(cells, "corpus  "+pct(ms.Accuracy)+"%")
 				} else {
 					cells = append(cells, correctText(ms.Correct)+"  "+pct(ms.Accuracy)+"%")
@@ -166,6 +172,20 @@ func (s *Score) WriteText(w io.Writer) error {
 				fmt.Fprintf(ew, "      line %d%s: golden %s | response %s\n", ex.Line, id, clip(ex.Golden, 40), clip(ex.Response, 70))
 			}
 		}
+	}
+	if len(s.Reported) > 0 {
+		fmt.Fprintf(ew, "\nFigures %s reported, beside the mean of its per-sample values:\n", s.Dataset.Format)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "model\ttask\tmetric\treported\tper-sample mean\tn\tagree\t")
+		for _, r := range s.Reported {
+			agree := "yes"
+			if !r.Match {
+				agree = "NO"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", TextCell(r.Model), TextCell(r.Task), TextCell(r.Metric),
+				strconv.FormatFloat(r.Value, 'g', 6, 64), strconv.FormatFloat(r.Recomputed, 'g', 6, 64), r.N, agree)
+		}
+		tw.Flush()
 	}
 	if len(s.Warnings) > 0 {
 		fmt.Fprintln(ew, "\nWarnings:")

@@ -8,16 +8,22 @@
 // Machine formats (JSON, CSV) keep full float precision; the text table rounds.
 package results
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Score is the result of scoring a response table under one or more metrics.
 type Score struct {
-	Kind     string     `json:"kind"` // always "score"
-	Title    string     `json:"title,omitempty"`
-	Tool     string     `json:"tool"` // "evalbook <version>"
-	Created  *time.Time `json:"created,omitempty"`
-	Dataset  Dataset    `json:"dataset"`
-	Settings Settings   `json:"settings"`
+	Kind    string     `json:"kind"` // always "score"
+	Title   string     `json:"title,omitempty"`
+	Tool    string     `json:"tool"` // "evalbook <version>"
+	Created *time.Time `json:"created,omitempty"`
+	// Model is the model that answered, when the source names one model
+	// (a harness output does; a response table does not).
+	Model    string   `json:"model,omitempty"`
+	Dataset  Dataset  `json:"dataset"`
+	Settings Settings `json:"settings"`
 	// Metrics defines, in words, every metric that was scored, in column order.
 	Metrics []MetricDef `json:"metric_defs"`
 	// Combined is the micro-average over all rows.
@@ -27,7 +33,26 @@ type Score struct {
 	Groups []Group `json:"groups"`
 	// Agreement compares each pair of binary metrics row by row.
 	Agreement []Agreement `json:"agreement"`
-	Warnings  []Warning   `json:"warnings"`
+	// Reported lists, for a harness output (Dataset.Format names the
+	// harness), the figures the harness itself reported beside the mean
+	// recomputed from its per-sample values.
+	Reported []Reported `json:"reported,omitempty"`
+	Warnings []Warning  `json:"warnings"`
+}
+
+// Reported is one figure a harness reported for a task, beside the
+// mean of the per-sample values it wrote.
+type Reported struct {
+	Model  string  `json:"model,omitempty"`
+	Task   string  `json:"task"`
+	Metric string  `json:"metric"`
+	Value  float64 `json:"value"`
+	// N is the number of per-sample values the recomputation averaged.
+	N          int     `json:"n"`
+	Recomputed float64 `json:"recomputed"`
+	// Match reports whether Recomputed equals Value within the harness's
+	// rounding (the test of evalbook import --check).
+	Match bool `json:"match"`
 }
 
 // Dataset names the data a result was computed from.
@@ -162,4 +187,21 @@ type Warning struct {
 	Message string `json:"message"`
 	Count   int    `json:"count"`
 	Lines   []int  `json:"lines,omitempty"`
+}
+
+// ReportedTable is the table of Reported, for the workbook and the page:
+// each figure the harness reported beside the mean of its per-sample
+// values. It has no rows when there is nothing reported.
+func (s *Score) ReportedTable() Table {
+	t := Table{Title: "Reported by " + s.Dataset.Format,
+		Note:    "Each figure the harness wrote in its results file, beside the mean of the per-sample values it wrote; agree is yes when the two are equal within the harness's rounding.",
+		Columns: []Column{{Name: "model"}, {Name: "task"}, {Name: "metric"}, {Name: "reported", Kind: KindNumber}, {Name: "per-sample mean", Kind: KindNumber}, {Name: "n", Kind: KindNumber}, {Name: "agree"}}}
+	for _, r := range s.Reported {
+		agree := "yes"
+		if !r.Match {
+			agree = "no"
+		}
+		t.Rows = append(t.Rows, []string{r.Model, r.Task, r.Metric, strconv.FormatFloat(r.Value, 'g', -1, 64), strconv.FormatFloat(r.Recomputed, 'g', -1, 64), strconv.Itoa(r.N), agree})
+	}
+	return t
 }

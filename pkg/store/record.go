@@ -147,7 +147,7 @@ func FromScore(command string, s *results.Score, rows results.Rows) (Run, error)
 	r := Run{
 		Tool: s.Tool, Command: command, Title: s.Title,
 		DatasetPath: s.Dataset.Path, DatasetFileHash: s.Dataset.Hash,
-		Settings: settings, Normalizer: s.Settings.Normalize, Source: rows,
+		Settings: settings, Normalizer: s.Settings.Normalize, Source: rows, Model: s.Model,
 	}
 	if s.Created != nil {
 		r.Created = *s.Created

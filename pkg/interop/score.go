@@ -1,0 +1,271 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/sample"
+	"github.com/evalbook/evalbook/pkg/tabular"
+)
+
+// ScoreOptions configure Score.
+type ScoreOptions struct {
+	// Read configures the reading (format, limits).
+	Read Options
+	// Summary sets the groupings, the interval and which metrics to
+	// report (default: every per-sample metric the harness wrote).
+	Summary sample.Options
+	// Rows, when set, receives every sample as a scored row (id "task /
+	// sample id", prompt as question, golden answer, response, each
+	// metric's value, the groupings), in file order, before Score
+	// returns: what the run store records. The run is then read whole,
+	// since the row schema needs every metric name first.
+	Rows func(*results.Row) error
+	// Verdicts, when set, receives the rows as a verdict CSV (the header
+	// of results.NewRowSchema, then one line per sample), formula cells
+	// guarded unless RawCSV.
+	Verdicts io.Writer
+	RawCSV   bool
+}
+
+// ErrNothingToScore is matched by Score's error for an output with no
+// per-sample record or no per-sample metric.
+var ErrNothingToScore = errors.New("nothing to score")
+
+// CodeHarnessMetrics is the warning code that says a score of a harness
+// output reports the harness's own per-sample values.
+const CodeHarnessMetrics = "harness_metrics"
+
+// Score reports a harness output with the harness's own per-sample
+// metrics: each metric's mean per task (and per language, model or any
+// slice asked for) with an interval, computed from the values the
+// harness wrote, beside the figures the harness reported in its results
+// file (Score.Reported). Nothing is re-scored: the metric definitions say
+// the values are the harness's (MetricDef.By "harness"). Dataset.Format is
+// the harness format, Dataset.Hash the first 12 hex digits of SHA-256 over
+// the files read, in order.
+func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, error) {
+	if opt.Summary.Source == "" {
+		name := opt.Read.Format
+		if name == "" || name == "auto" {
+			var err error
+			if name, err = Detect(path); err != nil {
+				return nil, err
+			}
+		}
+		opt.Summary.Source = name
+		opt.Read.Format = name
+	}
+	z, err := sample.NewSummarizer(opt.Summary)
+	if err != nil {
+		return nil, err
+	}
+	chk := NewChecker()
+	read := opt.Read
+	rowMode := opt.Rows != nil || opt.Verdicts != nil
+	if !rowMode {
+		read.NoText = true
+		read.Each = func(s *Sample) error {
+			if err := chk.Add(s); err != nil {
+				return err
+			}
+			return z.Add(s)
+		}
+	}
+	run, err := Read(ctx, path, read)
+	if err != nil {
+		return nil, err
+	}
+	if rowMode {
+		for i := range run.Samples {
+			if err := chk.Add(&run.Samples[i]); err != nil {
+				return nil, err
+			}
+			if err := z.Add(&run.Samples[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	switch {
+	case z.Samples() == 0:
+		return nil, fmt.Errorf("%s: %w: the %s output holds no per-sample records, only the figures it reported (evalbook import %s lists them)", path, ErrNothingToScore, run.Format, path)
+	case len(z.Defs()) == 0:
+		return nil, fmt.Errorf("%s: %w: its %d samples carry no metric value of %s's own; give --metrics IDS to score their responses with evalbook's metrics", path, ErrNothingToScore, z.Samples(), run.Format)
+	}
+	res := z.Score()
+	res.Dataset = results.Dataset{Path: path, Format: run.Format, Rows: z.Samples()}
+	res.Model = run.Model
+	if res.Dataset.Hash, err = hashFiles(run.Files); err != nil {
+		return nil, err
+	}
+	res.Warnings = append(slices.Clone(run.Warnings), res.Warnings...)
+	res.Warnings = append(res.Warnings, results.Warning{Code: CodeHarnessMetrics, Message: fmt.Sprintf(
+		"the figures are %s's own per-sample metrics, averaged with intervals; nothing was re-scored (give --metrics to re-score the responses with evalbook's metrics)", run.Format)})
+	for _, t := range chk.Report(run).Tasks {
+		if t.How != "mean" {
+			continue
+		}
+		res.Reported = append(res.Reported, results.Reported{Model: t.Model, Task: t.Task, Metric: t.Metric, Value: t.Reported, N: t.N, Recomputed: t.Recomputed, Match: t.Match})
+	}
+	if rowMode {
+		if err := emitRows(run, res, opt); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// hashFiles hashes the files read, in order.
+func hashFiles(files []string) (string, error) {
+	h := sha256.New()
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, fh)
+		fh.Close()
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", f, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
+}
+
+// RowID is the id a sample's row carries in a scored-row stream and the
+// run store: "task / sample id", led by the model when the run holds
+// several models, so two runs of the same tasks pair item by item.
+func RowID(s *Sample, models bool) string {
+	id := s.SampleID
+	if s.Task != "" {
+		id = s.Task + " / " + id
+	}
+	if models && s.Model != "" {
+		id = s.Model + " / " + id
+	}
+	return id
+}
+
+func emitRows(run *Run, res *results.Score, opt ScoreOptions) error {
+	models := map[string]bool{}
+	for i := range run.Samples {
+		models[run.Samples[i].Model] = true
+	}
+	metrics := res.Settings.Metrics
+	graded := make([]bool, len(metrics))
+	for i, d := range res.Metrics {
+		graded[i] = d.Graded
+	}
+	var groupings []string
+	for _, g := range res.Settings.By {
+		groupings = append(groupings, strings.Join(g, " / "))
+	}
+	schema := results.NewRowSchema([]string{"id", "question", "answer", "response"}, metrics, graded, false, groupings)
+	var cw *tabular.CSVWriter
+	var cells []string
+	if opt.Verdicts != nil {
+		cw = tabular.NewCSVWriter(opt.Verdicts, tabular.CSVOptions{Raw: opt.RawCSV})
+		if err := cw.Write(schema.Header); err != nil {
+			return err
+		}
+	}
+	row := &results.Row{Schema: schema, Fields: make([]string, 4), Values: make([]float64, len(metrics)), Groups: make([]string, len(groupings))}
+	for i := range run.Samples {
+		s := &run.Samples[i]
+		row.Line = i + 1
+		row.Fields[0], row.Fields[1], row.Fields[2], row.Fields[3] = RowID(s, len(models) > 1), s.Prompt, s.Golden, s.Response
+		for j, m := range metrics {
+			v, ok := s.Value(m)
+			if !ok {
+				v = math.NaN()
+			}
+			row.Values[j] = v
+		}
+		for j, g := range res.Settings.By {
+			parts := make([]string, len(g))
+			for k, name := range g {
+				parts[k], _ = s.Slice(name)
+			}
+			row.Groups[j] = strings.Join(parts, " / ")
+		}
+		row.Blank = s.HasResponse && strings.TrimSpace(s.Response) == ""
+		if opt.Rows != nil {
+			if err := opt.Rows(row); err != nil {
+				return err
+			}
+		}
+		if cw != nil {
+			cells = schema.AppendCells(cells[:0], row)
+			if err := cw.Write(cells); err != nil {
+				return err
+			}
+		}
+	}
+	if cw != nil {
+		cw.Flush()
+		return cw.Error()
+	}
+	return nil
+}
+
+// CodeRescored is the warning code of a score that re-scored a harness
+// output's texts with evalbook's metrics instead of reporting the
+// harness's own.
+const CodeRescored = "harness_rescored"
+
+// ResponsesRun is ResponsesReader that also returns the run read, so that
+// a re-score can show the harness's own figures beside its own
+// (MarkRescore).
+func ResponsesRun(ctx context.Context, path string, opt Options) (io.Reader, *Run, error) {
+	run, err := Read(ctx, path, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := ResponseCSV(&buf, run); err != nil {
+		return nil, nil, err
+	}
+	return &buf, run, nil
+}
+
+// MarkRescore marks res, a score of run's responses with evalbook's
+// metrics, as a re-score: a warning says so and names the harness's own
+// metrics, every metric definition says evalbook computed it, and
+// Reported carries the figures the harness reported (beside the mean of
+// its own per-sample values), so the two can be read side by side.
+func MarkRescore(res *results.Score, run *Run) {
+	for i := range res.Metrics {
+		res.Metrics[i].By = sample.ByEvalbook
+	}
+	res.Dataset.Format = run.Format
+	chk := NewChecker()
+	for i := range run.Samples {
+		_ = chk.Add(&run.Samples[i]) // Add reports no error
+	}
+	var own []string
+	for _, t := range chk.Report(run).Tasks {
+		if t.How != "mean" {
+			continue
+		}
+		res.Reported = append(res.Reported, results.Reported{Model: t.Model, Task: t.Task, Metric: t.Metric, Value: t.Reported, N: t.N, Recomputed: t.Recomputed, Match: t.Match})
+		if !slices.Contains(own, t.Metric) {
+			own = append(own, t.Metric)
+		}
+	}
+	msg := fmt.Sprintf("this is a re-score: the responses of a %s output were scored with evalbook's %s, not with %s's own metrics", run.Format, strings.Join(res.Settings.Metrics, ", "), run.Format)
+	if len(own) > 0 {
+		msg += fmt.Sprintf(" (%s; its reported figures are listed beside)", strings.Join(own, ", "))
+	}
+	msg += "; drop --metrics to report the harness's own per-sample metrics"
+	res.Warnings = append([]results.Warning{{Code: CodeRescored, Message: msg}}, res.Warnings...)
+}
