@@ -274,4 +274,3 @@ func qaFormat(f string) string {
 	}
 	return f
 }
-
