@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/store"
 )
 
 func init() {
@@ -20,6 +23,8 @@ func runImport(e *cli.Env) error {
 	out := fs.String("out", "", "write the rows to `FILE` (.csv, .jsonl, or .parquet with the Parquet writer)")
 	check := fs.Bool("check", false, "recompute the reported aggregates from the per-sample records (exit 3 if any differs)")
 	export := cli.AddTableExportFlags(fs)
+	rec := cli.AddRecordFlag(fs) // --record, --record-title, --record-model, --store
+	defer rec.Close()
 	args, err := cli.ParseFlags(e, fs)
 	if err != nil {
 		return err
@@ -44,6 +49,9 @@ func runImport(e *cli.Env) error {
 		}
 	}
 	opt := interop.Options{Format: *format, Requests: *requests}
+	if err := importRecord(e, args[0], opt, rec); err != nil {
+		return err
+	}
 	if *check && *out == "" {
 		rep, err := interop.Check(e.Ctx, args[0], opt) // streams: nothing is kept per sample
 		if err != nil {
@@ -88,4 +96,24 @@ func importCheckDone(e *cli.Env, rep *interop.CheckReport, export *cli.TableExpo
 		return &cli.SilentError{Code: cli.ExitGateFailed} // the differing figures are printed above
 	}
 	return nil
+}
+
+// importRecord keeps the imported run in the run store (--record): every
+// sample a row keyed "task / sample id" with the harness's own per-sample
+// metrics, the figures per task as score reports them (interop.Score), so
+// gate, history, aa and runs diff work on it. Without --record it does
+// nothing.
+func importRecord(e *cli.Env, path string, opt interop.Options, rec *cli.RecordFlags) error {
+	hook, err := rec.Hook(e, store.Columns{}, nil)
+	if err != nil || hook == nil {
+		return err
+	}
+	res, err := interop.Score(e.Ctx, path, interop.ScoreOptions{Read: opt, Rows: hook})
+	if err != nil {
+		return err
+	}
+	res.Tool = "evalbook " + version
+	res.Created = results.Now()
+	res.Dataset.Path = filepath.Base(filepath.Clean(path))
+	return rec.Score(e, "import", res)
 }

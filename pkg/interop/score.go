@@ -73,20 +73,13 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 	chk := NewChecker()
 	read := opt.Read
 	rowMode := opt.Rows != nil || opt.Verdicts != nil
-	if !rowMode {
-		read.NoText = true
-		read.Each = func(s *Sample) error {
-			if err := chk.Add(s); err != nil {
-				return err
-			}
-			return z.Add(s)
-		}
-	}
+	read.NoText = !rowMode
 	run, err := Read(ctx, path, read)
 	if err != nil {
 		return nil, err
 	}
-	if rowMode {
+	run.Samples = MergeFilters(run.Samples)
+	{
 		for i := range run.Samples {
 			if err := chk.Add(&run.Samples[i]); err != nil {
 				return nil, err
@@ -268,4 +261,48 @@ func MarkRescore(res *results.Score, run *Run) {
 	}
 	msg += "; drop --metrics to report the harness's own per-sample metrics"
 	res.Warnings = append([]results.Warning{{Code: CodeRescored, Message: msg}}, res.Warnings...)
+}
+
+// MergeFilters joins the records of one item that a harness writes once
+// per filter (lm-eval writes a gsm8k document once under strict-match and
+// once under flexible-extract, each with its own metric) into one sample
+// holding every filter's metrics, so an item counts once. Records merge
+// when model, task, sample id and epoch are equal and their metric names
+// do not overlap; the first record's texts and place are kept. Records
+// whose metrics overlap are left as they are (a duplicate, which the
+// readers report). The order is the first record's.
+func MergeFilters(ss []Sample) []Sample {
+	type key struct {
+		model, task, id string
+		epoch           int
+	}
+	at := make(map[key]int, len(ss))
+	out := ss[:0]
+	for i := range ss {
+		s := ss[i]
+		k := key{s.Model, s.Task, s.SampleID, s.Epoch}
+		j, ok := at[k]
+		if ok && !overlap(out[j].Metrics, s.Metrics) {
+			for _, m := range s.Metrics {
+				out[j].SetMetric(m.Name, m.Value)
+			}
+			continue
+		}
+		if !ok {
+			at[k] = len(out)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func overlap(a, b []Metric) bool {
+	for _, m := range b {
+		for _, n := range a {
+			if m.Name == n.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
