@@ -163,23 +163,25 @@ func (c *Cache) Get(key string) (string, bool) {
 // Put stores a reply and, for a file cache, appends it to the file in one
 // write.
 func (c *Cache) Put(key, model, promptHash, reply string) error {
-	return c.put(cacheEntry{Key: key, KeyFormat: KeyFormat, Model: model, Prompt: promptHash, Reply: reply})
-}
-
-func (c *Cache) put(e cacheEntry) error {
-	line, err := json.Marshal(e)
+	line, err := json.Marshal(cacheEntry{Key: key, KeyFormat: KeyFormat, Model: model, Prompt: promptHash, Reply: reply})
 	if err != nil {
 		return err
 	}
-	line = append(line, '\n')
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.write(key, reply, line)
+}
+
+// write appends line (the entry of key) to the file and keeps reply in
+// memory; c.mu is held.
+func (c *Cache) write(key, reply string, line []byte) error {
+	line = append(line, '\n')
 	if c.f != nil {
 		if _, err := c.f.Write(line); err != nil {
 			return fmt.Errorf("cache %s: %w", c.path, err)
 		}
 	}
-	c.m[e.Key] = e.Reply
+	c.m[key] = reply
 	return nil
 }
 
@@ -201,9 +203,12 @@ func (c *Cache) addEndpoint(endpoint string) {
 // under key, recording the old keys that held it, and returns it.
 func (c *Cache) rekey(key string, oldKey func(endpoint string) string, model, promptHash string) (string, bool, error) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if !c.old || oldKey == nil {
-		c.mu.Unlock()
 		return "", false, nil
+	}
+	if r, ok := c.m[key]; ok { // re-keyed by another caller meanwhile
+		return r, true, nil
 	}
 	var (
 		found []string
@@ -218,16 +223,17 @@ func (c *Cache) rekey(key string, oldKey func(endpoint string) string, model, pr
 			found = append(found, k)
 		}
 	}
-	c.mu.Unlock()
 	if found == nil {
 		return "", false, nil
 	}
-	if err := c.put(cacheEntry{Key: key, KeyFormat: KeyFormat, OldKeys: found, Model: model, Prompt: promptHash, Reply: reply}); err != nil {
+	line, err := json.Marshal(cacheEntry{Key: key, KeyFormat: KeyFormat, OldKeys: found, Model: model, Prompt: promptHash, Reply: reply})
+	if err == nil {
+		err = c.write(key, reply, line)
+	}
+	if err != nil {
 		return "", false, err
 	}
-	c.mu.Lock()
 	c.migrated++
-	c.mu.Unlock()
 	return reply, true, nil
 }
 

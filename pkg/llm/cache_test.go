@@ -20,12 +20,19 @@ import (
 // moved to this package (commit 3ba1b44, printed by a throwaway test
 // there): a cache file written by earlier runs of evalbook judge,
 // calibrate, probes and generate is still read (see TestOldCacheFile).
+// The format-1 completions and sample keys below were printed by their
+// functions at commit 9f3c862 and equal sha256sum over
+//
+//	{"api":"completions","endpoint":"http://127.0.0.1:8000/v1","model":"bigram","prompt_hash":"h","prompt":"the quick","params":{"temperature":0,"max_tokens":0,"echo":true,"logprobs":1}}
+//	{"api":"sample","endpoint":"http://127.0.0.1:8000/v1","model":"bigram","prompt_hash":"h","chat":false,"system":"","user":"","prompts":["a","b"],"params":{"temperature":0.5,"n":2,"stop":["\n"]}}
+//
 // Format 2 is SHA-256 over the JSON shown, as coreutils computes it:
 //
 //	printf '%s' '{"key_format":2,"api":"chat","path":"/chat/completions","model":"judge-small","prompt_hash":"abc","system":"be strict","user":"hello","params":{"temperature":0,"seed":7,"max_tokens":256}}' | sha256sum
 //	printf '%s' '{"key_format":2,"api":"chat","path":"/chat/completions","model":"m","prompt_hash":"","system":"","user":"नमस्ते","params":{"temperature":0}}' | sha256sum
 func TestCacheKeyStable(t *testing.T) {
 	seed := int64(7)
+	zero, one := 0, 1
 	for _, tc := range []struct {
 		got, want string
 	}{
@@ -33,6 +40,10 @@ func TestCacheKeyStable(t *testing.T) {
 			"0fadfcc703f3ce5cc4501b28ac683a93d324e0d90164d3f499842c54a7d37fc0"},
 		{oldChatKey("http://127.0.0.1:8000/v1", "m", "", "", "नमस्ते", Params{}),
 			"19ed52d16bc4ab2847887a6d0d3f87ba38d401423ad3f4e3daf5957ecf648a8f"},
+		{oldPromptKey("http://127.0.0.1:8000/v1", "bigram", "h", "the quick", promptParams{MaxTokens: &zero, Echo: true, Logprobs: &one}),
+			"716743ecab166535a80129d23759c34ce3fd484839bc1a60f1a4f30c450e1baa"},
+		{oldSampleKey("http://127.0.0.1:8000/v1", "bigram", SampleRequest{PromptHash: "h", Prompts: []string{"a", "b"}}, sampleParams{Temperature: 0.5, N: 2, Stop: []string{"\n"}}),
+			"2fe8752573996117fd3b786390b405379bfd612a2d9971f4405c9a3d2b5933a4"},
 		{CacheKey("judge-small", "abc", "be strict", "hello", Params{Seed: &seed, MaxTokens: 256}),
 			"d523d6f786383501a790977b5858c94aa96adf6b51b03c095442eb07a15c672b"},
 		{CacheKey("m", "", "", "नमस्ते", Params{}),
