@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalbook/evalbook/internal/llmtest"
 	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
@@ -406,4 +407,107 @@ func TestTaskDetailsParquet(t *testing.T) {
 	if _, errb, code := runCLI(t, "task", "merge", filepath.Join(dir, "bad.parquet")); code == 0 || !strings.Contains(errb, "bad.parquet") {
 		t.Fatalf("a bad Parquet file: exit %d: %s", code, errb)
 	}
+}
+
+// The reply cache is keyed by what was asked (model, API path, prompt
+// template hash, prompts, parameters), not by the endpoint's URL or its
+// place in the --endpoint list: a rerun with the endpoints reordered, with
+// one of them moved to another port, or with fewer endpoints, sends no
+// request for a prompt already answered (issue 26 item 6; before, the
+// reordered rerun asked again for every prompt sent to a moved endpoint and
+// the moved server for all of its prompts).
+func TestTaskRunEndpointsMoved(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	a, b := tasktest.New(t, m), tasktest.New(t, m)
+	cache := filepath.Join(t.TempDir(), "cache.jsonl")
+	args := []string{"task", "run", "--tasks", taskSpecs, "--model", "bigram", "--cache", cache, "--json"}
+	run := func(servers ...*llmtest.Server) string {
+		t.Helper()
+		argv := append([]string(nil), args...)
+		for _, s := range servers {
+			argv = append(argv, "--endpoint", s.BaseURL())
+		}
+		out, errb, code := runCLI(t, argv...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		return out
+	}
+	first := run(a, b)
+	answered := map[string]bool{}
+	for _, s := range []*llmtest.Server{a, b} {
+		for p, u := range s.Ledger() {
+			if u.Whole > 0 {
+				answered[p] = true
+			}
+		}
+	}
+	if a.Count() == 0 || b.Count() == 0 || len(answered) == 0 {
+		t.Fatalf("first run: %d and %d requests, %d prompts answered; want both servers used", a.Count(), b.Count(), len(answered))
+	}
+	// reasked counts the requests servers received since before for a
+	// prompt answered in the first run.
+	ledgers := func(servers ...*llmtest.Server) []map[string]llmtest.Usage {
+		var out []map[string]llmtest.Usage
+		for _, s := range servers {
+			out = append(out, s.Ledger())
+		}
+		return out
+	}
+	reasked := func(before []map[string]llmtest.Usage, servers ...*llmtest.Server) int {
+		n := 0
+		for i, s := range servers {
+			for p, u := range s.Ledger() {
+				if answered[p] {
+					n += u.Requests - before[i][p].Requests
+				}
+			}
+		}
+		return n
+	}
+	t.Logf("first run: %d requests (%d to %s, %d to %s), %d prompts answered", a.Count()+b.Count(), a.Count(), a.URL, b.Count(), b.URL, len(answered))
+	c := tasktest.New(t, m) // a's server restarted on another port
+	all := []*llmtest.Server{a, b, c}
+	for _, tc := range []struct {
+		name    string
+		servers []*llmtest.Server
+	}{
+		{"reordered", []*llmtest.Server{b, a}},
+		{"moved to another port", []*llmtest.Server{c, b}},
+		{"reordered and moved", []*llmtest.Server{b, c}},
+		{"fewer", []*llmtest.Server{c}},
+	} {
+		before := ledgers(all...)
+		out := run(tc.servers...)
+		t.Logf("%s: %d requests", tc.name, a.Count()+b.Count()+c.Count()-sum(before))
+		if n := reasked(before, all...); n != 0 {
+			t.Errorf("%s: %d requests for prompts already answered, want 0", tc.name, n)
+		}
+		if tasksOf(t, out) != tasksOf(t, first) {
+			t.Errorf("%s: figures differ:\n%s\n%s", tc.name, tasksOf(t, out), tasksOf(t, first))
+		}
+	}
+}
+
+// sum is the number of requests in ledgers.
+func sum(ledgers []map[string]llmtest.Usage) int {
+	n := 0
+	for _, l := range ledgers {
+		for _, u := range l {
+			n += u.Requests
+		}
+	}
+	return n
+}
+
+// tasksOf returns the "tasks" member of a task run's JSON document.
+func tasksOf(t *testing.T, doc string) string {
+	t.Helper()
+	var v struct {
+		Tasks json.RawMessage `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatal(err)
+	}
+	return string(v.Tasks)
 }

@@ -35,7 +35,7 @@ func AddClientFlags(fs *flag.FlagSet, concurrency int, cacheName, logAs string) 
 	cf := &ClientFlags{cacheName: filepath.Join("evalbook", cacheName), logAs: logAs, cmd: fs.Name()}
 	fs.StringVar(&cf.S.Model, "model", "", "model `NAME` as the endpoint knows it")
 	fs.StringVar(&cf.S.APIKeyEnv, "api-key-env", llm.DefaultConfig.APIKeyEnv, "environment `variable` holding the API key (unset: no key sent)")
-	fs.StringVar(&cf.cache, "cache", "", "reply cache `FILE` (JSON Lines, append-only); default evalbook/"+cacheName+" in the user cache directory; none: memory only")
+	fs.StringVar(&cf.cache, "cache", "", "reply cache `FILE` (JSON Lines, append-only; keyed by model and request, not by endpoint URL); default evalbook/"+cacheName+" in the user cache directory; none: memory only")
 	fs.IntVar(&cf.S.Concurrency, "concurrency", concurrency, "`N` requests in flight at once")
 	fs.IntVar(&cf.S.RPM, "rpm", 0, "at most `N` requests per minute (0: no limit)")
 	fs.IntVar(&cf.S.Retries, "retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network; a 200 reply is never bought twice)")
@@ -133,6 +133,10 @@ func (m *ModelClient) Report(e *Env) {
 	st := m.Client.Stats()
 	fmt.Fprintf(e.Stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n",
 		st.Requests, st.Retries, st.CacheHits, m.Where())
+	if n := m.Cache.Migrated(); n > 0 {
+		fmt.Fprintf(e.Stderr, "evalbook: %s keyed by endpoint URL (an older evalbook's cache) written again keyed by model and request, for a rerun on any endpoint\n",
+			Plural(n, "reply", "replies"))
+	}
 }
 
 // Interrupted turns a cancelled run, or one stopped by a 401/403, into a

@@ -57,11 +57,12 @@ type BatchJob struct {
 	Chats   []Request
 }
 
-// batchItem is one request of a batch: its cache key (the custom_id),
-// API path, body, the prompt hash it is cached with, and the parser of
+// batchItem is one request of a batch: its cache key (the custom_id) and
+// its key of format 1 on an endpoint, API path, body, the prompt hash it is cached with, and the parser of
 // its reply (as Sample or Complete would parse it).
 type batchItem struct {
 	key, path, hash string
+	oldKey          func(endpoint string) string // the key of format 1
 	chat            bool
 	body            func() ([]byte, error)
 	parse           func([]byte) (string, error)
@@ -99,18 +100,22 @@ func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (Bat
 		if err != nil {
 			return st, err
 		}
-		items = append(items, batchItem{key: pr.key, path: pr.path, hash: r.PromptHash, body: pr.body, parse: pr.parse})
+		items = append(items, batchItem{key: pr.key, oldKey: pr.oldKey, path: pr.path, hash: r.PromptHash, body: pr.body, parse: pr.parse})
 	}
 	for _, r := range job.Chats {
-		items = append(items, batchItem{key: CacheKey(c.endpoint, c.cfg.Model, r.PromptHash, r.System, r.User, c.params),
+		items = append(items, batchItem{key: CacheKey(c.cfg.Model, r.PromptHash, r.System, r.User, c.params), oldKey: c.oldChatKey(r),
 			path: "/chat/completions", hash: r.PromptHash, chat: true,
 			body: func() ([]byte, error) { return c.chatBody(r) }, parse: parseChat})
 	}
 	// The parsers of this job's requests also check the replies of
-	// resumed batches (the same command run again asks the same).
-	known := make(map[string]batchItem, len(items))
+	// resumed batches (the same command run again asks the same). A batch
+	// submitted before keys left the endpoint out has format-1 custom_ids:
+	// known holds those too, and their replies are cached under the
+	// current key.
+	known := make(map[string]batchItem, 2*len(items))
 	for _, it := range items {
 		known[it.key] = it
+		known[it.oldKey(c.endpoint)] = it
 	}
 	state, err := readBatchState(opt.StatePath)
 	if err != nil {
@@ -141,7 +146,11 @@ func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (Bat
 	byGroup := map[group][]line{}
 	sent := map[string]bool{}
 	for _, it := range items {
-		if _, ok := c.cache.Get(it.key); ok {
+		_, ok, err := c.cached(it.key, it.oldKey, it.hash)
+		if err != nil {
+			return st, err
+		}
+		if ok {
 			st.Cached++
 			continue
 		}
@@ -272,7 +281,11 @@ func (c *Client) finishBatch(ctx context.Context, id string, state *batchState, 
 				st.Failed++
 				continue
 			}
-			if err := c.cache.Put(out.CustomID, c.cfg.Model, it.hash, reply); err != nil {
+			key := out.CustomID
+			if ok {
+				key = it.key // the same, unless the batch has format-1 custom_ids
+			}
+			if err := c.cache.Put(key, c.cfg.Model, it.hash, reply); err != nil {
 				return err
 			}
 			st.Received++

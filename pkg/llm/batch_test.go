@@ -99,3 +99,71 @@ func TestBatchResumeOtherJob(t *testing.T) {
 		t.Fatalf("Complete = %q, %v, %d online", got, err, bs.Online)
 	}
 }
+
+// A batch submitted before key format 2 (its custom_ids are format-1
+// keys, which hashed the endpoint) and pending when evalbook was upgraded
+// is resumed: its replies are cached under the requests' current keys, so
+// Complete finds them, nothing is submitted again and no call is made
+// online. A cache file of format 1 counts its replies as cached.
+func TestBatchOldCustomIDs(t *testing.T) {
+	m := tasktest.NewModel("abc")
+	m.Chat = func(user string, _ int) string { return "R:" + user }
+	bs := tasktest.NewBatch(t, m)
+	cl, err := NewClient(Config{BaseURL: bs.BaseURL(), Model: "bigram", Cache: NewMemoryCache()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []Request{{PromptHash: "h", User: "x"}, {PromptHash: "h", User: "y"}}
+	// The old run's submission: format-1 custom_ids.
+	var in strings.Builder
+	for _, r := range reqs {
+		body, _ := cl.chatBody(r)
+		fmt.Fprintf(&in, `{"custom_id":%q,"method":"POST","url":"/v1/chat/completions","body":%s}`+"\n", oldChatKey(bs.BaseURL(), "bigram", r.PromptHash, r.System, r.User, cl.params), body)
+	}
+	ctx := context.Background()
+	fileID, err := cl.uploadBatchFile(ctx, []byte(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct {
+		ID string `json:"id"`
+	}
+	if err := cl.batchJSON(ctx, "POST", "/batches", map[string]any{"input_file_id": fileID, "endpoint": "/v1/chat/completions", "completion_window": "24h"}, &created); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(t.TempDir(), "state.json")
+	os.WriteFile(state, []byte(`{"batches": {"`+created.ID+`": "/chat/completions"}, "chat": {"`+created.ID+`": true}}`), 0o644)
+	st, err := cl.Batch(ctx, BatchJob{Chats: reqs}, BatchOptions{StatePath: state, Poll: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != (BatchStats{Cached: 2, Resumed: 1, Received: 2}) || bs.Created != 1 {
+		t.Fatalf("stats %+v, %d batches; want the old batch resumed, its 2 replies cached and nothing submitted", st, bs.Created)
+	}
+	for _, r := range reqs {
+		if got, err := cl.Complete(ctx, r); err != nil || got != "R:"+r.User {
+			t.Fatalf("Complete(%s) = %q, %v", r.User, got, err)
+		}
+	}
+	if bs.Online != 0 {
+		t.Fatalf("%d online calls", bs.Online)
+	}
+
+	// A format-1 cache file on the batch's endpoint: nothing to submit.
+	path := filepath.Join(t.TempDir(), "cache.jsonl")
+	var old strings.Builder
+	for _, r := range reqs {
+		fmt.Fprintf(&old, `{"key":%q,"model":"bigram","prompt":"h","reply":"R:%s"}`+"\n", oldChatKey(bs.BaseURL(), "bigram", r.PromptHash, r.System, r.User, cl.params), r.User)
+	}
+	os.WriteFile(path, []byte(old.String()), 0o644)
+	cache, err := OpenCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cache.Close()
+	cl2, _ := NewClient(Config{BaseURL: bs.BaseURL(), Model: "bigram", Cache: cache})
+	st, err = cl2.Batch(ctx, BatchJob{Chats: reqs}, BatchOptions{StatePath: filepath.Join(t.TempDir(), "s2.json")})
+	if err != nil || st != (BatchStats{Cached: 2}) || bs.Created != 1 || cache.Migrated() != 2 {
+		t.Fatalf("format-1 cache: %+v %v, %d batches, %d re-keyed", st, err, bs.Created, cache.Migrated())
+	}
+}

@@ -28,14 +28,34 @@ type Cache struct {
 	path     string
 	m        map[string]string
 	warnings []string
+	// old says whether the file holds entries keyed the first way (by
+	// endpoint URL); when it does not, no old key is ever looked up.
+	// stale counts those not re-keyed yet, for the warning.
+	old   bool
+	stale int
+	// endpoints are the base URLs of the clients using the cache, with
+	// which the old key of a request is formed.
+	endpoints []string
+	migrated  int
 }
 
-// cacheEntry is one line of the cache file.
+// KeyFormat is the format of the keys a Cache writes, recorded in each
+// entry as key_format: 2, keyed by what was asked (the API, the model,
+// the prompt hash, the messages or prompts and every parameter; see
+// CacheKey). An entry without key_format has a key of format 1, which
+// also hashed the endpoint's URL (evalbook before issue 26).
+const KeyFormat = 2
+
+// cacheEntry is one line of the cache file. OldKeys, on an entry of the
+// current format, are the format-1 keys it was found under (the entry was
+// re-keyed, see Cache.Migrated).
 type cacheEntry struct {
-	Key    string `json:"key"`
-	Model  string `json:"model"`
-	Prompt string `json:"prompt"`
-	Reply  string `json:"reply"`
+	Key       string   `json:"key"`
+	KeyFormat int      `json:"key_format,omitempty"`
+	OldKeys   []string `json:"old_keys,omitempty"`
+	Model     string   `json:"model"`
+	Prompt    string   `json:"prompt"`
+	Reply     string   `json:"reply"`
 }
 
 // NewMemoryCache returns a cache that lives only as long as the process.
@@ -46,6 +66,14 @@ func NewMemoryCache() *Cache { return &Cache{m: map[string]string{}} }
 // kill) is removed from the file and reported in Warnings; so is any other
 // line that is not a valid entry, which is skipped. A later entry for the
 // same key replaces an earlier one.
+//
+// Entries of key format 1 (keyed by endpoint URL, written before issue 26)
+// are loaded too: a client finds one when it asks the request of that
+// entry from one of the endpoints the cache's clients use (the URL it was
+// first asked of), and writes it again under its new key, recording the
+// old one, so that from then on the URL no longer matters. Warnings says
+// how many such entries have not been re-keyed: a request whose endpoint
+// has moved since cannot be matched with its old entry and is asked again.
 func OpenCache(path string) (*Cache, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
@@ -61,6 +89,12 @@ func OpenCache(path string) (*Cache, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: removing torn last line: %w", path, err)
 	}
+	if c.stale > 0 {
+		c.warnings = append(c.warnings, fmt.Sprintf("%s: %s keyed by endpoint URL, as evalbook wrote them before keying replies by model and request: "+
+			"each is used when its request goes to the URL it was first sent to, and is then re-keyed so the URL no longer matters; "+
+			"a request whose endpoint has moved since is asked again (run once with the old --endpoint list to re-key them all)",
+			path, nounCount(c.stale, "reply is", "replies are")))
+	}
 	return c, nil
 }
 
@@ -69,6 +103,16 @@ func OpenCache(path string) (*Cache, error) {
 func (c *Cache) load(f *os.File) (int64, error) {
 	r := bufio.NewReaderSize(f, 64<<10)
 	var off int64
+	old := map[string]bool{}     // keys of format 1
+	rekeyed := map[string]bool{} // format-1 keys written again under a new key
+	defer func() {
+		c.old = len(old) > 0
+		for k := range old {
+			if !rekeyed[k] {
+				c.stale++
+			}
+		}
+	}()
 	for line := 1; ; line++ {
 		raw, err := readLine(r, MaxCacheLine)
 		if errors.Is(err, errLongLine) {
@@ -89,6 +133,14 @@ func (c *Cache) load(f *os.File) (int64, error) {
 				c.warnings = append(c.warnings, fmt.Sprintf("%s:%d: not a cache entry, skipped", c.path, line))
 			default:
 				c.m[e.Key] = e.Reply
+				switch {
+				case e.KeyFormat == 0:
+					old[e.Key] = true
+				default:
+					for _, k := range e.OldKeys {
+						rekeyed[k] = true
+					}
+				}
 			}
 		}
 		if errors.Is(err, io.EOF) {
@@ -111,13 +163,19 @@ func (c *Cache) Get(key string) (string, bool) {
 // Put stores a reply and, for a file cache, appends it to the file in one
 // write.
 func (c *Cache) Put(key, model, promptHash, reply string) error {
-	line, err := json.Marshal(cacheEntry{Key: key, Model: model, Prompt: promptHash, Reply: reply})
+	line, err := json.Marshal(cacheEntry{Key: key, KeyFormat: KeyFormat, Model: model, Prompt: promptHash, Reply: reply})
 	if err != nil {
 		return err
 	}
-	line = append(line, '\n')
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.write(key, reply, line)
+}
+
+// write appends line (the entry of key) to the file and keeps reply in
+// memory; c.mu is held.
+func (c *Cache) write(key, reply string, line []byte) error {
+	line = append(line, '\n')
 	if c.f != nil {
 		if _, err := c.f.Write(line); err != nil {
 			return fmt.Errorf("cache %s: %w", c.path, err)
@@ -125,6 +183,67 @@ func (c *Cache) Put(key, model, promptHash, reply string) error {
 	}
 	c.m[key] = reply
 	return nil
+}
+
+// addEndpoint records the base URL of a client using the cache: the old
+// keys of its requests are formed with it (see OpenCache).
+func (c *Cache) addEndpoint(endpoint string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.endpoints {
+		if e == endpoint {
+			return
+		}
+	}
+	c.endpoints = append(c.endpoints, endpoint)
+}
+
+// rekey looks a request up by its format-1 keys (oldKey of each endpoint
+// of the cache's clients) and, when one holds a reply, writes that reply
+// under key, recording the old keys that held it, and returns it.
+func (c *Cache) rekey(key string, oldKey func(endpoint string) string, model, promptHash string) (string, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.old || oldKey == nil {
+		return "", false, nil
+	}
+	if r, ok := c.m[key]; ok { // re-keyed by another caller meanwhile
+		return r, true, nil
+	}
+	var (
+		found []string
+		reply string
+	)
+	for _, ep := range c.endpoints {
+		k := oldKey(ep)
+		if r, ok := c.m[k]; ok {
+			if found == nil {
+				reply = r
+			}
+			found = append(found, k)
+		}
+	}
+	if found == nil {
+		return "", false, nil
+	}
+	line, err := json.Marshal(cacheEntry{Key: key, KeyFormat: KeyFormat, OldKeys: found, Model: model, Prompt: promptHash, Reply: reply})
+	if err == nil {
+		err = c.write(key, reply, line)
+	}
+	if err != nil {
+		return "", false, err
+	}
+	c.migrated++
+	return reply, true, nil
+}
+
+// Migrated returns the number of replies found under a key of format 1
+// (by endpoint URL) and written again under their key of the current
+// format since the cache was opened.
+func (c *Cache) Migrated() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.migrated
 }
 
 // Len returns the number of cached replies.
@@ -156,13 +275,41 @@ func (c *Cache) Close() error {
 	return err
 }
 
-// CacheKey returns the key of a chat request: SHA-256, in hex, over the
-// endpoint, the model, the prompt hash, the rendered messages and the
-// sampling parameters, so that changing any of them makes a new request.
-// The API key is not part of it. (Prompt requests have keys of their own
-// form, so the two APIs can share one cache.)
-func CacheKey(endpoint, model, promptHash, system, user string, p Params) string {
-	b, _ := json.Marshal(struct {
+// CacheKey returns the key of a chat request (Complete's): SHA-256, in
+// hex, over what was asked — the API path, the model, the prompt hash, the
+// rendered messages and the sampling parameters — so that changing any of
+// them makes a new request, and nothing else does. The endpoint's URL is
+// not part of it: the same request asked of a server moved to another
+// port, or of another server in an --endpoint list, finds the reply
+// cached. A model name is taken to name one model, whichever server
+// serves it; two servers that serve different weights under one name need
+// different names or caches. The API key is not part of the key either.
+// (Prompt and sample requests have keys of their own form, so the APIs
+// can share one cache.)
+func CacheKey(model, promptHash, system, user string, p Params) string {
+	return hashKey(struct {
+		Format int    `json:"key_format"`
+		API    string `json:"api"`
+		Path   string `json:"path"`
+		Model  string `json:"model"`
+		Prompt string `json:"prompt_hash"`
+		System string `json:"system"`
+		User   string `json:"user"`
+		Params Params `json:"params"`
+	}{KeyFormat, "chat", "/chat/completions", model, promptHash, system, user, p})
+}
+
+// hashKey is SHA-256, in hex, over v in JSON.
+func hashKey(v any) string {
+	b, _ := json.Marshal(v)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// oldChatKey is a chat request's key of format 1, which hashed the
+// endpoint too (evalbook before issue 26); a cache file may hold such keys.
+func oldChatKey(endpoint, model, promptHash, system, user string, p Params) string {
+	return hashKey(struct {
 		Endpoint string `json:"endpoint"`
 		Model    string `json:"model"`
 		Prompt   string `json:"prompt"`
@@ -170,8 +317,6 @@ func CacheKey(endpoint, model, promptHash, system, user string, p Params) string
 		User     string `json:"user"`
 		Params   Params `json:"params"`
 	}{strings.TrimRight(endpoint, "/"), model, promptHash, system, user, p})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // Params are the sampling parameters sent with every chat request.

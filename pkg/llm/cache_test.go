@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,21 +12,42 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/internal/llmtest"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
-// TestCacheKeyStable pins two chat keys to the values judge.CacheKey gave
-// before the client moved to this package (commit 3ba1b44, printed by a
-// throwaway test there), so that cache files written by earlier runs of
-// evalbook judge, calibrate, probes and generate stay valid.
+// TestCacheKeyStable pins two chat keys of each format. Format 1 (by
+// endpoint URL) gives the values judge.CacheKey gave before the client
+// moved to this package (commit 3ba1b44, printed by a throwaway test
+// there): a cache file written by earlier runs of evalbook judge,
+// calibrate, probes and generate is still read (see TestOldCacheFile).
+// The format-1 completions and sample keys below were printed by their
+// functions at commit 9f3c862 and equal sha256sum over
+//
+//	{"api":"completions","endpoint":"http://127.0.0.1:8000/v1","model":"bigram","prompt_hash":"h","prompt":"the quick","params":{"temperature":0,"max_tokens":0,"echo":true,"logprobs":1}}
+//	{"api":"sample","endpoint":"http://127.0.0.1:8000/v1","model":"bigram","prompt_hash":"h","chat":false,"system":"","user":"","prompts":["a","b"],"params":{"temperature":0.5,"n":2,"stop":["\n"]}}
+//
+// Format 2 is SHA-256 over the JSON shown, as coreutils computes it:
+//
+//	printf '%s' '{"key_format":2,"api":"chat","path":"/chat/completions","model":"judge-small","prompt_hash":"abc","system":"be strict","user":"hello","params":{"temperature":0,"seed":7,"max_tokens":256}}' | sha256sum
+//	printf '%s' '{"key_format":2,"api":"chat","path":"/chat/completions","model":"m","prompt_hash":"","system":"","user":"नमस्ते","params":{"temperature":0}}' | sha256sum
 func TestCacheKeyStable(t *testing.T) {
 	seed := int64(7)
+	zero, one := 0, 1
 	for _, tc := range []struct {
 		got, want string
 	}{
-		{CacheKey("http://127.0.0.1:8000/v1/", "judge-small", "abc", "be strict", "hello", Params{Seed: &seed, MaxTokens: 256}),
+		{oldChatKey("http://127.0.0.1:8000/v1/", "judge-small", "abc", "be strict", "hello", Params{Seed: &seed, MaxTokens: 256}),
 			"0fadfcc703f3ce5cc4501b28ac683a93d324e0d90164d3f499842c54a7d37fc0"},
-		{CacheKey("http://127.0.0.1:8000/v1", "m", "", "", "नमस्ते", Params{}),
+		{oldChatKey("http://127.0.0.1:8000/v1", "m", "", "", "नमस्ते", Params{}),
 			"19ed52d16bc4ab2847887a6d0d3f87ba38d401423ad3f4e3daf5957ecf648a8f"},
+		{oldPromptKey("http://127.0.0.1:8000/v1", "bigram", "h", "the quick", promptParams{MaxTokens: &zero, Echo: true, Logprobs: &one}),
+			"716743ecab166535a80129d23759c34ce3fd484839bc1a60f1a4f30c450e1baa"},
+		{oldSampleKey("http://127.0.0.1:8000/v1", "bigram", SampleRequest{PromptHash: "h", Prompts: []string{"a", "b"}}, sampleParams{Temperature: 0.5, N: 2, Stop: []string{"\n"}}),
+			"2fe8752573996117fd3b786390b405379bfd612a2d9971f4405c9a3d2b5933a4"},
+		{CacheKey("judge-small", "abc", "be strict", "hello", Params{Seed: &seed, MaxTokens: 256}),
+			"d523d6f786383501a790977b5858c94aa96adf6b51b03c095442eb07a15c672b"},
+		{CacheKey("m", "", "", "नमस्ते", Params{}),
+			"dbdc5aa8c4429b66b83e0aa5e76a4e2f88fb12abfdab3120bc39acaaf91d21c3"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("key %s, want %s", tc.got, tc.want)
@@ -34,30 +56,34 @@ func TestCacheKeyStable(t *testing.T) {
 }
 
 // TestCacheKeysDiffer: every input of a key changes it, and a chat
-// request and a prompt request with the same text do not share a key.
+// request, a prompt request and a sample request with the same text do
+// not share a key.
 func TestCacheKeysDiffer(t *testing.T) {
 	seed, other := int64(7), int64(8)
-	base := CacheKey("http://h/v1", "m", "h", "s", "u", Params{Seed: &seed})
+	base := CacheKey("m", "h", "s", "u", Params{Seed: &seed})
 	for name, k := range map[string]string{
-		"endpoint":   CacheKey("http://g/v1", "m", "h", "s", "u", Params{Seed: &seed}),
-		"model":      CacheKey("http://h/v1", "n", "h", "s", "u", Params{Seed: &seed}),
-		"hash":       CacheKey("http://h/v1", "m", "i", "s", "u", Params{Seed: &seed}),
-		"system":     CacheKey("http://h/v1", "m", "h", "", "u", Params{Seed: &seed}),
-		"user":       CacheKey("http://h/v1", "m", "h", "s", "v", Params{Seed: &seed}),
-		"seed":       CacheKey("http://h/v1", "m", "h", "s", "u", Params{Seed: &other}),
-		"max tokens": CacheKey("http://h/v1", "m", "h", "s", "u", Params{Seed: &seed, MaxTokens: 5}),
+		"model":      CacheKey("n", "h", "s", "u", Params{Seed: &seed}),
+		"hash":       CacheKey("m", "i", "s", "u", Params{Seed: &seed}),
+		"system":     CacheKey("m", "h", "", "u", Params{Seed: &seed}),
+		"user":       CacheKey("m", "h", "s", "v", Params{Seed: &seed}),
+		"seed":       CacheKey("m", "h", "s", "u", Params{Seed: &other}),
+		"max tokens": CacheKey("m", "h", "s", "u", Params{Seed: &seed, MaxTokens: 5}),
+		"format 1":   oldChatKey("http://h/v1", "m", "h", "s", "u", Params{Seed: &seed}),
 	} {
 		if k == base {
 			t.Errorf("changing the %s keeps the key", name)
 		}
 	}
-	if CacheKey("http://h/v1/", "m", "h", "s", "u", Params{Seed: &seed}) != base {
-		t.Error("a trailing slash on the endpoint changes the key")
+	if oldChatKey("http://h/v1/", "m", "h", "s", "u", Params{Seed: &seed}) != oldChatKey("http://h/v1", "m", "h", "s", "u", Params{Seed: &seed}) {
+		t.Error("a trailing slash on the endpoint changes a format-1 key")
+	}
+	if oldChatKey("http://g/v1", "m", "h", "s", "u", Params{Seed: &seed}) == oldChatKey("http://h/v1", "m", "h", "s", "u", Params{Seed: &seed}) {
+		t.Error("format 1: another endpoint keeps the key")
 	}
 	zero, one := 0, 1
 	p := promptParams{MaxTokens: &zero, Echo: true, Logprobs: &one}
-	pk := promptKey("http://h/v1", "m", "h", "u", p)
-	if pk == CacheKey("http://h/v1", "m", "h", "", "u", Params{}) {
+	pk := promptKey("m", "h", "u", p)
+	if pk == CacheKey("m", "h", "", "u", Params{}) {
 		t.Error("a prompt request has a chat request's key")
 	}
 	for name, q := range map[string]promptParams{
@@ -66,9 +92,14 @@ func TestCacheKeysDiffer(t *testing.T) {
 		"logprobs 0":    {MaxTokens: &zero, Echo: true, Logprobs: &zero},
 		"no logprobs":   {MaxTokens: &zero, Echo: true},
 	} {
-		if promptKey("http://h/v1", "m", "h", "u", q) == pk {
+		if promptKey("m", "h", "u", q) == pk {
 			t.Errorf("%s: same key as echo, logprobs 1, max_tokens 0", name)
 		}
+	}
+	chat := SampleRequest{PromptHash: "h", Chat: true, User: "u"}
+	sk := sampleKey("m", chat, sampleParams{}, "/chat/completions")
+	if sk == CacheKey("m", "h", "", "u", Params{}) || sk == sampleKey("m", SampleRequest{PromptHash: "h", Prompts: []string{"u"}}, sampleParams{}, "/completions") {
+		t.Error("a chat sample request shares a key with Complete's or a completions sample's")
 	}
 }
 
@@ -225,4 +256,140 @@ func TestCacheLineLimit(t *testing.T) {
 		t.Fatalf("default limit: %v, %d entries, warnings %q", err, c.Len(), c.Warnings())
 	}
 	c.Close()
+}
+
+// TestCacheEndpointMoved: replies are keyed by what was asked, so a
+// client on another server (another port) with the same model and cache
+// asks nothing already answered, through chat, completions and sample
+// requests alike; the file names no endpoint and every entry has
+// key_format 2.
+func TestCacheEndpointMoved(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox")
+	a, b := tasktest.New(t, m), tasktest.New(t, m)
+	path := filepath.Join(t.TempDir(), "cache.jsonl")
+	zero, one := 0, 1
+	ask := func(s *llmtest.Server) string {
+		t.Helper()
+		cache, err := OpenCache(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cache.Close()
+		c, err := NewClient(Config{BaseURL: s.BaseURL(), Model: "bigram", Cache: cache, Retries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		var out []any
+		for _, q := range []string{"the", "कौन सी नदी?"} {
+			r, err := c.Complete(ctx, Request{PromptHash: "p1", User: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r)
+		}
+		lp, err := c.CompletePrompt(ctx, PromptRequest{PromptHash: "p1", Prompt: "the quick", Echo: true, Logprobs: &one, MaxTokens: &zero})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sm, err := c.Sample(ctx, SampleRequest{PromptHash: "p1", Prompts: []string{"the q", "the b"}, Echo: true, Logprobs: &zero, MaxTokens: &zero})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, lp, sm)
+		b, _ := json.Marshal(out)
+		return string(b)
+	}
+	first := ask(a)
+	if a.Count() != 4 {
+		t.Fatalf("first run: %d requests, want 4", a.Count())
+	}
+	if again := ask(b); b.Count() != 0 || again != first {
+		t.Errorf("the same requests of a server on another port: %d requests, replies\n%s\nwant 0 and\n%s", b.Count(), again, first)
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Contains(string(data), "127.0.0.1") || strings.Count(string(data), `"key_format":2`) != 4 || strings.Count(string(data), "\n") != 4 {
+		t.Errorf("cache file:\n%s", data)
+	}
+}
+
+// writeOldCache writes entries as evalbook wrote them before key format 2:
+// no key_format, keys that hash the endpoint.
+func writeOldCache(t *testing.T, path string, entries map[string]string) {
+	t.Helper()
+	var buf strings.Builder
+	for k, r := range entries {
+		fmt.Fprintf(&buf, `{"key":%q,"model":"judge-small","prompt":"p1","reply":%q}`+"\n", k, r)
+	}
+	if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOldCacheFile: a cache file keyed the old way (by endpoint URL) is
+// read: opening it warns how many replies are keyed by URL and that a
+// request whose endpoint moved is asked again; a client on the URL the
+// replies were asked of gets them without a request and re-keys them, so
+// that the next run on another port asks nothing and the warning is gone.
+// A client on another URL cannot match an old entry and asks again, as
+// the warning said.
+func TestOldCacheFile(t *testing.T) {
+	a, b := llmtest.New(t), llmtest.New(t)
+	for _, s := range []*llmtest.Server{a, b} {
+		s.Answer = func(prompt string) string { return "new: " + prompt }
+	}
+	dir := t.TempDir()
+	cfgA := quickConfig(a)
+	var p Params // quickConfig: no seed, no max tokens
+	old := map[string]string{}
+	questions := []string{"q1", "q2", "q3"}
+	for _, q := range questions {
+		old[oldChatKey(a.BaseURL(), cfgA.Model, "p1", "", q, p)] = "old: " + q
+	}
+	path := filepath.Join(dir, "cache.jsonl")
+	writeOldCache(t, path, old)
+	run := func(s *llmtest.Server, path string) ([]string, *Cache, []string) {
+		t.Helper()
+		cache, err := OpenCache(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warnings := cache.Warnings()
+		cfg := quickConfig(s)
+		cfg.Cache = cache
+		c, _ := NewClient(cfg)
+		var out []string
+		for _, q := range questions {
+			r, err := c.Complete(context.Background(), Request{PromptHash: "p1", User: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r)
+		}
+		cache.Close()
+		return out, cache, warnings
+	}
+	got, cache, w := run(a, path)
+	if len(w) != 1 || !strings.Contains(w[0], "cache.jsonl: 3 replies are keyed by endpoint URL") || !strings.Contains(w[0], "is asked again") {
+		t.Errorf("warnings %q", w)
+	}
+	if a.Count() != 0 || cache.Migrated() != 3 || fmt.Sprint(got) != "[old: q1 old: q2 old: q3]" {
+		t.Fatalf("old file on its URL: %d requests, %d re-keyed, replies %q; want 0, 3 and the old replies", a.Count(), cache.Migrated(), got)
+	}
+	got, cache, w = run(b, path)
+	if len(w) != 0 || b.Count() != 0 || cache.Migrated() != 0 || fmt.Sprint(got) != "[old: q1 old: q2 old: q3]" {
+		t.Fatalf("re-keyed file on another port: warnings %q, %d requests, %d re-keyed, replies %q", w, b.Count(), cache.Migrated(), got)
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Count(string(data), `"old_keys":[`) != 3 || strings.Count(string(data), "\n") != 6 {
+		t.Errorf("cache file:\n%s", data)
+	}
+
+	// The old file asked of another URL: nothing matches, every request is made.
+	other := filepath.Join(dir, "other.jsonl")
+	writeOldCache(t, other, old)
+	got, cache, w = run(b, other)
+	if len(w) != 1 || b.Count() != 3 || cache.Migrated() != 0 || fmt.Sprint(got) != "[new: q1 new: q2 new: q3]" {
+		t.Fatalf("old file on another URL: warnings %q, %d requests, replies %q", w, b.Count(), got)
+	}
 }

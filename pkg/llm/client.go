@@ -258,6 +258,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.RPM > 0 {
 		c.limit = &limiter{interval: time.Minute / time.Duration(cfg.RPM)}
 	}
+	c.cache.addEndpoint(c.endpoint)
 	return c, nil
 }
 
@@ -277,17 +278,39 @@ func (c *Client) Stopped() error {
 
 // Complete sends req to BaseURL/chat/completions and returns the reply's
 // choices[0].message.content, from the cache when the same request
-// (endpoint, model, prompt hash, messages, parameters; see CacheKey) was
-// answered before. Identical requests in flight at once are sent once.
+// (model, prompt hash, messages, parameters; not the endpoint: see
+// CacheKey) was answered before, by this endpoint or another. Identical requests in flight at once are sent once.
 func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
-	key := CacheKey(c.endpoint, c.cfg.Model, req.PromptHash, req.System, req.User, c.params)
-	return c.call(ctx, key, req.PromptHash, func() ([]byte, error) { return c.chatBody(req) }, "/chat/completions", parseChat)
+	key := CacheKey(c.cfg.Model, req.PromptHash, req.System, req.User, c.params)
+	return c.call(ctx, key, c.oldChatKey(req), req.PromptHash, func() ([]byte, error) { return c.chatBody(req) }, "/chat/completions", parseChat)
 }
 
-// call returns the cached reply for key, or makes the request (once for
-// all callers asking for key at the same time) and caches its reply.
-func (c *Client) call(ctx context.Context, key, promptHash string, body func() ([]byte, error), path string, parse func([]byte) (string, error)) (string, error) {
+// oldChatKey returns the format-1 key of req on an endpoint.
+func (c *Client) oldChatKey(req Request) func(string) string {
+	return func(endpoint string) string {
+		return oldChatKey(endpoint, c.cfg.Model, req.PromptHash, req.System, req.User, c.params)
+	}
+}
+
+// cached returns the reply cached for key, or for the request's key of
+// format 1 (oldKey on each endpoint of the cache's clients), which it then
+// writes again under key.
+func (c *Client) cached(key string, oldKey func(string) string, promptHash string) (string, bool, error) {
 	if reply, ok := c.cache.Get(key); ok {
+		return reply, true, nil
+	}
+	return c.cache.rekey(key, oldKey, c.cfg.Model, promptHash)
+}
+
+// call returns the cached reply for key (or oldKey, see cached), or makes
+// the request (once for all callers asking for key at the same time) and
+// caches its reply.
+func (c *Client) call(ctx context.Context, key string, oldKey func(string) string, promptHash string, body func() ([]byte, error), path string, parse func([]byte) (string, error)) (string, error) {
+	reply, ok, err := c.cached(key, oldKey, promptHash)
+	if err != nil {
+		return "", err
+	}
+	if ok {
 		c.hits.Add(1)
 		return reply, nil
 	}

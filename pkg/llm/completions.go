@@ -2,8 +2,6 @@ package llm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -59,9 +57,9 @@ type Logprobs struct {
 }
 
 // CompletePrompt sends req to BaseURL/completions and returns the first
-// choice, from the cache when the same request (endpoint, model, prompt
-// hash, prompt, temperature, seed, max_tokens, echo, logprobs) was answered
-// before. It shares Complete's retries, limits, cache and counts; a reply
+// choice, from the cache when the same request (model, prompt hash,
+// prompt, temperature, seed, max_tokens, echo, logprobs; not the endpoint)
+// was answered before. It shares Complete's retries, limits, cache and counts; a reply
 // without choices[0].text, or without logprobs when the request asked for
 // them, is malformed (ErrMalformed) and not retried (the 200 reply was paid for).
 func (c *Client) CompletePrompt(ctx context.Context, req PromptRequest) (Completion, error) {
@@ -76,7 +74,10 @@ func (c *Client) CompletePrompt(ctx context.Context, req PromptRequest) (Complet
 	if p.Logprobs != nil && *p.Logprobs < 0 {
 		return Completion{}, fmt.Errorf("completions: logprobs %d is negative", *p.Logprobs)
 	}
-	key := promptKey(c.endpoint, c.cfg.Model, req.PromptHash, req.Prompt, p)
+	key := promptKey(c.cfg.Model, req.PromptHash, req.Prompt, p)
+	oldKey := func(endpoint string) string {
+		return oldPromptKey(endpoint, c.cfg.Model, req.PromptHash, req.Prompt, p)
+	}
 	body := func() ([]byte, error) {
 		return json.Marshal(struct {
 			Model  string `json:"model"`
@@ -85,7 +86,7 @@ func (c *Client) CompletePrompt(ctx context.Context, req PromptRequest) (Complet
 			Stream bool `json:"stream"`
 		}{c.cfg.Model, req.Prompt, p, false})
 	}
-	raw, err := c.call(ctx, key, req.PromptHash, body, "/completions", func(data []byte) (string, error) {
+	raw, err := c.call(ctx, key, oldKey, req.PromptHash, body, "/completions", func(data []byte) (string, error) {
 		return parseCompletion(data, req.Logprobs != nil)
 	})
 	if err != nil {
@@ -108,10 +109,24 @@ type promptParams struct {
 	Logprobs    *int    `json:"logprobs,omitempty"`
 }
 
-// promptKey is CacheKey for the completions API. The "api" member keeps
-// its keys apart from chat keys on the same endpoint and cache.
-func promptKey(endpoint, model, promptHash, prompt string, p promptParams) string {
-	b, _ := json.Marshal(struct {
+// promptKey is CacheKey for the completions API (CompletePrompt's): what
+// was asked, not where. The "api" member keeps its keys apart from chat
+// and sample keys in the same cache.
+func promptKey(model, promptHash, prompt string, p promptParams) string {
+	return hashKey(struct {
+		Format int          `json:"key_format"`
+		API    string       `json:"api"`
+		Path   string       `json:"path"`
+		Model  string       `json:"model"`
+		Hash   string       `json:"prompt_hash"`
+		Prompt string       `json:"prompt"`
+		Params promptParams `json:"params"`
+	}{KeyFormat, "completions", "/completions", model, promptHash, prompt, p})
+}
+
+// oldPromptKey is promptKey of format 1, which hashed the endpoint too.
+func oldPromptKey(endpoint, model, promptHash, prompt string, p promptParams) string {
+	return hashKey(struct {
 		API      string       `json:"api"`
 		Endpoint string       `json:"endpoint"`
 		Model    string       `json:"model"`
@@ -119,8 +134,6 @@ func promptKey(endpoint, model, promptHash, prompt string, p promptParams) strin
 		Prompt   string       `json:"prompt"`
 		Params   promptParams `json:"params"`
 	}{"completions", strings.TrimRight(endpoint, "/"), model, promptHash, prompt, p})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // parseCompletion checks a completions reply and returns its first choice

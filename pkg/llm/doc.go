@@ -19,7 +19,11 @@
 // concurrency limit and an optional requests-per-minute limit, stop on
 // context cancellation, send identical requests in flight at once only
 // once, and keep replies in a Cache: in memory, or in an append-only file
-// (OpenCache) that makes a rerun resume without repeating paid calls.
+// (OpenCache) that makes a rerun resume without repeating paid calls. A
+// reply is keyed by what was asked (model, API path, prompt hash, messages
+// or prompts, parameters; see CacheKey), not by the endpoint's URL, so
+// clients of several endpoints serving one model share a cache and a
+// server moved to another port finds its replies.
 //
 // A call that fails is a *CallError: its HTTP status, its attempts, its
 // Kind ("server_error", "timeout", "too_large", "auth", ...), and Cell, the

@@ -2,8 +2,6 @@ package llm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -61,8 +59,8 @@ type sampleParams struct {
 }
 
 // Sample sends req and returns every choice and the usage, from the
-// cache when the same request (endpoint, model, prompt hash, prompts or
-// messages, every parameter) was answered before. It shares the client's
+// cache when the same request (model, prompt hash, prompts or messages,
+// every parameter; not the endpoint) was answered before. It shares the client's
 // retries, limits, cache and counts; a reply whose choices do not match
 // the request (count, or missing log probabilities asked for) is
 // malformed and not retried.
@@ -71,7 +69,7 @@ func (c *Client) Sample(ctx context.Context, req SampleRequest) (Sampled, error)
 	if err != nil {
 		return Sampled{}, err
 	}
-	raw, err := c.call(ctx, pr.key, req.PromptHash, pr.body, pr.path, pr.parse)
+	raw, err := c.call(ctx, pr.key, pr.oldKey, req.PromptHash, pr.body, pr.path, pr.parse)
 	if err != nil {
 		return Sampled{}, err
 	}
@@ -82,10 +80,11 @@ func (c *Client) Sample(ctx context.Context, req SampleRequest) (Sampled, error)
 	return out, nil
 }
 
-// prepared is a SampleRequest ready to send: its cache key, API path,
-// body and reply parser.
+// prepared is a SampleRequest ready to send: its cache key (and its key
+// of format 1 on an endpoint), API path, body and reply parser.
 type prepared struct {
 	key, path string
+	oldKey    func(endpoint string) string
 	body      func() ([]byte, error)
 	parse     func([]byte) (string, error)
 }
@@ -146,12 +145,30 @@ func (c *Client) prepare(req SampleRequest) (prepared, error) {
 			Stream bool `json:"stream"`
 		}{c.cfg.Model, prompt, p, false})
 	}
-	return prepared{key: sampleKey(c.endpoint, c.cfg.Model, req, p), path: path, body: body,
-		parse: func(data []byte) (string, error) { return parseSampled(data, req.Chat, want, req.Logprobs != nil) }}, nil
+	return prepared{key: sampleKey(c.cfg.Model, req, p, path), path: path, body: body,
+		oldKey: func(endpoint string) string { return oldSampleKey(endpoint, c.cfg.Model, req, p) },
+		parse:  func(data []byte) (string, error) { return parseSampled(data, req.Chat, want, req.Logprobs != nil) }}, nil
 }
 
-func sampleKey(endpoint, model string, req SampleRequest, p sampleParams) string {
-	b, _ := json.Marshal(struct {
+// sampleKey is CacheKey for Sample: what was asked, not where.
+func sampleKey(model string, req SampleRequest, p sampleParams, path string) string {
+	return hashKey(struct {
+		Format  int          `json:"key_format"`
+		API     string       `json:"api"`
+		Path    string       `json:"path"`
+		Model   string       `json:"model"`
+		Hash    string       `json:"prompt_hash"`
+		Chat    bool         `json:"chat"`
+		System  string       `json:"system"`
+		User    string       `json:"user"`
+		Prompts []string     `json:"prompts"`
+		Params  sampleParams `json:"params"`
+	}{KeyFormat, "sample", path, model, req.PromptHash, req.Chat, req.System, req.User, req.Prompts, p})
+}
+
+// oldSampleKey is sampleKey of format 1, which hashed the endpoint too.
+func oldSampleKey(endpoint, model string, req SampleRequest, p sampleParams) string {
+	return hashKey(struct {
 		API      string       `json:"api"`
 		Endpoint string       `json:"endpoint"`
 		Model    string       `json:"model"`
@@ -162,8 +179,6 @@ func sampleKey(endpoint, model string, req SampleRequest, p sampleParams) string
 		Prompts  []string     `json:"prompts"`
 		Params   sampleParams `json:"params"`
 	}{"sample", strings.TrimRight(endpoint, "/"), model, req.PromptHash, req.Chat, req.System, req.User, req.Prompts, p})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // parseSampled checks a completions or chat reply holding want choices

@@ -332,10 +332,13 @@ func extract(t *Task, text string) *string {
 	return &s
 }
 
-// Spread sends each request to one of several samplers (one per endpoint),
-// chosen by a hash of the request's prompts or message, so that a request
-// always goes to the same endpoint and a rerun with the same endpoints
-// finds every reply in the cache.
+// Spread sends each request to one of several samplers (one per endpoint,
+// all serving the same model), chosen by a hash of the request's prompts
+// or message, so that identical requests go to the same sampler and are
+// sent once. Which endpoint answers does not matter to the cache: llm
+// keys a reply by model and request, not by URL, so a rerun with the
+// endpoints reordered, fewer, or moved to other ports finds every reply
+// the samplers' shared cache holds.
 type Spread []Sampler
 
 // Sample implements Sampler.
