@@ -236,7 +236,7 @@ func OutcomeCSV(w io.Writer, run *Run, metric string) (int, error) {
 		if !ok || math.IsNaN(v) {
 			continue
 		}
-		if err := cw.Write([]string{pairKey(s), s.Task, s.Model, ftoa(v)}); err != nil {
+		if err := cw.Write([]string{s.Task + "/" + s.SampleID, s.Task, s.Model, ftoa(v)}); err != nil {
 			return n, err
 		}
 		n++
@@ -263,13 +263,55 @@ var ErrUnpaired = fmt.Errorf("the runs do not hold the same documents")
 // the task as the group: what compare.Versions takes. Every document
 // with the metric must be in both runs, once.
 func Paired(old, new *Run, metric string) (keys []string, a, b []float64, groups []string, err error) {
+	keys, a, b, groups, _, err = paired(old, new, metric)
+	return
+}
+
+// paired is Paired that also says what paired the samples. The keys it
+// returns are the ids people know (task/doc_id), led by the model when a
+// run holds one item under several models; the matching itself uses
+// lm-eval's doc_hash when every sample of both runs has one.
+func paired(old, new *Run, metric string) (keys []string, a, b []float64, groups []string, how string, err error) {
 	useHash := allHashed(old, metric) && allHashed(new, metric)
+	models := multiModel(old) || multiModel(new)
 	key := func(s *Sample) string {
+		k := s.Task + "/" + s.SampleID
 		if useHash {
-			return pairKey(s)
+			k = pairKey(s)
 		}
-		return s.Task + "/" + s.SampleID
+		if models {
+			k = s.Model + "/" + k
+		}
+		return k
 	}
+	show := func(s *Sample) string {
+		k := s.Task + "/" + s.SampleID
+		if models {
+			k = s.Model + "/" + k
+		}
+		return k
+	}
+	how = "task/sample id"
+	if useHash {
+		how = "task/doc_hash (shown as task/doc_id)"
+	}
+	if models {
+		how = "model/" + how
+	}
+	keys, a, b, groups, err = pairBy(old, new, metric, key, show)
+	return keys, a, b, groups, how, err
+}
+
+func multiModel(r *Run) bool {
+	for i := 1; i < len(r.Samples); i++ {
+		if r.Samples[i].Model != r.Samples[0].Model {
+			return true
+		}
+	}
+	return false
+}
+
+func pairBy(old, new *Run, metric string, key, show func(*Sample) string) (keys []string, a, b []float64, groups []string, err error) {
 	idx := map[string]int{}
 	var bv []float64
 	for i := range new.Samples {
@@ -301,7 +343,7 @@ func Paired(old, new *Run, metric string) (keys []string, a, b []float64, groups
 			return nil, nil, nil, nil, fmt.Errorf("%w: %s holds document %s twice", ErrUnpaired, old.Source, k)
 		}
 		used[j] = true
-		keys = append(keys, k)
+		keys = append(keys, show(s))
 		a = append(a, v)
 		b = append(b, bv[j])
 		groups = append(groups, s.Task)

@@ -135,6 +135,10 @@ type Pairs struct {
 	Old, New           []float64
 	Groups             []string // the task of each document
 	OldModel, NewModel string
+	// Key says what paired the samples: "task/sample id", or
+	// "task/doc_hash (shown as task/doc_id)" for lm-eval runs whose samples
+	// all carry a doc_hash, led by "model/" when a run holds several models.
+	Key string
 }
 
 // PairedFiles reads two harness outputs and pairs them by document on
@@ -154,7 +158,7 @@ func PairedFiles(ctx context.Context, oldPath, newPath, metric string, opt Optio
 		}
 	}
 	p := &Pairs{Metric: metric, OldModel: a.Model, NewModel: b.Model}
-	if p.Keys, p.Old, p.New, p.Groups, err = Paired(a, b, metric); err != nil {
+	if p.Keys, p.Old, p.New, p.Groups, p.Key, err = paired(a, b, metric); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -221,7 +225,11 @@ func Compare(ctx context.Context, oldPath, newPath string, opt compare.Options, 
 	if opt.By == "" {
 		opt.By = "task"
 	}
-	return compare.Versions(p.Keys, p.Old, p.New, p.Groups, opt)
+	res, err := compare.Versions(p.Keys, p.Old, p.New, p.Groups, opt)
+	if err == nil {
+		res.Key = p.Key
+	}
+	return res, err
 }
 
 // Labels reads the harness output at path and returns its per-sample
