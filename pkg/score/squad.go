@@ -34,7 +34,7 @@ func init() {
 			"case differences that matter (an identifier) are ignored.",
 		FalseNegatives: "Any other difference fails: a comma, quotes, an article, a paraphrase, NFC versus NFD, digits in another script.",
 		Blank:          "Two sides that are empty after normalising are equal and score 1; one empty scores 0.",
-		Source:         "evalbook task run (pkg/tasks) before one metric home; loose forms of exact match as in lighteval's catalogue",
+		Source:         "evalbook task run's comparison (pkg/tasks normAnswer) before every metric had one home (issue 26)",
 		New:            func() Scorer { return canonScorer(LooseNormalize) },
 		Canon:          LooseNormalize,
 	})
