@@ -1,5 +1,13 @@
-// Package score holds the per-row metrics that compare a model's response
-// with a golden answer, and a registry that finds them by id.
+// Package score is the one home of every metric evalbook computes: the
+// per-row metrics that compare a model's response with a golden answer,
+// and a registry that finds every metric by id (Find; Lookup for the row
+// metrics). The registry also holds the multiple-choice metrics (kind
+// choice: acc, acc_norm, acc_norm_token, mrr, recall@k, with the one
+// ranking rule Rank that pkg/mc and pkg/tasks both use) and the
+// sampled-answer metrics of task runs (kind samples: pass@k, maj@k, whose
+// estimators are in pkg/stats). One id is one rule: exact_match is byte
+// equality; loose_exact_match is the looser rule task runs once applied
+// under that name; acc_norm_char is an alias of acc_norm.
 //
 // Every metric documents its exact rule and the ways it is wrong in both
 // directions: a false positive (scored correct, is not) and a false
