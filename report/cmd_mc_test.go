@@ -138,7 +138,7 @@ func TestMCSuspectInput(t *testing.T) {
 		// space (2) "prediction" (12) : and a space (2) and the quote (1), 27
 		// characters; the bad byte is the 28th.
 		{"invalid UTF-8 in JSONL", []string{"--predictions", badJSONL}, 1, "", badJSONL + ":1:28 (column \"prediction\"): invalid UTF-8: first bad byte 0xFE"},
-		{"positive log-likelihood", []string{"--predictions", positive}, 0, "1 option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm_char) (" + positive + ":2)", ""},
+		{"positive log-likelihood", []string{"--predictions", positive}, 0, "1 option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm) (" + positive + ":2)", ""},
 		{"gold past J", []string{"--predictions", farGold}, 0, "1 gold label names an option past J, the tenth; no common multiple-choice benchmark has more options, so it may be a typo (it is scored as written) (" + farGold + ":3)", ""},
 		{"one question", []string{"--predictions", one}, 0, "1 question, predicted letters", ""},
 		{"k twice", []string{"--k", "2,3,2"}, 0, "mrr                   recall@2              recall@3\n", ""},

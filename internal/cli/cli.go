@@ -167,14 +167,62 @@ var HelpFiles fs.FS
 // Version is what `evalbook version` prints; the program sets it.
 var Version = "devel"
 
-// helpText is the --help text of the command name, with {{metrics}}
-// replaced by the metric ids score knows.
+// HelpText is the --help text of the command name, with {{metrics}}
+// replaced by the row metric ids score knows, and {{rules}} (every row
+// metric) or {{rules ID,ID,...}} by each metric's id and its rule from
+// pkg/score's registry, so that the help says what the JSON's
+// metric_defs say.
 func HelpText(name string) string {
 	b, err := fs.ReadFile(HelpFiles, "help/"+strings.ReplaceAll(name, " ", "-")+".txt")
 	if err != nil {
 		panic("evalbook: no help text for " + name) // TestEveryCommandHasHelp
 	}
-	return strings.ReplaceAll(string(b), "{{metrics}}", strings.Join(score.IDs(), ", "))
+	s := strings.ReplaceAll(string(b), "{{metrics}}", strings.Join(score.IDs(), ", "))
+	for {
+		i := strings.Index(s, "{{rules")
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			panic("evalbook: help text for " + name + ": {{rules without }}") // TestEveryCommandHasHelp
+		}
+		ids := score.IDs()
+		if arg := strings.TrimSpace(s[i+len("{{rules") : i+j]); arg != "" {
+			ids = strings.Split(arg, ",")
+		}
+		s = s[:i] + ruleList(ids) + s[i+j+2:]
+	}
+}
+
+// ruleList writes each metric's id, then its rule wrapped at 100
+// columns and indented, one metric after another. An id the registry
+// does not know is a programming error in a help file.
+func ruleList(ids []string) string {
+	var b strings.Builder
+	for n, id := range ids {
+		m, err := score.Find(strings.TrimSpace(id))
+		if err != nil {
+			panic("evalbook: help text names " + err.Error()) // TestEveryCommandHasHelp
+		}
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("  " + m.ID + ": " + m.Name)
+		if len(m.Aliases) > 0 {
+			b.WriteString("; alias " + strings.Join(m.Aliases, ", "))
+		}
+		col := 100
+		for _, w := range strings.Fields(m.Rule) {
+			if col+1+len([]rune(w)) > 100 {
+				b.WriteString("\n     ")
+				col = 5
+			}
+			b.WriteString(" " + w)
+			col += 1 + len([]rune(w))
+		}
+	}
+	return b.String()
 }
 
 // newFlags makes a flag set whose errors become usage errors and whose

@@ -86,7 +86,9 @@ var rules = []rule{
 	{pkg: "pkg/generate", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/qa", "pkg/textnorm", "pkg/results"}},
 	// judge sends model judges' prompts through pkg/llm.
 	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "pkg/qa", "internal/rawpos"}, coreUpper...)}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
-	{pkg: "pkg/mc", core: true, allow: []string{"pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
+	// mc -> score: the choice metrics (acc, acc_norm, mrr, recall@k) and
+	// their rules live in the registry, with the rank function task run uses.
+	{pkg: "pkg/mc", core: true, allow: []string{"pkg/score", "pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
 	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa", "pkg/interop"}, coreUpper...)},
 	// Bradley-Terry ratings from pairwise verdicts (evalbook ratings, issue 16):
 	// reads the verdict file through pkg/tabular (its ParseError), fits and
@@ -107,7 +109,8 @@ var rules = []rule{
 	// Task runs (evalbook task, issue 15): task files and data through
 	// pkg/tabular (its ParseError), calls through pkg/llm, intervals and
 	// pass@k/maj@k from pkg/stats, warnings and tables from pkg/results.
-	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results"}},
+	// tasks -> score: every metric a task reports is the registry's.
+	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results", "pkg/score"}},
 	// The tiny bigram model behind a loopback server (its own, or llmtest's for tests) for pkg/tasks' tests, examples and notebook 10.
 	{pkg: "pkg/tasks/tasktest", core: true, allow: []string{"internal/llmtest"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.

@@ -6,10 +6,10 @@
 // overall:
 //
 //	acc             the option with the highest log-likelihood is the gold one
-//	acc_norm_char   the same after dividing each log-likelihood by the option's
+//	acc_norm        the same after dividing each log-likelihood by the option's
 //	                length in characters (Unicode code points), which stops short
 //	                options winning just by being short (lm-evaluation-harness
-//	                acc_norm)
+//	                acc_norm; acc_norm_char is its alias)
 //	acc_norm_token  the same per token, when every option has a token count
 //	mrr             the mean of 1/rank of the gold option
 //	recall@k        the gold option is among the k most likely
@@ -18,8 +18,11 @@
 // Wilson interval; the MRR, a mean, carries a percentile bootstrap
 // interval from a fixed seed.
 //
-// Ranks break ties in favour of the option listed first (as numpy's
-// argmax does), so recall@1 always equals acc.
+// The metrics and their rules live in pkg/score's registry (kind choice):
+// mc ranks options with score.Rank and values an item with the metric's
+// Choice, the same functions evalbook task run uses, so acc and acc_norm
+// mean one thing everywhere. Ranks break ties in favour of the option
+// listed first (as numpy's argmax does), so recall@1 always equals acc.
 //
 // Option labels may be Latin letters, digits, or the option letters of
 // the Indic scripts (Bengali ক খ গ ঘ, Devanagari क ख ग घ or अ ब स द, Tamil
@@ -35,16 +38,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
-// Metric ids, in report order.
+// Metric ids, in report order: the ids of pkg/score's registry.
 const (
-	Acc          = "acc"
-	AccNormChar  = "acc_norm_char"
-	AccNormToken = "acc_norm_token"
-	MRR          = "mrr"
+	Acc          = score.Acc
+	AccNorm      = score.AccNorm
+	AccNormToken = score.AccNormToken
+	MRR          = score.MRR
+	// AccNormChar is the id mc reported acc_norm under before the metrics
+	// had one home; the registry keeps acc_norm_char as acc_norm's alias.
+	//
+	// Deprecated: use AccNorm.
+	AccNormChar = AccNorm
 )
 
 // Recall returns the metric id of recall@k.
@@ -87,10 +96,13 @@ type Options struct {
 type Report struct {
 	Kind string `json:"kind"` // always "mc"
 	// Mode is "loglik" (per-option log-likelihoods) or "letters".
-	Mode     string   `json:"mode"`
-	Source   string   `json:"source,omitempty"`
-	Hash     string   `json:"hash,omitempty"` // first 12 hex digits of SHA-256 of the file
-	Metrics  []string `json:"metrics"`
+	Mode    string   `json:"mode"`
+	Source  string   `json:"source,omitempty"`
+	Hash    string   `json:"hash,omitempty"` // first 12 hex digits of SHA-256 of the file
+	Metrics []string `json:"metrics"`
+	// Defs defines every metric of Metrics in words, from pkg/score's
+	// registry (recall@k once for every k).
+	Defs     []results.MetricDef `json:"metric_defs"`
 	Settings struct {
 		Confidence float64 `json:"confidence"`
 		Resamples  int     `json:"resamples"`
@@ -192,7 +204,7 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 				}
 			}
 		}
-		metrics = append(metrics, AccNormChar)
+		metrics = append(metrics, AccNorm)
 		if tokens {
 			metrics = append(metrics, AccNormToken)
 		}
@@ -202,7 +214,27 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 		}
 	}
 	r.Metrics = metrics
+	// The registry's metric behind each id, and recall@k's k.
+	defs := make([]*score.Metric, len(metrics))
+	kOf := make([]int, len(metrics))
+	for i, id := range metrics {
+		m, err := score.Find(id)
+		if err != nil {
+			return nil, err
+		}
+		defs[i] = m
+		for _, k := range opt.K {
+			if id == Recall(k) {
+				kOf[i] = k
+			}
+		}
+		if i == 0 || m != defs[i-1] {
+			r.Defs = append(r.Defs, results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule,
+				FalsePositives: m.FalsePositives, FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source})
+		}
+	}
 	outs := make([]outcome, len(qs))
+	var opts []score.Option
 	var unparsed []int
 	for i, q := range qs {
 		o := outcome{pass: map[string]bool{}}
@@ -214,26 +246,18 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 			outs[i] = o
 			continue
 		}
-		ll := make([]float64, len(q.Choices))
-		for j, c := range q.Choices {
-			ll[j] = c.LogLik
+		opts = opts[:0]
+		for _, c := range q.Choices {
+			opts = append(opts, score.Option{LogLik: c.LogLik, Chars: utf8.RuneCountInString(c.Text), Tokens: c.Tokens})
 		}
 		g := goldPos(q)
-		rank := rankOf(ll, g)
-		o.pass[Acc] = rank == 1
-		o.rr = 1 / float64(rank)
-		for _, k := range opt.K {
-			o.pass[Recall(k)] = rank <= k
-		}
-		for j, c := range q.Choices {
-			ll[j] = c.LogLik / float64(max(1, utf8.RuneCountInString(c.Text)))
-		}
-		o.pass[AccNormChar] = rankOf(ll, g) == 1
-		if tokens {
-			for j, c := range q.Choices {
-				ll[j] = c.LogLik / float64(c.Tokens)
+		for j, id := range metrics {
+			v := defs[j].ChoiceValue(opts, g, kOf[j])
+			if id == MRR {
+				o.rr = v
+			} else {
+				o.pass[id] = v == 1
 			}
-			o.pass[AccNormToken] = rankOf(ll, g) == 1
 		}
 		outs[i] = o
 	}
@@ -271,16 +295,16 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 		"gold label names an option past J, the tenth; no common multiple-choice benchmark has more options, so it may be a typo (it is scored as written)",
 		"gold labels name an option past J, the tenth; no common multiple-choice benchmark has more options, so they may be typos (they are scored as written)")
 	warn("positive_loglik", positive,
-		"option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm_char)",
-		"options have a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by their length, positive scores favour long options in acc_norm_char)")
+		"option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm)",
+		"options have a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by their length, positive scores favour long options in acc_norm)")
 	if mode == "loglik" && !tokens {
 		warn("no_tokens", noTokens,
 			"question has an option without a token count, so acc_norm_token is not reported",
 			"questions have an option without a token count, so acc_norm_token is not reported")
 	}
 	warn("empty_choice_text", emptyText,
-		"question has an option with no text; its length counts as 1 character for acc_norm_char",
-		"questions have an option with no text; its length counts as 1 character for acc_norm_char")
+		"question has an option with no text; its length counts as 1 character for acc_norm",
+		"questions have an option with no text; its length counts as 1 character for acc_norm")
 	r.Warnings = append(r.Warnings, ivWarn.Warnings("group", "groups")...)
 	for _, g := range append([]Group{r.Overall}, append(r.Languages, r.Subjects...)...) {
 		if g.N < 30 {
@@ -324,20 +348,6 @@ func goldPos(q Question) int {
 		}
 	}
 	return -1
-}
-
-// rankOf returns the 1-based rank of scores[g] when scores are sorted in
-// decreasing order, ties going to the option listed first:
-//
-//	rank = 1 + #{j : s_j > s_g} + #{j < g : s_j = s_g}
-func rankOf(scores []float64, g int) int {
-	r := 1
-	for j, s := range scores {
-		if s > scores[g] || s == scores[g] && j < g {
-			r++
-		}
-	}
-	return r
 }
 
 func groups(by string, qs []Question, outs []outcome, metrics []string, opt Options, ivWarn *results.IntervalWarnings, key func(Question) string) []Group {

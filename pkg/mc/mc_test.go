@@ -41,7 +41,7 @@ q4,bengali,history,ঘ,ww,-2.5,10,ঘ
 //	q4 gold ঘ: ll −1 −2 −3 −2.5 → rank 3 (rr 1/3). Per char (all 2) → fail.
 //	   Per token −1 −2 −3 −0.25 → pass.
 //
-// Overall: acc 2/4, acc_norm_char 3/4, acc_norm_token 3/4, MRR (1 + 1/3 + 1 + 1/3)/4 = 2/3,
+// Overall: acc 2/4, acc_norm 3/4, acc_norm_token 3/4, MRR (1 + 1/3 + 1 + 1/3)/4 = 2/3,
 // recall@2 2/4, recall@3 4/4. Hindi: acc 1/2, char 2/2, MRR 2/3. Bengali: acc 1/2, char 1/2.
 func TestEvaluateByHand(t *testing.T) {
 	f, err := Read(strings.NewReader(handCSV), "hand.csv", Columns{})
@@ -282,7 +282,7 @@ func ExampleEvaluate() {
 	}
 	// Output:
 	// acc             0.500
-	// acc_norm_char   0.750
+	// acc_norm        0.750
 	// acc_norm_token  0.750
 	// mrr             0.667
 	// recall@2        0.500
@@ -370,7 +370,7 @@ func TestEvaluateSuspectData(t *testing.T) {
 	})
 	t.Run("repeated k", func(t *testing.T) {
 		r, _ := warning(t, handCSV, "hand.csv", Options{K: []int{2, 3, 2}}, "")
-		if got := fmt.Sprint(r.Metrics, r.Settings.K); got != "[acc acc_norm_char acc_norm_token mrr recall@2 recall@3] [2 3]" {
+		if got := fmt.Sprint(r.Metrics, r.Settings.K); got != "[acc acc_norm acc_norm_token mrr recall@2 recall@3] [2 3]" {
 			t.Errorf("metrics and k: %s", got)
 		}
 	})

@@ -10,15 +10,33 @@ import (
 
 func init() {
 	Register(&Metric{
-		ID:             "exact_match",
-		Name:           "Exact match",
-		Rule:           "1 when the response equals the golden answer exactly, byte for byte (after the chosen --normalize profile), else 0.",
+		ID:   ExactMatch,
+		Name: "Exact match",
+		Rule: "1 when the response equals the golden answer exactly, byte for byte (after the chosen --normalize profile), else 0. " +
+			"In evalbook task run the response is a sample's extracted answer and no profile applies; the looser rule task run " +
+			"used to apply under this id is loose_exact_match.",
 		FalsePositives: "Practically none: only identical text passes.",
 		FalseNegatives: "Any difference at all fails: case, a trailing full stop, surrounding prose, a dropped clause of a long answer, NFC versus NFD.",
 		Blank: "When the golden answer is empty (the source has no answer) an empty response is a correct \"no answer\" and scores 1; " +
 			"any text, even \"No answer found.\", scores 0.",
 		Source: "seed 002 (Evaluate Q&A notebook)",
 		New:    func() Scorer { return exactScorer{} },
+		Canon:  func(s string) string { return s },
+	})
+	Register(&Metric{
+		ID:   LooseExactMatch,
+		Name: "Loose exact match",
+		Rule: "1 when both sides are equal after: lower-casing (Go strings.ToLower), splitting on whitespace and joining " +
+			"with single spaces (which trims the ends), then dropping every full stop (.) and danda (।) at the end, else 0. " +
+			"Nothing else is normalised: inner punctuation, articles and NFC/NFD stay. evalbook task run called this rule " +
+			"exact_match before it had its own id.",
+		FalsePositives: "A final full stop or danda is dropped even where it belongs to the answer (\"U.S.\" equals \"U.S\"); " +
+			"case differences that matter (an identifier) are ignored.",
+		FalseNegatives: "Any other difference fails: a comma, quotes, an article, a paraphrase, NFC versus NFD, digits in another script.",
+		Blank:          "Two sides that are empty after normalising are equal and score 1; one empty scores 0.",
+		Source:         "evalbook task run's comparison (pkg/tasks normAnswer) before every metric had one home (issue 26)",
+		New:            func() Scorer { return canonScorer(LooseNormalize) },
+		Canon:          LooseNormalize,
 	})
 	Register(&Metric{
 		ID:   "squad_em",
@@ -202,4 +220,22 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// LooseNormalize is loose_exact_match's normal form: lower-cased, inner
+// whitespace collapsed to single spaces and the ends trimmed, then every
+// full stop or danda at the end dropped.
+func LooseNormalize(s string) string {
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	return strings.TrimRight(s, ".।")
+}
+
+// canonScorer scores 1 when both sides have the same normal form.
+type canonScorer func(string) string
+
+func (c canonScorer) Score(golden, response string) Verdict {
+	if c(golden) == c(response) {
+		return Verdict{Value: 1}
+	}
+	return Verdict{}
 }

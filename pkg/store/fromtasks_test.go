@@ -26,8 +26,8 @@ func taskDetails() *tasks.Details {
 	return &tasks.Details{
 		Header: tasks.Header{Format: tasks.DetailsFormat, Model: "bigram", Endpoint: "http://127.0.0.1:1/v1", Seed: 3, Shards: 1,
 			Tasks: []tasks.HeaderTask{
-				{Spec: "toy|mc:english|0|0", Kind: tasks.KindLoglik, Items: 2},
-				{Spec: "toy|gen:english|0|0", Kind: tasks.KindGenerative, Items: 3, K: 2, Samples: 3},
+				{Spec: "toy|mc:english|0|0", Kind: tasks.KindLoglik, Items: 2, Metrics: []string{"acc", "acc_norm"}},
+				{Spec: "toy|gen:english|0|0", Kind: tasks.KindGenerative, Items: 3, K: 2, Samples: 3, Metrics: []string{"exact_match", "pass@k", "maj@k"}},
 			}},
 		Samples: []tasks.Sample{
 			{Task: "toy|mc:english|0|0", ID: "a1", Prompt: "Q1:", Choices: []string{"x", "yyyy"}, Gold: 1,

@@ -44,6 +44,11 @@ type HeaderTask struct {
 	Items    int    `json:"items"`
 	K        int    `json:"k,omitempty"`
 	Samples  int    `json:"samples,omitempty"`
+	// Metrics are the registry ids the task reports (the task file's
+	// metrics as Parse resolved them). Details written before they were
+	// recorded have none: Score then reports the kind's metrics under
+	// the rules those runs used (see Score).
+	Metrics []string `json:"metrics,omitempty"`
 }
 
 // Sample is one item's record: its prompt, the few-shot examples used,

@@ -85,7 +85,7 @@ func Run(ctx context.Context, opt Options) (*Details, error) {
 		if sp.Shots > 0 && len(data.Fewshot) == 0 {
 			return nil, taskErr("%s: %d shots asked, but %s has no row of the few-shot split %q", sp, sp.Shots, data.File, t.FewshotSplit)
 		}
-		ht := HeaderTask{Spec: sp.String(), Kind: t.Kind, TaskHash: t.Hash(), DataFile: data.File, Items: len(data.Eval)}
+		ht := HeaderTask{Spec: sp.String(), Kind: t.Kind, TaskHash: t.Hash(), DataFile: data.File, Items: len(data.Eval), Metrics: t.Metrics}
 		if t.Kind == KindGenerative {
 			ht.K, ht.Samples = t.K, t.Samples
 		}

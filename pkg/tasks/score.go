@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
 )
 
@@ -39,8 +41,11 @@ type Result struct {
 	Tokens Tokens `json:"tokens"`
 	// Cost is the tokens at ScoreOptions.Prices (absent without a price
 	// file; a null amount when the tokens or the model's price are unknown).
-	Cost     *Cost             `json:"cost,omitempty"`
-	Warnings []results.Warning `json:"warnings"`
+	Cost *Cost `json:"cost,omitempty"`
+	// Defs defines in words every metric the tasks report, from pkg/score's
+	// registry, in order of first appearance.
+	Defs     []results.MetricDef `json:"metric_defs"`
+	Warnings []results.Warning   `json:"warnings"`
 }
 
 // Tokens are prompt and completion tokens of one role.
@@ -67,10 +72,14 @@ type TaskResult struct {
 }
 
 // Metric is one figure with its interval: Wilson for the proportions
-// (acc, acc_norm, exact_match), a bootstrap over items for pass@k and maj@k.
+// (acc, acc_norm, exact_match, loose_exact_match), a bootstrap over items
+// for pass@k and maj@k.
 type Metric struct {
-	ID      string  `json:"id"`
-	K       int     `json:"k,omitempty"`
+	ID string `json:"id"`
+	K  int    `json:"k,omitempty"`
+	// Match is the match metric pass@k and maj@k count a sample correct
+	// by (exact_match or loose_exact_match); empty for the others.
+	Match   string  `json:"match,omitempty"`
 	N       int     `json:"n"`
 	Correct *int    `json:"correct,omitempty"`
 	Value   float64 `json:"value"`
@@ -83,16 +92,25 @@ type Metric struct {
 // the same details give the same Result bit for bit, whether they come
 // from one run or from Merge of its shards.
 //
-// mc_loglik follows lm-eval's multiple_choice: acc is 1 when the choice
-// with the largest summed log-probability of its continuation tokens is
-// the gold one; acc_norm divides each sum by the choice's length in
-// characters (len(choice) in Python: code points, without the target
-// delimiter) first. Ties go to the first choice, as numpy's argmax.
-// mc_letter: acc is 1 when the extracted letter is the gold choice's.
-// generative: exact_match compares the first sample's extracted answer
-// with the golden one after trimming, lower-casing and collapsing spaces;
-// pass@k is the unbiased estimator over n samples, maj@k the expected
-// majority vote of k of them (stats.PassAtK, stats.MajAtK).
+// Every metric is pkg/score's registry entry of its id, whose Rule says
+// it in words. mc_loglik follows lm-eval's multiple_choice: acc is 1 when
+// the choice with the largest summed log-probability of its continuation
+// tokens is the gold one; acc_norm divides each sum by the choice's
+// length in characters (len(choice) in Python: code points, without the
+// target delimiter) first. Ties go to the first choice, as numpy's argmax
+// (score.Rank, the function evalbook mc uses). mc_letter: acc is 1 when
+// the extracted letter is the gold choice's. generative: the match metric
+// (exact_match, byte equality, or loose_exact_match when the task file
+// names it) compares the first sample's extracted answer with the golden
+// one; pass@k is the unbiased estimator over n samples correct by the
+// match metric, maj@k the expected majority vote of k of them with
+// answers grouped by its normal form (stats.PassAtK, stats.MajAtK).
+//
+// Details written before the header recorded the metrics (no metrics in
+// a header task) are scored under the rules those runs applied: a
+// generative task's match metric is then loose_exact_match (then called
+// exact_match), reported under that id with a metrics_not_recorded
+// warning.
 func Score(d *Details, opt ScoreOptions) (*Result, error) {
 	if opt.Confidence == 0 {
 		opt.Confidence = 0.95
@@ -104,7 +122,7 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 		opt.Resamples = 2000
 	}
 	h := d.Header
-	r := &Result{Kind: "task_run", Model: h.Model, Endpoint: h.Endpoint, Seed: h.Seed, Confidence: opt.Confidence, Warnings: []results.Warning{}}
+	r := &Result{Kind: "task_run", Model: h.Model, Endpoint: h.Endpoint, Seed: h.Seed, Confidence: opt.Confidence, Defs: []results.MetricDef{}, Warnings: []results.Warning{}}
 	if h.Shards > 1 {
 		r.Shard = fmt.Sprintf("%d/%d", h.Shard, h.Shards)
 	}
@@ -115,11 +133,20 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 	}
 	var all []*Sample
 	var straddle, emptyChoice, noExtract, fewer int
+	var legacy []string
 	for _, ht := range h.Tasks {
 		sp, err := ParseSpecs(ht.Spec)
 		if err != nil {
 			return nil, err
 		}
+		pl, err := planOf(ht)
+		if err != nil {
+			return nil, err
+		}
+		if pl.legacy && ht.Kind == KindGenerative {
+			legacy = append(legacy, ht.Spec)
+		}
+		r.addDefs(pl.metrics)
 		tr := TaskResult{Task: ht.Spec, Suite: sp[0].Suite, Name: sp[0].Task, Language: sp[0].Language, Kind: ht.Kind, Shots: sp[0].Shots, TaskHash: ht.TaskHash, Tokens: Tokens{Role: "model"}}
 		ss := by[ht.Spec]
 		all = append(all, ss...)
@@ -137,12 +164,12 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 				continue
 			}
 			tr.Scored++
-			sc, err := scoreSample(ht, s)
+			sc, err := scoreSample(pl, s)
 			if err != nil {
 				return nil, err
 			}
 			straddle, emptyChoice, noExtract = straddle+sc.straddle, emptyChoice+sc.emptyChoice, noExtract+sc.noExtract
-			acc, norm, em = acc+b2i(sc.acc), norm+b2i(sc.norm), em+b2i(sc.em)
+			acc, norm, em = acc+b2i(sc.acc), norm+b2i(sc.norm), em+b2i(sc.match)
 			if ht.Kind == KindGenerative {
 				counts = append(counts, sc.count)
 				if sc.vote != nil {
@@ -156,20 +183,20 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 				cc := c
 				tr.Metrics = append(tr.Metrics, Metric{ID: id, N: tr.Scored, Correct: &cc, Value: float64(c) / float64(tr.Scored), CILow: iv.Lo, CIHigh: iv.Hi, Method: iv.Method})
 			}
-			for _, m := range metricsOf(ht) {
+			for _, m := range pl.metrics {
 				switch m {
 				case MetricAcc:
 					prop(m, acc)
 				case MetricAccNorm:
 					prop(m, norm)
-				case MetricExactMatch:
+				case MetricExactMatch, MetricLooseExactMatch:
 					prop(m, em)
 				case MetricPassAtK:
 					est, err := stats.PassAtKItems(counts, ht.K, opt.Resamples, opt.Confidence, uint64(h.Seed))
 					if err != nil {
 						return nil, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
 					}
-					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
+					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, Match: pl.match, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
 				case MetricMajAtK:
 					if len(votes) == 0 {
 						continue
@@ -178,7 +205,7 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 					if err != nil {
 						return nil, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
 					}
-					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
+					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, Match: pl.match, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
 				}
 			}
 		} else {
@@ -212,36 +239,114 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 	if noExtract > 0 {
 		r.Warnings = append(r.Warnings, results.Warning{Code: "no_extracted_answer", Message: "responses the extraction regex did not match (counted wrong)", Count: noExtract})
 	}
+	if len(legacy) > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: "metrics_not_recorded", Count: len(legacy),
+			Message: "details written before task run recorded its metric ids (" + strings.Join(legacy, ", ") + "): their answers are compared by " +
+				"loose_exact_match, the rule those runs applied under the name exact_match; run the task again for exact_match"})
+	}
 	if r.Tokens.Prompt == nil && r.Samples > r.Failed {
 		r.Warnings = append(r.Warnings, results.Warning{Code: "usage_unknown", Message: "replies without a usage member: the token counts are unknown (null), not 0", Count: 1})
 	}
 	return r, nil
 }
 
+// plan is how Score scores one header task: the metrics it reports,
+// whether they are the legacy ones of details that did not record them,
+// and for a generative task the match metric and its normal form.
+type plan struct {
+	ht      HeaderTask
+	metrics []string
+	legacy  bool
+	match   string
+	canon   func(string) string
+}
+
+// planOf checks the metrics header task ht records, or gives the legacy
+// ones when it records none.
+func planOf(ht HeaderTask) (plan, error) {
+	pl := plan{ht: ht, metrics: ht.Metrics}
+	if len(ht.Metrics) > 0 {
+		ms, err := checkMetrics(ht.Kind, ht.Samples, ht.Metrics)
+		if err != nil {
+			return pl, fmt.Errorf("tasks: details header, task %s: %v", ht.Spec, err)
+		}
+		pl.metrics = ms
+	} else {
+		pl.legacy = true
+		switch ht.Kind {
+		case KindLoglik:
+			pl.metrics = []string{MetricAcc, MetricAccNorm}
+		case KindLetter:
+			pl.metrics = []string{MetricAcc}
+		case KindGenerative:
+			pl.metrics = []string{MetricLooseExactMatch}
+			if ht.Samples > 1 {
+				pl.metrics = append(pl.metrics, MetricPassAtK, MetricMajAtK)
+			}
+		default:
+			return pl, fmt.Errorf("tasks: details header, task %s: kind %q: want %s, %s or %s", ht.Spec, ht.Kind, KindLoglik, KindLetter, KindGenerative)
+		}
+	}
+	if ht.Kind == KindGenerative {
+		pl.match = pl.metrics[0] // checkMetrics puts the match metric first
+		m, err := score.Find(pl.match)
+		if err != nil || m.Canon == nil {
+			return pl, fmt.Errorf("tasks: details header, task %s: match metric %q has no normal form", ht.Spec, pl.match)
+		}
+		pl.canon = m.Canon
+	}
+	return pl, nil
+}
+
+// addDefs adds the registry's definition of each metric not yet defined.
+func (r *Result) addDefs(ids []string) {
+	for _, id := range ids {
+		m, err := score.Find(id)
+		if err != nil || slices.ContainsFunc(r.Defs, func(d results.MetricDef) bool { return d.ID == m.ID }) {
+			continue
+		}
+		r.Defs = append(r.Defs, results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule,
+			FalsePositives: m.FalsePositives, FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source})
+	}
+}
+
 // sampleScore is one scored item's outcome: acc and acc_norm (or acc
-// from a letter, or exact_match from the first response), the sample
-// counts and votes of pass@k and maj@k, and what Score warns of.
+// from a letter, or the match metric from the first response), the
+// sample counts and votes of pass@k and maj@k, and what Score warns of.
 type sampleScore struct {
-	acc, norm, em                    bool
+	acc, norm, match                 bool
 	count                            stats.SampleCount
 	vote                             *stats.VoteItem // nil: no golden answer
 	straddle, emptyChoice, noExtract int
 }
 
-// scoreSample scores one item of header task ht that has a reply.
-func scoreSample(ht HeaderTask, s *Sample) (sampleScore, error) {
+// The registry's choice metrics a log-likelihood task reports.
+var accMetric, accNormMetric = mustFind(MetricAcc), mustFind(MetricAccNorm)
+
+func mustFind(id string) *score.Metric {
+	m, err := score.Find(id)
+	if err != nil {
+		panic(err) // the ids are this package's constants
+	}
+	return m
+}
+
+// scoreSample scores one item of the planned header task that has a reply.
+func scoreSample(pl plan, s *Sample) (sampleScore, error) {
 	var sc sampleScore
+	ht := pl.ht
 	switch ht.Kind {
 	case KindLoglik:
 		if len(s.Scored) != len(s.Choices) || len(s.Scored) == 0 {
 			return sc, fmt.Errorf("tasks: %s item %s: %d continuations for %d choices", ht.Spec, s.ID, len(s.Scored), len(s.Choices))
 		}
-		best, bestNorm := s.Picks()
+		opts := s.options()
 		for _, c := range s.Scored {
 			sc.straddle += b2i(c.Straddle)
 			sc.emptyChoice += b2i(c.Chars == 0)
 		}
-		sc.acc, sc.norm = best == s.Gold, bestNorm == s.Gold
+		sc.acc = accMetric.ChoiceValue(opts, s.Gold, 0) == 1
+		sc.norm = accNormMetric.ChoiceValue(opts, s.Gold, 0) == 1
 	case KindLetter:
 		if len(s.Response) == 0 {
 			return sc, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
@@ -261,19 +366,19 @@ func scoreSample(ht HeaderTask, s *Sample) (sampleScore, error) {
 		if len(s.Response) == 0 {
 			return sc, fmt.Errorf("tasks: %s item %s: no response", ht.Spec, s.ID)
 		}
-		gold := normAnswer(s.Golden)
+		gold := pl.canon(s.Golden)
 		c := 0
 		answers := make([]string, len(s.Response))
 		for i, resp := range s.Response {
 			if resp.Extracted == nil {
 				sc.noExtract++
-				answers[i] = "\x00none"
+				answers[i] = "\x00none" // a vote for no answer, never correct
 				continue
 			}
-			answers[i] = normAnswer(*resp.Extracted)
+			answers[i] = pl.canon(*resp.Extracted)
 			c += b2i(answers[i] == gold)
 		}
-		sc.em = answers[0] == gold
+		sc.match = s.Response[0].Extracted != nil && answers[0] == gold
 		sc.count = stats.SampleCount{Samples: len(s.Response), Correct: c}
 		if gold != "" {
 			sc.vote = &stats.VoteItem{Answers: answers, Correct: gold}
@@ -284,8 +389,7 @@ func scoreSample(ht HeaderTask, s *Sample) (sampleScore, error) {
 
 // Outcome is one item's value per metric of its task string, the
 // per-item terms whose mean Score reports: 1 or 0 for acc, acc_norm and
-// exact_match (and maj@k), the unbiased pass@k estimate of the item (a
-// value in [0, 1]). Metrics lists them in the order Score reports them;
+// the match metric, the item's maj@k and its unbiased pass@k estimate (values in [0, 1]). Metrics lists them in the order Score reports them;
 // an item whose call failed has none (Failed).
 type Outcome struct {
 	Sample  *Sample
@@ -297,23 +401,28 @@ type Outcome struct {
 // Outcomes gives every item's Outcome, in the details' order, scored
 // by the rules Score uses.
 func Outcomes(d *Details) ([]Outcome, error) {
-	hts := map[string]HeaderTask{}
+	hts := map[string]plan{}
 	for _, ht := range d.Header.Tasks {
-		hts[ht.Spec] = ht
+		pl, err := planOf(ht)
+		if err != nil {
+			return nil, err
+		}
+		hts[ht.Spec] = pl
 	}
 	out := make([]Outcome, 0, len(d.Samples))
 	for i := range d.Samples {
 		s := &d.Samples[i]
-		ht, ok := hts[s.Task]
+		pl, ok := hts[s.Task]
 		if !ok {
 			return nil, fmt.Errorf("tasks: item %s: task %q is not in the header", s.ID, s.Task)
 		}
-		o := Outcome{Sample: s, Metrics: metricsOf(ht), Failed: s.Error != ""}
+		ht := pl.ht
+		o := Outcome{Sample: s, Metrics: pl.metrics, Failed: s.Error != ""}
 		if o.Failed {
 			out = append(out, o)
 			continue
 		}
-		sc, err := scoreSample(ht, s)
+		sc, err := scoreSample(pl, s)
 		if err != nil {
 			return nil, err
 		}
@@ -324,8 +433,8 @@ func Outcomes(d *Details) ([]Outcome, error) {
 				v = float64(b2i(sc.acc))
 			case MetricAccNorm:
 				v = float64(b2i(sc.norm))
-			case MetricExactMatch:
-				v = float64(b2i(sc.em))
+			case MetricExactMatch, MetricLooseExactMatch:
+				v = float64(b2i(sc.match))
 			case MetricPassAtK:
 				if v, err = stats.PassAtK(sc.count.Samples, sc.count.Correct, ht.K); err != nil {
 					return nil, fmt.Errorf("tasks: %s item %s: %w", ht.Spec, s.ID, err)
@@ -344,53 +453,31 @@ func Outcomes(d *Details) ([]Outcome, error) {
 	return out, nil
 }
 
-// metricsOf returns the metrics a header task reports: a generative task
-// with one sample reports exact_match only.
-func metricsOf(ht HeaderTask) []string {
-	switch ht.Kind {
-	case KindLoglik:
-		return []string{MetricAcc, MetricAccNorm}
-	case KindLetter:
-		return []string{MetricAcc}
-	}
-	if ht.Samples > 1 {
-		return []string{MetricExactMatch, MetricPassAtK, MetricMajAtK}
-	}
-	return []string{MetricExactMatch}
-}
-
 // Picks returns the choices a log-likelihood item's acc and acc_norm
 // pick, as lm-eval defines them: the largest sum of log-probabilities,
 // and the largest sum divided by the choice's length in characters (code
-// points; an empty choice counts as 1). Ties go to the first choice; an
-// item without continuations picks 0.
+// points; an empty choice counts as 1). Ties go to the first choice
+// (score.Pick with the keys of the registry's acc and acc_norm); an item
+// without continuations picks 0.
 func (s *Sample) Picks() (acc, accNorm int) {
-	for i, c := range s.Scored {
-		if c.Logprob > s.Scored[acc].Logprob {
-			acc = i
-		}
-		if perChar(c) > perChar(s.Scored[accNorm]) {
-			accNorm = i
-		}
-	}
-	return acc, accNorm
+	opts := s.options()
+	return score.Pick(opts, accMetric.Choice.Key), score.Pick(opts, accNormMetric.Choice.Key)
 }
 
-func perChar(c Continuation) float64 { return c.Logprob / float64(max(c.Chars, 1)) }
+// options are the item's continuations as the choice metrics see them.
+func (s *Sample) options() []score.Option {
+	opts := make([]score.Option, len(s.Scored))
+	for i, c := range s.Scored {
+		opts[i] = score.Option{LogLik: c.Logprob, Chars: c.Chars, Tokens: c.Tokens}
+	}
+	return opts
+}
 
 func b2i(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-// normAnswer is the comparison form of a generated or golden answer:
-// trimmed, lower-cased, inner spaces collapsed, a final full stop or
-// danda dropped.
-func normAnswer(s string) string {
-	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
-	return strings.TrimRight(s, ".।")
 }
 
 func sumTokens(ss []*Sample) (*int64, *int64) {

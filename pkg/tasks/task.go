@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
@@ -35,14 +36,23 @@ const (
 	KindGenerative = "generative" // free text compared with a golden answer
 )
 
-// The metric ids.
+// The metric ids a task reports: ids of pkg/score's registry, whose
+// entries state each rule (score.Find(id).Rule).
 const (
-	MetricAcc        = "acc"
-	MetricAccNorm    = "acc_norm"    // argmax of log-likelihood / characters of the choice (lm-eval)
-	MetricExactMatch = "exact_match" // first sample's extracted answer equals the golden one (trimmed, case-folded, spaces collapsed)
-	MetricPassAtK    = "pass@k"
-	MetricMajAtK     = "maj@k"
+	MetricAcc        = score.Acc     // the choice with the largest log-likelihood (or the letter extracted) is the gold one
+	MetricAccNorm    = score.AccNorm // the same per character of the choice (lm-eval); acc_norm_char is its alias
+	MetricExactMatch = score.ExactMatch
+	// MetricLooseExactMatch compares after lower-casing, collapsing
+	// spaces and dropping a final full stop or danda: the rule task run
+	// applied under exact_match before the metrics had one home.
+	MetricLooseExactMatch = score.LooseExactMatch
+	MetricPassAtK         = score.PassAtK
+	MetricMajAtK          = score.MajAtK
 )
+
+// matchMetrics are the row metrics a generative task may compare an
+// answer with: its match metric, which pass@k and maj@k use too.
+var matchMetrics = []string{MetricExactMatch, MetricLooseExactMatch}
 
 // Task is one task file: a benchmark in one or more languages.
 type Task struct {
@@ -211,31 +221,14 @@ func (t *Task) check() error {
 	if t.K > t.Samples {
 		return fmt.Errorf("k %d is above samples %d", t.K, t.Samples)
 	}
-	var allowed []string
-	switch t.Kind {
-	case KindLoglik:
-		allowed = []string{MetricAcc, MetricAccNorm}
-		if t.Chat {
-			return errors.New("mc_loglik scores prompt log-probabilities over /completions; chat is for the generative kinds")
-		}
-	case KindLetter:
-		allowed = []string{MetricAcc}
-	case KindGenerative:
-		allowed = []string{MetricExactMatch, MetricPassAtK, MetricMajAtK}
-	default:
-		return fmt.Errorf("kind %q: want %s, %s or %s", t.Kind, KindLoglik, KindLetter, KindGenerative)
+	if t.Kind == KindLoglik && t.Chat {
+		return errors.New("mc_loglik scores prompt log-probabilities over /completions; chat is for the generative kinds")
 	}
-	if len(t.Metrics) == 0 {
-		t.Metrics = allowed
-		if t.Kind == KindGenerative && t.Samples == 1 {
-			t.Metrics = []string{MetricExactMatch}
-		}
+	ms, err := checkMetrics(t.Kind, t.Samples, t.Metrics)
+	if err != nil {
+		return err
 	}
-	for _, m := range t.Metrics {
-		if !slices.Contains(allowed, m) {
-			return fmt.Errorf("metric %q is not one of %s's (%s)", m, t.Kind, strings.Join(allowed, ", "))
-		}
-	}
+	t.Metrics = ms
 	if t.Kind != KindGenerative && t.Samples != 1 {
 		return errors.New("samples above 1 apply to generative tasks only")
 	}
@@ -268,6 +261,59 @@ func (t *Task) check() error {
 		}
 	}
 	return nil
+}
+
+// checkMetrics returns the metrics a task of kind with samples samples
+// per item reports when its file names named: each id (or alias) as the
+// registry's id, in the order named, checked against the kind. A
+// generative task has one match metric (exact_match unless it names
+// loose_exact_match) that pass@k and maj@k count a sample correct by;
+// it is reported first, added when the file names only pass@k or maj@k.
+// Named none, a task reports its kind's metrics: acc and acc_norm;
+// acc; exact_match, with pass@k and maj@k when samples > 1.
+func checkMetrics(kind string, samples int, named []string) ([]string, error) {
+	var allowed []string
+	switch kind {
+	case KindLoglik:
+		allowed = []string{MetricAcc, MetricAccNorm}
+	case KindLetter:
+		allowed = []string{MetricAcc}
+	case KindGenerative:
+		allowed = append(slices.Clone(matchMetrics), MetricPassAtK, MetricMajAtK)
+	default:
+		return nil, fmt.Errorf("kind %q: want %s, %s or %s", kind, KindLoglik, KindLetter, KindGenerative)
+	}
+	if len(named) == 0 {
+		named = allowed
+		if kind == KindGenerative {
+			named = []string{MetricExactMatch}
+			if samples > 1 {
+				named = append(named, MetricPassAtK, MetricMajAtK)
+			}
+		}
+	}
+	var out []string
+	var match []string
+	for _, id := range named {
+		m, err := score.Find(id)
+		if err != nil || !slices.Contains(allowed, m.ID) {
+			return nil, fmt.Errorf("metric %q is not one of %s's (%s; the rules: evalbook task run --help)", id, kind, strings.Join(allowed, ", "))
+		}
+		if slices.Contains(out, m.ID) {
+			return nil, fmt.Errorf("metric %q is named twice", id)
+		}
+		if slices.Contains(matchMetrics, m.ID) {
+			match = append(match, m.ID)
+		}
+		out = append(out, m.ID)
+	}
+	if len(match) > 1 {
+		return nil, fmt.Errorf("metrics name %s: a generative task has one match metric, which pass@k and maj@k use too; name one", strings.Join(match, " and "))
+	}
+	if kind == KindGenerative && len(match) == 0 {
+		out = append([]string{MetricExactMatch}, out...)
+	}
+	return out, nil
 }
 
 // LanguageNames returns the task's languages, sorted.

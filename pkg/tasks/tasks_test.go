@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -303,7 +304,7 @@ func TestLetterAndGenerative(t *testing.T) {
 	 "fields": {"id": "id", "gold": "gold", "choices": "choices"},
 	 "languages": {"english": {"data": "en.jsonl", "template": "{q}\n{choices}\nAnswer:"}}}`
 	genTask := `{"suite": "toy", "name": "gen", "kind": "generative", "samples": 5, "k": 2, "temperature": 0.8, "stop": ["\n"],
-	 "extract": "answer: (\\w+)",
+	 "extract": "answer: (\\w+)", "metrics": ["loose_exact_match", "pass@k", "maj@k"],
 	 "fields": {"id": "id", "gold": "golden"},
 	 "languages": {"english": {"data": "g.jsonl", "template": "{q}"}}}`
 	c := toyCatalog(t, fstest.MapFS{
@@ -336,17 +337,17 @@ func TestLetterAndGenerative(t *testing.T) {
 		t.Fatalf("letter response %+v", got)
 	}
 	g := r.Tasks[1]
-	// exact_match (first sample): g1 "x" = "X" after case folding, g2
-	// none: 1/2. pass@2: g1 n=5 c=3: 1 - C(2,2)/C(5,2) = 1 - 1/10 = 0.9;
+	// loose_exact_match (first sample): g1 "x" = "X" after case folding,
+	// g2 none: 1/2. pass@2: g1 n=5 c=3: 1 - C(2,2)/C(5,2) = 1 - 1/10 = 0.9;
 	// g2 n=5 c=4: 1 (n-c < k); mean 0.95. maj@2 of g2: answers
 	// {none, y, y, y, y}: two draws hold at least one y unless both are
 	// the one "none" (impossible, one such sample), and a 1-1 tie
 	// (none, y) splits: P(tie) = 4/10, so maj@2 = 6/10 + 4/10 * 1/2 = 0.8.
-	if em := metric(t, g, MetricExactMatch); *em.Correct != 1 {
-		t.Fatalf("exact_match %d, want 1", *em.Correct)
+	if em := metric(t, g, MetricLooseExactMatch); *em.Correct != 1 {
+		t.Fatalf("loose_exact_match %d, want 1", *em.Correct)
 	}
-	if p := metric(t, g, MetricPassAtK); p.K != 2 || math.Abs(p.Value-0.95) > 1e-12 {
-		t.Fatalf("pass@2 %g, want 0.95", p.Value)
+	if p := metric(t, g, MetricPassAtK); p.K != 2 || math.Abs(p.Value-0.95) > 1e-12 || p.Match != MetricLooseExactMatch {
+		t.Fatalf("pass@2 %g by %q, want 0.95 by loose_exact_match", p.Value, p.Match)
 	}
 	// maj@2 of g1 (x, y, x, x, z; gold x): of the 10 pairs, 3 are x-x
 	// (won), 6 pair x with y or z (a tie, half), 1 is y-z (lost): 0.6.
@@ -380,6 +381,59 @@ func TestLetterAndGenerative(t *testing.T) {
 	}
 	if gen != 2 {
 		t.Fatalf("%d requests with n 5 and temperature 0.8, want 2", gen)
+	}
+	checkExactRescore(t, det)
+}
+
+// checkExactRescore scores TestLetterAndGenerative's generative details
+// again with exact_match as the match metric, g1's golden answer "X"
+// changed to "x": exact_match compares bytes, so g1's answers x, y, x, x,
+// z match exactly as before (em 1, pass@2 0.9, maj@2 0.6), but g2's
+// answers "Y" no longer equal its golden "y" (em 0, pass@2 0, maj@2 0):
+// exact_match 1/2, pass@2 (0.9 + 0)/2 = 0.45, maj@2 (0.6 + 0)/2 = 0.3,
+// where loose_exact_match gave 0.95 and 0.7.
+func checkExactRescore(t *testing.T, det *Details) {
+	t.Helper()
+	d := &Details{Header: det.Header, Samples: slices.Clone(det.Samples)}
+	d.Header.Tasks = slices.Clone(det.Header.Tasks)
+	d.Header.Tasks[1].Metrics = []string{MetricExactMatch, MetricPassAtK, MetricMajAtK}
+	d.Samples[4].Golden = "x"
+	r, err := Score(d, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := r.Tasks[1]
+	if em := metric(t, g, MetricExactMatch); *em.Correct != 1 || em.N != 2 {
+		t.Fatalf("exact_match %d/%d, want 1/2", *em.Correct, em.N)
+	}
+	if p := metric(t, g, MetricPassAtK); math.Abs(p.Value-0.45) > 1e-12 || p.Match != MetricExactMatch {
+		t.Fatalf("pass@2 %g by %q, want 0.45 by exact_match", p.Value, p.Match)
+	}
+	if mj := metric(t, g, MetricMajAtK); math.Abs(mj.Value-0.3) > 1e-12 {
+		t.Fatalf("maj@2 %g, want 0.3", mj.Value)
+	}
+	for _, w := range r.Warnings {
+		if w.Code == "metrics_not_recorded" {
+			t.Fatalf("warning %+v for details that record their metrics", w)
+		}
+	}
+	// The same details without recorded metrics (written before the
+	// header had them) are scored as those runs were: loose_exact_match,
+	// reported under its own id, with a warning.
+	d.Header.Tasks[1].Metrics = nil
+	d.Samples[4].Golden = det.Samples[4].Golden
+	r, err = Score(d, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if em := metric(t, r.Tasks[1], MetricLooseExactMatch); *em.Correct != 1 {
+		t.Fatalf("legacy loose_exact_match %d, want 1", *em.Correct)
+	}
+	if p := metric(t, r.Tasks[1], MetricPassAtK); math.Abs(p.Value-0.95) > 1e-12 {
+		t.Fatalf("legacy pass@2 %g, want 0.95", p.Value)
+	}
+	if n := len(r.Warnings); n == 0 || r.Warnings[n-1].Code != "metrics_not_recorded" || !strings.Contains(r.Warnings[n-1].Message, "toy|gen:english|0|0") {
+		t.Fatalf("warnings %+v, want metrics_not_recorded naming toy|gen:english|0|0", r.Warnings)
 	}
 }
 
@@ -522,7 +576,9 @@ func TestChatGenerative(t *testing.T) {
 	c := toyCatalog(t, fstest.MapFS{"t/c/task.json": {Data: []byte(task)},
 		"t/c/g.jsonl": {Data: []byte(`{"id":"g1","split":"test","q":"राजधानी?","golden":"दिल्ली"}` + "\n" + `{"id":"g2","split":"test","q":"नदी?","golden":"गंगा"}` + "\n")}})
 	m := tasktest.NewModel(trainText)
-	// g1 answered right (then a line the stop cuts), g2 wrong: exact_match 1/2.
+	// g1 answered right but with a final danda (then a line the stop
+	// cuts), g2 wrong: exact_match 0/2 ("दिल्ली।" is not "दिल्ली" byte for
+	// byte), loose_exact_match 1/2 (it drops the danda).
 	m.Generate = func(prompt string, j int) string {
 		if strings.Contains(prompt, "राजधानी") {
 			return " दिल्ली।\nऔर"
@@ -531,8 +587,14 @@ func TestChatGenerative(t *testing.T) {
 	}
 	s := tasktest.New(t, m)
 	det, r := runToy(t, Options{Catalog: c, Specs: mustSpecs(t, "toy|chat:hindi|0|0"), Client: client(t, s.BaseURL(), nil)})
-	if em := metric(t, r.Tasks[0], MetricExactMatch); *em.Correct != 1 || em.N != 2 {
-		t.Fatalf("exact_match %d/%d, want 1/2", *em.Correct, em.N)
+	if em := metric(t, r.Tasks[0], MetricExactMatch); *em.Correct != 0 || em.N != 2 {
+		t.Fatalf("exact_match %d/%d, want 0/2", *em.Correct, em.N)
+	}
+	loose := &Details{Header: det.Header, Samples: det.Samples}
+	loose.Header.Tasks = []HeaderTask{det.Header.Tasks[0]}
+	loose.Header.Tasks[0].Metrics = []string{MetricLooseExactMatch}
+	if rl, err := Score(loose, ScoreOptions{}); err != nil || *metric(t, rl.Tasks[0], MetricLooseExactMatch).Correct != 1 {
+		t.Fatalf("loose_exact_match: %v, want 1/2", err)
 	}
 	for _, p := range s.Paths() {
 		if p != "/v1/chat/completions" {
