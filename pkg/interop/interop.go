@@ -97,6 +97,10 @@ type Run struct {
 	// Count is the number of samples read, also when Options.Each
 	// received them and Samples stayed empty.
 	Count int `json:"-"`
+	// Defs, when a reader sets it, says who computed each per-sample
+	// metric and by what rule (evalbook's task runs: evalbook, by the
+	// registry's rules); nil means the harness computed every metric.
+	Defs []sample.Def `json:"-"`
 }
 
 func (r *Run) warn(code string, count int, format string, a ...any) {

@@ -66,8 +66,7 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 		opt.Summary.Source = name
 		opt.Read.Format = name
 	}
-	z, err := sample.NewSummarizer(opt.Summary)
-	if err != nil {
+	if _, err := sample.NewSummarizer(opt.Summary); err != nil { // options checked before reading
 		return nil, err
 	}
 	chk := NewChecker()
@@ -79,6 +78,13 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 		return nil, err
 	}
 	run.Samples = MergeFilters(run.Samples)
+	if opt.Summary.Defs == nil && run.Defs != nil {
+		opt.Summary.Defs = run.Defs
+	}
+	z, err := sample.NewSummarizer(opt.Summary)
+	if err != nil {
+		return nil, err
+	}
 	{
 		for i := range run.Samples {
 			if err := chk.Add(&run.Samples[i]); err != nil {
@@ -102,8 +108,11 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 		return nil, err
 	}
 	res.Warnings = append(slices.Clone(run.Warnings), res.Warnings...)
-	res.Warnings = append(res.Warnings, results.Warning{Code: CodeHarnessMetrics, Message: fmt.Sprintf(
-		"the figures are %s's own per-sample metrics, averaged with intervals; nothing was re-scored (give --metrics to re-score the responses with evalbook's metrics)", run.Format)})
+	msg := fmt.Sprintf("the figures are %s's own per-sample metrics, averaged with intervals; nothing was re-scored (give --metrics to re-score the responses with evalbook's metrics)", run.Format)
+	if len(run.Defs) > 0 && !slices.ContainsFunc(run.Defs, func(d sample.Def) bool { return d.By != sample.ByEvalbook }) {
+		msg = fmt.Sprintf("the figures are the per-item metrics of the %s run as evalbook scored it, averaged with intervals", run.Format)
+	}
+	res.Warnings = append(res.Warnings, results.Warning{Code: CodeHarnessMetrics, Message: msg})
 	for _, t := range chk.Report(run).Tasks {
 		if t.How != "mean" {
 			continue
