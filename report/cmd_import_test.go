@@ -16,14 +16,15 @@ const interopData = "../pkg/interop/testdata/"
 // (exit 0); the mismatch fixture reports 0.8 for a recomputed 0.75 (exit 3).
 func TestImportCheckCLI(t *testing.T) {
 	for _, p := range []string{"lmeval/new", "lmeval/old", "inspect/qa_hi_bn.eval", "inspect/qa_hi_bn.json", "inspect/v1.json",
-		"inspect/early.eval", "inspect/partial.eval", "promptfoo/results_v3.json", "promptfoo/results_v2.json",
-		"eee/v030/data/mgsm_bn/evalbook/tiny-bn", "eee/v022", "lighteval/new", "openai_batch/batch_output.jsonl"} {
+		"inspect/early.eval", "promptfoo/results_v3.json", "promptfoo/results_v2.json",
+		"eee/v030/data/mgsm_bn/evalbook/tiny-bn", "eee/v022", "lighteval/new"} {
 		out, errOut, code := runCLI(t, "import", interopData+p, "--check", "--json")
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s %s", p, code, errOut, out)
 			continue
 		}
 		var doc struct {
+			Status  string `json:"status"`
 			Format  string `json:"format"`
 			Source  string `json:"source"`
 			Records *int   `json:"records"`
@@ -34,8 +35,16 @@ func TestImportCheckCLI(t *testing.T) {
 				Match                bool
 			} `json:"tasks"`
 		}
-		if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Format == "" || doc.Records == nil || doc.Tasks == nil {
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Format == "" || doc.Records == nil || len(doc.Tasks) == 0 || doc.Status != "match" {
 			t.Errorf("%s: %v\n%s", p, err, out)
+		}
+	}
+	// a log still being written and a batch output report no figures:
+	// nothing could be checked, which is not agreement (exit 3)
+	for _, p := range []string{"inspect/partial.eval", "openai_batch/batch_output.jsonl"} {
+		out, _, code := runCLI(t, "import", interopData+p, "--check")
+		if code != cli.ExitGateFailed || !strings.Contains(out, "nothing could be checked") || strings.Contains(out, "agree") {
+			t.Errorf("%s: exit %d\n%s", p, code, out)
 		}
 	}
 	out, _, code := runCLI(t, "import", interopData+"lmeval/mismatch", "--check")

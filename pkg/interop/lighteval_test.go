@@ -49,7 +49,7 @@ func TestLightevalDetailsHook(t *testing.T) {
 	if len(got) != 1 || got[0] != "lighteval|mgsm:bn|0 evalbook/tiny-bn" || len(run.Samples) != 4 {
 		t.Fatalf("hook calls %v, %d samples", got, len(run.Samples))
 	}
-	if rep := CheckRun(run); !rep.OK() || len(rep.Tasks) != 2 {
+	if rep := mustCheck(t, run); !rep.OK() || len(rep.Tasks) != 2 {
 		t.Fatalf("%+v", rep.Tasks)
 	}
 }
@@ -84,7 +84,7 @@ func TestBatch(t *testing.T) {
 func TestUnsortedMetricsFromARegisteredReader(t *testing.T) {
 	defer RegisterLightevalDetails(lightevalDetails())
 	RegisterLightevalDetails(func(ctx context.Context, path, task, model string, opt Options, add func(*Sample) error) error {
-		s := Sample{Task: task, SampleID: "0", Metrics: []Metric{{"z", 1}, {"em", 0.5}, {"a", 2}}}
+		s := Sample{Task: task, SampleID: "0", Metrics: []Metric{{Name: "z", Value: 1}, {Name: "em", Value: 0.5}, {Name: "a", Value: 2}}}
 		return add(&s)
 	})
 	run := read(t, "testdata/lighteval/new", Options{})
