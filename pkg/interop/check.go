@@ -470,7 +470,8 @@ func badValueError(b *BadValue, a Aggregate) error {
 	if b.List {
 		why = "the metric's other values are numbers, so a list among them is not a corpus metric's pair"
 	}
-	return &tabular.ParseError{File: b.File, Line: b.Line, Err: fmt.Errorf("%w: sample %q: %s is %s, not a number: the reported %s of task %s cannot be recomputed from all its samples (%s); correct or remove the record, then check again",
+	file, line := recordAt(b.File, b.Line)
+	return &tabular.ParseError{File: file, Line: line, Err: fmt.Errorf("%w: sample %q: %s is %s, not a number: the reported %s of task %s cannot be recomputed from all its samples (%s); correct or remove the record, then check again",
 		ErrBadValue, b.SampleID, b.Field, b.What, a.Metric, a.Task, why)}
 }
 

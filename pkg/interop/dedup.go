@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/evalbook/evalbook/pkg/tabular"
@@ -95,7 +96,8 @@ func (d *dedup) check(s *Sample) (drop bool, err error) {
 	if s.Epoch > 0 {
 		who += fmt.Sprintf(" epoch %d", s.Epoch)
 	}
-	return false, &tabular.ParseError{File: d.files[b.file], Line: int(b.line), Err: fmt.Errorf("%w: sample %q of task %s%s is also at %s: a harness writes each sample once, and a duplicate would be counted twice; remove one, or give --drop-duplicates (Options.DropDuplicates) to keep the first and count the rest as dropped",
+	file, line := recordAt(d.files[b.file], int(b.line))
+	return false, &tabular.ParseError{File: file, Line: line, Err: fmt.Errorf("%w: sample %q of task %s%s is also at %s: a harness writes each sample once, and a duplicate would be counted twice; remove one, or give --drop-duplicates (Options.DropDuplicates) to keep the first and count the rest as dropped",
 		ErrDuplicate, s.SampleID, s.Task, who, d.where(a))}
 }
 
@@ -103,8 +105,22 @@ func (d *dedup) check(s *Sample) (drop bool, err error) {
 var ErrDuplicate = errors.New("duplicated sample")
 
 func (d *dedup) where(p place) string {
-	if p.line > 0 {
-		return fmt.Sprintf("%s:%d", d.files[p.file], p.line)
+	file, line := recordAt(d.files[p.file], int(p.line))
+	if line > 0 {
+		return fmt.Sprintf("%s:%d", file, line)
 	}
-	return d.files[p.file]
+	return file
+}
+
+// recordAt names a sample's place for a message: a JSONL file by its
+// line; a JSON document or ZIP member by its record number (Sample.Line
+// counts records there, not lines), in the file name.
+func recordAt(file string, line int) (string, int) {
+	if line <= 0 || strings.HasSuffix(file, ".jsonl") || strings.HasSuffix(file, ".parquet") {
+		return file, line
+	}
+	if strings.HasSuffix(file, "]") { // a ZIP member: one sample each
+		return file, 0
+	}
+	return fmt.Sprintf("%s (record %d)", file, line), 0
 }

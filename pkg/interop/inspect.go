@@ -65,7 +65,7 @@ type inspectLog struct {
 	Results *struct {
 		TotalSamples     int `json:"total_samples"`
 		CompletedSamples int `json:"completed_samples"`
-		Scores       []struct {
+		Scores           []struct {
 			Name    string                    `json:"name"`
 			Scorer  string                    `json:"scorer"`
 			Reducer string                    `json:"reducer"`
