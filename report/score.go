@@ -198,7 +198,9 @@ func runScore(e *cli.Env) error {
 	}
 	flagHints(res.Warnings)
 	if rescored != nil {
-		interop.MarkRescore(res, rescored)
+		if err := interop.MarkRescore(res, rescored); err != nil {
+			return err
+		}
 	}
 	if err := rec.Score(e, "score", res); err != nil {
 		return err

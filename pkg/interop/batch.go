@@ -156,7 +156,7 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 	}
 	defer out.Close()
 	task := strings.TrimSuffix(filepath.Base(reqPath), ".jsonl")
-	seen := map[string]bool{}
+	seen := map[string]int{} // custom_id -> line
 	models := map[string]bool{}
 	ln = tabular.NewLines(out, path, opt.Limits.Line)
 	for ln.Scan() {
@@ -175,7 +175,14 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 		if req == nil {
 			return nil, &tabular.ParseError{File: path, Line: ln.Line(), Field: "custom_id", Err: fmt.Errorf("custom_id %q has no request in %s: is it the request file of this batch?", id, reqPath)}
 		}
-		seen[id] = true
+		if first, dup := seen[id]; dup {
+			if opt.DropDuplicates {
+				run.Dropped++
+				continue // the first is kept
+			}
+			return nil, &tabular.ParseError{File: path, Line: ln.Line(), Field: "custom_id", Err: fmt.Errorf("%w: custom_id %q is also on line %d: the Batch API answers each request once, and the request would be counted twice; remove one, or give --drop-duplicates to keep the first", ErrDuplicate, id, first)}
+		}
+		seen[id] = ln.Line()
 		s := Sample{Task: task, SampleID: id, File: path, Line: ln.Line(), Model: req.Body.Model}
 		if o.Response != nil && o.Response.Body.Model != "" {
 			s.Model = o.Response.Body.Model

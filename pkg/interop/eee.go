@@ -92,6 +92,7 @@ type eeeAggregate struct {
 				StandardError *struct {
 					Value float64 `json:"value"`
 				} `json:"standard_error"`
+				NumSamples *int `json:"num_samples"`
 			} `json:"uncertainty"`
 		} `json:"score_details"`
 	} `json:"evaluation_results"`
@@ -185,13 +186,18 @@ func readEEEOne(path string, opt Options, run *Run, models map[string]bool) erro
 		if u := r.ScoreDetails.Uncertainty; u != nil && u.StandardError != nil {
 			ag.Stderr, ag.HasStderr = u.StandardError.Value, true
 		}
+		if u := r.ScoreDetails.Uncertainty; u != nil && u.NumSamples != nil && *u.NumSamples > 0 {
+			ag.Expected, ag.ExpectedFrom = *u.NumSamples, at+".score_details.uncertainty.num_samples in "+filepath.Base(path)
+		} else if len(a.Results) == 1 && a.Detailed != nil && a.Detailed.TotalRows != nil && *a.Detailed.TotalRows > 0 {
+			ag.Expected, ag.ExpectedFrom = *a.Detailed.TotalRows, "detailed_evaluation_results.total_rows in "+filepath.Base(path)
+		}
 		run.Reported = append(run.Reported, ag)
 	}
 	if a.Detailed == nil || a.Detailed.FilePath == "" {
 		run.warn("no_instance_file", 1, "%s names no per-sample file (detailed_evaluation_results): only its aggregates are read", filepath.Base(path))
 		return nil
 	}
-	inst, err := findInstanceFile(path, a.Detailed.FilePath)
+	inst, err := findInstanceFile(path, a.Detailed.FilePath, opt.Root)
 	if err != nil {
 		return err
 	}
@@ -214,35 +220,63 @@ func readEEEOne(path string, opt Options, run *Run, models map[string]bool) erro
 	}
 	if a.Detailed.TotalRows != nil && *a.Detailed.TotalRows != n {
 		run.warn("row_count_mismatch", 1, "%s has %d records; the aggregate records total_rows %d", filepath.Base(inst), n, *a.Detailed.TotalRows)
+		if n < *a.Detailed.TotalRows {
+			run.Short = append(run.Short, fmt.Sprintf("%s: %d of the %d rows its aggregate %s records (detailed_evaluation_results.total_rows)", inst, n, *a.Detailed.TotalRows, filepath.Base(path)))
+		}
 	}
 	return nil
 }
 
 // findInstanceFile resolves the aggregate's file_path, a path in the EEE
-// repository: beside the aggregate (its base name), relative to the
-// aggregate's folder, or relative to any folder above it (the repository
-// root of a checkout).
-func findInstanceFile(aggregate, filePath string) (string, error) {
+// repository, inside root (the folder imported: Options.Root, or the
+// aggregate's folder): beside the aggregate (its base name), relative to
+// the aggregate's folder, or relative to a folder between it and root
+// (the repository root of a checkout, when root is that checkout). An
+// absolute path, a path with .. and a path whose real place (symbolic
+// links followed) is outside root are refused before any file is
+// opened: a harness file names what evalbook reads only inside the
+// folder it was given.
+func findInstanceFile(aggregate, filePath, root string) (string, error) {
 	dir := filepath.Dir(aggregate)
-	fp := filepath.FromSlash(filePath)
-	cands := []string{filepath.Join(dir, filepath.Base(fp)), filepath.Join(dir, fp)}
-	for d := dir; ; {
-		parent := filepath.Dir(d)
-		cands = append(cands, filepath.Join(parent, fp))
-		if parent == d {
-			break
-		}
-		d = parent
+	if root == "" {
+		root = dir
 	}
-	if filepath.IsAbs(fp) {
-		cands = append([]string{fp}, cands...)
+	const field = "detailed_evaluation_results.file_path"
+	fp := filepath.FromSlash(filePath)
+	if !filepath.IsLocal(fp) || strings.Contains(filePath, `\`) {
+		return "", perr(aggregate, 0, field, fmt.Errorf("%w: the per-sample file %q is not a path inside the imported folder %s (absolute, or leaving it with ..): evalbook reads nothing outside the folder it was given; put the file beside the aggregate and name it by its base name", ErrOutside, filePath, root))
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	realRoot, _ = filepath.Abs(realRoot)
+	cands := []string{filepath.Join(dir, filepath.Base(fp)), filepath.Join(dir, fp)}
+	if rel, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(rel) {
+		for d := dir; d != filepath.Clean(root); {
+			d = filepath.Dir(d)
+			cands = append(cands, filepath.Join(d, fp))
+		}
 	}
 	for _, c := range cands {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c, nil
+		st, err := os.Lstat(c)
+		if err != nil || st.IsDir() {
+			continue
 		}
+		real, err := filepath.EvalSymlinks(c) // reads links, opens nothing
+		if err != nil {
+			continue
+		}
+		real, _ = filepath.Abs(real)
+		if rel, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(rel) {
+			return "", perr(aggregate, 0, field, fmt.Errorf("%w: the per-sample file %q is %s, a link to %s outside the imported folder %s: evalbook reads nothing outside the folder it was given; copy the file into it", ErrOutside, filePath, c, real, root))
+		}
+		if st, err := os.Stat(c); err != nil || st.IsDir() {
+			continue
+		}
+		return c, nil
 	}
-	return "", perr(aggregate, 0, "detailed_evaluation_results.file_path", fmt.Errorf("%w: the per-sample file %q is neither beside the aggregate (%s) nor under a folder above it; put it beside the aggregate", ErrMissing, filePath, filepath.Join(dir, filepath.Base(fp))))
+	return "", perr(aggregate, 0, field, fmt.Errorf("%w: the per-sample file %q is neither beside the aggregate (%s) nor under a folder above it inside the imported folder %s; put it beside the aggregate, or import the checkout's root (--root)", ErrMissing, filePath, filepath.Join(dir, filepath.Base(fp)), root))
 }
 
 type eeeInstance struct {
@@ -260,8 +294,8 @@ type eeeInstance struct {
 		Raw []string `json:"raw"`
 	} `json:"output"`
 	Evaluation *struct {
-		Score     *float64 `json:"score"`
-		IsCorrect *bool    `json:"is_correct"`
+		Score     json.RawMessage `json:"score"`
+		IsCorrect *bool           `json:"is_correct"`
 	} `json:"evaluation"`
 	TokenUsage *struct {
 		Input  int64 `json:"input_tokens"`
@@ -299,8 +333,13 @@ func readEEEInstances(path, model string, metricOf map[string]string, h hash.Has
 		if in.Name == "" {
 			return n, at("evaluation_name", "%w \"evaluation_name\"", ErrMissing)
 		}
-		if in.Evaluation == nil || in.Evaluation.Score == nil {
+		if in.Evaluation == nil || len(in.Evaluation.Score) == 0 || string(in.Evaluation.Score) == "null" {
 			return n, at("evaluation.score", "%w \"evaluation.score\"", ErrMissing)
+		}
+		score, ok := number(in.Evaluation.Score)
+		if !ok {
+			what, _ := describe(in.Evaluation.Score)
+			return n, at("evaluation.score", "sample %s: evaluation.score is %s, not a number: the figure %s cannot be recomputed from it; write the score as a number", text(in.SampleID), what, in.Name)
 		}
 		n++
 		s := Sample{Model: model, Task: in.Name, SampleID: text(in.SampleID), File: path, Line: ln.Line()}
@@ -317,7 +356,7 @@ func readEEEInstances(path, model string, metricOf map[string]string, h hash.Has
 		if metric == "" {
 			metric = "score"
 		}
-		s.SetMetric(metric, *in.Evaluation.Score)
+		s.SetMetric(metric, score)
 		if in.Evaluation.IsCorrect != nil && metric != "is_correct" {
 			s.SetMetric("is_correct", b2f(*in.Evaluation.IsCorrect))
 		}

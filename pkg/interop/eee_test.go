@@ -21,7 +21,11 @@ func TestEEE(t *testing.T) {
 		"testdata/eee/repo/data/mgsm_bn/evalbook/tiny-bn/" + eeeUUID + ".json",
 		"testdata/eee/v022/0a9b8c7d-1111-4222-8333-944455556666.json",
 	} {
-		run := read(t, path, Options{})
+		opt := Options{}
+		if strings.Contains(path, "/repo/") { // file_path is relative to the checkout's root, two folders up
+			opt.Root = "testdata/eee/repo"
+		}
+		run := read(t, path, opt)
 		if run.Format != "eee" || run.Model != "evalbook/tiny-bn" || len(run.Samples) != 4 || len(run.Warnings) != 0 {
 			t.Fatalf("%s: %+v", path, run)
 		}
@@ -32,7 +36,7 @@ func TestEEE(t *testing.T) {
 		if v, _ := s.Value("accuracy"); v != 0 {
 			t.Errorf("%s: accuracy %v", path, v)
 		}
-		rep := CheckRun(run)
+		rep := mustCheck(t, run)
 		if !rep.OK() || len(rep.Tasks) != 2 {
 			t.Fatalf("%s: %+v", path, rep.Tasks)
 		}

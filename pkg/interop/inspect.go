@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,8 +63,9 @@ type inspectLog struct {
 		} `json:"config"`
 	} `json:"eval"`
 	Results *struct {
-		TotalSamples int `json:"total_samples"`
-		Scores       []struct {
+		TotalSamples     int `json:"total_samples"`
+		CompletedSamples int `json:"completed_samples"`
+		Scores           []struct {
 			Name    string                    `json:"name"`
 			Scorer  string                    `json:"scorer"`
 			Reducer string                    `json:"reducer"`
@@ -131,8 +133,22 @@ func readInspect(ctx context.Context, path string, opt Options) (*Run, error) {
 		return nil, perr(path, 0, "", fmt.Errorf("%w: not a complete ZIP archive (%v): an .eval log is a ZIP; is the file truncated, or still being copied?", ErrSchema, err))
 	}
 	members := map[string]*zip.File{}
+	entry := map[string]int{}
 	var sampleNames []string
-	for _, m := range zr.File {
+	for i, m := range zr.File {
+		// members are read from the archive, never written or opened as
+		// files; a name that would leave a folder is refused all the same
+		if !fs.ValidPath(m.Name) || strings.Contains(m.Name, `\`) {
+			return nil, perr(path+"["+m.Name+"]", 0, "", fmt.Errorf("%w: the archive's entry %d is named %q, a path outside the archive's folder (absolute, or with ..): inspect writes header.json and samples/<id>_epoch_<n>.json; is this log from inspect?", ErrSchema, i+1, m.Name))
+		}
+		if j, dup := entry[m.Name]; dup {
+			if opt.DropDuplicates {
+				run.Dropped++
+				continue // the first is kept
+			}
+			return nil, perr(path+"["+m.Name+"]", 0, "", fmt.Errorf("%w: the member %s is in the archive twice (entries %d and %d): its sample would be counted twice; rewrite the log (inspect log convert), or give --drop-duplicates to keep the first", ErrDuplicate, m.Name, j+1, i+1))
+		}
+		entry[m.Name] = i
 		members[m.Name] = m
 		if strings.HasPrefix(m.Name, "samples/") && strings.HasSuffix(m.Name, ".json") {
 			sampleNames = append(sampleNames, m.Name)
@@ -274,6 +290,18 @@ func inspectHeader(where, member string, log *inspectLog, run *Run) error {
 				continue
 			}
 			a := Aggregate{Model: log.Eval.Model, Task: log.Eval.Task, Metric: name, Value: ms[k].Value, Rounding: -1, Filter: k}
+			// inspect scores the completed samples (fewer than the total
+			// when samples fail and --fail-on-error is off). With several
+			// epochs the figure is over samples reduced across epochs and
+			// whether the counts are of samples or of samples times epochs
+			// is not settled here, so n is not compared then.
+			if epochs > 1 {
+				// no Expected
+			} else if n := log.Results.CompletedSamples; n > 0 {
+				a.Expected, a.ExpectedFrom = n, "results.completed_samples in "+member
+			} else if n := log.Results.TotalSamples; n > 0 {
+				a.Expected, a.ExpectedFrom = n, "results.total_samples in "+member
+			}
 			if se, ok := ms["stderr"]; ok && epochs == 1 {
 				a.Stderr, a.HasStderr = se.Value, true
 			}
@@ -358,14 +386,27 @@ func inspectSampleInto(where string, data []byte, index int, log *inspectLog, op
 		if err := json.Unmarshal(scores[name], &sc); err != nil || len(sc.Value) == 0 {
 			return perr(where, 0, field("scores."+name+".value"), fmt.Errorf("%w: score %q has no value", ErrMissing, name))
 		}
+		bad := func(metric, f string, raw []byte) {
+			what, _ := describe(raw)
+			// inspect would count it as 0 with a warning; Check refuses
+			// a figure of this metric and names the sample
+			run.noteBad(BadValue{Model: s.Model, Task: s.Task, Metric: metric, File: where, Line: s.Line, SampleID: s.SampleID, Field: f, What: what})
+		}
 		if sc.Value[0] == '{' {
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(sc.Value, &m); err != nil {
 				return perr(where, 0, field("scores."+name+".value"), err)
 			}
-			for k, v := range m {
-				if f, ok := valueToFloat(v); ok {
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if f, ok := valueToFloat(m[k]); ok {
 					s.SetMetric(k, f)
+				} else {
+					bad(k, field("scores."+name+".value."+k), m[k])
 				}
 			}
 			continue
@@ -373,7 +414,7 @@ func inspectSampleInto(where string, data []byte, index int, log *inspectLog, op
 		if f, ok := valueToFloat(sc.Value); ok {
 			s.SetMetric(name, f)
 		} else {
-			run.Opaque = appendOnce(run.Opaque, [2]string{s.Task, name})
+			bad(name, field("scores."+name+".value"), sc.Value)
 		}
 	}
 	if !opt.NoText {
@@ -422,13 +463,10 @@ func appendOnce(l [][2]string, p [2]string) [][2]string {
 // valueToFloat maps an inspect score value to a number as inspect's
 // value_to_float does: numbers and booleans as themselves, "C" 1,
 // "P" 0.5, "I" and "N" 0, "yes"/"true" 1, "no"/"false" 0 (any case), a
-// numeric string as its number. ok is false for a value inspect cannot
-// map either (a list; inspect warns and uses 0). JSON null is an unscored
-// sample (NaN), which the metrics leave out.
+// numeric string as its number. ok is false for a value it cannot map
+// (null, a list, any other string): inspect warns and counts it as 0,
+// so a figure over it is not what the scores say, and Check refuses it.
 func valueToFloat(raw json.RawMessage) (float64, bool) {
-	if string(raw) == "null" {
-		return math.NaN(), true
-	}
 	if f, ok := number(raw); ok {
 		return f, true
 	}
@@ -453,7 +491,7 @@ func valueToFloat(raw json.RawMessage) (float64, bool) {
 	if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
 		return f, true
 	}
-	return 0, true // inspect logs "Unable to convert value to float" and counts it as 0
+	return 0, false // inspect logs "Unable to convert value to float" and counts it as 0
 }
 
 // inspectInput is the sample's input: a string, or the text of its last

@@ -33,7 +33,7 @@ func TestInspectEval(t *testing.T) {
 		if s.SampleID != "2" || s.Language != "bn" || s.Golden != "ঢাকা" || s.Response != "চট্টগ্রাম" || s.Prompt != "বাংলাদেশের রাজধানী কোথায়?" || s.InputTokens != 22 || s.OutputTokens != 7 {
 			t.Errorf("%s: sample 2 %+v", path, s)
 		}
-		rep := CheckRun(run)
+		rep := mustCheck(t, run)
 		if !rep.OK() || len(rep.Tasks) != 4 {
 			t.Fatalf("%s: %+v", path, rep.Tasks)
 		}
@@ -54,7 +54,7 @@ func TestInspectVersion1(t *testing.T) {
 	if v, ok := run.Samples[2].Value("model_graded_qa"); !ok || v != 0.5 {
 		t.Fatalf("v1 single score: %v %v", v, ok)
 	}
-	if rep := CheckRun(run); !rep.OK() || len(rep.Tasks) != 2 {
+	if rep := mustCheck(t, run); !rep.OK() || len(rep.Tasks) != 2 {
 		t.Fatalf("%+v", rep.Tasks)
 	}
 }
@@ -71,13 +71,18 @@ func TestInspectPartial(t *testing.T) {
 
 func TestValueToFloat(t *testing.T) {
 	for in, want := range map[string]float64{`"C"`: 1, `"I"`: 0, `"P"`: 0.5, `"N"`: 0, `true`: 1, `false`: 0, `0.25`: 0.25,
-		`"yes"`: 1, `"No"`: 0, `"TRUE"`: 1, `"0.75"`: 0.75, `"c"`: 0, `"maybe"`: 0} {
+		`"yes"`: 1, `"No"`: 0, `"TRUE"`: 1, `"0.75"`: 0.75} {
 		if got, ok := valueToFloat([]byte(in)); !ok || got != want {
 			t.Errorf("valueToFloat(%s) = %v, %v; want %v", in, got, ok, want)
 		}
 	}
-	if got, _ := valueToFloat([]byte("null")); !math.IsNaN(got) {
-		t.Errorf("null = %v, want NaN (unscored)", got)
+	// inspect's value_to_float warns and counts these as 0 ("c" is not
+	// its CORRECT, which is case-sensitive); a figure over them is not
+	// what the scores say, so they are not numbers here
+	for _, in := range []string{`"c"`, `"maybe"`, `null`, `[1, 0]`} {
+		if got, ok := valueToFloat([]byte(in)); ok {
+			t.Errorf("valueToFloat(%s) = %v, true; want not a number", in, got)
+		}
 	}
 }
 
@@ -112,7 +117,7 @@ func TestInspectEpochs(t *testing.T) {
 	if len(run.Samples) != 6 || run.Samples[0].SampleID != "1:1" || run.Samples[3].SampleID != "1:2" {
 		t.Fatalf("%d samples, ids %q %q", len(run.Samples), run.Samples[0].SampleID, run.Samples[3].SampleID)
 	}
-	rep := CheckRun(run)
+	rep := mustCheck(t, run)
 	if !rep.OK() || len(rep.Tasks) != 1 {
 		t.Fatalf("%+v", rep.Tasks)
 	}

@@ -63,6 +63,56 @@ type Aggregate struct {
 	// Filter is lm-eval's filter name ("none", "strict-match") the value
 	// was reported under; Metric is "acc,none" style when it matters.
 	Filter string `json:"filter,omitempty"`
+	// Expected is the number of samples the harness says the figure
+	// covers (lm-eval's n-samples effective, inspect's completed_samples,
+	// promptfoo's test counts, EEE's num_samples or total_rows), 0 when
+	// its files do not say; ExpectedFrom names where it was read.
+	Expected     int    `json:"expected_n,omitempty"`
+	ExpectedFrom string `json:"-"`
+}
+
+// BadValue is a value a harness file holds where a number belongs: a
+// per-sample metric value (Run.BadValues) or a reported figure
+// (Run.BadReported) that is a string, null, a list or an object.
+type BadValue struct {
+	Model, Task, Metric string
+	// File is the file (with the ZIP member in brackets), Line the line
+	// (JSONL) or record, SampleID the sample's id ("" for a figure), Field
+	// the JSON path of the value.
+	File     string
+	Line     int
+	SampleID string
+	Field    string
+	// What describes the value: `the string "0.75"`, `null`, `a list`.
+	What string
+	// List is true for a list or object value: lm-eval keeps corpus
+	// metrics' per-sample values so (Run.Opaque); a metric whose values
+	// are all lists is skipped, a mix of lists and numbers is an error.
+	List bool
+	// NA is true for lm-eval's "N/A", its word for a figure it could not
+	// aggregate: not checked, and not an error.
+	NA bool
+}
+
+// describe names a raw JSON value that is not a number.
+func describe(raw []byte) (what string, list bool) {
+	switch {
+	case len(raw) == 0:
+		return "empty", false
+	case raw[0] == '"':
+		s := text(raw)
+		if len(s) > 40 {
+			s = s[:37] + "..."
+		}
+		return fmt.Sprintf("the string %q", s), false
+	case raw[0] == '[':
+		return "a list", true
+	case raw[0] == '{':
+		return "an object", true
+	case string(raw) == "null":
+		return "null", false
+	}
+	return string(raw), false
 }
 
 // Run is one harness output read whole: its samples in file order and
@@ -101,21 +151,66 @@ type Run struct {
 	// metric and by what rule (evalbook's task runs: evalbook, by the
 	// registry's rules); nil means the harness computed every metric.
 	Defs []sample.Def `json:"-"`
+	// BadValues holds, per (task, metric), the first per-sample value
+	// that is not a number (in file order); Check refuses to recompute a
+	// reported figure of that metric and names the sample.
+	BadValues []BadValue `json:"-"`
+	// BadReported lists reported figures that are not numbers; Check
+	// reports each as unchecked (lm-eval's "N/A" as skipped).
+	BadReported []BadValue `json:"-"`
+	// Short lists what the files say is missing from the samples read
+	// (EEE's total_rows above the rows of the instance file); Check is
+	// then partial.
+	Short []string `json:"-"`
+	// Dropped counts duplicated samples left out (Options.DropDuplicates).
+	Dropped int `json:"-"`
+
+	badMu sync.Mutex
+}
+
+// noteBad keeps b when it is the first bad value of its (task, metric)
+// and kind (a list, or not) in file order; readers parsing in parallel
+// call it from any goroutine.
+func (r *Run) noteBad(b BadValue) {
+	r.badMu.Lock()
+	defer r.badMu.Unlock()
+	if b.List {
+		r.Opaque = appendOnce(r.Opaque, [2]string{b.Task, b.Metric})
+	}
+	for i := range r.BadValues {
+		o := &r.BadValues[i]
+		if o.Task == b.Task && o.Metric == b.Metric && o.List == b.List {
+			if b.File < o.File || b.File == o.File && b.Line < o.Line {
+				*o = b
+			}
+			return
+		}
+	}
+	r.BadValues = append(r.BadValues, b)
 }
 
 func (r *Run) warn(code string, count int, format string, a ...any) {
 	r.Warnings = append(r.Warnings, results.Warning{Code: code, Message: fmt.Sprintf(format, a...), Count: count})
 }
 
-// add gives a sample to opt.Each, or keeps it in r.Samples.
+// add gives a sample to opt.Each, or keeps it in r.Samples. A sample
+// already read (the same model, task, id, epoch and metric names) is an
+// error naming both places, or with Options.DropDuplicates is left out
+// and counted in r.Dropped.
 func (r *Run) add(opt *Options, s *Sample) error {
+	// Value searches Metrics by name: readers registered from outside
+	// may append them in any order.
+	s.SortMetrics()
+	if drop, err := opt.dups.check(s); err != nil {
+		return err
+	} else if drop {
+		r.Dropped++
+		return nil
+	}
 	r.Count++
 	if r.Count > opt.Limits.Samples {
 		return fmt.Errorf("%s: more than %d samples, the most one run may hold (interop Options.Limits.Samples; no flag raises it)", s.File, opt.Limits.Samples)
 	}
-	// Value searches Metrics by name: readers registered from outside
-	// may append them in any order.
-	s.SortMetrics()
 	if opt.Each != nil {
 		return opt.Each(s)
 	}
@@ -209,6 +304,17 @@ type Options struct {
 	// NoText leaves Prompt, Response, Golden and the hashes empty
 	// (faster, smaller), for when only metric values are needed.
 	NoText bool
+	// DropDuplicates leaves out a sample read before (the same model,
+	// task, sample id, epoch and metric names: lm-eval's doc_id under one
+	// filter, inspect's id and epoch, a ZIP member twice, a batch
+	// custom_id twice), keeping the first, and counts them in
+	// Run.Dropped with a warning; without it a duplicate is an error
+	// naming both places. A duplicate is never counted twice.
+	DropDuplicates bool
+	// Root is the folder every path a harness file names (EEE's
+	// detailed_evaluation_results.file_path) must resolve inside; "" is
+	// the folder read, or the folder of the file read.
+	Root string
 	// Each, when set, receives every sample as it is read and Run.Samples
 	// stays empty, so a million-sample file is checked in little memory.
 	// The sample is valid only during the call; an error stops reading.
@@ -219,6 +325,8 @@ type Options struct {
 	// parsed on all cores; the consumer merges the blocks in order, so
 	// the sums do not depend on the scheduling.
 	sinks func(file string, block int) func(s *Sample) error
+	// dups finds duplicated samples across the whole Read.
+	dups *dedup
 }
 
 // Format is one readable format. Detect says whether path (a file or a
@@ -312,9 +420,17 @@ func Read(ctx context.Context, path string, opt Options) (*Run, error) {
 		return nil, fmt.Errorf("--format %q: %w (want auto, %s)", name, ErrUnknownFormat, strings.Join(Formats(), ", "))
 	}
 	opt.Limits = opt.Limits.withDefaults()
+	opt.dups = newDedup(opt.DropDuplicates)
 	run, err := f.Read(ctx, path, opt)
 	if err != nil {
 		return nil, err
+	}
+	if run.Dropped > 0 {
+		first := ""
+		if opt.dups.firstDropped != "" {
+			first = "; the first dropped is " + opt.dups.firstDropped
+		}
+		run.warn("duplicates_dropped", run.Dropped, "%d duplicated sample(s) left out (--drop-duplicates): the first of each was kept%s", run.Dropped, first)
 	}
 	if run.Format == "" {
 		run.Format = name

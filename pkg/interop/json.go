@@ -23,6 +23,9 @@ var (
 	ErrSchema = errors.New("unsupported schema")
 	// ErrMissing: a field the format requires is absent.
 	ErrMissing = errors.New("missing field")
+	// ErrOutside: a harness file names a path outside the folder
+	// imported (absolute, with .., or a link leading out).
+	ErrOutside = errors.New("a path outside the imported folder")
 )
 
 func perr(file string, line int, field string, err error) *tabular.ParseError {

@@ -174,11 +174,18 @@ func readLighteval(ctx context.Context, path string, opt Options) (*Run, error) 
 				}
 				v, ok := number(lr.Results[t][k])
 				if !ok {
+					what, list := describe(lr.Results[t][k])
+					run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: k, File: r, Field: "results." + t + "." + k, What: what, List: list})
 					continue
 				}
 				a := Aggregate{Model: model, Task: t, Metric: k, Value: v, Rounding: -1}
-				if se, ok := number(lr.Results[t][k+"_stderr"]); ok {
-					a.Stderr, a.HasStderr = se, true
+				if raw, has := lr.Results[t][k+"_stderr"]; has {
+					if se, ok := number(raw); ok {
+						a.Stderr, a.HasStderr = se, true
+					} else if string(raw) != "null" {
+						what, list := describe(raw)
+						run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: k + "_stderr", File: r, Field: "results." + t + "." + k + "_stderr", What: what, List: list})
+					}
 				}
 				run.Reported = append(run.Reported, a)
 			}

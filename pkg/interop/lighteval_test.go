@@ -49,7 +49,7 @@ func TestLightevalDetailsHook(t *testing.T) {
 	if len(got) != 1 || got[0] != "lighteval|mgsm:bn|0 evalbook/tiny-bn" || len(run.Samples) != 4 {
 		t.Fatalf("hook calls %v, %d samples", got, len(run.Samples))
 	}
-	if rep := CheckRun(run); !rep.OK() || len(rep.Tasks) != 2 {
+	if rep := mustCheck(t, run); !rep.OK() || len(rep.Tasks) != 2 {
 		t.Fatalf("%+v", rep.Tasks)
 	}
 }

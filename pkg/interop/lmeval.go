@@ -299,24 +299,41 @@ func readLMEvalResults(path string, opt Options, run *Run) (lmevalInfo, error) {
 			if k == "alias" || k == "samples" || strings.Contains(k, "_stderr") {
 				continue
 			}
-			v, ok := number(r.Results[t][k])
-			if !ok {
-				continue // "N/A" for a metric lm-eval could not aggregate
-			}
 			metric, filter, hasComma := strings.Cut(k, ",")
 			comma = comma || hasComma
+			field := "results." + t + "." + k
+			raw := r.Results[t][k]
+			v, ok := number(raw)
+			if !ok { // lm-eval writes "N/A" for a figure it could not aggregate; anything else is no figure
+				what, list := describe(raw)
+				run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: k, File: path, Field: field, What: what, List: list, NA: string(raw) == `"N/A"`})
+				continue
+			}
 			a := Aggregate{Model: model, Task: t, Metric: k, Value: v, Rounding: -1, Filter: filter}
 			se := metric + "_stderr"
 			if hasComma {
 				se += "," + filter
 			}
-			if sv, ok := number(r.Results[t][se]); ok {
-				a.Stderr, a.HasStderr = sv, true
+			if raw, has := r.Results[t][se]; has {
+				if sv, ok := number(raw); ok {
+					a.Stderr, a.HasStderr = sv, true
+				} else if string(raw) != `"N/A"` {
+					what, list := describe(raw)
+					run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: se, File: path, Field: "results." + t + "." + se, What: what, List: list})
+				}
+			}
+			if n, ok := r.NSamples[t]; ok && n.Effective > 0 {
+				a.Expected, a.ExpectedFrom = n.Effective, "n-samples."+t+".effective in "+filepath.Base(path)
 			}
 			if isGroup {
 				a.Filter = "group:" + strings.Join(r.GroupSubtasks[t], ",")
 			}
 			run.Reported = append(run.Reported, a)
+		}
+	}
+	for _, t := range tasks {
+		if n, ok := r.NSamples[t]; ok && n.Effective < n.Original {
+			run.warn("run_limited", 1, "%s: lm-eval evaluated %d of the task's %d documents (n-samples in %s: lm_eval --limit): its figures are of those %d only", t, n.Effective, n.Original, filepath.Base(path), n.Effective)
 		}
 	}
 	info.comma, info.tasks = comma, tasks
@@ -362,9 +379,8 @@ func readLMEvalSamples(path, model string, info lmevalInfo, opt Options, run *Ru
 		}
 		task = best
 	}
-	sr := &lmevalSampleReader{path: path, model: model, task: task, comma: info.comma, opt: opt, run: run, opaque: map[string]bool{}}
+	sr := &lmevalSampleReader{path: path, model: model, task: task, comma: info.comma, opt: opt, run: run, bad: map[string]bool{}}
 	sr.emit = func(s *Sample) error { return run.add(&sr.opt, s) }
-	sr.markOpaque = func(p [2]string) { run.Opaque = appendOnce(run.Opaque, p) }
 	if bytes.HasPrefix(bytes.TrimLeft(headOf(path, 4096), " \t\r\n\ufeff"), []byte("[")) {
 		return sr.array()
 	}
@@ -373,7 +389,7 @@ func readLMEvalSamples(path, model string, info lmevalInfo, opt Options, run *Ru
 		return err
 	}
 	defer f.Close()
-	if opt.sinks != nil && runtime.GOMAXPROCS(0) > 1 {
+	if opt.sinks != nil && !opt.DropDuplicates && runtime.GOMAXPROCS(0) > 1 { // dropping keeps the first in file order: read in order
 		return sr.parallel(f, runtime.GOMAXPROCS(0))
 	}
 	ln := tabular.NewLines(f, path, opt.Limits.Line)
@@ -390,12 +406,13 @@ type lmevalSampleReader struct {
 	comma             bool
 	opt               Options
 	run               *Run
-	opaque            map[string]bool
-	s                 Sample
-	names             []string
-	raw               [][2][]byte
-	emit              func(*Sample) error
-	markOpaque        func([2]string)
+	// bad remembers the metrics a bad value was noted for, so each is
+	// noted once per reader (Run keeps the first in file order).
+	bad   map[string]bool
+	s     Sample
+	names []string
+	raw   [][2][]byte
+	emit  func(*Sample) error
 }
 
 // array reads the samples file of lm-eval before 0.4.3: one JSON array
@@ -505,9 +522,18 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 		}
 		v, ok := number(kv[1])
 		if !ok {
-			if !sr.opaque[full] {
-				sr.opaque[full] = true
-				sr.markOpaque([2]string{sr.task, full})
+			// a list is a corpus metric's [reference, prediction] (bleu,
+			// chrf): Check skips the metric when all its values are
+			// lists; a string or null where a number belongs is noted,
+			// and Check refuses a figure of that metric naming it
+			what, list := describe(kv[1])
+			key := full
+			if list {
+				key += "\x00list"
+			}
+			if !sr.bad[key] {
+				sr.bad[key] = true
+				sr.run.noteBad(BadValue{Model: sr.model, Task: sr.task, Metric: full, File: sr.path, Line: lineNo, SampleID: s.SampleID, Field: name, What: what, List: list})
 			}
 			continue
 		}
@@ -591,13 +617,11 @@ func (sr *lmevalSampleReader) parallel(f *os.File, workers int) error {
 	limit := int64(sr.opt.Limits.Samples)
 	for range workers {
 		var sink func(*Sample) error
-		w := &lmevalSampleReader{path: sr.path, model: sr.model, task: sr.task, comma: sr.comma, opt: sr.opt, run: sr.run, opaque: map[string]bool{}}
-		w.markOpaque = func(p [2]string) {
-			mu.Lock()
-			defer mu.Unlock()
-			sr.run.Opaque = appendOnce(sr.run.Opaque, p)
-		}
+		w := &lmevalSampleReader{path: sr.path, model: sr.model, task: sr.task, comma: sr.comma, opt: sr.opt, run: sr.run, bad: map[string]bool{}}
 		w.emit = func(s *Sample) error {
+			if _, err := w.opt.dups.check(s); err != nil { // DropDuplicates reads in order, not here
+				return err
+			}
 			if count.Add(1) > limit {
 				return fmt.Errorf("%s: more than %d samples, the most one run may hold (interop Options.Limits.Samples; no flag raises it)", s.File, limit)
 			}

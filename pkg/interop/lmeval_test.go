@@ -18,6 +18,15 @@ func read(t *testing.T, path string, opt Options) *Run {
 	return run
 }
 
+func mustCheck(t *testing.T, run *Run) *CheckReport {
+	t.Helper()
+	rep, err := CheckRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
 func findTask(t *testing.T, rep *CheckReport, task, metric string) CheckedTask {
 	t.Helper()
 	for _, c := range rep.Tasks {
@@ -45,7 +54,7 @@ func TestLMEvalNew(t *testing.T) {
 	if v, ok := s.Value("acc,none"); !ok || v != 1 {
 		t.Fatalf("acc,none = %v %v", v, ok)
 	}
-	rep := CheckRun(run)
+	rep := mustCheck(t, run)
 	if !rep.OK() {
 		t.Fatalf("check differs: %+v", rep.Tasks)
 	}
@@ -82,7 +91,7 @@ func TestLMEvalOld(t *testing.T) {
 	if !strings.HasPrefix(run.Samples[0].Prompt, "प्रश्न") {
 		t.Fatalf("old arguments list: prompt %q", run.Samples[0].Prompt)
 	}
-	rep := CheckRun(run)
+	rep := mustCheck(t, run)
 	if !rep.OK() || len(rep.Tasks) != 4 {
 		t.Fatalf("check %+v", rep.Tasks)
 	}
@@ -135,7 +144,7 @@ func TestLMEvalLineLimit(t *testing.T) {
 // what CheckRun finds over the run read whole, and the same errors.
 func TestCheckStreamingEqualsWhole(t *testing.T) {
 	for _, p := range []string{"testdata/lmeval/new", "testdata/lmeval/old", "testdata/lmeval/mismatch"} {
-		whole := CheckRun(read(t, p, Options{}))
+		whole := mustCheck(t, read(t, p, Options{}))
 		streamed, err := Check(context.Background(), p, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -280,9 +280,10 @@ func readPromptfoo(ctx context.Context, path string, opt Options) (*Run, error) 
 			label = p.Raw
 		}
 		mod := model(p.Provider, label)
+		from := "the prompt's testPassCount+testFailCount+testErrorCount"
 		run.Reported = append(run.Reported,
-			Aggregate{Model: mod, Task: task, Metric: "pass", Value: float64(m.TestPassCount) / float64(n), Rounding: -1, Filter: "testPassCount/(pass+fail+error)"},
-			Aggregate{Model: mod, Task: task, Metric: "score", Value: m.Score / float64(n), Rounding: -1, Filter: "metrics.score/tests"})
+			Aggregate{Model: mod, Task: task, Metric: "pass", Value: float64(m.TestPassCount) / float64(n), Rounding: -1, Filter: "testPassCount/(pass+fail+error)", Expected: n, ExpectedFrom: from},
+			Aggregate{Model: mod, Task: task, Metric: "score", Value: m.Score / float64(n), Rounding: -1, Filter: "metrics.score/tests", Expected: n, ExpectedFrom: from})
 		names := make([]string, 0, len(m.NamedScores))
 		for k := range m.NamedScores {
 			names = append(names, k)
@@ -290,13 +291,13 @@ func readPromptfoo(ctx context.Context, path string, opt Options) (*Run, error) 
 		sort.Strings(names)
 		for _, k := range names {
 			if c := m.NamedScoresCount[k]; c > 0 {
-				run.Reported = append(run.Reported, Aggregate{Model: mod, Task: task, Metric: "named/" + k, Value: m.NamedScores[k] / float64(c), Rounding: -1})
+				run.Reported = append(run.Reported, Aggregate{Model: mod, Task: task, Metric: "named/" + k, Value: m.NamedScores[k] / float64(c), Rounding: -1, Expected: c, ExpectedFrom: "the prompt's namedScoresCount." + k})
 			}
 		}
 	}
 	if sum.Stats != nil {
 		if n := sum.Stats.Successes + sum.Stats.Failures + sum.Stats.Errors; n > 0 {
-			run.Reported = append(run.Reported, Aggregate{Model: AllModels, Task: task, Metric: "pass", Value: float64(sum.Stats.Successes) / float64(n), Rounding: -1, Filter: "stats.successes"})
+			run.Reported = append(run.Reported, Aggregate{Model: AllModels, Task: task, Metric: "pass", Value: float64(sum.Stats.Successes) / float64(n), Rounding: -1, Filter: "stats.successes", Expected: n, ExpectedFrom: "stats.successes+failures+errors"})
 		}
 	}
 	if len(models) == 1 {

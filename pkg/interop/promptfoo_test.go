@@ -30,7 +30,7 @@ func TestPromptfoo(t *testing.T) {
 		if v, _ := s.Value("assert/fluency"); v != 1 {
 			t.Errorf("%s: fluency assertion %v", path, v)
 		}
-		rep := CheckRun(run)
+		rep := mustCheck(t, run)
 		if !rep.OK() {
 			t.Fatalf("%s: %+v", path, rep.Tasks)
 		}

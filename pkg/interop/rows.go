@@ -170,14 +170,20 @@ var ResponseColumns = []string{"id", "question", "answer", "Domain", "response",
 // language, model: the sample id, prompt, golden answer, task, response,
 // language and model), so `evalbook score`, `agree` and `report` score a
 // harness's responses with evalbook's metrics: qa.Score(ctx, &buf, path,
-// qa.Options{Format: "csv"}). It returns the number of rows written; a
+// qa.Options{Format: "csv"}). Its cells are raw, not formula-guarded:
+// it is read back by evalbook, not opened in a spreadsheet (write a file
+// for people with WriteRows). It returns the number of rows written; a
 // run with no responses is an error.
 func ResponseCSV(w io.Writer, run *Run) (int, error) { return responseCSV(w, run, "") }
 
 // responseCSV writes the table with model, when set, in place of the
 // samples' own.
 func responseCSV(w io.Writer, run *Run, model string) (int, error) {
-	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
+	// Raw: this table is a pipe into evalbook's own readers (qa, the
+	// leaderboard), which do not strip a formula guard, so the text
+	// scored is the text the harness wrote (a response "-0.4 km" is not
+	// "'-0.4 km"); files written for people (WriteRows) are guarded.
+	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{Raw: true})
 	if err := cw.Write(ResponseColumns); err != nil {
 		return 0, err
 	}
@@ -225,7 +231,7 @@ func multiTask(run *Run) bool {
 // compare.Read pair by their default key id (compare.Options{
 // Metric: metric, By: "task"}).
 func OutcomeCSV(w io.Writer, run *Run, metric string) (int, error) {
-	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
+	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{Raw: true}) // a pipe into compare: ids as the harness wrote them
 	if err := cw.Write([]string{"id", "task", "model", metric}); err != nil {
 		return 0, err
 	}

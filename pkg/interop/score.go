@@ -113,7 +113,11 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 		msg = fmt.Sprintf("the figures are the per-item metrics of the %s run as evalbook scored it, averaged with intervals", run.Format)
 	}
 	res.Warnings = append(res.Warnings, results.Warning{Code: CodeHarnessMetrics, Message: msg})
-	for _, t := range chk.Report(run).Tasks {
+	rep, err := chk.Report(run)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range rep.Tasks {
 		if t.How != "mean" {
 			continue
 		}
@@ -245,7 +249,7 @@ func ResponsesRun(ctx context.Context, path string, opt Options) (io.Reader, *Ru
 // metrics, every metric definition says evalbook computed it, and
 // Reported carries the figures the harness reported (beside the mean of
 // its own per-sample values), so the two can be read side by side.
-func MarkRescore(res *results.Score, run *Run) {
+func MarkRescore(res *results.Score, run *Run) error {
 	for i := range res.Metrics {
 		res.Metrics[i].By = sample.ByEvalbook
 	}
@@ -255,7 +259,11 @@ func MarkRescore(res *results.Score, run *Run) {
 		_ = chk.Add(&run.Samples[i]) // Add reports no error
 	}
 	var own []string
-	for _, t := range chk.Report(run).Tasks {
+	rep, err := chk.Report(run)
+	if err != nil {
+		return err
+	}
+	for _, t := range rep.Tasks {
 		if t.How != "mean" {
 			continue
 		}
@@ -270,6 +278,7 @@ func MarkRescore(res *results.Score, run *Run) {
 	}
 	msg += "; drop --metrics to report the harness's own per-sample metrics"
 	res.Warnings = append([]results.Warning{{Code: CodeRescored, Message: msg}}, res.Warnings...)
+	return nil
 }
 
 // MergeFilters joins the records of one item that a harness writes once

@@ -3,6 +3,7 @@ package interop_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
+	"github.com/evalbook/evalbook/pkg/score"
 )
 
 func mustRead(t *testing.T, path string) *interop.Run {
@@ -140,5 +142,45 @@ func TestLabelsForAgree(t *testing.T) {
 	// the raters agree on samples 1, 2, 4 and 5 (1/1, 0/0, 1/1, 0/0) and not on 3 (1 against 0.5)
 	if res.N != 5 || res.Observed != 0.8 {
 		t.Fatalf("n %d observed %v", res.N, res.Observed)
+	}
+}
+
+// The response table ResponseCSV writes is a pipe into qa, which does
+// not strip a formula guard: the text scored must be the text the
+// harness wrote. A reply "-0.4…" is not a plain number, so a guarded
+// table held "'-0.4…", which prefix_exact_match scored 0 against the
+// golden "-0.4" (a plain number, never guarded); unguarded it starts
+// with it: 1. "=SUM(A1)" against itself is 1 either way. A file written
+// for people (WriteRows) stays guarded.
+func TestResponseCSVNotGuarded(t *testing.T) {
+	run := &interop.Run{Format: "openai-batch", Source: "mem", Samples: []interop.Sample{
+		{Task: "t", SampleID: "1", Response: "-0.4…", HasResponse: true, Golden: "-0.4", HasGolden: true},
+		{Task: "t", SampleID: "2", Response: "=SUM(A1)", HasResponse: true, Golden: "=SUM(A1)", HasGolden: true},
+	}}
+	var buf bytes.Buffer
+	if _, err := interop.ResponseCSV(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll()
+	if err != nil || len(recs) != 3 || recs[1][4] != "-0.4…" || recs[2][4] != "=SUM(A1)" || recs[2][2] != "=SUM(A1)" {
+		t.Fatalf("%q %v", recs, err)
+	}
+	em, err := score.Lookup("prefix_exact_match")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := qa.Score(context.Background(), bytes.NewReader(buf.Bytes()), "mem", qa.Options{Format: "csv", By: [][]string{}, Metrics: []*score.Metric{em}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Combined.Metrics["prefix_exact_match"].Correct; got != 2 {
+		t.Fatalf("prefix_exact_match correct %v of 2, want 2", got)
+	}
+	buf.Reset()
+	if err := interop.WriteRows(&buf, run, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "'=SUM(A1)") {
+		t.Fatalf("the rows file for people is not guarded:\n%s", buf.String())
 	}
 }

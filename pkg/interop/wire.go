@@ -172,7 +172,7 @@ func LabelsCSV(w io.Writer, run *Run, metrics []string) (int, error) {
 	if len(metrics) < 2 {
 		return 0, fmt.Errorf("agreement needs at least two metrics (raters); the run has %s", strings.Join(run.MetricNames(), ", "))
 	}
-	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
+	cw := tabular.NewCSVWriter(w, tabular.CSVOptions{Raw: true}) // a pipe into agree: ids as the harness wrote them
 	if err := cw.Write(append([]string{"id"}, metrics...)); err != nil {
 		return 0, err
 	}

@@ -43,7 +43,10 @@ func TestInteropFixture(t *testing.T) {
 	if len(run.Samples) != 4 || run.Samples[1].Golden != "১২" || run.Samples[1].Response != "১৪" {
 		t.Fatalf("samples %+v", run.Samples)
 	}
-	rep := interop.CheckRun(run)
+	rep, err := interop.CheckRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !rep.OK() {
 		t.Errorf("check of the fixture does not agree: %+v", rep)
 	}
