@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/sample"
 )
 
 // TestScoreHarnessOwnMetrics (issue 26): score on each harness output of
@@ -124,5 +129,30 @@ func TestScoreHarnessNothingToScore(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, %s; want 1 and %q", f, code, stderr, want)
 		}
+	}
+}
+
+// TestScoreHarnessJSONIsTheLibraryResult: `score --responses <harness
+// output> --json` is the JSON of interop.Score's result for the same
+// output and options, so a notebook calling the library holds what the
+// command prints.
+func TestScoreHarnessJSONIsTheLibraryResult(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	const path = "../pkg/interop/testdata/inspect/qa_hi_bn.eval"
+	res, err := interop.Score(context.Background(), path, interop.ScoreOptions{Summary: sample.Options{CI: "jeffreys", Seed: cli.DefaultSeed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Tool, res.Created, res.Dataset.Path = "evalbook "+version, results.Now(), filepath.Base(path)
+	var want bytes.Buffer
+	if err := res.WriteJSON(&want); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "score", "--responses", path, "--ci", "jeffreys", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if out != want.String() {
+		t.Errorf("score --json differs from interop.Score's result\n got: %.600s\nwant: %.600s", out, want.String())
 	}
 }
