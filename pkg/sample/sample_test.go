@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
@@ -114,5 +116,26 @@ func TestSummarizeModelsLead(t *testing.T) {
 	}
 	if len(res.Groups) != 2 || res.Groups[0].Group != "m1 / t" || res.Groups[1].Metrics["acc"].Accuracy != 0 {
 		t.Fatalf("groups %+v", res.Groups)
+	}
+}
+
+// TestFromRow: a scored row of a response table becomes a sample with its
+// id, texts, language and model fields, other columns as slices, values.
+func TestFromRow(t *testing.T) {
+	schema := results.NewRowSchema([]string{"id", "question", "answer", "Domain", "response", "language", "model"},
+		[]string{"exact_substring", "word_overlap"}, []bool{false, true}, true, nil)
+	r := &results.Row{Schema: schema, Line: 7, Fields: []string{"q7", "Q?", "नई दिल्ली", "geography", "नई दिल्ली है", "hi", "m1"}, Values: []float64{1, 0.5}}
+	s := FromRow(r, "sample.csv")
+	if s.SampleID != "q7" || s.Prompt != "Q?" || s.Golden != "नई दिल्ली" || s.Response != "नई दिल्ली है" || s.Language != "hi" || s.Model != "m1" || s.Task != "sample.csv" {
+		t.Fatalf("%+v", s)
+	}
+	if d, _ := s.Slice("Domain"); d != "geography" {
+		t.Fatalf("Domain slice %q", d)
+	}
+	if v, _ := s.Value("word_overlap"); v != 0.5 {
+		t.Fatalf("word_overlap %v", v)
+	}
+	if defs := DefsOf(schema); len(defs) != 2 || !defs[1].Graded || defs[0].By != ByEvalbook {
+		t.Fatalf("defs %+v", defs)
 	}
 }
