@@ -101,3 +101,36 @@ func TestTaskDetailsFlow(t *testing.T) {
 		t.Fatalf("runs diff: exit %d\n%s\n%s", code, out, errb)
 	}
 }
+
+// TestTaskDetailsParquetFlow: details written as Parquet (task run
+// --details FILE.parquet) are read the same way: score gives the figures
+// the JSONL details give.
+func TestTaskDetailsParquetFlow(t *testing.T) {
+	dir := t.TempDir()
+	s := tasktest.New(t, tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।"))
+	specs := "indiceval|ARC-Easy:hindi|2|0"
+	cache := filepath.Join(dir, "cache.jsonl")
+	for _, f := range []string{"d.jsonl", "d.parquet"} {
+		if _, errb, code := runCLI(t, "task", "run", "--tasks", specs, "--endpoint", s.BaseURL(), "--model", "bigram", "--seed", "5",
+			"--cache", cache, "--details", filepath.Join(dir, f)); code != 0 {
+			t.Fatalf("task run --details %s: exit %d: %s", f, code, errb)
+		}
+	}
+	j, errb, code := runCLI(t, "score", "--responses", filepath.Join(dir, "d.jsonl"), "--json")
+	if code != 0 {
+		t.Fatalf("jsonl: exit %d: %s", code, errb)
+	}
+	p, errb, code := runCLI(t, "score", "--responses", filepath.Join(dir, "d.parquet"), "--json")
+	if code != 0 {
+		t.Fatalf("parquet: exit %d: %s", code, errb)
+	}
+	var a, b results.Score
+	if json.Unmarshal([]byte(j), &a) != nil || json.Unmarshal([]byte(p), &b) != nil {
+		t.Fatal("undecodable")
+	}
+	ja, _ := json.Marshal(a.Groups)
+	jb, _ := json.Marshal(b.Groups)
+	if string(ja) != string(jb) || len(a.Groups) == 0 {
+		t.Fatalf("parquet details score differently:\n%s\n%s", ja, jb)
+	}
+}

@@ -1,11 +1,14 @@
 package parquetio
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"math"
+	"os"
 
 	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
 // Registered with pkg/interop: lighteval's details_*.parquet reader
@@ -66,4 +69,49 @@ func writeInteropRows(w io.Writer, run *interop.Run) error {
 		}
 	}
 	return tw.Close()
+}
+
+// TaskDetailsFormat is the name evalbook's task-run details in Parquet
+// (task run --details FILE.parquet) go by among pkg/interop's formats.
+const TaskDetailsFormat = "evalbook-task-parquet"
+
+func init() {
+	interop.Register(interop.Format{Name: TaskDetailsFormat, Detect: detectTaskDetails, Read: readTaskDetailsRun})
+}
+
+// detectTaskDetails reports whether path is a Parquet file whose footer
+// names the task details metadata key (ReadTaskDetails checks it for
+// certain).
+func detectTaskDetails(path string) bool {
+	if !IsParquetPath(path) {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.IsDir() || st.Size() < 12 {
+		return false
+	}
+	n := min(st.Size(), 1<<20)
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, st.Size()-n); err != nil {
+		return false
+	}
+	return bytes.HasSuffix(buf, []byte("PAR1")) && bytes.Contains(buf, []byte(TaskDetailsKey))
+}
+
+func readTaskDetailsRun(ctx context.Context, path string, opt interop.Options) (*interop.Run, error) {
+	d, err := ReadTaskDetailsFile(path)
+	if err != nil {
+		return nil, err
+	}
+	run, err := tasks.DetailsRun(ctx, d, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	run.Format = TaskDetailsFormat
+	return run, nil
 }

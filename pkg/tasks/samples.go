@@ -49,6 +49,14 @@ func readDetailsRun(ctx context.Context, path string, opt interop.Options) (*int
 	if err != nil {
 		return nil, err
 	}
+	return DetailsRun(ctx, d, path, opt)
+}
+
+// DetailsRun gives task-run details read from path (JSONL here, Parquet
+// in pkg/parquetio) as an imported run of the evalbook-task format: its
+// Samples, the header's model, and Defs saying evalbook computed every
+// metric by the registry's rules.
+func DetailsRun(ctx context.Context, d *Details, path string, opt interop.Options) (*interop.Run, error) {
 	run := &interop.Run{Format: FormatName, Source: path, Model: d.Header.Model, Files: []string{path}}
 	ss, err := Samples(d)
 	if err != nil {
