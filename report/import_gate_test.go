@@ -541,3 +541,32 @@ func checkImportGate(t *testing.T, f gateFormat, g gateRuns) {
 	}
 }
 
+// A stored figure's n is the number of rows that carry the metric: in
+// lmeval/new, acc,none is on the 4 arc_easy_hi records (3 right) of the 9
+// items and exact_match,strict-match on the 3 gsm8k_bn items (2 right),
+// so history says n 4 and n 3 beside 0.75 and 2/3, not n 9.
+func TestImportRecordMetricN(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	if _, errOut, code := runCLI(t, "import", interopData+"lmeval/new", "--record", "--store", db); code != 0 {
+		t.Fatalf("import --record: exit %d: %s", code, errOut)
+	}
+	for _, c := range []struct {
+		metric string
+		n      int
+		acc    float64
+	}{{"acc,none", 4, 0.75}, {"exact_match,strict-match", 3, 2.0 / 3}} {
+		out, errOut, code := runCLI(t, "history", "--store", db, "--metric", c.metric, "--json")
+		var h struct {
+			Points []struct {
+				N        int
+				Accuracy float64
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &h); err != nil || code != 0 || len(h.Points) != 1 {
+			t.Fatalf("history %s: exit %d, %v\n%s%s", c.metric, code, err, out, errOut)
+		}
+		if p := h.Points[0]; p.N != c.n || math.Abs(p.Accuracy-c.acc) > 1e-12 {
+			t.Errorf("history %s: n %d, accuracy %v; want n %d, accuracy %v", c.metric, p.N, p.Accuracy, c.n, c.acc)
+		}
+	}
+}
