@@ -120,7 +120,9 @@ type Metric struct {
 }
 
 // GroupScore is one metric's figures over one group, as the run reported
-// them (By and Group empty for all rows).
+// them (By and Group empty for all rows). N counts the group's rows that
+// carry the metric (fewer than the group's rows when some samples lack
+// it), the n behind Accuracy and its interval.
 type GroupScore struct {
 	By          string  `json:"by,omitempty"`
 	Group       string  `json:"group,omitempty"`
@@ -163,7 +165,11 @@ func FromScore(command string, s *results.Score, rows results.Rows) (Run, error)
 		slices.Sort(ids)
 		for _, id := range ids {
 			m := g.Metrics[id]
-			r.Groups = append(r.Groups, GroupScore{By: g.By, Group: g.Group, Metric: id, N: g.N, Blank: g.Blank,
+			n := g.N
+			if m.N > 0 { // fewer rows than the group's carry this metric (a harness metric some samples lack)
+				n = m.N
+			}
+			r.Groups = append(r.Groups, GroupScore{By: g.By, Group: g.Group, Metric: id, N: n, Blank: g.Blank,
 				EmptyGolden: g.EmptyGolden, Correct: m.Correct, Accuracy: m.Accuracy, CILow: m.CILow, CIHigh: m.CIHigh})
 		}
 	}
