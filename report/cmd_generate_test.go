@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/internal/llmtest"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/llm"

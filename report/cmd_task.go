@@ -7,18 +7,18 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "task run", Summary: "run few-shot tasks (log-likelihood or letter multiple choice, generative) against an OpenAI-compatible endpoint", Run: runTaskRun})
-	cli.Register(&cli.Command{Name: "task merge", Summary: "join the details files of a sharded task run and score them as one run", Run: runTaskMerge})
-	cli.Register(&cli.Command{Name: "merge", Summary: "the same as task merge: join shard details files into one run", Run: runTaskMerge})
-	cli.Register(&cli.Command{Name: "task list", Summary: "list the task files (suite|task and languages) evalbook task run knows", Run: runTaskList})
+var taskCommands = []cli.Command{
+	{Name: "task run", Summary: "run few-shot tasks (log-likelihood or letter multiple choice, generative) against an OpenAI-compatible endpoint", Run: runTaskRun},
+	{Name: "task merge", Summary: "join the details files of a sharded task run and score them as one run", Run: runTaskMerge},
+	{Name: "merge", Summary: "the same as task merge: join shard details files into one run", Run: runTaskMerge},
+	{Name: "task list", Summary: "list the task files (suite|task and languages) evalbook task run knows", Run: runTaskList},
 }
 
 // taskCatalog opens the task files of dir, or the shipped ones.

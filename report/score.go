@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -20,9 +20,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/store"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "score", Summary: "score model responses against golden answers (per-group and combined accuracy)", Run: runScore})
-}
+var scoreCommand = cli.Command{Name: "score", Summary: "score model responses against golden answers (per-group and combined accuracy)", Run: runScore}
 
 func runScore(e *cli.Env) error {
 	fs := cli.NewFlags(e, "score")

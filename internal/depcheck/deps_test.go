@@ -142,17 +142,18 @@ var rules = []rule{
 	{pkg: "pkg/sink", allow: []string{"pkg/qa", "pkg/results", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
 
-	// The command framework (issue 12): the registry, exit statuses, usage
-	// errors, flag parsing and the flags many commands share, output files
-	// and the report files a result becomes; the commands in report/ call it.
-	{pkg: "internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
+	// The command framework (issue 12, moved under the command by issue 26):
+	// the App (its commands, help and version), exit statuses, usage errors,
+	// flag parsing and the flags many commands share, output files and the
+	// report files a result becomes; only the commands in report/ call it.
+	{pkg: "report/internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
 
 	// The command links neither gota nor gonbui.
 	{
 		pkg:   "report",
-		allow: []string{"pkg/...", "datasets", "internal/outfile", "internal/cli"},
+		allow: []string{"pkg/...", "datasets", "internal/outfile", "report/internal/cli"},
 		deny:  []string{"pkg/frame", "pkg/nb"},
-		// (the progress bar of the LLM commands is drawn by internal/cli)
+		// (the progress bar of the LLM commands is drawn by report/internal/cli)
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},
 	},
 

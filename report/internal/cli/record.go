@@ -41,18 +41,20 @@ func ReadStore(flagPath string) (*store.Store, error) {
 	return store.OpenExisting(store.Path(flagPath))
 }
 
-func (r *RecordFlags) on() bool {
+// on reports whether --record was given and, if so, completes the
+// recorder's store path and tool ("evalbook <version>").
+func (r *RecordFlags) on(e *Env) bool {
 	if r == nil || !r.record {
 		return false
 	}
-	r.rec.Path, r.rec.Tool = store.Path(r.store), "evalbook "+Version
+	r.rec.Path, r.rec.Tool = store.Path(r.store), "evalbook "+e.Version()
 	return true
 }
 
 // Hook returns the row callback that records each row as the analysis
 // streams it, then calls prev; without --record it returns prev.
 func (r *RecordFlags) Hook(e *Env, cols store.Columns, prev func(*results.Row) error) (func(*results.Row) error, error) {
-	if !r.on() {
+	if !r.on(e) {
 		return prev, nil
 	}
 	return r.rec.Hook(e.Ctx, cols, prev)
@@ -61,13 +63,14 @@ func (r *RecordFlags) Hook(e *Env, cols store.Columns, prev func(*results.Row) e
 // Record commits the run of command (with rows, when Hook did not take
 // them) and says its id on stderr.
 func (r *RecordFlags) Record(e *Env, command string, run store.Run, rows results.Rows) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run.Command = command
 	return r.said(e, func() (int64, error) { return r.rec.Commit(e.Ctx, run, rows) })
 }
 
+// said commits the run and says its id on stderr.
 func (r *RecordFlags) said(e *Env, commit func() (int64, error)) error {
 	id, err := commit()
 	if err == nil {
@@ -78,7 +81,7 @@ func (r *RecordFlags) said(e *Env, commit func() (int64, error)) error {
 
 // Score records a scored run (store.FromScore).
 func (r *RecordFlags) Score(e *Env, command string, res *results.Score) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run, err := store.FromScore(command, res, nil)
@@ -90,7 +93,7 @@ func (r *RecordFlags) Score(e *Env, command string, res *results.Score) error {
 
 // Judge records a judge run (store.FromJudge).
 func (r *RecordFlags) Judge(e *Env, res *judge.RunSummary, tbl *judge.Responses) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run, err := store.FromJudge(res, tbl)
@@ -102,7 +105,7 @@ func (r *RecordFlags) Judge(e *Env, res *judge.RunSummary, tbl *judge.Responses)
 
 // MC records an mc run (store.FromMC).
 func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run, err := store.FromMC(f, rep, seed)
@@ -115,7 +118,7 @@ func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error 
 // Generate records a generation, scored with pkg/qa's default metrics
 // (store.Recorder.RecordGenerate).
 func (r *RecordFlags) Generate(e *Env, res *generate.Result, promptHash string) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	return r.said(e, func() (int64, error) { return r.rec.RecordGenerate(e.Ctx, res, promptHash) })
@@ -130,7 +133,7 @@ func (r *RecordFlags) Close() {
 
 // RecordWith records the run that build makes (called only with --record).
 func (r *RecordFlags) RecordWith(e *Env, command string, build func() (store.Run, error)) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run, err := build()
