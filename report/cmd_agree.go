@@ -6,10 +6,10 @@ import (
 	"os"
 	"slices"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var agreeCommand = cli.Command{Name: "agree", Summary: "agreement between raters (kappa, Fleiss, Krippendorff's alpha) and the items to adjudicate", Run: runAgree}

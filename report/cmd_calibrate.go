@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var calibrateCommand = cli.Command{Name: "calibrate", Summary: "calibrate a pairwise judge against human labels: agreement, kappa, slices, error shapes, usable or not", Run: runCalibrate}

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var compareCommand = cli.Command{Name: "compare", Summary: "compare two versions on the same cases: pass rates, flips, sign test, McNemar", Run: runCompare}

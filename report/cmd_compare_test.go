@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // testdata/compare_old.csv and compare_new.csv rebuild the seed's version

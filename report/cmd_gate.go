@@ -3,8 +3,8 @@ package main
 import (
 	"strconv"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var gateCommand = cli.Command{Name: "gate", Summary: "release gate over two stored runs: exit 3 only on a regression beyond the margin and the noise", Run: runGate, ReadsNoFile: true}

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/textnorm"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var generateCommand = cli.Command{Name: "generate", Summary: "ask an OpenAI-compatible endpoint for a response to every question of a dataset", Run: runGenerate}

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var historyCommand = cli.Command{Name: "history", Summary: "a metric's trend over the stored runs, with intervals", Run: runHistory, ReadsNoFile: true}

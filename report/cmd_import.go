@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var importCommand = cli.Command{Name: "import", Summary: "read lm-eval, inspect, promptfoo, Every Eval Ever, lighteval or OpenAI batch outputs; --check their reported figures", Run: runImport}

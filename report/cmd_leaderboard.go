@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var leaderboardCommand = cli.Command{Name: "leaderboard", Summary: "score a directory of <model>_<language> response files into a models × languages table", Run: runLeaderboard}

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/mc"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var mcCommand = cli.Command{Name: "mc", Summary: "score multiple-choice predictions (log-likelihoods or letters) per language and subject", Run: runMC}

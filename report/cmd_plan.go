@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var planCommands = []cli.Command{

@@ -5,9 +5,9 @@ import (
 	"flag"
 	"strconv"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var powerCommand = cli.Command{Name: "power", Summary: "plan an evaluation: cases needed to detect a change in pass rate, or the smallest change N cases detect", Run: runPower, ReadsNoFile: true}

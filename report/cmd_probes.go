@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var probesCommand = cli.Command{Name: "probes", Summary: "bias probes of a pairwise judge: position, verbosity and self-preference fingerprints", Run: runProbes}

@@ -3,8 +3,8 @@ package main
 import (
 	"os"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/ratings"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var ratingsCommand = cli.Command{Name: "ratings", Summary: "Bradley-Terry ratings with bootstrap intervals from pairwise verdicts (model_a, model_b, winner)", Run: runRatings}

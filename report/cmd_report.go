@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/tabular"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var reportCommand = cli.Command{Name: "report", Summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", Run: runReport}

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/tabular"
+	"github.com/evalbook/evalbook/report/internal/cli"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/design"

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var runsCommands = []cli.Command{

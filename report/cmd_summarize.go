@@ -2,9 +2,9 @@ package main
 
 import (
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var summarizeCommand = cli.Command{Name: "summarize", Summary: "score answer-or-abstain outcomes: success, coverage, answered accuracy, slices", Run: runSummarize}

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var taskCommands = []cli.Command{

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -18,6 +17,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/sink"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var scoreCommand = cli.Command{Name: "score", Summary: "score model responses against golden answers (per-group and combined accuracy)", Run: runScore}
