@@ -12,6 +12,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 	"github.com/evalbook/evalbook/report/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/record"
 )
 
 var taskCommands = []cli.Command{
@@ -147,7 +148,7 @@ func runTaskRun(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	if err := rec.RecordWith(e, "task run", func() (store.Run, error) { return store.FromTasks(d, r) }); err != nil {
+	if err := rec.RecordWith(e, "task run", func() (store.Run, error) { return record.FromTasks(d, r) }); err != nil {
 		return err
 	}
 	if err := cli.Render(e, r, export); err != nil {

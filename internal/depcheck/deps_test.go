@@ -141,7 +141,9 @@ var rules = []rule{
 	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
 	// cgo) is an edge library; the store reads the result model and reuses the
 	// paired statistics, and nothing in the core imports it.
-	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge", "pkg/qa", "pkg/generate", "pkg/tasks"}, ext: []string{sqlite}}, // store -> mc, judge, generate (and qa), tasks: FromMC, FromJudge, RecordGenerate and FromTasks build their runs
+	// Storage only (issue 26): the runs of mc, judge, task run and generate
+	// are built by report/internal/record, so store imports none of them.
+	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats"}, ext: []string{sqlite}},
 	// sink: where a scoring run's rows go (verdict CSV, Parquet file and folder, Every Eval Ever, a spool for reports).
 	{pkg: "pkg/sink", allow: []string{"pkg/qa", "pkg/results", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
@@ -150,12 +152,16 @@ var rules = []rule{
 	// the App (its commands, help and version), exit statuses, usage errors,
 	// flag parsing and the flags many commands share, output files and the
 	// report files a result becomes; only the commands in report/ call it.
-	{pkg: "report/internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
+	{pkg: "report/internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile", "report/internal/record"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
+
+	// The runs the command records from mc, judge, task run and generate
+	// results (FromMC, FromJudge, FromTasks, Generate), beside their one caller.
+	{pkg: "report/internal/record", allow: []string{"pkg/store", "pkg/generate", "pkg/judge", "pkg/mc", "pkg/qa", "pkg/results", "pkg/tabular", "pkg/tasks"}},
 
 	// The command links neither gota nor gonbui.
 	{
 		pkg:   "report",
-		allow: []string{"pkg/...", "datasets", "report/internal/cli"},
+		allow: []string{"pkg/...", "datasets", "report/internal/cli", "report/internal/record"},
 		deny:  []string{"pkg/frame", "pkg/nb"},
 		// (the progress bar of the LLM commands is drawn by report/internal/cli)
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},

@@ -9,6 +9,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/record"
 )
 
 // RecordFlags are --record, --record-title, --record-model and --store,
@@ -91,24 +92,24 @@ func (r *RecordFlags) Score(e *Env, command string, res *results.Score) error {
 	return r.Record(e, command, run, nil)
 }
 
-// Judge records a judge run (store.FromJudge).
+// Judge records a judge run (record.FromJudge).
 func (r *RecordFlags) Judge(e *Env, res *judge.RunSummary, tbl *judge.Responses) error {
 	if !r.on(e) {
 		return nil
 	}
-	run, err := store.FromJudge(res, tbl)
+	run, err := record.FromJudge(res, tbl)
 	if err != nil {
 		return err
 	}
 	return r.Record(e, "judge", run, nil)
 }
 
-// MC records an mc run (store.FromMC).
+// MC records an mc run (record.FromMC).
 func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error {
 	if !r.on(e) {
 		return nil
 	}
-	run, err := store.FromMC(f, rep, seed)
+	run, err := record.FromMC(f, rep, seed)
 	if err != nil {
 		return err
 	}
@@ -116,12 +117,12 @@ func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error 
 }
 
 // Generate records a generation, scored with pkg/qa's default metrics
-// (store.Recorder.RecordGenerate).
+// (record.Generate).
 func (r *RecordFlags) Generate(e *Env, res *generate.Result, promptHash string) error {
 	if !r.on(e) {
 		return nil
 	}
-	return r.said(e, func() (int64, error) { return r.rec.RecordGenerate(e.Ctx, res, promptHash) })
+	return r.said(e, func() (int64, error) { return record.Generate(e.Ctx, &r.rec, res, promptHash) })
 }
 
 // Close drops a recording that was begun but not committed and closes the store.
