@@ -231,7 +231,7 @@ func pairLMEval(run *Run, rs, ss []string) []lmevalRun {
 	}
 	if len(loose) > 0 {
 		if len(rs) > 0 {
-			run.warn("samples_without_results", len(loose), "%d samples file(s) have no results_*.json of the same date beside them (%s): their samples are read, with no reported figures to check", len(loose), filepath.Base(loose[0]))
+			run.warn(CodeSamplesWithoutResults, len(loose), "%d samples file(s) have no results_*.json of the same date beside them (%s): their samples are read, with no reported figures to check", len(loose), filepath.Base(loose[0]))
 		}
 		out = append(out, lmevalRun{samples: loose})
 	}
