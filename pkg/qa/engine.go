@@ -353,7 +353,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		w.lastIDs = max(w.lastIDs, len(b.ids.h))
 	}
 	if results.HasInvisible(response) {
-		b.warnLine(results.WarnBidiControls, line) // shown as marks in the HTML report
+		b.warnLine(results.CodeBidiControls, line) // shown as marks in the HTML report
 	}
 	lowered := false
 	if e.opt.Profile == textnorm.None {

@@ -195,7 +195,7 @@ func (e *engine) result() (*results.Score, error) {
 	if w := e.dups.warning(); w != nil {
 		res.Warnings = append(res.Warnings, *w)
 	}
-	if w := e.warn[results.WarnBidiControls]; w != nil && w.Count > 0 {
+	if w := e.warn[results.CodeBidiControls]; w != nil && w.Count > 0 {
 		res.Warnings = append(res.Warnings, results.BidiRowsWarning(w.Count, w.Lines, "the response"))
 	}
 	res.Warnings = append(res.Warnings, ivWarn.Warnings("", "")...)

@@ -36,7 +36,7 @@ func TestPairedNormalDiff(t *testing.T) {
 		t.Errorf("PairedNormalDiff = %v, %+v; want -0.5 in [-1, %v]", m, iv, -0.5+h)
 	}
 	// 80%: z = 1.2815515655446004, half-width 0.369952: not clipped.
-	m, iv = PairedNormalDiff(handOld, handNew, 0.8)
+	_, iv = PairedNormalDiff(handOld, handNew, 0.8)
 	h = 1.2815515655446004 * math.Sqrt(1.0/3) / 2
 	if math.Abs(iv.Lo-(-0.5-h)) > 1e-12 || math.Abs(iv.Hi-(-0.5+h)) > 1e-12 {
 		t.Errorf("80%%: %+v, want [%v, %v]", iv, -0.5-h, -0.5+h)
