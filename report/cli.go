@@ -2,8 +2,9 @@ package main
 
 import (
 	"embed"
+	"slices"
 
-	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // helpFiles holds each command's --help text (usage line, description,
@@ -12,7 +13,15 @@ import (
 //go:embed help/*.txt
 var helpFiles embed.FS
 
-func init() {
-	cli.HelpFiles = helpFiles
-	cli.Version = version
+// commands is every command of evalbook: each file cmd_*.go (and score.go)
+// declares its own, and this list is the one place that names them all.
+func commands() []cli.Command {
+	return slices.Concat(
+		[]cli.Command{aaCommand, agreeCommand, calibrateCommand, compareCommand, gateCommand, generateCommand,
+			historyCommand, importCommand, judgeCommand, leaderboardCommand, mcCommand, powerCommand,
+			probesCommand, ratingsCommand, reportCommand, runCommand, scoreCommand, summarizeCommand},
+		casesCommands, planCommands, runsCommands, taskCommands)
 }
+
+// newApp is the evalbook command line: its commands, help texts and version.
+func newApp() (*cli.App, error) { return cli.New(version, helpFiles, commands()...) }

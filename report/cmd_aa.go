@@ -1,10 +1,8 @@
 package main
 
-import "github.com/evalbook/evalbook/internal/cli"
+import "github.com/evalbook/evalbook/report/internal/cli"
 
-func init() {
-	cli.Register(&cli.Command{Name: "aa", Summary: "noise floor from two stored runs of the same system: flip rate with interval", Run: runAA})
-}
+var aaCommand = cli.Command{Name: "aa", Summary: "noise floor from two stored runs of the same system: flip rate with interval", Run: runAA, ReadsNoFile: true}
 
 func runAA(e *cli.Env) error {
 	fs := cli.NewFlags(e, "aa")

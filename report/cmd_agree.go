@@ -6,15 +6,13 @@ import (
 	"os"
 	"slices"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "agree", Summary: "agreement between raters (kappa, Fleiss, Krippendorff's alpha) and the items to adjudicate", Run: runAgree})
-}
+var agreeCommand = cli.Command{Name: "agree", Summary: "agreement between raters (kappa, Fleiss, Krippendorff's alpha) and the items to adjudicate", Run: runAgree}
 
 func runAgree(e *cli.Env) error {
 	fs := cli.NewFlags(e, "agree")

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/agree"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // The golden files hold the commands' full output; runCLI, golden and the
@@ -212,7 +212,7 @@ func TestAgreeOrderWarning(t *testing.T) {
 				// The statistic warns too when it is not given the
 				// order; Analyze hands it one, so the warning is
 				// printed once, and its code says which it is.
-				if w.Code == agree.WarnOrderGuessed {
+				if w.Code == agree.CodeOrderGuessed {
 					count++
 				}
 			}
@@ -220,7 +220,7 @@ func TestAgreeOrderWarning(t *testing.T) {
 				t.Errorf("warnings %+v, want one starting %q", r.Warnings, tc.want)
 			}
 			if found != "" && count != 1 {
-				t.Errorf("%d warnings with the code %q, want 1: %+v", count, agree.WarnOrderGuessed, r.Warnings)
+				t.Errorf("%d warnings with the code %q, want 1: %+v", count, agree.CodeOrderGuessed, r.Warnings)
 			}
 		})
 	}

@@ -4,14 +4,12 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "calibrate", Summary: "calibrate a pairwise judge against human labels: agreement, kappa, slices, error shapes, usable or not", Run: runCalibrate})
-}
+var calibrateCommand = cli.Command{Name: "calibrate", Summary: "calibrate a pairwise judge against human labels: agreement, kappa, slices, error shapes, usable or not", Run: runCalibrate}
 
 func runCalibrate(e *cli.Env) error {
 	fs := cli.NewFlags(e, "calibrate")

@@ -7,16 +7,16 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/tabular"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "cases coverage", Summary: "count case records over two fields (task x set) and list thin and empty cells", Run: runCasesCoverage})
-	cli.Register(&cli.Command{Name: "cases hash", Summary: "print the order-independent content hash of case records", Run: runCasesHash})
-	cli.Register(&cli.Command{Name: "cases split", Summary: "split case records into dev and holdout by a salted hash of each id", Run: runCasesSplit})
-	cli.Register(&cli.Command{Name: "cases leakage", Summary: "find near-copies across the split and in outside sources", Run: runCasesLeakage})
+var casesCommands = []cli.Command{
+	{Name: "cases coverage", Summary: "count case records over two fields (task x set) and list thin and empty cells", Run: runCasesCoverage},
+	{Name: "cases hash", Summary: "print the order-independent content hash of case records", Run: runCasesHash},
+	{Name: "cases split", Summary: "split case records into dev and holdout by a salted hash of each id", Run: runCasesSplit},
+	{Name: "cases leakage", Summary: "find near-copies across the split and in outside sources", Run: runCasesLeakage},
 }
 
 // kitSampleCases is the embedded case file used when no FILE is given.

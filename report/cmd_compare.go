@@ -4,15 +4,13 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "compare", Summary: "compare two versions on the same cases: pass rates, flips, sign test, McNemar", Run: runCompare})
-}
+var compareCommand = cli.Command{Name: "compare", Summary: "compare two versions on the same cases: pass rates, flips, sign test, McNemar", Run: runCompare}
 
 func runCompare(e *cli.Env) error {
 	fs := cli.NewFlags(e, "compare")

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // testdata/compare_old.csv and compare_new.csv rebuild the seed's version
@@ -147,7 +147,7 @@ func TestCompareErrors(t *testing.T) {
 // "evalbook run --out" files feed compare directly with --metric pass --by
 // task, as the run command's help promises.
 func TestCompareRunOutput(t *testing.T) {
-	if _, ok := cli.Commands["run"]; !ok {
+	if testApp(t).Command("run") == nil {
 		t.Skip("no run command in this build")
 	}
 	dir := t.TempDir()

@@ -3,13 +3,11 @@ package main
 import (
 	"strconv"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "gate", Summary: "release gate over two stored runs: exit 3 only on a regression beyond the margin and the noise", Run: runGate})
-}
+var gateCommand = cli.Command{Name: "gate", Summary: "release gate over two stored runs: exit 3 only on a regression beyond the margin and the noise", Run: runGate, ReadsNoFile: true}
 
 func runGate(e *cli.Env) error {
 	fs := cli.NewFlags(e, "gate")

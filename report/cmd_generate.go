@@ -5,15 +5,13 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/textnorm"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "generate", Summary: "ask an OpenAI-compatible endpoint for a response to every question of a dataset", Run: runGenerate})
-}
+var generateCommand = cli.Command{Name: "generate", Summary: "ask an OpenAI-compatible endpoint for a response to every question of a dataset", Run: runGenerate}
 
 func runGenerate(e *cli.Env) error {
 	fs := cli.NewFlags(e, "generate")

@@ -14,10 +14,10 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/internal/llmtest"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/report/internal/cli"
 	"github.com/xuri/excelize/v2"
 )
 

@@ -6,14 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "history", Summary: "a metric's trend over the stored runs, with intervals", Run: runHistory})
-}
+var historyCommand = cli.Command{Name: "history", Summary: "a metric's trend over the stored runs, with intervals", Run: runHistory, ReadsNoFile: true}
 
 func runHistory(e *cli.Env) error {
 	fs := cli.NewFlags(e, "history")

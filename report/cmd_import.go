@@ -6,15 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "import", Summary: "read lm-eval, inspect, promptfoo, Every Eval Ever, lighteval or OpenAI batch outputs; --check their reported figures", Run: runImport})
-}
+var importCommand = cli.Command{Name: "import", Summary: "read lm-eval, inspect, promptfoo, Every Eval Ever, lighteval or OpenAI batch outputs; --check their reported figures", Run: runImport}
 
 func runImport(e *cli.Env) error {
 	fs := cli.NewFlags(e, "import")

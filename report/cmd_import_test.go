@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 const interopData = "../pkg/interop/testdata/"

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/report/internal/cli"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
@@ -16,9 +16,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "judge", Summary: "judge each response against its golden answer with a model (any OpenAI-compatible endpoint)", Run: runJudge})
-}
+var judgeCommand = cli.Command{Name: "judge", Summary: "judge each response against its golden answer with a model (any OpenAI-compatible endpoint)", Run: runJudge}
 
 // addJudgeClientFlags declares the client flags of a model judge (judge,
 // calibrate, probes) and --prompts.

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // judgeStub is a loopback chat-completions server standing in for a judge
@@ -209,7 +209,7 @@ func TestJudgeResume(t *testing.T) {
 	}
 	args := []string{"judge", "--endpoint", s.endpoint(), "--model", "m", "--cache", cache, "--limit", "60", "--concurrency", "4"}
 	var out, errb strings.Builder
-	err := cli.Run(ctx, args, strings.NewReader(""), &out, &errb)
+	err := testApp(t).Run(ctx, args, strings.NewReader(""), &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "interrupted;") || !strings.Contains(err.Error(), "run the same command again to resume") {
 		t.Fatalf("error %v", err)
 	}

@@ -5,16 +5,14 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "leaderboard", Summary: "score a directory of <model>_<language> response files into a models × languages table", Run: runLeaderboard})
-}
+var leaderboardCommand = cli.Command{Name: "leaderboard", Summary: "score a directory of <model>_<language> response files into a models × languages table", Run: runLeaderboard}
 
 func runLeaderboard(e *cli.Env) error {
 	fs := cli.NewFlags(e, "leaderboard")

@@ -7,13 +7,11 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/mc"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "mc", Summary: "score multiple-choice predictions (log-likelihoods or letters) per language and subject", Run: runMC})
-}
+var mcCommand = cli.Command{Name: "mc", Summary: "score multiple-choice predictions (log-likelihoods or letters) per language and subject", Run: runMC}
 
 func runMC(e *cli.Env) error {
 	fs := cli.NewFlags(e, "mc")

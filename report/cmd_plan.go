@@ -3,14 +3,14 @@ package main
 import (
 	"bytes"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "plan check", Summary: "validate an evaluation plan and list what it leaves unguarded", Run: runPlanCheck})
-	cli.Register(&cli.Command{Name: "plan gate", Summary: "apply a plan's release gates to a run file: release or no release, with reasons", Run: runPlanGate})
+var planCommands = []cli.Command{
+	{Name: "plan check", Summary: "validate an evaluation plan and list what it leaves unguarded", Run: runPlanCheck},
+	{Name: "plan gate", Summary: "apply a plan's release gates to a run file: release or no release, with reasons", Run: runPlanGate},
 }
 
 const kitSamplePlan = "helpdesk/plan_v1.json"

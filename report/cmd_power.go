@@ -5,14 +5,12 @@ import (
 	"flag"
 	"strconv"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/stats"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "power", Summary: "plan an evaluation: cases needed to detect a change in pass rate, or the smallest change N cases detect", Run: runPower})
-}
+var powerCommand = cli.Command{Name: "power", Summary: "plan an evaluation: cases needed to detect a change in pass rate, or the smallest change N cases detect", Run: runPower, ReadsNoFile: true}
 
 func runPower(e *cli.Env) error {
 	fs := cli.NewFlags(e, "power")

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "probes", Summary: "bias probes of a pairwise judge: position, verbosity and self-preference fingerprints", Run: runProbes})
-}
+var probesCommand = cli.Command{Name: "probes", Summary: "bias probes of a pairwise judge: position, verbosity and self-preference fingerprints", Run: runProbes}
 
 func runProbes(e *cli.Env) error {
 	fs := cli.NewFlags(e, "probes")

@@ -3,13 +3,11 @@ package main
 import (
 	"os"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/ratings"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "ratings", Summary: "Bradley-Terry ratings with bootstrap intervals from pairwise verdicts (model_a, model_b, winner)", Run: runRatings})
-}
+var ratingsCommand = cli.Command{Name: "ratings", Summary: "Bradley-Terry ratings with bootstrap intervals from pairwise verdicts (model_a, model_b, winner)", Run: runRatings}
 
 func runRatings(e *cli.Env) error {
 	fs := cli.NewFlags(e, "ratings")

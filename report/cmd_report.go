@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/tabular"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "report", Summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", Run: runReport})
-}
+var reportCommand = cli.Command{Name: "report", Summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", Run: runReport}
 
 func runReport(e *cli.Env) error {
 	fs := cli.NewFlags(e, "report")

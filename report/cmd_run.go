@@ -7,17 +7,15 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/tabular"
+	"github.com/evalbook/evalbook/report/internal/cli"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "run", Summary: "run the sample retrieval system over case records and write per-case outcomes", Run: runRun})
-}
+var runCommand = cli.Command{Name: "run", Summary: "run the sample retrieval system over case records and write per-case outcomes", Run: runRun}
 
 func runRun(e *cli.Env) error {
 	fset := cli.NewFlags(e, "run")

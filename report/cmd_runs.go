@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "runs list", Summary: "list the runs kept in the run store (--record)", Run: runRunsList})
-	cli.Register(&cli.Command{Name: "runs show", Summary: "show one stored run: what was run and its group figures", Run: runRunsShow})
-	cli.Register(&cli.Command{Name: "runs rm", Summary: "remove stored runs", Run: runRunsRm})
-	cli.Register(&cli.Command{Name: "runs diff", Summary: "compare two stored runs row by row: flips, paired deltas, sign test, McNemar", Run: runRunsDiff})
+var runsCommands = []cli.Command{
+	{Name: "runs list", Summary: "list the runs kept in the run store (--record)", Run: runRunsList, ReadsNoFile: true},
+	{Name: "runs show", Summary: "show one stored run: what was run and its group figures", Run: runRunsShow, ReadsNoFile: true},
+	{Name: "runs rm", Summary: "remove stored runs", Run: runRunsRm, ReadsNoFile: true},
+	{Name: "runs diff", Summary: "compare two stored runs row by row: flips, paired deltas, sign test, McNemar", Run: runRunsDiff, ReadsNoFile: true},
 }
 
 func runRunsList(e *cli.Env) error {

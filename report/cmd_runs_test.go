@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // scoreAndRecord does what `evalbook score --responses FILE --record

@@ -2,14 +2,12 @@ package main
 
 import (
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/harness"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "summarize", Summary: "score answer-or-abstain outcomes: success, coverage, answered accuracy, slices", Run: runSummarize})
-}
+var summarizeCommand = cli.Command{Name: "summarize", Summary: "score answer-or-abstain outcomes: success, coverage, answered accuracy, slices", Run: runSummarize}
 
 func runSummarize(e *cli.Env) error {
 	fs := cli.NewFlags(e, "summarize")

@@ -7,18 +7,19 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
+	"github.com/evalbook/evalbook/report/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/record"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "task run", Summary: "run few-shot tasks (log-likelihood or letter multiple choice, generative) against an OpenAI-compatible endpoint", Run: runTaskRun})
-	cli.Register(&cli.Command{Name: "task merge", Summary: "join the details files of a sharded task run and score them as one run", Run: runTaskMerge})
-	cli.Register(&cli.Command{Name: "merge", Summary: "the same as task merge: join shard details files into one run", Run: runTaskMerge})
-	cli.Register(&cli.Command{Name: "task list", Summary: "list the task files (suite|task and languages) evalbook task run knows", Run: runTaskList})
+var taskCommands = []cli.Command{
+	{Name: "task run", Summary: "run few-shot tasks (log-likelihood or letter multiple choice, generative) against an OpenAI-compatible endpoint", Run: runTaskRun},
+	{Name: "task merge", Summary: "join the details files of a sharded task run and score them as one run", Run: runTaskMerge},
+	{Name: "merge", Summary: "the same as task merge: join shard details files into one run", Run: runTaskMerge},
+	{Name: "task list", Summary: "list the task files (suite|task and languages) evalbook task run knows", Run: runTaskList},
 }
 
 // taskCatalog opens the task files of dir, or the shipped ones.
@@ -147,7 +148,7 @@ func runTaskRun(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	if err := rec.RecordWith(e, "task run", func() (store.Run, error) { return store.FromTasks(d, r) }); err != nil {
+	if err := rec.RecordWith(e, "task run", func() (store.Run, error) { return record.FromTasks(d, r) }); err != nil {
 		return err
 	}
 	if err := cli.Render(e, r, export); err != nil {

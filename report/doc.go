@@ -5,13 +5,13 @@ design an evaluation before anyone tunes on it.
 
 Usage:
 
-	evalbook <cli.Command> [flags]
+	evalbook <command> [flags]
 
 Build it with "go build -o evalbook ./report", or run it in place with
-"go run ./report <command> ...". "evalbook --help" lists the cli.Commands and
-"evalbook <command> --help" a cli.Command's flags with examples (the text is in
-report/help). Every cli.Command prints a readable table by default and one JSON
-document with --json; cli.Commands that read a data file use the sample data
+"go run ./report <command> ...". "evalbook --help" lists the commands and
+"evalbook <command> --help" a command's flags with examples (the text is in
+report/help). Every command prints a readable table by default and one JSON
+document with --json; commands that read a data file use the sample data
 built into the binary when the file is omitted, and say so on stderr.
 
 # Example
@@ -44,9 +44,9 @@ The content hash names the data a figure came from:
 
 # Design
 
-Each cli.Command parses its flags, makes one call into the library under pkg/
+Each command parses its flags, makes one call into the library under pkg/
 and renders the typed result it gets back (text, JSON, XLSX, HTML). The
-README is the manual: what each cli.Command measures, the statistics and their
+README is the manual: what each command measures, the statistics and their
 caveats, and the library calls a notebook makes to do the same.
 
 Exit status: 0 on success (including --help), 1 for bad data or a failed

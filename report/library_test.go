@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/cli"
 
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/generate"

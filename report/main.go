@@ -2,9 +2,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
-
-	"github.com/evalbook/evalbook/internal/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:])) }
+func main() {
+	app, err := newApp()
+	if err != nil { // a command without its help file: a build mistake, caught by TestEveryCommandHasHelp
+		fmt.Fprintln(os.Stderr, "evalbook:", err)
+		os.Exit(1)
+	}
+	os.Exit(app.Main(os.Args[1:]))
+}

@@ -13,12 +13,12 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // A judge run (the loopback stub judging 20 sample rows, two of its

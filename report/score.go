@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -21,11 +20,10 @@ import (
 	"github.com/evalbook/evalbook/pkg/sink"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-func init() {
-	cli.Register(&cli.Command{Name: "score", Summary: "score model responses against golden answers (per-group and combined accuracy)", Run: runScore})
-}
+var scoreCommand = cli.Command{Name: "score", Summary: "score model responses against golden answers (per-group and combined accuracy)", Run: runScore}
 
 func runScore(e *cli.Env) error {
 	fs := cli.NewFlags(e, "score")

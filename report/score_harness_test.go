@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/internal/cli"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/sample"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 // TestScoreHarnessOwnMetrics (issue 26): score on each harness output of

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/internal/cli"
+	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -22,7 +22,7 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // 2026-01-01, so reports are byte-stable
 	var out, errb bytes.Buffer
-	err := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	err := testApp(t).Run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	if err != nil && !cli.IsSilent(err) {
 		errb.WriteString("evalbook: " + err.Error() + "\n")
 	}
@@ -370,11 +370,27 @@ func TestScoreByRepeats(t *testing.T) {
 	}
 }
 
-// TestEveryCommandHasHelp: each registered command has its help file, whose
-// first line is its usage line, and every help file belongs to a command.
+// testApp is the evalbook command line, for tests that run commands in
+// this process.
+func testApp(t testing.TB) *cli.App {
+	t.Helper()
+	app, err := newApp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
+// TestEveryCommandHasHelp: each command has its help file (newApp refuses
+// one without), whose first line is its usage line, and every help file
+// belongs to a command.
 func TestEveryCommandHasHelp(t *testing.T) {
-	for name := range cli.Commands {
-		h := cli.HelpText(name)
+	app := testApp(t)
+	for _, name := range app.Names() {
+		h, err := app.HelpText(name)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if want := "Usage: evalbook " + name; !strings.HasPrefix(h, want) {
 			t.Errorf("help/%s.txt starts %q, want %q", strings.ReplaceAll(name, " ", "-"), firstLine(h), want)
 		}
@@ -388,7 +404,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 	for _, f := range files {
 		name := strings.ReplaceAll(strings.TrimSuffix(f.Name(), ".txt"), "-", " ")
-		if cli.Commands[name] == nil {
+		if app.Command(name) == nil {
 			t.Errorf("help/%s belongs to no command", f.Name())
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,10 @@ var heavy = []string{excelize, plot, gota, gonb, sqlite, arrow, typesetting}
 //   - score -> textnorm: the seed protocols lower-case and split exactly as
 //     Python does, which is textnorm's job; textnorm stays the bottom layer.
 //   - qa, design, harness, judge -> results: the integrator made pkg/results
-//     a plain model that qa fills (DESIGN.md lists results -> stats, agree, score).
+//     a plain model that qa fills.
+//
+// Every arrow here is an import the code makes (TestNoStaleArrows), and
+// DESIGN.md's list is rendered from this table (TestDesignArrows).
 //   - report -> datasets: the command scores the embedded sample set.
 //   - harness -> design: the sample system runs design's case records and
 //     measures the metrics of design's plans (design never imports harness).
@@ -57,22 +61,22 @@ var rules = []rule{
 	// functions; qa and score call them directly in their inner loops.
 	{pkg: "internal/fasttext", core: true, ext: []string{xtext}},
 	{pkg: "pkg/textnorm", core: true, allow: []string{"internal/fasttext"}, ext: []string{xtext}},
-	{pkg: "pkg/stats", core: true, ext: []string{xtext}},
+	{pkg: "pkg/stats", core: true},
 	// agree -> results: agree.Analyze fills results.RaterAgreement (issue 12:
 	// analysis packages fill the plain result model below them).
-	{pkg: "pkg/agree", core: true, allow: []string{"internal/rawpos", "pkg/tabular", "pkg/results"}, ext: []string{xtext}},
+	{pkg: "pkg/agree", core: true, allow: []string{"pkg/tabular", "pkg/results"}},
 	// score -> fasttext: the tokenisers step over Indic text with
 	// MaybeSpaceLead, and ROUGE splits words with WordSpans.
-	{pkg: "pkg/score", core: true, allow: []string{"pkg/textnorm", "internal/fasttext"}, ext: []string{xtext}},
+	{pkg: "pkg/score", core: true, allow: []string{"pkg/textnorm", "internal/fasttext"}},
 	// results -> tabular: VerdictReader takes off the formula guard of
 	// tabular.GuardFormula, the one rule of safe CSV (issue 17).
-	{pkg: "pkg/results", core: true, allow: []string{"pkg/stats", "pkg/score", "pkg/tabular"}}, // not agree: agree imports results
+	{pkg: "pkg/results", core: true, allow: []string{"pkg/stats", "pkg/tabular"}}, // not agree: agree imports results
 	// qa -> fasttext: the scoring loop lower-cases with the NFC and UTF-8
 	// checks in one pass (AppendLowerCheck) and validates the other fields
 	// with ValidUTF8.
-	{pkg: "pkg/qa", core: true, allow: append([]string{"internal/rawpos", "internal/fasttext"}, coreUpper...)},
-	{pkg: "pkg/design", core: true, allow: append([]string{"internal/rawpos"}, coreUpper...)},
-	{pkg: "pkg/harness", core: true, allow: append([]string{"pkg/design", "internal/rawpos"}, coreUpper...)}, // runs case records, measures a plan's metrics
+	{pkg: "pkg/qa", core: true, allow: []string{"internal/rawpos", "internal/fasttext", "pkg/score", "pkg/stats", "pkg/textnorm", "pkg/results", "pkg/tabular"}},
+	{pkg: "pkg/design", core: true, allow: []string{"internal/rawpos", "pkg/results", "pkg/tabular", "pkg/textnorm"}},
+	{pkg: "pkg/harness", core: true, allow: []string{"pkg/design", "internal/rawpos", "pkg/results", "pkg/tabular", "pkg/textnorm"}}, // runs case records, measures a plan's metrics
 	// The OpenAI-compatible client (chat and completions, retries, cache),
 	// split out of judge (issue 12, REVIEW.md 10): net/http and the standard
 	// library only, no module package, so generate and future task runs can
@@ -85,11 +89,11 @@ var rules = []rule{
 	// results.Warning.
 	{pkg: "pkg/generate", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/qa", "pkg/textnorm", "pkg/results"}},
 	// judge sends model judges' prompts through pkg/llm.
-	{pkg: "pkg/judge", core: true, allow: append([]string{"pkg/llm", "pkg/qa", "internal/rawpos"}, coreUpper...)}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
+	{pkg: "pkg/judge", core: true, allow: []string{"pkg/llm", "pkg/qa", "pkg/agree", "pkg/results", "pkg/score", "pkg/stats", "pkg/tabular"}, ext: []string{xtext}}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
 	// mc -> score: the choice metrics (acc, acc_norm, mrr, recall@k) and
 	// their rules live in the registry, with the rank function task run uses.
-	{pkg: "pkg/mc", core: true, allow: []string{"pkg/score", "pkg/stats", "pkg/textnorm", "pkg/results", "internal/rawpos", "pkg/tabular"}, ext: []string{xtext}},
-	{pkg: "pkg/leaderboard", core: true, allow: append([]string{"pkg/qa", "pkg/interop"}, coreUpper...)},
+	{pkg: "pkg/mc", core: true, allow: []string{"pkg/score", "pkg/stats", "pkg/textnorm", "pkg/results", "pkg/tabular"}, ext: []string{xtext}},
+	{pkg: "pkg/leaderboard", core: true, allow: []string{"pkg/qa", "pkg/interop", "pkg/results", "pkg/score", "pkg/stats", "pkg/textnorm"}},
 	// Bradley-Terry ratings from pairwise verdicts (evalbook ratings, issue 16):
 	// reads the verdict file through pkg/tabular (its ParseError), fits and
 	// bootstraps with pkg/stats, fills a result with results.Warning and Table.
@@ -118,12 +122,14 @@ var rules = []rule{
 	// The loopback OpenAI-compatible server that pkg/llm's and pkg/judge's
 	// tests share: the standard library only.
 	{pkg: "internal/llmtest", core: true},
+	// The helpers the reading-limit tests share (set tabular's limits, check a limit error).
+	{pkg: "internal/limitstest", core: true, allow: []string{"pkg/tabular"}},
 	// The command's output files (atomic replacement, refusing directories):
 	// the standard library only.
 	{pkg: "internal/outfile", core: true},
 	// The one reader error (ParseError, ErrInvalidUTF8) and the small-table
 	// reader; every reader above imports it, so it sits at the bottom with rawpos.
-	{pkg: "pkg/tabular", core: true, allow: []string{"internal/rawpos"}, ext: []string{xtext}},
+	{pkg: "pkg/tabular", core: true, allow: []string{"internal/rawpos"}},
 
 	// Edge: adapters from the result model to heavy libraries.
 	{pkg: "pkg/xlsxreport", allow: []string{"pkg/results"}, ext: []string{excelize}},
@@ -136,28 +142,35 @@ var rules = []rule{
 	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks", "internal/outfile"}, ext: []string{arrow}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot, typesetting, ximage}},
-	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/qa", "pkg/design"}, ext: []string{gota}},
+	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/tabular"}, ext: []string{gota}},
 	// export: the files a result becomes (workbook, page, charts), for the command and notebooks alike.
 	{pkg: "pkg/export", allow: []string{"pkg/results", "pkg/xlsxreport", "pkg/htmlreport", "pkg/chart", "internal/outfile"}},
 	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
 	// cgo) is an edge library; the store reads the result model and reuses the
 	// paired statistics, and nothing in the core imports it.
-	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/tabular", "pkg/mc", "pkg/judge", "pkg/qa", "pkg/generate", "pkg/tasks"}, ext: []string{sqlite}}, // store -> mc, judge, generate (and qa), tasks: FromMC, FromJudge, RecordGenerate and FromTasks build their runs
+	// Storage only (issue 26): the runs of mc, judge, task run and generate
+	// are built by report/internal/record, so store imports none of them.
+	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/sample"}, ext: []string{sqlite}}, // store -> sample: Samples gives a stored run as the one sample model
 	// sink: where a scoring run's rows go (verdict CSV, Parquet file and folder, Every Eval Ever, a spool for reports).
 	{pkg: "pkg/sink", allow: []string{"pkg/qa", "pkg/results", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
 
-	// The command framework (issue 12): the registry, exit statuses, usage
-	// errors, flag parsing and the flags many commands share, output files
-	// and the report files a result becomes; the commands in report/ call it.
-	{pkg: "internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
+	// The command framework (issue 12, moved under the command by issue 26):
+	// the App (its commands, help and version), exit statuses, usage errors,
+	// flag parsing and the flags many commands share, output files and the
+	// report files a result becomes; only the commands in report/ call it.
+	{pkg: "report/internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile", "report/internal/record"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
+
+	// The runs the command records from mc, judge, task run and generate
+	// results (FromMC, FromJudge, FromTasks, Generate), beside their one caller.
+	{pkg: "report/internal/record", allow: []string{"pkg/store", "pkg/generate", "pkg/judge", "pkg/mc", "pkg/qa", "pkg/results", "pkg/tabular", "pkg/tasks"}},
 
 	// The command links neither gota nor gonbui.
 	{
 		pkg:   "report",
-		allow: []string{"pkg/...", "datasets", "internal/outfile", "internal/cli"},
+		allow: []string{"pkg/...", "datasets", "report/internal/cli", "report/internal/record"},
 		deny:  []string{"pkg/frame", "pkg/nb"},
-		// (the progress bar of the LLM commands is drawn by internal/cli)
+		// (the progress bar of the LLM commands is drawn by report/internal/cli)
 		forbidDeps: []string{gota, gonb, module + "/pkg/frame", module + "/pkg/nb"},
 	},
 
@@ -172,10 +185,6 @@ var rules = []rule{
 	// stats.ProportionInterval's methods, so it needs pkg/stats.
 	{pkg: "internal/tools/coverage", allow: []string{"pkg/stats"}},
 }
-
-// coreUpper is what DESIGN.md lets qa, design, harness and judge import,
-// plus pkg/tabular: every reader returns its one ParseError (issue 12).
-var coreUpper = []string{"pkg/score", "pkg/stats", "pkg/agree", "pkg/textnorm", "pkg/results", "pkg/tabular"}
 
 // TestDependencyRules checks every package of this module, as `go list`
 // sees it now, against rules.
@@ -214,32 +223,50 @@ func TestDependencyRules(t *testing.T) {
 	t.Logf("checked %d packages of %s against %d rules", mine, module, len(rules))
 }
 
-// listModule runs `go list -deps -json ./...` at the module root.
+// listModule runs `go list -deps -json ./...` at the module root (once
+// per test binary).
 func listModule(t *testing.T) []listedPackage {
 	t.Helper()
+	pkgs, err := listed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// moduleRoot is the folder of the module's go.mod.
+func moduleRoot() (string, error) {
 	goCmd, err := exec.LookPath("go") // go test puts GOROOT/bin first on PATH
 	if err != nil {
-		t.Fatalf("cannot find the go command: %v", err)
+		return "", fmt.Errorf("cannot find the go command: %v", err)
 	}
 	gomod, err := exec.Command(goCmd, "env", "GOMOD").Output()
 	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
+		return "", fmt.Errorf("go env GOMOD: %v", err)
 	}
-	root := filepath.Dir(strings.TrimSpace(string(gomod)))
-	cmd := exec.Command(goCmd, "list", "-e", "-deps",
+	return filepath.Dir(strings.TrimSpace(string(gomod))), nil
+}
+
+// goList runs `go list -e -deps -json ./...` at the module root.
+func goList() ([]listedPackage, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("go", "list", "-e", "-deps",
 		"-json=ImportPath,Standard,Imports,Deps,Error", "./...")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list in %s: %v\n%s", root, err, stderr.String())
+		return nil, fmt.Errorf("go list in %s: %v\n%s", root, err, stderr.String())
 	}
 	pkgs, err := decodeList(out)
 	if err != nil {
-		t.Fatalf("decoding go list output: %v", err)
+		return nil, fmt.Errorf("decoding go list output: %v", err)
 	}
-	return pkgs
+	return pkgs, nil
 }
 
 // decodeList reads the stream of JSON objects `go list -json` prints.

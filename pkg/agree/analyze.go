@@ -181,7 +181,7 @@ func AnalyzeCSV(r io.Reader, name string, raters []string, idColumn string, opt 
 // BootstrapKappa and BootstrapAlpha), so that a million items take about
 // a second.
 //
-// Warnings carry the codes of this package (WarnFewItems and the other
+// Warnings carry the codes of this package (CodeFewItems and the other
 // Warn constants). Their messages name the options by the command's
 // flags (--weights, --level, --order), as the command prints them.
 // Errors: those of Options.Validate; ErrNoItems for a table with no rows
@@ -285,7 +285,7 @@ func (a *analysis) addWarnings(msgs []string, meta []warnMeta) {
 func codedWarnings(msgs []string, meta []warnMeta) []results.Warning {
 	var out []results.Warning
 	for i, m := range msgs {
-		w := results.Warning{Code: "agree", Message: m}
+		w := results.Warning{Code: CodeAgree, Message: m}
 		if i < len(meta) {
 			w.Code, w.Count = meta[i].code, meta[i].count
 		}
@@ -309,7 +309,7 @@ func (a *analysis) order(flag string, distinct []string) []string {
 	}
 	labels := sortLabels(slices.Clone(distinct))
 	if !allNumbers(labels) {
-		a.res.Warnings = append(a.res.Warnings, results.Warning{Code: WarnOrderGuessed, Count: len(labels), Message: fmt.Sprintf(
+		a.res.Warnings = append(a.res.Warnings, results.Warning{Code: CodeOrderGuessed, Count: len(labels), Message: fmt.Sprintf(
 			"%s needs the order of the labels, and without --order the labels (not all numbers) were taken alphabetically: %s; if that is not the order of the scale, pass it with --order (e.g. --order low,mid,high)",
 			flag, strings.Join(labels, ", "))})
 	}
@@ -419,7 +419,7 @@ func (a *analysis) kappa() error {
 	t, res := a.tab, a.res
 	cells, both, skippedLines, skipped := t.pairCells()
 	if skipped > 0 {
-		w := results.Warning{Code: WarnMissingRatings, Count: skipped, Lines: skippedLines}
+		w := results.Warning{Code: CodeMissingRatings, Count: skipped, Lines: skippedLines}
 		if skipped == 1 {
 			w.Message = fmt.Sprintf("1 item lacks a rating from %s or %s and is left out (line %d)", t.raters[0], t.raters[1], skippedLines[0])
 		} else {

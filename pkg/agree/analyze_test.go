@@ -124,10 +124,10 @@ func TestAnalyzeWarningCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []results.Warning{
-		{Code: WarnMissingRatings, Count: 14, Lines: []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+		{Code: CodeMissingRatings, Count: 14, Lines: []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
 			Message: "14 items lack a rating from r1 or r2 and are left out (lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 4 more)"},
-		{Code: WarnFewItems, Count: 2, Message: "only 2 items: kappa is very uncertain"},
-		{Code: WarnSmallBootstrap, Count: 2, Message: "bootstrap over only 2 items: the interval is rough and too narrow"},
+		{Code: CodeFewItems, Count: 2, Message: "only 2 items: kappa is very uncertain"},
+		{Code: CodeSmallBootstrap, Count: 2, Message: "bootstrap over only 2 items: the interval is rough and too narrow"},
 	}
 	if !reflect.DeepEqual(res.Warnings, want) {
 		t.Errorf("warnings\n%+v\nwant\n%+v", res.Warnings, want)
@@ -159,7 +159,7 @@ func TestAnalyzeWarningCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Warnings[0].Code != WarnUnequalRatings || res.Warnings[0].Count != 1 || res.Confusion != nil || res.FleissKappa == nil {
+	if res.Warnings[0].Code != CodeUnequalRatings || res.Warnings[0].Count != 1 || res.Confusion != nil || res.FleissKappa == nil {
 		t.Errorf("fleiss: warnings %+v, confusion %v", res.Warnings, res.Confusion)
 	}
 }

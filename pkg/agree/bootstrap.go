@@ -189,7 +189,7 @@ func allAgree(iv *Interval, what string, agreeing, n int, items string) {
 		return
 	}
 	lo, hi := wilson(agreeing, n, iv.Confidence)
-	warn(&iv.Warnings, &iv.meta, WarnZeroWidth, n, fmt.Sprintf(
+	warn(&iv.Warnings, &iv.meta, CodeZeroWidth, n, fmt.Sprintf(
 		"all %d %s agree, so every resample gives %s %.3f and the bootstrap interval has zero width; the %g%% Wilson interval of the observed agreement %d/%d is %.3f to %.3f",
 		n, items, what, iv.Lo, 100*iv.Confidence, agreeing, n, lo, hi))
 }
@@ -241,15 +241,15 @@ func bootstrap(n, resamples int, confidence float64, seed uint64, stat func(r *r
 		vals = append(vals, v)
 	}
 	if n < minItems {
-		warn(&iv.Warnings, &iv.meta, WarnSmallBootstrap, n, fmt.Sprintf("bootstrap over only %d items: the interval is rough and too narrow", n))
+		warn(&iv.Warnings, &iv.meta, CodeSmallBootstrap, n, fmt.Sprintf("bootstrap over only %d items: the interval is rough and too narrow", n))
 	}
 	if len(vals) == 0 {
-		warn(&iv.Warnings, &iv.meta, WarnNoInterval, resamples, "the statistic was undefined in every resample: no interval")
+		warn(&iv.Warnings, &iv.meta, CodeNoInterval, resamples, "the statistic was undefined in every resample: no interval")
 		iv.Lo, iv.Hi = 0, 0
 		return iv
 	}
 	if iv.Undefined > 0 {
-		warn(&iv.Warnings, &iv.meta, WarnUndefinedResamples, iv.Undefined, fmt.Sprintf("%d of %d resamples had a single label and were left out", iv.Undefined, resamples))
+		warn(&iv.Warnings, &iv.meta, CodeUndefinedResamples, iv.Undefined, fmt.Sprintf("%d of %d resamples had a single label and were left out", iv.Undefined, resamples))
 	}
 	slices.Sort(vals)
 	a := (1 - confidence) / 2

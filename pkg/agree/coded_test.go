@@ -16,8 +16,8 @@ func TestKappaCodedWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []results.Warning{
-		{Code: WarnOneLabel, Count: 3, Message: k.Warnings[0]},
-		{Code: WarnFewItems, Count: 3, Message: "only 3 items: kappa is very uncertain"},
+		{Code: CodeOneLabel, Count: 3, Message: k.Warnings[0]},
+		{Code: CodeFewItems, Count: 3, Message: "only 3 items: kappa is very uncertain"},
 	}
 	if got := k.CodedWarnings(); len(k.Warnings) != 2 || !reflect.DeepEqual(got, want) {
 		t.Errorf("coded warnings %+v, want %+v", got, want)

@@ -307,7 +307,7 @@ type Kappa struct {
 }
 
 // CodedWarnings returns Warnings as result warnings, each with its stable
-// code (WarnFewItems, WarnOneLabel, ...) and count, as Analyze hands them
+// code (CodeFewItems, CodeOneLabel, ...) and count, as Analyze hands them
 // on; nil when there are none.
 func (k Kappa) CodedWarnings() []results.Warning { return codedWarnings(k.Warnings, k.meta) }
 
@@ -381,7 +381,7 @@ func WeightedKappa(a, b []string, order []string, w Weights) (Kappa, error) {
 func weightedKappa(c Confusion, order []string, w Weights) Kappa {
 	k := c.Kappa(w)
 	if w != Unweighted && order == nil && !allNumbers(c.Labels) {
-		warn(&k.Warnings, &k.meta, WarnOrderGuessed, len(c.Labels), guessedOrderWarning(w.String()+" weighted kappa", c.Labels))
+		warn(&k.Warnings, &k.meta, CodeOrderGuessed, len(c.Labels), guessedOrderWarning(w.String()+" weighted kappa", c.Labels))
 	}
 	return k
 }
@@ -392,20 +392,20 @@ func weightedKappa(c Confusion, order []string, w Weights) Kappa {
 func (c Confusion) Kappa(w Weights) Kappa {
 	k := Kappa{N: c.N(), Weights: w, Confusion: c}
 	if err := w.check(); err != nil {
-		warn(&k.Warnings, &k.meta, WarnNoKappa, 0, err.Error()+": no kappa")
+		warn(&k.Warnings, &k.meta, CodeNoKappa, 0, err.Error()+": no kappa")
 		return k
 	}
 	if k.N == 0 {
-		warn(&k.Warnings, &k.meta, WarnNoKappa, 0, "no items")
+		warn(&k.Warnings, &k.meta, CodeNoKappa, 0, "no items")
 		return k
 	}
 	k.Observed, k.Expected, k.Kappa = kappaFromCounts(c.Counts, w)
 	if used := usedLabels(c.Counts); used == 1 {
 		k.Kappa = 1
-		warn(&k.Warnings, &k.meta, WarnOneLabel, k.N, fmt.Sprintf("both raters gave the label %s to every item: chance agreement is 1 and kappa is set to 1, which says nothing about the raters", tabular.Quote(c.Labels[onlyLabel(c.Counts)])))
+		warn(&k.Warnings, &k.meta, CodeOneLabel, k.N, fmt.Sprintf("both raters gave the label %s to every item: chance agreement is 1 and kappa is set to 1, which says nothing about the raters", tabular.Quote(c.Labels[onlyLabel(c.Counts)])))
 	}
 	if k.N < minItems {
-		warn(&k.Warnings, &k.meta, WarnFewItems, k.N, fmt.Sprintf("only %d items: kappa is very uncertain", k.N))
+		warn(&k.Warnings, &k.meta, CodeFewItems, k.N, fmt.Sprintf("only %d items: kappa is very uncertain", k.N))
 	}
 	return k
 }

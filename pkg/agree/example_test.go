@@ -115,7 +115,7 @@ func ExampleAnalyze() {
 		fmt.Printf("%s %.3f (95%% interval %.3f to %.3f), %d items to adjudicate\n",
 			name, *value, res.CILow, res.CIHigh, len(res.Disagreements))
 		for _, w := range res.Warnings {
-			if w.Code == agree.WarnUnequalRatings {
+			if w.Code == agree.CodeUnequalRatings {
 				fmt.Printf("  %d items have fewer ratings than the others\n", w.Count)
 			}
 		}

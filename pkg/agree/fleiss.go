@@ -152,7 +152,7 @@ func (a *fleissAcc) finish() (Fleiss, error) {
 	}
 	f.Kappa = (f.Observed - f.Expected) / (1 - f.Expected)
 	if a.skipped > 0 {
-		warn(&f.Warnings, &f.meta, WarnUnpairable, a.skipped, fmt.Sprintf("%d %s with fewer than two ratings left out", a.skipped, plural(a.skipped, "item", "items")))
+		warn(&f.Warnings, &f.meta, CodeUnpairable, a.skipped, fmt.Sprintf("%d %s with fewer than two ratings left out", a.skipped, plural(a.skipped, "item", "items")))
 	}
 	if a.minR != a.maxR {
 		fewer := 0 // items with fewer ratings than the most rated: the count the warning carries
@@ -161,10 +161,10 @@ func (a *fleissAcc) finish() (Fleiss, error) {
 				fewer += c
 			}
 		}
-		warn(&f.Warnings, &f.meta, WarnUnequalRatings, fewer, fmt.Sprintf("items have between %d and %d ratings: Fleiss' kappa assumes the same number; Krippendorff's alpha is built for missing ratings", a.minR, a.maxR))
+		warn(&f.Warnings, &f.meta, CodeUnequalRatings, fewer, fmt.Sprintf("items have between %d and %d ratings: Fleiss' kappa assumes the same number; Krippendorff's alpha is built for missing ratings", a.minR, a.maxR))
 	}
 	if f.Items < minItems {
-		warn(&f.Warnings, &f.meta, WarnFewItems, f.Items, fmt.Sprintf("only %d items: kappa is very uncertain", f.Items))
+		warn(&f.Warnings, &f.meta, CodeFewItems, f.Items, fmt.Sprintf("only %d items: kappa is very uncertain", f.Items))
 	}
 	return f, nil
 }

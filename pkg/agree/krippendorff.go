@@ -162,13 +162,13 @@ func krippendorffCoded(t *codedTable, level Level, order []string) (Alpha, *alph
 		return a, nil, ErrOneLabel
 	}
 	if a.Units < minItems {
-		warn(&a.Warnings, &a.meta, WarnFewItems, a.Units, fmt.Sprintf("only %d pairable units: alpha is very uncertain", a.Units))
+		warn(&a.Warnings, &a.meta, CodeFewItems, a.Units, fmt.Sprintf("only %d pairable units: alpha is very uncertain", a.Units))
 	}
 	if left := t.n - a.Units; left > 0 {
-		warn(&a.Warnings, &a.meta, WarnUnpairable, left, fmt.Sprintf("%d %s with fewer than two ratings left out (not pairable)", left, plural(left, "unit", "units")))
+		warn(&a.Warnings, &a.meta, CodeUnpairable, left, fmt.Sprintf("%d %s with fewer than two ratings left out (not pairable)", left, plural(left, "unit", "units")))
 	}
 	if level == LevelOrdinal && order == nil && !allNumbers(d.labels) {
-		warn(&a.Warnings, &a.meta, WarnOrderGuessed, len(d.labels), guessedOrderWarning("ordinal alpha", d.labels))
+		warn(&a.Warnings, &a.meta, CodeOrderGuessed, len(d.labels), guessedOrderWarning("ordinal alpha", d.labels))
 	}
 	return a, d, nil
 }

@@ -443,11 +443,11 @@ func (s *shaper) warnings(labels []string) []results.Warning {
 		example = string([]rune(example)[:30]) + "…"
 	}
 	if len(s.missing) > 0 {
-		return []results.Warning{{Code: "chart_font_missing", Count: len(bad), Message: fmt.Sprintf(
+		return []results.Warning{{Code: CodeFontMissing, Count: len(bad), Message: fmt.Sprintf(
 			"%d chart labels (e.g. %q) have characters (%s) that no font found can draw: %s not found in %s; install fonts-noto-core (Debian, Ubuntu) or the Noto Sans families, or set EVALBOOK_FONT_DIR; the PNG charts would draw boxes, so use the SVG charts or the HTML page",
 			len(bad), example, strings.Join(chars, " "), strings.Join(s.missing, ", "), strings.Join(FontDirs(), ", "))}}
 	}
-	return []results.Warning{{Code: "chart_text_unshapable", Count: len(bad), Message: fmt.Sprintf(
+	return []results.Warning{{Code: CodeTextUnshapable, Count: len(bad), Message: fmt.Sprintf(
 		"%d chart labels (e.g. %q) have characters (%s) that the charts' fonts (Noto Sans, Devanagari, Bengali) have no glyph for: they are drawn as boxes",
 		len(bad), example, strings.Join(chars, " "))}}
 }

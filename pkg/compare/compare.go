@@ -316,14 +316,14 @@ func versions(keys []string, old, new []float64, groups []string, opt Options) *
 		rep.Worse = append(rep.Worse, keys[i])
 	}
 	if flips := len(c.Better) + len(c.Worse); flips > 0 && flips < stats.McNemarMinFlips {
-		rep.Warnings = append(rep.Warnings, results.Warning{Code: "few_flips", Count: flips,
+		rep.Warnings = append(rep.Warnings, results.Warning{Code: CodeFewFlips, Count: flips,
 			Message: fmt.Sprintf("only %s changed: McNemar's chi-square is rough; quote the exact sign test", count(flips, "case", "cases"))})
 	}
 	rep.Ranks, rep.TierAlpha = ranks(old, new, c, opt), TierAlpha
 	if groups != nil {
 		rep.Groups = byGroup(old, new, groups)
 		if len(rep.Groups) > 1 {
-			rep.Warnings = append(rep.Warnings, results.Warning{Code: "many_groups", Count: len(rep.Groups),
+			rep.Warnings = append(rep.Warnings, results.Warning{Code: CodeManyGroups, Count: len(rep.Groups),
 				Message: fmt.Sprintf("%d groups: with many slices some will differ by chance; small groups carry little evidence", len(rep.Groups))})
 		}
 	}

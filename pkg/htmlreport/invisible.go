@@ -83,7 +83,7 @@ func (p *page) countInvisible() *results.Warning {
 // text holds controls (unless the result already carries one, from
 // qa), and names the count of warnings in the table of contents.
 func (p *page) addInvisibleWarning() {
-	if w := p.countInvisible(); w != nil && !hasWarning(p.Warnings, results.WarnBidiControls) {
+	if w := p.countInvisible(); w != nil && !hasWarning(p.Warnings, results.CodeBidiControls) {
 		p.Warnings = append(slices.Clip(p.Warnings), *w)
 	}
 	for i, s := range p.Sections {

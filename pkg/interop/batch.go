@@ -242,7 +242,7 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 		return nil, err
 	}
 	if missing := len(reqs) - len(seen); missing > 0 {
-		run.warn("requests_without_output", missing, "%d request(s) of %s have no line in the output (the batch expired or was cancelled before them)", missing, filepath.Base(reqPath))
+		run.warn(CodeRequestsWithoutOutput, missing, "%d request(s) of %s have no line in the output (the batch expired or was cancelled before them)", missing, filepath.Base(reqPath))
 	}
 	if len(models) == 1 {
 		for m := range models {

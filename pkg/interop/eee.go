@@ -194,7 +194,7 @@ func readEEEOne(path string, opt Options, run *Run, models map[string]bool) erro
 		run.Reported = append(run.Reported, ag)
 	}
 	if a.Detailed == nil || a.Detailed.FilePath == "" {
-		run.warn("no_instance_file", 1, "%s names no per-sample file (detailed_evaluation_results): only its aggregates are read", filepath.Base(path))
+		run.warn(CodeNoInstanceFile, 1, "%s names no per-sample file (detailed_evaluation_results): only its aggregates are read", filepath.Base(path))
 		return nil
 	}
 	inst, err := findInstanceFile(path, a.Detailed.FilePath, opt.Root)
@@ -215,11 +215,11 @@ func readEEEOne(path string, opt Options, run *Run, models map[string]bool) erro
 	}
 	if h != nil && a.Detailed.Checksum != "" {
 		if got := hex.EncodeToString(h.Sum(nil)); !strings.EqualFold(got, a.Detailed.Checksum) {
-			run.warn("checksum_mismatch", 1, "%s: %s is %s, but the aggregate %s records %s: the file changed after the aggregate was written", filepath.Base(inst), a.Detailed.HashAlgorithm, got, filepath.Base(path), a.Detailed.Checksum)
+			run.warn(CodeChecksumMismatch, 1, "%s: %s is %s, but the aggregate %s records %s: the file changed after the aggregate was written", filepath.Base(inst), a.Detailed.HashAlgorithm, got, filepath.Base(path), a.Detailed.Checksum)
 		}
 	}
 	if a.Detailed.TotalRows != nil && *a.Detailed.TotalRows != n {
-		run.warn("row_count_mismatch", 1, "%s has %d records; the aggregate records total_rows %d", filepath.Base(inst), n, *a.Detailed.TotalRows)
+		run.warn(CodeRowCountMismatch, 1, "%s has %d records; the aggregate records total_rows %d", filepath.Base(inst), n, *a.Detailed.TotalRows)
 		if n < *a.Detailed.TotalRows {
 			run.Short = append(run.Short, fmt.Sprintf("%s: %d of the %d rows its aggregate %s records (detailed_evaluation_results.total_rows)", inst, n, *a.Detailed.TotalRows, filepath.Base(path)))
 		}

@@ -176,7 +176,7 @@ func readInspect(ctx context.Context, path string, opt Options) (*Run, error) {
 			return nil, err
 		}
 		run.Partial = true
-		run.warn("log_still_writing", 1, "%s has no header.json: the run was still being written (or was stopped) when the file was read; its %d flushed samples are read and there are no reported figures to check", filepath.Base(path), len(sampleNames))
+		run.warn(CodeLogStillWriting, 1, "%s has no header.json: the run was still being written (or was stopped) when the file was read; its %d flushed samples are read and there are no reported figures to check", filepath.Base(path), len(sampleNames))
 	default:
 		return nil, perr(path, 0, "header.json", fmt.Errorf("%w: neither header.json nor _journal/start.json in the archive: is this an inspect_ai .eval log?", ErrMissing))
 	}
@@ -270,7 +270,7 @@ func inspectHeader(where, member string, log *inspectLog, run *Run) error {
 	run.Version = strconv.Itoa(*log.Version)
 	run.Model = log.Eval.Model
 	if log.Status != "" && log.Status != "success" && !run.Partial {
-		run.warn("log_not_successful", 1, "the log's status is %q, not success: its figures may cover only part of the samples", log.Status)
+		run.warn(CodeLogNotSuccessful, 1, "the log's status is %q, not success: its figures may cover only part of the samples", log.Status)
 	}
 	if log.Results == nil {
 		return nil

@@ -430,7 +430,7 @@ func Read(ctx context.Context, path string, opt Options) (*Run, error) {
 		if opt.dups.firstDropped != "" {
 			first = "; the first dropped is " + opt.dups.firstDropped
 		}
-		run.warn("duplicates_dropped", run.Dropped, "%d duplicated sample(s) left out (--drop-duplicates): the first of each was kept%s", run.Dropped, first)
+		run.warn(CodeDuplicatesDropped, run.Dropped, "%d duplicated sample(s) left out (--drop-duplicates): the first of each was kept%s", run.Dropped, first)
 	}
 	if run.Format == "" {
 		run.Format = name

@@ -194,7 +194,7 @@ func readLighteval(ctx context.Context, path string, opt Options) (*Run, error) 
 	if len(ds) > 0 {
 		rd := lightevalDetails()
 		if rd == nil {
-			run.warn("details_need_parquet", len(ds), "%d lighteval details file(s) (%s) are Parquet, which this build reads only with the Parquet reader registered (import the parquet edge package); only the aggregates were read", len(ds), filepath.Base(ds[0]))
+			run.warn(CodeDetailsNeedParquet, len(ds), "%d lighteval details file(s) (%s) are Parquet, which this build reads only with the Parquet reader registered (import the parquet edge package); only the aggregates were read", len(ds), filepath.Base(ds[0]))
 		} else {
 			model := ""
 			if len(models) == 1 {

@@ -231,7 +231,7 @@ func pairLMEval(run *Run, rs, ss []string) []lmevalRun {
 	}
 	if len(loose) > 0 {
 		if len(rs) > 0 {
-			run.warn("samples_without_results", len(loose), "%d samples file(s) have no results_*.json of the same date beside them (%s): their samples are read, with no reported figures to check", len(loose), filepath.Base(loose[0]))
+			run.warn(CodeSamplesWithoutResults, len(loose), "%d samples file(s) have no results_*.json of the same date beside them (%s): their samples are read, with no reported figures to check", len(loose), filepath.Base(loose[0]))
 		}
 		out = append(out, lmevalRun{samples: loose})
 	}
@@ -333,7 +333,7 @@ func readLMEvalResults(path string, opt Options, run *Run) (lmevalInfo, error) {
 	}
 	for _, t := range tasks {
 		if n, ok := r.NSamples[t]; ok && n.Effective < n.Original {
-			run.warn("run_limited", 1, "%s: lm-eval evaluated %d of the task's %d documents (n-samples in %s: lm_eval --limit): its figures are of those %d only", t, n.Effective, n.Original, filepath.Base(path), n.Effective)
+			run.warn(CodeRunLimited, 1, "%s: lm-eval evaluated %d of the task's %d documents (n-samples in %s: lm_eval --limit): its figures are of those %d only", t, n.Effective, n.Original, filepath.Base(path), n.Effective)
 		}
 	}
 	info.comma, info.tasks = comma, tasks

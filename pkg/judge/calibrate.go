@@ -87,18 +87,28 @@ type Record struct {
 	// Warnings are the figures' weak points, each with a stable code:
 	// the bootstrap's (stats codes, stats.CodePointInterval with the
 	// Wilson interval when every pair agrees or none does), kappa's
-	// (agree codes), WarnInvalidReplies and WarnFewLanguagePairs.
+	// (agree codes), CodeInvalidReplies and CodeFewLanguagePairs.
 	Warnings []results.Warning `json:"warnings,omitempty"`
 }
 
 // The codes of the warnings Calibrate gives itself (see Record.Warnings).
 const (
-	// WarnInvalidReplies: judge replies broke the reply contract and
+	// CodeInvalidReplies: judge replies broke the reply contract and
 	// were counted as ties (Count: the replies).
-	WarnInvalidReplies = "judge_invalid"
-	// WarnFewLanguagePairs: a language has fewer than five pairs, a
+	CodeInvalidReplies = "judge_invalid"
+	// CodeFewLanguagePairs: a language has fewer than five pairs, a
 	// reason to label more rather than a measurement (Count: its pairs).
-	WarnFewLanguagePairs = "few_language_pairs"
+	CodeFewLanguagePairs = "few_language_pairs"
+)
+
+// The codes' former names.
+//
+// Deprecated: use the Code names; the values are the same.
+const (
+	WarnInvalidReplies   = CodeInvalidReplies
+	WarnFewLanguagePairs = CodeFewLanguagePairs
+	WarnCallsFailed      = CodeCallsFailed
+	WarnNoResponse       = CodeNoResponse
 )
 
 // CalibrateOptions configures Calibrate. The zero value asks in one order
@@ -234,7 +244,7 @@ func Calibrate(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt Calibra
 			if r.Invalid == 1 {
 				replies = "judge reply broke the reply contract and was counted as a tie"
 			}
-			r.Warnings = append(r.Warnings, results.Warning{Code: WarnInvalidReplies, Count: r.Invalid, Message: fmt.Sprintf("%d %s", r.Invalid, replies)})
+			r.Warnings = append(r.Warnings, results.Warning{Code: CodeInvalidReplies, Count: r.Invalid, Message: fmt.Sprintf("%d %s", r.Invalid, replies)})
 		}
 	}
 	for _, name := range sortedKeys(r.ByLang) {
@@ -243,7 +253,7 @@ func Calibrate(ctx context.Context, j Judge, p Prompt, pairs []Pair, opt Calibra
 			if s.N == 1 {
 				pairs = "pair"
 			}
-			r.Warnings = append(r.Warnings, results.Warning{Code: WarnFewLanguagePairs, Count: s.N, Message: fmt.Sprintf("language %s has only %d %s: a reason to label more, not a measurement", name, s.N, pairs)})
+			r.Warnings = append(r.Warnings, results.Warning{Code: CodeFewLanguagePairs, Count: s.N, Message: fmt.Sprintf("language %s has only %d %s: a reason to label more, not a measurement", name, s.N, pairs)})
 		}
 	}
 	return r, nil

@@ -292,7 +292,7 @@ func TestCalibrateWarningsSingular(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The clean judge agrees on all 29 pairs, so the interval warns too.
-		want := results.Warning{Code: WarnFewLanguagePairs, Count: 1, Message: "language bn has only 1 pair: a reason to label more, not a measurement"}
+		want := results.Warning{Code: CodeFewLanguagePairs, Count: 1, Message: "language bn has only 1 pair: a reason to label more, not a measurement"}
 		if len(r.Warnings) != 2 || !reflect.DeepEqual(r.Warnings[1], want) {
 			t.Errorf("warnings %+v, want %+v second", r.Warnings, want)
 		}
@@ -306,7 +306,7 @@ func TestCalibrateWarningsSingular(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := results.Warning{Code: WarnInvalidReplies, Count: 1, Message: "1 judge reply broke the reply contract and was counted as a tie"}
+		want := results.Warning{Code: CodeInvalidReplies, Count: 1, Message: "1 judge reply broke the reply contract and was counted as a tie"}
 		if r.Invalid != 1 || len(r.Warnings) == 0 || !reflect.DeepEqual(r.Warnings[0], want) {
 			t.Errorf("invalid %d, warnings %+v", r.Invalid, r.Warnings)
 		}

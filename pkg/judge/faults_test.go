@@ -121,7 +121,7 @@ func TestJudgeRunSurvivesFaults(t *testing.T) {
 	}
 	var w *string
 	for _, x := range sum.Score.Warnings {
-		if x.Code == WarnCallsFailed && x.Count == 5 && fmt.Sprint(x.Lines) == "[4 7 10 28 30]" {
+		if x.Code == CodeCallsFailed && x.Count == 5 && fmt.Sprint(x.Lines) == "[4 7 10 28 30]" {
 			w = &x.Message
 		}
 	}

@@ -106,13 +106,13 @@ type RunInfo struct {
 	Judged     int `json:"judged"`
 }
 
-// WarnCallsFailed is the code of the warning that rows' judge calls
+// CodeCallsFailed is the code of the warning that rows' judge calls
 // failed after their retries (Count: the rows; Lines: the first 20).
-const WarnCallsFailed = "judge_call_failed"
+const CodeCallsFailed = "judge_call_failed"
 
-// WarnNoResponse is the code of the warning that rows had an error cell
+// CodeNoResponse is the code of the warning that rows had an error cell
 // in the input and were not sent (Count: the rows; Lines: the first 20).
-const WarnNoResponse = "no_response"
+const CodeNoResponse = "no_response"
 
 // RunOptions configures JudgeResponses.
 type RunOptions struct {
@@ -255,12 +255,12 @@ const KindNoResponse = "no_response"
 // Verdict, and returns the run summary: llm_judge's accuracy per group
 // and combined with 95% Wilson intervals (a reply that breaks the
 // contract counts as not correct and is warned about with its lines,
-// WarnInvalidReplies), its agreement with each seed metric over the rows
+// CodeInvalidReplies), its agreement with each seed metric over the rows
 // with a valid reply, and the review table. t.Score itself is left as it
 // was. This is what evalbook judge computes.
 //
 // A row whose call failed after its retries gets a Verdict with Error
-// set; it is counted in RunInfo.Failed, warned about (WarnCallsFailed)
+// set; it is counted in RunInfo.Failed, warned about (CodeCallsFailed)
 // and left out of llm_judge's accuracy, agreements and review shares.
 // Then the summary comes back with a *RowsFailedError naming the first
 // failed row's line: write the verdict file and the summary, then report
@@ -417,7 +417,7 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 			reasons = append(reasons, fmt.Sprintf("%s %d", k, info.InvalidReasons[k]))
 		}
 		sc.Warnings = append(sc.Warnings, results.Warning{
-			Code: WarnInvalidReplies, Count: info.Invalid, Lines: invalidLines,
+			Code: CodeInvalidReplies, Count: info.Invalid, Lines: invalidLines,
 			Message: invalidMessage(info.Invalid, strings.Join(reasons, ", ")),
 		})
 	}
@@ -427,7 +427,7 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 			kinds = append(kinds, fmt.Sprintf("%s %d", k, info.FailedKinds[k]))
 		}
 		sc.Warnings = append(sc.Warnings, results.Warning{
-			Code: WarnCallsFailed, Count: info.Failed, Lines: failedLines,
+			Code: CodeCallsFailed, Count: info.Failed, Lines: failedLines,
 			Message: fmt.Sprintf("%s got no judge reply after the retries (%s): %s no verdict, llm_judge_error in the verdict file says why, "+
 				"and llm_judge's accuracy, agreements and review shares are over the %d rows judged (exact_substring and word_overlap are over all %d); "+
 				"the replies received are cached, so running the same command again asks only for these",
@@ -436,7 +436,7 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 	}
 	if info.NoResponse > 0 {
 		sc.Warnings = append(sc.Warnings, results.Warning{
-			Code: WarnNoResponse, Count: info.NoResponse, Lines: noRespLines,
+			Code: CodeNoResponse, Count: info.NoResponse, Lines: noRespLines,
 			Message: fmt.Sprintf("%s an error cell in the input (generate never obtained the response): not sent, and left out of llm_judge, whose figures are over the %d rows judged; rerun generate for them",
 				countNoun(info.NoResponse, "row has", "rows have"), info.Judged),
 		})

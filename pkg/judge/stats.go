@@ -9,7 +9,7 @@ import (
 )
 
 // kappa returns Cohen's kappa between two label lists (pkg/agree), with
-// its warnings (agree.WarnOneLabel, agree.WarnFewItems) as agree codes
+// its warnings (agree.CodeOneLabel, agree.CodeFewItems) as agree codes
 // them.
 func kappa(a, b []Label) (float64, []results.Warning) {
 	sa, sb := make([]string, len(a)), make([]string, len(b))

@@ -389,7 +389,7 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 			}
 			for lang, rs := range byLang {
 				if len(cells[model][lang]) > 0 {
-					b.warn("merged", len(rs), fmt.Sprintf("model %q, language %q comes from more than one file; their rows are pooled", model, lang))
+					b.warn(CodeMerged, len(rs), fmt.Sprintf("model %q, language %q comes from more than one file; their rows are pooled", model, lang))
 				}
 				cells[model][lang] = append(cells[model][lang], rs...)
 			}
@@ -459,7 +459,7 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 	// listed once with the number of cells that gave it.
 	b.Warnings = append(b.Warnings, ivWarn.Warnings("cell", "cells")...)
 	if len(b.Leaders) > 1 {
-		b.warn("many_tests", len(b.Leaders), fmt.Sprintf("%d languages are tested at α = %g each, so about %.2f false "+
+		b.warn(CodeManyTests, len(b.Leaders), fmt.Sprintf("%d languages are tested at α = %g each, so about %.2f false "+
 			"leaders are expected by chance when no model is truly better; look at the p-values, not only the marks",
 			len(b.Leaders), opt.Alpha, float64(len(b.Leaders))*opt.Alpha))
 	}

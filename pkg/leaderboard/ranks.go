@@ -12,9 +12,31 @@ import (
 	"github.com/evalbook/evalbook/pkg/stats"
 )
 
-// CodeLowSNR is the code of the warning that names the slices whose
-// signal-to-noise ratio is below stats.LowSNR.
-const CodeLowSNR = "low_snr_slice"
+// Codes of the warnings a Board carries (with qa's, for the rows of its
+// files, and stats', for its intervals).
+const (
+	// CodeLowSNR names the slices whose signal-to-noise ratio is below
+	// stats.LowSNR.
+	CodeLowSNR = "low_snr_slice"
+	// CodeManyTests: several languages are each tested for a leader at α,
+	// so some false leaders are expected (Count: the languages).
+	CodeManyTests = "many_tests"
+	// CodeMerged: a model and language came from more than one file and
+	// their rows were pooled (Count: the files).
+	CodeMerged = "merged"
+	// CodeLanguageDisagrees: rows whose language column differs from the
+	// language of their file name.
+	CodeLanguageDisagrees = "language_disagrees"
+	// CodeLanguageGuessed: rows with no language, placed by their golden
+	// answer's script.
+	CodeLanguageGuessed = "language_guessed"
+	// CodeLanguageUnknown: rows with no language and a golden answer in no
+	// recognised script.
+	CodeLanguageUnknown = "language_unknown"
+	// CodeDuplicateQuestion: a question id repeated within one model and
+	// language.
+	CodeDuplicateQuestion = "duplicate_question"
+)
 
 // TierTest is one paired test of the tiers: a model against the best
 // model left in its round, on the questions both answered.

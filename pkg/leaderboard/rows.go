@@ -149,16 +149,16 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	}
 	info.LanguageSource = strings.Join(src, "+")
 	if disagree > 0 {
-		b.warn("language_disagrees", disagree, fmt.Sprintf("%s: %s a language column that differs from the language "+
+		b.warn(CodeLanguageDisagrees, disagree, fmt.Sprintf("%s: %s a language column that differs from the language "+
 			"in the file name (%s); the file name was used", in.name(), rowsHave(disagree), in.Language))
 	}
 	if guessed > 0 {
-		b.warn("language_guessed", guessed, fmt.Sprintf("%s: %s no language but the golden answer's script; the "+
+		b.warn(CodeLanguageGuessed, guessed, fmt.Sprintf("%s: %s no language but the golden answer's script; the "+
 			"language is a guess (Devanagari is read as Hindi but may be Marathi or Nepali, Bengali script may be Assamese, "+
 			"Latin is read as English); name files <model>_<language>.csv or add a language column", in.name(), rowsHave(guessed)))
 	}
 	if unknown > 0 {
-		b.warn("language_unknown", unknown, fmt.Sprintf("%s: %s no language and a golden answer in no recognised "+
+		b.warn(CodeLanguageUnknown, unknown, fmt.Sprintf("%s: %s no language and a golden answer in no recognised "+
 			"script; grouped as \"unknown\"", in.name(), rowsHave(unknown)))
 	}
 	for model, byLang := range out {
@@ -172,7 +172,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 				seen[r.key] = true
 			}
 			if dups > 0 {
-				b.warn("duplicate_question", dups, fmt.Sprintf("%s: model %q, language %q: %s a question id "+
+				b.warn(CodeDuplicateQuestion, dups, fmt.Sprintf("%s: model %q, language %q: %s a question id "+
 					"(or question text); the paired test uses the first", in.name(), model, lang, plural(dups, "row repeats", "rows repeat")))
 			}
 		}

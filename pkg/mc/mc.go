@@ -288,21 +288,21 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 		r.Warnings = append(r.Warnings, w)
 	}
 	const optionLetters = "a Latin letter, a digit or an option letter of an Indic script such as क or ক"
-	warn("unparsed_prediction", unparsed,
+	warn(CodeUnparsedPrediction, unparsed,
 		"prediction names no option (it is not "+optionLetters+"); it counts as wrong",
 		"predictions name no option (they are not "+optionLetters+"); they count as wrong")
-	warn("unlikely_gold", farGold,
+	warn(CodeUnlikelyGold, farGold,
 		"gold label names an option past J, the tenth; no common multiple-choice benchmark has more options, so it may be a typo (it is scored as written)",
 		"gold labels name an option past J, the tenth; no common multiple-choice benchmark has more options, so they may be typos (they are scored as written)")
-	warn("positive_loglik", positive,
+	warn(CodePositiveLoglik, positive,
 		"option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm)",
 		"options have a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by their length, positive scores favour long options in acc_norm)")
 	if mode == "loglik" && !tokens {
-		warn("no_tokens", noTokens,
+		warn(CodeNoTokens, noTokens,
 			"question has an option without a token count, so acc_norm_token is not reported",
 			"questions have an option without a token count, so acc_norm_token is not reported")
 	}
-	warn("empty_choice_text", emptyText,
+	warn(CodeEmptyChoiceText, emptyText,
 		"question has an option with no text; its length counts as 1 character for acc_norm",
 		"questions have an option with no text; its length counts as 1 character for acc_norm")
 	r.Warnings = append(r.Warnings, ivWarn.Warnings("group", "groups")...)
@@ -312,7 +312,7 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 			if name == "" {
 				name = "all questions"
 			}
-			r.Warnings = append(r.Warnings, results.Warning{Code: "small_group", Count: g.N,
+			r.Warnings = append(r.Warnings, results.Warning{Code: CodeSmallGroup, Count: g.N,
 				Message: fmt.Sprintf("%s %s has %d %s: its intervals are wide, and a difference of a few questions is noise", orAll(g.By), tabular.Quote(name), g.N, plural(g.N, "question", "questions"))})
 		}
 	}

@@ -13,10 +13,15 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
-// WarnDuplicateIDs is the code of the warning for ids that more than
+// CodeDuplicateIDs is the code of the warning for ids that more than
 // one row carries. Score's rows need not have ids, so a repeat is a
 // warning (compare and agree, which pair rows by id, refuse it).
-const WarnDuplicateIDs = "duplicate_ids"
+const CodeDuplicateIDs = "duplicate_ids"
+
+// WarnDuplicateIDs is CodeDuplicateIDs' former name.
+//
+// Deprecated: use CodeDuplicateIDs.
+const WarnDuplicateIDs = CodeDuplicateIDs
 
 // idBatch holds the id keys of one batch's rows in the order they were
 // added: a 64-bit hash a row, and the rows' lines as runs of consecutive
@@ -117,7 +122,7 @@ func (d *dupIDs) warning() *results.Warning {
 			reps = append(reps, repeat{x.line, first})
 		}
 	}
-	w := &results.Warning{Code: WarnDuplicateIDs, Count: len(reps)}
+	w := &results.Warning{Code: CodeDuplicateIDs, Count: len(reps)}
 	var ex []string
 	for i, r := range reps {
 		if i < maxWarnLines {

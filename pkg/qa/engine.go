@@ -353,7 +353,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		w.lastIDs = max(w.lastIDs, len(b.ids.h))
 	}
 	if results.HasInvisible(response) {
-		b.warnLine(results.WarnBidiControls, line) // shown as marks in the HTML report
+		b.warnLine(results.CodeBidiControls, line) // shown as marks in the HTML report
 	}
 	lowered := false
 	if e.opt.Profile == textnorm.None {
@@ -372,7 +372,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			gOK, rOK = textnorm.IsNFC(golden), textnorm.IsNFC(response)
 		}
 		if !gOK || !rOK {
-			b.warnLine("not_nfc", line)
+			b.warnLine(CodeNotNFC, line)
 		}
 	} else {
 		w.gbuf = e.opt.Profile.AppendApply(w.gbuf[:0], golden)
@@ -382,12 +382,12 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	blank := textnorm.IsBlank(response)
 	emptyGolden := golden == ""
 	if blank {
-		b.warnLine("blank_response", line)
+		b.warnLine(CodeBlankResponse, line)
 	}
 	if emptyGolden {
-		b.warnLine("empty_golden", line)
+		b.warnLine(CodeEmptyGolden, line)
 	} else if textnorm.HasOuterSpace(golden) {
-		b.warnLine("golden_whitespace", line)
+		b.warnLine(CodeGoldenWhitespace, line)
 	}
 	if w.anyLow && !lowered {
 		w.gl = textnorm.AppendLower(w.gl[:0], golden)
@@ -1091,7 +1091,7 @@ func (e *engine) runSource(ctx context.Context, src RowSource) error {
 		defer func() {
 			if repaired.Count > 0 {
 				w := *repaired
-				w.Code = "repaired_utf8"
+				w.Code = CodeRepairedUTF8
 				e.warn[w.Code] = &w
 			}
 		}()

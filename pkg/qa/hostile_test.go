@@ -27,10 +27,10 @@ func TestScoreWarnsDuplicateIDsAndBidi(t *testing.T) {
 	for _, w := range res.Warnings {
 		got[w.Code] = w
 	}
-	if w := got[WarnDuplicateIDs]; w.Count != 1 || fmt.Sprint(w.Lines) != "[5]" {
+	if w := got[CodeDuplicateIDs]; w.Count != 1 || fmt.Sprint(w.Lines) != "[5]" {
 		t.Errorf("duplicate ids: %+v, want 1 row at line 5", w)
 	}
-	if w := got[results.WarnBidiControls]; w.Count != 1 || fmt.Sprint(w.Lines) != "[4]" {
+	if w := got[results.CodeBidiControls]; w.Count != 1 || fmt.Sprint(w.Lines) != "[4]" {
 		t.Errorf("bidi controls: %+v, want 1 row at line 4", w)
 	}
 }

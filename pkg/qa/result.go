@@ -29,7 +29,7 @@ const (
 	// normal interval do not apply); pkg/qa gives it when a Wilson
 	// interval was asked for, and pkg/leaderboard when no resamples
 	// were. The interval is then the point value.
-	CodeNoInterval = "no_interval"
+	CodeNoInterval = results.CodeNoInterval
 	// CodeGenerationFailed: rows whose ErrorColumn cell is not empty
 	// (evalbook generate wrote no response for them: the call failed
 	// after its retries) are left out of every figure, counted and listed
@@ -195,7 +195,7 @@ func (e *engine) result() (*results.Score, error) {
 	if w := e.dups.warning(); w != nil {
 		res.Warnings = append(res.Warnings, *w)
 	}
-	if w := e.warn[results.WarnBidiControls]; w != nil && w.Count > 0 {
+	if w := e.warn[results.CodeBidiControls]; w != nil && w.Count > 0 {
 		res.Warnings = append(res.Warnings, results.BidiRowsWarning(w.Count, w.Lines, "the response"))
 	}
 	res.Warnings = append(res.Warnings, ivWarn.Warnings("", "")...)

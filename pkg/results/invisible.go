@@ -7,11 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// WarnBidiControls is the code of the warning for text holding bidi or
+// CodeBidiControls is the code of the warning for text holding bidi or
 // other invisible control characters (U+202E RIGHT-TO-LEFT OVERRIDE
 // and friends), which can reorder or hide what a reader of a report
 // sees: "abc\u202Efed" shows as "abcdef".
-const WarnBidiControls = "bidi_controls"
+const CodeBidiControls = "bidi_controls"
+
+// WarnBidiControls is CodeBidiControls' former name.
+//
+// Deprecated: use CodeBidiControls.
+const WarnBidiControls = CodeBidiControls
 
 // IsInvisible reports whether r is a character that changes or hides
 // text without showing itself: the bidi embeddings, overrides and
@@ -148,7 +153,7 @@ func ShowInvisible(s string) string {
 // characters found in the rows on lines (the first few), where says
 // what held them ("responses", "the page's text").
 func BidiWarning(count int, lines []int, where string) Warning {
-	return Warning{Code: WarnBidiControls, Count: count, Lines: lines,
+	return Warning{Code: CodeBidiControls, Count: count, Lines: lines,
 		Message: fmt.Sprintf("%s (bidi or invisible controls, such as U+202E RIGHT-TO-LEFT OVERRIDE) in %s: they can reorder or hide what a reader sees; the HTML report shows each as a mark like <U+202E>",
 			plural(count, "character", "characters"), where)}
 }
@@ -158,7 +163,7 @@ func BidiWarning(count int, lines []int, where string) Warning {
 // warnLine): rows rows hold them in where ("the response"), lines are
 // the first of them.
 func BidiRowsWarning(rows int, lines []int, where string) Warning {
-	return Warning{Code: WarnBidiControls, Count: rows, Lines: lines,
+	return Warning{Code: CodeBidiControls, Count: rows, Lines: lines,
 		Message: fmt.Sprintf("%s bidi or invisible control characters (such as U+202E RIGHT-TO-LEFT OVERRIDE) in %s: they can reorder or hide what a reader sees; the HTML report shows each as a mark like <U+202E>",
 			plural(rows, "row holds", "rows hold"), where)}
 }

@@ -79,7 +79,9 @@ func (s *Store) AA(ctx context.Context, a, b string, confidence float64) (*AARes
 			am.FlipRate = float64(am.Flips) / float64(am.N)
 		}
 		am.FlipLow, am.FlipHigh = iv.Lo, iv.Hi
-		am.Delta, am.DeltaLow, am.DeltaHigh = normalDiff(old, new, confidence)
+		var diff stats.Interval
+		am.Delta, diff = stats.PairedNormalDiff(old, new, confidence)
+		am.DeltaLow, am.DeltaHigh = diff.Lo, diff.Hi
 		am.SuggestedMargin = math.Max(math.Abs(am.DeltaLow), math.Abs(am.DeltaHigh))
 		res.Metrics = append(res.Metrics, am)
 	}

@@ -267,7 +267,9 @@ func pairDiff(old, new []float64, graded bool, opt DiffOptions) PairDiff {
 	pr := stats.Paired(old, new)
 	d = PairDiff{N: pr.N, MeanA: pr.OldMean, MeanB: pr.NewMean, Method: "paired-normal",
 		Better: len(pr.Better), Worse: len(pr.Worse), Unchanged: pr.Unchanged}
-	d.Delta, d.DeltaLow, d.DeltaHigh = normalDiff(old, new, opt.Confidence)
+	var iv stats.Interval
+	d.Delta, iv = stats.PairedNormalDiff(old, new, opt.Confidence)
+	d.DeltaLow, d.DeltaHigh = iv.Lo, iv.Hi
 	d.SignP = stats.SignTest(d.Better, d.Worse)
 	d.McNemarP = stats.McNemar(d.Better, d.Worse)
 	return d

@@ -114,30 +114,16 @@ func gateOf(base, cand RunRef, old, new []float64, nov int, p pairing, ws []resu
 		g.Warnings = append(g.Warnings, results.Warning{Code: CodeFewFlips, Count: g.Better + g.Worse,
 			Message: fmt.Sprintf("only %d rows changed: the normal approximation of the test is rough", g.Better+g.Worse)})
 	}
-	mean, sd := pairedMoments(old, new)
-	g.Delta = mean
-	zc, zp := stats.NormalQuantile(opt.Confidence), stats.NormalQuantile(opt.Power)
-	n := float64(len(old))
-	if len(old) == 0 {
-		g.Upper, g.P, g.MDE = 1, 1, 1 // no data: nothing is detectable
+	t := stats.NonInferiority(old, new, opt.Margin, opt.Confidence, opt.Power)
+	mean := t.Delta
+	g.Delta, g.Upper, g.P, g.MDE = t.Delta, t.Upper, t.P, t.MDE
+	if len(old) == 0 { // Upper, P and MDE are 1: nothing is detectable
 		g.Decision = "no paired rows with verdicts: nothing to decide on"
 		if g.Warnings == nil {
 			g.Warnings = []results.Warning{}
 		}
 		return g
 	}
-	se := sd / math.Sqrt(n)
-	g.Upper = mean + zc*se
-	switch {
-	case se > 0:
-		g.P = stats.NormalCDF((mean + opt.Margin) / se)
-	case mean < -opt.Margin:
-		g.P = 0
-	default:
-		g.P = 1
-	}
-	sdMDE := math.Max(sd, math.Sqrt(1/n))
-	g.MDE = opt.Margin + (zc+zp)*sdMDE/math.Sqrt(n)
 	g.Regression = g.P < 1-opt.Confidence
 	switch {
 	case g.Regression:

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/pkg/results"
-	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 // RunRef names a run in an analysis's result.
@@ -151,37 +150,4 @@ func pairedValues(p pairing, av, bv []float64) (old, new []float64, pos []int32,
 		pos = append(pos, int32(k))
 	}
 	return
-}
-
-// pairedMoments returns the mean and sample standard deviation of
-// new − old.
-func pairedMoments(old, new []float64) (mean, sd float64) {
-	n := len(old)
-	if n == 0 {
-		return 0, 0
-	}
-	var s, ss float64
-	for i := range old {
-		d := new[i] - old[i]
-		s += d
-		ss += d * d
-	}
-	mean = s / float64(n)
-	if n > 1 {
-		v := (ss - float64(n)*mean*mean) / float64(n-1)
-		if v > 0 {
-			sd = math.Sqrt(v)
-		}
-	}
-	return
-}
-
-// normalDiff is the normal interval mean ± z·sd/√n of the paired difference.
-func normalDiff(old, new []float64, confidence float64) (mean, lo, hi float64) {
-	mean, sd := pairedMoments(old, new)
-	if len(old) == 0 {
-		return 0, -1, 1
-	}
-	h := stats.NormalQuantile(0.5+confidence/2) * sd / math.Sqrt(float64(len(old)))
-	return mean, math.Max(-1, mean-h), math.Min(1, mean+h)
 }

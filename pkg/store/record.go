@@ -43,7 +43,7 @@ const (
 	CodeGroupMismatch = "group_mismatch"
 	// CodeFewFlips: fewer than stats.McNemarMinFlips rows changed; the
 	// normal approximations are rough (quote the sign test).
-	CodeFewFlips = "few_flips"
+	CodeFewFlips = results.CodeFewFlips
 	// CodeNoVerdict: rows without a verdict in either run (a failed call,
 	// a judge's invalid reply) are left out of the paired figures.
 	CodeNoVerdict = "no_verdict"

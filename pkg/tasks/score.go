@@ -209,7 +209,7 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 				}
 			}
 		} else {
-			r.Warnings = append(r.Warnings, results.Warning{Code: "no_scored_items", Message: ht.Spec + ": no item was scored (every call failed)", Count: 1})
+			r.Warnings = append(r.Warnings, results.Warning{Code: CodeNoScoredItems, Message: ht.Spec + ": no item was scored (every call failed)", Count: 1})
 		}
 		r.Samples += tr.Items
 		r.Failed += tr.Failed
@@ -221,31 +221,31 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 		c := opt.Prices.Of(r.Model, r.Tokens)
 		r.Cost = &c
 		if c.Amount == nil {
-			r.Warnings = append(r.Warnings, results.Warning{Code: "cost_unknown", Message: "no cost: the token counts are unknown or the price file has no price for model " + r.Model, Count: 1})
+			r.Warnings = append(r.Warnings, results.Warning{Code: CodeCostUnknown, Message: "no cost: the token counts are unknown or the price file has no price for model " + r.Model, Count: 1})
 		}
 	}
 	if r.Failed > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "failed_calls", Message: "items whose call failed after its retries are left out of every metric; a rerun asks only for them (the rest is cached)", Count: r.Failed})
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeFailedCalls, Message: "items whose call failed after its retries are left out of every metric; a rerun asks only for them (the rest is cached)", Count: r.Failed})
 	}
 	if straddle > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "token_straddles_boundary", Message: "continuations whose first token began inside the context (the tokenizer merged the boundary); that token's log-probability is counted with the continuation", Count: straddle})
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeTokenStraddlesBoundary, Message: "continuations whose first token began inside the context (the tokenizer merged the boundary); that token's log-probability is counted with the continuation", Count: straddle})
 	}
 	if fewer > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "fewer_shots", Message: "items with fewer few-shot examples than asked (a small few-shot split, or truncate 1 dropped some to fit max_prompt_chars); each sample's fewshot_ids says which", Count: fewer})
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeFewerShots, Message: "items with fewer few-shot examples than asked (a small few-shot split, or truncate 1 dropped some to fit max_prompt_chars); each sample's fewshot_ids says which", Count: fewer})
 	}
 	if emptyChoice > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "empty_choice", Message: "choices with no characters; acc_norm divides their log-likelihood by 1", Count: emptyChoice})
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeEmptyChoice, Message: "choices with no characters; acc_norm divides their log-likelihood by 1", Count: emptyChoice})
 	}
 	if noExtract > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "no_extracted_answer", Message: "responses the extraction regex did not match (counted wrong)", Count: noExtract})
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeNoExtractedAnswer, Message: "responses the extraction regex did not match (counted wrong)", Count: noExtract})
 	}
 	if len(legacy) > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "metrics_not_recorded", Count: len(legacy),
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeMetricsNotRecorded, Count: len(legacy),
 			Message: "details written before task run recorded its metric ids (" + strings.Join(legacy, ", ") + "): their answers are compared by " +
 				"loose_exact_match, the rule those runs applied under the name exact_match; run the task again for exact_match"})
 	}
 	if r.Tokens.Prompt == nil && r.Samples > r.Failed {
-		r.Warnings = append(r.Warnings, results.Warning{Code: "usage_unknown", Message: "replies without a usage member: the token counts are unknown (null), not 0", Count: 1})
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeUsageUnknown, Message: "replies without a usage member: the token counts are unknown (null), not 0", Count: 1})
 	}
 	return r, nil
 }

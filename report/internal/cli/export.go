@@ -13,7 +13,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
-// exportFlags are the report files a command can write besides its
+// ExportFlags are the report files a command can write besides its
 // table or JSON: an XLSX workbook, a self-contained HTML page, and chart
 // images. score and report share them.
 type ExportFlags struct {
@@ -22,7 +22,7 @@ type ExportFlags struct {
 	ShowPaths          bool
 }
 
-// addExportFlags defines --xlsx, --html, --charts and --html-rows on fs.
+// AddExportFlags defines --xlsx, --html, --charts and --html-rows on fs.
 func AddExportFlags(fs *flag.FlagSet) *ExportFlags {
 	x := &ExportFlags{}
 	fs.StringVar(&x.XLSX, "xlsx", "", "also write an Excel workbook `FILE`: summary, one sheet per grouping with a bar chart, agreement, every verdict row, disagreements, warnings")
@@ -64,7 +64,7 @@ func (x *ExportFlags) Check(cmd string) error {
 	return nil
 }
 
-// verdictSpool holds the verdict CSV of a run that did not ask for one
+// VerdictSpool holds the verdict CSV of a run that did not ask for one
 // (no --out), in a temporary file, so that the workbook and the HTML page
 // can list every row without keeping them in memory.
 type VerdictSpool struct {
@@ -72,6 +72,8 @@ type VerdictSpool struct {
 	bw *bufio.Writer
 }
 
+// NewVerdictSpool opens an empty spool in a temporary file (removed by
+// Remove, or by Main on a signal).
 func NewVerdictSpool() (*VerdictSpool, error) {
 	f, err := outfile.TempFile("evalbook-verdicts-*.csv")
 	if err != nil {
@@ -93,7 +95,7 @@ func (v *VerdictSpool) Finish() (string, error) {
 // Remove deletes the spool file.
 func (v *VerdictSpool) Remove() { outfile.RemoveTemp(v.f) }
 
-// exportScore writes the report files asked for by x (pkg/export),
+// ExportScore writes the report files asked for by x (pkg/export),
 // reading the verdict rows from the file verdicts ("" when there is none),
 // and says on stderr what it wrote. Tables are extra tables shown after
 // the agreement (e.g. a judge's review).
@@ -104,7 +106,7 @@ func ExportScore(e *Env, x *ExportFlags, res *results.Score, tables []results.Ta
 	return err
 }
 
-// writeFigures writes each figure as NAME.png and NAME.svg in dir.
+// WriteFigures writes each figure as NAME.png and NAME.svg in dir.
 func WriteFigures(e *Env, dir string, figs []chart.Named) error {
 	line, err := export.Figures(dir, figs)
 	if err == nil {
@@ -113,7 +115,7 @@ func WriteFigures(e *Env, dir string, figs []chart.Named) error {
 	return err
 }
 
-// wrote says on stderr what was written.
+// Wrote says on stderr what was written.
 func Wrote(e *Env, done []string) {
 	for _, d := range done {
 		fmt.Fprintf(e.Stderr, "evalbook: wrote %s\n", d)

@@ -6,7 +6,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/workbook"
 )
 
-// workbookLimitFlags are --max-inflated-mib and --max-inflate-ratio, the
+// WorkbookLimitFlags are --max-inflated-mib and --max-inflate-ratio, the
 // limits on reading an .xlsx input (workbook.Limit): what it may inflate
 // to, and how far a large member may deflate, so a zip bomb is refused.
 type WorkbookLimitFlags struct {
@@ -14,7 +14,7 @@ type WorkbookLimitFlags struct {
 	ratio       float64
 }
 
-// addWorkbookLimitFlags declares the two flags on fs, with
+// AddWorkbookLimitFlags declares the two flags on fs, with
 // workbook.DefaultLimits as defaults; Apply sets workbook.Limit from them
 // after parsing.
 func AddWorkbookLimitFlags(fs *flag.FlagSet) *WorkbookLimitFlags {

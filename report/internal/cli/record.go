@@ -9,6 +9,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/record"
 )
 
 // RecordFlags are --record, --record-title, --record-model and --store,
@@ -41,18 +42,20 @@ func ReadStore(flagPath string) (*store.Store, error) {
 	return store.OpenExisting(store.Path(flagPath))
 }
 
-func (r *RecordFlags) on() bool {
+// on reports whether --record was given and, if so, completes the
+// recorder's store path and tool ("evalbook <version>").
+func (r *RecordFlags) on(e *Env) bool {
 	if r == nil || !r.record {
 		return false
 	}
-	r.rec.Path, r.rec.Tool = store.Path(r.store), "evalbook "+Version
+	r.rec.Path, r.rec.Tool = store.Path(r.store), "evalbook "+e.Version()
 	return true
 }
 
 // Hook returns the row callback that records each row as the analysis
 // streams it, then calls prev; without --record it returns prev.
 func (r *RecordFlags) Hook(e *Env, cols store.Columns, prev func(*results.Row) error) (func(*results.Row) error, error) {
-	if !r.on() {
+	if !r.on(e) {
 		return prev, nil
 	}
 	return r.rec.Hook(e.Ctx, cols, prev)
@@ -61,13 +64,14 @@ func (r *RecordFlags) Hook(e *Env, cols store.Columns, prev func(*results.Row) e
 // Record commits the run of command (with rows, when Hook did not take
 // them) and says its id on stderr.
 func (r *RecordFlags) Record(e *Env, command string, run store.Run, rows results.Rows) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run.Command = command
 	return r.said(e, func() (int64, error) { return r.rec.Commit(e.Ctx, run, rows) })
 }
 
+// said commits the run and says its id on stderr.
 func (r *RecordFlags) said(e *Env, commit func() (int64, error)) error {
 	id, err := commit()
 	if err == nil {
@@ -78,7 +82,7 @@ func (r *RecordFlags) said(e *Env, commit func() (int64, error)) error {
 
 // Score records a scored run (store.FromScore).
 func (r *RecordFlags) Score(e *Env, command string, res *results.Score) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run, err := store.FromScore(command, res, nil)
@@ -88,24 +92,24 @@ func (r *RecordFlags) Score(e *Env, command string, res *results.Score) error {
 	return r.Record(e, command, run, nil)
 }
 
-// Judge records a judge run (store.FromJudge).
+// Judge records a judge run (record.FromJudge).
 func (r *RecordFlags) Judge(e *Env, res *judge.RunSummary, tbl *judge.Responses) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
-	run, err := store.FromJudge(res, tbl)
+	run, err := record.FromJudge(res, tbl)
 	if err != nil {
 		return err
 	}
 	return r.Record(e, "judge", run, nil)
 }
 
-// MC records an mc run (store.FromMC).
+// MC records an mc run (record.FromMC).
 func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
-	run, err := store.FromMC(f, rep, seed)
+	run, err := record.FromMC(f, rep, seed)
 	if err != nil {
 		return err
 	}
@@ -113,12 +117,12 @@ func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error 
 }
 
 // Generate records a generation, scored with pkg/qa's default metrics
-// (store.Recorder.RecordGenerate).
+// (record.Generate).
 func (r *RecordFlags) Generate(e *Env, res *generate.Result, promptHash string) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
-	return r.said(e, func() (int64, error) { return r.rec.RecordGenerate(e.Ctx, res, promptHash) })
+	return r.said(e, func() (int64, error) { return record.Generate(e.Ctx, &r.rec, res, promptHash) })
 }
 
 // Close drops a recording that was begun but not committed and closes the store.
@@ -130,7 +134,7 @@ func (r *RecordFlags) Close() {
 
 // RecordWith records the run that build makes (called only with --record).
 func (r *RecordFlags) RecordWith(e *Env, command string, build func() (store.Run, error)) error {
-	if !r.on() {
+	if !r.on(e) {
 		return nil
 	}
 	run, err := build()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"io/fs"
 
 	"github.com/evalbook/evalbook/internal/outfile"
@@ -8,14 +9,24 @@ import (
 )
 
 // The command writes every output file through internal/outfile.
-var (
-	CreateAtomic = outfile.Create
-	WriteAtomic  = outfile.Write
-	RefuseDir    = outfile.RefuseDir
-	RefuseInput  = outfile.RefuseInput
-)
 
-// checkOut refuses an --out path of cmd that names a directory or one of
+// CreateAtomic opens path for writing through a temporary file beside it
+// (outfile.Create): commit puts it in place, abort removes it.
+func CreateAtomic(path string) (w io.Writer, commit func() error, abort func(), err error) {
+	return outfile.Create(path)
+}
+
+// WriteAtomic writes path through write, atomically (outfile.Write).
+func WriteAtomic(path string, write func(io.Writer) error) error { return outfile.Write(path, write) }
+
+// RefuseDir is an error when path names a directory (outfile.RefuseDir).
+func RefuseDir(path string) error { return outfile.RefuseDir(path) }
+
+// RefuseInput is an error when out names one of inputs, through a link or
+// another spelling (outfile.RefuseInput).
+func RefuseInput(out string, inputs ...string) error { return outfile.RefuseInput(out, inputs...) }
+
+// CheckOut refuses an --out path of cmd that names a directory or one of
 // the inputs (same file, through a link or another spelling): usage
 // errors. An empty path (no --out) and "-" (standard output) pass.
 func CheckOut(cmd, path string, inputs ...string) error {
@@ -34,7 +45,7 @@ func CheckOut(cmd, path string, inputs ...string) error {
 	return nil
 }
 
-// readOrSample reads the file at path, or with no path the embedded sample
+// ReadOrSample reads the file at path, or with no path the embedded sample
 // file name of fsys, and returns its bytes with the name errors and
 // reports use ("datasets/<name>" for a sample).
 func ReadOrSample(path string, fsys fs.FS, name string) ([]byte, string, error) {

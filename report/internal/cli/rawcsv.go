@@ -12,16 +12,17 @@ import (
 // a spreadsheet would run as a formula (tabular.NeedsFormulaGuard) with
 // a leading ', and says how many; --raw-csv writes them as they came.
 
+// AddRawCSVFlag declares --raw-csv.
 func AddRawCSVFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("raw-csv", false, "write CSV cells as they came, for pipelines: by default a cell a spreadsheet would run as a formula (leading = + - @ tab or CR, not a plain number) gets a leading '")
 }
 
-// rawCSVNote says on standard error that --raw-csv is on.
+// RawCSVNote says on standard error that --raw-csv is on.
 func RawCSVNote(e *Env, cmd string) {
 	fmt.Fprintf(e.Stderr, "%s: --raw-csv: CSV cells are written as they came; a spreadsheet may run those that start with = + - @ tab or CR\n", cmd)
 }
 
-// formulaNote says on standard error how many cells of file were
+// FormulaNote says on standard error how many cells of file were
 // guarded, when any were.
 func FormulaNote(e *Env, cmd, file string, cells int) {
 	if cells > 0 {
@@ -30,7 +31,7 @@ func FormulaNote(e *Env, cmd, file string, cells int) {
 	}
 }
 
-// writeCSVFile writes the CSV file path through write, atomically, safe
+// WriteCSVFile writes the CSV file path through write, atomically, safe
 // unless raw: the --raw-csv note before, the formula_cells note after.
 func WriteCSVFile(e *Env, cmd, path string, raw bool, write func(io.Writer, tabular.CSVOptions) (int, error)) error {
 	if raw {

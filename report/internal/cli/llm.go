@@ -54,6 +54,7 @@ type ModelClient struct {
 	Cmd       string // the command, for messages
 }
 
+// Close closes the reply cache.
 func (m *ModelClient) Close() error { return m.Cache.Close() }
 
 // Where names the cache in messages: its file, or "memory".
@@ -186,6 +187,7 @@ type BatchFlags struct {
 	Poll *time.Duration
 }
 
+// AddBatchFlags declares --batch and --batch-poll.
 func AddBatchFlags(fs *flag.FlagSet) BatchFlags {
 	return BatchFlags{fs.Bool("batch", false, "submit the requests through the OpenAI Batch API first (upload, create, poll, download into the cache; a state file beside the cache lets a killed run resume the batch), then run"),
 		fs.Duration("batch-poll", 30*time.Second, "wait between batch status checks (`duration`)")}

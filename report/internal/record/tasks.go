@@ -1,4 +1,4 @@
-package store
+package record
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
@@ -23,10 +24,10 @@ import (
 // tokens and cost. Metric ids carry k (pass@5, not pass@k). Rows are
 // keyed by item id, or by "id / task string" when an id repeats (the
 // same item under two task strings).
-func FromTasks(d *tasks.Details, r *tasks.Result) (Run, error) {
+func FromTasks(d *tasks.Details, r *tasks.Result) (store.Run, error) {
 	outs, err := tasks.Outcomes(d)
 	if err != nil {
-		return Run{}, err
+		return store.Run{}, err
 	}
 	ks := map[string]int{}
 	for _, ht := range d.Header.Tasks {
@@ -91,20 +92,20 @@ func FromTasks(d *tasks.Details, r *tasks.Result) (Run, error) {
 		Confidence float64      `json:"confidence"`
 	}{d.Header, r.Confidence})
 	if err != nil {
-		return Run{}, err
+		return store.Run{}, err
 	}
 	specs := make([]string, len(d.Header.Tasks))
 	for i, ht := range d.Header.Tasks {
 		specs[i] = ht.Spec
 	}
-	run := Run{Command: "task run", DatasetPath: strings.Join(specs, ","), Settings: settings, Model: r.Model,
+	run := store.Run{Command: "task run", DatasetPath: strings.Join(specs, ","), Settings: settings, Model: r.Model,
 		TokensIn: r.Tokens.Prompt, TokensOut: r.Tokens.Completion, Source: results.NewRowTable(schema, rows),
 		Groupings: []string{"task"}, Warnings: r.Warnings}
 	if r.Cost != nil {
 		run.Cost = r.Cost.Amount
 	}
 	for i, m := range metrics {
-		run.Metrics = append(run.Metrics, Metric{ID: m, Graded: graded[i]})
+		run.Metrics = append(run.Metrics, store.Metric{ID: m, Graded: graded[i]})
 	}
 	for _, tr := range r.Tasks {
 		for _, m := range tr.Metrics {
@@ -112,12 +113,12 @@ func FromTasks(d *tasks.Details, r *tasks.Result) (Run, error) {
 			if m.Correct != nil {
 				c = float64(*m.Correct)
 			}
-			run.Groups = append(run.Groups, GroupScore{By: "task", Group: tr.Task, Metric: withK(m.ID, m.K), N: m.N,
+			run.Groups = append(run.Groups, store.GroupScore{By: "task", Group: tr.Task, Metric: withK(m.ID, m.K), N: m.N,
 				Correct: c, Accuracy: m.Value, CILow: m.CILow, CIHigh: m.CIHigh})
 		}
 	}
 	if len(rows) == 0 {
-		return Run{}, fmt.Errorf("store: the task run has no items to record")
+		return store.Run{}, fmt.Errorf("store: the task run has no items to record")
 	}
 	return run, nil
 }

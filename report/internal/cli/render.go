@@ -2,7 +2,7 @@ package cli
 
 import "github.com/evalbook/evalbook/pkg/results"
 
-// render prints a command's result from the library: its JSON document
+// Render prints a command's result from the library: its JSON document
 // with --json, else its text; and first, when asked (--xlsx, --html), its
 // tables as a workbook and a page titled "evalbook CMD".
 func Render(e *Env, r results.Report, out *TableExport) error {

@@ -1,4 +1,9 @@
-package store
+// Package record builds the runs the evalbook command keeps in the run
+// store (--record) from the results of its commands other than score:
+// judge (FromJudge), mc (FromMC), task run (FromTasks) and generate
+// (Generate). They live with the command, their one caller, so that
+// pkg/store stays storage and imports none of these packages.
+package record
 
 import (
 	"bytes"
@@ -10,36 +15,34 @@ import (
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
-
-// Runs of the commands other than score, built from their results so that
-// the command and a notebook record the same thing.
 
 // FromJudge is the stored run of an evalbook judge run: the figures of
 // res.Score, every row's verdicts (llm_judge empty, no
 // verdict, where the judge's reply was invalid) read back from the
 // verdict table of tbl, the judge prompt's hash, and the judge's model
 // and prompt in the settings.
-func FromJudge(res *judge.RunSummary, tbl *judge.Responses) (Run, error) {
+func FromJudge(res *judge.RunSummary, tbl *judge.Responses) (store.Run, error) {
 	var buf bytes.Buffer
 	if _, err := tbl.WriteVerdictsCSV(&buf, tabular.CSVOptions{Raw: true}); err != nil {
-		return Run{}, err
+		return store.Run{}, err
 	}
 	rows, err := results.NewVerdictReader(&buf, "judge verdicts", res.Score)
 	if err != nil {
-		return Run{}, err
+		return store.Run{}, err
 	}
-	run, err := FromScore("judge", res.Score, rows)
+	run, err := store.FromScore("judge", res.Score, rows)
 	if err != nil {
-		return Run{}, err
+		return store.Run{}, err
 	}
 	run.JudgePromptHash = res.Judge.Prompt.Hash
 	if run.Settings, err = json.Marshal(struct {
 		Score results.Settings `json:"score"`
 		Judge judge.RunInfo    `json:"judge"`
 	}{res.Score.Settings, res.Judge}); err != nil {
-		return Run{}, err
+		return store.Run{}, err
 	}
 	return run, nil
 }
@@ -51,7 +54,7 @@ func FromJudge(res *judge.RunSummary, tbl *judge.Responses) (Run, error) {
 // evaluating the question alone with mc.Evaluate so that every outcome
 // follows mc's own rules (ties, normalisation). Rows are keyed by
 // question id, or by "id / language" when ids repeat across languages.
-func FromMC(f *mc.File, rep *mc.Report, seed uint64) (Run, error) {
+func FromMC(f *mc.File, rep *mc.Report, seed uint64) (store.Run, error) {
 	graded := make([]bool, len(rep.Metrics))
 	for i, m := range rep.Metrics {
 		graded[i] = m == mc.MRR
@@ -70,7 +73,7 @@ func FromMC(f *mc.File, rep *mc.Report, seed uint64) (Run, error) {
 	for _, q := range f.Questions {
 		r, err := mc.Evaluate([]mc.Question{q}, f.Mode, one)
 		if err != nil {
-			return Run{}, fmt.Errorf("question %s (line %d): %w", q.ID, q.Line, err)
+			return store.Run{}, fmt.Errorf("question %s (line %d): %w", q.ID, q.Line, err)
 		}
 		id := q.ID
 		if repeated && id != "" {
@@ -88,11 +91,11 @@ func FromMC(f *mc.File, rep *mc.Report, seed uint64) (Run, error) {
 	}
 	settings, err := json.Marshal(rep.Settings)
 	if err != nil {
-		return Run{}, err
+		return store.Run{}, err
 	}
-	run := Run{DatasetPath: rep.Source, DatasetFileHash: rep.Hash, Settings: settings, Source: results.NewRowTable(schema, rows), Warnings: rep.Warnings}
+	run := store.Run{DatasetPath: rep.Source, DatasetFileHash: rep.Hash, Settings: settings, Source: results.NewRowTable(schema, rows), Warnings: rep.Warnings}
 	for i, m := range rep.Metrics {
-		run.Metrics = append(run.Metrics, Metric{ID: m, Graded: graded[i]})
+		run.Metrics = append(run.Metrics, store.Metric{ID: m, Graded: graded[i]})
 	}
 	for _, g := range append(append([]mc.Group{rep.Overall}, rep.Languages...), rep.Subjects...) {
 		ids := make([]string, 0, len(g.Metrics))
@@ -102,7 +105,7 @@ func FromMC(f *mc.File, rep *mc.Report, seed uint64) (Run, error) {
 		sort.Strings(ids)
 		for _, id := range ids {
 			m := g.Metrics[id]
-			run.Groups = append(run.Groups, GroupScore{By: g.By, Group: g.Group, Metric: id, N: g.N, Correct: m.Correct,
+			run.Groups = append(run.Groups, store.GroupScore{By: g.By, Group: g.Group, Metric: id, N: g.N, Correct: m.Correct,
 				Accuracy: m.Value, CILow: m.CILow, CIHigh: m.CIHigh})
 		}
 	}

@@ -1,12 +1,13 @@
-package store
+package record
 
 import (
 	"context"
+	"database/sql"
 	"math"
 	"path/filepath"
-	"strconv"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
@@ -56,22 +57,23 @@ func TestFromTasksRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "runs.db")
-	s, err := Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.Record(context.Background(), run)
+	ctx := context.Background()
+	id, err := s.Record(ctx, run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if s, err = Open(path); err != nil { // read back from the file, not the open handle
+	if s, err = store.Open(path); err != nil { // read back from the file, not the open handle
 		t.Fatal(err)
 	}
 	defer s.Close()
-	got, err := s.load(context.Background(), strconv.FormatInt(id, 10), nil)
-	if err != nil {
-		t.Fatal(err)
+	got, err := s.Get(ctx, "last")
+	if err != nil || got.ID != id {
+		t.Fatalf("run %d: %+v, %v", id, got, err)
 	}
 	ids := []string{}
 	for _, m := range got.Metrics {
@@ -80,9 +82,39 @@ func TestFromTasksRecorded(t *testing.T) {
 	if want := "[acc acc_norm exact_match pass@2 maj@2]"; fmtList(ids) != want || !got.Metrics[3].Graded || got.Metrics[0].Graded {
 		t.Fatalf("metrics %v, want %s (pass@2 and maj@2 graded)", got.Metrics, want)
 	}
-	if got.Command != "task run" || got.Model != "bigram" || got.KeyKind != KeyID || got.Rows != 5 ||
+	if got.Command != "task run" || got.Model != "bigram" || got.KeyKind != store.KeyID || got.Rows != 5 ||
 		got.TokensIn == nil || *got.TokensIn != 40 || got.TokensOut == nil || *got.TokensOut != 16 {
-		t.Fatalf("run %+v", got.Run)
+		t.Fatalf("run %+v", got)
+	}
+	// The stored outcomes, through the outcome view DESIGN.md documents
+	// (null: no verdict).
+	stored := map[string][]float64{}
+	rows, err := s.DB().QueryContext(ctx, `SELECT sample_id, metric, value FROM outcome WHERE run_id = ? ORDER BY idx, metric`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, metric string
+		var v sql.NullFloat64
+		if err := rows.Scan(&key, &metric, &v); err != nil {
+			t.Fatal(err)
+		}
+		m := -1
+		for j, rm := range got.Metrics {
+			if rm.ID == metric {
+				m = j
+			}
+		}
+		if stored[key] == nil {
+			stored[key] = []float64{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+		}
+		if v.Valid {
+			stored[key][m] = v.Float64
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	// By hand. a1: ll -2 ("x") > -6 ("yyyy"): acc picks x, wrong; per
 	// character -2/1 < -6/4 = -1.5: acc_norm picks yyyy, right. a2: -1
@@ -98,15 +130,28 @@ func TestFromTasksRecorded(t *testing.T) {
 		"a1": {0, 1, n, n, n}, "a2": {1, 1, n, n, n},
 		"b1": {n, n, 1, 1, 2.0 / 3}, "b2": {n, n, 0, 2.0 / 3, 1.0 / 3}, "b3": {n, n, n, n, n},
 	}
-	for i, key := range got.keys {
+	if len(stored) != len(want) {
+		t.Fatalf("%d stored rows with outcomes, want %d: %v", len(stored), len(want), stored)
+	}
+	for key, w := range want {
 		for m := range got.Metrics {
-			v, w := got.values[m][i], want[key][m]
-			if math.IsNaN(v) != math.IsNaN(w) || (!math.IsNaN(w) && math.Abs(v-w) > 1e-12) {
-				t.Fatalf("row %s, %s: %g, want %g", key, got.Metrics[m].ID, v, w)
+			v := stored[key][m]
+			if math.IsNaN(v) != math.IsNaN(w[m]) || (!math.IsNaN(w[m]) && math.Abs(v-w[m]) > 1e-12) {
+				t.Fatalf("row %s, %s: %g, want %g", key, got.Metrics[m].ID, v, w[m])
 			}
 		}
-		if task := got.labels[0][got.groups[0][i]]; task != d.Samples[i].Task {
-			t.Fatalf("row %s in group %q", key, task)
+	}
+	// Each row's slice is its task string.
+	task := map[string]string{}
+	for _, smp := range d.Samples {
+		task[smp.ID] = smp.Task
+	}
+	for r, err := range run.Source.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Groups[0] != task[r.Fields[0]] {
+			t.Fatalf("row %s in group %q, want %q", r.Fields[0], r.Groups[0], task[r.Fields[0]])
 		}
 	}
 	// The stored outcomes average to Score's figures, task by task.
@@ -118,8 +163,8 @@ func TestFromTasksRecorded(t *testing.T) {
 			}
 		}
 		sum, cnt := 0.0, 0
-		for i := range got.keys {
-			if v := got.values[m][i]; !math.IsNaN(v) && got.labels[0][got.groups[0][i]] == g.Group {
+		for key, vals := range stored {
+			if v := vals[m]; !math.IsNaN(v) && task[key] == g.Group {
 				sum, cnt = sum+v, cnt+1
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
-// tableExport holds the output flags of a command whose result renders
+// TableExport holds the output flags of a command whose result renders
 // through results.Report: --json, --xlsx and --html.
 type TableExport struct {
 	JSON       bool
@@ -16,6 +16,7 @@ type TableExport struct {
 	Cmd        string // the command, in the title of the workbook and the page
 }
 
+// AddTableExportFlags declares --json, --xlsx and --html.
 func AddTableExportFlags(fs *flag.FlagSet) *TableExport {
 	t := &TableExport{Cmd: fs.Name()}
 	fs.BoolVar(&t.JSON, "json", false, "print one JSON document instead of the text")

@@ -24,20 +24,20 @@ const (
 	DefaultSeed       = 1
 )
 
-// intervalFlags are --confidence, --resamples and --seed.
+// IntervalFlags are --confidence, --resamples and --seed.
 type IntervalFlags struct {
 	confidence ConfidenceValue
 	resamples  CountValue
 	seed       uint64
 }
 
-// addIntervalFlags declares the interval flags on fs; what says what the
+// AddIntervalFlags declares the interval flags on fs; what says what the
 // bootstrap resamples (e.g. "for the MRR interval"), or is empty.
 func AddIntervalFlags(fs *flag.FlagSet, what string) *IntervalFlags {
 	return declareIntervalFlags(fs, what, CountValue{n: DefaultResamples, min: 1}, "")
 }
 
-// addOptionalIntervalFlags is addIntervalFlags for a command whose
+// AddOptionalIntervalFlags is AddIntervalFlags for a command whose
 // bootstrap is optional and off by default (leaderboard: a bootstrap of
 // every cell's corpus metric costs about 20 times the board), so
 // --resamples is 0 unless asked for.
@@ -62,9 +62,11 @@ func (f *IntervalFlags) Confidence() float64 { return float64(f.confidence) }
 func (f *IntervalFlags) Resamples() int      { return f.resamples.n }
 func (f *IntervalFlags) Seed() uint64        { return f.seed }
 
-// ConfidenceValue is a confidence level strictly between 0 and 1.
+// ConfidenceValue is a confidence level strictly between 0 and 1 (a
+// flag.Value).
 type ConfidenceValue float64
 
+// String and Set make ConfidenceValue a flag.Value.
 func (c *ConfidenceValue) String() string { return strconv.FormatFloat(float64(*c), 'g', -1, 64) }
 
 func (c *ConfidenceValue) Set(s string) error {
@@ -76,7 +78,7 @@ func (c *ConfidenceValue) Set(s string) error {
 	return nil
 }
 
-// countValue is a whole number of at least min.
+// CountValue is a whole number of at least min (a flag.Value).
 type CountValue struct{ n, min int }
 
 func (p *CountValue) String() string {
@@ -95,13 +97,13 @@ func (p *CountValue) Set(s string) error {
 	return nil
 }
 
-// choiceValue is one of a fixed list of words.
+// ChoiceValue is one of a fixed list of words (a flag.Value).
 type ChoiceValue struct {
 	value   string
 	choices []string
 }
 
-// addChoice declares a flag whose value must be one of choices; the first
+// AddChoice declares a flag whose value must be one of choices; the first
 // is the default.
 func AddChoice(fs *flag.FlagSet, name, usage string, choices ...string) *string {
 	c := &ChoiceValue{value: choices[0], choices: choices}
@@ -124,7 +126,7 @@ func (c *ChoiceValue) Set(s string) error {
 	return nil
 }
 
-// orList joins words as "a, b or c".
+// OrList joins words as "a, b or c".
 func OrList(w []string) string {
 	if len(w) < 2 {
 		return strings.Join(w, "")
@@ -135,7 +137,8 @@ func OrList(w []string) string {
 // profileValue is a --normalize profile, parsed by textnorm.ParseProfile.
 type profileValue struct{ p textnorm.Profile }
 
-// addNormalizeFlag declares --normalize (default none).
+// AddNormalizeFlag declares --normalize (default none); the returned
+// profile holds the parsed value.
 func AddNormalizeFlag(fs *flag.FlagSet, usage string) *textnorm.Profile {
 	v := &profileValue{}
 	fs.Var(v, "normalize", usage)
@@ -203,12 +206,6 @@ func SplitList(s string) []string {
 	}
 	return out
 }
-
-// readsNoTable are the commands that read no input file (a stored run, a
-// figure), so take neither --max-field-mib nor --max-file-mib. (task
-// list reads task files, whole, so it takes them.)
-var readsNoTable = map[string]bool{"power": true, "runs list": true, "runs show": true, "runs rm": true, "runs diff": true,
-	"gate": true, "aa": true, "history": true}
 
 // fieldLimit is --max-field-mib, the longest CSV record or JSON Lines
 // line a command reads (tabular.Limit), declared by NewFlags for every
