@@ -113,6 +113,10 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 		msg = fmt.Sprintf("the figures are the per-item metrics of the %s run as evalbook scored it, averaged with intervals", run.Format)
 	}
 	res.Warnings = append(res.Warnings, results.Warning{Code: CodeHarnessMetrics, Message: msg})
+	for _, o := range run.Opaque {
+		res.Warnings = append(res.Warnings, results.Warning{Code: CodeCorpusMetric, Message: fmt.Sprintf(
+			"%s: %s is a corpus metric (its per-sample values are not numbers but texts %s aggregates over all samples at once), so it has no per-sample mean here; evalbook import lists the figure %s reported", o[0], o[1], run.Format, run.Format)})
+	}
 	rep, err := chk.Report(run)
 	if err != nil {
 		return nil, err
@@ -223,6 +227,11 @@ func emitRows(run *Run, res *results.Score, opt ScoreOptions) error {
 	}
 	return nil
 }
+
+// CodeCorpusMetric is the warning code of a harness metric that is
+// computed over the corpus (lm-eval's bleu), which a score of its
+// per-sample values cannot show.
+const CodeCorpusMetric = "corpus_metric"
 
 // CodeRescored is the warning code of a score that re-scored a harness
 // output's texts with evalbook's metrics instead of reporting the
