@@ -172,7 +172,11 @@ func build(s *results.Score, opt Options) (*page, error) {
 
 	for _, id := range s.Settings.Metrics {
 		ms := s.Combined.Metrics[id]
-		k := keyFigure{Metric: id, Accuracy: pct(ms.Accuracy), Count: fmt.Sprintf("%s of %d rows", trimFloat(ms.Correct), s.Combined.N)}
+		n := s.Combined.N
+		if ms.N > 0 { // the metric has a value on fewer rows (a harness metric of some tasks)
+			n = ms.N
+		}
+		k := keyFigure{Metric: id, Accuracy: pct(ms.Accuracy), Count: fmt.Sprintf("%s of %d rows", trimFloat(ms.Correct), n)}
 		if hasCI(s) {
 			k.Interval = fmt.Sprintf("%s to %s", pct(ms.CILow), pct(ms.CIHigh))
 		}
@@ -279,10 +283,19 @@ func WriteTables(w io.Writer, title string, tables []results.Table, fragment boo
 func rowOf(s *results.Score, g results.Group, name string) groupRow {
 	r := groupRow{Name: name, N: g.N, Blank: g.Blank, Empty: g.EmptyGolden}
 	for _, id := range s.Settings.Metrics {
-		ms := g.Metrics[id]
+		ms, ok := g.Metrics[id]
 		mc := metricCells{Correct: trimFloat(ms.Correct), Accuracy: pct(ms.Accuracy), Acc: strconv.FormatFloat(ms.Accuracy, 'g', -1, 64)}
+		if ms.N > 0 {
+			mc.Correct += " of " + strconv.Itoa(ms.N)
+		}
 		if hasCI(s) {
 			mc.Lo, mc.Hi = pct(ms.CILow), pct(ms.CIHigh)
+		}
+		if !ok && g.N > 0 { // no row of the group has a value of this metric
+			mc = metricCells{Correct: "–", Accuracy: "–", Acc: ""}
+			if hasCI(s) {
+				mc.Lo, mc.Hi = "–", ""
+			}
 		}
 		r.Cells = append(r.Cells, mc)
 	}

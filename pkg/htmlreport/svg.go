@@ -118,7 +118,12 @@ func accuracyChart(s *results.Score, by string, groups []results.Group, lay char
 	for _, g := range groups {
 		bg := barGroup{Label: g.Group, LabelY: f1(y + float64(groupH)/2 + lay.label/3)}
 		for i, id := range metrics {
-			ms := g.Metrics[id]
+			ms, ok := g.Metrics[id]
+			if !ok && g.N > 0 { // no value of this metric in the group: no bar, an empty slot
+				bg.Bars = append(bg.Bars, bar{Y: f1(y), H: "0", W: "0", Color: seriesColors[i%len(seriesColors)], MidY: f1(y + float64(barH)/2), ValueText: "no value", Tip: g.Group + " · " + id + ": no value"})
+				y += float64(barH + barGap)
+				continue
+			}
 			w := x(ms.Accuracy) - float64(c.PlotX)
 			b := bar{
 				Y: f1(y), H: strconv.Itoa(barH), W: f1(w), Color: seriesColors[i%len(seriesColors)],

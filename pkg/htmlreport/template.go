@@ -112,7 +112,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <div class="card"><div class="m">Rows</div><div class="big">{{commas .S.Combined.N}}</div><div>{{.S.Combined.Blank}} blank responses</div><div class="note">{{.S.Combined.EmptyGolden}} empty golden answers</div></div>
 </div>
 {{range .Agreement}}<p>{{.A.First}} and {{.A.Second}} disagree on <b>{{add .A.OnlyFirst .A.OnlySecond}}</b> of {{.A.Total}} rows: only {{.A.First}} passes on {{.A.OnlyFirst}}, only {{.A.Second}} on {{.A.OnlySecond}}. <a href="#agreement">See agreement</a>.</p>
-{{end}}{{if .Warnings}}<p class="warn">{{len .Warnings}} warnings about the data: {{range $i, $w := .Warnings}}{{if $i}}, {{end}}<code>{{$w.Code}}</code> ({{$w.Count}}){{end}}. <a href="#warnings">Read them</a> before trusting the figures.</p>{{end}}
+{{end}}{{if .Warnings}}<p class="warn">{{len .Warnings}} warnings about the data: {{range $i, $w := .Warnings}}{{if $i}}, {{end}}<code>{{$w.Code}}</code>{{if $w.Count}} ({{$w.Count}}){{end}}{{end}}. <a href="#warnings">Read them</a> before trusting the figures.</p>{{end}}
 </section>
 
 <section id="settings">
@@ -127,9 +127,9 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <div class="scroll"><table class="sortable">
 <thead><tr><th>{{.By}}</th><th class="num">n</th><th class="num">blank</th><th class="num">empty golden</th>{{range $.S.Settings.Metrics}}<th class="num">{{.}}<br>correct</th><th class="num">{{.}}<br>accuracy</th>{{if ne $.CIText "no interval"}}<th class="num">{{.}}<br>interval</th>{{end}}{{end}}</tr></thead>
 <tbody>{{range .Rows}}
-<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num" data-v="{{.Acc}}">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}} – {{.Hi}}</td>{{end}}{{end}}</tr>{{end}}
+<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num" data-v="{{.Acc}}">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}}{{if .Hi}} – {{.Hi}}{{end}}</td>{{end}}{{end}}</tr>{{end}}
 </tbody>
-<tfoot>{{with .Total}}<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}} – {{.Hi}}</td>{{end}}{{end}}</tr>{{end}}</tfoot>
+<tfoot>{{with .Total}}<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}}{{if .Hi}} – {{.Hi}}{{end}}</td>{{end}}{{end}}</tr>{{end}}</tfoot>
 </table></div>
 </section>
 {{end}}{{if .Agreement}}
@@ -162,7 +162,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 {{end}}{{if not .TablesOnly}}
 <section id="warnings">
 <h2>Warnings</h2>
-{{range .Warnings}}<div class="warn"><code>{{.Code}}</code> · {{.Count}} rows{{if .Lines}} · first lines {{range $i, $l := .Lines}}{{if $i}}, {{end}}{{$l}}{{end}}{{end}}<br>{{vis .Message}}</div>
+{{range .Warnings}}<div class="warn"><code>{{.Code}}</code>{{if .Count}} · {{.Count}} rows{{end}}{{if .Lines}} · first lines {{range $i, $l := .Lines}}{{if $i}}, {{end}}{{$l}}{{end}}{{end}}<br>{{vis .Message}}</div>
 {{else}}<p>No warnings.</p>{{end}}
 </section>
 
