@@ -83,8 +83,11 @@ func (b *book) groupSheet(by string) error {
 		g.set(3, row, gr.Blank, in)
 		g.set(4, row, gr.EmptyGolden, in)
 		for i, id := range metrics {
-			ms := gr.Metrics[id]
+			ms, ok := gr.Metrics[id]
 			c := 5 + 4*i
+			if !ok && gr.N > 0 { // no row of the group has a value of this metric: empty cells
+				continue
+			}
 			correctStyle := in
 			if ms.Correct != float64(int64(ms.Correct)) {
 				correctStyle = dec

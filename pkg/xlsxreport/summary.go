@@ -49,7 +49,7 @@ func summaryWidths(s *results.Score, labels []string) []float64 {
 // keyWords says a metric's key figures in words.
 func keyWords(s *results.Score, id string) string {
 	ms := s.Combined.Metrics[id]
-	words := fmt.Sprintf("%s of %d rows correct (%s)", trimFloat(ms.Correct), s.Combined.N, pct(ms.Accuracy))
+	words := fmt.Sprintf("%s of %d rows correct (%s)", trimFloat(ms.Correct), metricN(s.Combined, id), pct(ms.Accuracy))
 	if s.Settings.CI != "none" && s.Settings.CI != "" {
 		words += fmt.Sprintf("; %s from %s to %s", ciText(s), pct(ms.CILow), pct(ms.CIHigh))
 	}
@@ -153,7 +153,7 @@ func (b *book) summarySheet() error {
 		} else {
 			g.set(2, row, ms.Correct, b.st.decimal)
 		}
-		g.set(3, row, s.Combined.N, b.st.integer)
+		g.set(3, row, metricN(s.Combined, id), b.st.integer)
 		g.set(4, row, ms.Accuracy, b.st.percent)
 		g.set(5, row, ms.CILow, b.st.percent)
 		g.set(6, row, ms.CIHigh, b.st.percent)
@@ -272,4 +272,14 @@ func trimFloat(x float64) string {
 		return fmt.Sprint(int64(x))
 	}
 	return fmt.Sprintf("%.2f", x)
+}
+
+// metricN is the number of rows of g with a value of metric id: the
+// group's n, or the metric's own n when fewer rows have one (a harness
+// metric that only some tasks report).
+func metricN(g results.Group, id string) int {
+	if ms := g.Metrics[id]; ms.N > 0 {
+		return ms.N
+	}
+	return g.N
 }
