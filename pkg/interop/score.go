@@ -66,34 +66,37 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 		opt.Summary.Source = name
 		opt.Read.Format = name
 	}
-	if _, err := sample.NewSummarizer(opt.Summary); err != nil { // options checked before reading
-		return nil, err
-	}
-	chk := NewChecker()
-	read := opt.Read
-	rowMode := opt.Rows != nil || opt.Verdicts != nil
-	read.NoText = !rowMode
-	run, err := Read(ctx, path, read)
-	if err != nil {
-		return nil, err
-	}
-	run.Samples = MergeFilters(run.Samples)
-	if opt.Summary.Defs == nil && run.Defs != nil {
-		opt.Summary.Defs = run.Defs
-	}
+	opt.Summary.CountItems = true // lm-eval writes a document once per filter: one item
 	z, err := sample.NewSummarizer(opt.Summary)
 	if err != nil {
 		return nil, err
 	}
-	{
+	chk := NewChecker()
+	add := func(s *Sample) error {
+		if err := chk.Add(s); err != nil {
+			return err
+		}
+		return z.Add(s)
+	}
+	read := opt.Read
+	rowMode := opt.Rows != nil || opt.Verdicts != nil
+	if !rowMode { // figures only: stream, nothing kept per sample but its key
+		read.NoText, read.Each = true, add
+	}
+	run, err := Read(ctx, path, read)
+	if err != nil {
+		return nil, err
+	}
+	if rowMode {
+		run.Samples = MergeFilters(run.Samples)
 		for i := range run.Samples {
-			if err := chk.Add(&run.Samples[i]); err != nil {
-				return nil, err
-			}
-			if err := z.Add(&run.Samples[i]); err != nil {
+			if err := add(&run.Samples[i]); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if opt.Summary.Defs == nil && run.Defs != nil {
+		z.SetDefs(run.Defs)
 	}
 	switch {
 	case z.Samples() == 0:

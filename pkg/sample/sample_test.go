@@ -139,3 +139,36 @@ func TestFromRow(t *testing.T) {
 		t.Fatalf("defs %+v", defs)
 	}
 }
+
+// TestSummarizeCountItems: with CountItems, the records of one item (a
+// document lm-eval writes once per filter) count once in n, and each
+// filter's metric keeps its own values.
+func TestSummarizeCountItems(t *testing.T) {
+	var ss []Sample
+	for _, f := range []struct {
+		metric string
+		vals   []float64
+	}{{"em,strict", []float64{1, 0, 1}}, {"em,flexible", []float64{1, 1, 1}}} {
+		for i, v := range f.vals {
+			s := Sample{Task: "gsm8k", SampleID: string(rune('0' + i))}
+			s.SetMetric(f.metric, v)
+			ss = append(ss, s)
+		}
+	}
+	for _, count := range []bool{false, true} {
+		res, err := Summarize(ss, Options{CountItems: count, CI: "none"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 6
+		if count {
+			want = 3
+		}
+		if res.Combined.N != want {
+			t.Errorf("CountItems %v: n %d, want %d", count, res.Combined.N, want)
+		}
+		if m := res.Combined.Metrics["em,strict"]; m.Correct != 2 || m.Accuracy != 2.0/3 {
+			t.Errorf("CountItems %v: em,strict %+v, want 2 of 3", count, m)
+		}
+	}
+}

@@ -2,8 +2,10 @@ package sample
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -32,6 +34,11 @@ type Options struct {
 	Confidence float64 // 0 means 0.95
 	Resamples  int     // bootstrap resamples; 0 means 10000
 	Seed       uint64
+	// CountItems makes n count distinct items (model, task, sample id,
+	// epoch) instead of records: a harness that writes one item once per
+	// filter (lm-eval) gives one item with the metrics of every filter.
+	// It keeps 16 bytes per item.
+	CountItems bool
 }
 
 // A Summarizer adds up samples as they stream and gives the figures per
@@ -50,6 +57,8 @@ type Summarizer struct {
 	metrics  map[string]bool
 	nonBin   map[string]bool
 	keepVals bool
+	items    map[[2]uint64]struct{} // with CountItems, the items seen
+	seeds    [2]maphash.Seed
 }
 
 // cell holds the sums of the samples that share every slice value of
@@ -121,8 +130,32 @@ func NewSummarizer(opt Options) (*Summarizer, error) {
 			}
 		}
 	}
-	return &Summarizer{opt: opt, keys: keys, cells: map[string]*cell{}, models: map[string]bool{},
-		metrics: map[string]bool{}, nonBin: map[string]bool{}, keepVals: opt.CI == "bootstrap"}, nil
+	z := &Summarizer{opt: opt, keys: keys, cells: map[string]*cell{}, models: map[string]bool{},
+		metrics: map[string]bool{}, nonBin: map[string]bool{}, keepVals: opt.CI == "bootstrap"}
+	if opt.CountItems {
+		z.items = map[[2]uint64]struct{}{}
+		z.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+	}
+	return z, nil
+}
+
+// SetDefs sets the metric definitions after the samples were added (a
+// reader that says who computed its metrics once it has read them).
+func (z *Summarizer) SetDefs(defs []Def) { z.opt.Defs = defs }
+
+// newItem reports whether s is an item not seen before (always, without
+// CountItems).
+func (z *Summarizer) newItem(s *Sample) bool {
+	if z.items == nil {
+		return true
+	}
+	key := s.Model + "\x1f" + s.Task + "\x1f" + s.SampleID + "\x1f" + strconv.Itoa(s.Epoch)
+	k := [2]uint64{maphash.String(z.seeds[0], key), maphash.String(z.seeds[1], key)}
+	if _, ok := z.items[k]; ok {
+		return false
+	}
+	z.items[k] = struct{}{}
+	return true
 }
 
 // Add adds one sample. A metric value that is not a number (±Inf) is an
@@ -138,8 +171,10 @@ func (z *Summarizer) Add(s *Sample) error {
 		c = &cell{vals: vals, m: map[string]*acc{}}
 		z.cells[key] = c
 	}
-	c.n++
-	z.n++
+	if z.newItem(s) {
+		c.n++
+		z.n++
+	}
 	if s.Model != "" {
 		z.models[s.Model] = true
 	}
