@@ -27,6 +27,9 @@ const (
 	// is NaN (no value: a failed call, an unscored sample), left out of
 	// their cells (Count: the samples).
 	CodeSamplesWithoutValue = "samples_without_value"
+	// CodeRunsLeftOut: harness outputs with no value of the board's
+	// metric, so not on the board (Count: the runs).
+	CodeRunsLeftOut = "runs_left_out"
 	// CodeLanguagePartial: some samples of the board carry a language and
 	// some do not, so the board is by task (Count: the samples without).
 	CodeLanguagePartial = "language_partial"
@@ -251,6 +254,16 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 	if len(left) > 0 {
 		b.warn(CodeTasksLeftOut, len(left), fmt.Sprintf("%s no value of %s and %s not on this board: %s; each board ranks one metric",
 			plural(len(left), "task has", "tasks have"), metric, map[bool]string{true: "is", false: "are"}[len(left) == 1], strings.Join(left, ", ")))
+	}
+	var empty []string
+	for _, in := range inputs {
+		if !slices.ContainsFunc(in.Run.Samples, func(s sample.Sample) bool { v, ok := s.Value(metric); return ok && !math.IsNaN(v) }) {
+			empty = append(empty, in.name())
+		}
+	}
+	if len(empty) > 0 {
+		b.warn(CodeRunsLeftOut, len(empty), fmt.Sprintf("%s no value of %s and %s not on this board: %s",
+			plural(len(empty), "harness output has", "harness outputs have"), metric, map[bool]string{true: "is", false: "are"}[len(empty) == 1], strings.Join(empty, ", ")))
 	}
 	if nan > 0 {
 		b.warn(CodeSamplesWithoutValue, nan, fmt.Sprintf("%s no value of %s (NaN: a failed call or an unscored sample) and %s left out of %s cells",
