@@ -31,6 +31,16 @@
 // script of the golden answer (textnorm.ScriptOf; Devanagari is taken as
 // Hindi, Bengali script as Bengali, Latin as English, each flagged as a
 // guess); every file records which.
+//
+// A board of harness outputs (Input.Run, from DiscoverDir or RunInputs:
+// every format pkg/interop reads) ranks the harness's own per-sample
+// values of one metric it wrote (ResolveMetric; by default
+// interop.DefaultMetricOf), with the same cells, leader tests, ranks,
+// tiers and signal-to-noise: by language when every sample has one (the
+// task is then the domain), else by task, items paired across models by
+// task and sample id (lm-eval's doc_hash when every sample has one).
+// Nothing is re-scored unless Options.Rescore (or an evalbook metric id)
+// asks, and such a board says it is a re-score (interop.CodeRescored).
 package leaderboard
 
 import (
@@ -52,10 +62,12 @@ import (
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
-// Options configures Build. The zero value scores exact_substring with
-// no normalisation, 95% intervals, and marks a leader at p < 0.05.
+// Options configures Build. The zero value scores response files with
+// exact_substring with no normalisation (harness outputs: ranks the
+// default metric of ResolveMetric), 95% intervals, and marks a leader at
+// p < 0.05.
 type Options struct {
-	Metric     string           // metric id (default "exact_substring")
+	Metric     string           // metric id (default "exact_substring"); for harness outputs see ResolveMetric
 	Profile    textnorm.Profile // normalisation applied before scoring
 	Confidence float64          // default 0.95
 	Alpha      float64          // significance level of the paired test (default 0.05)
