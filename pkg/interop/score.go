@@ -138,6 +138,10 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 	return res, nil
 }
 
+// Hash is the first 12 hex digits of SHA-256 over the files the run was
+// read from, in order (Run.Files): the hash score gives its Dataset.
+func (r *Run) Hash() (string, error) { return hashFiles(r.Files) }
+
 // hashFiles hashes the files read, in order.
 func hashFiles(files []string) (string, error) {
 	h := sha256.New()

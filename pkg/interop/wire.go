@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,7 +90,7 @@ func DefaultMetric(a, b *Run) (string, error) {
 	case len(both) == 0:
 		return "", fmt.Errorf("%s and %s share no 0/1 metric to compare (they have %s and %s): name one with --metric", a.Source, b.Source, strings.Join(a.MetricNames(), ", "), strings.Join(b.MetricNames(), ", "))
 	}
-	for _, pref := range []string{"acc,none", "exact_match,strict-match", "exact_match,none", "pass"} {
+	for _, pref := range preferredMetrics {
 		for _, m := range both {
 			if m == pref {
 				return m, nil
@@ -98,6 +99,69 @@ func DefaultMetric(a, b *Run) (string, error) {
 	}
 	return "", fmt.Errorf("%s and %s share several 0/1 metrics (%s): name one with --metric", a.Source, b.Source, strings.Join(both, ", "))
 }
+
+// DefaultMetricOf is the metric a board of several runs ranks by when
+// none is named (DefaultMetric's rule over every run): the one metric
+// every run has whose values are all 0 or 1 (NaN, no value, aside);
+// with several it prefers lm-eval's acc,none, then exact_match under a
+// filter, then pass; else an error listing them.
+func DefaultMetricOf(runs []*Run) (string, error) {
+	if len(runs) == 0 {
+		return "", fmt.Errorf("no runs")
+	}
+	var common map[string]bool
+	for _, r := range runs {
+		has, bad := map[string]bool{}, map[string]bool{}
+		for i := range r.Samples {
+			for _, m := range r.Samples[i].Metrics {
+				switch {
+				case math.IsNaN(m.Value):
+				case m.Value != 0 && m.Value != 1:
+					bad[m.Name] = true
+				default:
+					has[m.Name] = true
+				}
+			}
+		}
+		for k := range bad {
+			delete(has, k)
+		}
+		if common == nil {
+			common = has
+			continue
+		}
+		for k := range common {
+			if !has[k] {
+				delete(common, k)
+			}
+		}
+	}
+	both := make([]string, 0, len(common))
+	for k := range common {
+		both = append(both, k)
+	}
+	sort.Strings(both)
+	switch {
+	case len(both) == 1:
+		return both[0], nil
+	case len(both) == 0:
+		var all []string
+		for _, r := range runs {
+			all = append(all, r.Source+": "+strings.Join(r.MetricNames(), ", "))
+		}
+		return "", fmt.Errorf("the runs share no metric whose values are all 0 or 1 (%s): name one with --metric", strings.Join(all, "; "))
+	}
+	for _, pref := range preferredMetrics {
+		if slices.Contains(both, pref) {
+			return pref, nil
+		}
+	}
+	return "", fmt.Errorf("the runs share several 0/1 metrics (%s): name one with --metric", strings.Join(both, ", "))
+}
+
+// preferredMetrics are the metrics DefaultMetric and DefaultMetricOf
+// pick, in order, when several qualify.
+var preferredMetrics = []string{"acc,none", "exact_match,strict-match", "exact_match,none", "pass"}
 
 // ReadDir reads every harness output directly in dir (a file or a
 // folder that Detect recognises, such as one lm-eval model folder or

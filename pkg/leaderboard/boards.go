@@ -13,10 +13,12 @@ import (
 )
 
 // DiscoverDir finds the inputs of a board in dir: harness outputs
-// (lm-evaluation-harness, inspect, promptfoo, ... read by pkg/interop),
-// with the names of the entries that are not harness outputs in skipped;
-// or, when dir holds none, evalbook's own <model>_<language> response
-// files (Discover).
+// (every format of interop.Formats: lm-evaluation-harness, lighteval,
+// inspect, promptfoo, Every Eval Ever, evalbook task-run details), one
+// Input with its Run each, with the names of the entries that are not
+// harness outputs in skipped; or, when dir holds none, evalbook's own
+// <model>_<language> response files (Discover). Build ranks the runs by
+// the harness's own per-sample values.
 func DiscoverDir(ctx context.Context, dir string) (inputs []Input, skipped []string, err error) {
 	runs, skipped, err := interop.ReadDir(ctx, dir, interop.Options{})
 	if errors.Is(err, interop.ErrUnknownFormat) {
@@ -26,12 +28,17 @@ func DiscoverDir(ctx context.Context, dir string) (inputs []Input, skipped []str
 	if err != nil {
 		return nil, nil, err
 	}
-	fsys, err := interop.ResponsesFS(runs)
-	if err != nil {
-		return nil, nil, err
+	return RunInputs(runs), skipped, nil
+}
+
+// RunInputs makes harness outputs read by pkg/interop the inputs of a
+// board, in order.
+func RunInputs(runs []*interop.Run) []Input {
+	inputs := make([]Input, len(runs))
+	for i, r := range runs {
+		inputs[i] = Input{Path: r.Source, Model: r.Model, Run: r}
 	}
-	inputs, err = DiscoverFS(fsys, ".")
-	return inputs, skipped, err
+	return inputs
 }
 
 // Boards are the boards of one set of inputs, one per metric (BuildAll).

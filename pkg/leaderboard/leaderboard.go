@@ -31,6 +31,16 @@
 // script of the golden answer (textnorm.ScriptOf; Devanagari is taken as
 // Hindi, Bengali script as Bengali, Latin as English, each flagged as a
 // guess); every file records which.
+//
+// A board of harness outputs (Input.Run, from DiscoverDir or RunInputs:
+// every format pkg/interop reads) ranks the harness's own per-sample
+// values of one metric it wrote (ResolveMetric; by default
+// interop.DefaultMetricOf), with the same cells, leader tests, ranks,
+// tiers and signal-to-noise: by language when every sample has one (the
+// task is then the domain), else by task, items paired across models by
+// task and sample id (lm-eval's doc_hash when every sample has one).
+// Nothing is re-scored unless Options.Rescore (or an evalbook metric id)
+// asks, and such a board says it is a re-score (interop.CodeRescored).
 package leaderboard
 
 import (
@@ -44,6 +54,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
@@ -51,10 +62,12 @@ import (
 	"github.com/evalbook/evalbook/pkg/textnorm"
 )
 
-// Options configures Build. The zero value scores exact_substring with
-// no normalisation, 95% intervals, and marks a leader at p < 0.05.
+// Options configures Build. The zero value scores response files with
+// exact_substring with no normalisation (harness outputs: ranks the
+// default metric of ResolveMetric), 95% intervals, and marks a leader at
+// p < 0.05.
 type Options struct {
-	Metric     string           // metric id (default "exact_substring")
+	Metric     string           // metric id (default "exact_substring"); for harness outputs see ResolveMetric
 	Profile    textnorm.Profile // normalisation applied before scoring
 	Confidence float64          // default 0.95
 	Alpha      float64          // significance level of the paired test (default 0.05)
@@ -82,10 +95,17 @@ type Options struct {
 	RepairUTF8 bool
 	Workers    int               // scoring goroutines per file (0: all cores)
 	Progress   func(file string) // called before each file is scored
+	// Rescore applies to harness outputs (Input.Run): their responses
+	// are scored with evalbook's Metric (default exact_substring) instead
+	// of ranking the harness's own per-sample values, and the board says
+	// so (interop.CodeRescored). A Metric no run carries that pkg/score
+	// knows re-scores too (ResolveMetric).
+	Rescore bool
 	// Advice maps a warning code to the advice that closes its message,
 	// in place of the library's own, which can name no command flag (as
-	// qa.Options.Advice): it applies to qa.CodeNotNFC and
-	// qa.CodeNoInterval. nil keeps the library's advice.
+	// qa.Options.Advice): it applies to qa.CodeNotNFC,
+	// qa.CodeNoInterval, interop.CodeHarnessMetrics and
+	// interop.CodeRescored. nil keeps the library's advice.
 	Advice map[string]string
 }
 
@@ -105,6 +125,11 @@ type Input struct {
 	// FS, when set, holds the file: Path is then a path in FS, as
 	// DiscoverFS gives it. nil means the operating system's files.
 	FS fs.FS
+	// Run, when set, is a harness output read by pkg/interop (Path is
+	// its source, Model its model): the board ranks the harness's own
+	// per-sample values (DiscoverDir). A board's inputs are all runs or
+	// all response files.
+	Run *interop.Run
 }
 
 // name is the file's name on the board.
@@ -181,6 +206,11 @@ func discovered(entries []fs.DirEntry, dir string, input func(name string) Input
 type Board struct {
 	Kind   string            `json:"kind"` // always "leaderboard"
 	Metric results.MetricDef `json:"metric"`
+	// Axis is what Languages (and every "language" key) holds: "task" on
+	// a board of harness outputs whose samples carry no language (a
+	// models × tasks grid), "language" on one whose samples all do;
+	// absent on a board of response files, which is by language.
+	Axis string `json:"axis,omitempty"`
 	// Level is "row" (the value is a proportion or mean of row values) or
 	// "corpus" (computed from summed statistics, as corpus BLEU).
 	Level     string            `json:"level"`
@@ -245,6 +275,11 @@ type Settings struct {
 	// SNRThreshold is the signal-to-noise ratio below which a slice is
 	// named in a low_snr_slice warning.
 	SNRThreshold float64 `json:"snr_threshold"`
+	// PairKey says what pairs a harness output's items across models
+	// ("task/sample id", or "task/doc_hash" when every sample has
+	// lm-eval's doc_hash); absent for response files, paired by the id
+	// column, else the question text.
+	PairKey string `json:"pair_key,omitempty"`
 }
 
 // Cell is one model's figures on one language.
@@ -320,25 +355,31 @@ type row struct {
 	stats    []float64 // corpus statistics, for corpus-level metrics
 }
 
-// Build scores every input and assembles the board.
+// Build scores every input and assembles the board. Harness outputs
+// (Input.Run) are ranked by the harness's own per-sample values of
+// opt.Metric (buildRuns), unless opt.Rescore or an evalbook metric id
+// asks for a re-score of their responses.
 func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	runs := 0
+	for _, in := range inputs {
+		if in.Run != nil {
+			runs++
+		}
+	}
+	switch {
+	case runs > 0 && runs < len(inputs):
+		return nil, fmt.Errorf("a board is built from harness outputs or from response files, not both (%d of %d inputs are harness outputs)", runs, len(inputs))
+	case runs > 0:
+		return buildRuns(ctx, inputs, opt)
+	}
+	if opt.Rescore {
+		return nil, fmt.Errorf("rescore applies to harness outputs; response files are always scored with evalbook's metrics")
+	}
 	if opt.Metric == "" {
 		opt.Metric = score.Default[0]
-	}
-	if opt.Confidence == 0 {
-		opt.Confidence = 0.95
-	}
-	if opt.Alpha == 0 {
-		opt.Alpha = 0.05
-	}
-	if !(opt.Confidence > 0 && opt.Confidence < 1) || !(opt.Alpha > 0 && opt.Alpha < 1) {
-		return nil, fmt.Errorf("confidence and alpha must lie between 0 and 1 (got %v and %v)", opt.Confidence, opt.Alpha)
-	}
-	if opt.TierCorrection == "" {
-		opt.TierCorrection = stats.CorrectionHolm
-	}
-	if opt.TierCorrection != stats.CorrectionHolm && opt.TierCorrection != stats.CorrectionBH {
-		return nil, fmt.Errorf("tier correction %q: want %q or %q", opt.TierCorrection, stats.CorrectionHolm, stats.CorrectionBH)
 	}
 	m, err := score.Lookup(opt.Metric)
 	if err != nil {
@@ -347,13 +388,10 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("no response files")
 	}
-	b := &Board{Kind: "leaderboard", Level: "row", Cells: []Cell{}, Leaders: []Leader{}, Domains: []DomainCell{},
-		Warnings: []results.Warning{}, TierTests: []TierTest{}, SNR: []SliceSNR{},
-		Metric: results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule, FalsePositives: m.FalsePositives,
-			FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source}}
-	b.Settings = Settings{Normalize: opt.Profile.String(), Confidence: opt.Confidence, Alpha: opt.Alpha, Seed: opt.Seed,
-		RankResamples: rankResamples(opt, m), RankTies: stats.RankTieRule, TierTest: "two-sided sign test on the questions both answered",
-		TierCorrection: opt.TierCorrection, SNRThreshold: stats.LowSNR}
+	b := newBoard(results.MetricDef{ID: m.ID, Name: m.Name, Graded: m.Graded, Rule: m.Rule, FalsePositives: m.FalsePositives,
+		FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source}, opt)
+	b.Settings.Normalize = opt.Profile.String()
+	b.Settings.RankResamples = rankResamples(opt, m)
 	switch {
 	case m.Corpus != nil && opt.Resamples > 0:
 		b.Level, b.Settings.Interval, b.Settings.Resamples = "corpus", "bootstrap", opt.Resamples
@@ -397,6 +435,38 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 	}
 	b.assemble(cells, m, opt)
 	return b, nil
+}
+
+// check fills opt's defaults (confidence, alpha, tier correction) and
+// checks them.
+func (opt *Options) check() error {
+	if opt.Confidence == 0 {
+		opt.Confidence = 0.95
+	}
+	if opt.Alpha == 0 {
+		opt.Alpha = 0.05
+	}
+	if !(opt.Confidence > 0 && opt.Confidence < 1) || !(opt.Alpha > 0 && opt.Alpha < 1) {
+		return fmt.Errorf("confidence and alpha must lie between 0 and 1 (got %v and %v)", opt.Confidence, opt.Alpha)
+	}
+	if opt.TierCorrection == "" {
+		opt.TierCorrection = stats.CorrectionHolm
+	}
+	if opt.TierCorrection != stats.CorrectionHolm && opt.TierCorrection != stats.CorrectionBH {
+		return fmt.Errorf("tier correction %q: want %q or %q", opt.TierCorrection, stats.CorrectionHolm, stats.CorrectionBH)
+	}
+	return nil
+}
+
+// newBoard is an empty board of metric with opt's settings (row-level,
+// no normalisation, the rank bootstrap off until the caller sets it).
+func newBoard(metric results.MetricDef, opt Options) *Board {
+	b := &Board{Kind: "leaderboard", Level: "row", Cells: []Cell{}, Leaders: []Leader{}, Domains: []DomainCell{},
+		Warnings: []results.Warning{}, TierTests: []TierTest{}, SNR: []SliceSNR{}, Metric: metric}
+	b.Settings = Settings{Normalize: textnorm.None.String(), Confidence: opt.Confidence, Alpha: opt.Alpha, Seed: opt.Seed,
+		RankTies: stats.RankTieRule, TierTest: "two-sided sign test on the questions both answered",
+		TierCorrection: opt.TierCorrection, SNRThreshold: stats.LowSNR}
+	return b
 }
 
 func (b *Board) warn(code string, count int, msg string) {
@@ -458,14 +528,20 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 	// pkg/stats words the warnings of the cells' intervals; each is
 	// listed once with the number of cells that gave it.
 	b.Warnings = append(b.Warnings, ivWarn.Warnings("cell", "cells")...)
+	one, many := b.axisNouns()
 	if len(b.Leaders) > 1 {
-		b.warn(CodeManyTests, len(b.Leaders), fmt.Sprintf("%d languages are tested at α = %g each, so about %.2f false "+
+		b.warn(CodeManyTests, len(b.Leaders), fmt.Sprintf("%d %s are tested at α = %g each, so about %.2f false "+
 			"leaders are expected by chance when no model is truly better; look at the p-values, not only the marks",
-			len(b.Leaders), opt.Alpha, float64(len(b.Leaders))*opt.Alpha))
+			len(b.Leaders), many, opt.Alpha, float64(len(b.Leaders))*opt.Alpha))
 	}
-	b.domains(cells, m, opt)
-	b.Warnings = append(b.Warnings, b.rankWarn.Warnings("language", "languages")...)
-	b.domainSNR(cells, m, opt)
+	// A models × tasks grid has no domains within its columns.
+	if b.Axis != AxisTask {
+		b.domains(cells, m, opt)
+	}
+	b.Warnings = append(b.Warnings, b.rankWarn.Warnings(one, many)...)
+	if b.Axis != AxisTask {
+		b.domainSNR(cells, m, opt)
+	}
 	b.snrWarning()
 }
 

@@ -50,6 +50,7 @@ func (b *Board) writeRanks(s *strings.Builder) {
 	if len(b.Cells) == 0 {
 		return
 	}
+	one, _ := b.axisNouns()
 	s.WriteString("\nRanks and tiers\n")
 	if b.Settings.RankResamples > 0 {
 		fmt.Fprintf(s, "rank: 1 + models with a higher value; interval: %.0f%% percentile interval of the rank over %d bootstrap\n"+
@@ -65,7 +66,7 @@ func (b *Board) writeRanks(s *strings.Builder) {
 		"  from it; tier 2 the same among the rest, and so on. p: against the best of the model's tier.\n",
 		correctionName(b.Settings.TierCorrection), b.Settings.Alpha)
 	tw := tabwriter.NewWriter(s, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "language\tmodel\tvalue\trank\trank interval\ttier\tvs\tp\tp adjusted")
+	fmt.Fprintln(tw, one+"\tmodel\tvalue\trank\trank interval\ttier\tvs\tp\tp adjusted")
 	for _, c := range b.byRank() {
 		iv := "-"
 		if c.RankLow > 0 {
@@ -87,8 +88,9 @@ func (b *Board) writeSNR(s *strings.Builder) {
 	}
 	fmt.Fprintf(s, "\nSignal-to-noise by slice (sd of the models' values over the pooled bootstrap sd of one value;\n"+
 		"  below %g the slice cannot rank its models)\n", b.Settings.SNRThreshold)
+	one, _ := b.axisNouns()
 	tw := tabwriter.NewWriter(s, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "language\tdomain\tmodels\tquestions\tsignal\tnoise\tsnr")
+	fmt.Fprintln(tw, one+"\tdomain\tmodels\tquestions\tsignal\tnoise\tsnr")
 	for _, x := range b.SNR {
 		d := results.GroupLabel(x.Domain)
 		if x.Whole {
@@ -109,11 +111,12 @@ func (b *Board) writeSNR(s *strings.Builder) {
 // rankTables returns the tier tests and the signal-to-noise table.
 func (b *Board) rankTables() []results.Table {
 	f := results.Float
+	one, _ := b.axisNouns()
 	tiers := results.Table{
 		Title: "Tiers",
 		Note: fmt.Sprintf("Each model against the best model left in its round (two-sided sign test on shared questions, %s-corrected "+
 			"within the round, α = %g); separable models go to a lower tier.", correctionName(b.Settings.TierCorrection), b.Settings.Alpha),
-		Columns: []results.Column{{Name: "language"}, {Name: "tier", Kind: results.KindNumber}, {Name: "best"}, {Name: "model"},
+		Columns: []results.Column{{Name: one}, {Name: "tier", Kind: results.KindNumber}, {Name: "best"}, {Name: "model"},
 			{Name: "shared", Kind: results.KindNumber}, {Name: "better", Kind: results.KindNumber}, {Name: "worse", Kind: results.KindNumber},
 			{Name: "p", Kind: results.KindNumber}, {Name: "p_adjusted", Kind: results.KindNumber}, {Name: "separable"}},
 	}
@@ -125,7 +128,7 @@ func (b *Board) rankTables() []results.Table {
 		Title: "Signal to noise",
 		Note: fmt.Sprintf("Per slice: the sd of the models' values over the pooled bootstrap sd of one value (%d replicates); "+
 			"low = below %g.", b.Settings.RankResamples, b.Settings.SNRThreshold),
-		Columns: []results.Column{{Name: "language"}, {Name: "domain"}, {Name: "models", Kind: results.KindNumber},
+		Columns: []results.Column{{Name: one}, {Name: "domain"}, {Name: "models", Kind: results.KindNumber},
 			{Name: "questions", Kind: results.KindNumber}, {Name: "signal", Kind: results.KindNumber},
 			{Name: "noise", Kind: results.KindNumber}, {Name: "snr", Kind: results.KindNumber}, {Name: "low"}},
 	}

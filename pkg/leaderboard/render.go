@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/sample"
 )
 
 // cell returns the cell of model and language, if any.
@@ -31,13 +32,22 @@ func (b *Board) WriteText(w io.Writer) error {
 		iv = fmt.Sprintf("%.0f%% %s intervals", b.Settings.Confidence*100, map[string]string{"wilson": "Wilson",
 			"normal": "normal", "bootstrap": "bootstrap"}[b.Settings.Interval])
 	}
-	fmt.Fprintf(&s, "Leaderboard: %s (%s), %s × %s, normalisation %s, %s\n",
-		b.Metric.ID, b.Metric.Name, plural(len(b.Models), "model", "models"), plural(len(b.Languages), "language", "languages"), b.Settings.Normalize, iv)
+	one, many := b.axisNouns()
+	norm := "normalisation " + b.Settings.Normalize
+	if b.Metric.By == sample.ByHarness {
+		norm = "the harness's own per-sample values"
+	}
+	fmt.Fprintf(&s, "Leaderboard: %s (%s), %s × %s, %s, %s\n",
+		b.Metric.ID, b.Metric.Name, plural(len(b.Models), "model", "models"), plural(len(b.Languages), one, many), norm, iv)
 	if b.Level == "corpus" {
 		s.WriteString("Values are corpus-level (from statistics summed over each cell's rows), not means of rows.\n")
 	}
-	fmt.Fprintf(&s, "* marks the best model of a language only when its lead over the runner-up is significant\n"+
-		"  (two-sided sign test on the questions both answered, α = %g).\n\n", b.Settings.Alpha)
+	fmt.Fprintf(&s, "* marks the best model of a %s only when its lead over the runner-up is significant\n"+
+		"  (two-sided sign test on the questions both answered, α = %g).\n", one, b.Settings.Alpha)
+	if b.Settings.PairKey != "" {
+		fmt.Fprintf(&s, "Items are paired across models by %s.\n", b.Settings.PairKey)
+	}
+	s.WriteString("\n")
 	tw := tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "model\t"+strings.Join(b.Languages, "\t"))
 	for _, m := range b.Models {
@@ -75,7 +85,7 @@ func (b *Board) WriteText(w io.Writer) error {
 	if len(b.Leaders) > 0 {
 		s.WriteString("\nLeaders (best against runner-up on shared questions)\n")
 		tw = tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "language\tbest\trunner-up\tlead\tshared\tbetter\tworse\tp\tverdict")
+		fmt.Fprintln(tw, one+"\tbest\trunner-up\tlead\tshared\tbetter\tworse\tp\tverdict")
 		for _, ld := range b.Leaders {
 			verdict := "not significant"
 			if ld.Significant {
@@ -122,7 +132,7 @@ func (b *Board) WriteText(w io.Writer) error {
 
 	s.WriteString("\nFiles\n")
 	tw = tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "file\tmodel\tlanguage\tlanguage from\trows\thash")
+	fmt.Fprintf(tw, "file\tmodel\t%s\t%s from\trows\thash\n", one, one)
 	for _, f := range b.Files {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", f.Path, f.Model, strings.Join(f.Languages, ","), f.LanguageSource, f.Rows, f.Hash)
 	}
@@ -135,6 +145,20 @@ func (b *Board) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, s.String())
 	return err
+}
+
+// The axes of a board (Board.Axis).
+const (
+	AxisLanguage = "language"
+	AxisTask     = "task"
+)
+
+// axisNouns names what the board's columns are: languages, or tasks.
+func (b *Board) axisNouns() (one, many string) {
+	if b.Axis == AxisTask {
+		return "task", "tasks"
+	}
+	return "language", "languages"
 }
 
 // plural formats a count with the singular or plural noun.
@@ -160,11 +184,12 @@ func dedupe(s []string) []string {
 // language), the leaders, and the per-domain values.
 func (b *Board) Tables() []results.Table {
 	f := results.Float
+	one, _ := b.axisNouns()
 	cells := results.Table{
 		Title: fmt.Sprintf("Leaderboard: %s", b.Metric.ID),
-		Note: fmt.Sprintf("%s per model and language, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g). %s",
-			b.Metric.Name, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha, b.rankNote()),
-		Columns: []results.Column{{Name: "language"}, {Name: "model"}, {Name: "n", Kind: results.KindNumber},
+		Note: fmt.Sprintf("%s per model and %s, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g). %s",
+			b.Metric.Name, one, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha, b.rankNote()),
+		Columns: []results.Column{{Name: one}, {Name: "model"}, {Name: "n", Kind: results.KindNumber},
 			{Name: "blank", Kind: results.KindNumber}, {Name: b.Metric.ID, Kind: results.KindRate},
 			{Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}, {Name: "best"},
 			{Name: "rank", Kind: results.KindNumber}, {Name: "rank_low", Kind: results.KindNumber},
@@ -180,8 +205,8 @@ func (b *Board) Tables() []results.Table {
 	}
 	leaders := results.Table{
 		Title: "Leaders",
-		Note:  "The best model of each language against the runner-up, on the questions both answered.",
-		Columns: []results.Column{{Name: "language"}, {Name: "best"}, {Name: "runner_up"},
+		Note:  "The best model of each " + one + " against the runner-up, on the questions both answered.",
+		Columns: []results.Column{{Name: one}, {Name: "best"}, {Name: "runner_up"},
 			{Name: "best_value", Kind: results.KindRate}, {Name: "runner_up_value", Kind: results.KindRate},
 			{Name: "shared", Kind: results.KindNumber}, {Name: "better", Kind: results.KindNumber},
 			{Name: "worse", Kind: results.KindNumber}, {Name: "test"}, {Name: "p", Kind: results.KindNumber}, {Name: "significant"}},

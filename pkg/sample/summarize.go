@@ -366,6 +366,11 @@ func (z *Summarizer) group(c *cell, by, name string, defs []Def, graded map[stri
 	return g
 }
 
+// MetricDef is the definition a score reports for d: its rule (for a
+// harness's metric, the per-sample value the harness wrote, averaged),
+// binary or graded, who computed it and source when d names none.
+func MetricDef(d Def, source string) results.MetricDef { return metricDef(d, source) }
+
 func metricDef(d Def, source string) results.MetricDef {
 	src := d.Source
 	if src == "" {

@@ -1,0 +1,462 @@
+package leaderboard
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/sample"
+	"github.com/evalbook/evalbook/pkg/score"
+	"github.com/evalbook/evalbook/pkg/textnorm"
+)
+
+// Codes of the warnings a board of harness outputs adds (with
+// interop.CodeHarnessMetrics and interop.CodeRescored, which say whose
+// values it ranks).
+const (
+	// CodeTasksLeftOut: tasks of the harness outputs with no value of the
+	// board's metric, so not on the board (Count: the tasks).
+	CodeTasksLeftOut = "tasks_left_out"
+	// CodeSamplesWithoutValue: samples whose value of the board's metric
+	// is NaN (no value: a failed call, an unscored sample), left out of
+	// their cells (Count: the samples).
+	CodeSamplesWithoutValue = "samples_without_value"
+	// CodeRunsLeftOut: harness outputs with no value of the board's
+	// metric, so not on the board (Count: the runs).
+	CodeRunsLeftOut = "runs_left_out"
+	// CodeLanguagePartial: some samples of the board carry a language and
+	// some do not, so the board is by task (Count: the samples without).
+	CodeLanguagePartial = "language_partial"
+)
+
+// harnessAdvice closes the interop.CodeHarnessMetrics warning unless
+// Options.Advice replaces it; rescoreAdvice the interop.CodeRescored one.
+const (
+	harnessAdvice = "set Options.Rescore to score the responses with evalbook's metrics instead"
+	rescoreAdvice = "name one of them in Options.Metric, without Options.Rescore, to rank by the harness's own values"
+)
+
+// ResolveMetric says what a board of the harness outputs among inputs
+// ranks by when asked for name: a metric the runs carry (the name
+// itself, or "acc" for the one metric "acc,<filter>" they carry) with
+// rescore false, or an evalbook metric id (pkg/score) with rescore true
+// when asked to re-score or when no run carries name. An empty name is
+// interop.DefaultMetricOf's choice, or exact_substring when re-scoring.
+// A name that is neither, or the prefix of several of the runs'
+// metrics, is an error listing them.
+func ResolveMetric(inputs []Input, name string, rescore bool) (metric string, rescored bool, err error) {
+	runs := runsOf(inputs)
+	if len(runs) == 0 {
+		return "", false, fmt.Errorf("no harness outputs")
+	}
+	known := harnessMetrics(runs)
+	if rescore {
+		if name == "" {
+			return score.Default[0], true, nil
+		}
+		m, err := score.Lookup(name)
+		if err != nil {
+			return "", false, fmt.Errorf("a re-score uses evalbook's metrics: %v", err)
+		}
+		return m.ID, true, nil
+	}
+	if name == "" {
+		m, err := interop.DefaultMetricOf(runs)
+		return m, false, err
+	}
+	if slices.Contains(known, name) {
+		return name, false, nil
+	}
+	var under []string
+	for _, k := range known {
+		if strings.HasPrefix(k, name+",") {
+			under = append(under, k)
+		}
+	}
+	switch {
+	case len(under) == 1:
+		return under[0], false, nil
+	case len(under) > 1:
+		return "", false, fmt.Errorf("metric %q: the runs carry it under several filters (%s): name one", name, strings.Join(under, ", "))
+	}
+	if m, err := score.Lookup(name); err == nil {
+		return m.ID, true, nil
+	}
+	return "", false, fmt.Errorf("metric %q: no run carries it and it is no evalbook metric; the runs carry %s (or re-score the responses with one of evalbook's: %s)",
+		name, strings.Join(known, ", "), strings.Join(score.IDs(), ", "))
+}
+
+// SplitMetrics splits a comma-separated list of metric names where the
+// names themselves may hold commas (lm-eval's "acc,none"): at each place
+// the longest run of items that joins to a metric of the harness outputs
+// among inputs is one name, any other item a name of its own.
+func SplitMetrics(list string, inputs []Input) []string {
+	known := harnessMetrics(runsOf(inputs))
+	items := strings.Split(list, ",")
+	for i := range items {
+		items[i] = strings.TrimSpace(items[i])
+	}
+	var out []string
+	for i := 0; i < len(items); {
+		j := i + 1
+		for k := len(items); k > i+1; k-- {
+			if slices.Contains(known, strings.Join(items[i:k], ",")) {
+				j = k
+				break
+			}
+		}
+		if name := strings.Join(items[i:j], ","); name != "" {
+			out = append(out, name)
+		}
+		i = j
+	}
+	return out
+}
+
+func runsOf(inputs []Input) []*interop.Run {
+	var runs []*interop.Run
+	for _, in := range inputs {
+		if in.Run != nil {
+			runs = append(runs, in.Run)
+		}
+	}
+	return runs
+}
+
+// harnessMetrics lists the metrics the runs' samples carry, sorted.
+func harnessMetrics(runs []*interop.Run) []string {
+	var all []string
+	for _, r := range runs {
+		for _, m := range r.MetricNames() {
+			if !slices.Contains(all, m) {
+				all = append(all, m)
+			}
+		}
+	}
+	sort.Strings(all)
+	return all
+}
+
+// buildRuns builds the board of harness outputs: each model's cell is the
+// mean of the per-sample values of the metric the harness wrote, per
+// language when every sample has one (the task then its domain), else per
+// task; items pair across models by task and sample id (or lm-eval's
+// doc_hash when every sample has one). Nothing is re-scored, unless
+// ResolveMetric says so (rescoreRuns).
+func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
+	metric, rescore, err := ResolveMetric(inputs, opt.Metric, opt.Rescore)
+	if err != nil {
+		return nil, err
+	}
+	if rescore {
+		return rescoreRuns(ctx, inputs, metric, opt)
+	}
+	if opt.Profile != textnorm.None {
+		return nil, fmt.Errorf("normalisation (%s) applies to a re-score: %s is ranked by the values the harness wrote", opt.Profile, metric)
+	}
+	// A first pass over the values of metric: binary or graded, in [0, 1],
+	// every sample with a language, every sample with a doc_hash.
+	var (
+		graded, anyValue        bool
+		withLang, withoutLang   int
+		allHashed               = true
+		nan                     int
+		formats                 []string
+		def                     *sample.Def
+		tasksWith, tasksWithout []string
+	)
+	for _, in := range inputs {
+		r := in.Run
+		if !slices.Contains(formats, r.Format) {
+			formats = append(formats, r.Format)
+		}
+		if def == nil {
+			if i := slices.IndexFunc(r.Defs, func(d sample.Def) bool { return d.Name == metric }); i >= 0 {
+				d := r.Defs[i]
+				def = &d
+			}
+		}
+		for i := range r.Samples {
+			s := &r.Samples[i]
+			v, ok := s.Value(metric)
+			if !ok {
+				if !slices.Contains(tasksWithout, s.Task) {
+					tasksWithout = append(tasksWithout, s.Task)
+				}
+				continue
+			}
+			if !slices.Contains(tasksWith, s.Task) {
+				tasksWith = append(tasksWith, s.Task)
+			}
+			if math.IsNaN(v) {
+				nan++
+				continue
+			}
+			if math.IsInf(v, 0) || v < 0 || v > 1 {
+				return nil, fmt.Errorf("%s: sample %q of task %q: %s is %v; a board ranks values in [0, 1] (name another metric)", where(s, r), s.SampleID, s.Task, metric, v)
+			}
+			anyValue = true
+			graded = graded || v != 0 && v != 1
+			if s.Language != "" {
+				withLang++
+			} else {
+				withoutLang++
+			}
+			allHashed = allHashed && s.DocHash != ""
+		}
+	}
+	if !anyValue {
+		return nil, fmt.Errorf("no sample has a value of %s (the runs carry %s)", metric, strings.Join(harnessMetrics(runsOf(inputs)), ", "))
+	}
+	d := sample.Def{Name: metric, By: sample.ByHarness, Source: strings.Join(formats, ", "), Graded: graded}
+	if def != nil {
+		d = *def
+		d.Graded = graded
+	}
+	b := newBoard(sample.MetricDef(d, d.Source), opt)
+	m := &score.Metric{ID: metric, Name: b.Metric.Name, Graded: graded}
+	b.Settings.RankResamples = rankResamples(opt, m)
+	b.Settings.Interval = "wilson"
+	if graded {
+		b.Settings.Interval = "normal"
+	}
+	b.Settings.TierTest = "two-sided sign test on the items both answered"
+	b.Axis = AxisTask
+	if withoutLang == 0 {
+		b.Axis = AxisLanguage
+	}
+	b.Settings.PairKey = "task/sample id"
+	if allHashed {
+		b.Settings.PairKey = "task/doc_hash"
+	}
+	who := b.Metric.Source
+	if d.By == sample.ByHarness {
+		advice, ok := opt.Advice[interop.CodeHarnessMetrics]
+		if !ok {
+			advice = harnessAdvice
+		}
+		b.warn(interop.CodeHarnessMetrics, 0, fmt.Sprintf("the values are %s's own per-sample %s, as the harness wrote them; nothing was re-scored (%s)", who, metric, advice))
+	} else {
+		b.warn(interop.CodeHarnessMetrics, 0, fmt.Sprintf("the values are the per-item %s of the %s run as evalbook scored it", metric, who))
+	}
+	var left []string
+	for _, t := range tasksWithout {
+		if !slices.Contains(tasksWith, t) {
+			left = append(left, t)
+		}
+	}
+	if len(left) > 0 {
+		b.warn(CodeTasksLeftOut, len(left), fmt.Sprintf("%s no value of %s and %s not on this board: %s; each board ranks one metric",
+			plural(len(left), "task has", "tasks have"), metric, map[bool]string{true: "is", false: "are"}[len(left) == 1], strings.Join(left, ", ")))
+	}
+	var empty []string
+	for _, in := range inputs {
+		if !slices.ContainsFunc(in.Run.Samples, func(s sample.Sample) bool { v, ok := s.Value(metric); return ok && !math.IsNaN(v) }) {
+			empty = append(empty, in.name())
+		}
+	}
+	if len(empty) > 0 {
+		b.warn(CodeRunsLeftOut, len(empty), fmt.Sprintf("%s no value of %s and %s not on this board: %s",
+			plural(len(empty), "harness output has", "harness outputs have"), metric, map[bool]string{true: "is", false: "are"}[len(empty) == 1], strings.Join(empty, ", ")))
+	}
+	if nan > 0 {
+		b.warn(CodeSamplesWithoutValue, nan, fmt.Sprintf("%s no value of %s (NaN: a failed call or an unscored sample) and %s left out of %s cells",
+			plural(nan, "sample has", "samples have"), metric, map[bool]string{true: "is", false: "are"}[nan == 1], map[bool]string{true: "its", false: "their"}[nan == 1]))
+	}
+	if withLang > 0 && withoutLang > 0 {
+		b.warn(CodeLanguagePartial, withoutLang, fmt.Sprintf("%s no language while %d do, so the board is by task", plural(withoutLang, "sample has", "samples have"), withLang))
+	}
+
+	cells := map[string]map[string][]row{}
+	used := map[string]bool{} // model labels of earlier runs
+	for _, in := range inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(in.Path)
+		}
+		info, rows, err := runRows(in, metric, b, used)
+		if err != nil {
+			return nil, err
+		}
+		b.Files = append(b.Files, info)
+		for model, byCol := range rows {
+			if cells[model] == nil {
+				cells[model] = map[string][]row{}
+			}
+			for col, rs := range byCol {
+				cells[model][col] = append(cells[model][col], rs...)
+			}
+		}
+	}
+	b.assemble(cells, m, opt)
+	return b, nil
+}
+
+// runRows gives one run's values of metric as the board's rows, by
+// model and column (language or task), and what the Files table says of
+// it. A model an earlier run also holds is named "<model> [<file>]" here,
+// as interop.ResponsesFS names it.
+func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo, map[string]map[string][]row, error) {
+	r := in.Run
+	base := path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
+	base = strings.TrimSuffix(base, path.Ext(base))
+	labels := map[string]string{} // the model as the samples name it -> on the board
+	label := func(s *sample.Sample) (string, error) {
+		name := s.Model
+		if name == "" {
+			name = r.Model
+		}
+		if name == "" {
+			name = in.Model
+		}
+		if name == "" {
+			name = base
+		}
+		if l, ok := labels[name]; ok {
+			return l, nil
+		}
+		l := name
+		if used[l] {
+			l += " [" + base + "]"
+		}
+		if used[l] {
+			return "", fmt.Errorf("%s: another run has the same model %q and file name: rename one", r.Source, name)
+		}
+		labels[name] = l
+		return l, nil
+	}
+	out := map[string]map[string][]row{}
+	cols := map[string]bool{}
+	n := 0
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		v, ok := s.Value(metric)
+		if !ok || math.IsNaN(v) {
+			continue
+		}
+		model, err := label(s)
+		if err != nil {
+			return FileInfo{}, nil, err
+		}
+		rw := row{value: v, blank: s.HasResponse && strings.TrimSpace(s.Response) == ""}
+		id := s.SampleID
+		if b.Settings.PairKey == "task/doc_hash" {
+			id = s.DocHash
+		}
+		rw.key = s.Task + "\x1f" + id
+		rw.language = s.Task
+		if b.Axis == AxisLanguage {
+			rw.language, rw.domain = s.Language, s.Task
+		}
+		if out[model] == nil {
+			out[model] = map[string][]row{}
+		}
+		out[model][rw.language] = append(out[model][rw.language], rw)
+		cols[rw.language] = true
+		n++
+	}
+	for _, l := range labels {
+		used[l] = true
+	}
+	hash, err := r.Hash()
+	if err != nil {
+		return FileInfo{}, nil, err
+	}
+	info := FileInfo{Path: in.name(), Rows: n, Hash: hash, LanguageSource: "task"}
+	if b.Axis == AxisLanguage {
+		info.LanguageSource = "sample"
+	}
+	switch len(labels) {
+	case 0:
+		info.Model = r.Model
+	case 1:
+		for _, l := range labels {
+			info.Model = l
+		}
+	default:
+		info.Model = "(per sample)"
+	}
+	for c := range cols {
+		info.Languages = append(info.Languages, c)
+	}
+	sort.Strings(info.Languages)
+	for _, w := range r.Warnings {
+		w.Message = in.name() + ": " + w.Message
+		b.Warnings = append(b.Warnings, w)
+	}
+	for model, byCol := range out {
+		for col, rs := range byCol {
+			seen := map[string]bool{}
+			dups := 0
+			for _, x := range rs {
+				if seen[x.key] {
+					dups++
+				}
+				seen[x.key] = true
+			}
+			if dups > 0 {
+				b.warn(CodeDuplicateQuestion, dups, fmt.Sprintf("%s: model %q, %s %q: %s an item (%s); the paired test uses the first",
+					in.name(), model, b.Axis, col, plural(dups, "sample repeats", "samples repeat"), b.Settings.PairKey))
+			}
+		}
+	}
+	return info, out, nil
+}
+
+// where names a sample's file and line.
+func where(s *sample.Sample, r *interop.Run) string {
+	switch {
+	case s.File != "" && s.Line > 0:
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	case s.File != "":
+		return s.File
+	}
+	return r.Source
+}
+
+// rescoreRuns scores the runs' responses with evalbook's metric through
+// their response tables (interop.ResponsesFS) and marks the board a
+// re-score: its metric says evalbook computed it, and a warning names the
+// harnesses' own metrics.
+func rescoreRuns(ctx context.Context, inputs []Input, metric string, opt Options) (*Board, error) {
+	runs := runsOf(inputs)
+	fsys, err := interop.ResponsesFS(runs)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := DiscoverFS(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	o := opt
+	o.Metric, o.Rescore = metric, false
+	b, err := Build(ctx, ins, o)
+	if err != nil {
+		return nil, err
+	}
+	b.Metric.By = sample.ByEvalbook
+	var formats []string
+	for _, r := range runs {
+		if !slices.Contains(formats, r.Format) {
+			formats = append(formats, r.Format)
+		}
+	}
+	advice, ok := opt.Advice[interop.CodeRescored]
+	if !ok {
+		advice = rescoreAdvice
+	}
+	msg := fmt.Sprintf("this board is a re-score: the responses of the %s outputs were scored with evalbook's %s, not ranked by the harness's own per-sample metrics", strings.Join(formats, ", "), metric)
+	if own := harnessMetrics(runs); len(own) > 0 {
+		msg += fmt.Sprintf(" (%s); %s", strings.Join(own, ", "), advice)
+	}
+	b.Warnings = append([]results.Warning{{Code: interop.CodeRescored, Message: msg}}, b.Warnings...)
+	return b, nil
+}
