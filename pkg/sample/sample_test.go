@@ -172,3 +172,21 @@ func TestSummarizeCountItems(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeOutsideUnit: values outside [0, 1] (a perplexity) get the
+// normal interval mean ± z·s/√n, not a panic: 5 and 0 have mean 2.5, s =
+// sqrt(12.5) = 3.5355339, half-width 1.959964 · 3.5355339/√2 = 4.8998.
+func TestSummarizeOutsideUnit(t *testing.T) {
+	a, b := Sample{Task: "t", SampleID: "1"}, Sample{Task: "t", SampleID: "2"}
+	a.SetMetric("ppl", 5)
+	b.SetMetric("ppl", 0)
+	res, err := Summarize([]Sample{a, b}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Combined.Metrics["ppl"]
+	h := 1.959963984540054 * math.Sqrt(12.5) / math.Sqrt(2)
+	if !near(m.Accuracy, 2.5) || math.Abs(m.CILow-(2.5-h)) > 1e-9 || math.Abs(m.CIHigh-(2.5+h)) > 1e-9 {
+		t.Fatalf("ppl %+v, want 2.5 ± %v", m, h)
+	}
+}

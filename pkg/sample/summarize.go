@@ -73,6 +73,7 @@ type cell struct {
 type acc struct {
 	n, ones   int
 	other     int // values neither 0 nor 1
+	outside   int // values outside [0, 1] (a perplexity, a 1-10 grade)
 	sum, sum2 float64
 	values    []float64 // kept for a bootstrap interval
 }
@@ -87,6 +88,9 @@ func (a *acc) add(v float64, keep bool) {
 	case 0:
 	default:
 		a.other++
+		if v < 0 || v > 1 {
+			a.outside++
+		}
 	}
 	if keep {
 		a.values = append(a.values, v)
@@ -97,6 +101,7 @@ func (a *acc) merge(b *acc) {
 	a.n += b.n
 	a.ones += b.ones
 	a.other += b.other
+	a.outside += b.outside
 	a.sum += b.sum
 	a.sum2 += b.sum2
 	a.values = append(a.values, b.values...)
@@ -357,6 +362,8 @@ func (z *Summarizer) group(c *cell, by, name string, defs []Def, graded map[stri
 			iv = stats.BootstrapMeanInterval(a.values, z.opt.Resamples, z.opt.Confidence, z.opt.Seed)
 		case bin:
 			iv = stats.ProportionInterval(z.opt.CI, a.ones, a.n, z.opt.Confidence)
+		case a.outside > 0:
+			iv = normalMean(a, z.opt.Confidence)
 		default:
 			iv = stats.UnitMeanInterval(a.sum, a.sum2, a.n, z.opt.Confidence)
 		}
@@ -406,4 +413,18 @@ func Summarize(samples []Sample, opt Options) (*results.Score, error) {
 		}
 	}
 	return z.Score(), nil
+}
+
+// normalMean is the normal interval mean ± z·s/√n of values that are not
+// all in [0, 1] (a harness's perplexity or a 1-10 grade), with the
+// sample standard deviation s; one value gives the value itself.
+func normalMean(a *acc, confidence float64) stats.Interval {
+	n := float64(a.n)
+	m := a.sum / n
+	if a.n < 2 {
+		return stats.Interval{Lo: m, Hi: m, Confidence: confidence, Method: "normal"}
+	}
+	v := max(0, (a.sum2-n*m*m)/(n-1))
+	h := stats.NormalQuantile(0.5+confidence/2) * math.Sqrt(v/n)
+	return stats.Interval{Lo: m - h, Hi: m + h, Confidence: confidence, Method: "normal"}
 }
