@@ -31,6 +31,7 @@ type GateRow struct {
 
 // Verdict is the plan's decision on one run.
 type Verdict struct {
+	Kind    string    `json:"kind"` // always "plan_gate"
 	Release bool      `json:"release"`
 	Reasons []string  `json:"reasons"` // why not, empty on release
 	Metrics []GateRow `json:"metrics"`
@@ -48,7 +49,7 @@ type Verdict struct {
 // Report-gate metrics are shown but never block; a value is never guessed
 // for a metric the run cannot measure.
 func (p *Plan) Gate(measured map[string]Measurement) Verdict {
-	v := Verdict{Reasons: []string{}, Metrics: []GateRow{}, NotMeasured: []string{}}
+	v := Verdict{Kind: "plan_gate", Reasons: []string{}, Metrics: []GateRow{}, NotMeasured: []string{}}
 	for _, prob := range p.Problems() {
 		v.Reasons = append(v.Reasons, "plan problem: "+prob)
 	}
