@@ -178,8 +178,8 @@ type CoverageReport struct {
 	N    int    `json:"n"`
 	Hash string `json:"hash"`
 	*Coverage
-	// Input names the case files in the text's first line; not in JSON.
-	Input string `json:"-"`
+	// Input names the case files in the text's first line.
+	Input string `json:"input,omitempty"`
 }
 
 // CoverageReportOf counts cases over rows x cols (as CoverageOf) and
@@ -350,16 +350,23 @@ func (s *SplitReport) Tables() []results.Table {
 }
 
 // LeakageCheck is a LeakageReport with what its text needs to say how it
-// was made: the split's sizes, salt and share, and the sources searched.
-// Its JSON is the LeakageReport's alone.
+// was made: the split's sizes, salt and share, and the sources searched
+// (all in its JSON, so that a saved check renders again).
 type LeakageCheck struct {
 	Kind string `json:"kind"` // always "cases_leakage"
 	LeakageReport
-	DevN     int      `json:"-"`
-	HoldoutN int      `json:"-"`
-	Salt     string   `json:"-"`
-	Share    float64  `json:"-"`
-	Searched []Source `json:"-"`
+	DevN     int              `json:"dev_n"`
+	HoldoutN int              `json:"holdout_n"`
+	Salt     string           `json:"salt"`
+	Share    float64          `json:"holdout_share"`
+	Searched []SearchedSource `json:"searched"`
+}
+
+// SearchedSource is an outside source a leakage check searched: its name
+// and how many questions it holds.
+type SearchedSource struct {
+	Name      string `json:"name"`
+	Questions int    `json:"questions"`
 }
 
 // CheckSplitLeakage splits cases (as Split, by share and salt) and checks
@@ -373,7 +380,11 @@ func (c LeakageConfig) CheckSplitLeakage(cases []Case, share float64, salt strin
 	if err != nil {
 		return nil, err
 	}
-	return &LeakageCheck{Kind: "cases_leakage", LeakageReport: rep, DevN: len(dev), HoldoutN: len(hold), Salt: salt, Share: share, Searched: sources}, nil
+	searched := make([]SearchedSource, len(sources))
+	for i, s := range sources {
+		searched[i] = SearchedSource{Name: s.Name, Questions: len(s.Texts)}
+	}
+	return &LeakageCheck{Kind: "cases_leakage", LeakageReport: rep, DevN: len(dev), HoldoutN: len(hold), Salt: salt, Share: share, Searched: searched}, nil
 }
 
 // WriteText writes the near-copies across the split, then those in each
@@ -394,7 +405,7 @@ func (l *LeakageCheck) WriteText(w io.Writer) error {
 	}
 	names := make([]string, len(l.Searched))
 	for i, s := range l.Searched {
-		names[i] = fmt.Sprintf("%s (%d)", s.Name, len(s.Texts))
+		names[i] = fmt.Sprintf("%s (%d)", s.Name, s.Questions)
 	}
 	list := strings.Join(names, ", ")
 	if list == "" {
