@@ -51,7 +51,7 @@ var replayKinds = map[string]replayKind{
 	"generate":       {"generate", func() results.Report { return new(generate.Result) }},
 	"run":            {"run", func() results.Report { return new(harness.RunReport) }},
 	"plan_check":     {"plan check", func() results.Report { return new(design.PlanCheck) }},
-	"plan_gate":      {"plan gate", func() results.Report { return new(design.Verdict) }},
+	"plan_gate":      {"plan gate", func() results.Report { return new(design.GateDecision) }},
 	"cases_coverage": {"cases coverage", func() results.Report { return new(design.CoverageReport) }},
 	"cases_hash":     {"cases hash", func() results.Report { return new(design.HashReport) }},
 	"cases_split":    {"cases split", func() results.Report { return new(design.SplitReport) }},

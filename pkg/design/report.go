@@ -101,7 +101,7 @@ func (c *PlanCheck) Tables() []results.Table {
 
 // WriteText writes the gate's table (one row a plan metric) and then
 // "release" or "no release:" with each reason.
-func (v *Verdict) WriteText(w io.Writer) error {
+func (v *GateDecision) WriteText(w io.Writer) error {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tfamily\tgate\tthreshold\tvalue\tn\tresult")
@@ -151,7 +151,7 @@ func (r GateRow) cells() [7]string {
 }
 
 // Tables returns the gate's metrics and its decision.
-func (v *Verdict) Tables() []results.Table {
+func (v *GateDecision) Tables() []results.Table {
 	t := results.Table{Title: "Release gate", Rows: [][]string{}}
 	for _, c := range []string{"metric", "family", "gate", "threshold", "value", "n", "result"} {
 		t.Columns = append(t.Columns, results.Column{Name: c})
