@@ -11,11 +11,11 @@ import (
 	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-var reportCommand = cli.Command{Name: "report", Summary: "render a saved score result (--json) as XLSX, HTML and charts without recomputing", Run: runReport}
+var reportCommand = cli.Command{Name: "report", Summary: "render a saved result (any command's --json) again as text, JSON, XLSX and HTML (score: charts too) without recomputing", Run: runReport}
 
 func runReport(e *cli.Env) error {
 	fs := cli.NewFlags(e, "report")
-	from := fs.String("from", "", "saved result `FILE` (the JSON of score --json); - reads standard input")
+	from := fs.String("from", "", "saved result `FILE` (the JSON of score --json, or of any command's --json); - reads standard input")
 	verdicts := fs.String("verdicts", "", "verdict `FILE` of the same run (the CSV of score --out)")
 	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset file name>\")")
 	asJSON := fs.Bool("json", false, "print the result as one JSON document instead of the text report")
@@ -41,6 +41,13 @@ func runReport(e *cli.Env) error {
 	}
 	if err != nil {
 		return err
+	}
+	kind, err := resultKind(*from, data)
+	if err != nil {
+		return err
+	}
+	if kind != "score" && kind != "judge" {
+		return replayReport(e, *from, kind, data, exp, *asJSON, *verdicts != "", *title != "")
 	}
 	res, tables, err := results.ReadResult(*from, data)
 	if err != nil {
@@ -100,4 +107,24 @@ func checkVerdicts(path, from string, res *results.Score) error {
 		return fmt.Errorf("%s does not belong to %s: %s", path, from, m.Reason)
 	}
 	return err
+}
+
+// replayReport renders a saved result other than score and judge from
+// its JSON alone, as the command that saved it renders it: the text (or
+// the JSON again, with --json) and, with --xlsx and --html, the workbook
+// and the page of its tables. The score-only flags are refused.
+func replayReport(e *cli.Env, from, kind string, data []byte, exp *cli.ExportFlags, asJSON, verdicts, title bool) error {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--verdicts", verdicts}, {"--charts", exp.Charts != ""}, {"--title", title}} {
+		if f.set {
+			return cli.Usagef("report: %s is for score and judge results; %s holds a %s result", f.name, from, kind)
+		}
+	}
+	r, cmd, err := decodeResult(from, kind, data)
+	if err != nil {
+		return err
+	}
+	return cli.Render(e, r, &cli.TableExport{JSON: asJSON, XLSX: exp.XLSX, HTML: exp.HTML, Cmd: cmd})
 }

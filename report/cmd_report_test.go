@@ -147,7 +147,10 @@ func TestReportErrors(t *testing.T) {
 	}
 	result := filepath.Join("testdata", "report_result.json")
 	bad := write("bad.json", "{\n  \"kind\": \"score\",\n  \"tool\": x\n}\n")
-	agree := write("agree.json", `{"kind": "agree"}`)
+	other := write("other.json", `{"kind": "nope"}`)
+	nokind := write("nokind.json", `{"total": 2}`)
+	power := write("power.json", `{"kind": "power", "mode": "mde"}`)
+	badpower := write("badpower.json", "{\"kind\": \"power\",\n \"baseline\": \"high\"}")
 	unknown := write("unknown.json", `{"kind": "score", "colour": 1}`)
 	short := write("short.csv", "id,question,answer,Domain,response,language,model,exact_substring,word_overlap,matching_words,total_golden_words,blank_response,empty_golden\n")
 	cases := []struct {
@@ -160,7 +163,11 @@ func TestReportErrors(t *testing.T) {
 		{"argument", []string{"report", "--from", result, "extra"}, 2, `unexpected argument "extra"`},
 		{"missing file", []string{"report", "--from", filepath.Join(dir, "nope.json")}, 1, "no such file"},
 		{"syntax", []string{"report", "--from", bad}, 1, "bad.json: line 3, column 11: invalid character 'x'"},
-		{"kind", []string{"report", "--from", agree}, 1, `a result of kind "agree"`},
+		{"kind", []string{"report", "--from", other}, 1, `a result of kind "nope"; evalbook report --from renders the --json of these kinds: aa, agree, calibration,`},
+		{"no kind", []string{"report", "--from", nokind}, 1, `a document with no "kind"`},
+		{"charts of power", []string{"report", "--from", power, "--charts", filepath.Join(dir, "ch")}, 2, "--charts is for score and judge results"},
+		{"title of power", []string{"report", "--from", power, "--title", "t"}, 2, "--title is for score and judge results"},
+		{"bad power", []string{"report", "--from", badpower}, 1, `a power result (power --json) that does not decode: line 2, column 19: json: cannot unmarshal string into Go struct field Power.baseline`},
 		{"unknown field", []string{"report", "--from", unknown}, 1, `unknown field "colour"`},
 		{"verdicts alone", []string{"report", "--from", result, "--verdicts", short}, 2, "--verdicts is only read for --xlsx or --html"},
 		{"negative rows", []string{"report", "--from", result, "--html", filepath.Join(dir, "x.html"), "--html-rows", "-1"}, 2, "--html-rows must not be negative"},

@@ -6,5 +6,5 @@ package main
 // writer with pkg/interop.
 import (
 	_ "github.com/evalbook/evalbook/pkg/parquetio"
-	_ "github.com/evalbook/evalbook/pkg/workbook"
+	_ "github.com/evalbook/evalbook/pkg/xlsxread"
 )

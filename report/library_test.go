@@ -142,7 +142,7 @@ func TestJSONIsTheLibraryResult(t *testing.T) {
 // Every library result a command renders is a results.Report.
 var (
 	_ results.Report = (*design.PlanCheck)(nil)
-	_ results.Report = (*design.Verdict)(nil)
+	_ results.Report = (*design.GateDecision)(nil)
 	_ results.Report = (*design.CoverageReport)(nil)
 	_ results.Report = (*design.HashReport)(nil)
 	_ results.Report = (*design.SplitReport)(nil)

@@ -13,11 +13,11 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/pkg/output"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/sample"
 	"github.com/evalbook/evalbook/pkg/score"
-	"github.com/evalbook/evalbook/pkg/sink"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/report/internal/cli"
@@ -149,15 +149,15 @@ func runScore(e *cli.Env) error {
 	if *out == "-" {
 		report = e.Stderr
 	}
-	if sink.IsEEE(*out) && *eeeModel == "" {
+	if output.IsEEE(*out) && *eeeModel == "" {
 		return cli.Usagef("score: --out %s: give the model id with --model (model_info.id of the export)", *out)
 	}
 	var partCols []string
 	if *partBy != "" {
 		partCols = strings.Split(*partBy, ",")
 	}
-	outs, err := sink.Open(sink.Options{Out: *out, Stdout: e.Stdout, Dir: *outDir, By: partCols, EEEModel: *eeeModel, Spool: exp.NeedVerdicts()})
-	var de *sink.DirError
+	outs, err := output.OpenRows(output.RowOptions{Out: *out, Stdout: e.Stdout, Dir: *outDir, By: partCols, EEEModel: *eeeModel, Spool: exp.NeedVerdicts()})
+	var de *output.DirError
 	if errors.As(err, &de) {
 		return cli.Usagef("score: --out-dir: %v", de.Err)
 	} else if err != nil {

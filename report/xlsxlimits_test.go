@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalbook/evalbook/pkg/workbook"
+	"github.com/evalbook/evalbook/pkg/xlsxread"
 )
 
 // bombWorkbook is a workbook whose first sheet is mib MiB of one
@@ -52,8 +52,8 @@ func bombWorkbook(t *testing.T, mib int) []byte {
 // and the flag; a bad limit is a usage error. Before the limits, the
 // sheet was inflated and read.
 func TestGenerateRefusesZipBomb(t *testing.T) {
-	saved := workbook.Limit
-	t.Cleanup(func() { workbook.Limit = saved })
+	saved := xlsxread.Limit
+	t.Cleanup(func() { xlsxread.Limit = saved })
 	dir := t.TempDir()
 	bomb := filepath.Join(dir, "bomb.xlsx")
 	if err := os.WriteFile(bomb, bombWorkbook(t, 20), 0o644); err != nil {

@@ -134,32 +134,33 @@ var rules = []rule{
 	// Edge: adapters from the result model to heavy libraries.
 	{pkg: "pkg/xlsxreport", allow: []string{"pkg/results"}, ext: []string{excelize}},
 	// XLSX input: a reader registered with qa from the edge (issue 2: excelize stays out of the core).
-	{pkg: "pkg/workbook", allow: []string{"pkg/qa"}, ext: []string{excelize}},
+	// xlsxread is the reader (xlsxreport, above, the writer).
+	{pkg: "pkg/xlsxread", allow: []string{"pkg/qa"}, ext: []string{excelize}},
 	// Parquet in and out (issue 13): arrow-go and its codecs, thrift and
 	// flatbuffers are a large tree, so the core must never import arrow-go
 	// (it is in heavy); parquetio registers its reader with qa from the
-	// edge, as workbook does, and writes results.Row values.
+	// edge, as xlsxread does, and writes results.Row values.
 	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks", "internal/outfile"}, ext: []string{arrow}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot, typesetting, ximage}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/tabular"}, ext: []string{gota}},
-	// export: the files a result becomes (workbook, page, charts), for the command and notebooks alike.
-	{pkg: "pkg/export", allow: []string{"pkg/results", "pkg/xlsxreport", "pkg/htmlreport", "pkg/chart", "internal/outfile"}},
 	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
 	// cgo) is an edge library; the store reads the result model and reuses the
 	// paired statistics, and nothing in the core imports it.
 	// Storage only (issue 26): the runs of mc, judge, task run and generate
 	// are built by report/internal/record, so store imports none of them.
 	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/sample"}, ext: []string{sqlite}}, // store -> sample: Samples gives a stored run as the one sample model
-	// sink: where a scoring run's rows go (verdict CSV, Parquet file and folder, Every Eval Ever, a spool for reports).
-	{pkg: "pkg/sink", allow: []string{"pkg/qa", "pkg/results", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
+	// output: writing a result's outputs, for the command and notebooks alike: the files a result
+	// becomes (workbook, page, charts) and where a scoring run's rows go (verdict CSV, Parquet file
+	// and folder, Every Eval Ever, a spool for reports).
+	{pkg: "pkg/output", allow: []string{"pkg/results", "pkg/xlsxreport", "pkg/htmlreport", "pkg/chart", "pkg/qa", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
 
 	// The command framework (issue 12, moved under the command by issue 26):
 	// the App (its commands, help and version), exit statuses, usage errors,
 	// flag parsing and the flags many commands share, output files and the
 	// report files a result becomes; only the commands in report/ call it.
-	{pkg: "report/internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/workbook", "pkg/export", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile", "report/internal/record"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
+	{pkg: "report/internal/cli", allow: []string{"pkg/results", "pkg/score", "pkg/tabular", "pkg/textnorm", "pkg/xlsxread", "pkg/output", "pkg/htmlreport", "pkg/chart", "pkg/store", "pkg/qa", "pkg/judge", "pkg/mc", "pkg/generate", "pkg/llm", "internal/outfile", "report/internal/record"}, ext: []string{"github.com/schollz/progressbar/v3"}}, // the LLM commands' progress bar on a terminal
 
 	// The runs the command records from mc, judge, task run and generate
 	// results (FromMC, FromJudge, FromTasks, Generate), beside their one caller.

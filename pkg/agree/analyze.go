@@ -218,7 +218,7 @@ func analyzeResult(t *codedTable, opt Options) (*Result, error) {
 		return nil, &noItemsError{t.file}
 	}
 	m := opt.Metric.For(len(t.raters))
-	a := &analysis{opt: opt, tab: t, res: &results.RaterAgreement{
+	a := &analysis{opt: opt, tab: t, res: &results.RaterAgreement{Kind: "agree",
 		Metric: m.String(), Raters: append([]string(nil), t.raters...),
 		Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
 		Disagreements: []results.RaterDisagreement{}, Warnings: []results.Warning{},

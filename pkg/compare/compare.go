@@ -300,6 +300,7 @@ func Versions(keys []string, old, new []float64, groups []string, opt Options) (
 func versions(keys []string, old, new []float64, groups []string, opt Options) *results.Comparison {
 	c := stats.ComparePaired(old, new, stats.CompareOptions{Method: opt.CI, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed})
 	rep := &results.Comparison{
+		Kind:    "compare",
 		OldFile: opt.OldName, NewFile: opt.NewName, Key: strings.Join(opt.Key, ","), Metric: opt.Metric, By: opt.By,
 		N: c.N, OldPass: c.OldPass, NewPass: c.NewPass, Old: c.OldMean, New: c.NewMean,
 		CI: opt.CI, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,

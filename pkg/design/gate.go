@@ -29,8 +29,12 @@ type GateRow struct {
 	Pass *bool `json:"pass"`
 }
 
-// Verdict is the plan's decision on one run.
-type Verdict struct {
+// GateDecision is the plan's decision on one run: release or not, with
+// the reasons (evalbook plan gate). It was called Verdict, a word that
+// elsewhere means one row's metric value (score.Verdict) or a judge's
+// decision on a pair (judge.Verdict).
+type GateDecision struct {
+	Kind    string    `json:"kind"` // always "plan_gate"
 	Release bool      `json:"release"`
 	Reasons []string  `json:"reasons"` // why not, empty on release
 	Metrics []GateRow `json:"metrics"`
@@ -47,8 +51,8 @@ type Verdict struct {
 // its threshold. Reasons lists each unmet condition in the plan's order.
 // Report-gate metrics are shown but never block; a value is never guessed
 // for a metric the run cannot measure.
-func (p *Plan) Gate(measured map[string]Measurement) Verdict {
-	v := Verdict{Reasons: []string{}, Metrics: []GateRow{}, NotMeasured: []string{}}
+func (p *Plan) Gate(measured map[string]Measurement) GateDecision {
+	v := GateDecision{Kind: "plan_gate", Reasons: []string{}, Metrics: []GateRow{}, NotMeasured: []string{}}
 	for _, prob := range p.Problems() {
 		v.Reasons = append(v.Reasons, "plan problem: "+prob)
 	}
@@ -100,3 +104,8 @@ func (p *Plan) Gate(measured map[string]Measurement) Verdict {
 	v.Release = len(v.Reasons) == 0
 	return v
 }
+
+// Verdict is the old name of GateDecision.
+//
+// Deprecated: use GateDecision.
+type Verdict = GateDecision

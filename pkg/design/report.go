@@ -65,11 +65,12 @@ func LoadCases(files []File, plan *Plan) ([]Case, Vocabulary, string, error) {
 // PlanCheck is the list of a plan's problems (Plan.Problems), as `evalbook
 // plan check` prints it.
 type PlanCheck struct {
+	Kind     string   `json:"kind"` // always "plan_check"
 	Problems []string `json:"problems"`
 }
 
 // Check returns the plan's problems as a PlanCheck.
-func (p *Plan) Check() *PlanCheck { return &PlanCheck{Problems: p.Problems()} }
+func (p *Plan) Check() *PlanCheck { return &PlanCheck{Kind: "plan_check", Problems: p.Problems()} }
 
 // WriteText writes "no problems", or the count and one problem a line.
 func (c *PlanCheck) WriteText(w io.Writer) error {
@@ -100,7 +101,7 @@ func (c *PlanCheck) Tables() []results.Table {
 
 // WriteText writes the gate's table (one row a plan metric) and then
 // "release" or "no release:" with each reason.
-func (v *Verdict) WriteText(w io.Writer) error {
+func (v *GateDecision) WriteText(w io.Writer) error {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tfamily\tgate\tthreshold\tvalue\tn\tresult")
@@ -150,7 +151,7 @@ func (r GateRow) cells() [7]string {
 }
 
 // Tables returns the gate's metrics and its decision.
-func (v *Verdict) Tables() []results.Table {
+func (v *GateDecision) Tables() []results.Table {
 	t := results.Table{Title: "Release gate", Rows: [][]string{}}
 	for _, c := range []string{"metric", "family", "gate", "threshold", "value", "n", "result"} {
 		t.Columns = append(t.Columns, results.Column{Name: c})
@@ -173,11 +174,12 @@ func (v *Verdict) Tables() []results.Table {
 // hash, as `evalbook cases coverage` prints it. Its JSON is the Coverage's
 // fields after n and hash.
 type CoverageReport struct {
+	Kind string `json:"kind"` // always "cases_coverage"
 	N    int    `json:"n"`
 	Hash string `json:"hash"`
 	*Coverage
-	// Input names the case files in the text's first line; not in JSON.
-	Input string `json:"-"`
+	// Input names the case files in the text's first line.
+	Input string `json:"input,omitempty"`
 }
 
 // CoverageReportOf counts cases over rows x cols (as CoverageOf) and
@@ -188,7 +190,7 @@ func CoverageReportOf(cases []Case, rows, cols string, v Vocabulary, min int, in
 	if err != nil {
 		return nil, err
 	}
-	return &CoverageReport{N: len(cases), Hash: Hash(cases), Coverage: cov, Input: input}, nil
+	return &CoverageReport{Kind: "cases_coverage", N: len(cases), Hash: Hash(cases), Coverage: cov, Input: input}, nil
 }
 
 // WriteText writes the heading, the matrix with row totals, the thin cells
@@ -262,12 +264,15 @@ func (r *CoverageReport) Tables() []results.Table {
 // HashReport is the content hash of a set of cases, as `evalbook cases
 // hash --json` prints it; its text is the hash alone.
 type HashReport struct {
+	Kind string `json:"kind"` // always "cases_hash"
 	Hash string `json:"hash"`
 	N    int    `json:"n"`
 }
 
 // HashOf returns the Hash of cases and their number.
-func HashOf(cases []Case) *HashReport { return &HashReport{Hash: Hash(cases), N: len(cases)} }
+func HashOf(cases []Case) *HashReport {
+	return &HashReport{Kind: "cases_hash", Hash: Hash(cases), N: len(cases)}
+}
 
 // WriteText writes the hash alone on a line, so that it can label a file.
 func (h *HashReport) WriteText(w io.Writer) error {
@@ -287,6 +292,7 @@ func (h *HashReport) Tables() []results.Table {
 // SplitReport is a dev/holdout split by ids, as `evalbook cases split`
 // prints it. Dev and Holdout hold sorted ids.
 type SplitReport struct {
+	Kind    string   `json:"kind"` // always "cases_split"
 	Salt    string   `json:"salt"`
 	Share   float64  `json:"holdout_share"`
 	Dev     []string `json:"dev"`
@@ -299,7 +305,7 @@ func SplitOf(cases []Case, share float64, salt string) (*SplitReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SplitReport{Salt: salt, Share: share, Dev: sortedIDs(dev), Holdout: sortedIDs(hold)}, nil
+	return &SplitReport{Kind: "cases_split", Salt: salt, Share: share, Dev: sortedIDs(dev), Holdout: sortedIDs(hold)}, nil
 }
 
 func sortedIDs(cases []Case) []string {
@@ -344,15 +350,23 @@ func (s *SplitReport) Tables() []results.Table {
 }
 
 // LeakageCheck is a LeakageReport with what its text needs to say how it
-// was made: the split's sizes, salt and share, and the sources searched.
-// Its JSON is the LeakageReport's alone.
+// was made: the split's sizes, salt and share, and the sources searched
+// (all in its JSON, so that a saved check renders again).
 type LeakageCheck struct {
+	Kind string `json:"kind"` // always "cases_leakage"
 	LeakageReport
-	DevN     int      `json:"-"`
-	HoldoutN int      `json:"-"`
-	Salt     string   `json:"-"`
-	Share    float64  `json:"-"`
-	Searched []Source `json:"-"`
+	DevN     int              `json:"dev_n"`
+	HoldoutN int              `json:"holdout_n"`
+	Salt     string           `json:"salt"`
+	Share    float64          `json:"holdout_share"`
+	Searched []SearchedSource `json:"searched"`
+}
+
+// SearchedSource is an outside source a leakage check searched: its name
+// and how many questions it holds.
+type SearchedSource struct {
+	Name      string `json:"name"`
+	Questions int    `json:"questions"`
 }
 
 // CheckSplitLeakage splits cases (as Split, by share and salt) and checks
@@ -366,7 +380,11 @@ func (c LeakageConfig) CheckSplitLeakage(cases []Case, share float64, salt strin
 	if err != nil {
 		return nil, err
 	}
-	return &LeakageCheck{LeakageReport: rep, DevN: len(dev), HoldoutN: len(hold), Salt: salt, Share: share, Searched: sources}, nil
+	searched := make([]SearchedSource, len(sources))
+	for i, s := range sources {
+		searched[i] = SearchedSource{Name: s.Name, Questions: len(s.Texts)}
+	}
+	return &LeakageCheck{Kind: "cases_leakage", LeakageReport: rep, DevN: len(dev), HoldoutN: len(hold), Salt: salt, Share: share, Searched: searched}, nil
 }
 
 // WriteText writes the near-copies across the split, then those in each
@@ -387,7 +405,7 @@ func (l *LeakageCheck) WriteText(w io.Writer) error {
 	}
 	names := make([]string, len(l.Searched))
 	for i, s := range l.Searched {
-		names[i] = fmt.Sprintf("%s (%d)", s.Name, len(s.Texts))
+		names[i] = fmt.Sprintf("%s (%d)", s.Name, s.Questions)
 	}
 	list := strings.Join(names, ", ")
 	if list == "" {

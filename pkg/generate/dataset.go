@@ -43,7 +43,7 @@ func ReadQuestionsFile(path, language string) ([]Question, error) {
 // its extension gives the format and its <name>_<language> form a
 // language): CSV (.csv, .txt or no extension) with a header row or JSON
 // Lines (.jsonl, .ndjson) through pkg/tabular, or a format registered
-// with pkg/qa (.xlsx when pkg/workbook is imported: the first sheet,
+// with pkg/qa (.xlsx when pkg/xlsxread is imported: the first sheet,
 // rows numbered as in Excel). The dataset needs a question column (a
 // "question" key on every JSON line, which may leave out others); id,
 // answer, Domain and language are copied when present. A JSON value is

@@ -69,6 +69,7 @@ var ErrIncomplete = errors.New("the run is incomplete: no response table is writ
 
 // Result is what a run did: its JSON is `evalbook generate --json`.
 type Result struct {
+	Kind  string `json:"kind"` // always "generate"
 	Model string `json:"model"`
 	// Questions is the number of questions asked; Received the replies
 	// obtained (from the endpoint or the cache); Failed the questions
@@ -160,7 +161,7 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 		return nil, errors.New("generate: Options.Templates is nil")
 	}
 	workers := max(opt.Workers, 1)
-	res := &Result{Model: opt.Model, Questions: len(qs), Cache: opt.Cache, Warnings: TemplateWarnings(qs, opt.Templates)}
+	res := &Result{Kind: "generate", Model: opt.Model, Questions: len(qs), Cache: opt.Cache, Warnings: TemplateWarnings(qs, opt.Templates)}
 	if res.Cache == "" {
 		res.Cache = "memory"
 	}

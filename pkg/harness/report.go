@@ -217,6 +217,7 @@ type PassCount struct {
 // pass counts overall, per plan metric and per task, and (in JSON, when
 // Rows is set) every case's row.
 type RunReport struct {
+	Kind                string         `json:"kind"` // always "run"
 	System              SystemInfo     `json:"system"`
 	Cases               string         `json:"cases"`
 	DatasetHash         string         `json:"dataset_hash"`
@@ -245,7 +246,7 @@ func ratio(p, n int) *float64 {
 // input (their Hash is hash). The report keeps rows: set Rows to nil to
 // leave them out of its JSON.
 func NewRunReport(rows []RunRow, sys SystemInfo, input, hash string) *RunReport {
-	s := &RunReport{System: sys, Cases: input, DatasetHash: hash, N: len(rows), Rows: rows,
+	s := &RunReport{Kind: "run", System: sys, Cases: input, DatasetHash: hash, N: len(rows), Rows: rows,
 		Outcomes: map[string]int{KindAnswer: 0, KindAbstain: 0, KindError: 0},
 		Metrics:  []PassCount{}, ByTask: []PassCount{}}
 	for _, r := range rows {

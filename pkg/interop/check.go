@@ -25,6 +25,7 @@ const Tolerance = 1e-9
 // reported, the mean recomputed from its per-sample records beside the
 // reported value. It is evalbook import --check's result.
 type CheckReport struct {
+	Kind    string `json:"kind"` // always "import_check"
 	Format  string `json:"format"`
 	Source  string `json:"source"`
 	Version string `json:"version,omitempty"`
@@ -267,7 +268,7 @@ func CheckRun(run *Run) (*CheckReport, error) {
 // group are skipped; a reported figure with no per-sample values, or
 // reported as something else than a number, is unchecked.
 func (c *Checker) Report(run *Run) (*CheckReport, error) {
-	rep := &CheckReport{Format: run.Format, Source: run.Source, Version: run.Version, Records: max(c.n, run.Count), Warnings: slices.Clone(run.Warnings), Incomplete: slices.Clone(run.Short)}
+	rep := &CheckReport{Kind: "import_check", Format: run.Format, Source: run.Source, Version: run.Version, Records: max(c.n, run.Count), Warnings: slices.Clone(run.Warnings), Incomplete: slices.Clone(run.Short)}
 	opaque := map[[2]string]bool{}
 	for _, o := range run.Opaque {
 		opaque[o] = true

@@ -10,7 +10,7 @@
 // (Every Eval Ever aggregate JSON plus instance JSONL) and openai-batch
 // (OpenAI Batch API output JSONL joined with its request file). An edge
 // package adds a format with Register from its init function, as
-// pkg/workbook adds XLSX to pkg/qa: lighteval's details_*.parquet files
+// pkg/xlsxread adds XLSX to pkg/qa: lighteval's details_*.parquet files
 // are read that way, so this package stays on the standard library.
 //
 // Every reader is bounded (Options.Limits): a JSONL line, a JSON file, a

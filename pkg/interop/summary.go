@@ -14,6 +14,7 @@ import (
 // Summary is what evalbook import prints without --check: the run read,
 // per model and task the number of samples and each metric's mean.
 type Summary struct {
+	Kind     string            `json:"kind"` // always "import"
 	Format   string            `json:"format"`
 	Source   string            `json:"source"`
 	Version  string            `json:"version,omitempty"`
@@ -45,7 +46,7 @@ type SummaryMetric struct {
 
 // Summarize describes a run read whole.
 func Summarize(run *Run) *Summary {
-	s := &Summary{Format: run.Format, Source: run.Source, Version: run.Version, Model: run.Model, Records: max(len(run.Samples), run.Count),
+	s := &Summary{Kind: "import", Format: run.Format, Source: run.Source, Version: run.Version, Model: run.Model, Records: max(len(run.Samples), run.Count),
 		Partial: run.Partial, Files: append([]string{}, run.Files...), Reported: len(run.Reported), Warnings: run.Warnings}
 	type key struct{ model, task string }
 	idx := map[key]int{}

@@ -38,6 +38,21 @@ func (s Share) MarshalJSON() ([]byte, error) {
 	}{s.Hits, s.N, v})
 }
 
+// UnmarshalJSON reads what MarshalJSON writes; the value is recomputed
+// from hits and n.
+func (s *Share) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Hits  int      `json:"hits"`
+		N     int      `json:"n"`
+		Value *float64 `json:"value"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	s.Hits, s.N = v.Hits, v.N
+	return nil
+}
+
 // Probes is the bias fingerprint of a judge over labelled pairs, each
 // asked in both orders:
 //

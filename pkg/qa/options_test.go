@@ -223,16 +223,16 @@ func TestEmptyFileNamesRenamedColumns(t *testing.T) {
 }
 
 // TestXLSXWithoutReader: .xlsx with no reader registered says which
-// package to import (pkg/qa's tests do not import pkg/workbook).
+// package to import (pkg/qa's tests do not import pkg/xlsxread).
 func TestXLSXWithoutReader(t *testing.T) {
 	if _, ok := formats["xlsx"]; ok {
 		t.Skip("an xlsx reader is registered")
 	}
 	_, err := Score(context.Background(), strings.NewReader("PK"), "run.xlsx", Options{})
-	if err == nil || !strings.Contains(err.Error(), `unknown input format "xlsx"`) || !strings.Contains(err.Error(), "import github.com/evalbook/evalbook/pkg/workbook") {
-		t.Errorf("error %v, want the unknown format naming pkg/workbook", err)
+	if err == nil || !strings.Contains(err.Error(), `unknown input format "xlsx"`) || !strings.Contains(err.Error(), "import github.com/evalbook/evalbook/pkg/xlsxread") {
+		t.Errorf("error %v, want the unknown format naming pkg/xlsxread", err)
 	}
-	if _, err := Open(strings.NewReader("PK"), "run.xlsx", ""); err == nil || !strings.Contains(err.Error(), "pkg/workbook") {
-		t.Errorf("Open: error %v, want one naming pkg/workbook", err)
+	if _, err := Open(strings.NewReader("PK"), "run.xlsx", ""); err == nil || !strings.Contains(err.Error(), "pkg/xlsxread") {
+		t.Errorf("Open: error %v, want one naming pkg/xlsxread", err)
 	}
 }

@@ -6,9 +6,9 @@
 // Input is CSV (UTF-8 with or without a byte-order mark, LF or CRLF),
 // JSONL (one object per line), or any format registered with
 // RegisterFormat. The XLSX reader is package
-// github.com/evalbook/evalbook/pkg/workbook, kept out of this package
+// github.com/evalbook/evalbook/pkg/xlsxread, kept out of this package
 // because it needs excelize: import it (for its side effect, with
-// `import _ "github.com/evalbook/evalbook/pkg/workbook"`) to score .xlsx
+// `import _ "github.com/evalbook/evalbook/pkg/xlsxread"`) to score .xlsx
 // files. Files are streamed: CSV is cut into blocks of whole
 // records, scored on all cores, and written back in file order, so a
 // million-row file needs a few megabytes of memory.
@@ -378,7 +378,7 @@ func Open(r io.Reader, name, format string) (RowSource, error) {
 func unknownFormat(name, format string) error {
 	err := fmt.Errorf("%s: unknown input format %q (known: csv, jsonl%s)", name, format, registeredList())
 	if format == "xlsx" {
-		err = fmt.Errorf("%w; to read .xlsx files, import github.com/evalbook/evalbook/pkg/workbook", err)
+		err = fmt.Errorf("%w; to read .xlsx files, import github.com/evalbook/evalbook/pkg/xlsxread", err)
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 // test and McNemar's test over them, the change in pass rate with a
 // paired bootstrap interval, and optionally the same counts per group.
 type Comparison struct {
+	Kind string `json:"kind"` // always "compare"
 	// OldFile and NewFile name the two versions (the files compared).
 	OldFile string `json:"old_file"`
 	NewFile string `json:"new_file"`

@@ -22,6 +22,7 @@ import (
 // pairs per item; for alpha the nominal agreement over pairable ratings,
 // next to the disagreements alpha is made of.
 type RaterAgreement struct {
+	Kind                 string   `json:"kind"` // always "agree"
 	Metric               string   `json:"metric"`
 	Raters               []string `json:"raters"`
 	Weights              string   `json:"weights,omitempty"` // linear or quadratic; "" unweighted

@@ -42,6 +42,12 @@ func ReadResult(name string, data []byte) (*Score, []Table, error) {
 	return res, tables, nil
 }
 
+// JSONErrorAt says err, an error of decoding data as JSON, with the
+// line and column where it is when err is a syntax or type error, e.g.
+// "line 3, column 11: invalid character 'x' looking for beginning of
+// value".
+func JSONErrorAt(data []byte, err error) string { return jsonErr(data, err) }
+
 // jsonErr adds the line and column to a JSON syntax error.
 func jsonErr(data []byte, err error) string {
 	var se *json.SyntaxError

@@ -9,7 +9,7 @@ import (
 // gets it from the library: it writes the command's text, gives its
 // figures as tables (for a workbook, a page or a notebook), and encodes
 // as the command's JSON document with encoding/json. Comparison,
-// RaterAgreement and the report types of pkg/design, pkg/harness, pkg/mc
+// Score, RaterAgreement and the report types of pkg/design, pkg/harness, pkg/mc
 // and pkg/judge are Reports.
 type Report interface {
 	WriteText(w io.Writer) error

@@ -147,3 +147,42 @@ func TestReadScoreRefuses(t *testing.T) {
 		t.Errorf("empty input: %v is not ErrNoDocument", err)
 	}
 }
+
+// TestScoreTables: a Score is a Report; its tables are the settings, one
+// table per grouping (the sample has Domain), the agreement buckets and
+// the warnings, with the figures of the result.
+func TestScoreTables(t *testing.T) {
+	var r Report = sample()
+	tabs := r.Tables()
+	var titles []string
+	for _, tb := range tabs {
+		if err := tb.Check(); err != nil {
+			t.Errorf("%s: %v", tb.Title, err)
+		}
+		titles = append(titles, tb.Title)
+	}
+	want := []string{"Dataset and settings", "Accuracy by Domain", "Agreement between metrics", "Warnings"}
+	if !reflect.DeepEqual(titles, want) {
+		t.Fatalf("titles %q, want %q", titles, want)
+	}
+	if got := tabs[0].Rows[0]; got[0] != "dataset" || got[1] != "x.csv" {
+		t.Errorf("settings row %q", got)
+	}
+	if !reflect.DeepEqual(tabs[1], GroupTable(sample(), "Domain")) {
+		t.Errorf("group table %+v", tabs[1])
+	}
+	// The sample's one pair: a and b, both pass on 1 row, no other bucket.
+	if got := tabs[2].Rows; !reflect.DeepEqual(got, [][]string{{"a", "b", "1", "0", "0", "0"}}) {
+		t.Errorf("agreement rows %q", got)
+	}
+	if got := tabs[3].Rows[0]; got[0] != "empty_golden" || got[1] != "1" {
+		t.Errorf("warning row %q", got)
+	}
+	// No grouping: one table of the combined line.
+	s := sample()
+	s.Groups, s.Settings.By = nil, nil
+	tabs = s.Tables()
+	if tabs[1].Title != "Accuracy" || len(tabs[1].Rows) != 1 || tabs[1].Rows[0][0] != "combined" || tabs[1].Rows[0][1] != "3" {
+		t.Errorf("ungrouped table %+v", tabs[1])
+	}
+}

@@ -1,7 +1,7 @@
 // Command genbomb writes a small XLSX workbook whose one sheet inflates to
 // a chosen size: a zip bomb for the hostile-input figures of the README
 // (what score and generate do with it) and for trying the limits of
-// pkg/workbook by hand.
+// pkg/xlsxread by hand.
 //
 // Usage:
 //

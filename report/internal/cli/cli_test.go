@@ -19,7 +19,7 @@ import (
 	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/tabular"
-	"github.com/evalbook/evalbook/pkg/workbook"
+	"github.com/evalbook/evalbook/pkg/xlsxread"
 )
 
 // helpFS holds a help file for each name.
@@ -456,8 +456,8 @@ func TestClientFlagsConfig(t *testing.T) {
 }
 
 func TestWorkbookLimitFlags(t *testing.T) {
-	saved := workbook.Limit
-	t.Cleanup(func() { workbook.Limit = saved })
+	saved := xlsxread.Limit
+	t.Cleanup(func() { xlsxread.Limit = saved })
 	for _, c := range []struct {
 		args []string
 		want string
@@ -476,8 +476,8 @@ func TestWorkbookLimitFlags(t *testing.T) {
 			t.Errorf("%q: %v, want %q", c.args, err, c.want)
 		}
 	}
-	if workbook.Limit.MaxInflated != 8<<20 || workbook.Limit.MaxRatio != 20 {
-		t.Errorf("workbook.Limit %+v after Apply", workbook.Limit)
+	if xlsxread.Limit.MaxInflated != 8<<20 || xlsxread.Limit.MaxRatio != 20 {
+		t.Errorf("xlsxread.Limit %+v after Apply", xlsxread.Limit)
 	}
 }
 

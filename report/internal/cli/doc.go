@@ -20,5 +20,5 @@
 // The package keeps no state of its own between calls: everything a
 // command needs comes through its Env or the values the flag declarations
 // return. (Two flags set limits that live in other packages,
-// tabular.Limit and workbook.Limit, which is how the readers read them.)
+// tabular.Limit and xlsxread.Limit, which is how the readers read them.)
 package cli

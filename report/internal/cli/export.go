@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"os"
 
-	"github.com/evalbook/evalbook/internal/outfile"
 	"github.com/evalbook/evalbook/pkg/chart"
-	"github.com/evalbook/evalbook/pkg/export"
 	"github.com/evalbook/evalbook/pkg/htmlreport"
+	"github.com/evalbook/evalbook/pkg/output"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
@@ -64,43 +61,12 @@ func (x *ExportFlags) Check(cmd string) error {
 	return nil
 }
 
-// VerdictSpool holds the verdict CSV of a run that did not ask for one
-// (no --out), in a temporary file, so that the workbook and the HTML page
-// can list every row without keeping them in memory.
-type VerdictSpool struct {
-	f  *os.File
-	bw *bufio.Writer
-}
-
-// NewVerdictSpool opens an empty spool in a temporary file (removed by
-// Remove, or by Main on a signal).
-func NewVerdictSpool() (*VerdictSpool, error) {
-	f, err := outfile.TempFile("evalbook-verdicts-*.csv")
-	if err != nil {
-		return nil, err
-	}
-	return &VerdictSpool{f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
-}
-
-func (v *VerdictSpool) Write(p []byte) (int, error) { return v.bw.Write(p) }
-
-// Finish flushes the spool and returns its path.
-func (v *VerdictSpool) Finish() (string, error) {
-	if err := v.bw.Flush(); err != nil {
-		return "", err
-	}
-	return v.f.Name(), v.f.Close()
-}
-
-// Remove deletes the spool file.
-func (v *VerdictSpool) Remove() { outfile.RemoveTemp(v.f) }
-
-// ExportScore writes the report files asked for by x (pkg/export),
+// ExportScore writes the report files asked for by x (pkg/output),
 // reading the verdict rows from the file verdicts ("" when there is none),
 // and says on stderr what it wrote. Tables are extra tables shown after
 // the agreement (e.g. a judge's review).
 func ExportScore(e *Env, x *ExportFlags, res *results.Score, tables []results.Table, verdicts, verdictsName string) error {
-	done, err := export.Score(res, export.Options{XLSX: x.XLSX, HTML: x.HTML, Charts: x.Charts, HTMLRows: x.HTMLRows,
+	done, err := output.WriteScore(res, output.Files{XLSX: x.XLSX, HTML: x.HTML, Charts: x.Charts, HTMLRows: x.HTMLRows,
 		Verdicts: verdicts, VerdictsName: verdictsName, Tables: tables})
 	Wrote(e, done)
 	return err
@@ -108,7 +74,7 @@ func ExportScore(e *Env, x *ExportFlags, res *results.Score, tables []results.Ta
 
 // WriteFigures writes each figure as NAME.png and NAME.svg in dir.
 func WriteFigures(e *Env, dir string, figs []chart.Named) error {
-	line, err := export.Figures(dir, figs)
+	line, err := output.WriteFigures(dir, figs)
 	if err == nil {
 		Wrote(e, []string{line})
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"flag"
 
-	"github.com/evalbook/evalbook/pkg/export"
+	"github.com/evalbook/evalbook/pkg/output"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
@@ -27,7 +27,7 @@ func AddTableExportFlags(fs *flag.FlagSet) *TableExport {
 
 // WriteFiles writes the tables to the files asked for, each atomically.
 func (t *TableExport) WriteFiles(e *Env, title string, tables []results.Table) error {
-	done, err := export.Tables(title, tables, t.XLSX, t.HTML)
+	done, err := output.WriteTables(title, tables, t.XLSX, t.HTML)
 	if t.Counted && len(done) > 0 && done[0] == t.XLSX {
 		done[0] += " (" + Plural(len(tables), "table", "tables") + ")"
 	}

@@ -1,4 +1,4 @@
-package workbook
+package xlsxread
 
 import (
 	"archive/zip"
@@ -59,8 +59,8 @@ func (l Limits) orDefault() Limits {
 	return l
 }
 
-const sizeHint = "raise it with --max-inflated-mib (workbook.Limit.MaxInflated) if the workbook is genuine"
-const ratioHint = "raise it with --max-inflate-ratio (workbook.Limit.MaxRatio) if the workbook is genuine"
+const sizeHint = "raise it with --max-inflated-mib (xlsxread.Limit.MaxInflated) if the workbook is genuine"
+const ratioHint = "raise it with --max-inflate-ratio (xlsxread.Limit.MaxRatio) if the workbook is genuine"
 
 func mib(n int64) string {
 	if n%(1<<20) == 0 {

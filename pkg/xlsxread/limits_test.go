@@ -1,4 +1,4 @@
-package workbook
+package xlsxread
 
 import (
 	"archive/zip"

@@ -1,4 +1,4 @@
-package sink
+package output
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ const table = "question,answer,Domain,response,model\n" +
 	"q2,Paris,geo,Rome,a\n" +
 	"q3,Tagore,lit,Tagore,b\n"
 
-func score(t *testing.T, o *Outputs) *qa.Options {
+func score(t *testing.T, o *Rows) *qa.Options {
 	t.Helper()
 	var opt qa.Options
 	o.Attach(&opt)
@@ -25,10 +25,10 @@ func score(t *testing.T, o *Outputs) *qa.Options {
 
 // One run writes the verdict CSV, a partitioned folder and a spool at
 // once; nothing is in place before Commit.
-func TestOutputsCommit(t *testing.T) {
+func TestRowsCommit(t *testing.T) {
 	dir := t.TempDir()
 	out, parts := filepath.Join(dir, "v.csv"), filepath.Join(dir, "parts")
-	o, err := Open(Options{Out: out, Dir: parts, By: []string{"model"}, Spool: true})
+	o, err := OpenRows(RowOptions{Out: out, Dir: parts, By: []string{"model"}, Spool: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +72,10 @@ func TestOutputsCommit(t *testing.T) {
 
 // With Parquet out and reports asked for, the verdict CSV is a spool
 // that Close removes; a run that fails before Commit leaves no file.
-func TestOutputsSpoolAndAbort(t *testing.T) {
+func TestRowsSpoolAndAbort(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "v.parquet")
-	o, err := Open(Options{Out: out, Spool: true})
+	o, err := OpenRows(RowOptions{Out: out, Spool: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestOutputsSpoolAndAbort(t *testing.T) {
 	}
 
 	failed := filepath.Join(dir, "never.csv")
-	o2, err := Open(Options{Out: failed})
+	o2, err := OpenRows(RowOptions{Out: failed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +118,11 @@ func TestOutputsSpoolAndAbort(t *testing.T) {
 }
 
 // An Every Eval Ever export needs its model id; a folder with no partition column is a DirError.
-func TestOpenErrors(t *testing.T) {
-	if _, err := Open(Options{Out: filepath.Join(t.TempDir(), "x.eee.json")}); err == nil || !strings.Contains(err.Error(), "model id") {
+func TestOpenRowsErrors(t *testing.T) {
+	if _, err := OpenRows(RowOptions{Out: filepath.Join(t.TempDir(), "x.eee.json")}); err == nil || !strings.Contains(err.Error(), "model id") {
 		t.Errorf("EEE without model: %v", err)
 	}
-	_, err := Open(Options{Dir: filepath.Join(t.TempDir(), "p")})
+	_, err := OpenRows(RowOptions{Dir: filepath.Join(t.TempDir(), "p")})
 	if _, ok := err.(*DirError); !ok {
 		t.Errorf("no partition column: %T %v, want *DirError", err, err)
 	}

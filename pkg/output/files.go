@@ -1,15 +1,4 @@
-// Package export writes evalbook results to the files people forward: an
-// Excel workbook, a self-contained HTML page and chart images (PNG and
-// SVG). It is the one place the command and a notebook turn a result into
-// files; each file is written atomically (a temporary file beside it,
-// renamed into place once complete), so a failed write leaves any earlier
-// file intact.
-//
-// It is an edge package: it joins pkg/xlsxreport (excelize), pkg/htmlreport
-// and pkg/chart (gonum/plot), which the core must not import.
-//
-//	written, err := export.Score(res, export.Options{XLSX: "report.xlsx", HTML: "report.html", Verdicts: "verdicts.csv"})
-package export
+package output
 
 import (
 	"fmt"
@@ -24,9 +13,9 @@ import (
 	"github.com/evalbook/evalbook/pkg/xlsxreport"
 )
 
-// Options names the files to write ("" writes none of that kind) and what
-// goes into them.
-type Options struct {
+// Files names the report files WriteScore writes ("" writes none of that
+// kind) and what goes into them.
+type Files struct {
 	XLSX, HTML string
 	// Charts is a directory that receives every chart as NAME.png and
 	// NAME.svg; it is created when missing.
@@ -43,10 +32,10 @@ type Options struct {
 	Tables []results.Table
 }
 
-// Score writes a score result to the files opt names and returns one line
-// per file or folder written, e.g. "report.xlsx (6 sheets, 284 verdict
-// rows, 43 disagreements)".
-func Score(res *results.Score, opt Options) ([]string, error) {
+// WriteScore writes a score result to the files opt names and returns one
+// line per file or folder written, e.g. "report.xlsx (6 sheets, 284
+// verdict rows, 43 disagreements)".
+func WriteScore(res *results.Score, opt Files) ([]string, error) {
 	var done []string
 	open := func() (io.ReadCloser, error) {
 		if opt.Verdicts == "" {
@@ -101,7 +90,7 @@ func Score(res *results.Score, opt Options) ([]string, error) {
 		if err != nil {
 			return done, err
 		}
-		line, err := Figures(opt.Charts, figs)
+		line, err := WriteFigures(opt.Charts, figs)
 		if err != nil {
 			return done, err
 		}
@@ -110,10 +99,10 @@ func Score(res *results.Score, opt Options) ([]string, error) {
 	return done, nil
 }
 
-// Tables writes tables (any result's Tables()) as a workbook with a sheet
-// per table to xlsx and as one HTML page to html, either "" to skip it,
-// both under title, and returns one line per file written.
-func Tables(title string, tables []results.Table, xlsx, html string) ([]string, error) {
+// WriteTables writes tables (any result's Tables()) as a workbook with a
+// sheet per table to xlsx and as one HTML page to html, either "" to skip
+// it, both under title, and returns one line per file written.
+func WriteTables(title string, tables []results.Table, xlsx, html string) ([]string, error) {
 	var done []string
 	if xlsx != "" {
 		if err := outfile.Write(xlsx, func(w io.Writer) error { return xlsxreport.WriteTables(w, title, tables) }); err != nil {
@@ -130,10 +119,10 @@ func Tables(title string, tables []results.Table, xlsx, html string) ([]string, 
 	return done, nil
 }
 
-// Figures writes each figure as NAME.png and NAME.svg in dir (created
+// WriteFigures writes each figure as NAME.png and NAME.svg in dir (created
 // when missing) and returns a line saying so, followed by the figures'
 // warnings (one per code), each on its own line.
-func Figures(dir string, figs []chart.Named) (string, error) {
+func WriteFigures(dir string, figs []chart.Named) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -158,11 +147,4 @@ func Figures(dir string, figs []chart.Named) (string, error) {
 		}
 	}
 	return line, nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

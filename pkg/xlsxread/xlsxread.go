@@ -1,13 +1,13 @@
-// Package workbook reads response tables from Excel workbooks (.xlsx) for
+// Package xlsxread reads response tables from Excel workbooks (.xlsx) for
 // pkg/qa. It is an edge package: it needs excelize, which the core must
 // not import, so it plugs into qa through qa.RegisterFormat when imported:
 //
-//	import _ "github.com/evalbook/evalbook/pkg/workbook"
+//	import _ "github.com/evalbook/evalbook/pkg/xlsxread"
 //
 // The first sheet is read, streamed row by row; its first row is the
 // header. Cells are read as the text Excel shows, so numbers keep their
 // displayed form. Rows are numbered as in Excel (the header is row 1).
-package workbook
+package xlsxread
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package export_test
+package output_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
-	"github.com/evalbook/evalbook/pkg/export"
+	"github.com/evalbook/evalbook/pkg/output"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -29,11 +29,11 @@ func scoreSample(t testing.TB, dir string) (*results.Score, string) {
 	return res, path
 }
 
-func TestScoreWritesEveryFile(t *testing.T) {
+func TestWriteScoreWritesEveryFile(t *testing.T) {
 	dir := t.TempDir()
 	res, verdicts := scoreSample(t, dir)
 	x, h, c := filepath.Join(dir, "r.xlsx"), filepath.Join(dir, "r.html"), filepath.Join(dir, "charts")
-	done, err := export.Score(res, export.Options{XLSX: x, HTML: h, Charts: c, HTMLRows: 10, Verdicts: verdicts, VerdictsName: "verdicts.csv"})
+	done, err := output.WriteScore(res, output.Files{XLSX: x, HTML: h, Charts: c, HTMLRows: 10, Verdicts: verdicts, VerdictsName: "verdicts.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestScoreWritesEveryFile(t *testing.T) {
 	}
 	// A missing verdict file fails the workbook and leaves no file behind.
 	bad := filepath.Join(dir, "bad.xlsx")
-	if _, err := export.Score(res, export.Options{XLSX: bad, Verdicts: filepath.Join(dir, "missing.csv")}); err == nil {
+	if _, err := output.WriteScore(res, output.Files{XLSX: bad, Verdicts: filepath.Join(dir, "missing.csv")}); err == nil {
 		t.Error("a missing verdict file gave no error")
 	}
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {
@@ -60,11 +60,11 @@ func TestScoreWritesEveryFile(t *testing.T) {
 	}
 }
 
-func ExampleTables() {
-	dir, _ := os.MkdirTemp("", "export")
+func ExampleWriteTables() {
+	dir, _ := os.MkdirTemp("", "output")
 	defer os.RemoveAll(dir)
 	tbl := results.Table{Title: "counts", Columns: []results.Column{{Name: "label"}, {Name: "n", Kind: "number"}}, Rows: [][]string{{"yes", "3"}, {"no", "1"}}}
-	done, err := export.Tables("Counts", []results.Table{tbl}, filepath.Join(dir, "counts.xlsx"), "")
+	done, err := output.WriteTables("Counts", []results.Table{tbl}, filepath.Join(dir, "counts.xlsx"), "")
 	fmt.Println(len(done), err, filepath.Base(done[0]))
 	// Output: 1 <nil> counts.xlsx
 }

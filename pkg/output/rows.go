@@ -1,21 +1,4 @@
-// Package sink sends the rows of a scoring run (pkg/qa) where they were
-// asked to go, all in one pass: the verdict CSV (a file, or a writer such
-// as standard output), a typed Parquet file, a Hive-partitioned Parquet
-// folder, an Every Eval Ever export, and a temporary verdict CSV that a
-// workbook or an HTML page can list rows from when no verdict CSV file
-// was asked for. Files are written atomically: nothing replaces an old
-// file until Commit, and Close removes what was not committed.
-//
-// It is an edge package (it writes Parquet through pkg/parquetio).
-//
-//	out, err := sink.Open(sink.Options{Out: "verdicts.parquet", Dir: "by-model", By: []string{"model"}})
-//	if err != nil { ... }
-//	defer out.Close()
-//	out.Attach(&opt) // opt is the qa.Options of the run
-//	res, err := qa.Score(ctx, in, name, opt)
-//	if err != nil { ... }
-//	said, err := out.Commit(res) // e.g. "1000 rows in 3 files to by-model (partitioned by model)"
-package sink
+package output
 
 import (
 	"bufio"
@@ -33,8 +16,8 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
-// Options says where the rows go.
-type Options struct {
+// RowOptions says where the rows of a scoring run go.
+type RowOptions struct {
 	// Out is the verdict output: "" for none, "-" for Stdout, a name
 	// ending in .parquet for typed Parquet rows, one ending in .eee.json
 	// for an Every Eval Ever aggregate (its instance JSONL beside it),
@@ -59,16 +42,16 @@ func IsEEE(path string) bool { return strings.HasSuffix(strings.ToLower(path), "
 // IsParquet reports whether path names a Parquet file.
 func IsParquet(path string) bool { return strings.EqualFold(filepath.Ext(path), ".parquet") }
 
-// DirError is Open's error for a partitioned folder that cannot be
+// DirError is OpenRows' error for a partitioned folder that cannot be
 // written (it exists, or By is empty).
 type DirError struct{ Err error }
 
 func (e *DirError) Error() string { return e.Err.Error() }
 func (e *DirError) Unwrap() error { return e.Err }
 
-// Outputs are the open outputs of one run.
-type Outputs struct {
-	opt      Options
+// Rows are the open row outputs of one scoring run.
+type Rows struct {
+	opt      RowOptions
 	verdicts io.Writer                  // qa.Options.Verdicts
 	rows     []func(*results.Row) error // qa.Options.Rows, in order
 	commits  []func() (string, error)   // in order; a non-empty string is said
@@ -79,9 +62,10 @@ type Outputs struct {
 	n        int
 }
 
-// Open creates the outputs of opt (files stay temporary until Commit).
-func Open(opt Options) (*Outputs, error) {
-	o := &Outputs{opt: opt}
+// OpenRows creates the row outputs of opt (files stay temporary until
+// Commit).
+func OpenRows(opt RowOptions) (*Rows, error) {
+	o := &Rows{opt: opt}
 	eee := IsEEE(opt.Out)
 	switch {
 	case opt.Out == "":
@@ -149,7 +133,7 @@ func Open(opt Options) (*Outputs, error) {
 
 // Attach makes q's run write to the outputs: q.Verdicts, and q.Rows
 // (after any callback q already has).
-func (o *Outputs) Attach(q *qa.Options) {
+func (o *Rows) Attach(q *qa.Options) {
 	if o.verdicts != nil {
 		q.Verdicts = o.verdicts
 	}
@@ -173,7 +157,7 @@ func (o *Outputs) Attach(q *qa.Options) {
 // Commit finishes every output of the run whose result is res: flushes
 // and renames the files into place, writes the Every Eval Ever files,
 // and returns what there is to say of them (the partitioned folder).
-func (o *Outputs) Commit(res *results.Score) ([]string, error) {
+func (o *Rows) Commit(res *results.Score) ([]string, error) {
 	o.n = res.Combined.N
 	var said []string
 	for _, c := range o.commits {
@@ -195,7 +179,7 @@ func (o *Outputs) Commit(res *results.Score) ([]string, error) {
 }
 
 // Wrote says where the verdicts went, after Commit ("" when nowhere).
-func (o *Outputs) Wrote() string {
+func (o *Rows) Wrote() string {
 	switch {
 	case o.opt.Out == "":
 		return ""
@@ -208,9 +192,9 @@ func (o *Outputs) Wrote() string {
 }
 
 // VerdictCSV returns, after Commit, a verdict CSV file a report can list
-// rows from: Out when it is one, else the spool (Options.Spool); "" when
+// rows from: Out when it is one, else the spool (RowOptions.Spool); "" when
 // there is none. Close removes the spool.
-func (o *Outputs) VerdictCSV() (string, error) {
+func (o *Rows) VerdictCSV() (string, error) {
 	if o.spool != nil {
 		if err := o.spoolBuf.Flush(); err != nil {
 			return "", err
@@ -224,11 +208,11 @@ func (o *Outputs) VerdictCSV() (string, error) {
 }
 
 // Spooled reports whether VerdictCSV is a temporary file.
-func (o *Outputs) Spooled() bool { return o.spool != nil }
+func (o *Rows) Spooled() bool { return o.spool != nil }
 
 // Close removes every file not committed and the spool; safe to call
 // after Commit and more than once.
-func (o *Outputs) Close() {
+func (o *Rows) Close() {
 	if o.commits != nil {
 		for _, a := range o.aborts {
 			a()
