@@ -17,7 +17,7 @@ var helpFiles embed.FS
 // declares its own, and this list is the one place that names them all.
 func commands() []cli.Command {
 	return slices.Concat(
-		[]cli.Command{aaCommand, agreeCommand, calibrateCommand, compareCommand, gateCommand, generateCommand,
+		[]cli.Command{aaCommand, agreeCommand, calibrateCommand, compareCommand, correctCommand, gateCommand, generateCommand,
 			historyCommand, importCommand, judgeCommand, leaderboardCommand, mcCommand, powerCommand,
 			probesCommand, ratingsCommand, reportCommand, runCommand, scoreCommand, summarizeCommand},
 		casesCommands, planCommands, runsCommands, taskCommands)

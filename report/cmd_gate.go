@@ -19,6 +19,7 @@ func runGate(e *cli.Env) error {
 	margin := fs.String("margin", "", "tolerated drop, a `proportion` in [0, 1) (0.02 = two points)")
 	conf := cli.AddConfidenceFlag(fs, "one-sided confidence `level` of the test, between 0 and 1")
 	force := fs.Bool("force", false, "pair runs that are not comparable")
+	sequential := fs.Bool("sequential", false, "decide with an anytime-valid confidence sequence over the pairs in stored order (regression, no regression or continue)")
 	export := cli.AddTableExportFlags(fs)
 	args, err := cli.ParseFlags(e, fs)
 	if err != nil {
@@ -39,7 +40,7 @@ func runGate(e *cli.Env) error {
 		return err
 	}
 	defer st.Close()
-	g, err := st.Gate(e.Ctx, *baseline, *candidate, store.GateOptions{Metric: *metric, Margin: m, Confidence: conf.Level(), Force: *force})
+	g, err := st.Gate(e.Ctx, *baseline, *candidate, store.GateOptions{Metric: *metric, Margin: m, Confidence: conf.Level(), Force: *force, Sequential: *sequential})
 	if err != nil {
 		return err
 	}

@@ -172,6 +172,23 @@ func TestRecordGenerate(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &g); err != nil || code != 0 || g.N != 4 || g.Worse != 1 || g.Better != 0 || g.Delta != -0.25 {
 		t.Errorf("gate: exit %d %v %+v %s", code, err, g, errOut)
 	}
+	// Four pairs cannot establish anything anytime-validly: "continue",
+	// exit 0, and the text names the sequence.
+	out, errOut, code = runCLI(t, "gate", "--store", path, "--baseline", "1", "--candidate", "2", "--metric", "exact_substring", "--margin", "0", "--sequential", "--json")
+	var sg struct {
+		Regression bool
+		Sequential struct {
+			Decision string
+			N        int
+			Delta    float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sg); err != nil || code != 0 || sg.Regression || sg.Sequential.Decision != "continue" || sg.Sequential.N != 4 || sg.Sequential.Delta != -0.25 {
+		t.Errorf("gate --sequential: exit %d %v %+v %s", code, err, sg, errOut)
+	}
+	if out, _, _ = runCLI(t, "gate", "--store", path, "--baseline", "1", "--candidate", "2", "--metric", "exact_substring", "--margin", "0", "--sequential"); !strings.Contains(out, "continue: after all 4 pairs") {
+		t.Errorf("gate --sequential text:\n%s", out)
+	}
 	out, _, _ = runCLI(t, "runs", "list", "--json", "--store", path)
 	if !strings.Contains(out, `"prompt_hash": "tpl123"`) || !strings.Contains(out, `"command": "generate"`) || !strings.Contains(out, `"model": "kestrel-7b"`) {
 		t.Errorf("runs list:\n%s", out)

@@ -98,6 +98,10 @@ var rules = []rule{
 	// reads the verdict file through pkg/tabular (its ParseError), fits and
 	// bootstraps with pkg/stats, fills a result with results.Warning and Table.
 	{pkg: "pkg/ratings", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
+	// A judge's pass rate corrected with human labels (evalbook correct, issue
+	// 28): reads the two files through pkg/tabular, PPI and Rogan-Gladen from
+	// pkg/stats, a results.Report.
+	{pkg: "pkg/correct", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
 	// CSV through pkg/tabular (whose ParseError it aliases) and fills results with
 	// stats' paired comparison.

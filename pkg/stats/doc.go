@@ -60,4 +60,13 @@
 // statistic for bias and skew. PassAtK, PassHatK and MajAtK score several
 // samples per item without bias, and PlanPower answers "how many cases?"
 // and "what change can N cases see?" before an evaluation is run.
+//
+// # Judges and monitoring
+//
+// A judge's pass rate is biased by its errors. With a few items a person
+// labelled too, PPIMean (with PPILambda: PPI++) and RoganGladen correct
+// it with an interval that counts the labels' uncertainty. An interval
+// checked after every item and acted on (stop when significant) loses
+// its coverage; a ConfidenceSequence (PassRateSequence, PairedSequence,
+// SequentialGate) holds at every item at once.
 package stats

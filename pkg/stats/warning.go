@@ -8,7 +8,8 @@ import "fmt"
 // gives uses one of the Code constants (CodeNoData, CodeFewResampled,
 // CodePointInterval, CodeEqualValues, CodeFewValues,
 // CodeNearZeroVariance, CodeNoStandardError, CodeFewClusters,
-// CodeUnequalSamples, CodeBCaFallback, CodeNoDetectableEffect; `go doc
+// CodeUnequalSamples, CodeBCaFallback, CodeNoDetectableEffect,
+// CodeUninformativeJudge; `go doc
 // stats.CodeNoData` and its neighbours say when each is given).
 type Warning struct {
 	Code    string

@@ -23,6 +23,28 @@ type GateOptions struct {
 	Power      float64
 	// Force pairs runs that are not comparable (see Incomparable).
 	Force bool
+	// Sequential decides with an anytime-valid confidence sequence
+	// (stats.SequentialGate) over the pairs in the baseline's stored
+	// order instead of the fixed-n one-sided test: valid however often
+	// the gate is checked while rows arrive. Confidence is then the
+	// sequence's two-sided level.
+	Sequential bool
+}
+
+// SequentialGate is the figures of a sequential gate (GateOptions.Sequential).
+type SequentialGate struct {
+	// Decision is "regression", "no_regression" (the sequence rose above
+	// −margin) or "continue" (neither, after every pair: more rows are
+	// needed).
+	Decision string `json:"decision"`
+	// N is the number of pairs read when the decision was made (all of
+	// them for "continue"), Delta the mean difference then, and CILow,
+	// CIHigh the confidence sequence's interval there.
+	N      int     `json:"n"`
+	Delta  float64 `json:"delta"`
+	CILow  float64 `json:"ci_low"`
+	CIHigh float64 `json:"ci_high"`
+	Method string  `json:"method"`
 }
 
 // GateResult is a release gate's decision.
@@ -58,8 +80,11 @@ type GateResult struct {
 	Power float64 `json:"power"`
 	// Regression is the decision: the candidate is worse than the
 	// baseline by more than Margin at the stated confidence.
-	Regression bool              `json:"regression"`
-	Decision   string            `json:"decision"`
+	Regression bool   `json:"regression"`
+	Decision   string `json:"decision"`
+	// Sequential is set when GateOptions.Sequential decided: Regression
+	// and Decision are then its.
+	Sequential *SequentialGate   `json:"sequential,omitempty"`
 	Warnings   []results.Warning `json:"warnings"`
 }
 
@@ -97,6 +122,14 @@ func (s *Store) Gate(ctx context.Context, baseline, candidate string, opt GateOp
 		return nil, err
 	}
 	old, new, _, nov := pairedValues(p, ra.values[0], rb.values[0])
+	if opt.Sequential {
+		for i := range old {
+			if !(old[i] >= 0 && old[i] <= 1 && new[i] >= 0 && new[i] <= 1) {
+				return nil, fmt.Errorf("gate --sequential: metric %s has a value outside [0, 1] (%v, %v at pair %d); the sequence bounds a difference of values in [0, 1]",
+					opt.Metric, old[i], new[i], i+1)
+			}
+		}
+	}
 	return gateOf(refOf(ra.Run), refOf(rb.Run), old, new, nov, p, ws, opt), nil
 }
 
@@ -124,6 +157,13 @@ func gateOf(base, cand RunRef, old, new []float64, nov int, p pairing, ws []resu
 		}
 		return g
 	}
+	if opt.Sequential {
+		sequentialDecision(g, old, new, opt)
+		if g.Warnings == nil {
+			g.Warnings = []results.Warning{}
+		}
+		return g
+	}
 	g.Regression = g.P < 1-opt.Confidence
 	switch {
 	case g.Regression:
@@ -141,6 +181,23 @@ func gateOf(base, cand RunRef, old, new []float64, nov int, p pairing, ws []resu
 	return g
 }
 
+// sequentialDecision sets g's decision from stats.SequentialGate.
+func sequentialDecision(g *GateResult, old, new []float64, opt GateOptions) {
+	r := stats.SequentialGate(old, new, opt.Margin, opt.Confidence)
+	g.Sequential = &SequentialGate{Decision: r.Decision, N: r.N, Delta: r.Delta, CILow: r.Lo, CIHigh: r.Hi, Method: r.Method}
+	g.Regression = r.Decision == stats.DecisionRegression
+	margin := ppText(opt.Margin)[1:]
+	cs := fmt.Sprintf("%s confidence sequence [%s, %s]", confText(opt.Confidence), ppText(r.Lo), ppText(r.Hi))
+	switch r.Decision {
+	case stats.DecisionRegression:
+		g.Decision = fmt.Sprintf("REGRESSION: the candidate is worse by more than the margin (%s): after %d of %d pairs the %s is below it", margin, r.N, g.N, cs)
+	case stats.DecisionNoRegression:
+		g.Decision = fmt.Sprintf("ok: no regression beyond the margin (%s): after %d of %d pairs the %s is above it", margin, r.N, g.N, cs)
+	default:
+		g.Decision = fmt.Sprintf("continue: after all %d pairs the %s still holds the margin (%s): neither a regression nor its absence is established; more rows are needed", g.N, cs, margin)
+	}
+}
+
 func confText(c float64) string { return strconv.FormatFloat(100*c, 'g', -1, 64) + "%" }
 
 // WriteText writes the decision and its figures.
@@ -151,6 +208,10 @@ func (g *GateResult) WriteText(w io.Writer) error {
 		pctText(g.BaselineMean), pctText(g.CandidateMean), ppText(g.Delta), confText(g.Confidence), ppText(g.Upper), ppText(-g.Margin))
 	fmt.Fprintf(ew, "%d pairs (%d better, %d worse), %d without a verdict left out; p = %s\n", g.N, g.Better, g.Worse, g.Excluded, pText(g.P))
 	fmt.Fprintf(ew, "minimum detectable drop at this sample size (%s power): %s\n", confText(g.Power), ppText(-g.MDE))
+	if q := g.Sequential; q != nil {
+		fmt.Fprintf(ew, "sequential (%s, anytime-valid over the pairs in stored order): %s after %d pairs, delta %s; the fixed-n figures above are for reference\n",
+			q.Method, q.Decision, q.N, ppText(q.Delta))
+	}
 	fmt.Fprintln(ew, g.Decision)
 	for _, t := range results.WarningTable(g.Warnings) {
 		fmt.Fprintln(ew)
@@ -171,5 +232,11 @@ func (g *GateResult) Tables() []results.Table {
 		{Name: "p", Kind: results.KindNumber}, {Name: "mde", Kind: results.KindRate}, {Name: "regression"}},
 		Rows: [][]string{{g.Metric, strconv.FormatInt(g.Baseline.ID, 10), strconv.FormatInt(g.Candidate.ID, 10), strconv.Itoa(g.N), strconv.Itoa(g.Excluded),
 			f(g.BaselineMean), f(g.CandidateMean), f(g.Delta), f(g.Upper), f(g.Margin), f(g.P), f(g.MDE), strconv.FormatBool(g.Regression)}}}
+	if q := g.Sequential; q != nil {
+		t.Columns = append(t.Columns, results.Column{Name: "sequential_decision"}, results.Column{Name: "sequential_n", Kind: results.KindNumber},
+			results.Column{Name: "sequential_delta", Kind: results.KindRate}, results.Column{Name: "sequential_ci_low", Kind: results.KindRate},
+			results.Column{Name: "sequential_ci_high", Kind: results.KindRate})
+		t.Rows[0] = append(t.Rows[0], q.Decision, strconv.Itoa(q.N), f(q.Delta), f(q.CILow), f(q.CIHigh))
+	}
 	return append([]results.Table{t}, results.WarningTable(g.Warnings)...)
 }

@@ -569,3 +569,58 @@ func TestMigrationsFrozen(t *testing.T) {
 		t.Error("migrations[0] differs from testdata/schema_v1.sql: append a migration instead of editing a released one")
 	}
 }
+
+// The sequential gate (GateOptions.Sequential) on the runs of
+// TestGateDecisions: the confidence sequence's half-width after t pairs is,
+// from Howard et al.'s normal mixture with σ = 1 (differences in [−1, 1])
+// and ρ = 1000/u (u − log(1 + u) = −2 log 0.05, u = 8.21197),
+// √((t + ρ)·log((t + ρ)/(0.0025ρ)))/t, recomputed here. Candidate 2 loses
+// every even row below 200, so the running mean is about −0.5 and the
+// sequence falls below −0.02 at the first t where −⌈t/2⌉/t + h(t) < −0.02;
+// candidate 3 gains every odd row below 100 and rises above −0.02 at the
+// first t where ⌊t/2⌋/t − h(t) > −0.02; an identical candidate never
+// leaves [−0.02 − h, h] at n = 1000 (h(1000) ≈ 0.096): continue.
+func TestGateSequential(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	base := func(i int) float64 { return b2f(i%2 == 0) }
+	record(t, s, synthRun(1000, true, base))                                                       // 1
+	record(t, s, synthRun(1000, true, func(i int) float64 { return b2f(i%2 == 0 && !(i < 200)) })) // 2: 100 worse
+	record(t, s, synthRun(1000, true, func(i int) float64 { return b2f(i%2 == 0 || i < 100) }))    // 3: 50 better
+	record(t, s, synthRun(1000, true, base))                                                       // 4: the same
+	const u = 8.211968062068253
+	rho := 1000 / u
+	h := func(t float64) float64 { return math.Sqrt((t+rho)*math.Log((t+rho)/(0.0025*rho))) / t }
+	first := func(ok func(t float64) bool) int {
+		for t := 1; t <= 1000; t++ {
+			if ok(float64(t)) {
+				return t
+			}
+		}
+		return 0
+	}
+	worse := first(func(t float64) bool { return -math.Ceil(t/2)/t+h(t) < -0.02 })
+	better := first(func(t float64) bool { return math.Floor(t/2)/t-h(t) > -0.02 })
+	cases := []struct {
+		cand     string
+		decision string
+		n        int
+	}{
+		{"2", "regression", worse},
+		{"3", "no_regression", better},
+		{"4", "continue", 1000},
+	}
+	for _, c := range cases {
+		g, err := s.Gate(ctx, "1", c.cand, GateOptions{Metric: "m", Margin: 0.02, Sequential: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := g.Sequential
+		if q == nil || q.Decision != c.decision || q.N != c.n || c.n == 0 || g.Regression != (c.decision == "regression") || q.Method != "normal-mixture-cs" {
+			t.Errorf("candidate %s: %+v regression %v, want %s at %d pairs (%s)", c.cand, q, g.Regression, c.decision, c.n, g.Decision)
+		}
+	}
+	if worse < 50 || worse > 120 {
+		t.Errorf("regression found after %d pairs; by hand the bound is about 0.38 at t = 100 and 0.66 at t = 50", worse)
+	}
+}
