@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalbook/evalbook/pkg/correct"
 	"github.com/evalbook/evalbook/pkg/design"
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/harness"
@@ -39,6 +40,7 @@ var replayKinds = map[string]replayKind{
 	"power":          {"power", func() results.Report { return new(results.Power) }},
 	"mc":             {"mc", func() results.Report { return new(mc.Report) }},
 	"ratings":        {"ratings", func() results.Report { return new(ratings.Result) }},
+	"correct":        {"correct", func() results.Report { return new(correct.Result) }},
 	"calibration":    {"calibrate", func() results.Report { return new(judge.Calibration) }},
 	"probes":         {"probes", func() results.Report { return new(judge.ProbeReport) }},
 	"gate":           {"gate", func() results.Report { return new(store.GateResult) }},

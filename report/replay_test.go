@@ -43,6 +43,7 @@ func TestReportReplaysEveryKind(t *testing.T) {
 		{"power", []string{"power", "--baseline", "0.7", "--target", "0.75", "--paired", "--discordant", "0.2"}, 0},
 		{"mc", []string{"mc", "--k", "2,3", "--resamples", "300"}, 0},
 		{"ratings", []string{"ratings", "--pairs", "testdata/ratings_pairs.csv", "--resamples", "200"}, 0},
+		{"correct", []string{"correct", "--labelled", "testdata/correct_labelled.csv", "--unlabelled", "testdata/correct_judged.csv"}, 0},
 		{"calibration", []string{"calibrate", "--judge", "fake:mixed", "--prompt", "pairwise@1"}, 0},
 		{"probes", []string{"probes", "--judge", "fake:all"}, 0},
 		{"leaderboard", []string{"leaderboard", "--dir", "../datasets/leaderboard", "--resamples", "200"}, 0},
