@@ -58,7 +58,7 @@ const (
 	// CodeFlaggedItems: some items are flagged (see Item.Flags).
 	CodeFlaggedItems = "flagged_items"
 	// CodeNotConverged: EM stopped at its bound.
-	CodeNotConverged = "not_converged"
+	CodeNotConverged = "irt_not_converged"
 	// CodeBlockSE: standard errors from per-item blocks of the
 	// information (more than stats.IRTFullHessianItems items).
 	CodeBlockSE = "block_diagonal_se"

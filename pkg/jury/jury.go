@@ -31,7 +31,7 @@ const (
 	// out of their items.
 	CodeErroredLabels = "errored_labels"
 	// CodeNotConverged: Dawid-Skene's EM stopped at its iteration bound.
-	CodeNotConverged = "not_converged"
+	CodeNotConverged = "dawid_skene_not_converged"
 )
 
 // Options configures Analyze. The zero value aggregates by majority.

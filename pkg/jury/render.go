@@ -19,7 +19,11 @@ func (r *Result) WriteText(w io.Writer) error {
 	} else {
 		s.WriteString("Majority vote: each rater one vote per item, split among its labels of the item; ties get no label.\n")
 	}
-	fmt.Fprintf(&s, "%d items tied\n\n", len(r.Ties))
+	marg := make([]string, len(r.Classes))
+	for j, c := range r.Classes {
+		marg[j] = fmt.Sprintf("%s %.4f", c, r.Marginals[j])
+	}
+	fmt.Fprintf(&s, "class marginals: %s; %d items tied\n\n", strings.Join(marg, ", "), len(r.Ties))
 	for _, t := range r.Tables() {
 		if err := t.WriteText(&s); err != nil {
 			return err
