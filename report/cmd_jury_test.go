@@ -9,6 +9,8 @@ import (
 	"github.com/evalbook/evalbook/pkg/irt"
 	"github.com/evalbook/evalbook/pkg/jury"
 	"github.com/evalbook/evalbook/pkg/repeats"
+	"github.com/evalbook/evalbook/pkg/tasks"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
 // `jury --json`, `repeats --json` and `irt --json` are the JSON of their
@@ -106,5 +108,51 @@ func TestIssue28BadInput(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "jury", "--method", "vote", "--labels", "x.csv"); code != 2 {
 		t.Errorf("jury --method vote: exit %d (%s), want 2", code, errOut)
+	}
+}
+
+// repeats --details reads task-run details: each generative item's
+// samples judged by its task's match rule (tasks.SamplePasses); its JSON
+// is repeats.AnalyzeItems of the same. A multiple-choice task has no
+// samples: exit 1 naming it.
+func TestRepeatsFromDetails(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	s := tasktest.New(t, m)
+	dir := t.TempDir()
+	det := filepath.Join(dir, "d.jsonl")
+	if _, errb, code := runCLI(t, "task", "run", "--tasks", "indiceval|Translate:bengali|1|0", "--endpoint", s.BaseURL(), "--model", "bigram", "--details", det, "--json"); code != 0 {
+		t.Fatalf("task run: exit %d: %s", code, errb)
+	}
+	f, err := os.Open(det)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := tasks.ReadDetails(f, det)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ips, failed, err := tasks.SamplePasses(d)
+	if err != nil || len(ips) == 0 {
+		t.Fatalf("SamplePasses: %v, %d items", err, len(ips))
+	}
+	items := make([]repeats.ItemSamples, len(ips))
+	for i, ip := range ips {
+		items[i] = repeats.ItemSamples{Item: ip.ID, Passes: ip.Passes}
+	}
+	want, err := repeats.AnalyzeItems(items, det, failed, repeats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errb, code := runCLI(t, "repeats", "--details", det, "--json")
+	if code != 0 || out != jsonOf(t, want) {
+		t.Fatalf("repeats --details: exit %d (%s)\n got: %.300s\nwant: %.300s", code, errb, out, jsonOf(t, want))
+	}
+	mc := filepath.Join(dir, "mc.jsonl")
+	if _, errb, code := runCLI(t, "task", "run", "--tasks", "indiceval|ARC-Easy:hindi|0|0", "--endpoint", s.BaseURL(), "--model", "bigram", "--details", mc, "--json"); code != 0 {
+		t.Fatalf("task run: exit %d: %s", code, errb)
+	}
+	if _, errb, code := runCLI(t, "repeats", "--details", mc); code != 1 || !strings.Contains(errb, "ARC-Easy") {
+		t.Errorf("repeats on a multiple-choice task: exit %d, %s", code, errb)
 	}
 }

@@ -214,6 +214,37 @@ func Analyze(samples []Sample, source string, opt Options) *Result {
 	return res
 }
 
+// CodeFailedItems: items whose call failed (task-run details) are left
+// out.
+const CodeFailedItems = "failed_items"
+
+// ItemSamples is one item's samples as pass or fail, for AnalyzeItems.
+type ItemSamples struct {
+	Item   string
+	Passes []bool
+}
+
+// AnalyzeItems summarises items given with their samples (task-run
+// details: tasks.SamplePasses); failed counts items left out because
+// their call failed (a failed_items warning).
+func AnalyzeItems(items []ItemSamples, source string, failed int, opt Options) (*Result, error) {
+	var ss []Sample
+	for _, it := range items {
+		for _, p := range it.Passes {
+			ss = append(ss, Sample{Item: it.Item, Pass: p})
+		}
+	}
+	if len(ss) == 0 {
+		return nil, fmt.Errorf("%s: no sampled item (%d failed)", source, failed)
+	}
+	r := Analyze(ss, source, opt)
+	if failed > 0 {
+		r.Warnings = append(r.Warnings, results.Warning{Code: CodeFailedItems, Count: failed,
+			Message: fmt.Sprintf("%d items failed (the endpoint gave no reply) and are left out", failed)})
+	}
+	return r, nil
+}
+
 // File reads a samples file (ReadSamples) and summarises it.
 func File(r io.Reader, name string, opt Options) (*Result, error) {
 	s, err := ReadSamples(r, name)
