@@ -109,10 +109,6 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-func itoa(i int) string {
-	return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10)))
-}
-
 func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name, csv, want string
