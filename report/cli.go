@@ -18,8 +18,8 @@ var helpFiles embed.FS
 func commands() []cli.Command {
 	return slices.Concat(
 		[]cli.Command{aaCommand, agreeCommand, calibrateCommand, compareCommand, correctCommand, gateCommand, generateCommand,
-			historyCommand, importCommand, judgeCommand, leaderboardCommand, mcCommand, powerCommand,
-			probesCommand, ratingsCommand, reportCommand, runCommand, scoreCommand, summarizeCommand},
+			historyCommand, importCommand, irtCommand, judgeCommand, juryCommand, leaderboardCommand, mcCommand, powerCommand,
+			probesCommand, ratingsCommand, repeatsCommand, reportCommand, runCommand, scoreCommand, summarizeCommand},
 		casesCommands, planCommands, runsCommands, taskCommands)
 }
 

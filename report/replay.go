@@ -12,10 +12,13 @@ import (
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/harness"
 	"github.com/evalbook/evalbook/pkg/interop"
+	"github.com/evalbook/evalbook/pkg/irt"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/jury"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/ratings"
+	"github.com/evalbook/evalbook/pkg/repeats"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
@@ -41,6 +44,9 @@ var replayKinds = map[string]replayKind{
 	"mc":             {"mc", func() results.Report { return new(mc.Report) }},
 	"ratings":        {"ratings", func() results.Report { return new(ratings.Result) }},
 	"correct":        {"correct", func() results.Report { return new(correct.Result) }},
+	"jury":           {"jury", func() results.Report { return new(jury.Result) }},
+	"repeats":        {"repeats", func() results.Report { return new(repeats.Result) }},
+	"irt":            {"irt", func() results.Report { return new(irt.Result) }},
 	"calibration":    {"calibrate", func() results.Report { return new(judge.Calibration) }},
 	"probes":         {"probes", func() results.Report { return new(judge.ProbeReport) }},
 	"gate":           {"gate", func() results.Report { return new(store.GateResult) }},

@@ -102,6 +102,13 @@ var rules = []rule{
 	// 28): reads the two files through pkg/tabular, PPI and Rogan-Gladen from
 	// pkg/stats, a results.Report.
 	{pkg: "pkg/correct", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
+	// Issue 28: a jury of raters (majority, Dawid-Skene), repeated samples
+	// per item (Miller's within/between split) and a 2PL item response fit:
+	// each reads its long-form file through pkg/tabular, takes its
+	// statistics from pkg/stats and fills a result with results' Warning and Table.
+	{pkg: "pkg/jury", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
+	{pkg: "pkg/repeats", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
+	{pkg: "pkg/irt", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
 	// CSV through pkg/tabular (whose ParseError it aliases) and fills results with
 	// stats' paired comparison.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -366,6 +367,23 @@ func TestLetterAndGenerative(t *testing.T) {
 			(len(got) == 3 && math.Abs(got[1]-want[1]) > 1e-12) {
 			t.Fatalf("item %d (%s): outcomes %v %v, want %v", i, outs[i].Sample.ID, outs[i].Metrics, got, want)
 		}
+	}
+	// SamplePasses (evalbook repeats --details): the letters task has no
+	// samples, an error; the generative task alone gives each sample by
+	// loose_exact_match: g1 x, y, x, x, z against X -> 1 0 1 1 0; g2 none,
+	// then Y four times against y -> 0 1 1 1 1.
+	if _, _, err := SamplePasses(det); err == nil || !strings.Contains(err.Error(), "mc_letter") {
+		t.Fatalf("SamplePasses with a letters task: %v", err)
+	}
+	gd := *det
+	gd.Header.Tasks = det.Header.Tasks[1:]
+	gd.Samples = det.Samples[4:]
+	ips, failed, err := SamplePasses(&gd)
+	if err != nil || failed != 0 || len(ips) != 2 {
+		t.Fatalf("SamplePasses: %v, %d failed, %d items", err, failed, len(ips))
+	}
+	if got := fmt.Sprint(ips[0].Passes, ips[1].Passes); got != "[true false true true false] [false true true true true]" {
+		t.Fatalf("SamplePasses: %s", got)
 	}
 	if n := len(det.Samples[4].Response); n != 5 {
 		t.Fatalf("g1: %d samples, want 5", n)
