@@ -22,15 +22,14 @@ import (
 // holds replies, model names and prompt hashes; never an API key.
 //
 // A Cache also settles each request once for the clients that share it:
-// identical requests in flight at once are sent once (single flight), and
-// a request that failed is not sent again while the Cache is open; its
-// later twins get the same error. A failure that a retry would most
-// likely buy again (a 200 reply that was malformed or over the size
-// limit: paid for, and at temperature 0 the same next time) is also
-// written to the file as a failure entry, so that a rerun does not buy it
-// again unless Config.RetryFailed asks it to; other failures (5xx after
-// the retries, timeouts, a reply cut short) are kept in memory only, and
-// a rerun asks for them again.
+// identical requests in flight at once are sent once (single flight). A
+// failure that a retry would most likely buy again (a 200 reply that was
+// malformed or over the size limit: paid for, and at temperature 0 the
+// same next time) is recorded in it, and written to the file as a
+// failure entry, so that neither a twin nor a rerun buys it again (unless
+// Config.RetryFailed asks a rerun to); other failures (5xx after the
+// retries, timeouts, a reply cut short) are shared by the twins asked of
+// the same Client only, and a new Client (a rerun) asks for them again.
 //
 // A Cache is safe for concurrent use.
 type Cache struct {
@@ -49,8 +48,8 @@ type Cache struct {
 	endpoints []string
 	migrated  int
 
-	// failures are the requests that failed, by key: loaded from the
-	// file's failure entries (earlier runs), or failed in this process.
+	// failures are the requests recorded as failed, by key: loaded from
+	// the file's failure entries (earlier runs), or failed in this process.
 	failures map[string]*failure
 	flights  map[string]*flight // requests in flight, by key
 }
@@ -65,8 +64,9 @@ type Failure struct {
 }
 
 // failure is a request that failed: its error, shared by the twins of
-// this process, and its record when it is written in the file (earlier:
-// read from the file, an earlier run's).
+// this process (nil when read from the file), its record (nil for a
+// failure a Client keeps for its twins only), and whether it is an
+// earlier run's.
 type failure struct {
 	err     error
 	rec     *Failure
@@ -270,10 +270,11 @@ func (c *Cache) putFailure(key, model, promptHash string, f *Failure, err error)
 }
 
 // settle looks key up for a call: its reply, or its failure (one of an
-// earlier run only when !retryEarlier), or the flight of an identical
-// request in flight (leader false), or, when there is none of these, a
-// new flight that the caller leads (leader true) and must end with land.
-func (c *Cache) settle(key string, retryEarlier bool) (reply string, ok bool, fl *failure, f *flight, leader bool) {
+// earlier run only when !retryEarlier; then the calling client's own,
+// ownFailure), or the flight of an identical request in flight (leader
+// false), or, when there is none of these, a new flight that the caller
+// leads (leader true) and must end with land.
+func (c *Cache) settle(key string, retryEarlier bool, ownFailure func(string) error) (reply string, ok bool, fl *failure, f *flight, leader bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r, ok := c.m[key]; ok {
@@ -281,6 +282,9 @@ func (c *Cache) settle(key string, retryEarlier bool) (reply string, ok bool, fl
 	}
 	if fl := c.failures[key]; fl != nil && !(fl.earlier && retryEarlier) {
 		return "", false, fl, nil, false
+	}
+	if err := ownFailure(key); err != nil {
+		return "", false, &failure{err: err}, nil, false
 	}
 	if f := c.flights[key]; f != nil {
 		return "", false, nil, f, false
@@ -302,10 +306,11 @@ func (c *Cache) peek(key string) (reply string, ok bool, fl *failure, f *flight)
 }
 
 // land ends the flight of key: a reply is cached (file first); a failure
-// is kept for the twins, and written to the file when rec is set; a
-// cancelled call (cancelled true) leaves nothing, so a twin asks again.
-// The twins waiting on f are then released. The error is the file's.
-func (c *Cache) land(key string, f *flight, model, promptHash string, rec *Failure, cancelled bool) error {
+// with a record (rec) is recorded, and written to the file; any other
+// failure leaves nothing here (the client keeps it for its twins, and a
+// cancelled call leaves nothing at all, so a twin asks again). The twins
+// waiting on f are then released. The error is the file's.
+func (c *Cache) land(key string, f *flight, model, promptHash string, rec *Failure) error {
 	c.mu.Lock()
 	defer func() {
 		delete(c.flights, key)
@@ -321,8 +326,6 @@ func (c *Cache) land(key string, f *flight, model, promptHash string, rec *Failu
 		return c.write(key, f.reply, line)
 	case rec != nil:
 		return c.putFailure(key, model, promptHash, rec, f.err)
-	case !cancelled:
-		c.failures[key] = &failure{err: f.err}
 	}
 	return nil
 }
@@ -339,20 +342,6 @@ func (c *Cache) Failures() int {
 		}
 	}
 	return n
-}
-
-// ForgetFailures drops the failures kept in memory only (5xx after the
-// retries, timeouts, ...), so that the next call of such a request asks
-// again; those recorded in the file stay. For a process that keeps a
-// Cache open across runs.
-func (c *Cache) ForgetFailures() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k, fl := range c.failures {
-		if fl.rec == nil {
-			delete(c.failures, k)
-		}
-	}
 }
 
 // addEndpoint records the base URL of a client using the cache: the old

@@ -201,6 +201,11 @@ type Client struct {
 	jmu    sync.Mutex
 	jitter *rand.Rand
 
+	// fails are the requests of this client that failed without a record
+	// in the cache (5xx after the retries, timeouts, ...), for their twins.
+	fmu   sync.Mutex
+	fails map[string]error
+
 	requests, retries, hits, completed, failed, shared, recorded, paid atomic.Int64
 
 	stopped atomic.Pointer[CallError] // the first 401/403
@@ -260,17 +265,19 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	base := *u
 	base.Fragment, base.RawFragment = "", ""
+	base.Path, base.RawPath = strings.TrimRight(base.Path, "/"), strings.TrimRight(base.RawPath, "/")
 	c := &Client{
 		cfg:      cfg,
 		endpoint: strings.TrimRight(cfg.BaseURL, "/"),
 		base:     &base,
-		shown:    redacted(u),
+		shown:    redacted(&base),
 		key:      cfg.Getenv(cfg.APIKeyEnv),
 		params:   Params{Temperature: 0, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens},
 		http:     cfg.HTTPClient,
 		cache:    cfg.Cache,
 		sem:      make(chan struct{}, cfg.Concurrency),
 		jitter:   rand.New(rand.NewPCG(cfg.JitterSeed, 0x6a756467)),
+		fails:    map[string]error{},
 	}
 	for _, h := range cfg.Headers {
 		if _, err := ParseHeader(h.Name + "=env:" + h.Env); err != nil {
@@ -368,7 +375,7 @@ func (c *Client) call(ctx context.Context, key string, oldKey func(string) strin
 			c.hits.Add(1)
 			return reply, nil
 		}
-		reply, ok, fl, f, leader := c.cache.settle(key, c.cfg.RetryFailed)
+		reply, ok, fl, f, leader := c.cache.settle(key, c.cfg.RetryFailed, c.ownFailure)
 		switch {
 		case ok: // cached by a twin since
 			c.hits.Add(1)
@@ -415,12 +422,25 @@ func (c *Client) call(ctx context.Context, key string, oldKey func(string) strin
 		default:
 			c.failed.Add(1)
 		}
+		if f.err != nil && rec == nil && !cancelled {
+			// Kept before the flight lands, so a twin finds the flight or this.
+			c.fmu.Lock()
+			c.fails[key] = f.err
+			c.fmu.Unlock()
+		}
 		// Cached first: nothing after this point can lose a paid reply.
-		if err := c.cache.land(key, f, c.cfg.Model, promptHash, rec, cancelled); err != nil && f.err == nil {
+		if err := c.cache.land(key, f, c.cfg.Model, promptHash, rec); err != nil && f.err == nil {
 			return f.reply, err
 		}
 		return f.reply, f.err
 	}
+}
+
+// ownFailure returns the failure of key kept by this client, or nil.
+func (c *Client) ownFailure(key string) error {
+	c.fmu.Lock()
+	defer c.fmu.Unlock()
+	return c.fails[key]
 }
 
 // failureError is the error of a call whose request has failed: the
@@ -594,7 +614,7 @@ func (c *Client) attempt(ctx context.Context, path string, body []byte, parse fu
 		// for again, whatever cut it short.
 		paid, why := resp.StatusCode == http.StatusOK, ""
 		if paid {
-			why = " (not retried: a 200 reply had started arriving, and a retry pays again)"
+			why = " (the 200 reply had started arriving, and a retry pays again)"
 		}
 		if late.Load() && ctx.Err() == nil {
 			return "", outcome{err: fmt.Errorf("no complete reply within %s (the attempt timeout %s and a grace of %s for a reply that had started)%s",
@@ -688,9 +708,9 @@ func retryAfter(h string, now time.Time) time.Duration {
 // string), with the API key and the extra headers.
 func (c *Client) newRequest(ctx context.Context, method, path string, body io.Reader, ctype string) (*http.Request, error) {
 	u := *c.base
-	u.Path = strings.TrimRight(u.Path, "/") + path
+	u.Path += path
 	if u.RawPath != "" {
-		u.RawPath = strings.TrimRight(u.RawPath, "/") + path
+		u.RawPath += path
 	}
 	hr, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
