@@ -158,8 +158,14 @@ type Stats struct {
 	// Shared counts the calls among Failed that got the failure of an
 	// identical request of this run, without a request of their own.
 	Shared int64 `json:"shared_failures"`
-	// Recorded counts the calls among Failed that got a failure an
-	// earlier run recorded in the cache (Config.RetryFailed asks again).
+	// Earlier counts the calls among Failed that got a failure an
+	// earlier run recorded in the cache, without a request
+	// (Config.RetryFailed asks again).
+	Earlier int64 `json:"earlier_failures"`
+	// Recorded counts the calls among Failed whose failure is recorded in
+	// the cache (a paid 200 reply, malformed or too large; this run's or
+	// an earlier one's): a rerun does not ask them again without
+	// Config.RetryFailed.
 	Recorded int64 `json:"recorded_failures"`
 	// Paid counts the requests of this run that failed with a 200 reply
 	// (paid for: malformed, too large, or cut short while arriving).
@@ -206,7 +212,7 @@ type Client struct {
 	fmu   sync.Mutex
 	fails map[string]error
 
-	requests, retries, hits, completed, failed, shared, recorded, paid atomic.Int64
+	requests, retries, hits, completed, failed, shared, earlier, recorded, paid atomic.Int64
 
 	stopped atomic.Pointer[CallError] // the first 401/403
 }
@@ -322,7 +328,7 @@ func NewClient(cfg Config) (*Client, error) {
 // Stats returns the client's counts so far.
 func (c *Client) Stats() Stats {
 	return Stats{Requests: c.requests.Load(), Retries: c.retries.Load(), CacheHits: c.hits.Load(), Completed: c.completed.Load(), Failed: c.failed.Load(),
-		Shared: c.shared.Load(), Recorded: c.recorded.Load(), Paid: c.paid.Load()}
+		Shared: c.shared.Load(), Earlier: c.earlier.Load(), Recorded: c.recorded.Load(), Paid: c.paid.Load()}
 }
 
 // Stopped returns the authentication error (401/403) after which the
@@ -383,9 +389,12 @@ func (c *Client) call(ctx context.Context, key string, oldKey func(string) strin
 		case fl != nil:
 			c.failed.Add(1)
 			if fl.earlier {
-				c.recorded.Add(1)
+				c.earlier.Add(1)
 			} else {
 				c.shared.Add(1)
+			}
+			if fl.rec != nil {
+				c.recorded.Add(1)
 			}
 			return "", c.failureError(fl)
 		case !leader:
@@ -418,6 +427,7 @@ func (c *Client) call(ctx context.Context, key string, oldKey func(string) strin
 			c.paid.Add(1)
 			if ce.Kind == "malformed" || ce.Kind == "too_large" {
 				rec = &Failure{Kind: ce.Kind, Status: ce.Status, Error: ce.Err.Error()}
+				c.recorded.Add(1)
 			}
 		default:
 			c.failed.Add(1)

@@ -177,7 +177,7 @@ func TestRecordedFailureAcrossRuns(t *testing.T) {
 	if cell := ce.Cell(); !strings.HasPrefix(cell, "HTTP 200 in an earlier run, recorded in the cache, not asked again: malformed chat completion reply") {
 		t.Errorf("cell %q", cell)
 	}
-	if st := c.Stats(); st.Recorded != 2 || st.Requests != 2 {
+	if st := c.Stats(); st.Earlier != 2 || st.Recorded != 2 || st.Requests != 2 {
 		t.Errorf("rerun stats %+v", st)
 	}
 

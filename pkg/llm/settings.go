@@ -222,5 +222,9 @@ func SecretParam(name string) bool {
 // masked and no trailing slash.
 func (c *Client) Endpoint() string { return strings.TrimRight(c.shown, "/") }
 
+// RetryFailed says whether the client asks again for requests an earlier
+// run recorded in the cache as failed (Config.RetryFailed).
+func (c *Client) RetryFailed() bool { return c.cfg.RetryFailed }
+
 // Model returns the model name the client asks.
 func (c *Client) Model() string { return c.cfg.Model }
