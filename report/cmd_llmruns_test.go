@@ -202,7 +202,6 @@ func TestJudgeFaultRun(t *testing.T) {
 	}
 }
 
-
 // A 401 on row 30 of 120 stops the judge run: exit 1, a message naming
 // the status and the key variable, no verdict file, no request after the
 // 401 but those in flight (fewer than --concurrency); the replies

@@ -25,7 +25,7 @@ type ClientFlags struct {
 	maxReplyMiB int64
 	headers     MultiFlag // --header NAME=env:VARIABLE
 	cacheName   string    // the default cache file in the user cache directory
-	logAs       string // the client's log lines read "evalbook: <logAs>: ..."
+	logAs       string    // the client's log lines read "evalbook: <logAs>: ..."
 	cmd         string
 }
 
