@@ -54,7 +54,7 @@ func assertOncePerPrompt(t *testing.T, s *llmtest.Server, prompts int) {
 // generate: 12 questions, each asked twice (rows q1..q12 and q13..q24
 // hold the same texts); the first reply to rows 2, 5, 8 and 11 is
 // malformed. Before: the twin of each was bought again (and answered),
-// 28 requests. Now: 12 requests, one per text; both rows of a malformed
+// 16 requests (measured on the commit before). Now: 12 requests, one per text; both rows of a malformed
 // text carry the same error; the rerun sends nothing for them and says
 // so; --retry-failed buys the 4 again, once each.
 func TestGenerateTwinsPayOnce(t *testing.T) {
@@ -103,8 +103,8 @@ func TestGenerateTwinsPayOnce(t *testing.T) {
 
 // judge: 20 rows of which rows 11-20 repeat rows 1-10 (same question,
 // response and golden answer: the same judge prompt); the first reply to
-// rows 3 and 7 is malformed. One request per prompt (10), and a row and
-// its twin have the same verdict or the same error.
+// rows 3 and 7 is malformed. One request per prompt (10; before, 12),
+// and a row and its twin have the same verdict or the same error.
 func TestJudgeTwinsPayOnce(t *testing.T) {
 	s := faultJudge(t)
 	malformedFirst(s, func(p string) bool { r := rowOf(p); return r == 3 || r == 7 })
@@ -137,7 +137,7 @@ func TestJudgeTwinsPayOnce(t *testing.T) {
 
 // task run: a task of 16 items, items 9-16 repeating items 1-8 (same
 // prompt and choices: the same request); the first reply to 3 of the 8
-// requests is malformed. 8 requests in all, twin items alike in the
+// requests is malformed. 8 requests in all (before, 11), twin items alike in the
 // details file (the error of a failed one, or the same scores), the
 // rerun sends nothing, --retry-failed sends 3.
 func TestTaskRunTwinsPayOnce(t *testing.T) {
