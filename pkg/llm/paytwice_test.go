@@ -2,7 +2,14 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +18,7 @@ import (
 	"time"
 
 	"github.com/evalbook/evalbook/internal/llmtest"
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
 
 // Issue 29: after a malformed 200 reply, a later call with the identical
@@ -288,5 +296,69 @@ func TestParseHeader(t *testing.T) {
 	_, err = NewClient(Config{BaseURL: "http://h/v1", Model: "m", Headers: []Header{{"api-key", "V"}}, Getenv: func(string) string { return "a\r\nb" }})
 	if !errors.Is(err, ErrHeader) || strings.Contains(err.Error(), "a\r\nb") {
 		t.Errorf("value with a line break: %v", err)
+	}
+}
+
+// A batch reply that does not parse was paid for: it is recorded in the
+// cache as failed, so the online pass that follows does not buy it again
+// (before, it was asked online), and a rerun's batch does not submit it.
+func TestBatchMalformedReplyRecorded(t *testing.T) {
+	m := tasktest.NewModel("abc")
+	m.Chat = func(user string, _ int) string { return "reply to " + user }
+	bs := tasktest.NewBatch(t, m)
+	// A proxy that breaks the batch's reply to "bad" in the output file.
+	target, _ := url.Parse(bs.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(r *http.Response) error {
+		if !strings.HasSuffix(r.Request.URL.Path, "/content") {
+			return nil
+		}
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			return err
+		}
+		var out []string
+		for _, ln := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var l map[string]any
+			if json.Unmarshal([]byte(ln), &l) == nil && strings.Contains(ln, "reply to bad") {
+				if resp, ok := l["response"].(map[string]any); ok {
+					resp["body"] = map[string]any{"choices": []any{}}
+					b, _ := json.Marshal(l)
+					ln = string(b)
+				}
+			}
+			out = append(out, ln)
+		}
+		body := strings.Join(out, "\n") + "\n"
+		r.Body = io.NopCloser(strings.NewReader(body))
+		r.ContentLength = int64(len(body))
+		r.Header.Set("Content-Length", fmt.Sprint(len(body)))
+		return nil
+	}
+	ps := httptest.NewServer(proxy)
+	defer ps.Close()
+	cache := NewMemoryCache()
+	cl, err := NewClient(Config{BaseURL: ps.URL + "/v1", Model: "bigram", Cache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []Request{{PromptHash: "h", User: "good"}, {PromptHash: "h", User: "bad"}}
+	state := filepath.Join(t.TempDir(), "state.json")
+	st, err := cl.Batch(context.Background(), BatchJob{Chats: reqs}, BatchOptions{StatePath: state, Poll: 5 * time.Millisecond})
+	if err != nil || st.Submitted != 2 || st.Received != 1 || st.Failed != 1 || st.Malformed != 1 {
+		t.Fatalf("batch: %+v %v", st, err)
+	}
+	if got, err := cl.Complete(context.Background(), reqs[0]); err != nil || got != "reply to good" {
+		t.Errorf("good: %q %v", got, err)
+	}
+	_, err = cl.Complete(context.Background(), reqs[1])
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "not asked again online") || bs.Online != 0 {
+		t.Errorf("bad: %v, %d online requests (want 0)", err, bs.Online)
+	}
+	// A new run with the same cache: nothing submitted, the failure recorded.
+	cl2, _ := NewClient(Config{BaseURL: ps.URL + "/v1", Model: "bigram", Cache: cache})
+	st, err = cl2.Batch(context.Background(), BatchJob{Chats: reqs}, BatchOptions{StatePath: state, Poll: 5 * time.Millisecond})
+	if err != nil || st != (BatchStats{Cached: 1, Recorded: 1}) || bs.Created != 1 {
+		t.Errorf("rerun: %+v %v, %d batches", st, err, bs.Created)
 	}
 }
