@@ -99,6 +99,7 @@ func runGenerate(e *cli.Env) error {
 	})
 	if res != nil {
 		fmt.Fprintf(e.Stderr, "evalbook: %s\n", res.Counts())
+		m.Notes(e)
 	}
 	if err != nil {
 		return m.Interrupted(err)

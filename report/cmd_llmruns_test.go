@@ -77,10 +77,16 @@ func faultJudge(t *testing.T) *llmtest.Server {
 }
 
 // The kinds that fail a row (each on its own rows) and those a retry or
-// the grace period cures, in TestJudgeFaultRun's plan.
+// the grace period cures, in TestJudgeFaultRun's plan. A 200 reply cut
+// short once it has started ("truncated") was billed, so it fails its row
+// rather than being bought again (issue 29); of the failing kinds, those
+// with a paid 200 reply that a retry would buy again (recordedKinds) are
+// recorded in the cache as failed, and a rerun does not ask them again
+// without --retry-failed.
 var (
-	failingKinds = []string{"500", "oversize", "malformed", "nochoices", "400echo"}
-	curedKinds   = []string{"late", "truncated", "slow", "429", "drop"}
+	failingKinds  = []string{"500", "oversize", "malformed", "nochoices", "400echo", "truncated"}
+	curedKinds    = []string{"late", "slow", "429", "drop"}
+	recordedKinds = map[string]bool{"oversize": true, "malformed": true, "nochoices": true}
 )
 
 // TestJudgeFaultRun is the fault run of issue 17: 200 rows, every fourth
@@ -88,10 +94,12 @@ var (
 // each; those that fail a row on every attempt, the others on the
 // first), the rest are
 // answered. Rows lost: 0 (200 in the verdict file). Calls repeated for a
-// reply received: 0 (counted by the server). The 25 rows that cannot be
-// answered have their error cell, the run exits 1 naming them, and a
-// rerun asks for those 25 only. (Before: exit 1 with no verdict file, and
-// 29 of 214 calls paid twice.)
+// reply received or billed: 0 (counted by the server). The 30 rows that
+// cannot be answered have their error cell, the run exits 1 naming them;
+// a rerun asks for the 15 whose failure a retry may cure and says that
+// the 15 recorded as failed (a paid malformed or oversized reply) are not
+// asked again; a rerun with --retry-failed asks for those 15. (Before
+// issue 17: exit 1 with no verdict file, and 29 of 214 calls paid twice.)
 func TestJudgeFaultRun(t *testing.T) {
 	kinds := append(append([]string(nil), failingKinds...), curedKinds...)
 	plan := map[int]string{}
@@ -122,11 +130,11 @@ func TestJudgeFaultRun(t *testing.T) {
 		"--cache", filepath.Join(dir, "cache.jsonl"), "--out", out, "--concurrency", "8",
 		"--timeout", "2s", "--grace", "10s", "--retries", "1", "--max-reply-mib", "1", "--json"}
 	stdout, errOut, code := runCLI(t, args...)
-	if code != 1 || !strings.Contains(errOut, "judge: 25 of 200 rows failed after their retries (first: line 5: ") ||
-		!strings.Contains(errOut, "so running the same command again asks only for the 25 failed rows") {
+	if code != 1 || !strings.Contains(errOut, "judge: 30 of 200 rows failed after their retries (first: line 5: ") ||
+		!strings.Contains(errOut, "so running the same command again asks only for the 30 failed rows, except the 15 calls whose paid 200 reply (malformed or too large) is recorded in the cache as failed") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(stdout, `"failed": 25`) || !strings.Contains(stdout, `"judged": 175`) {
+	if !strings.Contains(stdout, `"failed": 30`) || !strings.Contains(stdout, `"judged": 170`) {
 		t.Errorf("the JSON summary does not count the failures: %.600s", stdout)
 	}
 	// Rows lost: none.
@@ -146,6 +154,7 @@ func TestJudgeFaultRun(t *testing.T) {
 	cellPrefix := map[string]string{
 		"500": "HTTP 500 after 2 attempts: server error", "oversize": "HTTP 200, not retried: reply over the client's size limit of 1048576 bytes",
 		"malformed": "HTTP 200, not retried: malformed", "nochoices": "HTTP 200, not retried: malformed", "400echo": "HTTP 400, not retried: request refused",
+		"truncated": "HTTP 200, not retried: network: reading reply: unexpected EOF",
 	}
 	lost, failed := 0, 0
 	for _, r := range recs[1:] {
@@ -162,18 +171,34 @@ func TestJudgeFaultRun(t *testing.T) {
 			t.Errorf("row %d (%s): llm_judge %q, error %q", row, plan[row], lj, cell)
 		}
 	}
-	// Calls repeated for a reply received: none.
-	repeated := s.Repeated()
+	// Calls repeated for a reply received or billed: none.
+	repeated, billed := s.Repeated(), s.RepeatedBilled()
 	requests := s.Count()
-	if repeated != 0 || failed != 25 || lost != 0 {
-		t.Errorf("%d calls repeated a reply received, %d rows failed, %d lost", repeated, failed, lost)
+	if repeated != 0 || billed != 0 || failed != 30 || lost != 0 {
+		t.Errorf("%d calls repeated a reply received, %d one billed, %d rows failed, %d lost", repeated, billed, failed, lost)
 	}
-	t.Logf("fault run: 200 rows, %d requests, %d rows lost, %d calls repeated for a reply received, %d rows failed with an error cell",
-		requests, lost, repeated, failed)
-	// The rerun, faults gone, asks only for the 25 failed rows.
+	t.Logf("fault run: 200 rows, %d requests, %d rows lost, %d calls repeated for a reply received (%d billed), %d rows failed with an error cell",
+		requests, lost, repeated, billed, failed)
+	// The rerun, faults gone, asks for the 15 failed rows a retry may
+	// cure; the 15 recorded as failed are not bought again, and it says so.
 	fault.Store(false)
-	if _, errOut, code := runCLI(t, args...); code != 0 || s.Count()-requests != 25 {
-		t.Errorf("rerun: exit %d, %d requests (want 25): %s", code, s.Count()-requests, errOut)
+	_, errOut, code = runCLI(t, args...)
+	if code != 1 || s.Count()-requests != 15 || !strings.Contains(errOut, "evalbook: 15 calls were recorded in the cache as failed by an earlier run") ||
+		!strings.Contains(errOut, "judge: 15 of 200 rows failed") {
+		t.Errorf("rerun: exit %d, %d requests (want 15): %s", code, s.Count()-requests, errOut)
+	}
+	recs = readCSV(t, out)
+	for _, r := range recs[1:] {
+		row := rowOf(r[1])
+		cell := r[len(r)-1]
+		if recordedKinds[plan[row]] != (cell != "") || (cell != "" && !strings.HasPrefix(cell, "HTTP 200 in an earlier run, recorded in the cache, not asked again: ")) {
+			t.Errorf("rerun, row %d (%s): error %q", row, plan[row], cell)
+		}
+	}
+	// --retry-failed pays for those 15 again, once each.
+	requests = s.Count()
+	if _, errOut, code := runCLI(t, append(args, "--retry-failed")...); code != 0 || s.Count()-requests != 15 {
+		t.Errorf("rerun with --retry-failed: exit %d, %d requests (want 15): %s", code, s.Count()-requests, errOut)
 	}
 }
 
@@ -296,7 +321,9 @@ func TestJudgeKill9(t *testing.T) {
 // TestGenerateFaultRun: 60 questions, every fourth meets a fault (the
 // ten kinds in turn): every row is written, the failed ones with an error
 // cell and an empty response, the run exits 1 naming them, no reply
-// received is asked for again, and the rerun asks only for the failed.
+// received or billed is asked for again, and the rerun asks only for the
+// failed whose failure a retry may cure (5), --retry-failed for the 6
+// recorded as failed with a paid reply.
 func TestGenerateFaultRun(t *testing.T) {
 	kinds := append(append([]string(nil), failingKinds...), curedKinds...)
 	failing := map[string]bool{}
@@ -331,8 +358,8 @@ func TestGenerateFaultRun(t *testing.T) {
 	args := []string{"generate", "--dataset", ds, "--endpoint", s.BaseURL(), "--model", "m", "--out", out, "--language", "english",
 		"--cache", filepath.Join(dir, "cache.jsonl"), "--concurrency", "8", "--timeout", "2s", "--grace", "10s", "--retries", "1", "--max-reply-mib", "1"}
 	_, errOut, code := runCLI(t, args...)
-	// 15 rows meet a fault: rows 4-20 and 44-60 a failing kind (10), rows 24-40 a cured one.
-	const wantFailed = 10
+	// 15 rows meet a fault: rows 4-24 and 44-60 a failing kind (11), rows 28-40 a cured one.
+	const wantFailed = 11
 	if code != 1 || !strings.Contains(errOut, fmt.Sprintf("generate: %d of 60 questions failed", wantFailed)) ||
 		!strings.Contains(errOut, fmt.Sprintf("asks only for the %d failed questions", wantFailed)) {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -353,13 +380,18 @@ func TestGenerateFaultRun(t *testing.T) {
 		}
 	}
 	for prompt, u := range s.Ledger() {
-		if u.AfterWhole != 0 {
+		if u.AfterWhole != 0 || u.AfterBilled != 0 {
 			t.Errorf("row %d (%s): %+v: a request repeated a reply received", rowOf(prompt), plan[rowOf(prompt)], u)
 		}
 	}
 	before := s.Count()
 	fault.Store(false)
-	if _, errOut, code := runCLI(t, args...); code != 0 || s.Count()-before != wantFailed {
-		t.Errorf("rerun: exit %d, %d requests (want %d): %s", code, s.Count()-before, wantFailed, errOut)
+	if _, errOut, code := runCLI(t, args...); code != 1 || s.Count()-before != 5 || !strings.Contains(errOut, "generate: 6 of 60 questions failed") ||
+		!strings.Contains(errOut, "evalbook: 6 calls were recorded in the cache as failed by an earlier run") {
+		t.Errorf("rerun: exit %d, %d requests (want 5): %s", code, s.Count()-before, errOut)
+	}
+	before = s.Count()
+	if _, errOut, code := runCLI(t, append(args, "--retry-failed")...); code != 0 || s.Count()-before != 6 {
+		t.Errorf("rerun with --retry-failed: exit %d, %d requests (want 6): %s", code, s.Count()-before, errOut)
 	}
 }

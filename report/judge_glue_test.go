@@ -21,7 +21,7 @@ func TestJudgeGlueMessages(t *testing.T) {
 		{[]string{"judge", "--endpoint", ep, "--model", "m", "--retries", "-1"}, sample + "evalbook: judge: --rpm and --retries must not be negative, --timeout must be positive\n"},
 		{[]string{"judge", "--endpoint", ep, "--model", "m", "--timeout", "0s"}, sample + "evalbook: judge: --rpm and --retries must not be negative, --timeout must be positive\n"},
 		{[]string{"judge", "--endpoint", ep, "--model", "m", "--model-seed", "x"}, sample + "evalbook: judge: --model-seed must be an integer, not \"x\"\n"},
-		{[]string{"judge", "--endpoint", "ftp://u:pw@host/", "--model", "m", "--cache", "none"}, sample + "evalbook: judge: endpoint \"ftp://u:xxxxx@host/\": want an http or https base URL such as http://127.0.0.1:8000/v1\n"},
+		{[]string{"judge", "--endpoint", "ftp://u:pw@host/", "--model", "m", "--cache", "none"}, sample + "evalbook: judge: endpoint \"ftp://xxxxx:xxxxx@host/\": want an http or https base URL such as http://127.0.0.1:8000/v1\n"},
 		{[]string{"judge", "--endpoint", ep, "--model", "m", "--prompt", "pairwise@1"}, "evalbook: judge: --prompt pairwise@1 is a pairwise prompt; this command needs a reference prompt\n"},
 		{[]string{"judge", "--endpoint", ep, "--model", "m", "--prompt", "reference@9"}, "evalbook: judge: --prompt: no prompt reference@9 (have pairwise@1 (13b61bb7fb), pairwise@2 (2650df9a76), reference@1 (fbd08530f1))\n"},
 		{[]string{"calibrate", "--judge", "fake:lenient"}, pairs + "evalbook: calibrate: --judge: no fake judge \"lenient\" (want one of clean, position, verbosity, self, mixed)\n"},

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +26,8 @@ import (
 // Retry-After: 1), "500", "slow" (no reply for SlowFor, 3 s by default),
 // "drop" (hijack the connection and close it), "malformed" (status 200
 // with broken JSON), "nochoices" (valid JSON, no choices), "400echo" (Bad
-// Request echoing the Authorization header), "401", "403", "late" (the
+// Request echoing the request's URI and its headers, Authorization
+// first), "401", "403", "late" (the
 // headers and half the reply at once, the rest after LateBy, 1 s by
 // default), "oversize" (a valid reply of OversizeBytes, 9 MiB by default),
 // "truncated" (half the reply, then the connection is cut).
@@ -33,7 +35,9 @@ import (
 // The server keeps a ledger per prompt (the last chat message, or the
 // completions prompt): the requests, the replies it began to send (what an
 // API bills), the replies it sent whole, and the requests that came after
-// a whole reply had been sent, which a client that pays once never makes.
+// a whole reply had been sent, which a client that pays once never makes,
+// and those that came after a 200 reply had begun (AfterBilled: the reply
+// was billed, whether or not it arrived whole).
 //
 // Set Delay, Answer, Body, Fault and the sizes before the first request.
 type Server struct {
@@ -65,6 +69,8 @@ type Server struct {
 	auth        []string
 	bodies      []map[string]any
 	paths       []string
+	uris        []string
+	headers     []http.Header
 }
 
 // New starts a server that injects faults in order, and closes it when
@@ -87,6 +93,10 @@ type Usage struct {
 	// AfterWhole counts requests received after a whole reply had been
 	// sent for the prompt: calls paid twice for a reply received.
 	AfterWhole int
+	// AfterBilled counts requests received after a 200 reply had begun
+	// for the prompt: calls paid twice, whether or not the first reply
+	// arrived whole or parsed.
+	AfterBilled int
 }
 
 // Ledger returns a copy of the per-prompt ledger.
@@ -106,6 +116,16 @@ func (s *Server) Repeated() int {
 	n := 0
 	for _, u := range s.Ledger() {
 		n += u.AfterWhole
+	}
+	return n
+}
+
+// RepeatedBilled returns the number of requests received for a prompt
+// after a 200 reply to it had begun (and was billed), over all prompts.
+func (s *Server) RepeatedBilled() int {
+	n := 0
+	for _, u := range s.Ledger() {
+		n += u.AfterBilled
 	}
 	return n
 }
@@ -157,6 +177,20 @@ func (s *Server) Bodies() []map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]map[string]any(nil), s.bodies...)
+}
+
+// URIs returns the request URI (path and query) of each request, in order.
+func (s *Server) URIs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.uris...)
+}
+
+// Headers returns the headers of each request, in order.
+func (s *Server) Headers() []http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]http.Header(nil), s.headers...)
 }
 
 // Paths returns the URL path of each request, in order.
@@ -217,6 +251,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if u.Whole > 0 {
 		u.AfterWhole++
 	}
+	if u.Billed > 0 {
+		u.AfterBilled++
+	}
 	attempt := u.Requests
 	fault := ""
 	switch {
@@ -230,6 +267,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.auth = append(s.auth, r.Header.Get("Authorization"))
 	s.bodies = append(s.bodies, body)
 	s.paths = append(s.paths, r.URL.Path)
+	s.uris = append(s.uris, r.URL.RequestURI())
+	s.headers = append(s.headers, r.Header.Clone())
 	s.inflight++
 	s.maxInflight = max(s.maxInflight, s.inflight)
 	s.mu.Unlock()
@@ -279,7 +318,18 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		s.send(w, r, u, []byte(`{"choices": []}`), 0, false)
 		return
 	case "400echo":
-		http.Error(w, "bad header: "+r.Header.Get("Authorization"), http.StatusBadRequest)
+		echo := "bad header: " + r.Header.Get("Authorization") + " at " + r.URL.RequestURI()
+		names := make([]string, 0, len(r.Header))
+		for k := range r.Header {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if k != "Authorization" {
+				echo += "; " + k + ": " + strings.Join(r.Header[k], ",")
+			}
+		}
+		http.Error(w, echo, http.StatusBadRequest)
 		return
 	}
 	if s.Delay > 0 {

@@ -53,12 +53,14 @@ func TestRunSurvivesFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Received != 19 || res.Failed != 5 || res.FailedKinds["malformed"] != 2 || res.FailedKinds["too_large"] != 1 ||
+	// Q-10's reply is cut short once it has started: billed, so it fails
+	// its row rather than being bought again (issue 29).
+	if res.Received != 18 || res.Failed != 6 || res.FailedKinds["malformed"] != 2 || res.FailedKinds["too_large"] != 1 || res.FailedKinds["network"] != 1 ||
 		res.FailedKinds["server_error"] != 1 || res.FailedKinds["request"] != 1 {
 		t.Errorf("received %d, failed %d %v", res.Received, res.Failed, res.FailedKinds)
 	}
-	if n := s.Repeated(); n != 0 {
-		t.Errorf("%d requests repeated a reply already received", n)
+	if n, b := s.Repeated(), s.RepeatedBilled(); n != 0 || b != 0 {
+		t.Errorf("%d requests repeated a reply already received, %d one already billed", n, b)
 	}
 	var b bytes.Buffer
 	if err := res.WriteCSV(&b); err != nil {
@@ -70,7 +72,7 @@ func TestRunSurvivesFaults(t *testing.T) {
 	}
 	wantErr := map[string]string{
 		"Q-02": "HTTP 500 after 2 attempts: ", "Q-04": "HTTP 200, not retried: reply over the client's size limit",
-		"Q-06": "HTTP 200, not retried: malformed", "Q-18": "HTTP 200, not retried: malformed", "Q-20": "HTTP 400, not retried: request refused",
+		"Q-06": "HTTP 200, not retried: malformed", "Q-10": "HTTP 200, not retried: network: reading reply: unexpected EOF", "Q-18": "HTTP 200, not retried: malformed", "Q-20": "HTTP 400, not retried: request refused",
 	}
 	for _, r := range recs[1:] {
 		q, resp, cell := r[1], r[6], r[7]

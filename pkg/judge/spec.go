@@ -33,7 +33,7 @@ func ParseSpec(spec string) (Spec, error) {
 		return Spec{Fake: f}, err
 	}
 	if !strings.HasPrefix(spec, "http://") && !strings.HasPrefix(spec, "https://") {
-		return Spec{}, fmt.Errorf("%w, not %q", ErrSpec, spec)
+		return Spec{}, fmt.Errorf("%w, not %q", ErrSpec, llm.RedactURL(spec))
 	}
 	return Spec{Endpoint: spec}, nil
 }

@@ -58,7 +58,7 @@ func TestSpecOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	j, name, err = s.Open(c, p)
-	if err != nil || name != "qwen at http://user:xxxxx@127.0.0.1:8000/v1" {
+	if err != nil || name != "qwen at http://xxxxx:xxxxx@127.0.0.1:8000/v1" {
 		t.Errorf("model: %q %v", name, err)
 	}
 	if cj, ok := j.(*ClientJudge); !ok || cj.Client != c || cj.Prompt.ID() != "pairwise@1" {

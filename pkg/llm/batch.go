@@ -39,6 +39,13 @@ type BatchStats struct {
 	Resumed   int `json:"resumed"`   // batches of an earlier run polled again
 	Received  int `json:"received"`  // replies put in the cache
 	Failed    int `json:"failed"`    // requests the batch answered with an error
+	// Malformed counts the requests among Failed that the batch answered
+	// with a 200 reply that does not parse: recorded in the cache as
+	// failed (they were paid for), not asked again online.
+	Malformed int `json:"malformed"`
+	// Recorded counts requests not submitted because an earlier run
+	// recorded them in the cache as failed (Config.RetryFailed submits them).
+	Recorded int `json:"recorded"`
 }
 
 type batchState struct {
@@ -82,7 +89,11 @@ func (c *Client) SampleBatch(ctx context.Context, reqs []SampleRequest, opt Batc
 // replies are cached, so a rerun never submits a request twice. Requests
 // are grouped by API path and kind (one batch each: the API takes one
 // endpoint per batch). A request the batch answered with an error is left
-// uncached; Sample or Complete then asks for it online.
+// uncached, and Sample or Complete then asks for it online; one answered
+// with a 200 reply that does not parse (paid for) is recorded in the cache
+// as failed, so that the online pass does not buy it again. A request an
+// earlier run recorded as failed is not submitted unless
+// Config.RetryFailed is set.
 func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (BatchStats, error) {
 	var st BatchStats
 	if opt.StatePath == "" {
@@ -152,6 +163,10 @@ func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (Bat
 		}
 		if ok {
 			st.Cached++
+			continue
+		}
+		if _, _, fl, _ := c.cache.peek(it.key); fl != nil && fl.rec != nil && (!fl.earlier || !c.cfg.RetryFailed) {
+			st.Recorded++
 			continue
 		}
 		if sent[it.key] {
@@ -276,14 +291,20 @@ func (c *Client) finishBatch(ctx context.Context, id string, state *batchState, 
 			default:
 				it = batchItem{parse: func(d []byte) (string, error) { return parseAny(d, chatPath) }}
 			}
-			reply, err := it.parse(out.Response.Body)
-			if err != nil {
-				st.Failed++
-				continue
-			}
 			key := out.CustomID
 			if ok {
 				key = it.key // the same, unless the batch has format-1 custom_ids
+			}
+			reply, err := it.parse(out.Response.Body)
+			if err != nil {
+				// Paid for: recorded, so the online pass does not buy it again.
+				st.Failed++
+				st.Malformed++
+				f := Failure{Kind: "malformed", Status: http.StatusOK, Error: fmt.Sprintf("batch %s: %v (not asked again online: the batch's reply was paid for)", id, err)}
+				if err := c.cache.PutFailure(key, c.cfg.Model, it.hash, f); err != nil {
+					return err
+				}
+				continue
 			}
 			if err := c.cache.Put(key, c.cfg.Model, it.hash, reply); err != nil {
 				return err
@@ -309,15 +330,9 @@ func parseAny(data []byte, chat bool) (string, error) {
 }
 
 func (c *Client) batchRequest(ctx context.Context, method, path string, body io.Reader, ctype string) ([]byte, error) {
-	hr, err := http.NewRequestWithContext(ctx, method, c.endpoint+path, body)
+	hr, err := c.newRequest(ctx, method, path, body, ctype)
 	if err != nil {
 		return nil, err
-	}
-	if ctype != "" {
-		hr.Header.Set("Content-Type", ctype)
-	}
-	if c.key != "" {
-		hr.Header.Set("Authorization", "Bearer "+c.key)
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
@@ -380,6 +395,16 @@ func (c *Client) uploadBatchFile(ctx context.Context, jsonl []byte) (string, err
 		return "", fmt.Errorf("batch: file upload gave no id: %s", snippet(data))
 	}
 	return f.ID, nil
+}
+
+// PendingBatches returns the number of batches the state file at path
+// names as submitted and not yet downloaded (0 when there is no file).
+func PendingBatches(path string) (int, error) {
+	st, err := readBatchState(path)
+	if err != nil {
+		return 0, err
+	}
+	return len(st.Batches), nil
 }
 
 func readBatchState(path string) (*batchState, error) {

@@ -21,6 +21,16 @@ import (
 // leave a torn last line, which OpenCache drops with a warning. The cache
 // holds replies, model names and prompt hashes; never an API key.
 //
+// A Cache also settles each request once for the clients that share it:
+// identical requests in flight at once are sent once (single flight). A
+// failure that a retry would most likely buy again (a 200 reply that was
+// malformed or over the size limit: paid for, and at temperature 0 the
+// same next time) is recorded in it, and written to the file as a
+// failure entry, so that neither a twin nor a rerun buys it again (unless
+// Config.RetryFailed asks a rerun to); other failures (5xx after the
+// retries, timeouts, a reply cut short) are shared by the twins asked of
+// the same Client only, and a new Client (a rerun) asks for them again.
+//
 // A Cache is safe for concurrent use.
 type Cache struct {
 	mu       sync.Mutex
@@ -37,7 +47,44 @@ type Cache struct {
 	// which the old key of a request is formed.
 	endpoints []string
 	migrated  int
+
+	// failures are the requests recorded as failed, by key: loaded from
+	// the file's failure entries (earlier runs), or failed in this process.
+	failures map[string]*failure
+	flights  map[string]*flight // requests in flight, by key
 }
+
+// A Failure is a request's failure as the cache file records it: a 200
+// reply that was malformed or over the size limit, paid for and not
+// usable.
+type Failure struct {
+	Kind   string `json:"kind"`   // CallError.Kind: "malformed", "too_large"
+	Status int    `json:"status"` // the HTTP status (200)
+	Error  string `json:"error"`  // the error's text (no key, no secret)
+}
+
+// failure is a request that failed: its error, shared by the twins of
+// this process (nil when read from the file), its record (nil for a
+// failure a Client keeps for its twins only), and whether it is an
+// earlier run's.
+type failure struct {
+	err     error
+	rec     *Failure
+	earlier bool
+}
+
+// flight is a request being asked: its twins wait for done.
+type flight struct {
+	done  chan struct{}
+	reply string
+	err   error
+}
+
+// failureKeyPrefix starts the key of a failure entry: the request's key
+// after it. A reply entry's key is never changed by it (an evalbook that
+// predates failure entries reads one as a reply to a request never
+// asked, and ignores it).
+const failureKeyPrefix = "failed:"
 
 // KeyFormat is the format of the keys a Cache writes, recorded in each
 // entry as key_format: 2, keyed by what was asked (the API, the model,
@@ -56,10 +103,15 @@ type cacheEntry struct {
 	Model     string   `json:"model"`
 	Prompt    string   `json:"prompt"`
 	Reply     string   `json:"reply"`
+	// Failure, on an entry whose key is "failed:" and a request's key,
+	// records that the request failed with a paid 200 reply.
+	Failure *Failure `json:"failure,omitempty"`
 }
 
 // NewMemoryCache returns a cache that lives only as long as the process.
-func NewMemoryCache() *Cache { return &Cache{m: map[string]string{}} }
+func NewMemoryCache() *Cache {
+	return &Cache{m: map[string]string{}, failures: map[string]*failure{}, flights: map[string]*flight{}}
+}
 
 // OpenCache opens (creating it if needed) the cache file at path and loads
 // its entries. A last line without its newline (a write cut short by a
@@ -79,7 +131,8 @@ func OpenCache(path string) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cache{f: f, path: path, m: map[string]string{}}
+	c := NewMemoryCache()
+	c.f, c.path = f, path
 	keep, err := c.load(f)
 	if err != nil {
 		f.Close()
@@ -129,8 +182,10 @@ func (c *Cache) load(f *os.File) (int64, error) {
 			body := bytes.TrimSpace(raw)
 			switch {
 			case len(body) == 0:
-			case json.Unmarshal(body, &e) != nil || e.Key == "":
+			case json.Unmarshal(body, &e) != nil || e.Key == "" || (e.Failure != nil) != strings.HasPrefix(e.Key, failureKeyPrefix):
 				c.warnings = append(c.warnings, fmt.Sprintf("%s:%d: not a cache entry, skipped", c.path, line))
+			case e.Failure != nil:
+				c.failures[strings.TrimPrefix(e.Key, failureKeyPrefix)] = &failure{rec: e.Failure, earlier: true}
 			default:
 				c.m[e.Key] = e.Reply
 				switch {
@@ -176,13 +231,117 @@ func (c *Cache) Put(key, model, promptHash, reply string) error {
 // memory; c.mu is held.
 func (c *Cache) write(key, reply string, line []byte) error {
 	line = append(line, '\n')
+	// Kept in memory first: a reply the file could not take still serves
+	// this process's twins (it was paid for).
+	c.m[key] = reply
+	delete(c.failures, key)
 	if c.f != nil {
 		if _, err := c.f.Write(line); err != nil {
 			return fmt.Errorf("cache %s: %w", c.path, err)
 		}
 	}
-	c.m[key] = reply
 	return nil
+}
+
+// PutFailure records that a request failed with a paid 200 reply (see
+// Failure): its twins in this process and, for a file cache, later runs
+// find the failure instead of buying the reply again.
+func (c *Cache) PutFailure(key, model, promptHash string, f Failure) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.putFailure(key, model, promptHash, &f, nil)
+}
+
+// putFailure writes a failure entry; c.mu is held. err, when set, is the
+// error the request's twins in this process share.
+func (c *Cache) putFailure(key, model, promptHash string, f *Failure, err error) error {
+	c.failures[key] = &failure{err: err, rec: f}
+	if c.f == nil {
+		return nil
+	}
+	line, jerr := json.Marshal(cacheEntry{Key: failureKeyPrefix + key, KeyFormat: KeyFormat, Model: model, Prompt: promptHash, Failure: f})
+	if jerr != nil {
+		return jerr
+	}
+	if _, werr := c.f.Write(append(line, '\n')); werr != nil {
+		return fmt.Errorf("cache %s: %w", c.path, werr)
+	}
+	return nil
+}
+
+// settle looks key up for a call: its reply, or its failure (one of an
+// earlier run only when !retryEarlier; then the calling client's own,
+// ownFailure), or the flight of an identical request in flight (leader
+// false), or, when there is none of these, a new flight that the caller
+// leads (leader true) and must end with land.
+func (c *Cache) settle(key string, retryEarlier bool, ownFailure func(string) error) (reply string, ok bool, fl *failure, f *flight, leader bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.m[key]; ok {
+		return r, true, nil, nil, false
+	}
+	if fl := c.failures[key]; fl != nil && !(fl.earlier && retryEarlier) {
+		return "", false, fl, nil, false
+	}
+	if err := ownFailure(key); err != nil {
+		return "", false, &failure{err: err}, nil, false
+	}
+	if f := c.flights[key]; f != nil {
+		return "", false, nil, f, false
+	}
+	f = &flight{done: make(chan struct{})}
+	c.flights[key] = f
+	return "", false, nil, f, true
+}
+
+// peek is settle without starting a flight: the reply, the failure (of
+// any run) or the flight of key.
+func (c *Cache) peek(key string) (reply string, ok bool, fl *failure, f *flight) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.m[key]; ok {
+		return r, true, nil, nil
+	}
+	return "", false, c.failures[key], c.flights[key]
+}
+
+// land ends the flight of key: a reply is cached (file first); a failure
+// with a record (rec) is recorded, and written to the file; any other
+// failure leaves nothing here (the client keeps it for its twins, and a
+// cancelled call leaves nothing at all, so a twin asks again). The twins
+// waiting on f are then released. The error is the file's.
+func (c *Cache) land(key string, f *flight, model, promptHash string, rec *Failure) error {
+	c.mu.Lock()
+	defer func() {
+		delete(c.flights, key)
+		c.mu.Unlock()
+		close(f.done)
+	}()
+	switch {
+	case f.err == nil:
+		line, err := json.Marshal(cacheEntry{Key: key, KeyFormat: KeyFormat, Model: model, Prompt: promptHash, Reply: f.reply})
+		if err != nil {
+			return err
+		}
+		return c.write(key, f.reply, line)
+	case rec != nil:
+		return c.putFailure(key, model, promptHash, rec, f.err)
+	}
+	return nil
+}
+
+// Failures returns the number of requests recorded in the cache as
+// failed with a paid 200 reply (by earlier runs or this one).
+func (c *Cache) Failures() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, fl := range c.failures {
+		if fl.rec != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // addEndpoint records the base URL of a client using the cache: the old

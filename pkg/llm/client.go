@@ -68,7 +68,11 @@ type CallError struct {
 	Kind string
 	// Retried says whether failures of this kind are retried.
 	Retried bool
-	Err     error // the last attempt's error
+	// Recorded says that the failure is one an earlier run recorded in the
+	// cache (a paid 200 reply, malformed or too large): no request was
+	// sent for this call (see Config.RetryFailed).
+	Recorded bool
+	Err      error // the last attempt's error
 }
 
 func (e *CallError) Error() string {
@@ -92,6 +96,8 @@ func (e *CallError) Cell() string {
 	}
 	how := " after " + nounCount(e.Attempts, "attempt", "attempts")
 	switch {
+	case e.Recorded:
+		how = " in an earlier run, recorded in the cache, not asked again"
 	case e.Attempts == 0:
 		how = ", not sent"
 	case !e.Retried:
@@ -144,10 +150,26 @@ func (e *malformedError) Unwrap() error { return ErrMalformed }
 type Stats struct {
 	Requests  int64 `json:"requests"`   // HTTP attempts sent
 	Retries   int64 `json:"retries"`    // attempts after a failure
-	CacheHits int64 `json:"cache_hits"` // replies served from the cache
+	CacheHits int64 `json:"cache_hits"` // replies served from the cache (or by an identical request in flight)
 	Completed int64 `json:"completed"`  // replies obtained from the endpoint
-	// Failed counts calls that failed (after their retries, or at once).
+	// Failed counts calls that failed (after their retries, at once, or
+	// with the failure of an identical request).
 	Failed int64 `json:"failed"`
+	// Shared counts the calls among Failed that got the failure of an
+	// identical request of this run, without a request of their own.
+	Shared int64 `json:"shared_failures"`
+	// Earlier counts the calls among Failed that got a failure an
+	// earlier run recorded in the cache, without a request
+	// (Config.RetryFailed asks again).
+	Earlier int64 `json:"earlier_failures"`
+	// Recorded counts the calls among Failed whose failure is recorded in
+	// the cache (a paid 200 reply, malformed or too large; this run's or
+	// an earlier one's): a rerun does not ask them again without
+	// Config.RetryFailed.
+	Recorded int64 `json:"recorded_failures"`
+	// Paid counts the requests of this run that failed with a 200 reply
+	// (paid for: malformed, too large, or cut short while arriving).
+	Paid int64 `json:"paid_failures"`
 }
 
 // Client calls an OpenAI-compatible endpoint (vLLM, llama.cpp server,
@@ -156,18 +178,26 @@ type Stats struct {
 // retries, the concurrency and rate limit, the cache and the counts. It
 // is safe for concurrent use.
 //
-// No reply received is paid for twice: the attempt timeout covers the
-// wait for the reply's headers, and a body that has started arriving may
-// take Config.Grace more; a complete 200 reply is parsed and cached before
-// anything else is done; a 200 reply that is malformed or over
-// Config.MaxReplyBytes fails its call without a retry. After a 401 or 403
-// the client sends nothing more: every later call fails at once with that
-// error (requests already in flight finish).
+// No reply is paid for twice: identical requests (one cache key) are sent
+// once for all the clients sharing a Cache, their twins sharing the reply
+// or the failure (see Cache); the attempt timeout covers the wait for the
+// reply's headers, and a body that has started arriving may take
+// Config.Grace more; a 200 reply is never asked for again, whether it
+// arrives whole, is malformed, is over Config.MaxReplyBytes, or is cut
+// short or too slow once it has started (a reply that has started
+// arriving is billed); a complete 200 reply is parsed and cached before
+// anything else is done, and a malformed or oversized one is recorded in
+// the cache as a failure. After a 401 or 403 the client sends nothing
+// more: every later call fails at once with that error (requests already
+// in flight finish).
 type Client struct {
 	cfg      Config
-	endpoint string // BaseURL without trailing slash
-	shown    string // BaseURL with any password redacted, for messages
+	endpoint string   // BaseURL without trailing slash (format-1 cache keys hash it)
+	base     *url.URL // BaseURL parsed: a request's path goes before its query
+	shown    string   // BaseURL with its secrets masked (RedactURL), for messages
 	key      string
+	headers  [][2]string // Config.Headers with their values
+	secrets  []string    // the key, header values, password and secret query values: scrubbed from errors
 	params   Params
 	http     *http.Client
 	cache    *Cache
@@ -177,18 +207,14 @@ type Client struct {
 	jmu    sync.Mutex
 	jitter *rand.Rand
 
-	fmu      sync.Mutex
-	inflight map[string]*flight
+	// fails are the requests of this client that failed without a record
+	// in the cache (5xx after the retries, timeouts, ...), for their twins.
+	fmu   sync.Mutex
+	fails map[string]error
 
-	requests, retries, hits, completed, failed atomic.Int64
+	requests, retries, hits, completed, failed, shared, earlier, recorded, paid atomic.Int64
 
 	stopped atomic.Pointer[CallError] // the first 401/403
-}
-
-type flight struct {
-	done  chan struct{}
-	reply string
-	err   error
 }
 
 // NewClient checks cfg, fills its zero fields from DefaultConfig, and
@@ -243,17 +269,54 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.Cache == nil {
 		cfg.Cache = NewMemoryCache()
 	}
+	base := *u
+	base.Fragment, base.RawFragment = "", ""
+	base.Path, base.RawPath = strings.TrimRight(base.Path, "/"), strings.TrimRight(base.RawPath, "/")
 	c := &Client{
 		cfg:      cfg,
 		endpoint: strings.TrimRight(cfg.BaseURL, "/"),
-		shown:    u.Redacted(),
+		base:     &base,
+		shown:    redacted(&base),
 		key:      cfg.Getenv(cfg.APIKeyEnv),
 		params:   Params{Temperature: 0, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens},
 		http:     cfg.HTTPClient,
 		cache:    cfg.Cache,
 		sem:      make(chan struct{}, cfg.Concurrency),
 		jitter:   rand.New(rand.NewPCG(cfg.JitterSeed, 0x6a756467)),
-		inflight: map[string]*flight{},
+		fails:    map[string]error{},
+	}
+	for _, h := range cfg.Headers {
+		if _, err := ParseHeader(h.Name + "=env:" + h.Env); err != nil {
+			return nil, err
+		}
+		v := cfg.Getenv(h.Env)
+		switch {
+		case v == "":
+			return nil, fmt.Errorf("%w %s: the environment variable %s is unset or empty", ErrHeader, h.Name, h.Env)
+		case strings.ContainsAny(v, "\r\n\x00"):
+			return nil, fmt.Errorf("%w %s: the value of %s holds a line break or NUL, which no header may", ErrHeader, h.Name, h.Env)
+		}
+		c.headers = append(c.headers, [2]string{h.Name, v})
+		c.secrets = append(c.secrets, v)
+	}
+	c.secrets = append(c.secrets, c.key)
+	if p, ok := u.User.Password(); ok {
+		c.secrets = append(c.secrets, p)
+	}
+	if u.User != nil {
+		c.secrets = append(c.secrets, u.User.Username())
+	}
+	for _, part := range strings.Split(u.RawQuery, "&") {
+		name, v, ok := strings.Cut(part, "=")
+		if n, err := url.QueryUnescape(name); err == nil {
+			name = n
+		}
+		if ok && SecretParam(name) {
+			c.secrets = append(c.secrets, v)
+			if uv, err := url.QueryUnescape(v); err == nil {
+				c.secrets = append(c.secrets, uv)
+			}
+		}
 	}
 	if cfg.RPM > 0 {
 		c.limit = &limiter{interval: time.Minute / time.Duration(cfg.RPM)}
@@ -264,7 +327,8 @@ func NewClient(cfg Config) (*Client, error) {
 
 // Stats returns the client's counts so far.
 func (c *Client) Stats() Stats {
-	return Stats{Requests: c.requests.Load(), Retries: c.retries.Load(), CacheHits: c.hits.Load(), Completed: c.completed.Load(), Failed: c.failed.Load()}
+	return Stats{Requests: c.requests.Load(), Retries: c.retries.Load(), CacheHits: c.hits.Load(), Completed: c.completed.Load(), Failed: c.failed.Load(),
+		Shared: c.shared.Load(), Earlier: c.earlier.Load(), Recorded: c.recorded.Load(), Paid: c.paid.Load()}
 }
 
 // Stopped returns the authentication error (401/403) after which the
@@ -279,7 +343,8 @@ func (c *Client) Stopped() error {
 // Complete sends req to BaseURL/chat/completions and returns the reply's
 // choices[0].message.content, from the cache when the same request
 // (model, prompt hash, messages, parameters; not the endpoint: see
-// CacheKey) was answered before, by this endpoint or another. Identical requests in flight at once are sent once.
+// CacheKey) was answered before, by this endpoint or another. Identical
+// requests are sent once (see Client).
 func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 	key := CacheKey(c.cfg.Model, req.PromptHash, req.System, req.User, c.params)
 	return c.call(ctx, key, c.oldChatKey(req), req.PromptHash, func() ([]byte, error) { return c.chatBody(req) }, "/chat/completions", parseChat)
@@ -302,50 +367,117 @@ func (c *Client) cached(key string, oldKey func(string) string, promptHash strin
 	return c.cache.rekey(key, oldKey, c.cfg.Model, promptHash)
 }
 
-// call returns the cached reply for key (or oldKey, see cached), or makes
-// the request (once for all callers asking for key at the same time) and
-// caches its reply.
+// call returns the cached reply for key (or oldKey, see cached), or the
+// failure of the same request (earlier in this run, or recorded in the
+// cache by an earlier one), or makes the request (once for all callers
+// asking for key, see Cache.settle) and caches its outcome.
 func (c *Client) call(ctx context.Context, key string, oldKey func(string) string, promptHash string, body func() ([]byte, error), path string, parse func([]byte) (string, error)) (string, error) {
-	reply, ok, err := c.cached(key, oldKey, promptHash)
-	if err != nil {
-		return "", err
-	}
-	if ok {
-		c.hits.Add(1)
-		return reply, nil
-	}
-	c.fmu.Lock()
-	if f, ok := c.inflight[key]; ok {
-		c.fmu.Unlock()
-		select {
-		case <-f.done:
+	for {
+		reply, ok, err := c.cached(key, oldKey, promptHash)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			c.hits.Add(1)
+			return reply, nil
+		}
+		reply, ok, fl, f, leader := c.cache.settle(key, c.cfg.RetryFailed, c.ownFailure)
+		switch {
+		case ok: // cached by a twin since
+			c.hits.Add(1)
+			return reply, nil
+		case fl != nil:
+			c.failed.Add(1)
+			if fl.earlier {
+				c.earlier.Add(1)
+			} else {
+				c.shared.Add(1)
+			}
+			if fl.rec != nil {
+				c.recorded.Add(1)
+			}
+			return "", c.failureError(fl)
+		case !leader:
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
 			if f.err == nil {
 				c.hits.Add(1)
+				return f.reply, nil
 			}
-			return f.reply, f.err
-		case <-ctx.Done():
-			return "", ctx.Err()
+			// The leader's call was cancelled (nothing was settled): look
+			// again, and ask when this call's context is still live.
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			continue
 		}
-	}
-	f := &flight{done: make(chan struct{})}
-	c.inflight[key] = f
-	c.fmu.Unlock()
-
-	f.reply, f.err = c.fetch(ctx, body, path, parse)
-	if f.err == nil {
+		var rec *Failure
+		f.reply, f.err = c.fetch(ctx, body, path, parse)
+		cancelled := f.err != nil && ctx.Err() != nil && errors.Is(f.err, ctx.Err())
+		var ce *CallError
+		switch {
+		case f.err == nil:
+			c.completed.Add(1)
+		case cancelled:
+		case errors.As(f.err, &ce) && ce.Status == http.StatusOK:
+			c.failed.Add(1)
+			c.paid.Add(1)
+			if ce.Kind == "malformed" || ce.Kind == "too_large" {
+				rec = &Failure{Kind: ce.Kind, Status: ce.Status, Error: ce.Err.Error()}
+				c.recorded.Add(1)
+			}
+		default:
+			c.failed.Add(1)
+		}
+		if f.err != nil && rec == nil && !cancelled {
+			// Kept before the flight lands, so a twin finds the flight or this.
+			c.fmu.Lock()
+			c.fails[key] = f.err
+			c.fmu.Unlock()
+		}
 		// Cached first: nothing after this point can lose a paid reply.
-		if err := c.cache.Put(key, c.cfg.Model, promptHash, f.reply); err != nil {
-			f.err = err
+		if err := c.cache.land(key, f, c.cfg.Model, promptHash, rec); err != nil && f.err == nil {
+			return f.reply, err
 		}
-		c.completed.Add(1)
-	} else if ctx.Err() == nil {
-		c.failed.Add(1)
+		return f.reply, f.err
 	}
+}
+
+// ownFailure returns the failure of key kept by this client, or nil.
+func (c *Client) ownFailure(key string) error {
 	c.fmu.Lock()
-	delete(c.inflight, key)
-	c.fmu.Unlock()
-	close(f.done)
-	return f.reply, f.err
+	defer c.fmu.Unlock()
+	return c.fails[key]
+}
+
+// failureError is the error of a call whose request has failed: the
+// error its first call got, or, for a failure recorded in the cache, a
+// CallError rebuilt from the record (Recorded when an earlier run's).
+func (c *Client) failureError(fl *failure) error {
+	if fl.err != nil {
+		return fl.err
+	}
+	r := fl.rec
+	return &CallError{Endpoint: c.shown, Status: r.Status, Kind: r.Kind, Recorded: fl.earlier,
+		Err: &recordedError{msg: r.Error, kind: r.Kind}}
+}
+
+// recordedError is a failure read back from the cache: its text, and the
+// sentinel of its kind (ErrMalformed, ErrTooLarge) for errors.Is.
+type recordedError struct{ msg, kind string }
+
+func (e *recordedError) Error() string { return e.msg }
+func (e *recordedError) Unwrap() error {
+	switch e.kind {
+	case "malformed":
+		return ErrMalformed
+	case "too_large":
+		return ErrTooLarge
+	}
+	return nil
 }
 
 // fetch sends the request, retrying transient failures. Its errors,
@@ -463,15 +595,11 @@ func (c *Client) attempt(ctx context.Context, path string, body []byte, parse fu
 	var late atomic.Bool
 	timer := time.AfterFunc(c.cfg.Timeout, func() { late.Store(true); cancel() })
 	defer timer.Stop()
-	hr, err := http.NewRequestWithContext(actx, http.MethodPost, c.endpoint+path, bytes.NewReader(body))
+	hr, err := c.newRequest(actx, http.MethodPost, path, bytes.NewReader(body), "application/json")
 	if err != nil {
 		return "", outcome{err: err, kind: "request", permanent: true}
 	}
-	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("Accept", "application/json")
-	if c.key != "" {
-		hr.Header.Set("Authorization", "Bearer "+c.key)
-	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
 		if late.Load() && ctx.Err() == nil {
@@ -492,11 +620,17 @@ func (c *Client) attempt(ctx context.Context, path string, body []byte, parse fu
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		if late.Load() && ctx.Err() == nil {
-			return "", outcome{err: fmt.Errorf("no complete reply within %s (the attempt timeout %s and a grace of %s for a reply that had started)",
-				c.cfg.Timeout+c.cfg.Grace, c.cfg.Timeout, c.cfg.Grace), status: resp.StatusCode, kind: "timeout"}
+		// A 200 reply that has started arriving is billed: it is not asked
+		// for again, whatever cut it short.
+		paid, why := resp.StatusCode == http.StatusOK, ""
+		if paid {
+			why = " (the 200 reply had started arriving, and a retry pays again)"
 		}
-		return "", outcome{err: fmt.Errorf("network: reading reply: %w", stripURL(err)), status: resp.StatusCode, kind: "network"}
+		if late.Load() && ctx.Err() == nil {
+			return "", outcome{err: fmt.Errorf("no complete reply within %s (the attempt timeout %s and a grace of %s for a reply that had started)%s",
+				c.cfg.Timeout+c.cfg.Grace, c.cfg.Timeout, c.cfg.Grace, why), status: resp.StatusCode, kind: "timeout", permanent: paid}
+		}
+		return "", outcome{err: fmt.Errorf("network: reading reply: %w%s", stripURL(err), why), status: resp.StatusCode, kind: "network", permanent: paid}
 	}
 	code := resp.StatusCode
 	switch {
@@ -580,12 +714,47 @@ func retryAfter(h string, now time.Time) time.Duration {
 	return min(max(d, 0), MaxRetryAfter)
 }
 
-// scrub removes the API key from an error, should a server echo it.
+// newRequest is a request to the endpoint's path (before BaseURL's query
+// string), with the API key and the extra headers.
+func (c *Client) newRequest(ctx context.Context, method, path string, body io.Reader, ctype string) (*http.Request, error) {
+	u := *c.base
+	u.Path += path
+	if u.RawPath != "" {
+		u.RawPath += path
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("request to %s%s: %w", c.shown, path, c.scrub(stripURL(err)))
+	}
+	if ctype != "" {
+		hr.Header.Set("Content-Type", ctype)
+	}
+	if c.key != "" {
+		hr.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	for _, h := range c.headers {
+		hr.Header.Set(h[0], h[1])
+	}
+	return hr, nil
+}
+
+// scrub removes the secrets (the API key, the extra headers' values, the
+// URL's password and secret query values) from an error, should a server
+// or a library echo one.
 func (c *Client) scrub(err error) error {
-	if err == nil || c.key == "" || !strings.Contains(err.Error(), c.key) {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	for _, s := range c.secrets {
+		if len(s) >= 4 && strings.Contains(msg, s) {
+			msg = strings.ReplaceAll(msg, s, "[redacted]")
+		}
+	}
+	if msg == err.Error() {
 		return err
 	}
-	return &scrubbed{msg: strings.ReplaceAll(err.Error(), c.key, "[redacted]"), err: err}
+	return &scrubbed{msg: msg, err: err}
 }
 
 type scrubbed struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,7 +105,10 @@ func TestClientFaults(t *testing.T) {
 		// at once instead of being bought again.
 		{"malformed JSON is not retried", []string{"malformed"}, 0, 1, ErrMalformed, 0},
 		{"no choices is not retried", []string{"nochoices"}, 0, 1, ErrMalformed, 0},
-		{"three faults then ok", []string{"500", "drop", "truncated"}, 0, 4, nil, 0},
+		{"two faults then ok", []string{"500", "drop"}, 0, 3, nil, 0},
+		// A 200 reply cut short once it had started arriving was billed:
+		// it fails at once instead of being bought again.
+		{"cut short is not retried", []string{"truncated"}, 0, 1, io.ErrUnexpectedEOF, 0},
 		{"500 every time", []string{"500", "500", "500", "500"}, 0, 4, ErrServer, 0},
 		{"oversized is not retried", []string{"oversize"}, 0, 1, ErrTooLarge, 0},
 		{"401 is not retried", []string{"401"}, 0, 1, ErrAuth, 0},

@@ -12,6 +12,12 @@ type Config struct {
 	// BaseURL is the endpoint as OpenAI clients take it, such as
 	// http://127.0.0.1:8000/v1; chat requests go to
 	// BaseURL/chat/completions, prompt requests to BaseURL/completions.
+	// A query string is kept and the path goes before it, so an
+	// Azure-style https://NAME.openai.azure.com/openai/deployments/D?api-version=2024-06-01
+	// is asked at .../deployments/D/chat/completions?api-version=2024-06-01.
+	// Wherever the URL is shown (errors, reports, stored runs) a
+	// user:pass@ part and the value of a query parameter named like a
+	// secret (SecretParam: api-key, key, token, sig, ...) are masked.
 	BaseURL string
 	Model   string
 	// APIKeyEnv names the environment variable holding the API key
@@ -19,6 +25,18 @@ type Config struct {
 	// Authorization header, which local servers accept. The key is never
 	// logged, cached, or put in an error.
 	APIKeyEnv string
+	// Headers are extra HTTP headers sent with every request, each
+	// value read from an environment variable when the client is made
+	// (a gateway's api-key, a subscription key); the values are never
+	// logged, cached, or put in an error.
+	Headers []Header
+	// RetryFailed makes a call whose request an earlier run recorded in
+	// the cache as failed (a 200 reply that was malformed or too large,
+	// paid for and not usable) ask again. By default the call fails at
+	// once with the recorded error (CallError.Recorded) and sends nothing:
+	// the endpoint answered, and at temperature 0 it most likely answers
+	// the same again.
+	RetryFailed bool
 	// Seed, when set, is sent as the request's seed. Temperature is
 	// always 0.
 	Seed      *int64
@@ -53,6 +71,13 @@ type Config struct {
 	// It never sees the key.
 	Logf   func(format string, args ...any)
 	Getenv func(string) string // default os.Getenv
+}
+
+// A Header is an extra request header (Config.Headers) whose value is the
+// environment variable Env's: ParseHeader reads it from NAME=env:VARIABLE.
+type Header struct {
+	Name string
+	Env  string
 }
 
 // DefaultConfig holds the values that the zero fields of a Config take in

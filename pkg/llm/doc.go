@@ -14,12 +14,16 @@
 // timeout (for the reply to start; a reply that has started gets a grace
 // period to finish), retry with exponential backoff and jitter on 429,
 // 5xx, timeouts and network errors (honouring Retry-After), never retry a
-// 200 reply (a malformed or oversized one fails its call: a retry would
-// pay again), stop sending after a 401 or 403, keep a
-// concurrency limit and an optional requests-per-minute limit, stop on
-// context cancellation, send identical requests in flight at once only
-// once, and keep replies in a Cache: in memory, or in an append-only file
+// 200 reply (a malformed or oversized one, or one cut short once it has
+// started, fails its call: a retry would pay again), stop sending after a
+// 401 or 403, keep a concurrency limit and an optional requests-per-minute
+// limit, stop on context cancellation, send identical requests once (the
+// twins share the reply or the failure, in flight at once or later in the
+// run), and keep replies in a Cache: in memory, or in an append-only file
 // (OpenCache) that makes a rerun resume without repeating paid calls. A
+// malformed or oversized 200 reply is recorded in the cache as a failure
+// of its request, which a rerun does not buy again unless
+// Config.RetryFailed is set. A
 // reply is keyed by what was asked (model, API path, prompt hash, messages
 // or prompts, parameters; see CacheKey), not by the endpoint's URL, so
 // clients of several endpoints serving one model share a cache and a
@@ -31,6 +35,9 @@
 //
 // Config is a documented struct whose zero fields take DefaultConfig's
 // values; only BaseURL and Model are required. The API key comes from an
-// environment variable (Config.APIKeyEnv) and appears in no log line,
-// cache entry or error.
+// environment variable (Config.APIKeyEnv), extra headers' values too
+// (Config.Headers), and none appears in a log line, cache entry or error.
+// BaseURL may hold a query string (Azure's api-version), kept after the
+// API path; wherever it is shown its password and secret query values are
+// masked (RedactURL).
 package llm

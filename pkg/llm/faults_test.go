@@ -31,32 +31,33 @@ func TestLateReplyWithinGrace(t *testing.T) {
 	}
 }
 
-// Past the timeout and the grace, the body is a timeout (retried: no
-// whole reply was received) and the message names both bounds.
+// Past the timeout and the grace, the body is a timeout that is not
+// retried (the 200 reply had started arriving, and is billed: issue 29
+// found it bought again), even with retries left; the message names both
+// bounds, and a twin asked later in the run shares the failure.
 func TestLateReplyPastGrace(t *testing.T) {
 	s := llmtest.New(t, "late")
 	s.LateBy = 2 * time.Second
 	cfg := quickConfig(s)
-	cfg.Grace = 200 * time.Millisecond
-	cfg.Retries = 1
+	cfg.Grace, cfg.Retries = 200*time.Millisecond, 3
 	c, _ := NewClient(cfg)
-	reply, err := c.Complete(context.Background(), Request{PromptHash: "h", User: "q"})
-	if err != nil || reply == "" {
-		t.Fatalf("Complete = %q, %v", reply, err)
-	}
-	if s.Count() != 2 || s.Repeated() != 0 {
-		t.Errorf("%d requests (%d after a whole reply), want 2 (0)", s.Count(), s.Repeated())
-	}
-	s2 := llmtest.New(t, "late")
-	s2.LateBy = 2 * time.Second
-	cfg = quickConfig(s2)
-	cfg.Grace, cfg.Retries = 200*time.Millisecond, -1
-	c, _ = NewClient(cfg)
-	_, err = c.Complete(context.Background(), Request{PromptHash: "h", User: "q"})
+	_, err := c.Complete(context.Background(), Request{PromptHash: "h", User: "q"})
 	var ce *CallError
-	if !errors.As(err, &ce) || ce.Kind != "timeout" || ce.Status != 200 ||
-		!strings.Contains(err.Error(), "no complete reply within 500ms (the attempt timeout 300ms and a grace of 200ms") {
-		t.Errorf("error %v", err)
+	if !errors.As(err, &ce) || ce.Kind != "timeout" || ce.Status != 200 || ce.Retried || ce.Attempts != 1 ||
+		!strings.Contains(err.Error(), "no complete reply within 500ms (the attempt timeout 300ms and a grace of 200ms") ||
+		!strings.HasPrefix(ce.Cell(), "HTTP 200, not retried: no complete reply") {
+		t.Fatalf("error %v", err)
+	}
+	_, err2 := c.Complete(context.Background(), Request{PromptHash: "h", User: "q"})
+	if err2 != err {
+		t.Errorf("twin: %v, want the first call's error", err2)
+	}
+	u := s.Ledger()["q"]
+	if s.Count() != 1 || u.Billed != 1 || u.Requests != 1 {
+		t.Errorf("%d requests, ledger %+v; want 1 request, billed once", s.Count(), u)
+	}
+	if st := c.Stats(); st.Failed != 2 || st.Shared != 1 || st.Paid != 1 || st.Retries != 0 {
+		t.Errorf("stats %+v", st)
 	}
 }
 

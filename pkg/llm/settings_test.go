@@ -95,8 +95,17 @@ func TestOpenCacheFile(t *testing.T) {
 func TestRedactURLAndEndpoint(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"},
-		{"https://user:secret@host/v1/", "https://user:xxxxx@host/v1/"},
+		// The user name is masked too: gateways take a key there
+		// (https://KEY@host) as well as in the password.
+		{"https://user:secret@host/v1/", "https://xxxxx:xxxxx@host/v1/"},
+		{"https://sk-live-123@host/v1", "https://xxxxx@host/v1"},
 		{"http://host\x7f/", "(unparseable URL)"},
+		// Secret query parameters are masked, the others kept in order.
+		{"https://r.openai.azure.com/openai/deployments/gpt4o?api-version=2024-06-01&api-key=sk-AZ-9f8e7d",
+			"https://r.openai.azure.com/openai/deployments/gpt4o?api-version=2024-06-01&api-key=xxxxx"},
+		{"http://h/v1?key=K1&token=T2&sig=S3&X-Amz-Signature=S4&access_token=T5&code=7&model=m",
+			"http://h/v1?key=xxxxx&token=xxxxx&sig=xxxxx&X-Amz-Signature=xxxxx&access_token=xxxxx&code=7&model=m"},
+		{"http://h/v1?API_KEY=a%26b&flag", "http://h/v1?API_KEY=xxxxx&flag"},
 	} {
 		if got := RedactURL(tt.in); got != tt.want {
 			t.Errorf("RedactURL(%q) = %q, want %q", tt.in, got, tt.want)
@@ -106,7 +115,7 @@ func TestRedactURLAndEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Endpoint() != "https://user:xxxxx@host/v1" || c.Model() != "m" {
+	if c.Endpoint() != "https://xxxxx:xxxxx@host/v1" || c.Model() != "m" {
 		t.Errorf("Endpoint() %q, Model() %q", c.Endpoint(), c.Model())
 	}
 }

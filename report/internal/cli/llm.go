@@ -23,8 +23,9 @@ type ClientFlags struct {
 	cache       string
 	MaxTokens   int // generate's --max-tokens; 0 is the endpoint's default
 	maxReplyMiB int64
-	cacheName   string // the default cache file in the user cache directory
-	logAs       string // the client's log lines read "evalbook: <logAs>: ..."
+	headers     MultiFlag // --header NAME=env:VARIABLE
+	cacheName   string    // the default cache file in the user cache directory
+	logAs       string    // the client's log lines read "evalbook: <logAs>: ..."
 	cmd         string
 }
 
@@ -43,6 +44,8 @@ func AddClientFlags(fs *flag.FlagSet, concurrency int, cacheName, logAs string) 
 	fs.DurationVar(&cf.S.Grace, "grace", llm.DefaultConfig.Grace, "extra time a reply that has started may take to finish (`duration`; 0: none)")
 	fs.Int64Var(&cf.maxReplyMiB, "max-reply-mib", llm.DefaultConfig.MaxReplyBytes>>20, "largest reply body accepted, in `MiB`; a larger 200 reply fails its row and is not retried")
 	fs.StringVar(&cf.S.Seed, "model-seed", "", "sampling seed `N` sent with every request (default: none)")
+	fs.Var(&cf.headers, "header", "extra request header `NAME=env:VARIABLE`, its value read from the environment variable (e.g. api-key=env:AZURE_KEY for an Azure or gateway key; never shown or stored); repeatable")
+	fs.BoolVar(&cf.S.RetryFailed, "retry-failed", false, "ask again for requests an earlier run recorded in the cache as failed with a paid 200 reply (malformed or too large); by default they fail at once, unpaid")
 	return cf
 }
 
@@ -75,6 +78,14 @@ func (cf *ClientFlags) Config(endpoint string) (llm.Config, error) {
 	cf.S.MaxReplyBytes = cf.maxReplyMiB << 20
 	if cf.S.Grace < 0 {
 		return llm.Config{}, Usagef("%s: --grace must not be negative (0: none)", cf.cmd)
+	}
+	cf.S.Headers = nil
+	for _, h := range cf.headers {
+		hd, err := llm.ParseHeader(h)
+		if err != nil {
+			return llm.Config{}, Usagef("%s: --header: %v", cf.cmd, err)
+		}
+		cf.S.Headers = append(cf.S.Headers, hd)
 	}
 	cfg, err := cf.S.Config()
 	for _, u := range []struct {
@@ -134,9 +145,25 @@ func (m *ModelClient) Report(e *Env) {
 	st := m.Client.Stats()
 	fmt.Fprintf(e.Stderr, "evalbook: %d requests sent (%d retries), %d replies from the cache (%s)\n",
 		st.Requests, st.Retries, st.CacheHits, m.Where())
+	m.Notes(e)
 	if n := m.Cache.Migrated(); n > 0 {
 		fmt.Fprintf(e.Stderr, "evalbook: %s keyed by endpoint URL (an older evalbook's cache) written again keyed by model and request, for a rerun on any endpoint\n",
 			Plural(n, "reply", "replies"))
+	}
+}
+
+// Notes prints on stderr the calls that got a failure without a request
+// of their own: twins of a failed request, and requests an earlier run
+// recorded as failed (what --retry-failed changes).
+func (m *ModelClient) Notes(e *Env) {
+	st := m.Client.Stats()
+	if st.Shared > 0 {
+		fmt.Fprintf(e.Stderr, "evalbook: %s the failure of an identical request of this run (sent once, not bought again)\n",
+			Plural(int(st.Shared), "call shares", "calls share"))
+	}
+	if st.Earlier > 0 {
+		fmt.Fprintf(e.Stderr, "evalbook: %s recorded in the cache as failed by an earlier run (a paid 200 reply, malformed or too large) and not asked again; pass --retry-failed to pay for them again\n",
+			Plural(int(st.Earlier), "call was", "calls were"))
 	}
 }
 
@@ -163,12 +190,18 @@ func (m *ModelClient) Interrupted(err error) error {
 
 // Rerun says what a rerun does after failed rows ("rows", "questions"):
 // asks only for those (the cache has the rest), or, with --cache none,
-// for everything.
+// for everything; and that the requests the cache records as failed with
+// a paid 200 reply are not asked again without --retry-failed.
 func (m *ModelClient) Rerun(failed int, one, many string) string {
 	if m.CachePath == "none" {
 		return fmt.Sprintf("with --cache none %s, so running the command again asks for every %s (pass --cache FILE to make a rerun resume)", keptInMemory(m.Cache.Len()), one)
 	}
-	return fmt.Sprintf("the other replies are cached in %s, so running the same command again asks only for the %s", m.CachePath, Plural(failed, "failed "+one, "failed "+many))
+	s := fmt.Sprintf("the other replies are cached in %s, so running the same command again asks only for the %s", m.CachePath, Plural(failed, "failed "+one, "failed "+many))
+	if n := int(m.Client.Stats().Recorded); n > 0 && !m.Client.RetryFailed() {
+		s += fmt.Sprintf(", except the %s whose paid 200 reply (malformed or too large) is recorded in the cache as failed: a rerun does not buy those again unless you pass --retry-failed",
+			Plural(n, "call", "calls"))
+	}
+	return s
 }
 
 // keptInMemory says that n replies received with --cache none are lost:
@@ -207,10 +240,15 @@ func (b BatchFlags) Submit(e *Env, m *ModelClient, endpoints int, job llm.BatchJ
 	st, err := m.Client.Batch(e.Ctx, job, llm.BatchOptions{StatePath: state, Poll: *b.Poll,
 		Logf: func(f string, a ...any) { fmt.Fprintf(e.Stderr, "evalbook %s: "+f+"\n", append([]any{m.Cmd}, a...)...) }})
 	if err != nil {
-		return fmt.Errorf("%s: batch: %w (pending batches are kept in %s: run the same command again to resume them)", m.Cmd, err, state)
+		// Name the state file only when it holds a batch to resume.
+		if n, serr := llm.PendingBatches(state); serr == nil && n > 0 {
+			return fmt.Errorf("%s: batch: %w (%s pending in %s: run the same command again to resume them)", m.Cmd, err, Plural(n, "batch is", "batches are"), state)
+		}
+		return fmt.Errorf("%s: batch: %w (no batch is pending: nothing was submitted, or every batch submitted has been downloaded; "+
+			"if the endpoint has no Batch API (POST /files and /batches), run without --batch to ask online)", m.Cmd, err)
 	}
-	fmt.Fprintf(e.Stderr, "evalbook %s: batch: %d requests cached before, %d submitted, %d batches resumed, %d replies received, %d answered with an error (asked online)\n",
-		m.Cmd, st.Cached, st.Submitted, st.Resumed, st.Received, st.Failed)
+	fmt.Fprintf(e.Stderr, "evalbook %s: batch: %d requests cached before, %d submitted, %d batches resumed, %d replies received, %d answered with an error (asked online), %d with a malformed reply and %d recorded as failed before (not asked again)\n",
+		m.Cmd, st.Cached, st.Submitted, st.Resumed, st.Received, st.Failed-st.Malformed, st.Malformed, st.Recorded)
 	return nil
 }
 
