@@ -109,3 +109,39 @@ func TestBradleyTerryNotEstimable(t *testing.T) {
 		t.Errorf("never wins: %v %+v", err, ne)
 	}
 }
+
+// Issue 28 (defect d): on a sparse chain the MM iteration crawls (its
+// rate approaches 1), so stopping when a sweep moves no strength by more
+// than 1e-10 left θ up to 5e-8 from the MLE. A chain is a tree, so the
+// likelihood splits into its pairs and the MLE is known by hand:
+// θᵢ − θᵢ₊₁ = ln(wᵢ,ᵢ₊₁ / wᵢ₊₁,ᵢ), centred to sum 0 (as TestBradleyTerryHand).
+// Newton steps on the full likelihood after MM now put it within 1e-12.
+func TestBradleyTerrySparseChain(t *testing.T) {
+	for _, k := range []int{10, 30, 60} {
+		wins := make([][]float64, k)
+		for i := range wins {
+			wins[i] = make([]float64, k)
+		}
+		want := make([]float64, k)
+		for i := 0; i+1 < k; i++ {
+			wins[i][i+1], wins[i+1][i] = float64(2+i%3), float64(1+i%2)
+			want[i+1] = want[i] - math.Log(wins[i][i+1]/wins[i+1][i])
+		}
+		mean := 0.0
+		for _, v := range want {
+			mean += v
+		}
+		mean /= float64(k)
+		fit, err := BradleyTerry(wins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		for i := range want {
+			worst = math.Max(worst, math.Abs(fit.Theta[i]-(want[i]-mean)))
+		}
+		if worst > 1e-12 {
+			t.Errorf("chain of %d: θ is %.3g from the MLE (%d sweeps)", k, worst, fit.Iterations)
+		}
+	}
+}
