@@ -1,9 +1,12 @@
 package stats
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -385,9 +388,19 @@ type BTOutcome struct {
 // wins they hold. theta[b] is replicate b's log-strengths (summing to 0),
 // or nil when its MLE does not exist (a resample that leaves a model
 // without a win, a loss or a link to the rest); dropped counts those.
-// Replicate b draws from the PCG stream (seed, b+1), so the result does
-// not depend on GOMAXPROCS. It panics on misuse (no units, resamples < 1,
-// an index outside [0, k)).
+//
+// A replicate's wins depend only on how many times each distinct pattern
+// of outcomes was drawn (a unit of one verdict "A beat B" is one of at
+// most 3k(k−1)/2 patterns), so the units are grouped by pattern once, each
+// pattern's outcomes flattened into (cell, wins) pairs of one k×k array.
+// When the patterns are few (32 per pattern or more units each on
+// average), replicate b draws the pattern counts as a multinomial, one
+// binomial per pattern from the stream (seed, b+1), as RankBootstrap's
+// groups; otherwise it draws len(units) unit indices from the PCG stream
+// (seed, b+1) as before and counts their patterns. Either way a replicate
+// costs the patterns it drew, not the verdicts, and the result does not
+// depend on GOMAXPROCS. It panics on misuse (no units, resamples < 1, an
+// index outside [0, k)).
 func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint64) (theta [][]float64, dropped int, err error) {
 	if len(units) == 0 || resamples < 1 {
 		panic(fmt.Sprintf("stats: BradleyTerryBootstrap over %d units with %d resamples", len(units), resamples))
@@ -399,22 +412,24 @@ func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint6
 			}
 		}
 	}
+	pat := btPatternsOf(k, units)
 	// Every replicate starts from the fit on all units (when it exists),
 	// which it is near: a few sweeps instead of hundreds.
 	var start []float64
 	{
-		wins := make([][]float64, k)
-		for i := range wins {
-			wins[i] = make([]float64, k)
-		}
-		for _, u := range units {
-			for _, o := range u {
-				wins[o.I][o.J] += o.W
-			}
-		}
-		if fit, err := BradleyTerry(wins); err == nil {
+		flat := make([]float64, k*k)
+		pat.add(flat, pat.mult)
+		if fit, err := BradleyTerry(btRows(flat, k)); err == nil {
 			start = fit.Theta
 		}
+	}
+	n := len(units)
+	grouped := 32*len(pat.mult) <= n
+	total := 0
+	mult := make([]int, len(pat.mult))
+	for q, c := range pat.mult {
+		mult[q] = int(c)
+		total += int(c)
 	}
 	theta = make([][]float64, resamples)
 	errs := make([]error, resamples)
@@ -424,29 +439,30 @@ func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint6
 	for range workers {
 		wg.Go(func() {
 			var p pcg
-			w := make([]int32, len(units))
-			wins := make([][]float64, k)
-			for i := range wins {
-				wins[i] = make([]float64, k)
+			var wu []int32
+			if !grouped {
+				wu = make([]int32, n)
 			}
+			w := make([]int32, len(mult))
+			flat := make([]float64, k*k)
+			wins := btRows(flat, k)
 			for {
 				b := next.Add(1) - 1
 				if b >= int64(resamples) {
 					return
 				}
-				p.seed(seed, uint64(b)+1)
-				drawCounts(&p, w)
-				for i := range wins {
-					clear(wins[i])
-				}
-				for u, c := range w {
-					if c == 0 {
-						continue
-					}
-					for _, o := range units[u] {
-						wins[o.I][o.J] += float64(c) * o.W
+				if grouped {
+					drawGroups(newRand(seed, uint64(b)+1), mult, total, w)
+				} else {
+					p.seed(seed, uint64(b)+1)
+					drawCounts(&p, wu)
+					clear(w)
+					for u, c := range wu {
+						w[pat.of[u]] += c
 					}
 				}
+				clear(flat)
+				pat.add(flat, w)
 				if btEstimable(wins) != nil {
 					continue // theta[b] stays nil
 				}
@@ -469,4 +485,129 @@ func BradleyTerryBootstrap(k int, units [][]BTOutcome, resamples int, seed uint6
 		}
 	}
 	return theta, dropped, nil
+}
+
+// btPatterns are the distinct outcome patterns of bootstrap units
+// (mult[q] units have pattern q; unit u has pattern of[u]), stored by
+// cell for the replicate's sums: segment g adds weight[g] times the
+// summed counts of the patterns pq[off[g]:off[g+1]] to wins cell[g]. A
+// segment holds the patterns with one weight in one cell, so a replicate
+// sums integer counts (no chain of floating-point additions, and exact)
+// and multiplies once per segment.
+type btPatterns struct {
+	mult   []int32
+	of     []int32
+	cell   []int32
+	weight []float64
+	off    []int32
+	pq     []int32
+}
+
+func btPatternsOf(k int, units [][]BTOutcome) btPatterns {
+	p := btPatterns{of: make([]int32, len(units))}
+	index := map[string]int32{}
+	var key []byte
+	var cells []int32
+	var ws []float64
+	type entry struct {
+		cell, q int32
+		w       float64
+	}
+	var entries []entry
+	for u, unit := range units {
+		// The unit's outcomes merged by cell, in cell order.
+		cells, ws = cells[:0], ws[:0]
+		for _, o := range unit {
+			c := int32(o.I*k + o.J)
+			at := len(cells)
+			for x, y := range cells {
+				if y >= c {
+					at = x
+					break
+				}
+			}
+			if at < len(cells) && cells[at] == c {
+				ws[at] += o.W
+				continue
+			}
+			cells = append(cells, 0)
+			ws = append(ws, 0)
+			copy(cells[at+1:], cells[at:])
+			copy(ws[at+1:], ws[at:])
+			cells[at], ws[at] = c, o.W
+		}
+		key = key[:0]
+		for x, c := range cells {
+			key = binary.LittleEndian.AppendUint32(key, uint32(c))
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(ws[x]))
+		}
+		q, ok := index[string(key)]
+		if !ok {
+			q = int32(len(p.mult))
+			index[string(key)] = q
+			p.mult = append(p.mult, 0)
+			for x, c := range cells {
+				if ws[x] != 0 {
+					entries = append(entries, entry{c, q, ws[x]})
+				}
+			}
+		}
+		p.mult[q]++
+		p.of[u] = q
+	}
+	// Entries by cell (a counting sort, patterns in order within a cell),
+	// then by weight within a cell.
+	start := make([]int32, k*k+1)
+	for _, e := range entries {
+		start[e.cell+1]++
+	}
+	for c := range k * k {
+		start[c+1] += start[c]
+	}
+	sorted := make([]entry, len(entries))
+	fill := slices.Clone(start[:k*k])
+	for _, e := range entries {
+		sorted[fill[e.cell]] = e
+		fill[e.cell]++
+	}
+	p.pq = make([]int32, len(sorted))
+	p.off = []int32{0}
+	for c := range k * k {
+		es := sorted[start[c]:start[c+1]]
+		slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.w, b.w) })
+		for x, e := range es {
+			if x == 0 || e.w != es[x-1].w {
+				if x > 0 {
+					p.off = append(p.off, start[c]+int32(x))
+				}
+				p.cell = append(p.cell, int32(c))
+				p.weight = append(p.weight, e.w)
+			}
+			p.pq[int(start[c])+x] = e.q
+		}
+		if len(es) > 0 {
+			p.off = append(p.off, start[c+1])
+		}
+	}
+	return p
+}
+
+// add adds count[q] times pattern q to the flat k×k wins.
+func (p *btPatterns) add(flat []float64, count []int32) {
+	for g, c := range p.cell {
+		var sum int64
+		for _, q := range p.pq[p.off[g]:p.off[g+1]] {
+			sum += int64(count[q])
+		}
+		flat[c] += p.weight[g] * float64(sum)
+	}
+}
+
+// btRows views a flat k×k array as rows.
+func btRows(flat []float64, k int) [][]float64 {
+	rows := make([][]float64, k)
+	for i := range rows {
+		rows[i] = flat[i*k : (i+1)*k : (i+1)*k]
+	}
+	return rows
 }
