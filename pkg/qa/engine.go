@@ -216,7 +216,8 @@ type worker struct {
 	lastIDs int // the most id keys a batch of this worker held: the next batch's capacity
 	e       *engine
 	scorers []score.Scorer
-	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
+	lowers  []score.LowerScorer    // lowers[i] != nil when scorers[i] takes lower-cased text
+	langs   []score.LanguageScorer // langs[i] != nil when scorers[i] takes the row's language
 	anyLow  bool
 	// stable: the fields being scored stay valid after their batch (a
 	// huge record's block, which is not recycled, or the strings of a
@@ -252,6 +253,8 @@ func (e *engine) newWorker() *worker {
 		ls, _ := s.(score.LowerScorer)
 		w.lowers = append(w.lowers, ls)
 		w.anyLow = w.anyLow || ls != nil
+		lang, _ := s.(score.LanguageScorer)
+		w.langs = append(w.langs, lang)
 		var cs score.CorpusStats
 		if m.Corpus != nil {
 			cs = m.Corpus.New()
@@ -414,6 +417,8 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			w.vals[i] = score.Verdict{Value: m.Corpus.Final(cstats[i])}
 		case w.lowers[i] != nil:
 			w.vals[i] = w.lowers[i].ScoreLower(w.gl, w.rl)
+		case w.langs[i] != nil:
+			w.vals[i] = w.langs[i].ScoreLanguage(w.rowLanguage(fields), golden, response)
 		default:
 			w.vals[i] = s.Score(golden, response)
 		}
@@ -709,6 +714,17 @@ func (w *worker) field(fields []string, c int) string {
 		return "unknown"
 	}
 	return lang
+}
+
+// rowLanguage is the language a row is asked in, for the metrics that
+// take it (score.LanguageScorer): the language column's value, else the
+// file name's language, else "" (the metric then reads the golden
+// answer's script, as field does for the grouping).
+func (w *worker) rowLanguage(fields []string) string {
+	if l := w.e.lay.language; l >= 0 {
+		return fields[l]
+	}
+	return w.e.fileLanguage
 }
 
 // bucket maps two verdicts to both(0), neither(1), only first(2), only second(3).
