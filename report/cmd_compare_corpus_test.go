@@ -52,3 +52,23 @@ func TestCompareCorpus(t *testing.T) {
 		t.Errorf("bad references: exit %d, %s", code, errOut)
 	}
 }
+
+// score --references (issue 28 item 8): sacreBLEU's README example with
+// two references per item gives corpus BLEU 48.530827.
+func TestScoreReferences(t *testing.T) {
+	in := t.TempDir() + "/mt.csv"
+	body := "question,answer,Domain,response,refs\n" +
+		`q,The dog bit the man.,D,The dog bit the man.,"[""The dog bit the man."", ""The dog had bit the man.""]"` + "\n" +
+		`q,It was not unexpected.,D,It wasn't surprising.,"[""It was not unexpected."", ""No one was surprised.""]"` + "\n" +
+		`q,The man bit him first.,D,The man had just bitten him.,"[""The man bit him first."", ""The man had bitten the dog.""]"` + "\n"
+	if err := os.WriteFile(in, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "score", "--responses", in, "--metrics", "bleu", "--references", "refs", "--json")
+	if code != 0 || !strings.Contains(out, `"accuracy": 0.48530827`) {
+		t.Errorf("exit %d, %s\n%.600s", code, errOut, out)
+	}
+	if _, errOut, code := runCLI(t, "score", "--responses", in, "--ref-sep", "|"); code != 2 || !strings.Contains(errOut, "--references") {
+		t.Errorf("--ref-sep alone: exit %d, %s", code, errOut)
+	}
+}
