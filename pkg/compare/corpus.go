@@ -85,6 +85,9 @@ func Corpus(oldPath, newPath string, opt CorpusOptions) (*CorpusComparison, erro
 	if opt.References != "" && !score.TakesReferences(m) {
 		return nil, fmt.Errorf("compare --corpus: %s does not take several references", m.ID)
 	}
+	if opt.Resamples < 0 || opt.Trials < 0 {
+		return nil, fmt.Errorf("compare --corpus: resamples %d, trials %d: want positive counts (0 for the defaults)", opt.Resamples, opt.Trials)
+	}
 	switch opt.Tests {
 	case "bs", "ar", "both":
 	default:
