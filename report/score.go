@@ -43,6 +43,8 @@ func runScore(e *cli.Env) error {
 		outDir    = fs.String("out-dir", "", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
 		wbLimits  = cli.AddWorkbookLimitFlags(fs)
 		partBy    = fs.String("partition-by", "", "comma-separated input `columns` that --out-dir partitions by, outermost first (e.g. model,language)")
+		refsCol   = fs.String("references", "", "list `column` of several references per item for bleu, bleu_indic, chrf, chrf_pp, ter and rouge (a JSON array of strings per cell, or text split on --ref-sep); the other metrics keep the answer column")
+		refSep    = fs.String("ref-sep", "", "with --references: the `separator` between references in a cell (default: each cell is a JSON array)")
 		title     = fs.String("title", "", "report `title` of the workbook and the page (default: \"Evaluation report: <dataset file name>\")")
 	)
 	normalize := cli.AddNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
@@ -77,20 +79,25 @@ func runScore(e *cli.Env) error {
 	if *format != "" && !slices.Contains(qa.Formats(), *format) && !slices.Contains(interop.Formats(), *format) {
 		return cli.Usagef("score: --format must be one of %s, not %q", strings.Join(qa.Formats(), ", "), *format)
 	}
+	if *refSep != "" && *refsCol == "" {
+		return cli.Usagef("score: --ref-sep goes with --references")
+	}
+	cols.References = *refsCol
 	opt := qa.Options{
-		Columns:    *cols,
-		Metrics:    ms,
-		Profile:    *normalize,
-		CI:         *ci,
-		Confidence: iv.Confidence(),
-		Resamples:  iv.Resamples(),
-		Seed:       iv.Seed(),
-		Cluster:    *cluster,
-		Examples:   *examples,
-		RepairUTF8: *repair,
-		Format:     qaFormat(*format),
-		Advice:     scoreAdvice,
-		RawCSV:     *rawCSV,
+		RefSeparator: *refSep,
+		Columns:      *cols,
+		Metrics:      ms,
+		Profile:      *normalize,
+		CI:           *ci,
+		Confidence:   iv.Confidence(),
+		Resamples:    iv.Resamples(),
+		Seed:         iv.Seed(),
+		Cluster:      *cluster,
+		Examples:     *examples,
+		RepairUTF8:   *repair,
+		Format:       qaFormat(*format),
+		Advice:       scoreAdvice,
+		RawCSV:       *rawCSV,
 	}
 	if *rawCSV {
 		cli.RawCSVNote(e, "score")

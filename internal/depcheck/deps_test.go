@@ -112,7 +112,7 @@ var rules = []rule{
 	// Two versions' verdict tables paired and compared (evalbook compare): it reads
 	// CSV through pkg/tabular (whose ParseError it aliases) and fills results with
 	// stats' paired comparison.
-	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/stats", "pkg/tabular"}},
+	{pkg: "pkg/compare", core: true, allow: []string{"pkg/results", "pkg/score", "pkg/stats", "pkg/tabular"}}, // compare -> score: compare --corpus scores corpus metrics (issue 28)
 	// Other harnesses' outputs (lm-eval, inspect, promptfoo, Every Eval Ever,
 	// lighteval, OpenAI batch) read into one model and checked (evalbook
 	// import, issue 13): the standard library only (archive/zip for .eval

@@ -15,6 +15,12 @@ type Columns struct {
 	ID       string // optional: a row or question id
 	Language string // optional
 	Model    string // optional
+	// References, when set, names a list column of several references
+	// per item (score.ParseReferences: a JSON array of strings per cell,
+	// or text split on Options.RefSeparator). The metrics that take
+	// several references (score.TakesReferences: bleu, chrf, ter, rouge)
+	// score against them instead of Answer; the others keep Answer.
+	References string
 }
 
 // DefaultColumns are the column names of the seed format. Names match exactly.
@@ -34,6 +40,7 @@ type layout struct {
 	question, answer    int
 	domain, response    int
 	id, language, model int // -1 when absent
+	refs                int // Columns.References, -1 when not set
 	errCol              int // ErrorColumn, -1 when absent
 	byCols              [][]int
 	byNames             []string
@@ -89,6 +96,10 @@ func resolve(file string, header []string, c Columns, by [][]string, cluster str
 		model:    opt(c.Model),
 		errCol:   opt(ErrorColumn),
 		cluster:  -1,
+		refs:     -1,
+	}
+	if c.References != "" {
+		l.refs = need(c.References, "the references")
 	}
 	for _, g := range by {
 		cols := make([]int, len(g))
@@ -126,7 +137,7 @@ func quoteList(s []string) string {
 // groups on, clusters by, or names rows by); a JSONL object or array is
 // allowed in any other column.
 func (l *layout) readColumns() []int {
-	cols := []int{l.question, l.answer, l.domain, l.response, l.id, l.language, l.model, l.cluster}
+	cols := []int{l.question, l.answer, l.domain, l.response, l.id, l.language, l.model, l.cluster, l.refs}
 	for _, g := range l.byCols {
 		cols = append(cols, g...)
 	}

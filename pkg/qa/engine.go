@@ -216,7 +216,10 @@ type worker struct {
 	lastIDs int // the most id keys a batch of this worker held: the next batch's capacity
 	e       *engine
 	scorers []score.Scorer
-	lowers  []score.LowerScorer // lowers[i] != nil when scorers[i] takes lower-cased text
+	lowers  []score.LowerScorer    // lowers[i] != nil when scorers[i] takes lower-cased text
+	langs   []score.LanguageScorer // langs[i] != nil when scorers[i] takes the row's language
+	multi   []score.RefsScorer     // multi[i] != nil when scorers[i] takes several references
+	refs    []string               // the row's references (Columns.References), nil without
 	anyLow  bool
 	// stable: the fields being scored stay valid after their batch (a
 	// huge record's block, which is not recycled, or the strings of a
@@ -252,6 +255,13 @@ func (e *engine) newWorker() *worker {
 		ls, _ := s.(score.LowerScorer)
 		w.lowers = append(w.lowers, ls)
 		w.anyLow = w.anyLow || ls != nil
+		lang, _ := s.(score.LanguageScorer)
+		w.langs = append(w.langs, lang)
+		var multi score.RefsScorer
+		if e.lay.refs >= 0 && score.TakesReferences(m) {
+			multi, _ = s.(score.RefsScorer)
+		}
+		w.multi = append(w.multi, multi)
 		var cs score.CorpusStats
 		if m.Corpus != nil {
 			cs = m.Corpus.New()
@@ -393,6 +403,19 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		w.gl = textnorm.AppendLower(w.gl[:0], golden)
 		w.rl = textnorm.AppendLower(w.rl[:0], response)
 	}
+	w.refs = w.refs[:0]
+	if lay.refs >= 0 {
+		refs, err := score.ParseReferences(unguard(fields[lay.refs]), e.opt.RefSeparator)
+		if err != nil || len(refs) == 0 {
+			b.warnLine(CodeBadReferences, line)
+			refs = []string{golden}
+		} else if e.opt.Profile != textnorm.None {
+			for i, r := range refs {
+				refs[i] = e.opt.Profile.Apply(r)
+			}
+		}
+		w.refs = append(w.refs, refs...)
+	}
 	// Sufficient statistics of corpus-level metrics, computed once per row.
 	var cstats [][]float64
 	for i, cs := range w.corpus {
@@ -404,7 +427,11 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			w.cstats = w.cstats[:0]
 		}
 		start := len(w.cstats)
-		w.cstats = cs.AppendStats(w.cstats, golden, response)
+		if rs, ok := cs.(score.RefsStats); ok && w.multi[i] != nil {
+			w.cstats = rs.AppendStatsRefs(w.cstats, w.refs, response)
+		} else {
+			w.cstats = cs.AppendStats(w.cstats, golden, response)
+		}
 		cstats[i] = w.cstats[start:]
 	}
 	for i, s := range w.scorers {
@@ -412,8 +439,12 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		case cstats != nil && cstats[i] != nil && m.Corpus.SentenceIsFinal:
 			// The sentence value is the corpus value of this one row.
 			w.vals[i] = score.Verdict{Value: m.Corpus.Final(cstats[i])}
+		case w.multi[i] != nil:
+			w.vals[i] = w.multi[i].ScoreRefs(w.refs, response)
 		case w.lowers[i] != nil:
 			w.vals[i] = w.lowers[i].ScoreLower(w.gl, w.rl)
+		case w.langs[i] != nil:
+			w.vals[i] = w.langs[i].ScoreLanguage(w.rowLanguage(fields), golden, response)
 		default:
 			w.vals[i] = s.Score(golden, response)
 		}
@@ -709,6 +740,17 @@ func (w *worker) field(fields []string, c int) string {
 		return "unknown"
 	}
 	return lang
+}
+
+// rowLanguage is the language a row is asked in, for the metrics that
+// take it (score.LanguageScorer): the language column's value, else the
+// file name's language, else "" (the metric then reads the golden
+// answer's script, as field does for the grouping).
+func (w *worker) rowLanguage(fields []string) string {
+	if l := w.e.lay.language; l >= 0 {
+		return fields[l]
+	}
+	return w.e.fileLanguage
 }
 
 // bucket maps two verdicts to both(0), neither(1), only first(2), only second(3).

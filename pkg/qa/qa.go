@@ -65,6 +65,9 @@ type Options struct {
 	// Examples is the number of example rows kept per agreement bucket:
 	// 0 means the default, 5; a negative number means none.
 	Examples int
+	// RefSeparator splits a Columns.References cell into references;
+	// empty means each cell is a JSON array of strings.
+	RefSeparator string
 	// RepairUTF8 replaces invalid UTF-8 with U+FFFD and counts the rows,
 	// instead of failing.
 	RepairUTF8 bool

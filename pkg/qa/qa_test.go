@@ -59,8 +59,16 @@ func oracle(t *testing.T, data []byte, ms []*score.Metric, prof textnorm.Profile
 			perDomain[d] = make([]float64, len(ms)+1)
 		}
 		perDomain[d][len(ms)]++
+		lang := ""
+		if c, ok := col["language"]; ok {
+			lang = rec[c]
+		}
 		for i, m := range ms {
-			v := m.New().Score(g, resp)
+			sc := m.New()
+			v := sc.Score(g, resp)
+			if ls, ok := sc.(score.LanguageScorer); ok {
+				v = ls.ScoreLanguage(lang, g, resp)
+			}
 			if m.ID == "word_overlap" {
 				mw, tw = v.Matching, v.Total
 			}

@@ -35,13 +35,17 @@ const (
 	// after its retries) are left out of every figure, counted and listed
 	// here; a rerun of generate asks only for them.
 	CodeGenerationFailed = "generation_failed"
+	// CodeBadReferences: a Columns.References cell was not a JSON array
+	// of strings, or held no reference; the row is scored against its
+	// golden answer instead, and Lines lists the first such rows.
+	CodeBadReferences = "bad_references"
 )
 
 // ErrorColumn is the column in which evalbook generate says why a row has
 // no response. A row with text there is not scored (CodeGenerationFailed).
 const ErrorColumn = "error"
 
-var warningOrder = []string{CodeGenerationFailed, CodeEmptyGolden, CodeBlankResponse, CodeGoldenWhitespace, CodeNotNFC, CodeRepairedUTF8, CodeFormulaCells}
+var warningOrder = []string{CodeGenerationFailed, CodeEmptyGolden, CodeBlankResponse, CodeGoldenWhitespace, CodeNotNFC, CodeRepairedUTF8, CodeFormulaCells, CodeBadReferences}
 
 // defaultAdvice is pkg/qa's own closing advice of the warnings that have
 // one; Options.Advice replaces it.
@@ -111,6 +115,9 @@ func WarningMessage(code string, count int, metrics []*score.Metric, advice map[
 	case CodeFormulaCells:
 		text = pick("cell", "cells") + " that a spreadsheet would run as a formula (leading = + - @ tab or CR) " +
 			pick("was", "were") + " written to the verdict file with a leading ' (--raw-csv writes them as they came)"
+	case CodeBadReferences:
+		text = pick("row has a references cell", "rows have a references cell") + " that is not a JSON array of strings (or holds no reference): " +
+			pick("it is", "they are") + " scored against the golden answer alone; write [\"first\", \"second\"], or name the separator (--ref-sep)"
 	default:
 		text = code
 	}

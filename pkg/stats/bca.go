@@ -18,14 +18,21 @@ const CodeBCaFallback = "bca_fallback"
 // θ*_b the statistic of resample b (n values drawn with replacement, b =
 // 1 … B), θ₍ᵢ₎ the statistic with value i left out and θ̄ their mean:
 //
-//	z₀ = Φ⁻¹( #{b : θ*_b < θ̂} / B )                       (bias correction)
+//	z₀ = Φ⁻¹( (#{b : θ*_b < θ̂} + #{b : θ*_b ≤ θ̂}) / 2B )     (bias correction)
 //	a  = Σ (θ̄ − θ₍ᵢ₎)³ / (6 · (Σ (θ̄ − θ₍ᵢ₎)²)^{3/2})       (jackknife acceleration)
 //	α₁ = Φ( z₀ + (z₀ + z_{α/2}) / (1 − a(z₀ + z_{α/2})) ),  α₂ likewise with z_{1−α/2}
 //	lo, hi = quantiles α₁ and α₂ of {θ*_b}
 //
 // (the quantiles by Percentile, as the percentile bootstrap). This is
 // what R's boot.ci(type = "bca") and scipy.stats.bootstrap(method =
-// "BCa") compute for one sample. When a = z₀ = 0 it is the percentile
+// "BCa") compute for one sample. A resample tied with θ̂ counts half
+// below, as in scipy (R's boot counts θ* < θ̂ only), and a tie is a value
+// within a relative 1e-9 of θ̂ (of the largest |θ*|, |θ̂|): a statistic
+// that takes few values (a standard deviation or median of 0/1 or graded
+// scores) reproduces θ̂ in many resamples, and an exact comparison would
+// put those on either side of it by the rounding of its sums. The
+// acceleration is 0 when the leave-one-out values are all equal (within a
+// relative 1e-12). When a = z₀ = 0 it is the percentile
 // interval; it corrects that interval for a statistic whose bootstrap
 // distribution is biased or skewed, and is second-order accurate.
 //
@@ -37,9 +44,9 @@ const CodeBCaFallback = "bca_fallback"
 // the mean use BootstrapBCaMean, which needs neither.
 //
 // Warnings are the percentile bootstrap's (CodeNoData, CodeFewResampled,
-// CodePointInterval) and CodeBCaFallback when z₀ is infinite (no resample
-// below θ̂, or none at or above it), where the percentile interval is
-// given instead. It panics if values holds NaN or an infinity, stat is
+// CodePointInterval) and CodeBCaFallback when z₀ is infinite (every
+// resample strictly above θ̂, or every one strictly below), where the
+// percentile interval is given instead. It panics if values holds NaN or an infinity, stat is
 // nil, or resamples or confidence are misused.
 func BootstrapBCa(values []float64, stat func([]float64) float64, resamples int, confidence float64, seed uint64) Interval {
 	checkConfidence(confidence)
@@ -132,7 +139,7 @@ func BootstrapBCaMean(x []float64, resamples int, confidence float64, seed uint6
 //	a = (k(1 − p̂)³ − (n − k)p̂³) / (6 · (k(1 − p̂)² + (n − k)p̂²)^{3/2}) = (1 − 2p̂) / (6 √(n p̂ (1 − p̂)))
 //
 // At 0 or n successes every resample equals p̂: the interval is that
-// point, with CodeBCaFallback and CodePointInterval (the Wilson interval
+// point, with CodePointInterval (the Wilson interval
 // is the honest one then). With n = 0 it returns [0, 1] with CodeNoData.
 func BootstrapBCaProportion(successes, n, resamples int, confidence float64, seed uint64) Interval {
 	checkCounts(successes, n)
@@ -163,21 +170,16 @@ func BootstrapBCaProportion(successes, n, resamples int, confidence float64, see
 // (sorted here), the estimate and the acceleration.
 func bcaInterval(iv Interval, boot []float64, theta, acc float64, n int, what string) Interval {
 	resamples := len(boot)
-	below := 0
-	for _, v := range boot {
-		if v < theta {
-			below++
-		}
-	}
+	share := shareBelow(boot, theta)
 	slices.Sort(boot)
 	iv.Warnings = bootstrapWarnings(n, what)
 	confidence := iv.Confidence
 	alpha := (1 - confidence) / 2
-	z0 := NormalQuantile(float64(below) / float64(resamples))
+	z0 := NormalQuantile(share)
 	if math.IsInf(z0, 0) || math.IsNaN(z0) || math.IsNaN(acc) || math.IsNaN(theta) {
 		iv.Lo, iv.Hi = percentileInterval(boot, confidence)
 		iv.Warnings = append(iv.Warnings, warning(CodeBCaFallback,
-			"%d of %d resamples fell below the estimate: the BCa bias correction is infinite, so the interval is the percentile interval", below, resamples))
+			"%g of %d resamples fell below the estimate (ties counting half): the BCa bias correction is infinite, so the interval is the percentile interval", share*float64(resamples), resamples))
 	} else {
 		adjust := func(q float64) float64 {
 			z := NormalQuantile(q)
@@ -191,6 +193,69 @@ func bcaInterval(iv Interval, boot []float64, theta, acc float64, n int, what st
 			"every resample of the %d %s gave the same statistic: the bootstrap interval is a single point", n, what))
 	}
 	return iv
+}
+
+// tieTolerance is the relative distance within which a resampled
+// statistic counts as tied with the estimate (bcaInterval).
+const tieTolerance = 1e-9
+
+// shareBelow is the share of boot below theta, a tie counting half:
+// (#{θ* < θ̂} + #{θ* ≤ θ̂}) / 2B, as scipy's _percentile_of_score, with
+// |θ* − θ̂| ≤ 1e-9 · max(|θ̂|, max |θ*|) a tie.
+func shareBelow(boot []float64, theta float64) float64 {
+	scale := math.Abs(theta)
+	for _, v := range boot {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	tol := tieTolerance * scale
+	twice := 0
+	for _, v := range boot {
+		switch d := v - theta; {
+		case math.Abs(d) <= tol:
+			twice++
+		case d < 0:
+			twice += 2
+		}
+	}
+	return float64(twice) / float64(2*len(boot))
+}
+
+// accelerationOf is the BCa acceleration from the leave-one-out
+// statistics jack: Σ(θ̄ − θ₍ᵢ₎)³ / (6 (Σ(θ̄ − θ₍ᵢ₎)²)^{3/2}), and 0 when they
+// are all equal within a relative 1e-12 (otherwise the rounding of θ̄
+// leaves n equal deviations and a = ±1/(6√n)). The deviations are taken
+// from jack[0] first, so equal values give exact zeros.
+func accelerationOf(jack []float64) float64 {
+	n := len(jack)
+	if n < 2 {
+		return 0
+	}
+	lo, hi := jack[0], jack[0]
+	for _, v := range jack {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if hi-lo <= 1e-12*math.Max(math.Abs(lo), math.Abs(hi)) || math.IsNaN(hi-lo) {
+		if math.IsNaN(hi - lo) {
+			return math.NaN()
+		}
+		return 0
+	}
+	ref := jack[0]
+	mean := 0.0
+	for _, v := range jack {
+		mean += v - ref
+	}
+	mean /= float64(n)
+	var s2, s3 float64
+	for _, v := range jack {
+		d := mean - (v - ref)
+		s2 += d * d
+		s3 += d * d * d
+	}
+	if s2 == 0 {
+		return 0
+	}
+	return s3 / (6 * math.Pow(s2, 1.5))
 }
 
 // jackknifeAcceleration is the acceleration a of BCa from the
@@ -207,21 +272,7 @@ func jackknifeAcceleration(values []float64, stat func([]float64) float64) float
 		copy(buf[i:], values[i+1:])
 		jack[i] = stat(buf)
 	}
-	mean := 0.0
-	for _, v := range jack {
-		mean += v
-	}
-	mean /= float64(n)
-	var s2, s3 float64
-	for _, v := range jack {
-		d := mean - v
-		s2 += d * d
-		s3 += d * d * d
-	}
-	if s2 == 0 {
-		return 0
-	}
-	return s3 / (6 * math.Pow(s2, 1.5))
+	return accelerationOf(jack)
 }
 
 func clampLevel(x float64) float64 {
@@ -287,20 +338,7 @@ func BootstrapStatisticBCa(rows []float64, k int, final func(sums []float64) flo
 			}
 			jack[i] = final(left)
 		}
-		m := 0.0
-		for _, v := range jack {
-			m += v
-		}
-		m /= float64(n)
-		var s2, s3 float64
-		for _, v := range jack {
-			d := m - v
-			s2 += d * d
-			s3 += d * d * d
-		}
-		if s2 > 0 {
-			acc = s3 / (6 * math.Pow(s2, 1.5))
-		}
+		acc = accelerationOf(jack)
 	}
 	return bcaInterval(iv, boot, theta, acc, n, "rows")
 }

@@ -403,9 +403,14 @@ func competitionRanks(s []float64, ranks []int) {
 }
 
 // rankQuantile is the smallest rank r (1-based) whose cumulative count in
-// h reaches p·total.
+// h reaches p·total. A p·total within a relative 1e-9 of an integer is
+// that integer: (1 − 0.95)/2 is 0.025000000000000022 in floating point,
+// and 25 of 1,000 replicates must reach it.
 func rankQuantile(h []int, total int, p float64) int {
 	need := p * float64(total)
+	if r := math.Round(need); math.Abs(need-r) <= 1e-9*math.Max(1, r) {
+		need = r
+	}
 	c := 0
 	for r, k := range h {
 		c += k

@@ -247,3 +247,26 @@ func TestRankGroupedMatchesItems(t *testing.T) {
 		}
 	}
 }
+
+// Issue 28 (defect c): at an exact boundary the lower bound was one rank
+// too high. With 1,000 replicates, 25 at rank 1 and 975 at rank 2, the
+// 2.5% quantile of the ranks is rank 1 (25 replicates reach 0.025·1000),
+// but (1 − 0.95)/2 evaluates to 0.025000000000000022 in floating point,
+// so p·total was 25.000000000000022 and the count 25 fell short of it.
+func TestRankQuantileExactBoundary(t *testing.T) {
+	confidence := 0.95 // a variable: Go folds constant arithmetic exactly
+	a := (1 - confidence) / 2
+	if got := rankQuantile([]int{25, 975}, 1000, a); got != 1 {
+		t.Errorf("lower bound = rank %d, want 1 (25 of 1000 replicates at rank 1 reach the 2.5%% point)", got)
+	}
+	if got := rankQuantile([]int{24, 976}, 1000, a); got != 2 {
+		t.Errorf("lower bound = rank %d, want 2 (24 of 1000 replicates fall short of 25)", got)
+	}
+	// The upper bound: 975 of 1000 reach 0.975·1000 at rank 1.
+	if got := rankQuantile([]int{975, 25}, 1000, 1-a); got != 1 {
+		t.Errorf("upper bound = rank %d, want 1", got)
+	}
+	if got := rankQuantile([]int{974, 26}, 1000, 1-a); got != 2 {
+		t.Errorf("upper bound = rank %d, want 2", got)
+	}
+}

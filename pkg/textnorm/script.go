@@ -274,3 +274,25 @@ func FoldNukta(s string) string {
 	}
 	return norm.NFC.String(b.String())
 }
+
+// ScriptOfRune returns the script of a letter or combining mark r among
+// Scripts, or NoScript for a letter of another script and for anything
+// that is not a letter or mark (digits, punctuation, the danda,
+// whitespace). ScriptOf counts letters by it.
+func ScriptOfRune(r rune) Script { return scriptOfRune(r) }
+
+// ScriptOfLanguage returns the usual script of a language given as
+// ParseLanguage takes it (a name, ISO code or alias: "hi", "Hindi" and
+// "hin" are all Devanagari), and false for a language it does not know.
+func ScriptOfLanguage(language string) (Script, bool) {
+	name, ok := ParseLanguage(language)
+	if !ok {
+		return NoScript, false
+	}
+	for _, l := range Languages {
+		if l.Name == name {
+			return l.Script, true
+		}
+	}
+	return NoScript, false
+}
