@@ -114,7 +114,7 @@ func Models(rows []Outcome, opt Options) (*results.ModelComparison, error) {
 	}
 	if small > 0 {
 		rep.Warnings = append(rep.Warnings, results.Warning{Code: CodeFewFlips, Count: small,
-			Message: fmt.Sprintf("%s have fewer than %d flips: their McNemar p is rough; read the sign test", count(small, "group", "groups"), stats.McNemarMinFlips)})
+			Message: fmt.Sprintf("%s %s fewer than %d flips: McNemar's p is rough there; read the sign test", count(small, "group", "groups"), hasHave(small), stats.McNemarMinFlips)})
 	}
 	return rep, nil
 }
