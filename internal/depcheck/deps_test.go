@@ -154,7 +154,7 @@ var rules = []rule{
 	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks", "internal/outfile"}, ext: []string{arrow}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot, typesetting, ximage}},
-	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/tabular"}, ext: []string{gota}},
+	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/tabular", "pkg/qa", "pkg/compare"}, ext: []string{gota}}, // frame.Score and frame.Models: the core on a DataFrame
 	// The run store (issue 14): SQLite through modernc.org/sqlite (pure Go, no
 	// cgo) is an edge library; the store reads the result model and reuses the
 	// paired statistics, and nothing in the core imports it.

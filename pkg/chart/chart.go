@@ -4,6 +4,9 @@
 // metrics, a confusion heat map for rater agreement, and per-kind
 // calibration bars for a judge. Each function
 // returns a Figure, which writes itself as PNG or SVG to an io.Writer.
+// One's own numbers get the same look through Bars (slices), FromFrame
+// (a table, such as a gota DataFrame) and Style (a gonum plot of one's
+// own).
 //
 // Groups and kinds go down the vertical axis with horizontal bars, and
 // the figure grows with their number, so 20 or more labels stay legible.
@@ -213,6 +216,13 @@ type rateSeries struct {
 // name, the first at the top, and within each one bar per series, in the
 // legend's order, with its whiskers.
 func rateBars(title, xLabel string, names []string, series []rateSeries) (*Figure, error) {
+	return bars(title, xLabel, names, series, true)
+}
+
+// bars draws rateBars' figure; with rate false, the values are any
+// numbers, on a plain axis from min(0, lowest) to the highest plus a
+// tenth.
+func bars(title, xLabel string, names []string, series []rateSeries, rate bool) (*Figure, error) {
 	p := newPlot(title)
 	n, m := len(names), len(series)
 	// Each category gets one unit; its bars share 80% of it.
@@ -255,8 +265,28 @@ func rateBars(title, xLabel string, names []string, series []rateSeries) (*Figur
 		}
 	}
 	p.NominalY(labels...)
-	p.X.Min, p.X.Max = 0, 1
-	p.X.Tick.Marker = percentTicks{}
+	if rate {
+		p.X.Min, p.X.Max = 0, 1
+		p.X.Tick.Marker = percentTicks{}
+	} else {
+		lo, hi := 0.0, 0.0
+		for _, sr := range series {
+			for i, v := range sr.vals {
+				lo, hi = min(lo, v), max(hi, v)
+				if sr.lo != nil && (sr.whisker == nil || sr.whisker[i]) {
+					lo, hi = min(lo, sr.lo[i]), max(hi, sr.hi[i])
+				}
+			}
+		}
+		if hi == lo {
+			hi = lo + 1
+		}
+		pad := (hi - lo) / 10
+		p.X.Min, p.X.Max = lo, hi+pad
+		if lo < 0 {
+			p.X.Min = lo - pad
+		}
+	}
 	p.X.Label.Text = xLabel
 	p.Add(plotter.NewGrid())
 	// Leave room above the first category for the legend, at the top right.

@@ -12,6 +12,14 @@
 // Every function here is safe to call before that deferred Sync, and
 // Sync itself does nothing outside a notebook.
 //
+// Show is the one entry point: it displays any result (a *results.Score,
+// a comparison, any results.Report), a results.Table, a gota DataFrame, a
+// chart.Figure or a gonum plot, with options for number formats
+// (Digits, Percent), rows (MaxRows), a title and alignment. Must and
+// Check stop a cell on an error, after showing it readably. Table,
+// DataFrame, ResultTable, Chart, ChartSVG and Report are the older,
+// narrower helpers, kept for existing code.
+//
 // Text from the data (model responses) reaches the notebook only through
 // html/template, escaped.
 package nb
@@ -39,10 +47,11 @@ var Out io.Writer = os.Stdout
 
 // The notebook side, as variables so that tests can watch it.
 var (
-	inNotebook  = func() bool { return gonbui.IsNotebook }
-	displayHTML = gonbui.DisplayHTML
-	displayPNG  = gonbui.DisplayPNG
-	displaySVG  = gonbui.DisplaySVG
+	inNotebook      = func() bool { return gonbui.IsNotebook }
+	displayHTML     = gonbui.DisplayHTML
+	displayPNG      = gonbui.DisplayPNG
+	displaySVG      = gonbui.DisplaySVG
+	displayMarkdown = gonbui.DisplayMarkdown
 )
 
 // InNotebook reports whether the program runs in a GoNB kernel.
@@ -195,21 +204,6 @@ func ResultTable(t *results.Table, max int) error {
 		title += ". " + t.Note
 	}
 	return Table(title, header, rows, max)
-}
-
-// Show displays a library result as the notebook shows any table: each
-// of its Tables in turn, at most max rows each (0: all). Outside a
-// notebook it writes the result's text (what the command prints) to Out.
-func Show(r results.Report, max int) error {
-	if !inNotebook() {
-		return r.WriteText(Out)
-	}
-	for _, t := range r.Tables() {
-		if err := ResultTable(&t, max); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Chart shows a figure as PNG in a notebook; outside one it prints a

@@ -39,19 +39,22 @@ func capture(t *testing.T, f func() error) string {
 
 // notebook pretends to run under GoNB and records what would be displayed.
 type notebook struct {
-	html, svg []string
-	png       [][]byte
+	html, svg, md []string
+	png           [][]byte
 }
 
 func fakeNotebook(t *testing.T) *notebook {
 	t.Helper()
 	nbk := &notebook{}
-	oldIn, oldHTML, oldPNG, oldSVG := inNotebook, displayHTML, displayPNG, displaySVG
+	oldIn, oldHTML, oldPNG, oldSVG, oldMD := inNotebook, displayHTML, displayPNG, displaySVG, displayMarkdown
 	inNotebook = func() bool { return true }
+	displayMarkdown = func(s string) { nbk.md = append(nbk.md, s) }
 	displayHTML = func(s string) { nbk.html = append(nbk.html, s) }
 	displayPNG = func(b []byte) { nbk.png = append(nbk.png, b) }
 	displaySVG = func(s string) { nbk.svg = append(nbk.svg, s) }
-	t.Cleanup(func() { inNotebook, displayHTML, displayPNG, displaySVG = oldIn, oldHTML, oldPNG, oldSVG })
+	t.Cleanup(func() {
+		inNotebook, displayHTML, displayPNG, displaySVG, displayMarkdown = oldIn, oldHTML, oldPNG, oldSVG, oldMD
+	})
 	return nbk
 }
 
@@ -178,11 +181,11 @@ func TestShow(t *testing.T) {
 	if err := c.WriteText(&want); err != nil {
 		t.Fatal(err)
 	}
-	if got := capture(t, func() error { return Show(c, 0) }); got != want.String() {
+	if got := capture(t, func() error { return Show(c) }); got != want.String() {
 		t.Errorf("outside a notebook Show wrote\n%s\nwant the text\n%s", got, want.String())
 	}
 	nbk := fakeNotebook(t)
-	if err := Show(c, 0); err != nil {
+	if err := Show(c); err != nil {
 		t.Fatal(err)
 	}
 	if len(nbk.html) != len(c.Tables()) {

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/compare"
 	"github.com/evalbook/evalbook/pkg/output"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
 )
 
 // scoreSample scores the embedded sample with its verdict file in dir.
@@ -67,4 +70,41 @@ func ExampleWriteTables() {
 	done, err := output.WriteTables("Counts", []results.Table{tbl}, filepath.Join(dir, "counts.xlsx"), "")
 	fmt.Println(len(done), err, filepath.Base(done[0]))
 	// Output: 1 <nil> counts.xlsx
+}
+
+// TestWriteScoreWithComparisonTables is the call issue 30 reports as a
+// crash: a comparison's tables (which end with its "Warnings" table) added
+// to a score's workbook and page. Four cases with one flip give the
+// comparison a few-flips warning, so its Warnings table is there.
+func TestWriteScoreWithComparisonTables(t *testing.T) {
+	dir := t.TempDir()
+	res, verdicts := scoreSample(t, dir)
+	cmp, err := compare.Versions([]string{"a", "b", "c", "d"}, []float64{1, 0, 0, 1}, []float64{1, 1, 0, 1}, nil, compare.Options{Seed: 1, Resamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := cmp.Tables()
+	if last := tables[len(tables)-1]; last.Title != "Warnings" {
+		t.Fatalf("the comparison's last table is %q, want its Warnings (the case this test is for)", last.Title)
+	}
+	x, h := filepath.Join(dir, "r.xlsx"), filepath.Join(dir, "r.html")
+	if _, err := output.WriteScore(res, output.Files{XLSX: x, HTML: h, Verdicts: verdicts, Tables: tables}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sheets := f.GetSheetList()
+	if !slices.Contains(sheets, "Warnings (table)") || sheets[len(sheets)-1] != "Warnings" {
+		t.Errorf("sheets %q: want the comparison's Warnings (table) and the workbook's own Warnings last", sheets)
+	}
+	page, err := os.ReadFile(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte(cmp.Warnings[0].Message[:20])) {
+		t.Errorf("the page lacks the comparison's warning %q", cmp.Warnings[0].Message)
+	}
 }

@@ -25,7 +25,7 @@ func (b *book) tableSheet(t *results.Table) error {
 
 // tableRows writes the sheet of tableSheet.
 func (b *book) tableRows(t *results.Table) error {
-	name := b.sheetName(t.Title)
+	name := b.tableSheetName(t.Title)
 	if err := b.addSheet(name); err != nil {
 		return err
 	}

@@ -98,3 +98,62 @@ func TestScoreWithTables(t *testing.T) {
 		t.Errorf("sheets %q, want %q", got, want)
 	}
 }
+
+// TestTablesNamedLikeOwnSheets adds tables titled like the workbook's own
+// sheets. A comparison's tables include one titled "Warnings"; it used to
+// take the Warnings sheet's name, so that the workbook's own Warnings
+// sheet was the same sheet, ordered twice, and finish panicked (index out
+// of range). Every table must get a sheet of its own, and the workbook
+// its own sheets, under their usual names.
+func TestTablesNamedLikeOwnSheets(t *testing.T) {
+	s, verdicts := sample(t)
+	one := func(title string) results.Table {
+		return results.Table{Title: title, Columns: []results.Column{{Name: "code"}, {Name: "count", Kind: results.KindNumber}},
+			Rows: [][]string{{title, "1"}}}
+	}
+	var tables []results.Table
+	for _, title := range []string{"Warnings", "warnings", "Verdicts", "Verdicts (2)", "Disagreements", "Summary", "Agreement", "History", "Contents", "By Domain"} {
+		tables = append(tables, one(title))
+	}
+	f, _, info := render(t, s, Options{Tables: tables, Verdicts: bytes.NewReader(verdicts), RowsPerSheet: 200})
+	want := []string{"Summary", "By Domain", "By model - language", "Agreement",
+		"Warnings (table)", "warnings (table) (2)", "Verdicts (table)", "Verdicts (2) (table)", "Disagreements (table)",
+		"Summary (table)", "Agreement (table)", "History (table)", "Contents (table)", "By Domain (2)",
+		"Verdicts", "Verdicts (2)", "Disagreements", "Warnings"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Fatalf("sheets\n%q\nwant\n%q", got, want)
+	}
+	if !slices.Equal(info.Sheets, want) {
+		t.Errorf("Info.Sheets %q", info.Sheets)
+	}
+	// Each table's sheet holds that table: its title in A1, its one row.
+	for i, name := range want[4:14] {
+		if got := raw(t, f, name, "A1"); got != tables[i].Title {
+			t.Errorf("%s!A1 = %q, want %q", name, got, tables[i].Title)
+		}
+		if got := raw(t, f, name, "A4"); got != tables[i].Title {
+			t.Errorf("%s!A4 = %q, want %q", name, got, tables[i].Title)
+		}
+	}
+	// The workbook's own sheets are still its own.
+	if got := raw(t, f, "Warnings", "A1"); got != "Warnings" {
+		t.Errorf("Warnings!A1 = %q", got)
+	}
+	if got := raw(t, f, "Verdicts", "A1"); got == "Verdicts" || got == "" {
+		t.Errorf("Verdicts!A1 = %q, want the verdict file's first header", got)
+	}
+
+	// The same tables in a workbook of tables alone.
+	var buf bytes.Buffer
+	if err := WriteTables(&buf, "All", tables); err != nil {
+		t.Fatal(err)
+	}
+	g, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if got := g.GetSheetList(); len(got) != len(tables)+1 || got[0] != "Contents" || got[9] != "Contents (table)" {
+		t.Errorf("WriteTables sheets %q", got)
+	}
+}

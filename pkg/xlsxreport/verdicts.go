@@ -308,7 +308,7 @@ func (r *rowSheets) open() error {
 	if len(r.sheets) > 0 {
 		name = b.sheetName(fmt.Sprintf("%s (%d)", r.base, len(r.sheets)+1))
 	}
-	if _, err := b.f.NewSheet(name); err != nil {
+	if err := b.newSheet(name); err != nil {
 		return err
 	}
 	// Keep continuation sheets right after the sheet they continue.

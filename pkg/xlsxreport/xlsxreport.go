@@ -67,7 +67,10 @@ type Options struct {
 	// included; 0 means MaxRows. Tests set it low to check continuation.
 	RowsPerSheet int
 	// Tables are extra tables (e.g. what a judge says per agreement
-	// bucket), each on a sheet of its own after Agreement.
+	// bucket), each on a sheet of its own after Agreement, named after
+	// its title. A title that is one of the workbook's own sheets
+	// (Warnings, Verdicts, ...) gets " (table)" added, so any result's
+	// Tables() can be added.
 	Tables []results.Table
 }
 
@@ -266,9 +269,11 @@ func groupings(s *results.Score) []string {
 }
 
 // addSheet creates a sheet (normal mode), records its place in the order,
-// and sets the print layout.
+// and sets the print layout. A name already in the workbook is an error
+// (excelize's NewSheet would hand back the existing sheet, and the same
+// sheet would then be written twice and ordered twice).
 func (b *book) addSheet(name string) error {
-	if _, err := b.f.NewSheet(name); err != nil {
+	if err := b.newSheet(name); err != nil {
 		return err
 	}
 	b.order = append(b.order, name)
@@ -334,9 +339,54 @@ func (b *book) fitShort(name string) error {
 	return b.f.SetPageLayout(name, &excelize.PageLayoutOptions{FitToHeight: &one})
 }
 
-// sheetName makes a valid, unused sheet name from s: at most 31
-// characters, none of : \ / ? * [ ] or the apostrophe.
-func (b *book) sheetName(s string) string {
+// newSheet creates a sheet named name, which must not be in use.
+func (b *book) newSheet(name string) error {
+	if idx, _ := b.f.GetSheetIndex(name); idx >= 0 {
+		return fmt.Errorf("xlsxreport: two sheets named %q", name)
+	}
+	_, err := b.f.NewSheet(name)
+	return err
+}
+
+// ownSheets are the sheets a workbook names itself, and Excel's reserved
+// "History". An extra table (Options.Tables) titled like one of them, as a
+// comparison's "Warnings" table is, must not take its name: the workbook
+// creates its own Warnings, Verdicts and Disagreements sheets after the
+// tables. Compared case-insensitively, as Excel compares sheet names.
+var ownSheets = []string{"Summary", "Contents", "Agreement", "Warnings", "Verdicts", "Disagreements", "History"}
+
+// ownSheet reports whether name is one of ownSheets, or the name of a
+// continuation sheet of the verdict rows ("Verdicts (2)",
+// "Disagreements (3)"), which are created after the extra tables.
+func ownSheet(name string) bool {
+	for _, own := range ownSheets {
+		if strings.EqualFold(name, own) {
+			return true
+		}
+	}
+	for _, own := range []string{"Verdicts (", "Disagreements ("} {
+		if len(name) > len(own) && strings.EqualFold(name[:len(own)], own) && strings.HasSuffix(name, ")") {
+			return true
+		}
+	}
+	return false
+}
+
+// tableSheetName is the sheet name of an extra table titled title: its
+// sheetName, with " (table)" added when the title is one of the workbook's
+// own sheet names, so that every result's tables can be added to any
+// workbook.
+func (b *book) tableSheetName(title string) string {
+	if name := cleanSheetName(title); ownSheet(name) {
+		return b.sheetName(name + " (table)") // own names are short: the suffix fits
+	}
+	return b.sheetName(title)
+}
+
+// cleanSheetName replaces the characters a sheet name cannot hold
+// (: \ / ? * [ ] and the apostrophe) by '-', control characters by
+// spaces, and an empty name by "Sheet".
+func cleanSheetName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch r {
 		case ':', '\\', '/', '?', '*', '[', ']', '\'':
@@ -351,6 +401,14 @@ func (b *book) sheetName(s string) string {
 	if s == "" {
 		s = "Sheet"
 	}
+	return s
+}
+
+// sheetName makes a valid, unused sheet name from s: cleanSheetName's,
+// at most 31 characters, and " (2)", " (3)", ... added while the name is
+// in use.
+func (b *book) sheetName(s string) string {
+	s = cleanSheetName(s)
 	base := s
 	for n := 2; ; n++ {
 		if utf8.RuneCountInString(s) > 31 {

@@ -1,0 +1,94 @@
+// Package nbkit holds the plumbing the teaching notebooks need but do not
+// teach: a loopback model server that plays a judge, and table loaders.
+// Notebooks import it as github.com/evalbook/evalbook/notebooks/nbkit, so
+// that their cells show the ideas and not the plumbing.
+package nbkit
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/evalbook/evalbook/pkg/judge"
+)
+
+// JudgeServer is a loopback OpenAI-compatible chat-completions endpoint
+// (httptest) that plays a judge on labelled pairs, for notebooks that
+// show pkg/llm and pkg/judge against a served model without a network.
+type JudgeServer struct {
+	*httptest.Server
+	hits  atomic.Int64
+	mu    sync.Mutex
+	first []byte
+}
+
+// Hits is the number of requests the server has answered.
+func (s *JudgeServer) Hits() int64 { return s.hits.Load() }
+
+// FirstBody is the body of the first request, as sent.
+func (s *JudgeServer) FirstBody() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.first
+}
+
+// NewJudgeServer starts the server. For each request it finds the pair of
+// ps whose two answers appear in the last message (each answer alone in a
+// ">>>\n<answer>\n<<<END" block, as pkg/judge's prompts put them), asks the
+// judge pick chooses from that prompt which answer wins, and replies with
+// {"winner": ..., "reason": ...}. On pairs of kind "tie" it replies in
+// prose, breaking the reply contract, so that a notebook can show how
+// pkg/judge counts rejected replies. Close it when done.
+func NewJudgeServer(pick func(prompt string) judge.Judge, ps []judge.Pair) *JudgeServer {
+	s := &JudgeServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.hits.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		if s.first == nil {
+			s.first = body
+		}
+		s.mu.Unlock()
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Role    string `json:"role"`
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		user := req.Messages[len(req.Messages)-1].Content
+		reply := `{"winner": "tie", "reason": "I do not know this pair"}`
+		for _, p := range ps {
+			ia := strings.Index(user, ">>>\n"+p.A+"\n<<<END")
+			ib := strings.Index(user, ">>>\n"+p.B+"\n<<<END")
+			if ia < 0 || ib < 0 {
+				continue
+			}
+			q := judge.Query{Question: p.Question, Facts: p.Facts, First: p.A, Second: p.B}
+			if ib < ia {
+				q.First, q.Second = p.B, p.A
+			}
+			win, _ := pick(user).Compare(r.Context(), q)
+			reply = fmt.Sprintf(`{"winner": %q, "reason": "compared the facts"}`, win)
+			if p.Kind == "tie" {
+				reply = "Both answers look equally good to me."
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "stub-1", "object": "chat.completion", "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+				"message": map[string]string{"role": "assistant", "content": reply}}},
+		})
+	}))
+	return s
+}
