@@ -44,6 +44,9 @@ func scoreAndRecord(t *testing.T, path, name, csvText string, extra ...string) {
 	if err := rec.Score(e, "score", res); err != nil {
 		t.Fatal(err)
 	}
+	if err := e.NotRecorded(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // storeTestTable returns a response table of n questions in two domains; row i is
