@@ -228,6 +228,14 @@ func TestAAAndHistoryCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &aa); err != nil || aa.Metrics[0].Flips != 10 || aa.Metrics[0].FlipRate != 0.1 {
 		t.Errorf("aa %v %+v", err, aa)
 	}
+	// one run as A and B measures nothing: refused as a usage error
+	// naming the run, with nothing on stdout
+	for _, ab := range [][]string{{"1", "1"}, {"last", "2"}} {
+		out, errOut, code = runCLI(t, "aa", "--store", path, ab[0], ab[1])
+		if code != 2 || out != "" || !strings.Contains(errOut, "same run") || !strings.Contains(errOut, "both run") {
+			t.Errorf("aa %s %s: exit %d\n%s%s", ab[0], ab[1], code, out, errOut)
+		}
+	}
 	chartPath := filepath.Join(dir, "trend.svg")
 	out, errOut, code = runCLI(t, "history", "--store", path, "--metric", "exact_substring", "--by", "Domain", "--chart", chartPath)
 	if code != 0 || !strings.Contains(out, "History of exact_substring by Domain") || !strings.Contains(out, "run 2 lit") {
