@@ -131,7 +131,7 @@ func (r *AAResult) Tables() []results.Table {
 			{Name: "delta", Kind: results.KindRate}, {Name: "delta_low", Kind: results.KindRate}, {Name: "delta_high", Kind: results.KindRate},
 			{Name: "suggested_margin", Kind: results.KindRate}}}
 	for _, m := range r.Metrics {
-		t.Rows = append(t.Rows, []string{m.Metric, strconv.Itoa(m.N), strconv.Itoa(m.Flips), f(m.FlipRate), f(m.FlipLow), f(m.FlipHigh),
+		t.Rows = append(t.Rows, []string{show(m.Metric), strconv.Itoa(m.N), strconv.Itoa(m.Flips), f(m.FlipRate), f(m.FlipLow), f(m.FlipHigh),
 			f(m.Delta), f(m.DeltaLow), f(m.DeltaHigh), f(m.SuggestedMargin)})
 	}
 	return append([]results.Table{t}, results.WarningTable(r.Warnings)...)
