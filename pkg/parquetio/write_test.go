@@ -185,11 +185,11 @@ func TestHiveEscape(t *testing.T) {
 		// additions: the literal null name is not the empty value's
 		// folder, and a bidi control (U+202E is E2 80 AE in UTF-8), a
 		// zero-width space (E2 80 8B) and a stray byte are escaped
-		HiveNull:       "%5F_HIVE_DEFAULT_PARTITION__",
-		"_" + HiveNull: "_" + HiveNull,
-		"abc‮gnp.exe":  "abc%E2%80%AEgnp.exe",
-		"a​b":          "a%E2%80%8Bb",
-		"x\xffy":       "x%FFy",
+		HiveNull:           "%5F_HIVE_DEFAULT_PARTITION__",
+		"_" + HiveNull:     "_" + HiveNull,
+		"abc\u202Egnp.exe": "abc%E2%80%AEgnp.exe",
+		"a\u200Bb":         "a%E2%80%8Bb",
+		"x\xffy":           "x%FFy",
 	} {
 		if got := HiveEscape(in); got != want {
 			t.Errorf("HiveEscape(%q) = %q, want %q", in, got, want)

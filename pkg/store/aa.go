@@ -46,7 +46,7 @@ type AAMetric struct {
 // ErrSameRun is the error (through errors.Is) of AA given one run as
 // both A and B: its flip rate would be 0 and its suggested margin 0,
 // whatever the system's noise.
-var ErrSameRun = errors.New("A and B are the same run")
+var ErrSameRun = errors.New("the same run given as A and B")
 
 // AA measures the noise floor from runs a and b of the same system: for
 // each metric both have, the share of paired rows whose verdict flipped
