@@ -1,6 +1,11 @@
 package main
 
-import "github.com/evalbook/evalbook/report/internal/cli"
+import (
+	"errors"
+
+	"github.com/evalbook/evalbook/pkg/store"
+	"github.com/evalbook/evalbook/report/internal/cli"
+)
 
 var aaCommand = cli.Command{Name: "aa", Summary: "noise floor from two stored runs of the same system: flip rate with interval", Run: runAA, ReadsNoFile: true}
 
@@ -23,6 +28,9 @@ func runAA(e *cli.Env) error {
 	}
 	defer st.Close()
 	r, err := st.AA(e.Ctx, args[0], args[1], conf.Level())
+	if errors.Is(err, store.ErrSameRun) {
+		return cli.Usagef("aa: %v", err)
+	}
 	if err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func runRunsRm(e *cli.Env) error {
 	if len(args) == 0 {
 		return cli.Usagef("runs rm: give the RUNs to remove")
 	}
-	st, err := cli.ReadStore(path)
+	st, err := cli.EditStore(path)
 	if err != nil {
 		return err
 	}

@@ -44,6 +44,9 @@ func scoreAndRecord(t *testing.T, path, name, csvText string, extra ...string) {
 	if err := rec.Score(e, "score", res); err != nil {
 		t.Fatal(err)
 	}
+	if err := e.NotRecorded(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // storeTestTable returns a response table of n questions in two domains; row i is
@@ -224,6 +227,14 @@ func TestAAAndHistoryCommands(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &aa); err != nil || aa.Metrics[0].Flips != 10 || aa.Metrics[0].FlipRate != 0.1 {
 		t.Errorf("aa %v %+v", err, aa)
+	}
+	// one run as A and B measures nothing: refused as a usage error
+	// naming the run, with nothing on stdout
+	for _, ab := range [][]string{{"1", "1"}, {"last", "2"}} {
+		out, errOut, code = runCLI(t, "aa", "--store", path, ab[0], ab[1])
+		if code != 2 || out != "" || !strings.Contains(errOut, "same run") || !strings.Contains(errOut, "both run") {
+			t.Errorf("aa %s %s: exit %d\n%s%s", ab[0], ab[1], code, out, errOut)
+		}
 	}
 	chartPath := filepath.Join(dir, "trend.svg")
 	out, errOut, code = runCLI(t, "history", "--store", path, "--metric", "exact_substring", "--by", "Domain", "--chart", chartPath)

@@ -45,13 +45,18 @@ func TestRecordJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "runs.db")
-	fs := flag.NewFlagSet("judge", flag.ContinueOnError)
-	rec := cli.AddRecordFlag(fs)
-	fs.Parse([]string{"--record", "--store", path})
-	defer rec.Close()
-	e := &cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}
-	if err := rec.Judge(e, res, tbl); err != nil {
-		t.Fatal(err)
+	for range 2 { // the same judge run recorded twice: runs 1 and 2
+		fs := flag.NewFlagSet("judge", flag.ContinueOnError)
+		rec := cli.AddRecordFlag(fs)
+		fs.Parse([]string{"--record", "--store", path})
+		e := &cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}
+		if err := rec.Judge(e, res, tbl); err != nil {
+			t.Fatal(err)
+		}
+		rec.Close()
+		if err := e.NotRecorded(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	st, err := store.Open(path)
 	if err != nil {
@@ -65,9 +70,9 @@ func TestRecordJudge(t *testing.T) {
 	if run.Command != "judge" || run.JudgePromptHash != p.Hash() || run.Rows != 20 || run.KeyKind != store.KeyID {
 		t.Fatalf("run %+v", run)
 	}
-	// A/A of the run against itself: no flips, and the two invalid
+	// A/A of the run recorded twice: no flips, and the two invalid
 	// replies are out of the figures (no verdict).
-	aa, err := st.AA(ctx, "1", "1", 0.95)
+	aa, err := st.AA(ctx, "1", "2", 0.95)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +109,11 @@ func TestRecordMC(t *testing.T) {
 	fs.Parse([]string{"--record", "--store", path})
 	defer rec.Close()
 	ctx := context.Background()
-	if err := rec.MC(&cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}, f, rep, opt.Seed); err != nil {
+	e := &cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}
+	if err := rec.MC(e, f, rep, opt.Seed); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.NotRecorded(); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Open(path)
@@ -157,10 +166,14 @@ func TestRecordGenerate(t *testing.T) {
 		fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 		rec := cli.AddRecordFlag(fs)
 		fs.Parse([]string{"--record", "--store", path})
-		if err := rec.Generate(&cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}, res, "tpl123"); err != nil {
+		e := &cli.Env{Ctx: ctx, Stdout: io.Discard, Stderr: io.Discard}
+		if err := rec.Generate(e, res, "tpl123"); err != nil {
 			t.Fatal(err)
 		}
 		rec.Close()
+		if err := e.NotRecorded(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out, errOut, code := runCLI(t, "gate", "--store", path, "--baseline", "1", "--candidate", "2", "--metric", "exact_substring", "--margin", "0", "--json")
 	var g struct {

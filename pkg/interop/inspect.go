@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
@@ -154,41 +155,44 @@ func readInspect(ctx context.Context, path string, opt Options) (*Run, error) {
 			sampleNames = append(sampleNames, m.Name)
 		}
 	}
-	var log inspectLog
+	var heads []*zip.File
 	switch {
 	case members["header.json"] != nil:
-		if err := readMember(path, members["header.json"], opt, &log); err != nil {
-			return nil, err
-		}
+		heads = []*zip.File{members["header.json"]}
 	case members["results.json"] != nil && members["start.json"] != nil: // the first .eval releases
-		if err := readMember(path, members["start.json"], opt, &log); err != nil {
-			return nil, err
-		}
-		if err := readMember(path, members["results.json"], opt, &log); err != nil {
-			return nil, err
-		}
+		heads = []*zip.File{members["start.json"], members["results.json"]}
 	case members["_journal/start.json"] != nil || members["start.json"] != nil:
 		m := members["_journal/start.json"]
 		if m == nil {
 			m = members["start.json"]
 		}
-		if err := readMember(path, m, opt, &log); err != nil {
-			return nil, err
-		}
+		heads = []*zip.File{m}
 		run.Partial = true
-		run.warn(CodeLogStillWriting, 1, "%s has no header.json: the run was still being written (or was stopped) when the file was read; its %d flushed samples are read and there are no reported figures to check", filepath.Base(path), len(sampleNames))
 	default:
 		return nil, perr(path, 0, "header.json", fmt.Errorf("%w: neither header.json nor _journal/start.json in the archive: is this an inspect_ai .eval log?", ErrMissing))
+	}
+	sortInspectMembers(sampleNames)
+	ar := &archive{path: path, opt: opt, left: opt.Limits.Archive}
+	if err := ar.declared(heads, sampleNames, members); err != nil {
+		return nil, err
+	}
+	var log inspectLog
+	for _, m := range heads {
+		if err := ar.decode(m, &log); err != nil {
+			return nil, err
+		}
+	}
+	if run.Partial {
+		run.warn(CodeLogStillWriting, 1, "%s has no header.json: the run was still being written (or was stopped) when the file was read; its %d flushed samples are read and there are no reported figures to check", filepath.Base(path), len(sampleNames))
 	}
 	if err := inspectHeader(path, "header.json", &log, run); err != nil {
 		return nil, err
 	}
-	sortInspectMembers(sampleNames)
 	for _, name := range sampleNames {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		data, err := memberBytes(path, members[name], opt)
+		data, err := ar.member(members[name])
 		if err != nil {
 			return nil, err
 		}
@@ -226,8 +230,42 @@ func sortInspectMembers(names []string) {
 	})
 }
 
-func memberBytes(path string, m *zip.File, opt Options) ([]byte, error) {
-	where := path + "[" + m.Name + "]"
+// archive reads the members of one .eval archive within the limits:
+// each member's (Limits.Member, Limits.Ratio) and what all of them
+// inflate to together (Limits.Archive), declared and actual.
+type archive struct {
+	path string
+	opt  Options
+	left int64 // what the members not read yet may still inflate to
+}
+
+// archiveHint is what an error about an archive past Limits.Archive
+// says to do.
+const archiveHint = "if the log is genuine, raise the limit with --max-file-mib (interop Options.Limits.Archive), which bounds what one archive may inflate to as it bounds a JSON file"
+
+// declared refuses an archive whose members to be read (heads, then
+// the samples) declare more than Limits.Archive in all, before any is
+// inflated.
+func (a *archive) declared(heads []*zip.File, samples []string, members map[string]*zip.File) error {
+	var total uint64
+	for _, m := range heads {
+		total += m.UncompressedSize64
+	}
+	for _, name := range samples {
+		total += members[name].UncompressedSize64
+	}
+	if total > uint64(a.opt.Limits.Archive) {
+		return perr(a.path, 0, "", fmt.Errorf("%w (%w): its %d members to read (the header and %d samples) declare %d bytes inflated in all, more than %s, the most one archive may inflate to: a ZIP bomb?; %s",
+			ErrTooLarge, tabular.ErrFileTooLarge, len(heads)+len(samples), len(samples), total, sizeText(a.opt.Limits.Archive), archiveHint))
+	}
+	return nil
+}
+
+// member inflates m, counting its bytes against what the archive has
+// left; a member whose header understates its data is stopped at the
+// limit too.
+func (a *archive) member(m *zip.File) ([]byte, error) {
+	where, opt := a.path+"["+m.Name+"]", a.opt
 	if m.UncompressedSize64 > uint64(opt.Limits.Member) {
 		return nil, perr(where, 0, "", fmt.Errorf("%w: the member is %d bytes uncompressed, more than %d (interop Options.Limits.Member; no flag raises it)", ErrTooLarge, m.UncompressedSize64, opt.Limits.Member))
 	}
@@ -239,22 +277,50 @@ func memberBytes(path string, m *zip.File, opt Options) ([]byte, error) {
 		return nil, perr(where, 0, "", fmt.Errorf("cannot open the member: %v", err))
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, opt.Limits.Member+1))
-	if err != nil {
-		return nil, perr(where, 0, "", fmt.Errorf("the member is damaged (%v): is the file truncated?", err))
+	limit := min(opt.Limits.Member, a.left)
+	// one buffer of the declared size (bounded by the limit), not the
+	// doublings of io.ReadAll: a 200 MB member costs 200 MB, not 400
+	data := make([]byte, 0, min(int64(m.UncompressedSize64), limit)+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := rc.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > limit {
+			break
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, perr(where, 0, "", fmt.Errorf("the member is damaged (%v): is the file truncated?", err))
+		}
 	}
 	if int64(len(data)) > opt.Limits.Member {
 		return nil, perr(where, 0, "", fmt.Errorf("%w: the member is larger than %d bytes (interop Options.Limits.Member; no flag raises it)", ErrTooLarge, opt.Limits.Member))
 	}
+	if int64(len(data)) > a.left {
+		return nil, perr(where, 0, "", fmt.Errorf("%w (%w): the archive's members inflate past %s, the most one archive may inflate to (this member declares %d bytes); %s",
+			ErrTooLarge, tabular.ErrFileTooLarge, sizeText(opt.Limits.Archive), m.UncompressedSize64, archiveHint))
+	}
+	a.left -= int64(len(data))
+	// encoding/json would turn bytes that are not UTF-8 (a latin-1 é)
+	// into U+FFFD without a word: the text would change unseen
+	if !utf8.Valid(data) {
+		line, col := lineCol(data, firstBad(data))
+		return nil, &tabular.ParseError{File: where, Line: line, Column: col, Err: fmt.Errorf("%w: JSON is UTF-8, and this member holds a byte sequence that is not (latin-1 or cp1252 text?); re-encode the log as UTF-8", tabular.ErrInvalidUTF8)}
+	}
 	return data, nil
 }
 
-func readMember(path string, m *zip.File, opt Options, v any) error {
-	data, err := memberBytes(path, m, opt)
+// decode reads the member m and decodes its JSON into v.
+func (a *archive) decode(m *zip.File, v any) error {
+	data, err := a.member(m)
 	if err != nil {
 		return err
 	}
-	return decodeDoc(path+"["+m.Name+"]", data, v)
+	return decodeDoc(a.path+"["+m.Name+"]", data, v)
 }
 
 func inspectHeader(where, member string, log *inspectLog, run *Run) error {

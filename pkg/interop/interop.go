@@ -258,21 +258,30 @@ type Limits struct {
 	Member int64
 	// Ratio is the largest uncompressed/compressed ratio of a ZIP member.
 	Ratio int64
+	// Archive is the most bytes the members read from one ZIP archive
+	// (an inspect .eval log) may inflate to in all, declared and
+	// actual; 0 means tabular.FileLimit(), so an archive may inflate
+	// to no more than a JSON file may hold (1 GiB unless --max-file-mib
+	// changed it). Member and Ratio bound one member; this bounds a
+	// log of many members each under them.
+	Archive int64
 	// Samples is the most samples one Run holds.
 	Samples int
 }
 
 // DefaultLimits are the limits of a zero Limits when tabular's limits
 // are at their defaults: 64 MiB lines, 1 GiB JSON files, 256 MiB ZIP
-// members at a ratio of at most 200, 50 million samples. Its Line and
-// File are what tabular.DefaultMaxRecord and tabular.DefaultMaxFile say;
-// a zero Limits reads them from tabular when a reader starts, so
-// --max-field-mib and --max-file-mib apply.
-var DefaultLimits = Limits{Line: tabular.DefaultMaxRecord, File: tabular.DefaultMaxFile, Member: 256 << 20, Ratio: 200, Samples: 50_000_000}
+// members at a ratio of at most 200, 1 GiB inflated from one archive,
+// 50 million samples. Its Line, File and Archive are what
+// tabular.DefaultMaxRecord and tabular.DefaultMaxFile say; a zero Limits
+// reads them from tabular when a reader starts, so --max-field-mib and
+// --max-file-mib apply.
+var DefaultLimits = Limits{Line: tabular.DefaultMaxRecord, File: tabular.DefaultMaxFile, Member: 256 << 20, Ratio: 200,
+	Archive: tabular.DefaultMaxFile, Samples: 50_000_000}
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
-	d.Line, d.File = tabular.RecordLimit(), tabular.FileLimit()
+	d.Line, d.File, d.Archive = tabular.RecordLimit(), tabular.FileLimit(), tabular.FileLimit()
 	if l.Line > 0 {
 		d.Line = l.Line
 	}
@@ -284,6 +293,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Ratio > 0 {
 		d.Ratio = l.Ratio
+	}
+	if l.Archive > 0 {
+		d.Archive = l.Archive
 	}
 	if l.Samples > 0 {
 		d.Samples = l.Samples

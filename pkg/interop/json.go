@@ -2,6 +2,7 @@ package interop
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -163,11 +164,51 @@ func trailing(b []byte, i int) error {
 	return nil
 }
 
+// syntaxError is a JSON syntax error of the fast path at a character
+// column of the line (1-based), which the reader's ParseError carries.
+type syntaxError struct {
+	col int
+	msg string
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+// syntaxColumn returns the column of a syntaxError in err, or 0.
+func syntaxColumn(err error) int {
+	var se *syntaxError
+	if errors.As(err, &se) {
+		return se.col
+	}
+	return 0
+}
+
 func syntaxAt(b []byte, i int, want string) error {
 	if i >= len(b) {
-		return fmt.Errorf("not valid JSON: the line ends where %s should be (is it truncated?)", want)
+		return &syntaxError{col: utf8.RuneCount(b) + 1, msg: fmt.Sprintf("not valid JSON: the line ends where %s should be (is it truncated?)", want)}
 	}
-	return fmt.Errorf("not valid JSON at character %d: want %s", utf8.RuneCount(b[:i])+1, want)
+	col := utf8.RuneCount(b[:i]) + 1
+	return &syntaxError{col: col, msg: fmt.Sprintf("not valid JSON at character %d: want %s", col, want)}
+}
+
+// controlAt returns the offset of the first raw control character
+// (U+0000 to U+001F) in b, or -1: JSON strings carry them escaped
+// (\u0000, \n), and encoding/json refuses them raw.
+func controlAt(b []byte) int {
+	i := 0
+	// eight bytes at a time: a byte below 0x20 is one whose subtraction
+	// of 0x20 borrows into its high bit while its own high bit is clear
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return i
+		}
+	}
+	return -1
 }
 
 func skipWS(b []byte, i int) int {
@@ -192,6 +233,11 @@ func skipString(b []byte, i int) (int, error) {
 			bs++
 		}
 		if bs%2 == 0 {
+			if c := controlAt(b[start+1 : k]); c >= 0 {
+				at := start + 1 + c
+				col := utf8.RuneCount(b[:at]) + 1
+				return 0, &syntaxError{col: col, msg: fmt.Sprintf("not valid JSON at character %d: a raw control character U+%04X inside a string (JSON strings carry it escaped, as \\u%04X)", col, b[at], b[at])}
+			}
 			return k + 1, nil
 		}
 		i = k + 1

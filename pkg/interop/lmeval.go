@@ -503,7 +503,7 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 		return nil
 	})
 	if err != nil {
-		return &tabular.ParseError{File: sr.path, Line: lineNo, Err: err}
+		return &tabular.ParseError{File: sr.path, Line: lineNo, Column: syntaxColumn(err), Err: err}
 	}
 	if !haveID {
 		return &tabular.ParseError{File: sr.path, Line: lineNo, Field: "doc_id", Err: fmt.Errorf("%w \"doc_id\": every lm-eval sample record has one", ErrMissing)}

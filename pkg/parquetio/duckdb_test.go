@@ -201,3 +201,41 @@ func TestDuckDBReadsVerdictFile(t *testing.T) {
 		t.Errorf("the Hindi row: %v", last)
 	}
 }
+
+// DuckDB reads the empty value, the literal __HIVE_DEFAULT_PARTITION__
+// and a value with a U+202E RIGHT-TO-LEFT OVERRIDE back from their three
+// folders as three groups: NULL (the empty value's folder, as Hive
+// writes it), the literal text, and the text with its U+202E (its folder
+// name holds %E2%80%AE, not the control).
+func TestDuckDBHiveNullAndBidi(t *testing.T) {
+	csv := "question,answer,Domain,response,language\n" +
+		"q1,a,d,a,\nq2,a,d,a,\nq3,a,d,a," + HiveNull + "\nq4,a,d,a,ab\u202Ecd\nq5,a,d,a,ab\u202Ecd\nq6,a,d,a,ab\u202Ecd\nq7,a,d,a,hi\n"
+	dir := filepath.Join(t.TempDir(), "verdicts")
+	res, err := WriteDir(dir, qa.Rows(context.Background(), strings.NewReader(csv), "r.csv", qa.Options{}), DirOptions{By: []string{"language"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Partitions != 4 {
+		t.Fatalf("%d partitions, want 4", res.Partitions)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.ContainsRune(e.Name(), '\u202E') {
+			t.Errorf("folder %q holds a raw U+202E", e.Name())
+		}
+	}
+	got := duckdb(t, fmt.Sprintf(`SELECT coalesce(language, '<null>') AS language, count(*) AS n
+		FROM read_parquet(%s, hive_partitioning = true) GROUP BY ALL ORDER BY ALL`, sqlString(dir+"/**/*.parquet")))
+	want := map[string]float64{"<null>": 2, HiveNull: 1, "ab\u202Ecd": 3, "hi": 1}
+	if len(got[0]) != len(want) {
+		t.Fatalf("DuckDB's groups %v, want %v", got[0], want)
+	}
+	for _, g := range got[0] {
+		if l := g["language"].(string); g["n"] != want[l] {
+			t.Errorf("DuckDB's group %q has %v rows, want %v", l, g["n"], want[l])
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -22,19 +23,42 @@ const HiveNull = "__HIVE_DEFAULT_PARTITION__"
 // * / : = ? \ DEL { [ ] ^ become %XX (upper-case hex of the byte), every
 // other character, Devanagari and Bengali included, is kept as it is. An
 // empty value is HiveNull. DuckDB, Spark and Hive decode %XX when they
-// read the directory back, so the value comes back as it was.
+// read the directory back, so the value comes back as it was. Two
+// additions keep every value apart and every folder name honest: the
+// literal value __HIVE_DEFAULT_PARTITION__ becomes %5F_HIVE_DEFAULT_PARTITION__
+// (DuckDB reads it back as that text, where the bare name is its null,
+// the empty value's folder), and a bidi or invisible control
+// (results.IsInvisible: U+202E RIGHT-TO-LEFT OVERRIDE, U+200B, ...) or a
+// byte that is not UTF-8 is escaped byte by byte (U+202E is %E2%80%AE),
+// so that no folder name reorders or hides what a listing shows.
 func HiveEscape(s string) string {
 	if s == "" {
 		return HiveNull
 	}
+	if s == HiveNull {
+		return "%5F" + HiveNull[1:]
+	}
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c < 0x20 || c == 0x7F || strings.IndexByte("\"#%'*/:=?\\{[]^", c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
+		if c >= 0x80 {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 || results.IsInvisible(r) {
+				for k := i; k < i+n; k++ {
+					fmt.Fprintf(&b, "%%%02X", s[k])
+				}
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
 			continue
 		}
-		b.WriteByte(c)
+		if c < 0x20 || c == 0x7F || strings.IndexByte("\"#%'*/:=?\\{[]^", c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+		i++
 	}
 	return b.String()
 }
@@ -70,9 +94,13 @@ type DirOptions struct {
 //
 // The folder is written beside its target under a temporary name and
 // renamed into place by Close, so a failed run leaves no half folder;
-// the target must not exist or be an empty directory.
+// the target must not exist or be an empty directory. A target that is
+// a symbolic link to an empty directory is written through: the folder
+// it points at is filled (replaced by the new one, with its permission
+// bits) and the link is left as it was.
 type DirWriter struct {
 	dir, tmp string
+	target   string // dir with a final symbolic link resolved: the folder replaced
 	schema   *results.RowSchema
 	by       []int
 	opt      DirOptions
@@ -141,15 +169,27 @@ func NewDirWriter(dir string, s *results.RowSchema, opt DirOptions) (*DirWriter,
 	if _, _, err := ArrowSchema(s, opt.By); err != nil {
 		return nil, err
 	}
-	if err := checkTarget(d.dir); err != nil {
+	d.target = d.dir
+	if fi, err := os.Lstat(d.dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		t, err := filepath.EvalSymlinks(d.dir)
+		if err != nil {
+			return nil, fmt.Errorf("parquetio: %s is a symbolic link to a folder that cannot be reached (%w): create the folder it names, or name another", d.dir, err)
+		}
+		d.target = t
+	}
+	if err := checkTarget(d.target); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(d.dir), "."+filepath.Base(d.dir)+".partial-")
+	mode := os.FileMode(0o755)
+	if fi, err := os.Stat(d.target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(d.target), "."+filepath.Base(d.target)+".partial-")
 	if err != nil {
 		return nil, fmt.Errorf("parquetio: %w", err)
 	}
 	d.tmp = tmp
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := os.Chmod(tmp, mode); err != nil {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("parquetio: %w", err)
 	}
@@ -215,7 +255,8 @@ func (d *DirWriter) Write(r *results.Row) error {
 			}
 			rel.WriteString(seg)
 		}
-		// An empty value and the literal HiveNull share a directory.
+		// HiveEscape gives distinct values distinct names; the map
+		// keeps one part per name all the same.
 		if p = d.byRel[rel.String()]; p == nil {
 			p = &part{rel: rel.String()}
 			if d.byRel == nil {
@@ -307,15 +348,15 @@ func (d *DirWriter) Close() (DirResult, error) {
 	}
 	d.open = nil
 	if err == nil {
-		err = checkTarget(d.dir)
+		err = checkTarget(d.target)
 	}
 	if err == nil {
-		if rerr := os.Remove(d.dir); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		if rerr := os.Remove(d.target); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 			err = fmt.Errorf("parquetio: %w", rerr)
 		}
 	}
 	if err == nil {
-		if rerr := os.Rename(d.tmp, d.dir); rerr != nil {
+		if rerr := os.Rename(d.tmp, d.target); rerr != nil {
 			err = fmt.Errorf("parquetio: %w", rerr)
 		}
 	}

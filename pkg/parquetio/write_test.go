@@ -182,6 +182,14 @@ func TestHiveEscape(t *testing.T) {
 		"":             HiveNull,
 		"..":           "..",
 		"plain_name.1": "plain_name.1",
+		// additions: the literal null name is not the empty value's
+		// folder, and a bidi control (U+202E is E2 80 AE in UTF-8), a
+		// zero-width space (E2 80 8B) and a stray byte are escaped
+		HiveNull:           "%5F_HIVE_DEFAULT_PARTITION__",
+		"_" + HiveNull:     "_" + HiveNull,
+		"abc\u202Egnp.exe": "abc%E2%80%AEgnp.exe",
+		"a\u200Bb":         "a%E2%80%8Bb",
+		"x\xffy":           "x%FFy",
 	} {
 		if got := HiveEscape(in); got != want {
 			t.Errorf("HiveEscape(%q) = %q, want %q", in, got, want)
@@ -304,9 +312,10 @@ func TestPartitionedFolderErrors(t *testing.T) {
 	}
 }
 
-// An empty value and a literal __HIVE_DEFAULT_PARTITION__ share one
-// directory (as in Hive), and no file overwrites another.
-func TestHiveNullCollision(t *testing.T) {
+// An empty value and a literal __HIVE_DEFAULT_PARTITION__ are two
+// partitions (they shared one folder, as in Hive, and so one group):
+// the literal's folder is %5F_HIVE_DEFAULT_PARTITION__.
+func TestHiveNullDistinct(t *testing.T) {
 	csv := "question,answer,Domain,response,language\nq1,a,d,a,\nq2,a,d,a," + HiveNull + "\nq3,a,d,b,\n"
 	dir := filepath.Join(t.TempDir(), "v")
 	res, err := WriteDir(dir, qa.Rows(context.Background(), strings.NewReader(csv), "c.csv", qa.Options{}), DirOptions{By: []string{"language"}})
@@ -314,8 +323,8 @@ func TestHiveNullCollision(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, files := partitionCounts(t, dir, []string{"language"})
-	if res.Partitions != 1 || files != 1 || got["language="+HiveNull] != 3 {
-		t.Errorf("result %+v, %d files, counts %v: want one partition of 3 rows", res, files, got)
+	if res.Partitions != 2 || files != 2 || got["language="+HiveNull] != 2 || got["language=%5F_HIVE_DEFAULT_PARTITION__"] != 1 {
+		t.Errorf("result %+v, %d files, counts %v: want the empty value's 2 rows and the literal's 1 apart", res, files, got)
 	}
 }
 
@@ -382,5 +391,49 @@ func TestSinks(t *testing.T) {
 	}
 	if _, err := NewDirSink(dir, DirOptions{By: []string{"model"}}); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("a sink on a full folder: %v", err)
+	}
+}
+
+// A target that is a symbolic link to an empty folder is written
+// through: the link stays a link and the folder it names holds the
+// partitions (before, the link was replaced by a real folder and its
+// target left empty), with the folder's permission bits kept. A link to
+// a folder that does not exist is refused, naming the link.
+func TestDirThroughSymlink(t *testing.T) {
+	base := t.TempDir()
+	target := filepath.Join(base, "store", "verdicts")
+	if err := os.MkdirAll(target, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "out")
+	if err := os.Symlink(filepath.Join("store", "verdicts"), link); err != nil { // relative, as ln -s makes them
+		t.Fatal(err)
+	}
+	csv := "question,answer,Domain,response,language\nq1,a,d,a,hi\nq2,a,d,a,bn\nq3,a,d,b,hi\n"
+	res, err := WriteDir(link, qa.Rows(context.Background(), strings.NewReader(csv), "c.csv", qa.Options{}), DirOptions{By: []string{"language"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("%s is no longer a link: %v %v", link, fi.Mode(), err)
+	}
+	got, files := partitionCounts(t, target, []string{"language"})
+	if res.Partitions != 2 || files != 2 || got["language=hi"] != 2 || got["language=bn"] != 1 {
+		t.Errorf("the link's target holds %v in %d files (result %+v); want hi 2, bn 1", got, files, res)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o750 {
+		t.Errorf("the target's mode is %v (%v), want 0750 kept", fi.Mode().Perm(), err)
+	}
+	if ents, _ := os.ReadDir(base); len(ents) != 2 {
+		t.Errorf("%d entries beside the link (a temporary folder left?): %v", len(ents), ents)
+	}
+
+	dangling := filepath.Join(base, "nowhere")
+	if err := os.Symlink(filepath.Join(base, "missing"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	_, err = WriteDir(dangling, qa.Rows(context.Background(), strings.NewReader(csv), "c.csv", qa.Options{}), DirOptions{By: []string{"language"}})
+	if err == nil || !strings.Contains(err.Error(), dangling) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a dangling link: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -42,15 +43,32 @@ type AAMetric struct {
 	SuggestedMargin float64 `json:"suggested_margin"`
 }
 
+// ErrSameRun is the error (through errors.Is) of AA given one run as
+// both A and B: its flip rate would be 0 and its suggested margin 0,
+// whatever the system's noise.
+var ErrSameRun = errors.New("the same run given as A and B")
+
 // AA measures the noise floor from runs a and b of the same system: for
 // each metric both have, the share of paired rows whose verdict flipped
 // between the runs (with a Wilson interval at confidence, 0 meaning
 // 0.95), and the change in mean with its paired normal interval. A team
 // sets a gate's margin from it (SuggestedMargin). Runs that are not
-// comparable give a *NotComparableError.
+// comparable give a *NotComparableError; a and b naming one run (1 and
+// 1, or last and its id), ErrSameRun.
 func (s *Store) AA(ctx context.Context, a, b string, confidence float64) (*AAResult, error) {
 	if confidence == 0 {
 		confidence = 0.95
+	}
+	ida, err := s.Resolve(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	idb, err := s.Resolve(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	if ida == idb {
+		return nil, fmt.Errorf("%w: %s and %s are both run %d; compared with itself a run flips nothing, and a margin of 0 says nothing about the noise: give two runs of the same system on the same data (record it twice)", ErrSameRun, a, b, ida)
 	}
 	ra, rb, metrics, err := s.loadPair(ctx, a, b, nil)
 	if err != nil {
@@ -113,7 +131,7 @@ func (r *AAResult) Tables() []results.Table {
 			{Name: "delta", Kind: results.KindRate}, {Name: "delta_low", Kind: results.KindRate}, {Name: "delta_high", Kind: results.KindRate},
 			{Name: "suggested_margin", Kind: results.KindRate}}}
 	for _, m := range r.Metrics {
-		t.Rows = append(t.Rows, []string{m.Metric, strconv.Itoa(m.N), strconv.Itoa(m.Flips), f(m.FlipRate), f(m.FlipLow), f(m.FlipHigh),
+		t.Rows = append(t.Rows, []string{show(m.Metric), strconv.Itoa(m.N), strconv.Itoa(m.Flips), f(m.FlipRate), f(m.FlipLow), f(m.FlipHigh),
 			f(m.Delta), f(m.DeltaLow), f(m.DeltaHigh), f(m.SuggestedMargin)})
 	}
 	return append([]results.Table{t}, results.WarningTable(r.Warnings)...)

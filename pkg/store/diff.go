@@ -397,16 +397,16 @@ func (d *DiffResult) Tables() []results.Table {
 		Columns: []results.Column{{Name: "metric"}, {Name: "direction"}, {Name: "id"}, {Name: "row_a", Kind: results.KindNumber}, {Name: "row_b", Kind: results.KindNumber},
 			{Name: "A", Kind: results.KindNumber}, {Name: "B", Kind: results.KindNumber}}}
 	for _, m := range d.Metrics {
-		overall.Rows = append(overall.Rows, append([]string{m.Metric}, pairCells(m.PairDiff)...))
+		overall.Rows = append(overall.Rows, append([]string{show(m.Metric)}, pairCells(m.PairDiff)...))
 		for _, g := range m.Groups {
-			groups.Rows = append(groups.Rows, append([]string{m.Metric, g.By, g.Group}, pairCells(g.PairDiff)...))
+			groups.Rows = append(groups.Rows, append([]string{show(m.Metric), show(g.By), show(g.Group)}, pairCells(g.PairDiff)...))
 		}
 		for _, dir := range []struct {
 			name string
 			rows []Flip
 		}{{"better", m.BetterRows}, {"worse", m.WorseRows}} {
 			for _, f := range dir.rows {
-				flips.Rows = append(flips.Rows, []string{m.Metric, dir.name, f.ID, strconv.Itoa(f.RowA), strconv.Itoa(f.RowB), results.Float(f.A), results.Float(f.B)})
+				flips.Rows = append(flips.Rows, []string{show(m.Metric), dir.name, show(f.ID), strconv.Itoa(f.RowA), strconv.Itoa(f.RowB), results.Float(f.A), results.Float(f.B)})
 			}
 		}
 	}

@@ -128,7 +128,7 @@ func (h *HistoryResult) WriteText(w io.Writer) error {
 	for _, p := range h.Points {
 		label := "run " + strconv.FormatInt(p.Run, 10)
 		if p.Group != "" {
-			label += " " + p.Group
+			label += " " + show(p.Group)
 		}
 		mark := ""
 		if !p.Comparable {
@@ -174,7 +174,7 @@ func (h *HistoryResult) Tables() []results.Table {
 			{Name: "accuracy", Kind: results.KindRate}, {Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate},
 			{Name: "dataset_hash"}, {Name: "comparable"}}}
 	for _, p := range h.Points {
-		t.Rows = append(t.Rows, []string{strconv.FormatInt(p.Run, 10), p.Time.UTC().Format(time.RFC3339), p.Command, p.Model, p.Group,
+		t.Rows = append(t.Rows, []string{strconv.FormatInt(p.Run, 10), p.Time.UTC().Format(time.RFC3339), show(p.Command), show(p.Model), show(p.Group),
 			strconv.Itoa(p.N), f(p.Accuracy), f(p.CILow), f(p.CIHigh), p.DatasetHash, strconv.FormatBool(p.Comparable)})
 	}
 	return append([]results.Table{t}, results.WarningTable(h.Warnings)...)
@@ -189,7 +189,7 @@ func (h *HistoryResult) ChartTable() results.Table {
 	for _, p := range h.Points {
 		name := "run " + strconv.FormatInt(p.Run, 10)
 		if p.Group != "" {
-			name += " " + p.Group
+			name += " " + show(p.Group)
 		}
 		t.Rows = append(t.Rows, []string{name, results.Float(p.CILow), results.Float(p.Accuracy), results.Float(p.CIHigh)})
 	}

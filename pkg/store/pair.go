@@ -26,12 +26,12 @@ func refOf(r Run) RunRef {
 }
 
 func (r RunRef) String() string {
-	s := fmt.Sprintf("run %d (%s, %s", r.ID, r.Command, r.Time.UTC().Format("2006-01-02 15:04"))
+	s := fmt.Sprintf("run %d (%s, %s", r.ID, show(r.Command), r.Time.UTC().Format("2006-01-02 15:04"))
 	if r.Model != "" {
-		s += ", " + r.Model
+		s += ", " + show(r.Model)
 	}
 	if r.Title != "" {
-		s += ", " + r.Title
+		s += ", " + show(r.Title)
 	}
 	return s + ")"
 }

@@ -3,7 +3,10 @@ package store
 import (
 	"bufio"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +61,28 @@ func TestChildRecorder(t *testing.T) {
 			fmt.Println("record:", err)
 			os.Exit(1)
 		}
+	case "hold":
+		// a recorder in the middle of its run: the write lock taken
+		// (BEGIN IMMEDIATE) and a run inserted, not committed, until
+		// the parent closes our standard input
+		if _, err := s.Record(ctx, synthRun(100, true, func(int) float64 { return 1 })); err != nil {
+			fmt.Println("record:", err)
+			os.Exit(1)
+		}
+		rec := s.Begin(ctx, nil, Columns{})
+		for row, err := range synthRun(1000, true, func(int) float64 { return 0 }).Source.All() {
+			if err == nil {
+				err = rec.Add(row)
+			}
+			if err != nil {
+				fmt.Println("add:", err)
+				os.Exit(1)
+			}
+		}
+		fmt.Println("HELD")
+		os.Stdout.Sync()
+		io.Copy(io.Discard, os.Stdin)
+		rec.Abort()
 	}
 	s.Close()
 	os.Exit(0)
@@ -164,5 +189,114 @@ func TestConcurrentRecorders(t *testing.T) {
 	d, err := s.Diff(context.Background(), "1", "2", DiffOptions{})
 	if err != nil || d.Metrics[0].Better+d.Metrics[0].Worse != 0 {
 		t.Fatalf("the two identical runs differ: %v %v", d, err)
+	}
+}
+
+// Readers do not wait for writers: while another process holds the
+// store's write lock in the middle of a recording (checked: a second
+// connection's BEGIN IMMEDIATE is refused as locked), OpenReadOnly,
+// List, Get and Diff read the committed runs at once and do not see the
+// uncommitted one; OpenExisting waited BusyTimeout (30 s) for the lock
+// in its migration transaction and failed with "database is locked"
+// (tried: 30.5 s). After the writer has gone the store still opens
+// read-only.
+func TestReaderDoesNotWaitForWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "evalbook.db")
+	cmd := child(t, "hold", path)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		cmd.Wait()
+	}()
+	sc := bufio.NewScanner(out)
+	held := false
+	for sc.Scan() {
+		if sc.Text() == "HELD" {
+			held = true
+			break
+		}
+		t.Log("child:", sc.Text())
+	}
+	if !held {
+		t.Fatal("the child never took the write lock")
+	}
+	probe, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Close()
+	if _, err := probe.Exec("BEGIN IMMEDIATE"); err == nil || !strings.Contains(err.Error(), "locked") {
+		probe.Exec("ROLLBACK")
+		t.Fatalf("BEGIN IMMEDIATE beside the child: %v; want database is locked (the child holds no write lock?)", err)
+	}
+
+	ctx := context.Background()
+	s, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.List(ctx)
+	if err != nil || len(list) != 1 || list[0].Rows != 100 {
+		t.Fatalf("List beside a writer: %+v, %v; want the one committed run of 100 rows", list, err)
+	}
+	if r, err := s.Get(ctx, "last"); err != nil || r.ID != 1 {
+		t.Fatalf("Get last: %+v, %v", r, err)
+	}
+	if _, err := s.Diff(ctx, "1", "1", DiffOptions{}); err != nil {
+		t.Fatalf("Diff: %v", err)
+	}
+	if _, err := s.Remove(ctx, "1"); err == nil {
+		t.Error("Remove through a read-only store succeeded")
+	}
+	s.Close()
+
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	probe.Close()
+	s, err = OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if list, err := s.List(ctx); err != nil || len(list) != 1 {
+		t.Fatalf("List after the writer: %d runs, %v", len(list), err)
+	}
+}
+
+// OpenReadOnly of a missing file is ErrNoStore and creates nothing; of
+// a file that is not a store, an error naming it.
+func TestOpenReadOnlyMissing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "none.db")
+	if _, err := OpenReadOnly(path); !errors.Is(err, ErrNoStore) {
+		t.Fatalf("err = %v; want ErrNoStore", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("OpenReadOnly created %s", path)
+	}
+	other := filepath.Join(dir, "other.db")
+	db, err := sql.Open("sqlite", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE t (x)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := OpenReadOnly(other); err == nil || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), "not an evalbook store") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -32,8 +32,10 @@ import (
 const SchemaVersion = 2
 
 // BusyTimeout is how long, in milliseconds, a writer waits for another
-// process's transaction before giving up with "database is locked".
-const BusyTimeout = 30000
+// process's transaction before giving up with "database is locked"
+// (readers opened with OpenReadOnly do not wait for writers). A store
+// opened afterwards uses the new value.
+var BusyTimeout = 30000
 
 // DefaultPath is the store's file when neither --store nor EVALBOOK_STORE names one.
 const DefaultPath = "evalbook.db"
@@ -185,13 +187,52 @@ func Open(path string) (*Store, error) {
 // that does not exist.
 var ErrNoStore = errors.New("no run store")
 
-// OpenExisting is Open for readers: a missing file is an error wrapping
-// ErrNoStore (record a run first) rather than a new, empty store.
+// OpenExisting is Open for a command that changes an existing store
+// (runs rm): a missing file is an error wrapping ErrNoStore (record a
+// run first) rather than a new, empty store. A command that only reads
+// opens the store with OpenReadOnly, which never waits for a writer.
 func OpenExisting(path string) (*Store, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s: record a run with --record first, or name the store with --store or $%s", ErrNoStore, path, EnvVar)
+		return nil, noStore(path)
 	}
 	return Open(path)
+}
+
+func noStore(path string) error {
+	return fmt.Errorf("%w at %s: record a run with --record first, or name the store with --store or $%s", ErrNoStore, path, EnvVar)
+}
+
+// OpenReadOnly opens an existing store for reading only (runs list,
+// runs show, runs diff, aa, gate, history). Its connections are
+// read-only and begin no write transaction, so in WAL mode they read the
+// last committed state while another process records (holding the write
+// lock for as long as its run takes) instead of waiting for it up to
+// BusyTimeout and failing with "database is locked". A missing file is
+// an error wrapping ErrNoStore. A store of an older schema is opened
+// with OpenExisting instead, once, to migrate it (that waits for the
+// write lock); one of a newer schema is an error.
+func OpenReadOnly(path string) (*Store, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, noStore(path)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout("+fmt.Sprint(BusyTimeout)+")&_pragma=foreign_keys(1)&_pragma=cache_size(-32768)")
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	v, err := s.schemaVersion(context.Background(), db)
+	if err == nil && v > SchemaVersion {
+		err = fmt.Errorf("schema version %d is newer than this evalbook's (%d): upgrade evalbook", v, SchemaVersion)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	if v < SchemaVersion {
+		db.Close()
+		return OpenExisting(path)
+	}
+	return s, nil
 }
 
 // PageSize is the page size of a new store: large pages make a run's
@@ -247,24 +288,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	v := 0
-	var name string
-	err = tx.QueryRowContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&name)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return fmt.Errorf("not an evalbook store (it has tables but no schema_version); name another file with --store")
-		}
-	case err != nil:
-		return fmt.Errorf("not an evalbook store: %w", err)
-	default:
-		if err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
-			return fmt.Errorf("reading schema_version: %w", err)
-		}
+	v, err := s.schemaVersion(ctx, tx)
+	if err != nil {
+		return err
 	}
 	if v > SchemaVersion {
 		return fmt.Errorf("schema version %d is newer than this evalbook's (%d): upgrade evalbook", v, SchemaVersion)
@@ -280,6 +306,33 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// schemaVersion reads the file's schema version through q (0: a new,
+// empty file), or says it is not an evalbook store.
+func (s *Store) schemaVersion(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int, error) {
+	v := 0
+	var name string
+	err := q.QueryRowContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&name)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		var n int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+			return 0, err
+		}
+		if n > 0 {
+			return 0, fmt.Errorf("not an evalbook store (it has tables but no schema_version); name another file with --store")
+		}
+	case err != nil:
+		return 0, fmt.Errorf("not an evalbook store: %w", err)
+	default:
+		if err := q.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+			return 0, fmt.Errorf("reading schema_version: %w", err)
+		}
+	}
+	return v, nil
 }
 
 // splitSQL splits a migration into statements at semicolons that end a

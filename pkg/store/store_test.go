@@ -487,6 +487,24 @@ func TestAA(t *testing.T) {
 	}
 }
 
+// One run given as A and B (by id twice, or as last and its id) is
+// refused with ErrSameRun naming it, instead of a flip rate of 0 and a
+// suggested margin of 0.
+func TestAASameRun(t *testing.T) {
+	s := openTemp(t)
+	record(t, s, synthRun(100, true, func(i int) float64 { return b2f(i%2 == 0) }))
+	record(t, s, synthRun(100, true, func(i int) float64 { return b2f(i%3 == 0) }))
+	for _, ab := range [][2]string{{"1", "1"}, {"last", "2"}, {"last~1", "1"}} {
+		r, err := s.AA(context.Background(), ab[0], ab[1], 0.95)
+		if !errors.Is(err, ErrSameRun) || !strings.Contains(err.Error(), "both run") {
+			t.Errorf("AA(%s, %s) = %+v, %v; want ErrSameRun", ab[0], ab[1], r, err)
+		}
+	}
+	if _, err := s.AA(context.Background(), "1", "last", 0.95); err != nil {
+		t.Errorf("AA(1, last): %v", err)
+	}
+}
+
 func TestHistory(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()

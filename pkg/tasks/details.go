@@ -191,10 +191,8 @@ func Merge(parts []*Details) (*Details, error) {
 		ph.Shard, h.Shard = 0, 0
 		ph.Endpoint, h.Endpoint = "", ""
 		ph.PerChoice, h.PerChoice = false, false
-		a, _ := json.Marshal(ph)
-		b, _ := json.Marshal(h)
-		if string(a) != string(b) {
-			return nil, fmt.Errorf("merge: file %d is from another run (model, seed, task strings, task files or shard count differ): %s vs %s", i+1, a, b)
+		if d := headerDiff(ph, h); d != "" {
+			return nil, fmt.Errorf("merge: file %d is from another run than file 1: their headers differ in %s (file %d's value first); the shards of one run have the same model, seed, task strings, task files and shard count", i+1, d, i+1)
 		}
 		if seen[p.Header.Shard] {
 			return nil, fmt.Errorf("merge: shard %d/%d is given twice", p.Header.Shard, h.Shards)

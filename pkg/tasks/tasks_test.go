@@ -228,10 +228,27 @@ func TestDetailsRoundTripAndShardMerge(t *testing.T) {
 	if _, err := Merge([]*Details{parts[0], parts[0], parts[1]}); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("a shard twice: %v", err)
 	}
+	// another run is named by the field that differs, with both values,
+	// not by the two whole headers (1.4 KB for a real run)
 	other := *parts[1]
-	other.Header.Seed = 4
-	if _, err := Merge([]*Details{parts[0], &other, parts[2]}); err == nil || !strings.Contains(err.Error(), "another run") {
-		t.Fatalf("another seed: %v", err)
+	other.Header.Seed = parts[0].Header.Seed + 1
+	_, err = Merge([]*Details{parts[0], &other, parts[2]})
+	if want := fmt.Sprintf("headers differ in seed: %d vs %d", other.Header.Seed, parts[0].Header.Seed); err == nil ||
+		!strings.Contains(err.Error(), "file 2 is from another run") || !strings.Contains(err.Error(), want) || len(err.Error()) > 300 {
+		t.Fatalf("another seed: %v; want %q in under 300 bytes", err, want)
+	}
+	other = *parts[2]
+	other.Header.Tasks = slices.Clone(other.Header.Tasks)
+	other.Header.Tasks[len(other.Header.Tasks)-1].TaskHash = "0123abcd"
+	_, err = Merge([]*Details{parts[0], parts[1], &other})
+	if want := fmt.Sprintf(`tasks[%d].task_hash: "0123abcd" vs %q`, len(other.Header.Tasks)-1, parts[0].Header.Tasks[len(other.Header.Tasks)-1].TaskHash); err == nil ||
+		!strings.Contains(err.Error(), "file 3") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("another task file: %v; want %q", err, want)
+	}
+	other = *parts[2]
+	other.Header.Tasks = other.Header.Tasks[:len(other.Header.Tasks)-1]
+	if _, err = Merge([]*Details{parts[0], parts[1], &other}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("tasks: %d vs %d entries", len(other.Header.Tasks), len(parts[0].Header.Tasks))) {
+		t.Fatalf("a task fewer: %v", err)
 	}
 }
 

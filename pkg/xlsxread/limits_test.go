@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -198,4 +199,62 @@ func TestForgedHeader(t *testing.T) {
 func TestFileLargerThanLimit(t *testing.T) {
 	_, err := OpenLimits(io.MultiReader(strings.NewReader("PK"), bytes.NewReader(make([]byte, 2<<20))), "huge.xlsx", Limits{MaxInflated: 1 << 20})
 	tooLarge(t, err, "huge.xlsx", "1 MiB", "--max-inflated-mib")
+}
+
+// withParts returns a copy of the workbook book with extra members added
+// (named xl/media/partN.bin), each holding the given bytes.
+func withParts(t *testing.T, book []byte, parts ...[]byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(book), int64(len(book)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, p := range parts {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "xl/media/part" + strconv.Itoa(i+1) + ".bin", Method: zip.Deflate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(p)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// The total cap, not only a member's: four parts of 1 MiB each (zeros:
+// a few KB in the file; under RatioFloor, so no ratio guard), every
+// one under a 4 MiB MaxInflated, are refused together (the fourth
+// brings the declared sum past 4 MiB), naming the member, the sum with
+// the members before it, the limit and --max-inflated-mib; with
+// MaxInflated at the whole sum the workbook opens.
+func TestZipTotalOverMembers(t *testing.T) {
+	base := book(t, [][]any{{"question", "answer", "Domain", "response"}, {"q", "a", "D", "r"}})
+	part := make([]byte, 1<<20)
+	data := withParts(t, base, part, part, part, part)
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum, before uint64
+	for _, f := range zr.File {
+		sum += f.UncompressedSize64
+		if f.Name == "xl/media/part4.bin" {
+			before = sum
+		}
+	}
+	if _, err := OpenLimits(bytes.NewReader(data), "parts.xlsx", Limits{MaxInflated: int64(sum)}); err != nil {
+		t.Fatalf("with MaxInflated at the sum %d: %v", sum, err)
+	}
+	_, err = OpenLimits(bytes.NewReader(data), "parts.xlsx", Limits{MaxInflated: 4 << 20})
+	// the members before part4 hold the workbook's own parts and three
+	// MiB of parts: past 4 MiB only with the fourth
+	tooLarge(t, err, "parts.xlsx", `"xl/media/part4.bin"`, "declares 1048576 bytes", strconv.FormatUint(before, 10)+" with the members before it", "4 MiB", "--max-inflated-mib")
 }

@@ -27,6 +27,28 @@ type Env struct {
 
 	app *App     // the App that dispatched the command, or nil
 	cmd *Command // the command being run, or nil
+
+	notRecorded error // why --record could not keep the run (RecordFlags), reported at the end
+}
+
+// NotRecorded returns why the run of a command given --record was not
+// kept in the run store, or nil. RecordFlags never stops a command for
+// it: its outputs are written, and App.Run then returns this error
+// (exit status 1) after the command's own.
+func (e *Env) NotRecorded() error { return e.notRecorded }
+
+// finish returns what App.Run returns for a command that returned err:
+// err, and the run store's failure after it when the run was not
+// recorded (said on stderr when err is silent or another error).
+func (e *Env) finish(err error) error {
+	if e.notRecorded == nil {
+		return err
+	}
+	if err == nil {
+		return e.notRecorded
+	}
+	fmt.Fprintf(e.Stderr, "evalbook: %v\n", e.notRecorded)
+	return err
 }
 
 // Version is the version of the App that runs the command ("devel" for an
@@ -251,7 +273,8 @@ func (a *App) Run(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		return Usagef("unknown command %q (see evalbook --help)", args[0])
 	}
-	return c.Run(&Env{Ctx: ctx, Args: rest, Stdin: stdin, Stdout: stdout, Stderr: stderr, app: a, cmd: c})
+	e := &Env{Ctx: ctx, Args: rest, Stdin: stdin, Stdout: stdout, Stderr: stderr, app: a, cmd: c}
+	return e.finish(c.Run(e))
 }
 
 // subcommands returns the second words of the two-word commands whose

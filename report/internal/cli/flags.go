@@ -232,7 +232,7 @@ func addFieldLimit(fs *flag.FlagSet) {
 	fs.Var(&fieldLimit{mib: tabular.DefaultMaxRecord >> 20}, "max-field-mib",
 		"refuse a CSV record or JSON Lines line longer than `N` MiB (a runaway quote, a file that is not a table); raise it for a genuine file with longer fields")
 	fs.Var(&fileLimit{fieldLimit{mib: tabular.DefaultMaxFile >> 20}}, "max-file-mib",
-		"refuse a file read whole (a plan, a case file, a prompt file, a JSON results document, a task's data) larger than `N` MiB; raise it for a genuine file that large")
+		"refuse a file read whole (a plan, a case file, a prompt file, a JSON results document, a task's data), or an inspect .eval ZIP whose members inflate to more, larger than `N` MiB; raise it for a genuine file that large")
 }
 
 // fileLimit is --max-file-mib, the largest file a command reads whole

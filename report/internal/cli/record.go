@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/generate"
 	"github.com/evalbook/evalbook/pkg/judge"
@@ -14,11 +15,52 @@ import (
 
 // RecordFlags are --record, --record-title, --record-model and --store,
 // for a command whose run can be kept in the run store (store.Recorder).
-// Without --record every method does nothing.
+// Without --record every method does nothing. A store that cannot take
+// the run (another process holds its write lock past
+// store.BusyTimeout, a full disk, a file that is not a store) does not
+// stop the command: its outputs are still written, the rows are no
+// longer recorded, and the command ends with a NotRecordedError (exit
+// status 1) saying so and how to record the run.
 type RecordFlags struct {
 	record bool
 	store  string
 	rec    store.Recorder
+	failed error // the store's first failure
+}
+
+// NotRecordedError is the error a command given --record ends with
+// when its outputs are written but the run store could not keep the run.
+type NotRecordedError struct {
+	Command string // e.g. "score"
+	Store   string // the store file
+	Err     error  // the store's failure
+}
+
+func (e *NotRecordedError) Error() string {
+	why := ""
+	if strings.Contains(e.Err.Error(), "database is locked") || strings.Contains(e.Err.Error(), "SQLITE_BUSY") {
+		why = fmt.Sprintf(" (another process held its write lock for more than the %g s a recorder waits; is a long run being recorded?)", float64(store.BusyTimeout)/1000)
+	}
+	return fmt.Sprintf("%s: the run was NOT recorded in the run store %s%s: %v; every other output of the command is written. "+
+		"To keep the run, run the same command again with --record once the store is free (a command that asks a model finds its replies in the reply cache and does not pay for them again)",
+		e.Command, e.Store, why, e.Err)
+}
+
+func (e *NotRecordedError) Unwrap() error { return e.Err }
+
+// fail keeps the store's first failure and drops the recording, so the
+// command goes on without it; App.Run reports it at the end.
+func (r *RecordFlags) fail(e *Env, err error) {
+	if err == nil || r.failed != nil {
+		return
+	}
+	r.failed = err
+	r.rec.Close()
+	cmd := "evalbook"
+	if e.cmd != nil {
+		cmd = e.cmd.Name
+	}
+	e.notRecorded = &NotRecordedError{Command: cmd, Store: r.rec.Path, Err: err}
 }
 
 // AddRecordFlag declares the record flags on fs; the command defers Close.
@@ -37,8 +79,15 @@ func AddStoreFlag(fs *flag.FlagSet, p *string) {
 }
 
 // ReadStore opens the store for a command that only reads it: a missing
-// file is an error, not a new empty store.
+// file is an error, not a new empty store, and a recording in another
+// process does not make it wait (store.OpenReadOnly).
 func ReadStore(flagPath string) (*store.Store, error) {
+	return store.OpenReadOnly(store.Path(flagPath))
+}
+
+// EditStore opens an existing store for a command that changes it
+// (runs rm): a missing file is an error.
+func EditStore(flagPath string) (*store.Store, error) {
 	return store.OpenExisting(store.Path(flagPath))
 }
 
@@ -53,16 +102,36 @@ func (r *RecordFlags) on(e *Env) bool {
 }
 
 // Hook returns the row callback that records each row as the analysis
-// streams it, then calls prev; without --record it returns prev.
+// streams it, then calls prev; without --record it returns prev. When
+// the store fails (at opening, or at a row), the rows are no longer
+// recorded and the analysis goes on (see RecordFlags).
 func (r *RecordFlags) Hook(e *Env, cols store.Columns, prev func(*results.Row) error) (func(*results.Row) error, error) {
 	if !r.on(e) {
 		return prev, nil
 	}
-	return r.rec.Hook(e.Ctx, cols, prev)
+	hook, err := r.rec.Hook(e.Ctx, cols, nil)
+	if err != nil {
+		r.fail(e, err)
+	}
+	return func(row *results.Row) error {
+		if r.failed == nil {
+			if err := hook(row); err != nil {
+				if e.Ctx.Err() != nil {
+					return err // interrupted: the command stops anyway
+				}
+				r.fail(e, err)
+			}
+		}
+		if prev != nil {
+			return prev(row)
+		}
+		return nil
+	}, nil
 }
 
 // Record commits the run of command (with rows, when Hook did not take
-// them) and says its id on stderr.
+// them) and says its id on stderr. A failure of the store is not
+// returned (see RecordFlags).
 func (r *RecordFlags) Record(e *Env, command string, run store.Run, rows results.Rows) error {
 	if !r.on(e) {
 		return nil
@@ -71,13 +140,20 @@ func (r *RecordFlags) Record(e *Env, command string, run store.Run, rows results
 	return r.said(e, func() (int64, error) { return r.rec.Commit(e.Ctx, run, rows) })
 }
 
-// said commits the run and says its id on stderr.
+// said commits the run and says its id on stderr, or keeps the failure
+// for the end of the command.
 func (r *RecordFlags) said(e *Env, commit func() (int64, error)) error {
+	if r.failed != nil {
+		return nil
+	}
 	id, err := commit()
 	if err == nil {
 		fmt.Fprintf(e.Stderr, "evalbook: recorded run %d in %s\n", id, r.rec.StorePath())
+	} else if e.Ctx.Err() != nil {
+		return err
 	}
-	return err
+	r.fail(e, err)
+	return nil
 }
 
 // Score records a scored run (store.FromScore).
@@ -87,7 +163,8 @@ func (r *RecordFlags) Score(e *Env, command string, res *results.Score) error {
 	}
 	run, err := store.FromScore(command, res, nil)
 	if err != nil {
-		return err
+		r.fail(e, err)
+		return nil
 	}
 	return r.Record(e, command, run, nil)
 }
@@ -99,7 +176,8 @@ func (r *RecordFlags) Judge(e *Env, res *judge.RunSummary, tbl *judge.Responses)
 	}
 	run, err := record.FromJudge(res, tbl)
 	if err != nil {
-		return err
+		r.fail(e, err)
+		return nil
 	}
 	return r.Record(e, "judge", run, nil)
 }
@@ -111,7 +189,8 @@ func (r *RecordFlags) MC(e *Env, f *mc.File, rep *mc.Report, seed uint64) error 
 	}
 	run, err := record.FromMC(f, rep, seed)
 	if err != nil {
-		return err
+		r.fail(e, err)
+		return nil
 	}
 	return r.Record(e, "mc", run, nil)
 }
@@ -139,7 +218,8 @@ func (r *RecordFlags) RecordWith(e *Env, command string, build func() (store.Run
 	}
 	run, err := build()
 	if err != nil {
-		return err
+		r.fail(e, err)
+		return nil
 	}
 	return r.Record(e, command, run, nil)
 }
