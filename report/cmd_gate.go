@@ -20,7 +20,7 @@ func runGate(e *cli.Env) error {
 	conf := cli.AddConfidenceFlag(fs, "one-sided confidence `level` of the test, between 0 and 1")
 	force := fs.Bool("force", false, "pair runs that are not comparable")
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}
