@@ -25,8 +25,9 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
-	app *App     // the App that dispatched the command, or nil
-	cmd *Command // the command being run, or nil
+	app   *App      // the App that dispatched the command, or nil
+	cmd   *Command  // the command being run, or nil
+	probe *Declared // set by App.Declared: ParseFlags fills it and stops
 }
 
 // Version is the version of the App that runs the command ("devel" for an
@@ -325,6 +326,10 @@ func NewFlags(e *Env, name string) *flag.FlagSet {
 func ParseFlags(e *Env, fs *flag.FlagSet, kind Args) ([]string, error) {
 	if err := checkDeclared(fs); err != nil {
 		return nil, err
+	}
+	if e.probe != nil {
+		*e.probe = declared(fs, kind)
+		return nil, errProbe
 	}
 	for _, a := range e.Args {
 		if a == "-h" || a == "-help" || a == "--help" {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -239,14 +242,18 @@ func guard(cmd string, ps []guarded) error {
 			}
 		}
 		for j, in := range ps {
-			switch {
-			case i == j:
-			case in.role&Input != 0:
+			if i != j && in.role&Input != 0 {
 				if err := replaces(cmd, o, in); err != nil {
 					return err
 				}
-			case in.role&Output != 0 && j > i && sameTarget(o.path, in.path):
-				return Usagef("%s: %s and %s name the same file %q", cmd, o.what, in.what, o.path)
+			}
+		}
+	}
+	// Then two outputs (not an input, said above) on one file.
+	for i, o := range ps {
+		for _, p := range ps[i+1:] {
+			if o.role == Output && p.role == Output && sameTarget(o.path, p.path) {
+				return Usagef("%s: %s and %s name the same file %q", cmd, o.what, p.what, o.path)
 			}
 		}
 	}
@@ -377,4 +384,54 @@ func cacheFile(defaultName string) func(string) string {
 		}
 		return v
 	}
+}
+
+// Declared is what a command declares about the paths it reads and
+// writes (App.Declared): its path flags and whether its positional
+// arguments are inputs.
+type Declared struct {
+	Flags []DeclaredFlag
+	Args  Args
+}
+
+// DeclaredFlag is one path flag: its name (without "--"), its Role,
+// whether it names an output folder rather than a file, and the name its
+// usage gives the value (FILE, DIR, NAME=FILE).
+type DeclaredFlag struct {
+	Name    string
+	Role    Role
+	Dir     bool
+	Metavar string
+}
+
+// errProbe stops a command run by App.Declared once its flags are known.
+var errProbe = errors.New("flags declared")
+
+func declared(fs *flag.FlagSet, kind Args) Declared {
+	d := Declared{Args: kind}
+	fs.VisitAll(func(f *flag.Flag) {
+		if v, ok := f.Value.(*PathValue); ok {
+			metavar, _ := flag.UnquoteUsage(f)
+			d.Flags = append(d.Flags, DeclaredFlag{Name: f.Name, Role: v.role, Dir: v.dir, Metavar: metavar})
+		}
+	})
+	return d
+}
+
+// Declared runs the command name only as far as declaring its flags and
+// returns its path flags and positional-argument kind, so that a test can
+// point every output at every input of every command, new ones included.
+// A command that does not parse its flags with ParseFlags or ParseNoArgs
+// is an error.
+func (a *App) Declared(name string) (*Declared, error) {
+	c := a.commands[name]
+	if c == nil {
+		return nil, fmt.Errorf("no command %q", name)
+	}
+	d := &Declared{}
+	err := c.Run(&Env{Ctx: context.Background(), Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, app: a, cmd: c, probe: d})
+	if !errors.Is(err, errProbe) {
+		return nil, fmt.Errorf("%s: did not declare its flags through cli.ParseFlags or ParseNoArgs (it returned %v)", name, err)
+	}
+	return d, nil
 }
