@@ -22,7 +22,7 @@ import (
 // is tested without being listed here.
 func TestOutputGuardEveryCommand(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("EVALBOOK_STORE", "")
+	t.Setenv("EVALBOOK_STORE", filepath.Join(t.TempDir(), "store.db")) // nothing lands in the repository, even with a broken guard
 	app := testApp(t)
 	type input struct {
 		flag   string // "" for the positional arguments
