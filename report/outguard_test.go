@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
@@ -188,4 +189,65 @@ func fingerprint(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// The task run cases against a real loopback server: --details
+// on the reply cache after a run that filled it, and --details on a
+// task's data file reached through a link out of --task-dir, are refused
+// with exit 2 before a request is sent, and both files keep their bytes.
+func TestOutputGuardTaskRun(t *testing.T) {
+	m := tasktest.NewModel("the quick brown fox. পানি জল বই বাড়ি। पानी किताब।")
+	s := tasktest.New(t, m)
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache.jsonl")
+	common := []string{"task", "run", "--endpoint", s.BaseURL(), "--model", "bigram", "--cache", cache}
+	if _, errb, code := runCLI(t, append(common, "--tasks", "indiceval|BoolQ:english|0|0")...); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, errb)
+	}
+	sent := s.Count()
+	before := fingerprint(t, cache)
+	_, errb, code := runCLI(t, append(common, "--tasks", "indiceval|BoolQ:english|0|0", "--details", cache)...)
+	if code != 2 || !strings.Contains(errb, "--details") || !strings.Contains(errb, "is the input file of --cache") {
+		t.Errorf("--details on the cache: exit %d, %s", code, errb)
+	}
+	if fingerprint(t, cache) != before || s.Count() != sent {
+		t.Errorf("--details on the cache: the cache changed or %d requests were sent", s.Count()-sent)
+	}
+
+	// A task folder whose English data is a link to a file outside it.
+	taskDir, outside := filepath.Join(dir, "tasks", "boolq"), filepath.Join(dir, "outside")
+	for _, d := range []string{taskDir, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"task.json", "english.jsonl", "hindi.jsonl", "bengali.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("..", "datasets", "tasks", "boolq", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(taskDir, name)
+		if name == "english.jsonl" {
+			dst = filepath.Join(outside, name)
+			if err := os.Symlink(dst, filepath.Join(taskDir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := filepath.Join(outside, "english.jsonl")
+	before = fingerprint(t, data)
+	_, errb, code = runCLI(t, append(common, "--task-dir", filepath.Dir(taskDir), "--tasks", "indiceval|BoolQ:english|0|0", "--details", data)...)
+	if code != 2 || !strings.Contains(errb, "--details") || !strings.Contains(errb, "the data file of task indiceval|BoolQ") {
+		t.Errorf("--details on a task's data file: exit %d, %s", code, errb)
+	}
+	if fingerprint(t, data) != before || s.Count() != sent {
+		t.Errorf("--details on a task's data file: the file changed or %d requests were sent", s.Count()-sent)
+	}
+	// The same run with the details elsewhere works: the refusal was the guard's.
+	if _, errb, code := runCLI(t, append(common, "--task-dir", filepath.Dir(taskDir), "--tasks", "indiceval|BoolQ:english|0|0", "--details", filepath.Join(dir, "d.jsonl"))...); code != 0 {
+		t.Errorf("details elsewhere: exit %d: %s", code, errb)
+	}
 }
