@@ -251,3 +251,26 @@ func TestOutputGuardTaskRun(t *testing.T) {
 		t.Errorf("details elsewhere: exit %d: %s", code, errb)
 	}
 }
+
+// A symbolic link to a folder given as an output folder is written
+// through: the charts land in the folder it names and the link stays.
+func TestOutputFolderSymlinkWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real"), filepath.Join(dir, "charts")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, errb, code := runCLI(t, "score", "--charts", link); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("--charts replaced the link: %v %v", fi, err)
+	}
+	names, err := filepath.Glob(filepath.Join(real, "*.svg"))
+	if err != nil || len(names) == 0 {
+		t.Errorf("no chart written through the link into %s: %v", real, err)
+	}
+}
