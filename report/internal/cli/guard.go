@@ -430,8 +430,12 @@ func (a *App) Declared(name string) (*Declared, error) {
 	}
 	d := &Declared{}
 	err := c.Run(&Env{Ctx: context.Background(), Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, app: a, cmd: c, probe: d})
-	if !errors.Is(err, errProbe) {
-		return nil, fmt.Errorf("%s: did not declare its flags through cli.ParseFlags or ParseNoArgs (it returned %v)", name, err)
+	switch {
+	case errors.Is(err, errProbe):
+	case err != nil:
+		return nil, err // an undeclared path flag, or a failure before parsing
+	default:
+		return nil, fmt.Errorf("%s: ran without parsing its flags through cli.ParseFlags or ParseNoArgs", name)
 	}
 	return d, nil
 }
