@@ -15,7 +15,7 @@ func runAA(e *cli.Env) error {
 	cli.AddStoreFlag(fs, &path)
 	conf := cli.AddConfidenceFlag(fs, "")
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ var agreeCommand = cli.Command{Name: "agree", Summary: "agreement between raters
 
 func runAgree(e *cli.Env) error {
 	fs := cli.NewFlags(e, "agree")
-	labels := fs.String("labels", "", "label table `FILE` (CSV with a header row)")
+	labels := cli.InputFlag(fs, "labels", "", "label table `FILE` (CSV with a header row)")
 	ratersFlag := fs.String("raters", "", "comma-separated rater `columns`, at least two")
 	idCol := fs.String("id", "", "`column` naming each item (default: row numbers)")
 	metric := fs.String("metric", "", "`statistic`: kappa, fleiss or alpha (default kappa for two raters, alpha for more)")
@@ -24,7 +24,7 @@ func runAgree(e *cli.Env) error {
 	levelFlag := fs.String("level", "", "alpha `level`: nominal (default), ordinal, interval or ratio")
 	orderFlag := fs.String("order", "", "comma-separated label `order` (default: numeric or alphabetical)")
 	iv := cli.AddIntervalFlags(fs, "")
-	charts := fs.String("charts", "", "write the confusion heat map (two raters; PNG and SVG) to `DIR`")
+	charts := cli.OutputDirFlag(fs, "charts", "write the confusion heat map (two raters; PNG and SVG) to `DIR`")
 	export := cli.AddTableExportFlags(fs)
 	err := cli.ParseNoArgs(e, fs, "")
 	if err != nil {

@@ -14,14 +14,14 @@ var calibrateCommand = cli.Command{Name: "calibrate", Summary: "calibrate a pair
 func runCalibrate(e *cli.Env) error {
 	fs := cli.NewFlags(e, "calibrate")
 	var (
-		pairsPath = fs.String("pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
+		pairsPath = cli.InputFlag(fs, "pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
 		spec      = fs.String("judge", "", "the judge: fake:clean|position|verbosity|self|mixed, or an endpoint `URL`")
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID`: name, name@version or a hash prefix")
 		vs        = fs.String("vs", "", "also calibrate with this second prompt `ID` and compare (model judges)")
 		swap      = fs.Bool("swap", false, "ask in both orders; a disagreement is a tie")
 		minKappa  = fs.Float64("min-kappa", judge.DefaultMinKappa, "lowest acceptable `kappa` (-1 to 1)")
 		minSlice  = fs.Float64("min-slice", judge.DefaultMinSlice, "lowest acceptable agreement in any kind or language, a `share` from 0 to 1")
-		charts    = fs.String("charts", "", "write the per-kind agreement bars and the confusion heat map (PNG and SVG) to `DIR`")
+		charts    = cli.OutputDirFlag(fs, "charts", "write the per-kind agreement bars and the confusion heat map (PNG and SVG) to `DIR`")
 	)
 	export := cli.AddTableExportFlags(fs)
 	cf, prompts := addJudgeClientFlags(fs)

@@ -78,9 +78,9 @@ func runCasesCoverage(e *cli.Env) error {
 	rows := fs.String("rows", "task", "case `field` along the rows: task, set, lang or expect")
 	cols := fs.String("cols", "set", "case `field` along the columns: task, set, lang or expect")
 	minN := fs.Int("min", design.DefaultMinPerCell, "a cell with fewer than `N` cases is listed as thin")
-	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	planFile := cli.InputFlag(fs, "plan", "", "plan `FILE` whose case_values extend the allowed values")
 	export := cli.AddTableExportFlags(fs)
-	files, err := cli.ParseFlags(e, fs)
+	files, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}
@@ -108,9 +108,9 @@ func runCasesCoverage(e *cli.Env) error {
 
 func runCasesHash(e *cli.Env) error {
 	fs := cli.NewFlags(e, "cases hash")
-	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	planFile := cli.InputFlag(fs, "plan", "", "plan `FILE` whose case_values extend the allowed values")
 	export := cli.AddTableExportFlags(fs)
-	files, err := cli.ParseFlags(e, fs)
+	files, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}
@@ -129,9 +129,9 @@ func kitSplitFlags(fs *flag.FlagSet) (*float64, *string) {
 func runCasesSplit(e *cli.Env) error {
 	fs := cli.NewFlags(e, "cases split")
 	share, salt := kitSplitFlags(fs)
-	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	planFile := cli.InputFlag(fs, "plan", "", "plan `FILE` whose case_values extend the allowed values")
 	export := cli.AddTableExportFlags(fs)
-	files, err := cli.ParseFlags(e, fs)
+	files, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}
@@ -149,28 +149,24 @@ func runCasesSplit(e *cli.Env) error {
 	return cli.Render(e, rep, export)
 }
 
-// kitSourceFlag collects --source NAME=FILE.
-type kitSourceFlag []string
-
-func (s *kitSourceFlag) String() string { return strings.Join(*s, " ") }
-func (s *kitSourceFlag) Set(v string) error {
+// kitSourceFile returns the FILE of a --source NAME=FILE.
+func kitSourceFile(v string) (string, error) {
 	name, file, ok := strings.Cut(v, "=")
 	if !ok || name == "" || file == "" {
-		return fmt.Errorf("want NAME=FILE, got %q", v)
+		return "", fmt.Errorf("want NAME=FILE, got %q", v)
 	}
-	*s = append(*s, v)
-	return nil
+	return file, nil
 }
 
 func runCasesLeakage(e *cli.Env) error {
 	fs := cli.NewFlags(e, "cases leakage")
 	share, salt := kitSplitFlags(fs)
 	threshold := fs.Float64("threshold", design.DefaultLeakageConfig.Threshold, "report pairs whose score reaches `T`, in (0, 1]")
-	var sources kitSourceFlag
-	fs.Var(&sources, "source", "outside source `NAME=FILE` (repeatable)")
-	planFile := fs.String("plan", "", "plan `FILE` whose case_values extend the allowed values")
+	var sources []string
+	cli.InputListVar(fs, &sources, "source", "outside source `NAME=FILE` (repeatable)", kitSourceFile)
+	planFile := cli.InputFlag(fs, "plan", "", "plan `FILE` whose case_values extend the allowed values")
 	export := cli.AddTableExportFlags(fs)
-	files, err := cli.ParseFlags(e, fs)
+	files, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}

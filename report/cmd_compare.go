@@ -17,8 +17,8 @@ var compareCommand = cli.Command{Name: "compare", Summary: "compare two versions
 
 func runCompare(e *cli.Env) error {
 	fs := cli.NewFlags(e, "compare")
-	oldFile := fs.String("old", "", "verdicts of the old version (`FILE`, CSV)")
-	newFile := fs.String("new", "", "verdicts of the new version (`FILE`, CSV)")
+	oldFile := cli.InputFlag(fs, "old", "", "verdicts of the old version (`FILE`, CSV)")
+	newFile := cli.InputFlag(fs, "new", "", "verdicts of the new version (`FILE`, CSV)")
 	key := fs.String("key", "id", "`column` that pairs the rows of the two files, or several joined by commas (id,model)")
 	metric := fs.String("metric", "", "0/1 `column` to compare (default: the only 0/1 column)")
 	by := fs.String("by", "", "group `column` for per-group pass rates")
@@ -31,7 +31,7 @@ func runCompare(e *cli.Env) error {
 	trials := fs.Int("trials", 0, "with --corpus: approximate randomization `trials` (default 10000, as sacreBLEU)")
 	format := fs.String("format", "auto", "with harness outputs: their `format` (auto, "+strings.Join(interop.Formats(), ", ")+")")
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ var correctCommand = cli.Command{Name: "correct", Summary: "a judge's pass rate 
 
 func runCorrect(e *cli.Env) error {
 	fs := cli.NewFlags(e, "correct")
-	labelled := fs.String("labelled", "", "items labelled by a human and the judge (`FILE`, CSV or JSONL: id, human, judge as 0/1)")
-	unlabelled := fs.String("unlabelled", "", "items verdicted by the judge (`FILE`, CSV or JSONL: id, judge as 0/1)")
+	labelled := cli.InputFlag(fs, "labelled", "", "items labelled by a human and the judge (`FILE`, CSV or JSONL: id, human, judge as 0/1)")
+	unlabelled := cli.InputFlag(fs, "unlabelled", "", "items verdicted by the judge (`FILE`, CSV or JSONL: id, judge as 0/1)")
 	methods := correct.Methods()
 	method := cli.AddChoice(fs, "method", "correction `method`: ppi++, ppi, classical or rogan-gladen", methods...)
 	by := fs.String("by", "", "group `column` of both files (a language, a slice): each group corrected with its own labels")

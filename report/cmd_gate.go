@@ -21,7 +21,7 @@ func runGate(e *cli.Env) error {
 	force := fs.Bool("force", false, "pair runs that are not comparable")
 	sequential := fs.Bool("sequential", false, "decide with an anytime-valid confidence sequence over the pairs in stored order (regression, no regression or continue)")
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}

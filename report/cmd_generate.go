@@ -16,13 +16,13 @@ var generateCommand = cli.Command{Name: "generate", Summary: "ask an OpenAI-comp
 func runGenerate(e *cli.Env) error {
 	fs := cli.NewFlags(e, "generate")
 	var (
-		dataset  = fs.String("dataset", "", "question `FILE` (.csv, .jsonl or .xlsx) with a question column")
+		dataset  = cli.InputFlag(fs, "dataset", "", "question `FILE` (.csv, .jsonl or .xlsx) with a question column")
 		endpoint = fs.String("endpoint", "", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1")
-		out      = fs.String("out", "", "response table `FILE` to write (CSV)")
+		out      = cli.OutputFlag(fs, "out", "", "response table `FILE` to write (CSV)")
 		rawCSV   = cli.AddRawCSVFlag(fs)
 		wbLimits = cli.AddWorkbookLimitFlags(fs)
 		language = fs.String("language", "", "language of every question (`name` or code); default: per row")
-		prompts  = fs.String("prompts", "", "prompt template `FILE` (JSON); default the built-in datasets/leaderboard/generate_prompts.json")
+		prompts  = cli.InputFlag(fs, "prompts", "", "prompt template `FILE` (JSON); default the built-in datasets/leaderboard/generate_prompts.json")
 		limit    = fs.Int("limit", 0, "ask only the first `N` questions (0: all)")
 		asJSON   = fs.Bool("json", false, "print the run's summary as one JSON document (also when questions failed)")
 	)
@@ -40,9 +40,6 @@ func runGenerate(e *cli.Env) error {
 		if f.val == "" {
 			return cli.Usagef("generate: %s is required (see evalbook generate --help)", f.name)
 		}
-	}
-	if err := cli.CheckOut("generate", *out, *dataset); err != nil {
-		return err
 	}
 	if _, err := cf.Config(*endpoint); err != nil {
 		return err

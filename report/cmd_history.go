@@ -21,9 +21,9 @@ func runHistory(e *cli.Env) error {
 	by := fs.String("by", "", "a `grouping` (default: all rows)")
 	dataset := fs.String("dataset", "", "keep only runs with this dataset `hash`")
 	cmd := fs.String("command", "", "keep only runs of this `command` (score, judge, ...)")
-	chartOut := fs.String("chart", "", "also draw the trend to `FILE` (.png or .svg)")
+	chartOut := cli.OutputFlag(fs, "chart", "", "also draw the trend to `FILE` (.png or .svg)")
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}

@@ -17,15 +17,16 @@ var importCommand = cli.Command{Name: "import", Summary: "read lm-eval, inspect,
 func runImport(e *cli.Env) error {
 	fs := cli.NewFlags(e, "import")
 	format := fs.String("format", "auto", "the harness `format`: auto, "+strings.Join(interop.Formats(), ", "))
-	requests := fs.String("requests", "", "openai-batch: the request `FILE` to join the output with")
-	out := fs.String("out", "", "write the rows to `FILE` (.csv, .jsonl, or .parquet with the Parquet writer)")
+	requests := cli.InputFlag(fs, "requests", "", "openai-batch: the request `FILE` to join the output with")
+	out := cli.OutputFlag(fs, "out", "", "write the rows to `FILE` (.csv, .jsonl, or .parquet with the Parquet writer)")
 	check := fs.Bool("check", false, "recompute the reported aggregates from the per-sample records: exit 0 only when every figure matches from all the samples it covers; 3 when one differs, is partial (fewer samples than the harness says) or nothing could be checked; 1 when a sample's value is not a number")
 	dropDups := fs.Bool("drop-duplicates", false, "keep the first of duplicated samples (the same id twice) and count the rest as dropped, with a warning; without it a duplicate is an error naming both places")
-	root := fs.String("root", "", "the `FOLDER` that paths named inside the harness files (EEE's detailed_evaluation_results.file_path) must resolve in; default the folder imported, or the file's folder")
+	root := new(string) // bounds the paths the harness files name: neither read whole nor written
+	cli.PathFlag(fs, root, "root", "", cli.Scope, "the `FOLDER` that paths named inside the harness files (EEE's detailed_evaluation_results.file_path) must resolve in; default the folder imported, or the file's folder")
 	export := cli.AddTableExportFlags(fs)
 	rec := cli.AddRecordFlag(fs) // --record, --record-title, --record-model, --store
 	defer rec.Close()
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,8 @@ var irtCommand = cli.Command{Name: "irt", Summary: "2PL item response model: ite
 
 func runIRT(e *cli.Env) error {
 	fs := cli.NewFlags(e, "irt")
-	responses := fs.String("responses", "", "response `FILE` (CSV or JSONL: subject, item, pass 0/1; one row per answer)")
-	estimate := fs.String("estimate", "", "further subjects to score with the fitted model, not fitted (`FILE`, same columns; e.g. a new model on a subset)")
+	responses := cli.InputFlag(fs, "responses", "", "response `FILE` (CSV or JSONL: subject, item, pass 0/1; one row per answer)")
+	estimate := cli.InputFlag(fs, "estimate", "", "further subjects to score with the fitted model, not fitted (`FILE`, same columns; e.g. a new model on a subset)")
 	points := fs.Int("points", 0, "Gauss-Hermite quadrature `points` (0: 41)")
 	minDisc := fs.Float64("min-discrimination", 0.2, "flag items whose discrimination is below `A`")
 	conf := cli.AddConfidenceFlag(fs, "")

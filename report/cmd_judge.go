@@ -22,7 +22,7 @@ var judgeCommand = cli.Command{Name: "judge", Summary: "judge each response agai
 // calibrate, probes) and --prompts.
 func addJudgeClientFlags(fs *flag.FlagSet) (*cli.ClientFlags, *string) {
 	return cli.AddClientFlags(fs, 8, "judge-cache.jsonl", "judge"),
-		fs.String("prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json")
+		cli.InputFlag(fs, "prompts", "", "prompt `FILE` (JSON); default the built-in datasets/judge/prompts.json")
 }
 
 // readJudgeData reads the file at path with read, or the built-in
@@ -89,11 +89,11 @@ func runJudge(e *cli.Env) error {
 	fs := cli.NewFlags(e, "judge")
 	var (
 		endpoint  = fs.String("endpoint", "", "base `URL` of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
-		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl); default: the built-in sample")
+		responses = cli.InputFlag(fs, "responses", "", "response table `FILE` (.csv, .jsonl); default: the built-in sample")
 		promptID  = fs.String("prompt", "reference", "reference prompt `ID`: name, name@version or a hash prefix")
 		limit     = fs.Int("limit", 0, "judge only the first `N` rows (0: all)")
 		by        = fs.String("by", "Domain", "group by `COL` (\"\" for none)")
-		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid or failed), llm_judge_reason, llm_judge_error")
+		out       = cli.OutputFlag(fs, "out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid or failed), llm_judge_reason, llm_judge_error")
 		export    = cli.AddTableExportFlags(fs)
 		rawCSV    = cli.AddRawCSVFlag(fs)
 	)
@@ -108,9 +108,6 @@ func runJudge(e *cli.Env) error {
 	}
 	if *limit < 0 {
 		return cli.Usagef("judge: --limit must not be negative")
-	}
-	if err := cli.CheckOut("judge", *out, *responses); err != nil {
-		return err
 	}
 	p, err := chooseJudgePrompt("judge", *prompts, *promptID, judge.KindReference)
 	if err != nil {

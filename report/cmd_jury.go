@@ -11,7 +11,7 @@ var juryCommand = cli.Command{Name: "jury", Summary: "aggregate several raters' 
 
 func runJury(e *cli.Env) error {
 	fs := cli.NewFlags(e, "jury")
-	labels := fs.String("labels", "", "label `FILE` (CSV or JSONL: item, rater, label; one row per label)")
+	labels := cli.InputFlag(fs, "labels", "", "label `FILE` (CSV or JSONL: item, rater, label; one row per label)")
 	method := cli.AddChoice(fs, "method", "aggregation `method`: majority or dawid-skene", jury.Methods...)
 	maxIter := fs.Int("max-iter", 0, "Dawid-Skene: at most `N` EM iterations (0: 10000)")
 	export := cli.AddTableExportFlags(fs)

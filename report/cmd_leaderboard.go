@@ -19,7 +19,7 @@ var leaderboardCommand = cli.Command{Name: "leaderboard", Summary: "rank models 
 func runLeaderboard(e *cli.Env) error {
 	fs := cli.NewFlags(e, "leaderboard")
 	var (
-		dir    = fs.String("dir", "", "`DIR`ectory of response files; default: the built-in sample")
+		dir    = cli.InputFlag(fs, "dir", "", "`DIR`ectory of response files; default: the built-in sample")
 		metric = fs.String("metric", "", "metric `ids` to rank by, comma-separated, one board each: for response files one of "+strings.Join(score.IDs(), ", ")+
 			" (default "+score.Default[0]+"); for harness outputs a metric the harness wrote, such as acc,none (default: the one 0/1 metric every run has), or with --rescore one of evalbook's")
 		rescore = fs.Bool("rescore", false, "harness outputs: score their responses with evalbook's --metric (default "+score.Default[0]+") instead of ranking by the harness's own per-sample values; the board says it is a re-score")
@@ -30,8 +30,8 @@ func runLeaderboard(e *cli.Env) error {
 		repair  = fs.Bool("repair-utf8", false, "replace invalid UTF-8 in CSV and JSONL files with U+FFFD and count the rows, instead of stopping with an error")
 	)
 	export := &cli.TableExport{Counted: true}
-	fs.StringVar(&export.XLSX, "xlsx", "", "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains, tiers, signal to noise)")
-	fs.StringVar(&export.HTML, "html", "", "write the boards as one self-contained HTML `FILE`")
+	cli.PathFlag(fs, &export.XLSX, "xlsx", "", cli.Output, "write the boards as an Excel workbook `FILE` (sheets per metric: cells, leaders, domains, tiers, signal to noise)")
+	cli.PathFlag(fs, &export.HTML, "html", "", cli.Output, "write the boards as one self-contained HTML `FILE`")
 	normalize := cli.AddNormalizeFlag(fs, "normalisation `profile` applied before scoring: none, nfc, indic, indic_stem")
 	iv := cli.AddOptionalIntervalFlags(fs, "for corpus-level metrics")
 	if err := cli.ParseNoArgs(e, fs, "the directory goes after --dir"); err != nil {

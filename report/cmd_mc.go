@@ -16,7 +16,7 @@ var mcCommand = cli.Command{Name: "mc", Summary: "score multiple-choice predicti
 func runMC(e *cli.Env) error {
 	fs := cli.NewFlags(e, "mc")
 	var (
-		predictions = fs.String("predictions", "", "prediction `FILE` (.csv or .jsonl); default: the built-in sample")
+		predictions = cli.InputFlag(fs, "predictions", "", "prediction `FILE` (.csv or .jsonl); default: the built-in sample")
 		kList       = fs.String("k", "2", "comma-separated `k` values for recall@k")
 	)
 	export := cli.AddTableExportFlags(fs)

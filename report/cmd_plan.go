@@ -32,7 +32,7 @@ func kitPlanArg(e *cli.Env, file, what string) (*design.Plan, error) {
 func runPlanCheck(e *cli.Env) error {
 	fs := cli.NewFlags(e, "plan check")
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}
@@ -52,8 +52,8 @@ func runPlanCheck(e *cli.Env) error {
 
 func runPlanGate(e *cli.Env) error {
 	fs := cli.NewFlags(e, "plan gate")
-	planFile := fs.String("plan", "", "plan `FILE` (default: the embedded sample plan)")
-	runFile := fs.String("run", "", "run `FILE` (CSV: id,task,set,lang,expect,outcome,fact,pass)")
+	planFile := cli.InputFlag(fs, "plan", "", "plan `FILE` (default: the embedded sample plan)")
+	runFile := cli.InputFlag(fs, "run", "", "run `FILE` (CSV: id,task,set,lang,expect,outcome,fact,pass)")
 	export := cli.AddTableExportFlags(fs)
 	if err := cli.ParseNoArgs(e, fs, "the run file goes after --run"); err != nil {
 		return err

@@ -22,7 +22,7 @@ func runPower(e *cli.Env) error {
 	alpha := fs.Float64("alpha", 0.05, "two-sided significance `level`, in (0, 1)")
 	n := fs.Int("n", 0, "cases per group: print the minimum detectable effect at `N` cases")
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}

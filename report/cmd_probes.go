@@ -10,7 +10,7 @@ var probesCommand = cli.Command{Name: "probes", Summary: "bias probes of a pairw
 func runProbes(e *cli.Env) error {
 	fs := cli.NewFlags(e, "probes")
 	var (
-		pairsPath = fs.String("pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
+		pairsPath = cli.InputFlag(fs, "pairs", "", "labelled pairs `FILE` (JSON Lines); default: the built-in 30 pairs")
 		spec      = fs.String("judge", "", "the judge: fake:NAME, fake:all, or an endpoint `URL`")
 		promptID  = fs.String("prompt", "pairwise", "pairwise prompt `ID` for a model judge")
 		export    = cli.AddTableExportFlags(fs)

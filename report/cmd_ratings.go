@@ -11,7 +11,7 @@ var ratingsCommand = cli.Command{Name: "ratings", Summary: "Bradley-Terry rating
 
 func runRatings(e *cli.Env) error {
 	fs := cli.NewFlags(e, "ratings")
-	pairs := fs.String("pairs", "", "pairwise verdict `FILE` (CSV or JSONL: model_a, model_b, winner a|b|tie, optional item)")
+	pairs := cli.InputFlag(fs, "pairs", "", "pairwise verdict `FILE` (CSV or JSONL: model_a, model_b, winner a|b|tie, optional item)")
 	anchor := fs.String("anchor", "", "`model` whose rating is 0 (default: the mean rating is 0)")
 	export := cli.AddTableExportFlags(fs)
 	iv := cli.AddIntervalFlags(fs, "over items (or verdicts)")

@@ -13,8 +13,8 @@ var repeatsCommand = cli.Command{Name: "repeats", Summary: "items sampled severa
 
 func runRepeats(e *cli.Env) error {
 	fs := cli.NewFlags(e, "repeats")
-	samples := fs.String("samples", "", "samples `FILE` (CSV or JSONL: item, sample, pass 0/1; one row per sample)")
-	details := fs.String("details", "", "task-run details `FILE` (evalbook task run --details of generative tasks run with samples > 1)")
+	samples := cli.InputFlag(fs, "samples", "", "samples `FILE` (CSV or JSONL: item, sample, pass 0/1; one row per sample)")
+	details := cli.InputFlag(fs, "details", "", "task-run details `FILE` (evalbook task run --details of generative tasks run with samples > 1)")
 	conf := cli.AddConfidenceFlag(fs, "")
 	export := cli.AddTableExportFlags(fs)
 	if err := cli.ParseNoArgs(e, fs, "the file goes after --samples"); err != nil {

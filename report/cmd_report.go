@@ -15,8 +15,8 @@ var reportCommand = cli.Command{Name: "report", Summary: "render a saved result 
 
 func runReport(e *cli.Env) error {
 	fs := cli.NewFlags(e, "report")
-	from := fs.String("from", "", "saved result `FILE` (the JSON of score --json, or of any command's --json); - reads standard input")
-	verdicts := fs.String("verdicts", "", "verdict `FILE` of the same run (the CSV of score --out)")
+	from := cli.InputFlag(fs, "from", "", "saved result `FILE` (the JSON of score --json, or of any command's --json); - reads standard input")
+	verdicts := cli.InputFlag(fs, "verdicts", "", "verdict `FILE` of the same run (the CSV of score --out)")
 	title := fs.String("title", "", "report `title` (default: \"Evaluation report: <dataset file name>\")")
 	asJSON := fs.Bool("json", false, "print the result as one JSON document instead of the text report")
 	exp := cli.AddExportFlags(fs)

@@ -19,19 +19,16 @@ var runCommand = cli.Command{Name: "run", Summary: "run the sample retrieval sys
 
 func runRun(e *cli.Env) error {
 	fset := cli.NewFlags(e, "run")
-	casesFile := fset.String("cases", "", "case records `FILE` (JSONL); default: the embedded sample")
-	corpusDir := fset.String("corpus", "", "corpus `DIR` of *.md documents; default: the embedded sample corpus")
+	casesFile := cli.InputFlag(fset, "cases", "", "case records `FILE` (JSONL); default: the embedded sample")
+	corpusDir := cli.InputFlag(fset, "corpus", "", "corpus `DIR` of *.md documents; default: the embedded sample corpus")
 	chunking := fset.String("chunking", "paragraph", "chunk `unit`: paragraph or sentence")
 	minScore := fset.Float64("min-score", 0.3, "abstain when the top score is below `X`, in [0, 1]")
 	minMargin := fset.Float64("min-margin", 0, "abstain when the top score beats other documents by less than `Y`, in [0, 1]")
-	planFile := fset.String("plan", "", "plan `FILE` whose case_values extend the allowed case values")
-	out := fset.String("out", "", "write the per-case run `FILE` (CSV)")
+	planFile := cli.InputFlag(fset, "plan", "", "plan `FILE` whose case_values extend the allowed case values")
+	out := cli.OutputFlag(fset, "out", "", "write the per-case run `FILE` (CSV)")
 	rawCSV := cli.AddRawCSVFlag(fset)
 	export := cli.AddTableExportFlags(fset)
 	if err := cli.ParseNoArgs(e, fset, "cases go after --cases"); err != nil {
-		return err
-	}
-	if err := cli.CheckOut("run", *out, *casesFile); err != nil {
 		return err
 	}
 	ch, err := harness.ParseChunking(*chunking)

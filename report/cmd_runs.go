@@ -20,7 +20,7 @@ func runRunsList(e *cli.Env) error {
 	var path string
 	cli.AddStoreFlag(fs, &path)
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func runRunsShow(e *cli.Env) error {
 	var path string
 	cli.AddStoreFlag(fs, &path)
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func runRunsRm(e *cli.Env) error {
 	fs := cli.NewFlags(e, "runs rm")
 	var path string
 	cli.AddStoreFlag(fs, &path)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}
@@ -105,10 +105,10 @@ func runRunsDiff(e *cli.Env) error {
 	flips := fs.Int("flips", 20, "flipped rows to list each way per metric (-1: all)")
 	iv := cli.AddIntervalFlags(fs, "for the paired interval of a binary metric's change")
 	force := fs.Bool("force", false, "pair runs that are not comparable (marked so in the result)")
-	xlsx := fs.String("xlsx", "", "also write the result as an Excel workbook `FILE`")
+	xlsx := cli.OutputFlag(fs, "xlsx", "", "also write the result as an Excel workbook `FILE`")
 	asJSON := fs.Bool("json", false, "print one JSON document instead of the text")
-	htmlOut := fs.String("html", "", "also write the diff report as one self-contained HTML `FILE`")
-	args, err := cli.ParseFlags(e, fs)
+	htmlOut := cli.OutputFlag(fs, "html", "", "also write the diff report as one self-contained HTML `FILE`")
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
 	}

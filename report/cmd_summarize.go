@@ -11,8 +11,8 @@ var summarizeCommand = cli.Command{Name: "summarize", Summary: "score answer-or-
 
 func runSummarize(e *cli.Env) error {
 	fs := cli.NewFlags(e, "summarize")
-	datasetFile := fs.String("dataset", "", "dataset `FILE` (JSON array, JSONL, or case records JSONL)")
-	resultsFile := fs.String("results", "", "results `FILE` (JSON object, JSONL, or a run CSV)")
+	datasetFile := cli.InputFlag(fs, "dataset", "", "dataset `FILE` (JSON array, JSONL, or case records JSONL)")
+	resultsFile := cli.InputFlag(fs, "results", "", "results `FILE` (JSON object, JSONL, or a run CSV)")
 	slice := fs.String("slice", "task", "for case records: the `field` that names the slice (task, set, lang, expect)")
 	export := cli.AddTableExportFlags(fs)
 	err := cli.ParseNoArgs(e, fs, "use --dataset and --results")

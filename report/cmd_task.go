@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -37,12 +38,12 @@ func runTaskRun(e *cli.Env) error {
 	fs := cli.NewFlags(e, "task run")
 	var (
 		specs      = fs.String("tasks", "", "task strings `suite|task:language|shots|truncate`, comma-separated")
-		taskDir    = fs.String("task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
-		details    = fs.String("details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL; Parquet when it ends in .parquet)")
+		taskDir    = cli.InputFlag(fs, "task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
+		details    = cli.OutputFlag(fs, "details", "", "write every sample (prompt, responses, log-probabilities, extracted answers, tokens) to `FILE` (JSONL; Parquet when it ends in .parquet)")
 		shard      = fs.String("shard", "", "run only shard `i/n` of the items (item index modulo n is i; 0 <= i < n)")
 		seed       = fs.Int64("seed", 1, "few-shot draw and bootstrap `seed` (same seed: same examples for every model and run)")
 		confidence = cli.AddConfidenceFlag(fs, "")
-		prices     = fs.String("prices", "", "dated price `FILE` (JSON: date, currency, models.<name>.prompt_per_million, completion_per_million) to turn tokens into cost")
+		prices     = cli.InputFlag(fs, "prices", "", "dated price `FILE` (JSON: date, currency, models.<name>.prompt_per_million, completion_per_million) to turn tokens into cost")
 		batch      = cli.AddBatchFlags(fs)
 		perChoice  = fs.Bool("per-choice", false, "score each choice with its own request (default: one request per item with every choice as a prompt list)")
 	)
@@ -80,9 +81,14 @@ func runTaskRun(e *cli.Env) error {
 			return cli.Usagef("task run: %v (see evalbook task list)", err)
 		}
 	}
-	if *details != "" {
-		if err := cli.CheckOut("task run", *details); err != nil {
-			return err
+	if *taskDir != "" {
+		// The data files the tasks name, found only now: an output on one
+		// (through a link out of --task-dir) would replace it.
+		for _, s := range sp {
+			t, _ := cat.Resolve(s)
+			if err := cli.GuardInputs(fs, fmt.Sprintf("the data file of task %s|%s", t.Suite, t.Name), filepath.Join(*taskDir, filepath.FromSlash(t.DataFile(s.Language)))); err != nil {
+				return err
+			}
 		}
 	}
 	for _, ep := range endpoints {
@@ -163,22 +169,17 @@ func runTaskRun(e *cli.Env) error {
 func runTaskMerge(e *cli.Env) error {
 	fs := cli.NewFlags(e, "task merge")
 	var (
-		out        = fs.String("details", "", "also write the merged details to `FILE` (JSONL; Parquet when it ends in .parquet)")
+		out        = cli.OutputFlag(fs, "details", "", "also write the merged details to `FILE` (JSONL; Parquet when it ends in .parquet)")
 		confidence = cli.AddConfidenceFlag(fs, "")
-		prices     = fs.String("prices", "", "dated price `FILE` (JSON) to turn tokens into cost")
+		prices     = cli.InputFlag(fs, "prices", "", "dated price `FILE` (JSON) to turn tokens into cost")
 	)
 	export := cli.AddTableExportFlags(fs)
-	args, err := cli.ParseFlags(e, fs)
+	args, err := cli.ParseFlags(e, fs, cli.InputArgs)
 	if err != nil {
 		return err
 	}
 	if len(args) == 0 {
 		return cli.Usagef("task merge: give the details files of every shard (see evalbook task merge --help)")
-	}
-	if *out != "" {
-		if err := cli.CheckOut("task merge", *out, args...); err != nil {
-			return err
-		}
 	}
 	pr, err := tasks.ReadPricesFile(*prices)
 	if err != nil {
@@ -210,7 +211,7 @@ func runTaskMerge(e *cli.Env) error {
 
 func runTaskList(e *cli.Env) error {
 	fs := cli.NewFlags(e, "task list")
-	taskDir := fs.String("task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
+	taskDir := cli.InputFlag(fs, "task-dir", "", "read task files (*.json) from `DIR` instead of the shipped ones")
 	if err := cli.ParseNoArgs(e, fs, ""); err != nil {
 		return err
 	}

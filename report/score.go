@@ -28,10 +28,10 @@ var scoreCommand = cli.Command{Name: "score", Summary: "score model responses ag
 func runScore(e *cli.Env) error {
 	fs := cli.NewFlags(e, "score")
 	var (
-		responses = fs.String("responses", "", "response table `FILE` (.csv, .jsonl, .xlsx); default: the built-in sample")
+		responses = cli.InputFlag(fs, "responses", "", "response table `FILE` (.csv, .jsonl, .xlsx); default: the built-in sample")
 		metrics   = fs.String("metrics", strings.Join(score.Default, ","), "comma-separated metric `ids` to score, in output order")
 		by        cli.MultiFlag
-		out       = fs.String("out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden; - writes it to standard output and the report to standard error")
+		out       = cli.OutputFlag(fs, "out", "", "write the verdict `FILE` (CSV): input columns, one column per metric, matching_words, total_golden_words, blank_response, empty_golden; - writes it to standard output and the report to standard error")
 		asJSON    = fs.Bool("json", false, "print one JSON document (the accuracy JSON) instead of tables")
 		cluster   = fs.String("cluster", "", "`column` whose equal values form a cluster (e.g. a passage or question id): clustered intervals")
 		examples  = fs.Int("examples", 5, "example rows shown per agreement bucket")
@@ -40,7 +40,7 @@ func runScore(e *cli.Env) error {
 		repair    = fs.Bool("repair-utf8", false, "replace invalid UTF-8 with U+FFFD and count the rows, instead of stopping with an error")
 		cols      = cli.AddColumnFlags(fs, "name of the optional id `column`")
 		rawCSV    = cli.AddRawCSVFlag(fs)
-		outDir    = fs.String("out-dir", "", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
+		outDir    = cli.OutputDirFlag(fs, "out-dir", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
 		wbLimits  = cli.AddWorkbookLimitFlags(fs)
 		partBy    = fs.String("partition-by", "", "comma-separated input `columns` that --out-dir partitions by, outermost first (e.g. model,language)")
 		refsCol   = fs.String("references", "", "list `column` of several references per item for bleu, bleu_indic, chrf, chrf_pp, ter and rouge (a JSON array of strings per cell, or text split on --ref-sep); the other metrics keep the answer column")
@@ -61,9 +61,6 @@ func runScore(e *cli.Env) error {
 	}
 	defer rec.Close()
 	if err := exp.Check("score"); err != nil {
-		return err
-	}
-	if err := cli.CheckOut("score", *out, *responses); err != nil {
 		return err
 	}
 	if (*outDir == "") != (*partBy == "") {

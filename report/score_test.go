@@ -429,7 +429,7 @@ func TestParseFlagsAnywhere(t *testing.T) {
 		e := &cli.Env{Args: c.args, Stdout: io.Discard, Stderr: io.Discard}
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		j := fs.Bool("json", false, "")
-		pos, err := cli.ParseFlags(e, fs)
+		pos, err := cli.ParseFlags(e, fs, cli.WordArgs)
 		if err != nil || !slices.Equal(pos, c.pos) || *j != c.json {
 			t.Errorf("parseFlags(%q) = %q, json %v, %v; want %q, json %v", c.args, pos, *j, err, c.pos, c.json)
 		}

@@ -316,6 +316,16 @@ func checkMetrics(kind string, samples int, named []string) ([]string, error) {
 	return out, nil
 }
 
+// DataFile returns the path, in the catalog, of the task's data file in
+// lang ("" for a language the task does not have): what LoadData reads.
+func (t *Task) DataFile(lang string) string {
+	l, ok := t.Languages[lang]
+	if !ok {
+		return ""
+	}
+	return path.Join(t.dir, l.Data)
+}
+
 // LanguageNames returns the task's languages, sorted.
 func (t *Task) LanguageNames() []string {
 	out := make([]string, 0, len(t.Languages))

@@ -25,8 +25,9 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
-	app *App     // the App that dispatched the command, or nil
-	cmd *Command // the command being run, or nil
+	app   *App      // the App that dispatched the command, or nil
+	cmd   *Command  // the command being run, or nil
+	probe *Declared // set by App.Declared: ParseFlags fills it and stops
 
 	notRecorded error // why --record could not keep the run (RecordFlags), reported at the end
 }
@@ -337,11 +338,22 @@ func NewFlags(e *Env, name string) *flag.FlagSet {
 // ParseFlags parses the command's arguments into fs, flags wherever they
 // appear among the positional arguments ("cases hash FILE --json" as well
 // as "cases hash --json FILE"; after "--" everything is positional), and
-// returns the positional arguments. -h, -help or --help anywhere prints
-// the help on stdout and returns ErrHelp; a bad flag or value is a
+// returns the positional arguments, which kind says are paths the command
+// reads (InputArgs) or not (WordArgs). -h, -help or --help anywhere
+// prints the help on stdout and returns ErrHelp; a bad flag or value is a
 // UsageError naming the command. It then refuses unusable --xlsx and
-// --html paths and applies --max-field-mib and --max-file-mib.
-func ParseFlags(e *Env, fs *flag.FlagSet) ([]string, error) {
+// --html paths, runs the output guard over the declared paths (guard.go:
+// an output that is or lies inside an input, two outputs on one file, an
+// output file that names a folder), and applies --max-field-mib and
+// --max-file-mib.
+func ParseFlags(e *Env, fs *flag.FlagSet, kind Args) ([]string, error) {
+	if err := checkDeclared(fs); err != nil {
+		return nil, err
+	}
+	if e.probe != nil {
+		*e.probe = declared(fs, kind)
+		return nil, errProbe
+	}
 	for _, a := range e.Args {
 		if a == "-h" || a == "-help" || a == "--help" {
 			fs.SetOutput(e.Stdout)
@@ -368,6 +380,9 @@ func ParseFlags(e *Env, fs *flag.FlagSet) ([]string, error) {
 	if err := checkOutputFlags(fs); err != nil {
 		return nil, err
 	}
+	if err := guard(fs.Name(), paths(fs, pos, kind)); err != nil {
+		return nil, err
+	}
 	if fs.Lookup("max-field-mib") != nil {
 		applyFieldLimit(fs)
 	}
@@ -378,7 +393,7 @@ func ParseFlags(e *Env, fs *flag.FlagSet) ([]string, error) {
 // argument; hint says where such a value goes (e.g. "the file goes after
 // --predictions"), or is empty.
 func ParseNoArgs(e *Env, fs *flag.FlagSet, hint string) error {
-	args, err := ParseFlags(e, fs)
+	args, err := ParseFlags(e, fs, WordArgs)
 	if err == nil && len(args) > 0 {
 		if hint != "" {
 			hint = " (" + hint + ")"

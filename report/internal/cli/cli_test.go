@@ -165,7 +165,7 @@ func TestCommandHelp(t *testing.T) {
 	a, err := New("v", helpFS("one"), Command{Name: "one", Run: func(e *Env) error {
 		fs := NewFlags(e, "one")
 		fs.Bool("json", false, "print JSON")
-		_, err := ParseFlags(e, fs)
+		_, err := ParseFlags(e, fs, WordArgs)
 		return err
 	}})
 	if err != nil {
@@ -230,7 +230,7 @@ func TestParseFlagsAnywhere(t *testing.T) {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		j := fs.Bool("json", false, "")
 		n := fs.Int("n", 0, "")
-		pos, err := ParseFlags(e, fs)
+		pos, err := ParseFlags(e, fs, WordArgs)
 		if err != nil || !slices.Equal(pos, c.pos) || *j != c.json || *n != c.n {
 			t.Errorf("ParseFlags(%q) = %q, json %v, n %d, %v; want %q, json %v, n %d", c.args, pos, *j, *n, err, c.pos, c.json, c.n)
 		}
@@ -246,7 +246,7 @@ func TestParseFlagsAnywhere(t *testing.T) {
 		e, out, errb := env(c.args...)
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		fs.Int("n", 0, "")
-		_, err := ParseFlags(e, fs)
+		_, err := ParseFlags(e, fs, WordArgs)
 		var u *UsageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) || out.Len()+errb.Len() > 0 {
 			t.Errorf("ParseFlags(%q): %v (printed %q %q), want a usage error with %q and nothing printed", c.args, err, out, errb, c.want)
@@ -274,7 +274,7 @@ func parseAs(name string, declare func(fs *flag.FlagSet), args ...string) error 
 	e, _, _ := env(args...)
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	declare(fs)
-	_, err := ParseFlags(e, fs)
+	_, err := ParseFlags(e, fs, WordArgs)
 	return err
 }
 
@@ -354,7 +354,7 @@ func TestFieldLimitFlags(t *testing.T) {
 		{"stored", []string{"--max-field-mib", "4"}, "stored: flag provided but not defined: -max-field-mib"},
 	} {
 		a, err := New("v", helpFS(c.cmd), Command{Name: c.cmd, ReadsNoFile: c.cmd == "stored", Run: func(e *Env) error {
-			_, err := ParseFlags(e, NewFlags(e, c.cmd))
+			_, err := ParseFlags(e, NewFlags(e, c.cmd), WordArgs)
 			return err
 		}})
 		if err != nil {
@@ -366,7 +366,7 @@ func TestFieldLimitFlags(t *testing.T) {
 		}
 	}
 	e, _, _ := env("--max-field-mib", "3", "--max-file-mib", "5")
-	if _, err := ParseFlags(e, NewFlags(e, "one")); err != nil {
+	if _, err := ParseFlags(e, NewFlags(e, "one"), WordArgs); err != nil {
 		t.Fatal(err)
 	}
 	if tabular.Limit.MaxRecord != 3<<20 || tabular.MaxFile != 5<<20 {
@@ -399,6 +399,10 @@ func TestOutputFileChecks(t *testing.T) {
 	if err := parse(tables, "--xlsx", filepath.Join(dir, "r.xlsx"), "--html", filepath.Join(dir, "r.html")); err != nil {
 		t.Errorf("two new files: %v", err)
 	}
+	inOut := func(fs *flag.FlagSet) {
+		InputFlag(fs, "responses", in, "`FILE`")
+		OutputFlag(fs, "out", "", "`FILE`")
+	}
 	for _, c := range []struct {
 		out, want string
 	}{
@@ -406,12 +410,12 @@ func TestOutputFileChecks(t *testing.T) {
 		{"-", ""},
 		{filepath.Join(dir, "new.csv"), ""},
 		{dir, "score: --out: "},
-		{in, "score: --out: "},
-		{filepath.Join(dir, ".", "in.csv"), "score: --out: "},
+		{in, "score: --out "},
+		{filepath.Join(dir, ".", "in.csv"), "score: --out "},
 	} {
-		err := CheckOut("score", c.out, in)
+		err := parseAs("score", inOut, "--out", c.out)
 		if c.want == "" && err != nil || c.want != "" && (ExitCode(err) != 2 || !strings.Contains(err.Error(), c.want)) {
-			t.Errorf("CheckOut(%q): %v, want %q", c.out, err, c.want)
+			t.Errorf("--out %q: %v, want %q", c.out, err, c.want)
 		}
 	}
 	for _, c := range []struct {

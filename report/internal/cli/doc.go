@@ -17,6 +17,16 @@
 // target and put in place on commit, so an interrupted run leaves the old
 // file whole.
 //
+// Every flag naming a path says what the command does with it
+// ([InputFlag], [OutputFlag], [OutputDirFlag], or [PathFlag] with a
+// [Role]), and ParseFlags is told whether the positional arguments are
+// files read ([InputArgs]) or not ([WordArgs]). ParseFlags then runs the
+// output guard: an output that is, resolves to or lies inside an input of
+// the same run, or two outputs on one file, is a usage error before
+// anything is read or written. A path flag declared with fs.String is
+// reported as a bug, and [App.Declared] lets report/'s test point every
+// output of every command at every input.
+//
 // The package keeps no state of its own between calls: everything a
 // command needs comes through its Env or the values the flag declarations
 // return. (Two flags set limits that live in other packages,

@@ -22,9 +22,9 @@ type ExportFlags struct {
 // AddExportFlags defines --xlsx, --html, --charts and --html-rows on fs.
 func AddExportFlags(fs *flag.FlagSet) *ExportFlags {
 	x := &ExportFlags{}
-	fs.StringVar(&x.XLSX, "xlsx", "", "also write an Excel workbook `FILE`: summary, one sheet per grouping with a bar chart, agreement, every verdict row, disagreements, warnings")
-	fs.StringVar(&x.HTML, "html", "", "also write a self-contained HTML report `FILE` (inline charts, sortable tables, capped verdict rows)")
-	fs.StringVar(&x.Charts, "charts", "", "also write the charts as PNG and SVG files into `DIR` (created if missing)")
+	PathFlag(fs, &x.XLSX, "xlsx", "", Output, "also write an Excel workbook `FILE`: summary, one sheet per grouping with a bar chart, agreement, every verdict row, disagreements, warnings")
+	PathFlag(fs, &x.HTML, "html", "", Output, "also write a self-contained HTML report `FILE` (inline charts, sortable tables, capped verdict rows)")
+	PathFlag(fs, &x.Charts, "charts", "", Output, "also write the charts as PNG and SVG files into `DIR` (created if missing)").dir = true
 	fs.IntVar(&x.HTMLRows, "html-rows", htmlreport.DefaultMaxRows, "verdict rows (and disagreement rows) shown in the HTML report, `N`; 0 shows none")
 	fs.BoolVar(&x.ShowPaths, "show-paths", false, "name input files by the path given, folders included (default: the base name only, so a forwarded report does not show your folders)")
 	return x

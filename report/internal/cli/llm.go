@@ -36,7 +36,7 @@ func AddClientFlags(fs *flag.FlagSet, concurrency int, cacheName, logAs string) 
 	cf := &ClientFlags{cacheName: filepath.Join("evalbook", cacheName), logAs: logAs, cmd: fs.Name()}
 	fs.StringVar(&cf.S.Model, "model", "", "model `NAME` as the endpoint knows it")
 	fs.StringVar(&cf.S.APIKeyEnv, "api-key-env", llm.DefaultConfig.APIKeyEnv, "environment `variable` holding the API key (unset: no key sent)")
-	fs.StringVar(&cf.cache, "cache", "", "reply cache `FILE` (JSON Lines, append-only; keyed by model and request, not by endpoint URL); default evalbook/"+cacheName+" in the user cache directory; none: memory only")
+	PathFlag(fs, &cf.cache, "cache", "", InputOutput, "reply cache `FILE` (JSON Lines, append-only; keyed by model and request, not by endpoint URL); default evalbook/"+cacheName+" in the user cache directory; none: memory only").Default(cacheFile(cf.cacheName)).Companions(batchStateSuffix)
 	fs.IntVar(&cf.S.Concurrency, "concurrency", concurrency, "`N` requests in flight at once")
 	fs.IntVar(&cf.S.RPM, "rpm", 0, "at most `N` requests per minute (0: no limit)")
 	fs.IntVar(&cf.S.Retries, "retries", llm.DefaultConfig.Retries, "`N` retries after a failed attempt (429, 5xx, timeout, network; a 200 reply is never bought twice)")
@@ -236,7 +236,7 @@ func (b BatchFlags) Submit(e *Env, m *ModelClient, endpoints int, job llm.BatchJ
 	if endpoints > 1 || m.CachePath == "none" {
 		return Usagef("%s: --batch takes one --endpoint and a cache file (not --cache none): the batch's replies go into the cache, and its state file beside it lets a rerun resume the batch", m.Cmd)
 	}
-	state := m.CachePath + ".batch-state.json"
+	state := m.CachePath + batchStateSuffix
 	st, err := m.Client.Batch(e.Ctx, job, llm.BatchOptions{StatePath: state, Poll: *b.Poll,
 		Logf: func(f string, a ...any) { fmt.Fprintf(e.Stderr, "evalbook %s: "+f+"\n", append([]any{m.Cmd}, a...)...) }})
 	if err != nil {

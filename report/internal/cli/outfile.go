@@ -22,28 +22,8 @@ func WriteAtomic(path string, write func(io.Writer) error) error { return outfil
 // RefuseDir is an error when path names a directory (outfile.RefuseDir).
 func RefuseDir(path string) error { return outfile.RefuseDir(path) }
 
-// RefuseInput is an error when out names one of inputs, through a link or
-// another spelling (outfile.RefuseInput).
-func RefuseInput(out string, inputs ...string) error { return outfile.RefuseInput(out, inputs...) }
-
-// CheckOut refuses an --out path of cmd that names a directory or one of
-// the inputs (same file, through a link or another spelling): usage
-// errors. An empty path (no --out) and "-" (standard output) pass.
-func CheckOut(cmd, path string, inputs ...string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	err := RefuseDir(path)
-	for _, in := range inputs {
-		if err == nil {
-			err = RefuseInput(path, in)
-		}
-	}
-	if err != nil {
-		return Usagef("%s: --out: %v", cmd, err)
-	}
-	return nil
-}
+// An output path is checked against the command's inputs by the output
+// guard (guard.go) when the flags are parsed.
 
 // ReadOrSample reads the file at path, or with no path the embedded sample
 // file name of fsys, and returns its bytes with the name errors and

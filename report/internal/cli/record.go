@@ -69,13 +69,20 @@ func AddRecordFlag(fs *flag.FlagSet) *RecordFlags {
 	fs.BoolVar(&r.record, "record", false, "also keep this run (figures and every row's outcome) in the run store")
 	fs.StringVar(&r.rec.Title, "record-title", "", "a `title` for the recorded run (shown by evalbook runs list)")
 	fs.StringVar(&r.rec.Model, "record-model", "", "the `model` to record the run under")
-	AddStoreFlag(fs, &r.store)
+	// With --record the store is read and written; without, not used.
+	storeFlag(fs, &r.store, InputOutput).When(func() bool { return r.record })
 	return r
 }
 
-// AddStoreFlag declares --store.
-func AddStoreFlag(fs *flag.FlagSet, p *string) {
-	fs.StringVar(p, "store", "", "run store `FILE` (default $"+store.EnvVar+", else ./"+store.DefaultPath+")")
+// AddStoreFlag declares --store for a command that reads the run store
+// (and, for runs rm, removes runs from it): no output may replace it.
+func AddStoreFlag(fs *flag.FlagSet, p *string) { storeFlag(fs, p, Input) }
+
+// storeFlag declares --store with role: the file store.Path opens, and
+// the journal files SQLite keeps beside it.
+func storeFlag(fs *flag.FlagSet, p *string, role Role) *PathValue {
+	return PathFlag(fs, p, "store", "", role, "run store `FILE` (default $"+store.EnvVar+", else ./"+store.DefaultPath+")").
+		Default(store.Path).Companions("-wal", "-shm", "-journal")
 }
 
 // ReadStore opens the store for a command that only reads it: a missing

@@ -20,8 +20,8 @@ type TableExport struct {
 func AddTableExportFlags(fs *flag.FlagSet) *TableExport {
 	t := &TableExport{Cmd: fs.Name()}
 	fs.BoolVar(&t.JSON, "json", false, "print one JSON document instead of the text")
-	fs.StringVar(&t.XLSX, "xlsx", "", "also write the result as an Excel workbook `FILE` (a sheet per table)")
-	fs.StringVar(&t.HTML, "html", "", "also write the result as one self-contained HTML `FILE`")
+	PathFlag(fs, &t.XLSX, "xlsx", "", Output, "also write the result as an Excel workbook `FILE` (a sheet per table)")
+	PathFlag(fs, &t.HTML, "html", "", Output, "also write the result as one self-contained HTML `FILE`")
 	return t
 }
 
