@@ -46,7 +46,7 @@ The content hash names the data a figure came from:
 
 Each command parses its flags, makes one call into the library under pkg/
 and renders the typed result it gets back (text, JSON, XLSX, HTML). The
-README is the manual: what each command measures, the statistics and their
+guides under docs/ are the manual: what each command measures, the statistics and their
 caveats, and the library calls a notebook makes to do the same.
 
 Exit status: 0 on success (including --help), 1 for bad data or a failed

@@ -1,4 +1,4 @@
-// Command library is the README's tour of the evalbook library: it scores
+// Command library is the tour in docs/library.md of the evalbook library: it scores
 // the embedded sample responses by language, prints each group's accuracy
 // with its interval, writes the HTML report people forward, and measures
 // how well two annotators of the sample agree. Run it with

@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestTour runs the README's library tour. 187 of 284 rows pass
+// TestTour runs the library tour of docs/library.md. 187 of 284 rows pass
 // exact_substring: 65.8%, and Wilson's interval [60.2, 71.1] follows from
 // 187/284 by hand (centre (0.6585 + 1.9208/284)/(1 + 3.8415/284) =
 // 0.6563, half-width 0.0548, so [0.6015, 0.7111]). The annotators' figures are seed 001's
 // printed ones (SPEC.md): observed 26/30 = 0.867, expected 307/900 =
 // 0.341, kappa 0.798. The bootstrap interval 0.60 to 0.95 is no published
 // figure: it pins what `evalbook agree` prints for the same seed and
-// resamples (README, "How sure are we?").
+// resamples (docs/statistics.md).
 func TestTour(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(&out); err != nil {

@@ -135,6 +135,9 @@ var rules = []rule{
 	{pkg: "internal/llmtest", core: true},
 	// The helpers the reading-limit tests share (set tabular's limits, check a limit error).
 	{pkg: "internal/limitstest", core: true, allow: []string{"pkg/tabular"}},
+	// The Markdown link check of README.md, docs/ and the other guides:
+	// the standard library only.
+	{pkg: "internal/doclinks", core: true},
 	// The command's output files (atomic replacement, refusing directories):
 	// the standard library only.
 	{pkg: "internal/outfile", core: true},

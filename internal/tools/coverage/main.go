@@ -1,4 +1,4 @@
-// Command coverage prints the README's table of the exact coverage of
+// Command coverage prints docs/statistics.md's table of the exact coverage of
 // the proportion intervals (stats.ProportionInterval: Wilson,
 // Clopper-Pearson, Jeffreys, Beta posterior): for each n and method, the
 // mean and minimum coverage over a grid of true rates p, the share of

@@ -1,5 +1,5 @@
 // Command genbomb writes a small XLSX workbook whose one sheet inflates to
-// a chosen size: a zip bomb for the hostile-input figures of the README
+// a chosen size: a zip bomb for the hostile-input figures of docs/limits.md
 // (what score and generate do with it) and for trying the limits of
 // pkg/xlsxread by hand.
 //
