@@ -107,7 +107,7 @@ type GroupDiff struct {
 
 // Flip is one row whose verdict changed.
 type Flip struct {
-	ID    string      `json:"id"` // the sample id, or "#N" (1-based row number) when keyed by row
+	ID    string      `json:"id"` // the sample id; keyed by row, the first run's stored id and input line ("art-en-001 (line 2)"), or "line N"
 	RowA  int         `json:"row_a"`
 	RowB  int         `json:"row_b"`
 	A     float64     `json:"a"`
@@ -169,8 +169,6 @@ func (s *Store) Diff(ctx context.Context, a, b string, opt DiffOptions) (*DiffRe
 			f := Flip{RowA: int(p.a[q]) + 1, RowB: int(p.b[q]) + 1, A: old[k], B: new[k]}
 			if ra.keys != nil {
 				f.ID = ra.keys[p.a[q]]
-			} else {
-				f.ID = "#" + strconv.Itoa(f.RowA)
 			}
 			*list = append(*list, f)
 			need[0] = append(need[0], int(p.a[q]))
@@ -186,6 +184,11 @@ func (s *Store) Diff(ctx context.Context, a, b string, opt DiffOptions) (*DiffRe
 		}
 		res.Metrics = append(res.Metrics, md)
 	}
+	if ra.keys == nil {
+		if err := s.labelRows(ctx, res, ra.ID, need[0]); err != nil {
+			return nil, err
+		}
+	}
 	if opt.Texts {
 		if err := s.attachTexts(ctx, res, ra.ID, rb.ID, need); err != nil {
 			return nil, err
@@ -195,6 +198,36 @@ func (s *Store) Diff(ctx context.Context, a, b string, opt DiffOptions) (*DiffRe
 		res.Warnings = []results.Warning{}
 	}
 	return res, nil
+}
+
+// labelRows names the flipped rows of runs paired by row number the way
+// people know them: by the first run's stored id and the input line it
+// came from ("art-en-001 (line 2)"; ids repeat, or the run would be keyed
+// by id), or by the line alone when the row has no id.
+func (s *Store) labelRows(ctx context.Context, res *DiffResult, runA int64, rows []int) error {
+	idx := slices.Clone(rows)
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	t, err := s.texts(ctx, runA, idx)
+	if err != nil {
+		return err
+	}
+	for i := range res.Metrics {
+		for _, list := range [][]Flip{res.Metrics[i].BetterRows, res.Metrics[i].WorseRows} {
+			for j := range list {
+				st, ok := t[list[j].RowA-1]
+				switch {
+				case !ok:
+					list[j].ID = "row " + strconv.Itoa(list[j].RowA)
+				case st.ID != "":
+					list[j].ID = fmt.Sprintf("%s (line %d)", st.ID, st.Line)
+				default:
+					list[j].ID = "line " + strconv.Itoa(st.Line)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (s *Store) attachTexts(ctx context.Context, res *DiffResult, ida, idb int64, need [2][]int) error {

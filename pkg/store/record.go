@@ -375,9 +375,15 @@ type chunkWriter struct {
 	labels                       [][]string
 	codes                        []map[string]int
 	colID, colQ, colA, colR      int
+	colModel                     int // the "model" column, -1 when none
 
-	idHashes []uint64 // maphash of each id, checked for repeats at the end
-	idOK     bool
+	idHashes    []uint64 // maphash of each id, checked for repeats at the end
+	modelHashes []uint64 // maphash of each model and id, when there is a model column
+	models      map[string]bool
+	emptyIDLine  int  // the line of the first row with an empty id, or 0
+	repeats      int  // rows whose id repeats an earlier row's
+	acrossModels bool // the ids repeat, but not within one model
+	idOK         bool
 	multiset [2]uint64
 	seq      hash.Hash
 	buf      []byte
@@ -429,10 +435,47 @@ func (w *chunkWriter) setSchema(s *results.RowSchema) error {
 	w.colQ = slices.Index(s.Columns, w.cols.Question)
 	w.colA = slices.Index(s.Columns, w.cols.Answer)
 	w.colR = slices.Index(s.Columns, w.cols.Response)
+	w.colModel = slices.Index(s.Columns, "model")
+	if w.colModel >= 0 {
+		w.models = map[string]bool{}
+	}
 	if w.colID < 0 {
 		w.idOK = false
 	}
 	return nil
+}
+
+// countRepeats sorts hashes and returns how many repeat an earlier one.
+// Two different ids share a 64-bit hash with probability below n²/2⁶⁵
+// (3·10⁻⁸ for a million rows), which would only make the run keyed by row.
+func countRepeats(hashes []uint64) int {
+	slices.Sort(hashes)
+	n := 0
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// noIDMessage is the no_sample_id warning's text: why the rows have no
+// usable sample id (no id column, an empty id, or ids that repeat: across
+// the models of one file, as in the built-in sample, or within one), and
+// what to do to pair by id.
+func (w *chunkWriter) noIDMessage() string {
+	const keyed = "the rows are keyed, and paired with other runs, by row number"
+	switch {
+	case w.colID < 0:
+		return fmt.Sprintf("there is no %q column, so %s; add an id column to pair runs by sample", w.cols.ID, keyed)
+	case w.emptyIDLine > 0:
+		return fmt.Sprintf("the %q column is empty at line %d, so %s; give every row an id to pair runs by sample", w.cols.ID, w.emptyIDLine, keyed)
+	case w.acrossModels:
+		return fmt.Sprintf("the %q values repeat across the %d models of the \"model\" column (%d of %d rows reuse an id: each model answered the same questions), so %s; "+
+			"record one run per model, or make the ids unique, to pair by id", w.cols.ID, len(w.models), w.repeats, w.total, keyed)
+	default:
+		return fmt.Sprintf("%d of %d rows repeat an earlier %q value, so %s; make the ids unique to pair runs by sample", w.repeats, w.total, w.cols.ID, keyed)
+	}
 }
 
 func field(r *results.Row, i int) string {
@@ -459,9 +502,16 @@ func (w *chunkWriter) add(r *results.Row) error {
 	id, q, a := field(r, w.colID), field(r, w.colQ), field(r, w.colA)
 	if w.idOK {
 		if id == "" {
-			w.idOK, w.idHashes = false, nil
+			w.idOK, w.idHashes, w.modelHashes, w.emptyIDLine = false, nil, nil, r.Line
 		} else {
 			w.idHashes = append(w.idHashes, maphash.String(w.seed, id))
+			if w.colModel >= 0 {
+				m := field(r, w.colModel)
+				w.modelHashes = append(w.modelHashes, maphash.String(w.seed, m+"\x00"+id))
+				if len(w.models) < 1000 {
+					w.models[m] = true
+				}
+			}
 		}
 	}
 	// The content hash: a sum of per-row hashes (order-free, for id
@@ -554,14 +604,12 @@ func (w *chunkWriter) finish(run *Run) {
 		// A repeated id repeats its 64-bit hash; two different ids share
 		// one with probability below n²/2⁶⁵ (3·10⁻⁸ for a million rows),
 		// which would only make the run keyed by row.
-		slices.Sort(w.idHashes)
-		for i := 1; i < len(w.idHashes); i++ {
-			if w.idHashes[i] == w.idHashes[i-1] {
-				w.idOK = false
-				break
-			}
+		w.repeats = countRepeats(w.idHashes)
+		w.idOK = w.repeats == 0
+		if !w.idOK && w.modelHashes != nil && countRepeats(w.modelHashes) == 0 {
+			w.acrossModels = true
 		}
-		w.idHashes = nil
+		w.idHashes, w.modelHashes = nil, nil
 	}
 	var sum []byte
 	if w.idOK {
@@ -575,7 +623,7 @@ func (w *chunkWriter) finish(run *Run) {
 		sum = w.seq.Sum(nil)
 		if w.total > 0 {
 			run.Warnings = append(run.Warnings, results.Warning{Code: CodeNoSampleID, Count: w.total,
-				Message: fmt.Sprintf("the rows have no usable sample id (no %q column, or an empty or repeated id): they are keyed, and paired with other runs, by row number", w.cols.ID)})
+				Message: w.noIDMessage()})
 		}
 	}
 	run.DatasetHash = hex.EncodeToString(sum)[:12]

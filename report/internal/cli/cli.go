@@ -268,14 +268,33 @@ func (a *App) Run(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if c == nil {
 		if sub := a.subcommands(args[0]); len(sub) > 0 {
 			if len(args) >= 2 && !strings.HasPrefix(args[1], "-") {
-				return Usagef("unknown subcommand %q of %s (known: %s)", args[1], args[0], strings.Join(sub, ", "))
+				hint := ""
+				if s := suggest(args[1], sub); s != "" {
+					hint = fmt.Sprintf("; did you mean %q?", args[0]+" "+s)
+				}
+				return Usagef("unknown subcommand %q of %s (known: %s)%s", args[1], args[0], strings.Join(sub, ", "), hint)
 			}
 			return Usagef("%s needs a subcommand: %s (see evalbook --help)", args[0], strings.Join(sub, ", "))
+		}
+		if s := suggest(args[0], a.firstWords()); s != "" {
+			return Usagef("unknown command %q; did you mean %q? (see evalbook --help)", args[0], s)
 		}
 		return Usagef("unknown command %q (see evalbook --help)", args[0])
 	}
 	e := &Env{Ctx: ctx, Args: rest, Stdin: stdin, Stdout: stdout, Stderr: stderr, app: a, cmd: c}
 	return e.finish(c.Run(e))
+}
+
+// firstWords returns the first word of every command, once each, sorted.
+func (a *App) firstWords() []string {
+	var out []string
+	for _, name := range a.names {
+		w, _, _ := strings.Cut(name, " ")
+		if len(out) == 0 || out[len(out)-1] != w {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // subcommands returns the second words of the two-word commands whose
@@ -350,6 +369,7 @@ func ParseFlags(e *Env, fs *flag.FlagSet, kind Args) ([]string, error) {
 	if err := checkDeclared(fs); err != nil {
 		return nil, err
 	}
+	addAliases(fs)
 	if e.probe != nil {
 		*e.probe = declared(fs, kind)
 		return nil, errProbe
@@ -365,7 +385,7 @@ func ParseFlags(e *Env, fs *flag.FlagSet, kind Args) ([]string, error) {
 	var pos []string
 	for args := e.Args; len(args) > 0; {
 		if err := fs.Parse(args); err != nil {
-			return nil, Usagef("%s: %v (see evalbook %s --help)", fs.Name(), err, fs.Name())
+			return nil, Usagef("%s: %v%s (see evalbook %s --help)", fs.Name(), err, flagSuggestion(fs, err), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
