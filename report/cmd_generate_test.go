@@ -111,8 +111,10 @@ func TestGenerate(t *testing.T) {
 	recs := readCSV(t, out)
 	want := [][]string{
 		{"id", "question", "answer", "Domain", "language", "model", "response"},
-		{"q1", "What is the capital of India?", "New Delhi", "Geography", "english", "kestrel-7b", "[What]"},
-		{"q2", "भारत की राजधानी क्या है?", "नई दिल्ली", "Geography", "hindi", "kestrel-7b", "[भारत]"},
+		// The dataset's language codes come back as written (en, hi);
+		// the templates are still picked by the language they name.
+		{"q1", "What is the capital of India?", "New Delhi", "Geography", "en", "kestrel-7b", "[What]"},
+		{"q2", "भारत की राजधानी क्या है?", "नई दिल्ली", "Geography", "hi", "kestrel-7b", "[भारत]"},
 		// No language: the script of the question says Bengali.
 		{"q3", "ভারতের রাজধানী কী?", "নতুন দিল্লি", "Geography", "bengali", "kestrel-7b", "[ভারতের]"},
 		// An unknown language code is kept and gets the default template.

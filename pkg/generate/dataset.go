@@ -27,6 +27,20 @@ type Question struct {
 	// else the language of a <name>_<language> file name, else the
 	// script of the question (Devanagari is taken as Hindi).
 	Language string
+	// LanguageCell is the row's language column as the dataset wrote it
+	// ("en", "hi-IN", "Bengali"), spaces trimmed, or "" when the row has
+	// none or a fixed language was given. The response table keeps it,
+	// so a dataset's codes come back as they went in.
+	LanguageCell string
+}
+
+// LanguageOut is the language the response table writes for q: the
+// dataset's own cell when it had one, else the settled Language.
+func (q Question) LanguageOut() string {
+	if q.LanguageCell != "" {
+		return q.LanguageCell
+	}
+	return q.Language
 }
 
 // ReadQuestionsFile reads the dataset at path; see ReadQuestions.
@@ -64,9 +78,14 @@ func ReadQuestions(r io.Reader, name, language string) ([]Question, error) {
 		case language != "":
 			q.Language = language
 		case strings.TrimSpace(col) != "":
-			q.Language = strings.ToLower(strings.TrimSpace(col))
+			q.LanguageCell = strings.TrimSpace(col)
+			q.Language = strings.ToLower(q.LanguageCell)
 			if l, ok := textnorm.ParseLanguage(q.Language); ok {
 				q.Language = l
+			} else if base, _, cut := strings.Cut(strings.ReplaceAll(q.Language, "_", "-"), "-"); cut {
+				if l, ok := textnorm.ParseLanguage(base); ok { // hi-IN, bn_BD
+					q.Language = l
+				}
 			}
 		case fileLang != "":
 			q.Language = fileLang

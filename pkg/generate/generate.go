@@ -350,7 +350,7 @@ func (r *Result) WriteCSVOptions(w io.Writer, opt tabular.CSVOptions) (int, erro
 		if id == "" {
 			id = strconv.Itoa(i + 1)
 		}
-		rec := []string{id, row.Text, row.Answer, row.Domain, row.Language, r.Model, row.Response}
+		rec := []string{id, row.Text, row.Answer, row.Domain, row.LanguageOut(), r.Model, row.Response}
 		if failed {
 			rec = append(rec, row.Error)
 		}

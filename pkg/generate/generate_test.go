@@ -143,8 +143,8 @@ func TestRun(t *testing.T) {
 		t.Errorf("WriteCSV of a run with a failure: %v", err)
 	}
 	wantFailed := "id,question,answer,Domain,language,model,response,error\n" +
-		"q1,भारत की राजधानी?,,,hindi,kestrel-7b,,\"HTTP 500 after 1 attempt: server error (HTTP 5xx): HTTP 500: {\"\"error\"\": {\"\"message\"\": \"\"overloaded\"\"}}\"\n" +
-		"2,Capital of Tamil Nadu?,,,tamil,kestrel-7b,[Question: Capital of Tamil Nadu?],\n"
+		"q1,भारत की राजधानी?,,,hi,kestrel-7b,,\"HTTP 500 after 1 attempt: server error (HTTP 5xx): HTTP 500: {\"\"error\"\": {\"\"message\"\": \"\"overloaded\"\"}}\"\n" +
+		"2,Capital of Tamil Nadu?,,,ta,kestrel-7b,[Question: Capital of Tamil Nadu?],\n"
 	if failed.String() != wantFailed {
 		t.Errorf("response table\n%s\nwant\n%s", failed.String(), wantFailed)
 	}
@@ -167,8 +167,8 @@ func TestRun(t *testing.T) {
 	// The Hindi question got the Hindi template and the Tamil one the
 	// default; the response is trimmed; the row without an id is 2.
 	want := "id,question,answer,Domain,language,model,response\n" +
-		"q1,भारत की राजधानी?,,,hindi,kestrel-7b,[प्रश्न: भारत की राजधानी?]\n" +
-		"2,Capital of Tamil Nadu?,,,tamil,kestrel-7b,[Question: Capital of Tamil Nadu?]\n"
+		"q1,भारत की राजधानी?,,,hi,kestrel-7b,[प्रश्न: भारत की राजधानी?]\n" +
+		"2,Capital of Tamil Nadu?,,,ta,kestrel-7b,[Question: Capital of Tamil Nadu?]\n"
 	if b.String() != want {
 		t.Errorf("response table\n%s\nwant\n%s", b.String(), want)
 	}
@@ -232,5 +232,36 @@ func TestReadTemplates(t *testing.T) {
 		if _, err := ReadTemplates([]byte(body), "p.json"); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %s", body, err, want)
 		}
+	}
+}
+
+// The response table keeps the dataset's language codes as written (en,
+// hi-IN, Bengali), while templates are still picked by the language they
+// name; rows without a language column get the settled name, as before.
+func TestResponseTableKeepsLanguageCodes(t *testing.T) {
+	qs, err := ReadQuestions(strings.NewReader("id,question,language\na,q1,en\nb,q2, hi-IN \nc,q3,Bengali\nd,নমস্কার,\n"), "qs.csv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, q := range qs {
+		got = append(got, q.Language+"="+q.LanguageOut())
+	}
+	want := "english=en hindi=hi-IN bengali=Bengali bengali=bengali"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("template language = written language: %s, want %s", strings.Join(got, " "), want)
+	}
+	res := &Result{Model: "m", Questions: len(qs)}
+	for _, q := range qs {
+		res.Rows = append(res.Rows, Row{Question: q, Response: "r"})
+	}
+	var b strings.Builder
+	if err := res.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	wantCSV := "id,question,answer,Domain,language,model,response\n" +
+		"a,q1,,,en,m,r\nb,q2,,,hi-IN,m,r\nc,q3,,,Bengali,m,r\nd,নমস্কার,,,bengali,m,r\n"
+	if b.String() != wantCSV {
+		t.Errorf("response table\n%s\nwant\n%s", b.String(), wantCSV)
 	}
 }
