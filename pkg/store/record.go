@@ -377,18 +377,18 @@ type chunkWriter struct {
 	colID, colQ, colA, colR      int
 	colModel                     int // the "model" column, -1 when none
 
-	idHashes    []uint64 // maphash of each id, checked for repeats at the end
-	modelHashes []uint64 // maphash of each model and id, when there is a model column
-	models      map[string]bool
+	idHashes     []uint64 // maphash of each id, checked for repeats at the end
+	modelHashes  []uint64 // maphash of each model and id, when there is a model column
+	models       map[string]bool
 	emptyIDLine  int  // the line of the first row with an empty id, or 0
 	repeats      int  // rows whose id repeats an earlier row's
 	acrossModels bool // the ids repeat, but not within one model
 	idOK         bool
-	multiset [2]uint64
-	seq      hash.Hash
-	buf      []byte
-	total    int
-	seed     maphash.Seed
+	multiset     [2]uint64
+	seq          hash.Hash
+	buf          []byte
+	total        int
+	seed         maphash.Seed
 }
 
 func newChunkWriter(ctx context.Context, tx *sql.Tx, id int64, metrics []Metric, cols Columns) (*chunkWriter, error) {
