@@ -42,6 +42,7 @@ func runScore(e *cli.Env) error {
 		rawCSV    = cli.AddRawCSVFlag(fs)
 		outDir    = cli.OutputDirFlag(fs, "out-dir", "also write the verdict rows to a new Hive-partitioned Parquet `DIR` (with --partition-by); DuckDB reads it with read_parquet('DIR/**/*.parquet', hive_partitioning = true)")
 		wbLimits  = cli.AddWorkbookLimitFlags(fs)
+		sheet     = fs.String("sheet", "", "the `sheet` of an .xlsx input to read (default: the first)")
 		partBy    = fs.String("partition-by", "", "comma-separated input `columns` that --out-dir partitions by, outermost first (e.g. model,language)")
 		refsCol   = fs.String("references", "", "list `column` of several references per item for bleu, bleu_indic, chrf, chrf_pp, ter and rouge (a JSON array of strings per cell, or text split on --ref-sep); the other metrics keep the answer column")
 		refSep    = fs.String("ref-sep", "", "with --references: the `separator` between references in a cell (default: each cell is a JSON array)")
@@ -81,6 +82,7 @@ func runScore(e *cli.Env) error {
 	}
 	cols.References = *refsCol
 	opt := qa.Options{
+		Sheet:        *sheet,
 		RefSeparator: *refSep,
 		Columns:      *cols,
 		Metrics:      ms,

@@ -68,6 +68,10 @@ type Options struct {
 	// RefSeparator splits a Columns.References cell into references;
 	// empty means each cell is a JSON array of strings.
 	RefSeparator string
+	// Sheet is the sheet of a workbook input to read (the command's
+	// --sheet); "" reads the first. Only a format registered with
+	// RegisterSheetFormat (xlsx) takes it.
+	Sheet string
 	// RepairUTF8 replaces invalid UTF-8 with U+FFFD and counts the rows,
 	// instead of failing.
 	RepairUTF8 bool
@@ -258,6 +262,9 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	if format == "" {
 		format = tabular.FormatOf(name)
 	}
+	if _, ok := sheetFormats[format]; opt.Sheet != "" && !ok {
+		return nil, fmt.Errorf("%s: a sheet (--sheet %q) applies to a workbook (.xlsx), not to %s input", name, opt.Sheet, format)
+	}
 	h := sha256.New()
 	r = io.TeeReader(r, h)
 	e := newEngine(name, &opt)
@@ -273,15 +280,12 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	case format == "jsonl":
 		err = e.runSource(ctx, newJSONLSource(r, name, opt.RepairUTF8))
 	default:
-		open, ok := formats[format]
-		if !ok {
-			return nil, unknownFormat(name, format)
-		}
-		src, oerr := open(r, name)
+		src, oerr := openFormat(r, name, format, opt.Sheet)
 		if oerr != nil {
 			return nil, oerr
 		}
 		err = e.runSource(ctx, src)
+		err = sheetHint(err, src, opt.Columns)
 	}
 	if err != nil {
 		return nil, emptyFileText(err, format, opt.Columns)
@@ -324,6 +328,68 @@ type TextColumnsSource interface {
 }
 
 var formats = map[string]func(r io.Reader, name string) (RowSource, error){}
+
+// sheetFormats open a named sheet of a workbook format.
+var sheetFormats = map[string]func(r io.Reader, name, sheet string) (RowSource, error){}
+
+// RegisterSheetFormat makes Options.Sheet work for files of the given
+// extension: open reads the named sheet ("" for the first).
+func RegisterSheetFormat(ext string, open func(r io.Reader, name, sheet string) (RowSource, error)) {
+	sheetFormats[ext] = open
+}
+
+// A SheetSource is a RowSource read from one sheet of a workbook. When
+// its header lacks a column Score needs, Score names the sheet read and
+// the sheets whose header has the columns.
+type SheetSource interface {
+	RowSource
+	Sheet() string
+	SheetsWithColumns(cols []string) []string
+}
+
+// openFormat opens a registered format, at sheet when one is given.
+func openFormat(r io.Reader, name, format, sheet string) (RowSource, error) {
+	if sheet != "" {
+		open, ok := sheetFormats[format]
+		if !ok {
+			return nil, fmt.Errorf("%s: a sheet (--sheet %q) applies to a workbook (.xlsx), not to %s input", name, sheet, format)
+		}
+		return open(r, name, sheet)
+	}
+	open, ok := formats[format]
+	if !ok {
+		return nil, unknownFormat(name, format)
+	}
+	return open(r, name)
+}
+
+// sheetHint adds to a missing-column error from a workbook the sheet that
+// was read and the sheets whose header has the four required columns.
+func sheetHint(err error, src RowSource, c Columns) error {
+	ss, ok := src.(SheetSource)
+	if err == nil || !ok || !errors.Is(err, ErrMissingColumn) {
+		return err
+	}
+	pe, ok := err.(*ParseError)
+	if !ok {
+		return err
+	}
+	me, ok := pe.Err.(*missingError)
+	if !ok {
+		return err
+	}
+	hint := fmt.Sprintf("; this is sheet %q", ss.Sheet())
+	if fit := ss.SheetsWithColumns([]string{c.Question, c.Answer, c.Domain, c.Response}); len(fit) > 0 {
+		hint += fmt.Sprintf(", and sheet %q has the columns: read it with --sheet %q (Options.Sheet)", fit[0], fit[0])
+	} else {
+		hint += ", and no other sheet has them"
+	}
+	cp := *me
+	cp.msg += hint
+	out := *pe
+	out.Err = &cp
+	return &out
+}
 
 // RegisterFormat makes Score accept files with the given extension
 // (lower case, no dot). Edge packages call it from init.

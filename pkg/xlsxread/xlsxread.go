@@ -4,7 +4,8 @@
 //
 //	import _ "github.com/evalbook/evalbook/pkg/xlsxread"
 //
-// The first sheet is read, streamed row by row; its first row is the
+// The first sheet is read (another with qa.Options.Sheet, the command's
+// --sheet), streamed row by row; its first row is the
 // header. Cells are read as the text Excel shows, so numbers keep their
 // displayed form. Rows are numbered as in Excel (the header is row 1).
 package xlsxread
@@ -13,6 +14,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/xuri/excelize/v2"
@@ -20,11 +23,15 @@ import (
 
 func init() {
 	qa.RegisterFormat("xlsx", func(r io.Reader, name string) (qa.RowSource, error) { return Open(r, name) })
+	qa.RegisterSheetFormat("xlsx", func(r io.Reader, name, sheet string) (qa.RowSource, error) {
+		return OpenSheet(r, name, sheet, Limit)
+	})
 }
 
 // Source streams the rows of a workbook's first sheet.
 type Source struct {
 	name   string
+	sheet  string
 	f      *excelize.File
 	rows   *excelize.Rows
 	row    int
@@ -44,6 +51,13 @@ func Open(r io.Reader, name string) (*Source, error) {
 
 // OpenLimits is Open with the given limits (zero fields: DefaultLimits).
 func OpenLimits(r io.Reader, name string, l Limits) (*Source, error) {
+	return OpenSheet(r, name, "", l)
+}
+
+// OpenSheet is OpenLimits reading the sheet named sheet ("" for the
+// first). A sheet the workbook does not have is an error listing those
+// it has.
+func OpenSheet(r io.Reader, name, sheet string, l Limits) (*Source, error) {
 	l = l.orDefault()
 	data, err := readBounded(r, name, l)
 	if err != nil {
@@ -64,12 +78,66 @@ func OpenLimits(r io.Reader, name string, l Limits) (*Source, error) {
 		f.Close()
 		return nil, &qa.ParseError{File: name, Err: qa.ErrEmptyFile}
 	}
-	rows, err := f.Rows(sheets[0])
+	if sheet == "" {
+		sheet = sheets[0]
+	} else if !slices.Contains(sheets, sheet) {
+		f.Close()
+		return nil, &qa.ParseError{File: name, Err: fmt.Errorf("the workbook has no sheet %q; it has %s", sheet, quoteList(sheets))}
+	}
+	rows, err := f.Rows(sheet)
 	if err != nil {
 		f.Close()
 		return nil, &qa.ParseError{File: name, Err: err}
 	}
-	return &Source{name: name + " (sheet " + sheets[0] + ")", f: f, rows: rows}, nil
+	return &Source{name: name + " (sheet " + sheet + ")", sheet: sheet, f: f, rows: rows}, nil
+}
+
+// Sheet returns the name of the sheet read.
+func (s *Source) Sheet() string { return s.sheet }
+
+// SheetsWithColumns returns the other sheets, in workbook order, whose
+// header (first non-empty row) names every one of cols: where the data is
+// when the sheet read lacks a column.
+func (s *Source) SheetsWithColumns(cols []string) []string {
+	var out []string
+	for _, name := range s.f.GetSheetList() {
+		if name == s.sheet {
+			continue
+		}
+		rows, err := s.f.Rows(name)
+		if err != nil {
+			continue
+		}
+		for rows.Next() {
+			head, err := rows.Columns()
+			if err != nil {
+				break
+			}
+			if slices.IndexFunc(head, func(c string) bool { return c != "" }) < 0 {
+				continue
+			}
+			if !slices.ContainsFunc(cols, func(c string) bool { return !slices.Contains(head, c) }) {
+				out = append(out, name)
+			}
+			break
+		}
+		rows.Close()
+	}
+	return out
+}
+
+// Close releases the workbook; Next does it at the end of the rows.
+func (s *Source) Close() error {
+	s.rows.Close()
+	return s.f.Close()
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
 }
 
 // Header returns the first row, trailing empty cells removed.
