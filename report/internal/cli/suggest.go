@@ -70,15 +70,6 @@ func suggest(word string, candidates []string) string {
 	return ""
 }
 
-// didYouMean is " (did you mean X?)" for the suggestion of word among
-// candidates, or "" when there is none.
-func didYouMean(word string, candidates []string) string {
-	if s := suggest(word, candidates); s != "" {
-		return " (did you mean " + s + "?)"
-	}
-	return ""
-}
-
 // undefinedFlag is the prefix of the flag package's error for a flag the
 // set does not define.
 const undefinedFlag = "flag provided but not defined: "
