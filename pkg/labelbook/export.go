@@ -42,6 +42,9 @@ const (
 type ExportOptions struct {
 	// By is the stratum column (a language); "" samples all rows as one.
 	By string
+	// OptionalBy uses By only when the file has that column (evalbook's
+	// default --by language); otherwise a missing By column is an error.
+	OptionalBy bool
 	// JudgeColumn holds the judge's verdict (0/1, true/false; an empty
 	// cell is a row not judged). "" means "judge", or "llm_judge" (the
 	// column of evalbook judge's verdict file) when there is no "judge".
@@ -145,6 +148,9 @@ func ReadJudged(r io.Reader, name string, opt ExportOptions) (*Sample, error) {
 		return nil, err
 	}
 	byCol := -1
+	if opt.OptionalBy && rd.Index(opt.By) < 0 {
+		opt.By = ""
+	}
 	if opt.By != "" {
 		if byCol, err = col(opt.By, "--by names the column to stratify by"); err != nil {
 			return nil, err
