@@ -232,7 +232,7 @@ func Import(books []*Workbook, opt ImportOptions) (*ImportResult, error) {
 	}
 	if unadjudicated > 0 {
 		res.Warnings = append(res.Warnings, results.Warning{Code: CodeUnadjudicated, Count: unadjudicated,
-			Message: fmt.Sprintf("%d items the labellers did not settle (they disagree, or all were unsure) are left out of the labelled file until adjudicated; leaving out the hard items flatters the judge, so adjudicate them (--disagreements, then --adjudicated)", unadjudicated)})
+			Message: fmt.Sprintf("%d items the labellers did not settle (they disagree, or all were unsure) are left out of the labelled file until adjudicated; the labelled items are then no longer a random sample and the correction is biased, so adjudicate them (--disagreements, then --adjudicated)", unadjudicated)})
 	}
 	if len(books) > 1 {
 		groups := []string{""}
