@@ -44,9 +44,20 @@ func Open(r io.Reader, name string) (*Source, error) {
 
 // OpenLimits is Open with the given limits (zero fields: DefaultLimits).
 func OpenLimits(r io.Reader, name string, l Limits) (*Source, error) {
-	f, err := OpenFile(r, name, l)
+	l = l.orDefault()
+	data, err := readBounded(r, name, l)
 	if err != nil {
 		return nil, err
+	}
+	if err := checkArchive(data, name, l); err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: l.MaxInflated})
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
+		return nil, &qa.ParseError{File: name, Err: fmt.Errorf("not a readable .xlsx workbook: %v", err)}
 	}
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
@@ -119,29 +130,4 @@ func (s *Source) Next() ([]string, int, error) {
 	s.rows.Close()
 	s.f.Close()
 	return nil, s.row, io.EOF
-}
-
-// OpenFile reads a whole workbook from r within l (zero fields:
-// DefaultLimits) and opens it with excelize, for a reader that needs
-// more than the first sheet's rows (pkg/labelbook reads two sheets and
-// their cells). The archive is checked as Open checks it, before
-// excelize sees it; errors are *qa.ParseError naming name. The caller
-// closes the file.
-func OpenFile(r io.Reader, name string, l Limits) (*excelize.File, error) {
-	l = l.orDefault()
-	data, err := readBounded(r, name, l)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkArchive(data, name, l); err != nil {
-		return nil, err
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: l.MaxInflated})
-	if err != nil {
-		if f != nil {
-			f.Close()
-		}
-		return nil, &qa.ParseError{File: name, Err: fmt.Errorf("not a readable .xlsx workbook: %v", err)}
-	}
-	return f, nil
 }
