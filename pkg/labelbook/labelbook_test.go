@@ -337,6 +337,10 @@ func TestImportRefuses(t *testing.T) {
 	if _, err := ReadWorkbook(&buf, "a.xlsx", xlsxread.Limits{}); !errors.Is(err, ErrEdited) || !strings.Contains(err.Error(), "(sheet evalbook) cell B5") {
 		t.Errorf("hidden sheet edited: %v", err)
 	}
+	// A workbook past the reading limit is refused before excelize opens it.
+	if _, err := ReadWorkbook(bytes.NewReader(data), "a.xlsx", xlsxread.Limits{MaxInflated: 4096}); !errors.Is(err, xlsxread.ErrTooLarge) {
+		t.Errorf("4 KiB limit: %v", err)
+	}
 	// A workbook of something else.
 	g := excelize.NewFile()
 	buf.Reset()
