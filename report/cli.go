@@ -20,7 +20,7 @@ func commands() []cli.Command {
 		[]cli.Command{aaCommand, agreeCommand, calibrateCommand, compareCommand, correctCommand, gateCommand, generateCommand,
 			historyCommand, importCommand, irtCommand, judgeCommand, juryCommand, leaderboardCommand, mcCommand, powerCommand,
 			probesCommand, ratingsCommand, repeatsCommand, reportCommand, runCommand, scoreCommand, summarizeCommand},
-		casesCommands, planCommands, runsCommands, taskCommands)
+		casesCommands, labelCommands, planCommands, runsCommands, taskCommands)
 }
 
 // newApp is the evalbook command line: its commands, help texts and version.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
+	"github.com/evalbook/evalbook/pkg/jury"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
@@ -96,6 +97,8 @@ func runJudge(e *cli.Env) error {
 		out       = cli.OutputFlag(fs, "out", "", "write the verdict `FILE` (CSV): input columns, exact_substring, word_overlap, llm_judge (1, 0, empty when invalid or failed), llm_judge_reason, llm_judge_error")
 		export    = cli.AddTableExportFlags(fs)
 		rawCSV    = cli.AddRawCSVFlag(fs)
+		judges    = fs.String("judges", "", "a jury: judge with each of these `models` (comma-separated, same --endpoint) and aggregate their verdicts per row as evalbook jury does; --out then writes the label file (item, rater, label)")
+		juryBy    = cli.AddChoice(fs, "jury-method", "with --judges: aggregate by `majority` or dawid-skene", jury.Methods...)
 	)
 	cf, prompts := addJudgeClientFlags(fs)
 	rec, batch := cli.AddRecordFlag(fs), cli.AddBatchFlags(fs)
@@ -112,6 +115,11 @@ func runJudge(e *cli.Env) error {
 	p, err := chooseJudgePrompt("judge", *prompts, *promptID, judge.KindReference)
 	if err != nil {
 		return err
+	}
+	if *judges != "" {
+		return runJudgeJury(e, juryRun{endpoint: *endpoint, responses: *responses, by: *by, limit: *limit, out: *out,
+			models: cli.SplitList(*judges), method: *juryBy, prompt: p, cf: cf, export: export, rawCSV: *rawCSV,
+			batch: *batch.On, record: rec.Asked()})
 	}
 	data, name := datasets.Responses, datasets.ResponsesName
 	if *responses == "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/evalbook/evalbook/pkg/irt"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/jury"
+	"github.com/evalbook/evalbook/pkg/labelbook"
 	"github.com/evalbook/evalbook/pkg/leaderboard"
 	"github.com/evalbook/evalbook/pkg/mc"
 	"github.com/evalbook/evalbook/pkg/ratings"
@@ -45,6 +46,8 @@ var replayKinds = map[string]replayKind{
 	"ratings":        {"ratings", func() results.Report { return new(ratings.Result) }},
 	"correct":        {"correct", func() results.Report { return new(correct.Result) }},
 	"jury":           {"jury", func() results.Report { return new(jury.Result) }},
+	"label_export":   {"label export", func() results.Report { return new(labelbook.ExportResult) }},
+	"label_import":   {"label import", func() results.Report { return new(labelbook.ImportResult) }},
 	"repeats":        {"repeats", func() results.Report { return new(repeats.Result) }},
 	"irt":            {"irt", func() results.Report { return new(irt.Result) }},
 	"calibration":    {"calibrate", func() results.Report { return new(judge.Calibration) }},

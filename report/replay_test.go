@@ -32,6 +32,14 @@ func TestReportReplaysEveryKind(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	judged := writeJudged(t, dir)
+	labels := filepath.Join(dir, "labels.xlsx")
+	if _, errOut, code := runCLI(t, "label", "export", "--judged", judged, "--out", labels, "--n", "12"); code != 0 {
+		t.Fatalf("label export: exit %d: %s", code, errOut)
+	}
+	asha := fillBook(t, labels, "asha.xlsx", "Asha", labelCells("p p p p p p f f f p f f"))
+	ben := fillBook(t, labels, "ben.xlsx", "Ben", labelCells("p p p p p f f p f p p f"))
+
 	covered := map[string]bool{}
 	for _, tc := range []struct {
 		kind string
@@ -47,6 +55,8 @@ func TestReportReplaysEveryKind(t *testing.T) {
 		{"repeats", []string{"repeats", "--samples", "../pkg/repeats/testdata/hand.csv"}, 0},
 		{"irt", []string{"irt", "--responses", "../pkg/irt/testdata/lsat.csv", "--points", "11"}, 0},
 		{"correct", []string{"correct", "--labelled", "testdata/correct_labelled.csv", "--unlabelled", "testdata/correct_judged.csv"}, 0},
+		{"label_export", []string{"label", "export", "--judged", judged, "--out", filepath.Join(dir, "l2.xlsx"), "--n", "9"}, 0},
+		{"label_import", []string{"label", "import", asha, ben, "--resamples", "300"}, 0},
 		{"calibration", []string{"calibrate", "--judge", "fake:mixed", "--prompt", "pairwise@1"}, 0},
 		{"probes", []string{"probes", "--judge", "fake:all"}, 0},
 		{"leaderboard", []string{"leaderboard", "--dir", "../datasets/leaderboard", "--resamples", "200"}, 0},

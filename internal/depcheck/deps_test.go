@@ -150,6 +150,10 @@ var rules = []rule{
 	// XLSX input: a reader registered with qa from the edge (issue 2: excelize stays out of the core).
 	// xlsxread is the reader (xlsxreport, above, the writer).
 	{pkg: "pkg/xlsxread", allow: []string{"pkg/qa"}, ext: []string{excelize}},
+	// labelbook is the human-labelling round trip in Excel (label export /
+	// import): it opens workbooks through xlsxread's bounded reader and
+	// measures the labellers' agreement with agree.
+	{pkg: "pkg/labelbook", allow: []string{"pkg/agree", "pkg/results", "pkg/tabular", "pkg/xlsxread"}, ext: []string{excelize}},
 	// Parquet in and out (issue 13): arrow-go and its codecs, thrift and
 	// flatbuffers are a large tree, so the core must never import arrow-go
 	// (it is in heavy); parquetio registers its reader with qa from the

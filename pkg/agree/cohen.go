@@ -311,6 +311,14 @@ type Kappa struct {
 // on; nil when there are none.
 func (k Kappa) CodedWarnings() []results.Warning { return codedWarnings(k.Warnings, k.meta) }
 
+// CodedWarnings returns Warnings as result warnings with their codes, as
+// Kappa's; nil when there are none.
+func (iv Interval) CodedWarnings() []results.Warning { return codedWarnings(iv.Warnings, iv.meta) }
+
+// CodedWarnings returns Warnings as result warnings with their codes, as
+// Kappa's; nil when there are none.
+func (f Fleiss) CodedWarnings() []results.Warning { return codedWarnings(f.Warnings, f.meta) }
+
 // Observed returns the share of items on which a and b carry the same
 // label:
 //

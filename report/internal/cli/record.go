@@ -100,6 +100,9 @@ func EditStore(flagPath string) (*store.Store, error) {
 
 // on reports whether --record was given and, if so, completes the
 // recorder's store path and tool ("evalbook <version>").
+// Asked reports whether --record was given.
+func (r *RecordFlags) Asked() bool { return r != nil && r.record }
+
 func (r *RecordFlags) on(e *Env) bool {
 	if r == nil || !r.record {
 		return false
