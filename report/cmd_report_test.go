@@ -102,7 +102,7 @@ func TestReportReplaysScore(t *testing.T) {
 	if _, err := html.Parse(bytes.NewReader(page)); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{`id="verdicts"`, `id="disagreements"`, "All 284 rows are shown."} {
+	for _, s := range []string{`id="verdicts"`, `id="disagreements"`, "All 284 rows are here."} {
 		if !bytes.Contains(page, []byte(s)) {
 			t.Errorf("HTML has no %s", s)
 		}
@@ -130,8 +130,8 @@ func TestReportHTMLRows(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	page, _ := os.ReadFile(out)
-	// 284 sample rows, 10 shown: 274 left out.
-	if !bytes.Contains(page, []byte("Showing the first 10 of 284 rows; 274 are left out")) {
+	// 284 sample rows, the first 10 held (and the disagreement rows after them to hold 10): 274 left out.
+	if !bytes.Contains(page, []byte("The first 10 of 284 rows are here, and 7 disagreement rows after them; 274 are left out here")) {
 		t.Error("no note of the 274 rows left out")
 	}
 }
