@@ -334,7 +334,7 @@ func settingsRows(s *results.Score) [][2]string {
 	rows := [][2]string{
 		{"Dataset", s.Dataset.Path},
 		{"Format", s.Dataset.Format},
-		{"Dataset hash", s.Dataset.Hash + " (SHA-256 of the file's bytes, first 12 hex digits)"},
+		{"File hash", s.Dataset.Hash + " (SHA-256 of the file's bytes, first 12 hex digits; the run store's content hash, of the rows in any order, is another)"},
 		{"Rows", strconv.Itoa(s.Dataset.Rows)},
 		{"Metrics", strings.Join(s.Settings.Metrics, ", ")},
 		{"Normalisation", s.Settings.Normalize},
