@@ -161,7 +161,6 @@ func pct(x float64) string       { return strconv.FormatFloat(100*x, 'f', 1, 64)
 func when(t time.Time) string    { return t.UTC().Format("2006-01-02 15:04 UTC") }
 func baseName(p string) string   { return results.DisplayName(p) }
 func show(s string) string       { return results.ShowInvisible(s) }
-func pp(x float64) string        { return strconv.FormatFloat(100*x, 'f', 1, 64) + " pp" }
 func signedPP(x float64) string {
 	s := strconv.FormatFloat(100*x, 'f', 1, 64)
 	if x > 0 {
