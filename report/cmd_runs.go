@@ -3,7 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/runsite"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/report/internal/cli"
 )
@@ -13,6 +17,7 @@ var runsCommands = []cli.Command{
 	{Name: "runs show", Summary: "show one stored run: what was run and its group figures", Run: runRunsShow, ReadsNoFile: true},
 	{Name: "runs rm", Summary: "remove stored runs", Run: runRunsRm, ReadsNoFile: true},
 	{Name: "runs diff", Summary: "compare two stored runs row by row: flips, paired deltas, sign test, McNemar", Run: runRunsDiff, ReadsNoFile: true},
+	{Name: "runs report", Summary: "write the run store as a static site: runs, a page per run, what changed, history charts", Run: runRunsReport, ReadsNoFile: true},
 }
 
 func runRunsList(e *cli.Env) error {
@@ -135,4 +140,49 @@ func runRunsDiff(e *cli.Env) error {
 		fmt.Fprintf(e.Stderr, "evalbook: wrote %s\n", *htmlOut)
 	}
 	return cli.Render(e, d, &cli.TableExport{JSON: *asJSON, XLSX: *xlsx, Cmd: "runs diff"})
+}
+
+func runRunsReport(e *cli.Env) error {
+	fs := cli.NewFlags(e, "runs report")
+	var path string
+	cli.AddStoreFlag(fs, &path)
+	out := cli.OutputDirFlag(fs, "out", "write the site into `DIR` (created if missing; its pages are replaced): index.html, run-N.html, diff-A-B.html")
+	flips := fs.Int("flips", 50, "rows that changed to list each way per metric on a diff page (-1: all)")
+	iv := cli.AddIntervalFlags(fs, "for the paired interval of a metric's change on the diff pages")
+	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return cli.Usagef("runs report: unexpected argument %q", args[0])
+	}
+	if *out == "" {
+		return cli.Usagef("runs report: give --out DIR, the folder to write the site into")
+	}
+	if *flips == 0 || *flips < -1 {
+		return cli.Usagef("runs report: --flips must be positive or -1 (all), not %d", *flips)
+	}
+	if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
+		return cli.Usagef("runs report: --out %s is a file: name a folder", *out)
+	}
+	st, err := cli.ReadStore(path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	now := results.Now()
+	opt := runsite.Options{Flips: *flips, Confidence: iv.Confidence(), Resamples: iv.Resamples(), Seed: iv.Seed(), Tool: "evalbook " + version}
+	if now != nil {
+		opt.Now = *now
+	}
+	sum, err := runsite.Write(e.Ctx, st, *out, opt, cli.WriteAtomic)
+	if err != nil {
+		return err
+	}
+	for _, s := range sum.Skipped {
+		fmt.Fprintf(e.Stderr, "evalbook: no diff page for %s\n", s)
+	}
+	fmt.Fprintf(e.Stderr, "evalbook: wrote %d pages to %s: %s, %d run pages, %d diff pages; open %s\n",
+		len(sum.Files), *out, "index.html", sum.Runs, sum.Diffs, filepath.Join(*out, "index.html"))
+	return nil
 }

@@ -21,7 +21,7 @@ two fictional models) with the two seed protocols, without groups or
 example rows:
 
 	$ evalbook score --by "" --examples 0
-	responses.csv: 284 rows, dataset hash 4eddc51363c3, normalize none with 95% wilson intervals
+	responses.csv: 284 rows, file hash 4eddc51363c3, normalize none with 95% wilson intervals
 
 	              n  blank  exact_substring                word_overlap
 	  combined  284      7       187  65.8%  [60.2, 71.1]    184  64.8%  [59.1, 70.1]

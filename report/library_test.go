@@ -169,7 +169,7 @@ func TestTablesExport(t *testing.T) {
 	}{
 		{[]string{"plan", "check", "../datasets/helpdesk/plan_weak.json"}, "Plan problems"},
 		{[]string{"cases", "coverage", casesFile}, "Coverage: task x set"},
-		{[]string{"cases", "hash", casesFile}, "Dataset hash"},
+		{[]string{"cases", "hash", casesFile}, "Content hash"},
 		{[]string{"cases", "split", casesFile}, "Split"},
 		{[]string{"summarize"}, "Answer-or-abstain summary"},
 		{[]string{"mc"}, "Overall"},

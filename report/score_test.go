@@ -207,7 +207,7 @@ func TestScoreAuditFixes(t *testing.T) {
 		{"missing domain once", []string{"score", "--responses", write("m.csv", "question,answer,response\nq,a,a\n")}, 1, nil,
 			[]string{`missing column "Domain" (the domain); the header`, "--domain-col"}, []string{`"Domain" (a grouping column)`}},
 		{"empty group and singular", []string{"score", "--responses", one, "--out", filepath.Join(dir, "v.csv")}, 0,
-			[]string{"one.csv: 1 row, dataset hash", "(empty)", "over 1 row:"}, []string{"wrote verdicts for 1 row to"}, nil},
+			[]string{"one.csv: 1 row, file hash", "(empty)", "over 1 row:"}, []string{"wrote verdicts for 1 row to"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -437,5 +437,31 @@ func TestParseFlagsAnywhere(t *testing.T) {
 	_, stderr, code := runCLI(t, "mc", "preds.csv", "--json")
 	if code != 2 || !strings.Contains(stderr, `mc: unexpected argument "preds.csv" (the file goes after --predictions)`) {
 		t.Errorf("mc preds.csv: exit %d, %q", code, stderr)
+	}
+}
+
+// The formula_cells warning says where the guarded cells went: a verdict
+// file, standard output, or nowhere but the report (it said "written to
+// the verdict file" when score wrote none, for --html alone).
+func TestFormulaWarningSaysWhere(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args      []string
+		want, not string
+	}{
+		{[]string{"--out", filepath.Join(dir, "v.csv")}, "were written to the verdict file with a leading '", "no verdict file"},
+		{[]string{"--html", filepath.Join(dir, "r.html")}, "no verdict file was written (--out FILE.csv writes them with a leading '", "written to the verdict file"},
+		{[]string{"--out", "-"}, "got a leading ' in the verdict rows written to standard output", "written to the verdict file"},
+	}
+	for _, c := range cases {
+		stdout, stderr, code := runCLI(t, append([]string{"score"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		text := stdout + stderr
+		// The sample has 4 such cells (lines 37, 60, 61 and 107).
+		if !strings.Contains(text, "4 cells that a spreadsheet would run as a formula") || !strings.Contains(text, c.want) || strings.Contains(text, c.not) {
+			t.Errorf("%v: the formula_cells warning does not say %q (or says %q):\n%s", c.args, c.want, c.not, text)
+		}
 	}
 }

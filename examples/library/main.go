@@ -61,7 +61,7 @@ func run(out io.Writer) error {
 	if err := htmlreport.Write(&page, res, htmlreport.Options{Rows: &rows}); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "HTML report: %d bytes, dataset hash %s\n", page.Len(), res.Dataset.Hash)
+	fmt.Fprintf(out, "HTML report: %d bytes, file hash %s\n", page.Len(), res.Dataset.Hash)
 
 	// Agreement of two annotators on the sample's 30 answer pairs: the
 	// whole analysis of `evalbook agree` in one call, printed as the

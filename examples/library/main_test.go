@@ -21,7 +21,7 @@ func TestTour(t *testing.T) {
 	}
 	for _, want := range []string{
 		"combined n=284  exact_substring  65.8% [60.2, 71.1]",
-		"dataset hash 4eddc51363c3",
+		"file hash 4eddc51363c3",
 		"Cohen's kappa 0.798 (observed 0.867, chance 0.341), 95% bootstrap interval 0.60 to 0.95 over 30 items",
 		// 3 cases improve and 1 worsens: the exact sign test gives
 		// 2 * P(X <= 1), X ~ Binomial(4, 1/2) = 2 * 5/16 = 0.625.

@@ -17,6 +17,7 @@ import (
 	ot "github.com/go-text/typesetting/font/opentype"
 	"github.com/go-text/typesetting/language"
 	"github.com/go-text/typesetting/shaping"
+	xfont "golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -26,10 +27,13 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// The fonts charts draw their text in: Noto Sans for Latin text and
-// Noto Sans Devanagari and Noto Sans Bengali for Hindi, Marathi, Nepali,
-// Bengali and Assamese. They are looked up on the system (no Go module
-// packages them): in FontDirs, by these file names.
+// The fonts charts draw their text in: Noto Sans for Latin text, Noto
+// Sans Devanagari and Noto Sans Bengali for Hindi, Marathi, Nepali,
+// Bengali and Assamese, and Noto Sans Tamil and Noto Sans Telugu. They
+// are looked up on the system (no Go module packages them): in FontDirs,
+// by these file names. Labels are measured with them in every format,
+// and an SVG names them (font-family) on each run of text, so a browser
+// draws a label with the font it was measured with.
 var fontFiles = []struct {
 	name   string
 	script language.Script // 0: the face for every other script
@@ -38,6 +42,8 @@ var fontFiles = []struct {
 	{"Noto Sans", 0, []string{"NotoSans-Regular.ttf", "NotoSans-Regular.otf"}},
 	{"Noto Sans Devanagari", language.Devanagari, []string{"NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Regular.otf"}},
 	{"Noto Sans Bengali", language.Bengali, []string{"NotoSansBengali-Regular.ttf", "NotoSansBengali-Regular.otf"}},
+	{"Noto Sans Tamil", language.Tamil, []string{"NotoSansTamil-Regular.ttf", "NotoSansTamil-Regular.otf"}},
+	{"Noto Sans Telugu", language.Telugu, []string{"NotoSansTelugu-Regular.ttf", "NotoSansTelugu-Regular.otf"}},
 }
 
 // FontDirs returns the folders searched for the Noto fonts, in order:
@@ -71,7 +77,10 @@ func FontDirs() []string {
 // paths, so PNG and PDF output need no font on the viewer's side. SVG
 // keeps its text as text, laid out with the same metrics.
 type shaper struct {
-	faces   []*gtfont.Face // by fontFiles' order; nil where not found
+	faces []*gtfont.Face // by fontFiles' order; nil where not found
+	// svg are the same fonts as gonum/plot's SVG canvas names them
+	// (their family name goes into font-family); nil where not found.
+	svg     []*xfont.Font
 	scripts []language.Script
 	found   []string // the files loaded
 	missing []string // the families not found
@@ -110,7 +119,12 @@ func loadShaper(dirs []string) *shaper {
 				if err != nil {
 					continue
 				}
+				sf, err := xfont.Parse(b)
+				if err != nil {
+					continue
+				}
 				face = f
+				s.svg = append(s.svg, sf)
 				s.found = append(s.found, path)
 				break
 			}
@@ -120,6 +134,7 @@ func loadShaper(dirs []string) *shaper {
 		}
 		if face == nil {
 			s.missing = append(s.missing, ff.name)
+			s.svg = append(s.svg, nil)
 		}
 		s.faces = append(s.faces, face)
 		s.scripts = append(s.scripts, ff.script)
@@ -228,6 +243,13 @@ func (s *shaper) runs(rs []rune) []run {
 
 // shape shapes one line of text at size.
 func (s *shaper) shape(txt string, size vg.Length) []shaping.Output {
+	out, _, _ := s.shapeRuns(txt, size)
+	return out
+}
+
+// shapeRuns shapes one line of text at size, and returns with each
+// output the run of the text (in rs) it shaped.
+func (s *shaper) shapeRuns(txt string, size vg.Length) ([]shaping.Output, []run, []rune) {
 	rs := []rune(txt)
 	var out []shaping.Output
 	s.mu.Lock()
@@ -255,10 +277,10 @@ func (s *shaper) shape(txt string, size vg.Length) []shaping.Output {
 			Script: sc, Language: language.NewLanguage(scriptLang[sc]),
 		}))
 	}
-	return out
+	return out, runs, rs
 }
 
-var scriptLang = map[language.Script]string{language.Latin: "en", language.Devanagari: "hi", language.Bengali: "bn"}
+var scriptLang = map[language.Script]string{language.Latin: "en", language.Devanagari: "hi", language.Bengali: "bn", language.Tamil: "ta", language.Telugu: "te"}
 
 func advance(outs []shaping.Output) vg.Length {
 	var w fixed.Int26_6
@@ -280,13 +302,17 @@ func (s *shaper) Box(txt string, fnt font.Font) (width, height, depth vg.Length)
 // rotation), each line shaped and filled glyph by glyph.
 //
 // SVG keeps its text as text (searchable, read by screen readers, and
-// shaped by the browser with its own fonts), so an SVG canvas gets
-// gonum/plot's plain drawing.
+// shaped by the browser): each run of one script is a <text> placed
+// where the shaped run starts and naming the font it was measured with
+// (font-family Noto Sans Devanagari, ...), so a right-aligned Hindi
+// label ends at the axis instead of being placed by the width of a
+// Latin font that has no Devanagari glyphs.
 func (s *shaper) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
-	if !s.ok() || isSVG(c) {
+	if !s.ok() {
 		s.plain.Draw(c, txt, sty, pt)
 		return
 	}
+	svg := isSVG(c)
 	txt = strings.TrimRight(txt, "\n")
 	if len(txt) == 0 {
 		return
@@ -303,9 +329,18 @@ func (s *shaper) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 	ext := s.Extents(sty.Font)
 	pt.Y += sty.Height(txt)*vg.Length(sty.YAlign) - ext.Ascent
 	for i, line := range lines {
-		outs := s.shape(line, sty.Font.Size)
+		outs, runs, rs := s.shapeRuns(line, sty.Font.Size)
 		x := pt.X + vg.Length(sty.XAlign)*advance(outs)
 		y := pt.Y + vg.Length(len(lines)-i)*sty.Font.Size
+		if svg {
+			for j, o := range outs {
+				r := runs[j]
+				face := font.Face{Font: font.Font{Typeface: font.Typeface(fontFiles[r.face].name), Size: sty.Font.Size}, Face: s.svg[r.face]}
+				c.FillString(face, vg.Point{X: x, Y: y}, string(rs[r.start:r.end]))
+				x += vg.Length(float64(o.Advance) / 64)
+			}
+			continue
+		}
 		for _, o := range outs {
 			k := scale(o.Face, sty.Font.Size)
 			for _, g := range o.Glyphs {
@@ -448,7 +483,7 @@ func (s *shaper) warnings(labels []string) []results.Warning {
 			len(bad), example, strings.Join(chars, " "), strings.Join(s.missing, ", "), strings.Join(FontDirs(), ", "))}}
 	}
 	return []results.Warning{{Code: CodeTextUnshapable, Count: len(bad), Message: fmt.Sprintf(
-		"%d chart labels (e.g. %q) have characters (%s) that the charts' fonts (Noto Sans, Devanagari, Bengali) have no glyph for: they are drawn as boxes",
+		"%d chart labels (e.g. %q) have characters (%s) that the charts' fonts (Noto Sans, Devanagari, Bengali, Tamil, Telugu) have no glyph for: they are drawn as boxes",
 		len(bad), example, strings.Join(chars, " "))}}
 }
 

@@ -283,7 +283,7 @@ func (h *HashReport) WriteText(w io.Writer) error {
 // Tables returns the hash and the count as one row.
 func (h *HashReport) Tables() []results.Table {
 	return []results.Table{{
-		Title:   "Dataset hash",
+		Title:   "Content hash",
 		Columns: []results.Column{{Name: "hash"}, {Name: "n", Kind: results.KindNumber}},
 		Rows:    [][]string{{h.Hash, strconv.Itoa(h.N)}},
 	}}

@@ -9,8 +9,11 @@
 // with interval whiskers and a sortable table); agreement between
 // metrics (stacked bars per group, the bucket meanings and example
 // rows); warnings; what each metric means; the rows where metrics
-// disagree; and the verdict rows. Verdict and disagreement rows are
-// capped (DefaultMaxRows each) with a note of how many were left out.
+// disagree; and the verdict rows. A page holds its verdict rows as JSON
+// in a data block that its script lists a page at a time, filtered,
+// searched and sorted (DefaultMaxRows of them, 100,000); a fragment,
+// which has no script, shows them as tables (FragmentMaxRows). Either
+// says how many were left out.
 //
 // Every string from the data goes through html/template, which escapes
 // it for its context: a response holding <script>alert(1)</script>
@@ -30,8 +33,14 @@ import (
 )
 
 // DefaultMaxRows is the number of verdict rows (and of disagreement rows)
-// shown when Options.MaxRows is 0.
-const DefaultMaxRows = 1000
+// a page holds when Options.MaxRows is 0: its script lists them a page
+// at a time, so only a page of them is ever in the DOM.
+const DefaultMaxRows = 100000
+
+// FragmentMaxRows is the number of verdict rows (and of disagreement
+// rows) a fragment shows when Options.MaxRows is 0: a fragment has no
+// script, so each is a row of its tables.
+const FragmentMaxRows = 1000
 
 // Options configures Write. The zero value writes a report without
 // verdict rows.
@@ -50,7 +59,12 @@ type Options struct {
 	// VerdictsName names Rows or Verdicts in error messages.
 	VerdictsName string
 	// MaxRows caps the verdict rows and, separately, the disagreement
-	// rows shown: 0 means DefaultMaxRows, a negative value shows none.
+	// rows shown: 0 means DefaultMaxRows (FragmentMaxRows for a
+	// Fragment), a negative value shows none. A page holds the first
+	// MaxRows rows and the disagreement rows after them until it holds
+	// MaxRows disagreement rows, as JSON its script lists a page at a
+	// time with a filter (failures, disagreements, only one metric of
+	// the agreement passes), a search and sorting.
 	MaxRows int
 	// Fragment writes only the report's body (its CSS scoped to it, no
 	// script), for embedding in another page such as a notebook.
@@ -76,6 +90,8 @@ type page struct {
 	Defs                 []results.MetricDef
 	Verdicts             *rowsView
 	Disagreements        *rowsView
+	Review               *review // the page's rows (Verdicts and Disagreements are the fragment's)
+	reviewInvisible      int     // controls in Review's cells
 	NoVerdicts           bool
 	Sections             [][2]string // id, title: the table of contents
 	Tables               []tableView
@@ -166,9 +182,8 @@ func build(s *results.Score, opt Options) (*page, error) {
 		p.Created = s.Created.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	p.CSS = template.CSS(css)
-	p.JS = template.JS(sortJS)
-	sum := sha256.Sum256([]byte(sortJS))
-	p.CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	p.JS = template.JS(pageJS)
+	p.CSP = CSP(pageJS)
 
 	for _, id := range s.Settings.Metrics {
 		ms := s.Combined.Metrics[id]
@@ -228,7 +243,7 @@ func build(s *results.Score, opt Options) (*page, error) {
 		return nil, err
 	}
 	p.addInvisibleWarning()
-	if p.Disagreements != nil {
+	if p.Disagreements != nil || (p.Review != nil && p.Review.Disagree >= 0) {
 		p.Sections = append(p.Sections, [2]string{"disagreements", "Disagreements"})
 	}
 	p.Sections = append(p.Sections, [2]string{"verdicts", "Verdicts"})
@@ -271,13 +286,19 @@ func (p *page) addTables(tables []results.Table) error {
 // dedicated layout (agree, compare, calibrate).
 func WriteTables(w io.Writer, title string, tables []results.Table, fragment bool) error {
 	s := &results.Score{Title: title}
-	p := &page{S: s, Title: title, Fragment: fragment, TablesOnly: true, CSS: template.CSS(css), JS: template.JS(sortJS)}
-	sum := sha256.Sum256([]byte(sortJS))
-	p.CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	p := &page{S: s, Title: title, Fragment: fragment, TablesOnly: true, CSS: template.CSS(css), JS: template.JS(pageJS), CSP: CSP(pageJS)}
 	if err := p.addTables(tables); err != nil {
 		return err
 	}
 	return pageTemplate.Execute(w, p)
+}
+
+// CSP is the Content-Security-Policy of a page whose one script is js:
+// nothing from the network (default-src 'none', no connect-src), inline
+// styles, images only as data: URLs, and the script allowed by its hash.
+func CSP(js string) string {
+	sum := sha256.Sum256([]byte(js))
+	return "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
 func rowOf(s *results.Score, g results.Group, name string) groupRow {
@@ -313,7 +334,7 @@ func settingsRows(s *results.Score) [][2]string {
 	rows := [][2]string{
 		{"Dataset", s.Dataset.Path},
 		{"Format", s.Dataset.Format},
-		{"Dataset hash", s.Dataset.Hash + " (SHA-256 of the file's bytes, first 12 hex digits)"},
+		{"File hash", s.Dataset.Hash + " (SHA-256 of the file's bytes, first 12 hex digits; the run store's content hash, of the rows in any order, is another)"},
 		{"Rows", strconv.Itoa(s.Dataset.Rows)},
 		{"Metrics", strings.Join(s.Settings.Metrics, ", ")},
 		{"Normalisation", s.Settings.Normalize},

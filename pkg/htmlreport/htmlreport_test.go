@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -160,28 +161,38 @@ func TestSampleReport(t *testing.T) {
 	t.Run("script tag from data is text", func(t *testing.T) {
 		// The sample has one response holding a script element (line 206).
 		const probe = "<script>alert(1)</script>"
-		var scripts []*html.Node
-		inText := 0
+		var code, data []*html.Node
 		walk(doc, func(n *html.Node) {
 			if n.DataAtom == atom.Script {
-				scripts = append(scripts, n)
-			}
-			if n.Type == html.TextNode && strings.Contains(n.Data, probe) {
-				inText++
-				if p := n.Parent; p == nil || p.DataAtom == atom.Script {
-					t.Errorf("probe text inside %v", p)
+				if typ, _ := attr(n, "type"); typ == "application/json" {
+					data = append(data, n)
+				} else {
+					code = append(code, n)
 				}
 			}
+			if n.Type == html.TextNode && strings.Contains(n.Data, probe) {
+				t.Errorf("probe text in the DOM inside %v", n.Parent)
+			}
 		})
-		if len(scripts) != 1 || text(scripts[0]) != sortJS {
-			t.Fatalf("%d script elements, want only the report's own", len(scripts))
+		if len(code) != 1 || text(code[0]) != pageJS {
+			t.Fatalf("%d script elements, want only the report's own", len(code))
 		}
-		// Shown in the verdict rows (and in the disagreement rows if it is one).
-		if inText == 0 {
-			t.Error("the probe response is not shown as text")
+		if len(data) != 1 {
+			t.Fatalf("%d JSON data blocks, want the verdict rows' one", len(data))
 		}
 		if strings.Contains(page, probe) {
 			t.Error("the probe appears unescaped in the page source")
+		}
+		// The rows hold it as a string, for the script to set as text.
+		found := false
+		for _, r := range reviewRows(t, doc).Rows {
+			for _, c := range r[2:] {
+				str, _ := c.(string)
+				found = found || strings.Contains(str, probe)
+			}
+		}
+		if !found {
+			t.Error("the probe response is not a cell of the verdict rows")
 		}
 	})
 
@@ -200,13 +211,13 @@ func TestSampleReport(t *testing.T) {
 			}
 		})
 		// The policy allows exactly the report's script, by its hash.
-		sum := sha256.Sum256([]byte(sortJS))
+		sum := sha256.Sum256([]byte(pageJS))
 		want := "script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 		ok := false
 		walk(doc, func(n *html.Node) {
 			if v, _ := attr(n, "http-equiv"); v == "Content-Security-Policy" {
 				c, _ := attr(n, "content")
-				ok = strings.Contains(c, "default-src 'none'") && strings.Contains(c, want)
+				ok = strings.Contains(c, "default-src 'none'") && strings.Contains(c, want) && !strings.Contains(c, "connect-src")
 			}
 		})
 		if !ok {
@@ -251,16 +262,35 @@ func TestSampleReport(t *testing.T) {
 	})
 
 	t.Run("verdict rows", func(t *testing.T) {
-		rows := tableRows(byID(doc, "verdicts"), atom.Tbody)
-		if len(rows) != s.Combined.N {
-			t.Errorf("%d verdict rows, want all %d (under the default cap)", len(rows), s.Combined.N)
+		rv := reviewRows(t, doc)
+		if len(rv.Rows) != s.Combined.N {
+			t.Errorf("%d verdict rows, want all %d (under the default cap)", len(rv.Rows), s.Combined.N)
 		}
-		if !strings.Contains(text(byID(doc, "verdicts")), "All 284 rows are shown.") {
-			t.Error("verdicts section does not say all rows are shown")
+		if !strings.Contains(text(byID(doc, "verdicts")), "All 284 rows are here.") {
+			t.Error("verdicts section does not say all rows are here")
 		}
 		a := s.Agreement[0]
-		if got := len(tableRows(byID(doc, "disagreements"), atom.Tbody)); got != a.OnlyFirst+a.OnlySecond {
+		// The flags against the sample's agreement buckets (score --json):
+		// only_first 23, only_second 20, so 43 disagreements.
+		if got := rv.count(flagDisagree); got != a.OnlyFirst+a.OnlySecond {
 			t.Errorf("%d disagreement rows, want only_first + only_second = %d", got, a.OnlyFirst+a.OnlySecond)
+		}
+		if rv.count(flagOnlyFirst) != a.OnlyFirst || rv.count(flagOnlySecond) != a.OnlySecond {
+			t.Errorf("only_first %d, only_second %d rows, want %d and %d", rv.count(flagOnlyFirst), rv.count(flagOnlySecond), a.OnlyFirst, a.OnlySecond)
+		}
+		// A failure is a row some metric fails: 284 - both (164).
+		if got := rv.count(flagFail); got != s.Combined.N-a.Both {
+			t.Errorf("%d failure rows, want 284 - %d rows both pass = %d", got, a.Both, s.Combined.N-a.Both)
+		}
+		// The filter's choices say the same counts.
+		sel := text(byID(doc, "verdicts"))
+		for _, want := range []string{"all rows (284)", "failures (a metric fails) (120)", "disagreements (metrics disagree) (43)", "only exact_substring passes (23)", "only word_overlap passes (20)"} {
+			if !strings.Contains(sel, want) {
+				t.Errorf("the filter lacks the choice %q", want)
+			}
+		}
+		if !strings.Contains(text(byID(doc, "disagreements")), "43 of the rows here") {
+			t.Error("the disagreements section does not count 43 rows")
 		}
 	})
 }
@@ -273,26 +303,72 @@ func TestRowCap(t *testing.T) {
 		max, verdicts, disag int
 		note                 string
 	}{
-		// 284 rows, 43 disagreements (23 + 20 in the sample's JSON).
-		{"ten", 10, 10, 10, "Showing the first 10 of 284 rows; 274 are left out"},
-		{"default", 0, 284, a.OnlyFirst + a.OnlySecond, "All 284 rows are shown."},
-		{"exact", 284, 284, a.OnlyFirst + a.OnlySecond, "All 284 rows are shown."},
-		{"none", -1, 0, 0, "Showing the first 0 of 284 rows; 284 are left out"},
+		// 284 rows, 43 disagreements (23 + 20 in the sample's JSON). The
+		// first 10 rows hold 3 disagreements (rows 2, 6 and 9), so the
+		// page holds 7 more after them to hold 10.
+		{"ten", 10, 17, 10, "The first 10 of 284 rows are here, and 7 disagreement rows after them; 274 are left out here"},
+		{"default", 0, 284, a.OnlyFirst + a.OnlySecond, "All 284 rows are here."},
+		{"exact", 284, 284, a.OnlyFirst + a.OnlySecond, "All 284 rows are here."},
+		{"none", -1, 0, 0, "None of the 284 rows is listed here"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			doc, _ := render(t, s, Options{Verdicts: bytes.NewReader(verdicts), MaxRows: c.max})
-			if got := len(tableRows(byID(doc, "verdicts"), atom.Tbody)); got != c.verdicts {
+			rv := reviewRows(t, doc)
+			if got := len(rv.Rows); got != c.verdicts {
 				t.Errorf("%d verdict rows, want %d", got, c.verdicts)
 			}
-			if got := len(tableRows(byID(doc, "disagreements"), atom.Tbody)); got != c.disag {
+			if got := rv.count(flagDisagree); got != c.disag {
 				t.Errorf("%d disagreement rows, want %d", got, c.disag)
 			}
 			if got := text(byID(doc, "verdicts")); !strings.Contains(got, c.note) {
-				t.Errorf("verdicts note %q does not contain %q", got, c.note)
+				t.Errorf("verdicts note %.300q does not contain %q", got, c.note)
 			}
 		})
 	}
+	// A fragment has no script: its rows are tables, capped at
+	// FragmentMaxRows by default.
+	for _, c := range []struct{ max, verdicts, disag int }{{10, 10, 10}, {0, 284, a.OnlyFirst + a.OnlySecond}} {
+		doc, _ := render(t, s, Options{Verdicts: bytes.NewReader(verdicts), MaxRows: c.max, Fragment: true})
+		if got := len(tableRows(byID(doc, "verdicts"), atom.Tbody)); got != c.verdicts {
+			t.Errorf("fragment, MaxRows %d: %d verdict rows, want %d", c.max, got, c.verdicts)
+		}
+		if got := len(tableRows(byID(doc, "disagreements"), atom.Tbody)); got != c.disag {
+			t.Errorf("fragment, MaxRows %d: %d disagreement rows, want %d", c.max, got, c.disag)
+		}
+	}
+}
+
+// reviewData is the JSON of a page's verdict rows.
+type reviewData struct {
+	Header []string `json:"header"`
+	Class  []string `json:"class"`
+	Rows   [][]any  `json:"rows"` // row number, flags, cells
+}
+
+func (d *reviewData) count(flag int) int {
+	n := 0
+	for _, r := range d.Rows {
+		if int(r[1].(float64))&flag != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// reviewRows decodes the page's verdict rows (the JSON block named by
+// the rowview's data-src), or an empty set when there is none.
+func reviewRows(t *testing.T, doc *html.Node) *reviewData {
+	t.Helper()
+	d := &reviewData{}
+	n := byID(doc, "rows-verdicts")
+	if n == nil {
+		return d
+	}
+	if err := json.Unmarshal([]byte(text(n)), d); err != nil {
+		t.Fatalf("the verdict rows' JSON: %v", err)
+	}
+	return d
 }
 
 func TestFragment(t *testing.T) {

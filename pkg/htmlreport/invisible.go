@@ -52,6 +52,12 @@ func (p *page) countInvisible() *results.Warning {
 			}
 		}
 	}
+	n += p.reviewInvisible
+	if p.Review != nil {
+		for _, h := range p.Review.Header {
+			n += results.CountInvisible(h)
+		}
+	}
 	for _, rv := range []*rowsView{p.Verdicts, p.Disagreements} {
 		if rv == nil {
 			continue

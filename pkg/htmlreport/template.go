@@ -50,8 +50,19 @@ const css = `.evalbook .ctl{color:#a40000;background:#ffe8e6;font:.8em ui-monosp
 .evalbook .buckets td.lab{white-space:nowrap;padding-right:10px}
 .evalbook .buckets td.bar{width:100%;min-width:160px}
 .evalbook footer{margin-top:3em;color:#777;font-size:.85em}
-@media (max-width:600px){.evalbook svg.chart.wide{display:none}.evalbook svg.chart.narrow{display:block}.evalbook{font-size:14px;padding:8px 8px 30px}.evalbook dl.kv{grid-template-columns:1fr}.evalbook dl.kv dd{margin-bottom:6px}.evalbook .card .big{font-size:1.6em}}
-@media print{.evalbook thead th{position:static}.evalbook .scroll{overflow:visible}.evalbook nav{display:none}}`
+.evalbook .rvctl{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:.5em 0}
+.evalbook .rvctl label{display:flex;gap:6px;align-items:center;white-space:nowrap}
+.evalbook .rvctl select,.evalbook .rvctl input,.evalbook .pager button{font:inherit;padding:3px 6px;border:1px solid #b8c4d3;border-radius:4px;background:#fff}
+.evalbook .rvctl input{width:16em;max-width:60vw}
+.evalbook .pager{display:flex;gap:10px;align-items:center;margin:.4em 0}
+.evalbook .pager button:disabled{opacity:.45}
+.evalbook .rvstat{margin:.3em 0;color:#333}
+.evalbook table.rows thead th{cursor:pointer}
+.evalbook .scroll.rowsbox{max-height:80vh}
+.evalbook td.text.long{min-width:14em}
+.evalbook .ivn{display:none}
+@media (max-width:600px){.evalbook svg.chart.wide{display:none}.evalbook svg.chart.narrow{display:block}.evalbook .opt,.evalbook .iv{display:none}.evalbook .ivn{display:block;font-size:.8em;color:#555}.evalbook table.groups td:first-child,.evalbook table.groups th:first-child{position:sticky;left:0;background:#fff;z-index:1}.evalbook table.groups thead th:first-child{background:#dce6f1;z-index:2}.evalbook td.long{min-width:12em;max-width:80vw}.evalbook{font-size:14px;padding:8px 8px 30px}.evalbook dl.kv{grid-template-columns:1fr}.evalbook dl.kv dd{margin-bottom:6px}.evalbook .card .big{font-size:1.6em}}
+@media print{.evalbook thead th{position:static}.evalbook .scroll{overflow:visible}.evalbook nav,.evalbook .rvctl,.evalbook .pager{display:none}}`
 
 // sortJS makes every table.sortable sortable by clicking (or pressing
 // Enter on) a header: numbers by the cell's data-v or its text, other
@@ -101,7 +112,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 {{end}}<div class="evalbook">
 <header>
 <h1>{{.Title}}</h1>
-{{if not .TablesOnly}}<p class="meta">{{.Tool}}{{if .Created}} · {{.Created}}{{end}} · dataset <b>{{.S.Dataset.Path}}</b>, {{commas .S.Dataset.Rows}} rows, hash <code>{{.S.Dataset.Hash}}</code></p>{{end}}
+{{if not .TablesOnly}}<p class="meta">{{.Tool}}{{if .Created}} · {{.Created}}{{end}} · dataset <b>{{.S.Dataset.Path}}</b>, {{commas .S.Dataset.Rows}} rows, file hash <code>{{.S.Dataset.Hash}}</code></p>{{end}}
 </header>
 <nav aria-label="Sections"><ul>{{range .Sections}}<li><a href="#{{index . 0}}">{{index . 1}}</a></li>{{end}}</ul></nav>
 {{if not .TablesOnly}}
@@ -124,12 +135,12 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <h2>Accuracy by {{.By}}</h2>
 <p class="note">Bars show accuracy (correct / n) per group{{if $.S.Settings.CI}}{{if ne $.S.Settings.CI "none"}}; whiskers show the {{$.CIText}}{{end}}{{end}}. Hover or tap a bar for its figures.</p>
 {{template "chart" .Chart}}{{template "chart" .Narrow}}
-<div class="scroll"><table class="sortable">
-<thead><tr><th>{{.By}}</th><th class="num">n</th><th class="num">blank</th><th class="num">empty golden</th>{{range $.S.Settings.Metrics}}<th class="num">{{.}}<br>correct</th><th class="num">{{.}}<br>accuracy</th>{{if ne $.CIText "no interval"}}<th class="num">{{.}}<br>interval</th>{{end}}{{end}}</tr></thead>
+<div class="scroll"><table class="sortable groups">
+<thead><tr><th>{{.By}}</th><th class="num">n</th><th class="num opt">blank</th><th class="num opt">empty golden</th>{{range $.S.Settings.Metrics}}<th class="num opt">{{.}}<br>correct</th><th class="num">{{.}}<br>accuracy</th>{{if ne $.CIText "no interval"}}<th class="num iv">{{.}}<br>interval</th>{{end}}{{end}}</tr></thead>
 <tbody>{{range .Rows}}
-<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num" data-v="{{.Acc}}">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}}{{if .Hi}} – {{.Hi}}{{end}}</td>{{end}}{{end}}</tr>{{end}}
+<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num opt">{{.Blank}}</td><td class="num opt">{{.Empty}}</td>{{range .Cells}}<td class="num opt">{{.Correct}}</td><td class="num" data-v="{{.Acc}}">{{.Accuracy}}{{if .Hi}}<span class="ivn">{{.Lo}} – {{.Hi}}</span>{{end}}</td>{{if .Lo}}<td class="num iv">{{.Lo}}{{if .Hi}} – {{.Hi}}{{end}}</td>{{end}}{{end}}</tr>{{end}}
 </tbody>
-<tfoot>{{with .Total}}<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num">{{.Blank}}</td><td class="num">{{.Empty}}</td>{{range .Cells}}<td class="num">{{.Correct}}</td><td class="num">{{.Accuracy}}</td>{{if .Lo}}<td class="num">{{.Lo}}{{if .Hi}} – {{.Hi}}{{end}}</td>{{end}}{{end}}</tr>{{end}}</tfoot>
+<tfoot>{{with .Total}}<tr><td>{{vis .Name}}</td><td class="num">{{.N}}</td><td class="num opt">{{.Blank}}</td><td class="num opt">{{.Empty}}</td>{{range .Cells}}<td class="num opt">{{.Correct}}</td><td class="num">{{.Accuracy}}{{if .Hi}}<span class="ivn">{{.Lo}} – {{.Hi}}</span>{{end}}</td>{{if .Lo}}<td class="num iv">{{.Lo}}{{if .Hi}} – {{.Hi}}{{end}}</td>{{end}}{{end}}</tr>{{end}}</tfoot>
 </table></div>
 </section>
 {{end}}{{if .Agreement}}
@@ -171,7 +182,28 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 {{range .Defs}}<h3>{{.ID}}{{if .Name}}: {{.Name}}{{end}}{{if .Graded}} (graded){{end}}</h3>
 <dl class="kv">{{if .Rule}}<dt>Rule</dt><dd>{{.Rule}}</dd>{{end}}{{if .FalsePositives}}<dt>False positives</dt><dd>{{.FalsePositives}}</dd>{{end}}{{if .FalseNegatives}}<dt>False negatives</dt><dd>{{.FalseNegatives}}</dd>{{end}}{{if .Blank}}<dt>Blank and empty</dt><dd>{{.Blank}}</dd>{{end}}{{if .Source}}<dt>Source</dt><dd>{{.Source}}</dd>{{end}}</dl>
 {{end}}</section>
-{{with .Disagreements}}
+{{with .Review}}{{if ge .Disagree 0}}
+<section id="disagreements">
+<h2>Disagreements</h2>
+<p>{{commas .Disagree}} of the rows here are rows where the binary metrics disagree (one passes, another fails). <a href="{{.DisagreeLink}}">Show them in the verdict rows</a>, with their text, to review them.</p>
+</section>
+{{end}}
+<section id="verdicts">
+<h2>Verdicts</h2>
+<p class="note">One row per response: 1 passes, 0 fails; "row" is the row's place in the verdict file. {{.Note}}</p>
+{{if .Rows}}{{$num := .Numeric}}<div class="rowview" data-src="{{.DataID}}" data-key="{{.Key}}">
+<div class="rvctl"><label>Show <select name="f">{{range .Filters}}<option value="{{.Value}}">{{.Text}}</option>{{end}}</select></label>
+<label>Search <input type="search" name="q" placeholder="text in any column" autocomplete="off"></label>
+<label>Per page <select name="n"><option value="25">25</option><option value="50" selected>50</option><option value="100">100</option><option value="500">500</option></select></label></div>
+<p class="rvstat" aria-live="polite">{{commas .Rows}} rows: the page's script lists them.</p>
+<div class="scroll"><table class="rows">
+<thead><tr>{{range $i, $h := .Header}}<th tabindex="0"{{if index $num $i}} class="num"{{end}}>{{vis $h}}</th>{{end}}</tr></thead>
+<tbody></tbody></table></div>
+<div class="pager"><button type="button" class="prev">&lsaquo; previous</button> <span class="pageno"></span> <button type="button" class="next">next &rsaquo;</button></div>
+</div>
+<script type="application/json" id="{{.DataID}}">{{.JSON}}</script>{{end}}
+</section>
+{{end}}{{with .Disagreements}}
 <section id="disagreements">
 <h2>Disagreements</h2>
 <p class="note">Rows where the binary metrics disagree (one passes, another fails), for review; "row" is the row's place in the verdict file. {{.Note}}</p>

@@ -17,6 +17,9 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 	limit := opt.MaxRows
 	if limit == 0 {
 		limit = DefaultMaxRows
+		if opt.Fragment {
+			limit = FragmentMaxRows
+		}
 	}
 	limit = max(limit, 0)
 	name := opt.VerdictsName
@@ -34,6 +37,9 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 	sc := rows.Schema()
 	if sc == nil {
 		return fmt.Errorf("%s: no rows, the result has %d", name, s.Combined.N)
+	}
+	if !opt.Fragment {
+		return readReview(p, s, rows, sc, limit)
 	}
 	ver := &rowsView{Header: sc.Header, Numeric: sc.Numeric, Total: s.Combined.N}
 	var dis *rowsView
@@ -174,4 +180,57 @@ func commas(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return neg + s
+}
+
+// readReview reads the rows of the page's review table: the first limit
+// rows, and the disagreement rows after them until limit disagreement
+// rows are held in all (so a disagreement is found past the first rows,
+// as the fragment's disagreement table finds it). It stops as soon as
+// both are found, and checks what it read against s as readVerdicts does.
+func readReview(p *page, s *results.Score, rows results.Rows, sc *results.RowSchema, limit int) error {
+	b := newReviewBuilder(sc, s)
+	disTotal := -1
+	if sc.Binary() == 2 && len(s.Agreement) == 1 {
+		disTotal = s.Agreement[0].OnlyFirst + s.Agreement[0].OnlySecond
+	}
+	dis := sc.Binary() >= 2
+	n, found, extra := 0, 0, 0
+	done := func() bool {
+		return n >= limit && (!dis || found >= limit || (disTotal >= 0 && found == disTotal))
+	}
+	var rec []string
+	if !done() {
+		for r, err := range rows.All() {
+			if err != nil {
+				return err
+			}
+			n++
+			d := dis && sc.Disagree(r)
+			if d {
+				found++
+			}
+			switch {
+			case n <= limit:
+				rec = sc.AppendCells(rec[:0], r)
+				b.add(n, r, rec)
+			case d && found <= limit:
+				rec = sc.AppendCells(rec[:0], r)
+				b.add(n, r, rec)
+				extra++
+			}
+			if done() {
+				break
+			}
+		}
+	}
+	if c, ok := rows.(interface{ CheckSoFar() error }); ok {
+		if err := c.CheckSoFar(); err != nil {
+			return err
+		}
+	}
+	rv := b.build("verdicts")
+	rv.Note = reviewNote(rv.Rows, s.Combined.N, extra)
+	p.Review = rv
+	p.reviewInvisible = b.invisible
+	return nil
 }

@@ -136,6 +136,15 @@ func OpenRows(opt RowOptions) (*Rows, error) {
 func (o *Rows) Attach(q *qa.Options) {
 	if o.verdicts != nil {
 		q.Verdicts = o.verdicts
+		if where := o.formulaWhere(); where != "" {
+			advice := map[string]string{qa.CodeFormulaCells: where}
+			for k, v := range q.Advice {
+				if k != qa.CodeFormulaCells {
+					advice[k] = v
+				}
+			}
+			q.Advice = advice
+		}
 	}
 	if len(o.rows) == 0 {
 		return
@@ -152,6 +161,18 @@ func (o *Rows) Attach(q *qa.Options) {
 		}
 		return nil
 	}
+}
+
+// formulaWhere says where the verdict rows went, for the formula_cells
+// warning, when that is not a verdict file ("" when it is one).
+func (o *Rows) formulaWhere() string {
+	switch {
+	case o.opt.Out == "-":
+		return "got a leading ' in the verdict rows written to standard output (--raw-csv writes them as they came)"
+	case o.spool != nil:
+		return "came in the rows: the report shows them as text, never run; no verdict file was written (--out FILE.csv writes them with a leading ', --raw-csv as they came)"
+	}
+	return ""
 }
 
 // Commit finishes every output of the run whose result is res: flushes

@@ -112,7 +112,9 @@ type Options struct {
 	// command passes the flag that acts on the warning, as score passes
 	// {"not_nfc": "consider --normalize nfc (or indic)"}. It applies to
 	// the warnings pkg/qa words and advises on: CodeNotNFC and
-	// CodeNoInterval. nil keeps pkg/qa's advice.
+	// CodeNoInterval; for CodeFormulaCells it says where the guarded
+	// cells went, for both numbers ("got a leading ' in ..."), when
+	// Verdicts is not a verdict file. nil keeps pkg/qa's advice.
 	Advice map[string]string
 }
 

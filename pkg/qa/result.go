@@ -113,8 +113,14 @@ func WarningMessage(code string, count int, metrics []*score.Metric, advice map[
 	case CodeRepairedUTF8:
 		text = pick("row had its", "rows had their") + " invalid UTF-8 replaced by U+FFFD"
 	case CodeFormulaCells:
-		text = pick("cell", "cells") + " that a spreadsheet would run as a formula (leading = + - @ tab or CR) " +
-			pick("was", "were") + " written to the verdict file with a leading ' (--raw-csv writes them as they came)"
+		// Where the cells went depends on where the verdicts went (a
+		// file, standard output, or only a report's rows): the caller
+		// that knows says so through advice.
+		where, ok := advice[code]
+		if !ok {
+			where = pick("was", "were") + " written to the verdict file with a leading ' (--raw-csv writes them as they came)"
+		}
+		text = pick("cell", "cells") + " that a spreadsheet would run as a formula (leading = + - @ tab or CR) " + where
 	case CodeBadReferences:
 		text = pick("row has a references cell", "rows have a references cell") + " that is not a JSON array of strings (or holds no reference): " +
 			pick("it is", "they are") + " scored against the golden answer alone; write [\"first\", \"second\"], or name the separator (--ref-sep)"

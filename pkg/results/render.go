@@ -96,7 +96,7 @@ func (s *Score) WriteText(w io.Writer) error {
 	if s.Model != "" {
 		fmt.Fprintf(ew, "model %s, ", TextCell(s.Model))
 	}
-	fmt.Fprintf(ew, "%s: %s, dataset hash %s, normalize %s%s\n", s.Dataset.Path, plural(s.Dataset.Rows, "row", "rows"), s.Dataset.Hash, s.Settings.Normalize, level)
+	fmt.Fprintf(ew, "%s: %s, file hash %s, normalize %s%s\n", s.Dataset.Path, plural(s.Dataset.Rows, "row", "rows"), s.Dataset.Hash, s.Settings.Normalize, level)
 	if src := s.Settings.LanguageSource; src != "" && src != "column" {
 		fmt.Fprintf(ew, "language of each row: from the %s\n", src)
 	}

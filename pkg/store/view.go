@@ -53,8 +53,8 @@ func optText[T any](p *T) string {
 func (r *Run) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "run %d  %s  %s  (%s)\n", r.ID, r.Created.UTC().Format(time.RFC3339), show(r.Command), show(r.Tool))
-	for _, kv := range [][2]string{{"title", r.Title}, {"model", r.Model}, {"dataset", r.DatasetPath}, {"dataset file hash", r.DatasetFileHash},
-		{"dataset hash", r.DatasetHash}, {"prompt hash", r.PromptHash}, {"judge prompt hash", r.JudgePromptHash}, {"normalizer", r.Normalizer}} {
+	for _, kv := range [][2]string{{"title", r.Title}, {"model", r.Model}, {"dataset", r.DatasetPath}, {"file hash", r.DatasetFileHash},
+		{"content hash", r.DatasetHash}, {"prompt hash", r.PromptHash}, {"judge prompt hash", r.JudgePromptHash}, {"normalizer", r.Normalizer}} {
 		if kv[1] != "" {
 			fmt.Fprintf(ew, "  %-18s %s\n", kv[0]+":", show(kv[1]))
 		}

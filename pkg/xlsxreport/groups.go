@@ -151,11 +151,24 @@ func (b *book) groupSheet(by string) error {
 	if err != nil {
 		return err
 	}
-	// Print the table and the chart, not the error bar lengths.
-	chartRows := int(float64(height)/20) + 2
+	// Print the table and the chart, not the error bar lengths: the
+	// chart covers height/18 rows (excelizeRow).
+	chartRows := int(float64(height)/excelizeRow) + 2
 	b.printAreas[name] = fmt.Sprintf("%s!$A$1:$%s$%d", quoteSheet(name), colName(lastCol), at+chartRows)
 	return nil
 }
+
+// The printable part of the A4 landscape page printLayout sets, in
+// pixels at 96 per inch: 11.69 inches wide less the half-inch margins,
+// 8.27 tall less 0.7 inch above and below (the margin and the header or
+// footer line LibreOffice sets in it, measured on its PDF).
+const (
+	printableWidth  = (11.69 - 1) * 96
+	printableHeight = (8.27 - 1.4) * 96
+	// A 15-point row is 20 pixels tall in Excel and LibreOffice, and 18
+	// in excelize's anchoring of charts (4/3.4 pixels a point).
+	drawnRow, excelizeRow = 20.0, 18.0
+)
 
 func hasIntervals(s *results.Score) bool { return s.Settings.CI != "none" && s.Settings.CI != "" }
 
@@ -181,6 +194,24 @@ func (b *book) accuracyChart(sheet, by string, groups []results.Group, nameRow, 
 	m := len(s.Settings.Metrics)
 	height := uint(110 + len(groups)*(m*14+10))
 	width := uint(max(tablePixels-12, 480))
+	// The chart prints on a page of its own (a page break is above it),
+	// scaled with the sheet to the page's width: it must not be taller
+	// than a page at that scale, or the page break cuts it and its
+	// legend is lost. Bars get thinner down to 16 pixels per group; a
+	// chart of more groups than that allows runs on, its legend at the
+	// top with its title.
+	// excelize anchors the chart on rows of 18 pixels (15 points) where
+	// Excel and LibreOffice draw them 20 pixels tall: the chart is drawn
+	// 20/18 of the height asked for.
+	scale := min(1, printableWidth/max(tablePixels, float64(width)+12))
+	legend := "bottom"
+	if page := uint((printableHeight/scale - 40) * excelizeRow / drawnRow); height > page {
+		if page >= 110+16*uint(len(groups)) {
+			height = page
+		} else {
+			legend = "top"
+		}
+	}
 	gap := uint(50)
 	sub := "bars: accuracy"
 	if errCol > 0 {
@@ -195,7 +226,7 @@ func (b *book) accuracyChart(sheet, by string, groups []results.Group, nameRow, 
 			{Text: "Accuracy by " + by, Font: &excelize.Font{Bold: true, Size: 13, Color: dark}},
 			{Text: " (" + sub + ")", Font: &excelize.Font{Size: 10, Color: dark}},
 		}},
-		Legend:    excelize.ChartLegend{Position: "bottom", Font: &excelize.Font{Size: 10, Color: dark}},
+		Legend:    excelize.ChartLegend{Position: legend, Font: &excelize.Font{Size: 10, Color: dark}},
 		Dimension: excelize.ChartDimension{Width: width, Height: height},
 		// Category axis: the first group at the top, as in the table.
 		XAxis: excelize.ChartAxis{ReverseOrder: true, Font: excelize.Font{Size: 10, Color: dark}},

@@ -1,10 +1,17 @@
 package xlsxreport
 
 import (
+	"archive/zip"
 	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/qa"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -151,5 +158,67 @@ func TestSummaryLayout(t *testing.T) {
 	wg, _ := f.GetColWidth("Summary", "G")
 	if want := float64(len(keyWords(s, s.Settings.Metrics[0]))); wg < want {
 		t.Errorf("column G is %v wide, less than its text (%v)", wg, want)
+	}
+}
+
+// A grouping of 21 groups (Hindi and Bengali names) drew a chart taller
+// than the printed page: the page break cut it and its legend (looked
+// at through LibreOffice's PDF). Now the chart lies inside the print
+// area and is at most a printed page tall: 8.27 inches of A4 landscape
+// less 1.4 inches of margins and header and footer lines, 659 pixels at
+// 96 a inch, on rows Excel and LibreOffice draw 20 pixels tall; the
+// table is narrower than the page (scale 1), and the legend is at the
+// bottom.
+func TestTallChartFitsPage(t *testing.T) {
+	var csv strings.Builder
+	csv.WriteString("id,question,answer,Domain,response,topic\n")
+	topics := []string{"इतिहास", "কলা", "भूगोल", "বিজ্ঞান", "भोजन", "খাদ্য", "सहायता"}
+	for i := range 21 * 6 {
+		g := fmt.Sprintf("%s %d", topics[i%7], i%21/7)
+		resp := "yes"
+		if i%3 == 0 {
+			resp = "no"
+		}
+		fmt.Fprintf(&csv, "q%d,Q%d?,yes,d,%s,%s\n", i, i, resp, g)
+	}
+	s, err := qa.Score(context.Background(), strings.NewReader(csv.String()), "topics.csv", qa.Options{By: [][]string{{"topic"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, raw, _ := render(t, s, Options{})
+	zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := func(name string) string {
+		for _, f := range zr.File {
+			if f.Name == name {
+				r, _ := f.Open()
+				b, _ := io.ReadAll(r)
+				return string(b)
+			}
+		}
+		t.Fatalf("no part %s", name)
+		return ""
+	}
+	rowRE := regexp.MustCompile(`<xdr:(from|to)><xdr:col>\d+</xdr:col><xdr:colOff>\d+</xdr:colOff><xdr:row>(\d+)</xdr:row>`)
+	anchor := map[string]int{}
+	for _, m := range rowRE.FindAllStringSubmatch(part("xl/drawings/drawing1.xml"), -1) {
+		anchor[m[1]], _ = strconv.Atoi(m[2])
+	}
+	area := regexp.MustCompile(`Print_Area">[^<]*!\$A\$1:\$[A-Z]+\$(\d+)<`).FindStringSubmatch(part("xl/workbook.xml"))
+	if area == nil {
+		t.Fatal("no print area")
+	}
+	last, _ := strconv.Atoi(area[1])
+	// Anchors count rows from 0; the chart's last row is to+1.
+	if anchor["to"]+1 > last {
+		t.Errorf("the chart ends on row %d, after the print area's last row %d", anchor["to"]+1, last)
+	}
+	if h := (anchor["to"] - anchor["from"] + 1) * 20; h > 659 {
+		t.Errorf("the chart covers %d rows, %d pixels: taller than a printed page (659)", anchor["to"]-anchor["from"]+1, h)
+	}
+	if !strings.Contains(part("xl/charts/chart1.xml"), `<legendPos val="b">`) {
+		t.Error("the chart's legend is not at the bottom")
 	}
 }

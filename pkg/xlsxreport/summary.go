@@ -110,7 +110,7 @@ func (b *book) summarySheet() error {
 	section("Data and settings")
 	pair("Dataset", s.Dataset.Path)
 	pair("Format", s.Dataset.Format)
-	pair("Dataset hash", s.Dataset.Hash+" (the first 12 hex digits of SHA-256 over the file's bytes: the same hash means the same data)")
+	pair("File hash", s.Dataset.Hash+" (the first 12 hex digits of SHA-256 over the file's bytes: the same hash means the same file; the run store's content hash, of the rows in any order, is another)")
 	pair("Rows", s.Dataset.Rows)
 	pair("Metrics", strings.Join(s.Settings.Metrics, ", "))
 	pair("Normalisation", normText(s.Settings.Normalize))

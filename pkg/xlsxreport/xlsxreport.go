@@ -237,7 +237,7 @@ func (b *book) finish() error {
 	b.info.Sheets = b.f.GetSheetList()
 	props := &excelize.DocProperties{Title: title(b.s), Subject: "evaluation report", Creator: b.s.Tool}
 	if b.s.Dataset.Path != "" {
-		props.Description = fmt.Sprintf("Scores of %s (dataset hash %s)", b.s.Dataset.Path, b.s.Dataset.Hash)
+		props.Description = fmt.Sprintf("Scores of %s (file hash %s)", b.s.Dataset.Path, b.s.Dataset.Hash)
 	}
 	if b.s.Created != nil {
 		props.Created = b.s.Created.UTC().Format("2006-01-02T15:04:05Z")

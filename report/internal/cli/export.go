@@ -23,9 +23,9 @@ type ExportFlags struct {
 func AddExportFlags(fs *flag.FlagSet) *ExportFlags {
 	x := &ExportFlags{}
 	PathFlag(fs, &x.XLSX, "xlsx", "", Output, "also write an Excel workbook `FILE`: summary, one sheet per grouping with a bar chart, agreement, every verdict row, disagreements, warnings")
-	PathFlag(fs, &x.HTML, "html", "", Output, "also write a self-contained HTML report `FILE` (inline charts, sortable tables, capped verdict rows)")
+	PathFlag(fs, &x.HTML, "html", "", Output, "also write a self-contained HTML report `FILE` (inline charts, sortable tables, verdict rows to filter, search and page through)")
 	PathFlag(fs, &x.Charts, "charts", "", Output, "also write the charts as PNG and SVG files into `DIR` (created if missing)").dir = true
-	fs.IntVar(&x.HTMLRows, "html-rows", htmlreport.DefaultMaxRows, "verdict rows (and disagreement rows) shown in the HTML report, `N`; 0 shows none")
+	fs.IntVar(&x.HTMLRows, "html-rows", htmlreport.DefaultMaxRows, "verdict rows (and disagreement rows) the HTML report holds for review, `N`, listed a page at a time; 0 lists none")
 	fs.BoolVar(&x.ShowPaths, "show-paths", false, "name input files by the path given, folders included (default: the base name only, so a forwarded report does not show your folders)")
 	return x
 }
