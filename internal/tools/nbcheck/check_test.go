@@ -142,7 +142,8 @@ func TestRun(t *testing.T) {
 		},
 		{
 			// [same] differs only in timings, execution count, output metadata, the order of
-			// MIME keys and how its text is split into a list: equal. [changed] prints 0.25 for
+			// MIME keys, how its text is split into a list and whether the printed line comes
+			// before or after the display: equal. [changed] prints 0.25 for
 			// 0.5 on its second line; [edited] has another source; [added] and [dropped] are
 			// in one notebook each.
 			name: "against the committed outputs",

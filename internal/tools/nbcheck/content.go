@@ -149,21 +149,26 @@ func checkQuotes(nb *notebook) []string {
 }
 
 // normalOutputs is a cell's outputs as a reader sees them, for comparing a
-// fresh run with a committed one: output type, stream name, text and each
-// MIME representation, in order. Cell and output metadata (where
-// nbclient keeps timings) and execution counts are left out.
+// fresh run with a committed one: its stdout, its stderr, then its other
+// outputs in order with every MIME representation. Streams are joined
+// because Jupyter may split or merge them anywhere, and they are set apart
+// from the displays because GoNB sends the two through different pipes:
+// whether a line printed before a table shows above or below it depends on
+// timing (seen on notebook 04). Cell and output metadata (where nbclient
+// keeps timings) and execution counts are left out.
 func normalOutputs(c *cell) []string {
-	var out []string
+	var stdout, stderr strings.Builder
+	var rest []string
 	for _, o := range c.Outputs {
-		head := o.OutputType
-		if o.Name != "" {
-			head += " " + o.Name
-		}
 		switch o.OutputType {
 		case "stream":
-			out = append(out, head+": "+string(o.Text))
+			if o.Name == "stderr" {
+				stderr.WriteString(string(o.Text))
+			} else {
+				stdout.WriteString(string(o.Text))
+			}
 		case "error":
-			out = append(out, head+": "+o.EName+": "+o.EValue)
+			rest = append(rest, "error: "+o.EName+": "+o.EValue)
 		default:
 			mimes := make([]string, 0, len(o.Data))
 			for m := range o.Data {
@@ -175,11 +180,18 @@ func normalOutputs(c *cell) []string {
 				if json.Unmarshal(o.Data[m], &v) != nil {
 					v = multiline(o.Data[m]) // e.g. application/json: compare the raw JSON
 				}
-				out = append(out, head+" "+m+": "+string(v))
+				rest = append(rest, o.OutputType+" "+m+": "+string(v))
 			}
 		}
 	}
-	return out
+	var out []string
+	if stdout.Len() > 0 {
+		out = append(out, "stdout: "+stdout.String())
+	}
+	if stderr.Len() > 0 {
+		out = append(out, "stderr: "+stderr.String())
+	}
+	return append(out, rest...)
 }
 
 // compareOutputs returns a problem for each code cell of fresh whose

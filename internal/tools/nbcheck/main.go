@@ -31,10 +31,11 @@
 //     figure: "0.60" is not found in "0.603";
 //   - with -against COMMITTED.ipynb (one FILE only): a code cell's outputs
 //     differ from those of the cell with the same id in COMMITTED, or a
-//     code cell is in one notebook only. Outputs are compared by type,
-//     stream name, text and every MIME representation, in order; cell and
-//     output metadata (where nbclient records timings) and execution counts
-//     are not compared.
+//     code cell is in one notebook only. A cell's stdout, its stderr and its
+//     other outputs (in order, every MIME representation) are compared; the
+//     interleaving of printed text with displays is not, since it depends on
+//     timing, and neither are cell and output metadata (where nbclient
+//     records timings) or execution counts.
 //
 // Each problem is printed as "FAIL file: cell N [id]: message"; a clean
 // notebook prints one "ok" line unless -q is given. Exit status: 0 when every
