@@ -128,12 +128,12 @@ RUN go build -o /home/evalbook/go/bin/evalbook ./report \
 
 # Do once what each notebook's setup cell and first cells do: a scratch module
 # that requires this one through a local replace, and a program importing every
-# package under pkg/ and datasets/. Its `go get` checks the modules against the
+# package under pkg/, datasets/ and notebooks/nbkit/. Its `go get` checks the modules against the
 # checksum database (GoNB's scratch modules start without a go.sum) and caches
 # the answers, and its build fills the build cache, so the notebooks run
 # offline and their first cells compile quickly.
 RUN set -eu; \
-    pkgs=$(go list -e -f '{{if and (ne .Name "main") (not .Error)}}{{.ImportPath}}{{end}}' ./pkg/... ./datasets/...); \
+    pkgs=$(go list -e -f '{{if and (ne .Name "main") (not .Error)}}{{.ImportPath}}{{end}}' ./pkg/... ./datasets/... ./notebooks/nbkit/...); \
     dir=$(mktemp -d); \
     cd "$dir"; \
     go mod init gonb_warmup 2>/dev/null; \

@@ -2,7 +2,7 @@
 # run-notebooks.sh: execute notebooks headlessly with the GoNB kernel, check
 # them, and export each to static HTML.
 #
-# Usage: scripts/run-notebooks.sh [--require-rich] [NOTEBOOK.ipynb...]
+# Usage: scripts/run-notebooks.sh [--require-rich] [--compare | --update] [NOTEBOOK.ipynb...]
 #   (default: every notebooks/*.ipynb; run from anywhere inside the repo)
 #
 # For each notebook NAME this writes build/notebooks/NAME.ipynb (executed),
@@ -10,9 +10,16 @@
 # works on other machines) and NAME.log (nbconvert's output). It fails when
 #   - nbconvert fails (a compile error or failed `go get` in a cell) or times out;
 #   - nbcheck finds a panic, non-zero exit, failing %test or failing !command
-#     (GoNB reports those only as "exit status N" on stderr), an error output or
-#     an unexecuted cell; with --require-rich, a notebook without any table or chart;
+#     (GoNB reports those only as "exit status N" on stderr), an error output,
+#     an unexecuted cell, a code cell over 40 lines, or a figure quoted in the
+#     prose ({{cell: figure}} in the source) that its cell does not show; with
+#     --require-rich, a notebook without any table or chart;
+#   - with --compare (what CI does): a cell's outputs differ from those committed
+#     in notebooks/NAME.ipynb (timings and execution counts are not compared);
 #   - the HTML still points at this machine's file:///usr/share/javascript.
+# With --update, a notebook that passes gets the fresh outputs written into
+# notebooks/NAME.ipynb (scripts/nbgen.py --outputs): run it after changing a
+# notebook's source, and commit the result.
 #
 # Needs: Debian's jupyter-nbconvert, goimports and gonb on PATH (or in
 # $(go env GOPATH)/bin) and the gonb kernel registered; .ci/run installs them.
@@ -36,16 +43,24 @@ cell_timeout=${NB_CELL_TIMEOUT:-600}
 nb_timeout=${NB_TIMEOUT:-1200}
 out=build/notebooks
 
-nbcheck_flags=()
+nbcheck_flags=(-max-lines 40)
 notebooks=()
+compare=0
+update=0
 for arg in "$@"; do
   case $arg in
     --require-rich | -require-rich) nbcheck_flags+=(-require-rich) ;;
+    --compare | -compare) compare=1 ;;
+    --update | -update) update=1 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run-notebooks.sh: unknown flag $arg" >&2; exit 2 ;;
     *) notebooks+=("$arg") ;;
   esac
 done
+if [ "$compare" -eq 1 ] && [ "$update" -eq 1 ]; then
+  echo "run-notebooks.sh: --compare and --update exclude each other" >&2
+  exit 2
+fi
 if [ ${#notebooks[@]} -eq 0 ]; then
   shopt -s nullglob
   notebooks=(notebooks/*.ipynb)
@@ -126,10 +141,22 @@ for nb in "${notebooks[@]}"; do
     continue
   fi
   exec_time=$(elapsed "$start")
-  if ! build/bin/nbcheck -q "${nbcheck_flags[@]}" "$out/$name.ipynb"; then
+  against=()
+  if [ "$compare" -eq 1 ]; then
+    against=(-against "$nb")
+  fi
+  if ! build/bin/nbcheck -q "${nbcheck_flags[@]}" "${against[@]}" "$out/$name.ipynb"; then
     echo "FAIL $nb: executed in $exec_time but the checker found problems (executed copy: $out/$name.ipynb)"
     status=1
     continue
+  fi
+  if [ "$update" -eq 1 ]; then
+    if [ "$(cd "$(dirname "$nb")" && pwd)" != "$root/notebooks" ] || [ ! -f "notebooks/src/$name.nb" ]; then
+      echo "FAIL $nb: --update writes only notebooks/NAME.ipynb made from notebooks/src/NAME.nb"
+      status=1
+      continue
+    fi
+    /usr/bin/python3 scripts/nbgen.py --outputs "$out" "$name" || { status=1; continue; }
   fi
   if ! "$jupyter" nbconvert --to html \
       --HTMLExporter.require_js_url="$require_js_url" \

@@ -11,7 +11,9 @@ import (
 
 // options selects the optional checks.
 type options struct {
-	requireRich bool // fail when no output has an image/* or text/html representation
+	requireRich bool   // fail when no output has an image/* or text/html representation
+	maxLines    int    // fail a code cell longer than this (0: no limit)
+	against     string // fail when outputs differ from this committed notebook's ("": no comparison)
 }
 
 // summary counts what a passing notebook contained, for the "ok" line.
@@ -32,6 +34,7 @@ type cell struct {
 	Source         multiline `json:"source"`
 	ExecutionCount *int      `json:"execution_count"`
 	Outputs        []output  `json:"outputs"`
+	Meta           cellMeta  `json:"metadata"`
 }
 
 type output struct {
@@ -73,19 +76,39 @@ var exitLine = regexp.MustCompile(`^(\^C)?(exit status \d+|signal: .+)$`)
 // checkFile reads and checks one executed notebook. The error is for a file
 // that cannot be read or is not an nbformat 4 notebook.
 func checkFile(path string, opts options) (summary, []string, error) {
-	b, err := os.ReadFile(path)
+	nb, err := readNotebook(path)
 	if err != nil {
 		return summary{}, nil, err
 	}
+	sum, problems := check(nb, opts)
+	if opts.maxLines > 0 {
+		problems = append(problems, checkLength(nb, opts.maxLines)...)
+	}
+	problems = append(problems, checkQuotes(nb)...)
+	if opts.against != "" {
+		committed, err := readNotebook(opts.against)
+		if err != nil {
+			return sum, nil, fmt.Errorf("-against %s: %v", opts.against, err)
+		}
+		problems = append(problems, compareOutputs(nb, committed, opts.against)...)
+	}
+	return sum, problems, nil
+}
+
+// readNotebook reads an nbformat 4 notebook.
+func readNotebook(path string) (*notebook, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
 	var nb notebook
 	if err := json.Unmarshal(b, &nb); err != nil {
-		return summary{}, nil, fmt.Errorf("not a notebook: %v", err)
+		return nil, fmt.Errorf("not a notebook: %v", err)
 	}
 	if nb.NBFormat == nil || *nb.NBFormat != 4 {
-		return summary{}, nil, errors.New("not an nbformat 4 notebook (missing or different \"nbformat\")")
+		return nil, errors.New("not an nbformat 4 notebook (missing or different \"nbformat\")")
 	}
-	sum, problems := check(&nb, opts)
-	return sum, problems, nil
+	return &nb, nil
 }
 
 // check returns one message per problem found in nb, in cell order.

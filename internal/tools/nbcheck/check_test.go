@@ -110,6 +110,58 @@ func TestRun(t *testing.T) {
 				"ok   testdata/text_only.ipynb: 1 code cells executed, 0 rich outputs",
 			},
 		},
+		{
+			// Output: "kappa 0.762 (95% interval 0.603 to 0.949)" and an HTML cell "39&nbsp;of&nbsp;70".
+			// 0.603, 0.949 and "39 of 70" (entities decoded, tags and spaces collapsed) are shown;
+			// 0.60 is only the start of 0.603, 0.76 of 0.762, 62 is nowhere; [silent] printed
+			// nothing, [read] is markdown and [gone] does not exist.
+			name: "quoted figures",
+			args: []string{td("quotes.ipynb")},
+			code: 1,
+			want: []string{
+				`FAIL testdata/quotes.ipynb: cell 3 [read] "The interval runs from 0.603 to 0.949; 3...": quotes "0.60" from cell [kappa], whose output does not show it: correct the prose or the marker`,
+				`FAIL testdata/quotes.ipynb: cell 3 [read] "The interval runs from 0.603 to 0.949; 3...": quotes "0.76" from cell [kappa], whose output does not show it: correct the prose or the marker`,
+				`FAIL testdata/quotes.ipynb: cell 3 [read] "The interval runs from 0.603 to 0.949; 3...": quotes "62" from cell [kappa], whose output does not show it: correct the prose or the marker`,
+				`FAIL testdata/quotes.ipynb: cell 3 [read] "The interval runs from 0.603 to 0.949; 3...": quotes "1" from cell [silent], which has no output (run the notebook)`,
+				`FAIL testdata/quotes.ipynb: cell 3 [read] "The interval runs from 0.603 to 0.949; 3...": quotes "0.603" from cell [read], which is not a code cell`,
+				`FAIL testdata/quotes.ipynb: cell 3 [read] "The interval runs from 0.603 to 0.949; 3...": quotes "0.603" from cell [gone], which does not exist`,
+			},
+		},
+		{
+			// [four] has 4 lines and two trailing blank ones, [five] 5; markdown is not counted.
+			name: "max lines",
+			args: []string{"-max-lines", "4", td("long.ipynb")},
+			code: 1,
+			want: []string{`FAIL testdata/long.ipynb: cell 3 [five] "a := 1": 5 lines of code, more than 4 (-max-lines): move plumbing into notebooks/nbkit or a package, or split the cell`},
+		},
+		{
+			name: "max lines not reached",
+			args: []string{"-max-lines", "5", td("long.ipynb")},
+			code: 0,
+			want: []string{"ok   testdata/long.ipynb: 2 code cells executed, 0 rich outputs"},
+		},
+		{
+			// [same] differs only in timings, execution count, output metadata, the order of
+			// MIME keys, how its text is split into a list and whether the printed line comes
+			// before or after the display: equal. [changed] prints 0.25 for
+			// 0.5 on its second line; [edited] has another source; [added] and [dropped] are
+			// in one notebook each.
+			name: "against the committed outputs",
+			args: []string{"-against", td("committed.ipynb"), td("fresh.ipynb")},
+			code: 1,
+			want: []string{
+				`FAIL testdata/fresh.ipynb: cell 2 [changed] "%%": output differs from testdata/committed.ipynb: output line 2 was "0.5", is now "0.25" (if the change is meant, commit the fresh outputs: scripts/run-notebooks.sh --update)`,
+				`FAIL testdata/fresh.ipynb: cell 3 [edited] "%%": its source differs from testdata/committed.ipynb (regenerate it: scripts/nbgen.py)`,
+				`FAIL testdata/fresh.ipynb: cell 4 [added] "y := 2": not in testdata/committed.ipynb (regenerate it: scripts/nbgen.py)`,
+				`FAIL testdata/fresh.ipynb: cell [dropped] of testdata/committed.ipynb is not in the executed notebook`,
+			},
+		},
+		{
+			name: "against itself",
+			args: []string{"-against", td("committed.ipynb"), td("committed.ipynb")},
+			code: 0,
+			want: []string{"ok   testdata/committed.ipynb: 4 code cells executed, 1 rich outputs"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,6 +189,12 @@ func TestRunMissingFile(t *testing.T) {
 }
 
 func TestRunUsage(t *testing.T) {
+	for _, args := range [][]string{{"-against", "a.ipynb", "b.ipynb", "c.ipynb"}, {"-max-lines", "-1", "x.ipynb"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 || stdout.Len() > 0 {
+			t.Errorf("run(%q) = %d with stdout %q, want 2 and nothing", args, code, stdout.String())
+		}
+	}
 	for _, args := range [][]string{nil, {"-no-such-flag", "x.ipynb"}} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != 2 {

@@ -9,7 +9,7 @@
 //
 // Usage:
 //
-//	nbcheck [-require-rich] [-q] FILE.ipynb...
+//	nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-q] FILE.ipynb...
 //
 // A notebook fails when
 //
@@ -19,7 +19,23 @@
 //   - a code cell with non-blank source has no execution_count (it never ran,
 //     for example because execution stopped at an earlier cell);
 //   - with -require-rich: no output anywhere carries an image/* or text/html
-//     representation (the notebook was meant to show a table or chart).
+//     representation (the notebook was meant to show a table or chart);
+//   - with -max-lines N: a code cell has more than N lines of source (not
+//     counting trailing blank lines);
+//   - a markdown cell quotes a figure that the named code cell's output does
+//     not show. scripts/nbgen.py turns a marker {{cell-id: 0.603}} in a
+//     notebook source into the text 0.603 and a quote {"cell": "cell-id",
+//     "text": "0.603"} in the cell's metadata.evalbook.quotes. The figure
+//     must appear in that cell's stream, text/plain, text/markdown or
+//     text/html output (tags removed, white space collapsed) as a whole
+//     figure: "0.60" is not found in "0.603";
+//   - with -against COMMITTED.ipynb (one FILE only): a code cell's outputs
+//     differ from those of the cell with the same id in COMMITTED, or a
+//     code cell is in one notebook only. A cell's stdout, its stderr and its
+//     other outputs (in order, every MIME representation) are compared; the
+//     interleaving of printed text with displays is not, since it depends on
+//     timing, and neither are cell and output metadata (where nbclient
+//     records timings) or execution counts.
 //
 // Each problem is printed as "FAIL file: cell N [id]: message"; a clean
 // notebook prints one "ok" line unless -q is given. Exit status: 0 when every
@@ -43,9 +59,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var opts options
 	fs.BoolVar(&opts.requireRich, "require-rich", false, "fail a notebook that has no image/* or text/html output")
+	fs.IntVar(&opts.maxLines, "max-lines", 0, "fail a code cell with more than `N` lines of source (0: no limit)")
+	fs.StringVar(&opts.against, "against", "", "fail when the outputs differ from those of the committed notebook `FILE` (one notebook only)")
 	quiet := fs.Bool("q", false, "print only failures")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nbcheck [-require-rich] [-q] FILE.ipynb...")
+		fmt.Fprintln(stderr, "usage: nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-q] FILE.ipynb...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -56,6 +74,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
+		return 2
+	}
+	if opts.against != "" && fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "nbcheck: -against compares one notebook; give one FILE.ipynb")
+		return 2
+	}
+	if opts.maxLines < 0 {
+		fmt.Fprintln(stderr, "nbcheck: -max-lines must be 0 (no limit) or more")
 		return 2
 	}
 	status := 0
