@@ -218,9 +218,8 @@ type ltmModel struct {
 	obs      []float64
 	z, ghw   []float64
 	J        int
-	pr, pxz  [][]float64 // scratch: pr[q][j], p.xz[p][q]
-	px       []float64
-	scratchQ []float64
+	pr, pxz [][]float64 // scratch: pr[q][j], p.xz[p][q]
+	px      []float64
 }
 
 // ltmProb is ltm's probs(): plogis clamped away from 0 and 1.
