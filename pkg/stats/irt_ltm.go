@@ -214,10 +214,10 @@ func logitMLE(x, y, w []float64) (c, a float64, ok bool) {
 // ltmModel is the data and quadrature ltm's EM, loglikltm and scoreltm
 // work on.
 type ltmModel struct {
-	resp     [][]int8
-	obs      []float64
-	z, ghw   []float64
-	J        int
+	resp    [][]int8
+	obs     []float64
+	z, ghw  []float64
+	J       int
 	pr, pxz [][]float64 // scratch: pr[q][j], p.xz[p][q]
 	px      []float64
 }
