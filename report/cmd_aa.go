@@ -7,7 +7,7 @@ import (
 	"github.com/evalbook/evalbook/report/internal/cli"
 )
 
-var aaCommand = cli.Command{Name: "aa", Summary: "noise floor from two stored runs of the same system: flip rate with interval", Run: runAA, ReadsNoFile: true}
+var aaCommand = cli.Command{Name: "aa", Summary: "noise floor from two or more stored runs of the same system: flip rate with interval, within- and between-item variance, flaky items", Run: runAA, ReadsNoFile: true}
 
 func runAA(e *cli.Env) error {
 	fs := cli.NewFlags(e, "aa")
@@ -19,15 +19,15 @@ func runAA(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	if len(args) != 2 {
-		return cli.Usagef("aa: give two RUNs of the same system (see evalbook runs list)")
+	if len(args) < 2 {
+		return cli.Usagef("aa: give two or more RUNs of the same system (see evalbook runs list)")
 	}
 	st, err := cli.ReadStore(path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	r, err := st.AA(e.Ctx, args[0], args[1], conf.Level())
+	r, err := st.AARuns(e.Ctx, args, conf.Level())
 	if errors.Is(err, store.ErrSameRun) {
 		return cli.Usagef("aa: %v", err)
 	}

@@ -46,6 +46,7 @@ func runTaskRun(e *cli.Env) error {
 		prices     = cli.InputFlag(fs, "prices", "", "dated price `FILE` (JSON: date, currency, models.<name>.prompt_per_million, completion_per_million) to turn tokens into cost")
 		batch      = cli.AddBatchFlags(fs)
 		perChoice  = fs.Bool("per-choice", false, "score each choice with its own request (default: one request per item with every choice as a prompt list)")
+		stopWhen   = fs.Float64("stop-when", 0, "stop each task once the anytime-valid confidence sequence of its main metric (acc; the match metric of a generative task) is at most `WIDTH` wide, e.g. 0.1; items go in a shuffle seeded by --seed, in blocks of 2 x concurrency")
 	)
 	var endpoints cli.MultiFlag
 	fs.Var(&endpoints, "endpoint", "OpenAI-compatible base `URL`, e.g. http://127.0.0.1:8000/v1; give it again to spread the requests over several servers")
@@ -63,6 +64,16 @@ func runTaskRun(e *cli.Env) error {
 	sh, shards, err := tasks.ParseShard(*shard)
 	if err != nil {
 		return cli.Usagef("task run: --%v", err)
+	}
+	if *stopWhen != 0 {
+		switch {
+		case !(*stopWhen > 0 && *stopWhen <= 1):
+			return cli.Usagef("task run: --stop-when %v: want an interval width above 0 and at most 1, e.g. 0.1", *stopWhen)
+		case shards > 1:
+			return cli.Usagef("task run: --stop-when needs the whole task in one run; leave out --shard %s", *shard)
+		case *batch.On:
+			return cli.Usagef("task run: --stop-when stops sending requests as soon as the interval is narrow enough, --batch sends them all at once: use one of them")
+		}
 	}
 	pr, err := tasks.ReadPricesFile(*prices)
 	if err != nil {
@@ -122,7 +133,8 @@ func runTaskRun(e *cli.Env) error {
 		}
 		client = spread
 	}
-	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.S.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice}
+	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.S.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice,
+		StopWhen: *stopWhen, StopConfidence: confidence.Level()}
 	if *batch.On {
 		reqs, err := tasks.Requests(e.Ctx, runOpt)
 		if err != nil {

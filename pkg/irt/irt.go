@@ -145,6 +145,10 @@ type Options struct {
 	Points            int     // quadrature points (0: 41)
 	MinDiscrimination float64 // 0: 0.2
 	Confidence        float64 // 0: 0.95
+	// Emulate "ltm" fits as R's ltm(X ~ z1) does with its default control
+	// (stats.IRTOptions.Emulate), to reproduce its figures; Points is
+	// then not used.
+	Emulate string
 }
 
 // Item is one item's parameters.
@@ -193,6 +197,8 @@ type Result struct {
 	LogLik     float64 `json:"log_likelihood"`
 	Iterations int     `json:"iterations"`
 	Converged  bool    `json:"converged"`
+	// Emulate is "ltm" when the fit reproduces R's ltm (Options.Emulate).
+	Emulate string `json:"emulate,omitempty"`
 	// Alpha is Cronbach's alpha over the subjects who answered every
 	// fitted item (null when fewer than two did).
 	Alpha           *float64          `json:"alpha"`
@@ -218,6 +224,9 @@ func ptr(x float64) *float64 {
 // line: fewer than two subjects, fewer than two items left once constant
 // items are set aside.
 func Analyze(responses []Response, source string, others []Response, opt Options) (*Result, error) {
+	if opt.Emulate != "" && opt.Emulate != stats.EmulateLTM {
+		return nil, fmt.Errorf("irt: emulate %q: the only algorithm evalbook reproduces is %q (R's ltm)", opt.Emulate, stats.EmulateLTM)
+	}
 	if opt.MinDiscrimination == 0 {
 		opt.MinDiscrimination = 0.2
 	}
@@ -289,7 +298,8 @@ func Analyze(responses []Response, source string, others []Response, opt Options
 		return m
 	}
 	resp := matrix(responses, subjIdx, len(subjects))
-	fit := stats.Fit2PL(resp, nil, stats.IRTOptions{Points: opt.Points})
+	res.Emulate = opt.Emulate
+	fit := stats.Fit2PL(resp, nil, stats.IRTOptions{Points: opt.Points, Emulate: opt.Emulate})
 	res.Points, res.LogLik, res.Iterations, res.Converged, res.BlockDiagonalSE = len(fit.Nodes), fit.LogLik, fit.Iterations, fit.Converged, fit.BlockDiagonal
 	// Cronbach's alpha on the subjects who answered every fitted item.
 	var complete [][]float64
@@ -419,7 +429,11 @@ func cell(x *float64) string {
 func (r *Result) WriteText(w io.Writer) error {
 	var s strings.Builder
 	fmt.Fprintf(&s, "2PL item response model: %s, %d items fitted (%d constant left out), %d subjects\n", r.Source, len(r.Items), len(r.ConstantItems), len(r.Subjects))
-	fmt.Fprintf(&s, "marginal maximum likelihood, %d Gauss-Hermite points, EM: log-likelihood %.4f after %d iterations (converged: %t)\n", r.Points, r.LogLik, r.Iterations, r.Converged)
+	if r.Emulate == stats.EmulateLTM {
+		fmt.Fprintf(&s, "R ltm's algorithm (%d Gauss-Hermite points, 40 EM iterations, then BFGS): log-likelihood %.4f after %d iterations (converged: %t)\n", r.Points, r.LogLik, r.Iterations, r.Converged)
+	} else {
+		fmt.Fprintf(&s, "marginal maximum likelihood, %d Gauss-Hermite points, EM: log-likelihood %.4f after %d iterations (converged: %t)\n", r.Points, r.LogLik, r.Iterations, r.Converged)
+	}
 	fmt.Fprintln(&s, "P(right | θ) = 1 / (1 + exp(−a (θ − b))), θ ~ N(0, 1); a discrimination, b difficulty")
 	if r.Alpha != nil {
 		fmt.Fprintf(&s, "Cronbach's alpha %.4f over %d subjects who answered every item\n", *r.Alpha, r.AlphaSubjects)

@@ -67,6 +67,33 @@ func TestLSAT(t *testing.T) {
 	}
 }
 
+// With Emulate "ltm" the LSAT fit is R's ltm(LSAT ~ z1)'s to the 4
+// decimals issue 28 quotes (stats.TestFit2PLLTMLSAT shows the steps).
+func TestLSATEmulateLTM(t *testing.T) {
+	f, err := os.Open("testdata/lsat.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := File(f, "testdata/lsat.csv", nil, "", Options{Emulate: "ltm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantB := []string{"-3.3597", "-1.3696", "-0.2799", "-1.8659", "-3.1236"}
+	wantA := []string{"0.8254", "0.7229", "0.8905", "0.6886", "0.6575"}
+	for j, it := range res.Items {
+		if b, a := strconv.FormatFloat(it.Difficulty, 'f', 4, 64), strconv.FormatFloat(it.Discrimination, 'f', 4, 64); b != wantB[j] || a != wantA[j] {
+			t.Errorf("%s: b %s a %s, want %s %s", it.Item, b, a, wantB[j], wantA[j])
+		}
+	}
+	if ll := strconv.FormatFloat(res.LogLik, 'f', 2, 64); ll != "-2466.65" || res.Emulate != "ltm" || res.Points != 21 {
+		t.Errorf("log-likelihood %s, emulate %q, %d points", ll, res.Emulate, res.Points)
+	}
+	if _, err := File(strings.NewReader("subject,item,pass\na,q1,1\nb,q1,0\n"), "x.csv", nil, "", Options{Emulate: "mirt"}); err == nil || !strings.Contains(err.Error(), "ltm") {
+		t.Errorf("emulate mirt: %v", err)
+	}
+}
+
 // An item that runs against the others gets a negative discrimination and
 // is flagged; alpha rises without it.
 func TestFlags(t *testing.T) {

@@ -11,6 +11,12 @@ type IRTOptions struct {
 	Points  int     // quadrature points (0: 41)
 	MaxIter int     // EM iterations (0: 5,000)
 	Tol     float64 // parameter tolerance (0: 1e-7)
+	// Emulate "ltm" reproduces R's ltm(X ~ z1) with its default control
+	// step for step (see fit2PLLTM) instead of the maximum likelihood:
+	// its 21-point quadrature, start values, 40 EM iterations and BFGS,
+	// which stops a little short of the maximum. Points, MaxIter and Tol
+	// are then not used.
+	Emulate string
 }
 
 // IRTFit is a two-parameter logistic (2PL) model fitted by marginal
@@ -131,6 +137,9 @@ func Fit2PL(resp [][]int8, weights []float64, opt IRTOptions) IRTFit {
 		for i := range weights {
 			weights[i] = 1
 		}
+	}
+	if opt.Emulate == EmulateLTM {
+		return fit2PLLTM(resp, weights)
 	}
 	if opt.Points <= 0 {
 		opt.Points = 41

@@ -31,11 +31,14 @@ func lsatData() ([][]int8, []float64) {
 // -3.1236), discriminations (0.8254, 0.7229, 0.8905, 0.6886, 0.6575),
 // log-likelihood -2466.65. The log-likelihood agrees to its 2 decimals;
 // the parameters to 0.0025. The likelihood is flat along items 1 and 5
-// (their difficulties have standard errors near 0.87), and ltm's
-// quasi-Newton stops a little short of the maximum: the log-likelihood at
-// ltm's rounded estimates is below the one Fit2PL reaches, so Fit2PL's
-// estimates are the closer to the maximum. The fit does not move with the
-// number of quadrature points (10 to 61 give the same 4 decimals).
+// (their difficulties have standard errors near 0.87), and ltm stops a
+// little short of the maximum (40 EM iterations, then BFGS until a step
+// gains less than 1.5e-8 relative): the log-likelihood at ltm's rounded
+// estimates is below the one Fit2PL reaches, so Fit2PL's estimates are
+// the closer to the maximum. TestFit2PLLTMLSAT reproduces ltm's own
+// algorithm (IRTOptions{Emulate: "ltm"}) to the 4 decimals. The fit does
+// not move with the number of quadrature points (10 to 61 give the same
+// 4 decimals).
 func TestFit2PLLSAT(t *testing.T) {
 	resp, w := lsatData()
 	f := Fit2PL(resp, w, IRTOptions{})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -15,12 +16,19 @@ import (
 // AAResult is the noise floor measured from two runs of the same system
 // on the same data (an A/A test).
 type AAResult struct {
-	Kind       string            `json:"kind"` // always "aa"
-	A          RunRef            `json:"a"`
-	B          RunRef            `json:"b"`
-	Confidence float64           `json:"confidence"`
-	Metrics    []AAMetric        `json:"metrics"`
-	Warnings   []results.Warning `json:"warnings"`
+	Kind       string     `json:"kind"` // always "aa"
+	A          RunRef     `json:"a"`
+	B          RunRef     `json:"b"`
+	Confidence float64    `json:"confidence"`
+	Metrics    []AAMetric `json:"metrics"`
+	// Others are the runs given after A and B (aa RUN RUN RUN...): the
+	// flip rates and deltas are A's and B's; Repeats use every run.
+	Others []RunRef `json:"others,omitempty"`
+	// Repeats decomposes each metric over all the runs, one sample per
+	// item per run (Replicates): within- and between-item parts, the
+	// rerun noise of a difference, and the flaky items.
+	Repeats  []Replicates      `json:"repeats"`
+	Warnings []results.Warning `json:"warnings"`
 }
 
 // AAMetric is one metric's noise floor.
@@ -56,20 +64,33 @@ var ErrSameRun = errors.New("the same run given as A and B")
 // comparable give a *NotComparableError; a and b naming one run (1 and
 // 1, or last and its id), ErrSameRun.
 func (s *Store) AA(ctx context.Context, a, b string, confidence float64) (*AAResult, error) {
+	return s.AARuns(ctx, []string{a, b}, confidence)
+}
+
+// AARuns is AA over two or more runs of the same system on the same
+// data: the flip rates and deltas of the first two, and the repeated-
+// samples decomposition (Replicates) of each metric over all of them.
+// Every run must be comparable with the first; two references naming
+// one run give ErrSameRun.
+func (s *Store) AARuns(ctx context.Context, refs []string, confidence float64) (*AAResult, error) {
 	if confidence == 0 {
 		confidence = 0.95
 	}
-	ida, err := s.Resolve(ctx, a)
-	if err != nil {
-		return nil, err
+	if len(refs) < 2 {
+		return nil, fmt.Errorf("aa: %d runs given; want two or more runs of the same system", len(refs))
 	}
-	idb, err := s.Resolve(ctx, b)
-	if err != nil {
-		return nil, err
+	ids := make([]int64, len(refs))
+	for i, ref := range refs {
+		id, err := s.Resolve(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		if j := slices.Index(ids[:i], id); j >= 0 {
+			return nil, fmt.Errorf("%w: %s and %s are both run %d; compared with itself a run flips nothing, and a margin of 0 says nothing about the noise: give two runs of the same system on the same data (record it twice)", ErrSameRun, refs[j], ref, id)
+		}
+		ids[i] = id
 	}
-	if ida == idb {
-		return nil, fmt.Errorf("%w: %s and %s are both run %d; compared with itself a run flips nothing, and a margin of 0 says nothing about the noise: give two runs of the same system on the same data (record it twice)", ErrSameRun, a, b, ida)
-	}
+	a, b := refs[0], refs[1]
 	ra, rb, metrics, err := s.loadPair(ctx, a, b, nil)
 	if err != nil {
 		return nil, err
@@ -103,6 +124,25 @@ func (s *Store) AA(ctx context.Context, a, b string, confidence float64) (*AARes
 		am.SuggestedMargin = math.Max(math.Abs(am.DeltaLow), math.Abs(am.DeltaHigh))
 		res.Metrics = append(res.Metrics, am)
 	}
+	rd := []*runData{ra, rb}
+	if len(ids) > 2 {
+		more, err := s.loadRuns(ctx, ids[2:], metrics)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range more {
+			res.Others = append(res.Others, refOf(d.Run))
+		}
+		rd = append(rd, more...)
+	}
+	res.Repeats = []Replicates{}
+	for _, m := range metrics {
+		rep, err := replicatesOf(rd, m)
+		if err != nil {
+			return nil, err
+		}
+		res.Repeats = append(res.Repeats, rep)
+	}
 	if res.Warnings == nil {
 		res.Warnings = []results.Warning{}
 	}
@@ -112,7 +152,11 @@ func (s *Store) AA(ctx context.Context, a, b string, confidence float64) (*AARes
 // WriteText writes the noise floor as text.
 func (r *AAResult) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "A: %s\nB: %s\n\n", r.A, r.B)
+	fmt.Fprintf(ew, "A: %s\nB: %s\n", r.A, r.B)
+	for _, o := range r.Others {
+		fmt.Fprintf(ew, "also: %s\n", o)
+	}
+	fmt.Fprintln(ew)
 	for _, t := range r.Tables() {
 		if err := t.WriteText(ew); err != nil {
 			return err
@@ -134,5 +178,10 @@ func (r *AAResult) Tables() []results.Table {
 		t.Rows = append(t.Rows, []string{show(m.Metric), strconv.Itoa(m.N), strconv.Itoa(m.Flips), f(m.FlipRate), f(m.FlipLow), f(m.FlipHigh),
 			f(m.Delta), f(m.DeltaLow), f(m.DeltaHigh), f(m.SuggestedMargin)})
 	}
-	return append([]results.Table{t}, results.WarningTable(r.Warnings)...)
+	out := []results.Table{t}
+	if len(r.Repeats) > 0 {
+		out = append(out, replicatesTable(r.Repeats, "each run one sample per item (evalbook repeats' decomposition, Miller 2024): s²(item means) = within + between; "+
+			"within_share is the part rerunning explains, noise_sd the standard deviation of the difference in mean between two runs of this system, flaky_items those whose verdict differs between runs"))
+	}
+	return append(out, results.WarningTable(r.Warnings)...)
 }

@@ -84,8 +84,13 @@ type GateResult struct {
 	Decision   string `json:"decision"`
 	// Sequential is set when GateOptions.Sequential decided: Regression
 	// and Decision are then its.
-	Sequential *SequentialGate   `json:"sequential,omitempty"`
-	Warnings   []results.Warning `json:"warnings"`
+	Sequential *SequentialGate `json:"sequential,omitempty"`
+	// Noise is set when the store holds other runs that repeat the
+	// baseline (same command and model, comparable, with the metric):
+	// the metric's repeated-samples decomposition over the baseline and
+	// them (Replicates), the noise floor a margin should clear.
+	Noise    *Replicates       `json:"noise,omitempty"`
+	Warnings []results.Warning `json:"warnings"`
 }
 
 // Gate decides whether candidate regressed from baseline on a metric by
@@ -130,7 +135,11 @@ func (s *Store) Gate(ctx context.Context, baseline, candidate string, opt GateOp
 			}
 		}
 	}
-	return gateOf(refOf(ra.Run), refOf(rb.Run), old, new, nov, p, ws, opt), nil
+	g := gateOf(refOf(ra.Run), refOf(rb.Run), old, new, nov, p, ws, opt)
+	if g.Noise, err = s.baselineReplicates(ctx, ra.Run, rb.Run, opt.Metric); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 func gateOf(base, cand RunRef, old, new []float64, nov int, p pairing, ws []results.Warning, opt GateOptions) *GateResult {
@@ -213,6 +222,11 @@ func (g *GateResult) WriteText(w io.Writer) error {
 			q.Method, q.Decision, q.N, ppText(q.Delta))
 	}
 	fmt.Fprintln(ew, g.Decision)
+	if q := g.Noise; q != nil {
+		z := stats.NormalQuantile(g.Confidence)
+		fmt.Fprintf(ew, "noise floor from %d runs of the baseline's system (%d items): a rerun alone moves the mean by sd %s (%s one-sided: %s); within-item share %s, %d flaky items\n",
+			len(q.Runs), q.Items, ppText(q.NoiseSD)[1:], confText(g.Confidence), ppText(z * q.NoiseSD)[1:], pctText(q.WithinShare), q.FlakyItems)
+	}
 	for _, t := range results.WarningTable(g.Warnings) {
 		fmt.Fprintln(ew)
 		if err := t.WriteText(ew); err != nil {
@@ -238,5 +252,9 @@ func (g *GateResult) Tables() []results.Table {
 			results.Column{Name: "sequential_ci_high", Kind: results.KindRate})
 		t.Rows[0] = append(t.Rows[0], q.Decision, strconv.Itoa(q.N), f(q.Delta), f(q.CILow), f(q.CIHigh))
 	}
-	return append([]results.Table{t}, results.WarningTable(g.Warnings)...)
+	out := []results.Table{t}
+	if g.Noise != nil {
+		out = append(out, replicatesTable([]Replicates{*g.Noise}, "the baseline and the stored runs that repeat it (same command and model, comparable), one sample per item per run: the rerun noise the margin should clear"))
+	}
+	return append(out, results.WarningTable(g.Warnings)...)
 }

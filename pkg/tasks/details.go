@@ -49,6 +49,9 @@ type HeaderTask struct {
 	// recorded have none: Score then reports the kind's metrics under
 	// the rules those runs used (see Score).
 	Metrics []string `json:"metrics,omitempty"`
+	// Stop, in a run with --stop-when, says where the task stopped; its
+	// samples are then the prefix of the shuffled order it counted.
+	Stop *Stop `json:"stop,omitempty"`
 }
 
 // Sample is one item's record: its prompt, the few-shot examples used,
@@ -238,8 +241,12 @@ func Merge(parts []*Details) (*Details, error) {
 		counts[order[s.Task]]++
 	}
 	for i, t := range h.Tasks {
-		if counts[i] != t.Items {
-			return nil, fmt.Errorf("merge: %s has %d of its %d items", t.Spec, counts[i], t.Items)
+		want := t.Items
+		if t.Stop != nil {
+			want = t.Stop.Items // a run stopped by --stop-when (never sharded) keeps its prefix
+		}
+		if counts[i] != want {
+			return nil, fmt.Errorf("merge: %s has %d of its %d items", t.Spec, counts[i], want)
 		}
 	}
 	return out, nil

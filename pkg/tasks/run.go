@@ -38,6 +38,11 @@ type Options struct {
 	// client's own concurrency bounds the requests in flight.
 	Workers  int
 	Progress func(done, total int)
+	// StopWhen, above 0, stops each task once the anytime-valid
+	// confidence sequence of its main metric is at most StopWhen wide
+	// (see StopSequence); StopConfidence is its confidence (default
+	// 0.95). It needs a whole run (no shards).
+	StopWhen, StopConfidence float64
 }
 
 type job struct {
@@ -65,6 +70,20 @@ func Run(ctx context.Context, opt Options) (*Details, error) {
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = 64
+	}
+	if opt.StopWhen != 0 {
+		if !(opt.StopWhen > 0 && opt.StopWhen <= 1) {
+			return nil, fmt.Errorf("tasks: stop width %v: want a width above 0 and at most 1", opt.StopWhen)
+		}
+		if opt.Shards > 1 {
+			return nil, errors.New("tasks: stopping when the interval is narrow enough needs the whole task in one run, not a shard (each shard would stop on its own items)")
+		}
+		if opt.StopConfidence == 0 {
+			opt.StopConfidence = 0.95
+		}
+		if !(opt.StopConfidence > 0 && opt.StopConfidence < 1) {
+			return nil, fmt.Errorf("tasks: stop confidence %v: want a level between 0 and 1", opt.StopConfidence)
+		}
 	}
 	d := &Details{Header: Header{Format: DetailsFormat, Model: opt.Model, Endpoint: opt.Endpoint, Seed: opt.Seed, Shard: opt.Shard, Shards: opt.Shards, PerChoice: opt.PerChoice}}
 	var jobs []job
@@ -100,13 +119,29 @@ func Run(ctx context.Context, opt Options) (*Details, error) {
 	for i := range jobs {
 		jobs[i].out = &d.Samples[i]
 	}
+	var done atomic.Int64
+	if opt.StopWhen > 0 {
+		if err := runStopping(ctx, opt, d, jobs, &done); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+	if err := runJobs(ctx, opt, jobs, &done, len(jobs)); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// runJobs works on jobs with opt.Workers workers; done counts the items
+// finished for opt.Progress (of total).
+func runJobs(ctx context.Context, opt Options, jobs []job, done *atomic.Int64, total int) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		next, done atomic.Int64
-		stopOnce   sync.Once
-		stopErr    error
-		wg         sync.WaitGroup
+		next     atomic.Int64
+		stopOnce sync.Once
+		stopErr  error
+		wg       sync.WaitGroup
 	)
 	for range min(opt.Workers, len(jobs)) {
 		wg.Add(1)
@@ -122,19 +157,16 @@ func Run(ctx context.Context, opt Options) (*Details, error) {
 					return
 				}
 				if n := done.Add(1); opt.Progress != nil {
-					opt.Progress(int(n), len(jobs))
+					opt.Progress(int(n), total)
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	if stopErr != nil {
-		return nil, stopErr
+		return stopErr
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return ctx.Err()
 }
 
 // fatal reports whether a call's error stops the run rather than failing
@@ -377,7 +409,7 @@ func (r *recorder) Sample(_ context.Context, req llm.SampleRequest) (llm.Sampled
 // the cache before Run.
 func Requests(ctx context.Context, opt Options) ([]llm.SampleRequest, error) {
 	rec := &recorder{}
-	opt.Client, opt.Progress = rec, nil
+	opt.Client, opt.Progress, opt.StopWhen = rec, nil, 0
 	if _, err := Run(ctx, opt); err != nil {
 		return nil, err
 	}

@@ -69,6 +69,9 @@ type TaskResult struct {
 	Failed   int      `json:"failed"`
 	Metrics  []Metric `json:"metrics"`
 	Tokens   Tokens   `json:"tokens"`
+	// Stop is the header's record of a run stopped by --stop-when: the
+	// items counted and the confidence sequence's interval there.
+	Stop *Stop `json:"stop,omitempty"`
 }
 
 // Metric is one figure with its interval: Wilson for the proportions
@@ -147,7 +150,7 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 			legacy = append(legacy, ht.Spec)
 		}
 		r.addDefs(pl.metrics)
-		tr := TaskResult{Task: ht.Spec, Suite: sp[0].Suite, Name: sp[0].Task, Language: sp[0].Language, Kind: ht.Kind, Shots: sp[0].Shots, TaskHash: ht.TaskHash, Tokens: Tokens{Role: "model"}}
+		tr := TaskResult{Task: ht.Spec, Suite: sp[0].Suite, Name: sp[0].Task, Language: sp[0].Language, Kind: ht.Kind, Shots: sp[0].Shots, TaskHash: ht.TaskHash, Tokens: Tokens{Role: "model"}, Stop: ht.Stop}
 		ss := by[ht.Spec]
 		all = append(all, ss...)
 		tr.Items = len(ss)
@@ -535,7 +538,21 @@ func (r *Result) Tables() []results.Table {
 			t.Rows = append(t.Rows, []string{tr.Suite + "|" + tr.Name, tr.Language, tr.Kind, strconv.Itoa(tr.Shots), id, strconv.Itoa(m.N), ff(m.Value), ff(m.CILow), ff(m.CIHigh), strconv.Itoa(tr.Failed)})
 		}
 	}
-	return append([]results.Table{t}, results.WarningTable(r.Warnings)...)
+	out := []results.Table{t}
+	st := results.Table{Title: "Stopped early", Note: "task run --stop-when: the items counted (a prefix of a seeded shuffle) and the anytime-valid confidence sequence's interval there",
+		Columns: []results.Column{{Name: "task"}, {Name: "language"}, {Name: "metric"}, {Name: "stopped"}, {Name: "items", Kind: results.KindNumber}, {Name: "of", Kind: results.KindNumber},
+			{Name: "value", Kind: results.KindRate}, {Name: "cs_low", Kind: results.KindRate}, {Name: "cs_high", Kind: results.KindRate}, {Name: "width_asked", Kind: results.KindNumber},
+			{Name: "not_sent", Kind: results.KindNumber}, {Name: "discarded", Kind: results.KindNumber}}}
+	for _, tr := range r.Tasks {
+		if s := tr.Stop; s != nil {
+			st.Rows = append(st.Rows, []string{tr.Suite + "|" + tr.Name, tr.Language, s.Metric, strconv.FormatBool(s.Stopped), strconv.Itoa(s.Items), strconv.Itoa(s.Of),
+				ff(s.Value), ff(s.CILow), ff(s.CIHigh), ff(s.Width), strconv.Itoa(s.NotSent), strconv.Itoa(s.Discarded)})
+		}
+	}
+	if len(st.Rows) > 0 {
+		out = append(out, st)
+	}
+	return append(out, results.WarningTable(r.Warnings)...)
 }
 
 // WriteText writes the figures as a table.
@@ -566,6 +583,13 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, tr := range r.Tasks {
+		if tr.Stop != nil {
+			if _, err := fmt.Fprintf(w, "%s|%s %s: %s\n", tr.Suite, tr.Name, tr.Language, tr.Stop); err != nil {
+				return err
+			}
+		}
 	}
 	for _, wn := range r.Warnings {
 		if _, err := fmt.Fprintf(w, "warning (%s, %d): %s\n", wn.Code, wn.Count, wn.Message); err != nil {
