@@ -82,7 +82,7 @@ func runAgree(e *cli.Env) error {
 		rep = res.Agreement()
 	}
 	if export.XLSX != "" || export.HTML != "" {
-		if err := export.WriteFiles(e, "evalbook agree", rep.Tables()); err != nil {
+		if err := export.WriteReport(e, "evalbook agree", rep); err != nil {
 			return err
 		}
 	}

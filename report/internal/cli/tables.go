@@ -25,6 +25,17 @@ func AddTableExportFlags(fs *flag.FlagSet) *TableExport {
 	return t
 }
 
+// WriteReport writes r to the files asked for, each atomically, in the
+// report design every command shares (output.WriteReport).
+func (t *TableExport) WriteReport(e *Env, title string, r results.Report) error {
+	done, err := output.WriteReport(title, r, t.XLSX, t.HTML)
+	if t.Counted && len(done) > 0 && done[0] == t.XLSX {
+		done[0] += " (" + Plural(len(r.Tables()), "table", "tables") + ")"
+	}
+	Wrote(e, done)
+	return err
+}
+
 // WriteFiles writes the tables to the files asked for, each atomically.
 func (t *TableExport) WriteFiles(e *Env, title string, tables []results.Table) error {
 	done, err := output.WriteTables(title, tables, t.XLSX, t.HTML)
