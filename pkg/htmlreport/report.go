@@ -131,7 +131,8 @@ const reportCSS = `
 .evalbook .badge.good{background:#2e7d32}.evalbook .badge.bad{background:#c62828}.evalbook .badge.warn{background:#b37400}
 .evalbook .subject{color:#444;overflow-wrap:anywhere}
 .evalbook .card .iv{color:#333;font-size:.92em}
-.evalbook td.text{white-space:pre-wrap;overflow-wrap:anywhere}
+.evalbook td.text{white-space:pre-wrap;overflow-wrap:break-word}
+@media (max-width:600px){.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}}
 .evalbook td.long{min-width:14em;max-width:34em}
 .evalbook svg.chart.grid{max-width:none;min-width:0}
 .evalbook svg.chart.grid[width]{width:auto}

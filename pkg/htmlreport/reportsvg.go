@@ -101,11 +101,19 @@ func valueAxis(c results.ChartSpec) axis {
 	if c.Reference != nil {
 		see(*c.Reference)
 	}
+	if c.Unit == results.UnitPP {
+		see(0) // a difference is read against no change
+	}
 	if math.IsInf(lo, 0) {
 		lo, hi = 0, 1
 	}
 	if c.Unit == results.UnitRate && c.Min == nil && c.Max == nil && lo >= 0 && hi <= 1 {
-		lo, hi = 0, 1
+		// Rates from 0%; to 100% unless they all sit low (flip rates),
+		// where the full scale would squash them.
+		lo = 0
+		if hi > 0.4 {
+			hi = 1
+		}
 	} else if c.Unit == results.UnitRate || c.Unit == results.UnitCount {
 		lo = min(lo, 0)
 	}
@@ -126,6 +134,31 @@ func valueAxis(c results.ChartSpec) axis {
 	return a
 }
 
+// thin keeps every k-th tick so that labels of about w units each fit
+// in span units.
+func (a axis) thin(span, w float64) []float64 {
+	k := 1
+	for len(a.ticks) > 1 && float64((len(a.ticks)-1)/k+1)*(w+10) > span && k < len(a.ticks) {
+		k++
+	}
+	var out []float64
+	for i, t := range a.ticks {
+		if i%k == 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// widest is the width of the widest tick label at font size f.
+func (a axis) widest(f float64) float64 {
+	w := 0.0
+	for _, t := range a.ticks {
+		w = max(w, textWidth(a.tickText(t), f))
+	}
+	return w
+}
+
 func niceStep(x float64) float64 {
 	if x <= 0 || math.IsNaN(x) {
 		return 1
@@ -144,17 +177,17 @@ func niceStep(x float64) float64 {
 func (a axis) tickText(x float64) string {
 	switch a.unit {
 	case results.UnitRate:
-		return strconv.FormatFloat(100*x, 'f', -1, 64) + "%"
+		return strconv.FormatFloat(math.Round(1e6*x)/1e4, 'f', -1, 64) + "%"
 	case results.UnitPP:
-		s := strconv.FormatFloat(100*x, 'f', -1, 64)
+		s := strconv.FormatFloat(math.Round(1e6*x)/1e4, 'f', -1, 64)
 		if x > 0 {
 			s = "+" + s
 		}
-		return s + " pp"
+		return strings.Replace(s, "-", "−", 1) + " pp"
 	case results.UnitRating, results.UnitCount:
 		return results.FormatUnit(results.UnitCount, x)
 	}
-	return strconv.FormatFloat(x, 'g', 4, 64)
+	return strconv.FormatFloat(math.Round(1e9*x)/1e9, 'g', 4, 64)
 }
 
 // pointText is a value and its mark as a chart labels it.
@@ -250,7 +283,7 @@ func barsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	height := plotY + plotH + 8
 	x := func(v float64) float64 { return plotX + (max(a.lo, min(a.hi, v))-a.lo)/(a.hi-a.lo)*plotW }
 	bars := c.Unit == results.UnitRate || c.Unit == results.UnitCount
-	for _, t := range a.ticks {
+	for _, t := range a.thin(plotW, a.widest(lay.small)) {
 		fmt.Fprintf(&body, `<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#dde3ea"/><text x="%s" y="%s" font-size="%s" text-anchor="middle" fill="#555">%s</text>`,
 			n1(x(t)), n1(x(t)), n1(plotY), n1(plotY+plotH), n1(x(t)), n1(plotY-4), n1(lay.small), esc(a.tickText(t)))
 	}
@@ -286,7 +319,10 @@ func barsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			label := pointText(c.Unit, p)
 			lw := textWidth(label, lay.small)
 			right := max(end, hi) + 4
-			if right+lw <= lay.width-2 {
+			if bars && right+lw > lay.width-2 && end-plotX > lw+8 {
+				// No room after the whisker: inside the bar's end, in white.
+				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#fff" text-anchor="end">%s</text>`, n1(end-4), n1(mid+lay.small/3), n1(lay.small), esc(label))
+			} else if right+lw <= lay.width-2 {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333">%s</text>`, n1(right), n1(mid+lay.small/3), n1(lay.small), esc(label))
 			} else if left := min(end, lo) - 4; left-lw >= plotX {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333" text-anchor="end">%s</text>`, n1(left), n1(mid+lay.small/3), n1(lay.small), esc(label))
@@ -508,8 +544,26 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 		}
 	}
 	nc := max(len(c.Columns), 1)
+	sub := func(i, j int) string {
+		if i < len(c.Sub) && j < len(c.Sub[i]) {
+			return c.Sub[i][j]
+		}
+		return ""
+	}
+	twoLines := false
+	for i := range c.Rows {
+		for j := range c.Columns {
+			if s := sub(i, j); s != "" {
+				twoLines = true
+				cellW = max(cellW, textWidth(s, lay.small*0.85)+10)
+			}
+		}
+	}
 	cellW = max(cellW, (lay.width-plotX-8)/float64(nc))
 	cellH := lay.small + 12
+	if twoLines {
+		cellH = lay.small*2 + 14
+	}
 	maxCol := 0.0
 	for _, col := range c.Columns {
 		maxCol = max(maxCol, textWidth(col, lay.small))
@@ -548,8 +602,16 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			if light {
 				color = "#fff"
 			}
-			fmt.Fprintf(&body, `<g><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="#fff"/><text x="%s" y="%s" font-size="%s" text-anchor="middle" fill="%s">%s</text></g>`,
-				esc(row+" · "+col+": "+text), n1(x), n1(y), n1(cellW), n1(cellH), fill, n1(x+cellW/2), n1(y+cellH/2+lay.small/3), n1(lay.small), color, esc(text))
+			tip := row + " · " + col + ": " + text
+			ty := y + cellH/2 + lay.small/3
+			second := ""
+			if s := sub(i, j); s != "" {
+				tip += " (" + s + ")"
+				ty = y + lay.small + 4
+				second = fmt.Sprintf(`<text x="%s" y="%s" font-size="%s" text-anchor="middle" fill="%s">%s</text>`, n1(x+cellW/2), n1(y+cellH-6), n1(lay.small*0.85), color, esc(s))
+			}
+			fmt.Fprintf(&body, `<g><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="#fff"/><text x="%s" y="%s" font-size="%s" font-weight="600" text-anchor="middle" fill="%s">%s</text>%s</g>`,
+				esc(tip), n1(x), n1(y), n1(cellW), n1(cellH), fill, n1(x+cellW/2), n1(ty), n1(lay.small), color, esc(text), second)
 		}
 	}
 	svgOpen(b, c, lay, width, height, true)

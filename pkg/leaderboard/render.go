@@ -209,7 +209,7 @@ func (b *Board) Tables() []results.Table {
 		Columns: []results.Column{{Name: one}, {Name: "best"}, {Name: "runner_up"},
 			{Name: "best_value", Kind: results.KindRate}, {Name: "runner_up_value", Kind: results.KindRate},
 			{Name: "shared", Kind: results.KindNumber}, {Name: "better", Kind: results.KindNumber},
-			{Name: "worse", Kind: results.KindNumber}, {Name: "test"}, {Name: "p", Kind: results.KindNumber}, {Name: "significant"}},
+			{Name: "worse", Kind: results.KindNumber}, {Name: "test"}, {Name: "p", Kind: results.KindP}, {Name: "significant"}},
 	}
 	for _, ld := range b.Leaders {
 		leaders.Rows = append(leaders.Rows, []string{ld.Language, ld.Best, ld.RunnerUp, f(ld.BestValue), f(ld.RunnerValue),

@@ -44,7 +44,7 @@ warnings:
 		}
 		titles = append(titles, tb.Title)
 	}
-	if got := strings.Join(titles, " | "); got != "Comparison: a.csv -> b.csv | Warnings" {
+	if got := strings.Join(titles, " | "); got != "Comparison: a.csv → b.csv | Cases that changed | Warnings" {
 		t.Errorf("tables %s", got)
 	}
 	if got := strings.Join(ts[0].Rows[2], ","); got != "new pass rate,1,0.2065494,1,1/1" {
@@ -53,8 +53,17 @@ warnings:
 	if ts[0].Note != "metric pass, key id, 95% intervals (wilson); sign test exact and two-sided over the flips" {
 		t.Errorf("note %q", ts[0].Note)
 	}
-	c.By, c.Groups = "task", []ComparisonGroup{{Group: "x", N: 1, NewPass: 1, New: 1, Better: 1}}
-	if ts := c.Tables(); len(ts) != 3 || ts[1].Title != "By task" || strings.Join(ts[1].Rows[0], ",") != "x,1,0,1,1,0" {
+	if got := strings.Join(ts[1].Rows[0], ","); got != "better,q1" {
+		t.Errorf("changed case row %s", got)
+	}
+	// The value column's unit follows the row: the change in percentage
+	// points, the p-values as p.
+	if got := ts[0].Cell(3, 1) + " | " + ts[0].Cell(7, 1) + " | " + ts[0].Cell(1, 1); got != "+100.0 pp | 1.000 | 0.0%" {
+		t.Errorf("shown cells %s", got)
+	}
+	// A group row: n, old with its interval, new with its, the change, the flips.
+	c.By, c.Groups = "task", []ComparisonGroup{{Group: "x", N: 1, NewPass: 1, New: 1, Better: 1, OldCIHigh: 0.7934506, NewCILow: 0.2065494, NewCIHigh: 1}}
+	if ts := c.Tables(); len(ts) != 4 || ts[1].Title != "By task" || strings.Join(ts[1].Rows[0], ",") != "x,1,0,0,0.7934506,1,0.2065494,1,1,1,0" {
 		t.Errorf("group table %+v", ts[1])
 	}
 }

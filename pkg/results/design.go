@@ -139,6 +139,9 @@ type ChartSpec struct {
 	Columns []string    `json:"columns,omitempty"`
 	Cells   [][]float64 `json:"-"`
 	Marks   [][]string  `json:"marks,omitempty"`
+	// Sub[i][j], when present, is a second, smaller line of a heatmap
+	// cell (its interval, its tier).
+	Sub [][]string `json:"sub,omitempty"`
 	// Diverging colours a heatmap from red (below Reference, or 0) to
 	// green (above) instead of light to dark.
 	Diverging bool `json:"diverging,omitempty"`

@@ -18,11 +18,15 @@ import (
 var unitFormats = map[string]string{
 	results.UnitRate:   "0.0%",
 	results.UnitPP:     `+0.0" pp";-0.0" pp";0.0" pp"`,
-	results.UnitP:      `[<0.001]"< 0.001";0.000`,
+	results.UnitP:      "0.000", // below 0.001: pFloor's format
 	results.UnitRating: "0",
 	results.UnitCount:  "#,##0",
 	results.UnitNumber: "0.000",
 }
+
+// pFloor is the format of a p-value below 0.001: a literal, as a
+// section condition ([<0.001]) is read differently by every reader.
+const pFloor = `"< 0.001"`
 
 // unitValue is x as a cell of unit holds it.
 func unitValue(unit string, x float64) float64 {
@@ -45,6 +49,9 @@ func (u *unitStyles) style(unit, mark string, bold bool, x float64) (int, error)
 	}
 	if unit == results.UnitNumber && x == math.Trunc(x) {
 		format = "0"
+	}
+	if unit == results.UnitP && x < 0.001 {
+		format = pFloor // the cell keeps the p-value; it reads "< 0.001"
 	}
 	if mark != "" {
 		q := `" ` + strings.ReplaceAll(mark, `"`, `'`) + `"`
@@ -291,6 +298,10 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 			name = "value"
 		}
 		g.set(col, head, name, b.st.headerNum)
+		if g.err == nil {
+			cn := colName(col)
+			g.err = b.f.SetColWidth(g.sheet, cn, cn, min(max(12, float64(displayWidth(name))+2), 32))
+		}
 		col++
 		if ci {
 			x.minus, x.plus = col, col+1
