@@ -171,4 +171,3 @@ func (r *Comparison) WriteText(w io.Writer) error {
 	}
 	return ew.err
 }
-
