@@ -82,6 +82,18 @@ func runAgree(e *cli.Env) error {
 		rep = res.Agreement()
 	}
 	if export.XLSX != "" || export.HTML != "" {
+		if _, harness := interop.Harness(*labels, "auto"); !harness {
+			// The report shows each disagreement with the item's text.
+			f, err := os.Open(*labels)
+			if err != nil {
+				return err
+			}
+			err = agree.AttachText(f, *labels, rep, *idCol)
+			f.Close()
+			if err != nil {
+				return err
+			}
+		}
 		if err := export.WriteReport(e, "evalbook agree", rep); err != nil {
 			return err
 		}

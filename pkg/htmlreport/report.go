@@ -134,8 +134,7 @@ const reportCSS = `
 .evalbook td.text{white-space:pre-wrap;overflow-wrap:break-word}
 @media (max-width:600px){.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}}
 .evalbook td.long{min-width:14em;max-width:34em}
-.evalbook svg.chart.grid{max-width:none;min-width:0}
-.evalbook svg.chart.grid[width]{width:auto}
+.evalbook svg.chart.grid{max-width:none;min-width:0;width:auto}
 @media print{.evalbook svg.chart.narrow{display:none!important}.evalbook svg.chart.wide{display:block!important}.evalbook section{break-inside:avoid-page}.evalbook table{font-size:.8em}.evalbook{max-width:none}}`
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{

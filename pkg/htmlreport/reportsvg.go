@@ -234,9 +234,7 @@ func svgOpen(b *strings.Builder, c results.ChartSpec, lay svgLayout, w, h float6
 	class, size := "chart "+lay.class, ""
 	if grid {
 		class += " grid"
-		if w > lay.width+0.5 {
-			size = ` width="` + n1(w) + `"`
-		}
+		size = ` width="` + n1(w) + `"` // drawn at its own size; wider than the screen, it scrolls
 	}
 	fmt.Fprintf(b, `<svg class="%s"%s viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg"><title>%s</title>`,
 		class, size, n1(w), n1(h), esc(c.Title), esc(c.Title))
@@ -528,6 +526,7 @@ func heatRange(c results.ChartSpec) (float64, float64) {
 // phone it is wider than the screen and scrolls sideways.
 func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	lo, hi := heatRange(c)
+	lay.small = lay.font // a grid is drawn at its own size: its text at the labels' size
 	maxRow := 0.0
 	for _, r := range c.Rows {
 		maxRow = max(maxRow, textWidth(r, lay.small))
@@ -559,7 +558,7 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			}
 		}
 	}
-	cellW = max(cellW, (lay.width-plotX-8)/float64(nc))
+	cellW = max(cellW, min((lay.width-plotX-8)/float64(nc), 120))
 	cellH := lay.small + 12
 	if twoLines {
 		cellH = lay.small*2 + 14

@@ -33,6 +33,9 @@ func TestRaterAgreementTables(t *testing.T) {
 				{"expected", "0.3333333333333333", "", ""},
 				{"fleiss_kappa", "0.25", "-0.5", "1"},
 			},
+			// Each row's unit: the count, the two shares as rates (50.0%,
+			// 33.3%), the statistic as a number.
+			RowKinds: []string{KindCount, KindRate, KindRate, KindNumber},
 		},
 		{
 			Title:   "Disagreements, to adjudicate",
