@@ -117,8 +117,9 @@ var rules = []rule{
 	// lighteval, OpenAI batch) read into one model and checked (evalbook
 	// import, issue 13): the standard library only (archive/zip for .eval
 	// logs), results for the typed report and warnings, tabular for the one
-	// ParseError. Parquet readers register from an edge package.
-	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular", "pkg/compare", "pkg/sample"}},
+	// ParseError, stats for the intervals of import's per-task means.
+	// Parquet readers register from an edge package.
+	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular", "pkg/compare", "pkg/sample", "pkg/stats"}},
 	// The one evaluated-sample model (issue 26): samples, their metric definitions, figures per slice.
 	{pkg: "pkg/sample", core: true, allow: []string{"pkg/results", "pkg/stats"}},
 	// Task runs (evalbook task, issue 15): task files and data through

@@ -112,6 +112,7 @@ type acc struct {
 	n        int
 	sum      float64
 	mean, m2 float64 // Welford, for the standard error
+	binary   bool    // every value so far is 0 or 1 (Summarize sets it)
 	// nan is the first sample (in file order) whose value is NaN.
 	nan *BadValue
 }

@@ -72,8 +72,8 @@ func (r *Comparison) Tables() []Table {
 		Title: "Comparison: " + DisplayName(r.OldFile) + " → " + DisplayName(r.NewFile),
 		Sheet: "Comparison",
 		Note:  fmt.Sprintf("metric %s, key %s, %s intervals (%s); sign test exact and two-sided over the flips", r.Metric, r.Key, level, r.CI),
-		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber},
-			{Name: "low", Kind: KindNumber}, {Name: "high", Kind: KindNumber}, {Name: "detail"}},
+		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber, PerRow: true},
+			{Name: "low", Kind: KindNumber, PerRow: true}, {Name: "high", Kind: KindNumber, PerRow: true}, {Name: "detail"}},
 		Rows: [][]string{
 			{"n", strconv.Itoa(r.N), "", "", "cases in both files"},
 			{"old pass rate", Float(r.Old), Float(r.OldCILow), Float(r.OldCIHigh), fmt.Sprintf("%d/%d", r.OldPass, r.N)},

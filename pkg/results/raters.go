@@ -203,8 +203,8 @@ func (r *RaterAgreement) Tables() []Table {
 		Title: "Agreement: " + strings.Join(r.Raters, ", "),
 		Note: fmt.Sprintf("%s over %d items; %s%% bootstrap interval over items (%d resamples, seed %d)",
 			r.Metric, r.N, strconv.FormatFloat(100*r.Confidence, 'f', -1, 64), r.Resamples, r.Seed),
-		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber},
-			{Name: "low", Kind: KindNumber}, {Name: "high", Kind: KindNumber}},
+		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber, PerRow: true},
+			{Name: "low", Kind: KindNumber, PerRow: true}, {Name: "high", Kind: KindNumber, PerRow: true}},
 		Rows: [][]string{
 			{"n", strconv.Itoa(r.N), "", ""},
 			{"observed", Float(r.Observed), "", ""},

@@ -25,8 +25,8 @@ func TestRaterAgreementTables(t *testing.T) {
 		{
 			Title: "Agreement: r1, r2, r3",
 			Note:  "fleiss over 4 items; 90% bootstrap interval over items (100 resamples, seed 7)",
-			Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber},
-				{Name: "low", Kind: KindNumber}, {Name: "high", Kind: KindNumber}},
+			Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber, PerRow: true},
+				{Name: "low", Kind: KindNumber, PerRow: true}, {Name: "high", Kind: KindNumber, PerRow: true}},
 			Rows: [][]string{
 				{"n", "4", "", ""},
 				{"observed", "0.5", "", ""},

@@ -20,9 +20,9 @@ type Table struct {
 	Note    string     `json:"note,omitempty"`
 	Columns []Column   `json:"columns"`
 	Rows    [][]string `json:"rows"`
-	// RowKinds, when set, gives row i's unit (a Kind) for its number
-	// cells, overriding the columns' Kind: a table of figures whose
-	// "value" column holds a rate, a difference and a p-value.
+	// RowKinds, when set, gives row i's unit (a Kind) for its cells in
+	// the PerRow columns: a table of figures whose "value", "low" and
+	// "high" columns hold a rate, a difference and a p-value.
 	RowKinds []string `json:"row_kinds,omitempty"`
 	// Sheet is a short name for the table's sheet in a workbook (at most
 	// 31 characters), when the title is longer.
@@ -30,10 +30,10 @@ type Table struct {
 }
 
 // Kind returns the kind of row i's cell in column j: RowKinds[i] for a
-// number column when set, else the column's.
+// PerRow column when set, else the column's.
 func (t *Table) Kind(i, j int) string {
 	k := t.Columns[j].Kind
-	if i < len(t.RowKinds) && t.RowKinds[i] != "" && IsNumeric(k) {
+	if t.Columns[j].PerRow && i < len(t.RowKinds) && t.RowKinds[i] != "" {
 		return t.RowKinds[i]
 	}
 	return k
@@ -64,6 +64,9 @@ type Column struct {
 	// below), "rating" (a whole number) or "count" (an integer). Number and rate cells hold full-precision decimals
 	// (strconv.FormatFloat(x, 'g', -1, 64)); an empty cell is a missing value.
 	Kind string `json:"kind,omitempty"`
+	// PerRow says the column's unit is each row's (Table.RowKinds),
+	// Kind being the unit of rows that give none.
+	PerRow bool `json:"per_row,omitempty"`
 }
 
 // Column kinds.
