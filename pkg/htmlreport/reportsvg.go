@@ -526,7 +526,7 @@ func heatRange(c results.ChartSpec) (float64, float64) {
 // phone it is wider than the screen and scrolls sideways.
 func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	lo, hi := heatRange(c)
-	lay.small = lay.font // a grid is drawn at its own size: its text at the labels' size
+	lay.small = lay.font * 1.1 // a grid is drawn at its own size: its text a little above the labels' size
 	maxRow := 0.0
 	for _, r := range c.Rows {
 		maxRow = max(maxRow, textWidth(r, lay.small))
