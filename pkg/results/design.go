@@ -266,6 +266,8 @@ func PageOf(title string, r Report) Page {
 	}
 	if c, ok := r.(Charter); ok {
 		p.Charts = c.Charts()
+	} else {
+		p.Charts = TableCharts(p.Tables)
 	}
 	return p
 }
@@ -276,4 +278,60 @@ func CapList(keys []string, n int) ([]string, int) {
 		return keys, 0
 	}
 	return keys[:n], len(keys) - n
+}
+
+// TableCharts finds, in tables, figures drawn with their intervals: in
+// the table with the most rows (up to 40) that has them, every rate column followed by its two
+// bounds (named "low"/"high", "ci_low"/"ci_high", or the column's name
+// with " low"/" high" or "_low"/"_high"), one series each, the rows
+// labelled by their text cells. It is the chart of a result that draws
+// none of its own (PageOf); at most 40 rows are drawn.
+func TableCharts(tables []Table) []ChartSpec {
+	isBound := func(name, base, side string) bool {
+		switch name {
+		case side, "ci_" + side, base + " " + side, base + "_" + side, base + "_ci_" + side:
+			return true
+		}
+		return false
+	}
+	var best *ChartSpec
+	for _, t := range tables {
+		var vals []int
+		for j := 0; j+2 < len(t.Columns); j++ {
+			c := t.Columns[j]
+			if c.Kind == KindRate && isBound(t.Columns[j+1].Name, c.Name, "low") && isBound(t.Columns[j+2].Name, c.Name, "high") {
+				vals = append(vals, j)
+			}
+		}
+		if len(vals) == 0 || len(t.Rows) == 0 || len(t.Rows) > 40 || t.Check() != nil {
+			continue
+		}
+		c := ChartSpec{Kind: ChartBars, Title: t.Title, Unit: UnitRate, Note: "bars: the figure; whiskers: its interval"}
+		for _, j := range vals {
+			c.Series = append(c.Series, Series{Name: t.Columns[j].Name})
+		}
+		for _, r := range t.Rows {
+			var label []string
+			for j, col := range t.Columns {
+				if !IsNumeric(col.Kind) && r[j] != "" && j < vals[0] {
+					label = append(label, r[j])
+				}
+			}
+			c.Categories = append(c.Categories, strings.Join(label, " · "))
+			for k, j := range vals {
+				v, ok1 := Number(r[j])
+				lo, ok2 := Number(r[j+1])
+				hi, ok3 := Number(r[j+2])
+				p := Point{Value: v, HasCI: ok2 && ok3 && hi > lo, Low: lo, High: hi, Missing: !ok1}
+				c.Series[k].Points = append(c.Series[k].Points, p)
+			}
+		}
+		if best == nil || len(c.Categories) > len(best.Categories) {
+			best = &c
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return []ChartSpec{*best}
 }
