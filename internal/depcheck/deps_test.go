@@ -76,7 +76,7 @@ var rules = []rule{
 	// with ValidUTF8.
 	{pkg: "pkg/qa", core: true, allow: []string{"internal/rawpos", "internal/fasttext", "pkg/score", "pkg/stats", "pkg/textnorm", "pkg/results", "pkg/tabular"}},
 	{pkg: "pkg/design", core: true, allow: []string{"internal/rawpos", "pkg/results", "pkg/tabular", "pkg/textnorm"}},
-	{pkg: "pkg/harness", core: true, allow: []string{"pkg/design", "internal/rawpos", "pkg/results", "pkg/tabular", "pkg/textnorm"}}, // runs case records, measures a plan's metrics
+	{pkg: "pkg/harness", core: true, allow: []string{"pkg/design", "internal/rawpos", "pkg/results", "pkg/stats", "pkg/tabular", "pkg/textnorm"}}, // runs case records, measures a plan's metrics; stats for the intervals of its report
 	// The OpenAI-compatible client (chat and completions, retries, cache),
 	// split out of judge (issue 12, REVIEW.md 10): net/http and the standard
 	// library only, no module package, so generate and future task runs can
