@@ -7,7 +7,9 @@ import (
 )
 
 // ReportTitle names the file by its base name.
-func (r *Result) ReportTitle() string { return "Item response theory: " + results.DisplayName(r.Source) }
+func (r *Result) ReportTitle() string {
+	return "Item response theory: " + results.DisplayName(r.Source)
+}
 
 // Headline gives the fit and the top subject's estimate.
 func (r *Result) Headline() results.Headline {
