@@ -110,6 +110,9 @@ func TestReportDesignEveryCommand(t *testing.T) {
 					t.Errorf("page lacks %q", want)
 				}
 			}
+			if strings.Contains(string(page), "http://") || strings.Contains(string(page), "https://") {
+				t.Error("the page refers to the network")
+			}
 			if tc.heatmap != strings.Contains(string(page), `chart wide grid`) {
 				t.Errorf("page draws a grid: %v, want %v", !tc.heatmap, tc.heatmap)
 			}

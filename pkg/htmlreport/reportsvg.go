@@ -236,7 +236,7 @@ func svgOpen(b *strings.Builder, c results.ChartSpec, lay svgLayout, w, h float6
 		class += " grid"
 		size = ` width="` + n1(w) + `"` // drawn at its own size; wider than the screen, it scrolls
 	}
-	fmt.Fprintf(b, `<svg class="%s"%s viewBox="0 0 %s %s" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg"><title>%s</title>`,
+	fmt.Fprintf(b, `<svg class="%s"%s viewBox="0 0 %s %s" role="img" aria-label="%s"><title>%s</title>`,
 		class, size, n1(w), n1(h), esc(c.Title), esc(c.Title))
 }
 

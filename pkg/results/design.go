@@ -79,9 +79,10 @@ func (c Card) Shown() string {
 	return FormatUnit(c.Unit, c.Value)
 }
 
-// Interval is the card's interval as text ("58.1% to 67.5%"), or "".
+// Interval is the card's interval as text ("58.1% to 67.5%"), or ""
+// when it has none or none that shows (both ends format alike).
 func (c Card) Interval() string {
-	if !c.HasCI {
+	if !c.HasCI || FormatUnit(c.Unit, c.Low) == FormatUnit(c.Unit, c.High) {
 		return ""
 	}
 	return FormatUnit(c.Unit, c.Low) + " to " + FormatUnit(c.Unit, c.High)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -31,7 +32,12 @@ const pFloor = `"< 0.001"`
 // unitValue is x as a cell of unit holds it.
 func unitValue(unit string, x float64) float64 {
 	if unit == results.UnitPP {
-		return 100 * x
+		// In points, at Excel's 15 digits: 100 × 0.0312 is 3.1199999999999997.
+		v, err := strconv.ParseFloat(strconv.FormatFloat(100*x, 'g', 15, 64), 64)
+		if err != nil {
+			return 100 * x
+		}
+		return v
 	}
 	return x
 }
