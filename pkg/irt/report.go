@@ -9,7 +9,9 @@ import (
 )
 
 // ReportTitle names the file by its base name.
-func (r *Result) ReportTitle() string { return "Item response theory: " + results.DisplayName(r.Source) }
+func (r *Result) ReportTitle() string {
+	return "Item response theory: " + results.DisplayName(r.Source)
+}
 
 // Headline gives the fit: the items, the subjects, alpha, and the
 // hardest and the least discriminating item.
