@@ -187,6 +187,7 @@ func (b *Board) Tables() []results.Table {
 	one, _ := b.axisNouns()
 	cells := results.Table{
 		Title: fmt.Sprintf("Leaderboard: %s", b.Metric.ID),
+		Sheet: "Cells " + b.Metric.ID,
 		Note: fmt.Sprintf("%s per model and %s, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g). %s",
 			b.Metric.Name, one, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha, b.rankNote()),
 		Columns: []results.Column{{Name: one}, {Name: "model"}, {Name: "n", Kind: results.KindNumber},

@@ -198,6 +198,8 @@ func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) erro
 				st := b.st.header
 				if c >= 1 && c <= 3 {
 					st = b.st.headerNum
+				} else if c == 4 {
+					st = b.st.headerIndent
 				}
 				g.set(c+1, row, name, st)
 			}
@@ -225,7 +227,10 @@ func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) erro
 						g.set(3+k, row, unitValue(c.Unit, x), st)
 					}
 				}
-				g.set(5, row, c.Note, b.st.wrap)
+				g.set(5, row, c.Note, b.st.indent)
+				if g.err == nil {
+					g.err = b.f.SetRowHeight("Summary", row, max(20, rowHeight(c.Note, 44)))
+				}
 			}
 		}
 		row++
@@ -431,13 +436,18 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 			}
 		}
 	}
-	at := cell(max(col+1, 6), head)
+	// Beside its figures, or below them when they are wide (so that the
+	// sheet printed one page wide keeps the chart legible).
+	at, top := cell(max(col+1, 6), head), head
+	if col > 8 {
+		at, top = cell(1, last+2), last+2
+	}
 	before := chartParts(b.f)
 	if err := b.f.AddChart(g.sheet, at, ch); err != nil {
 		return row, err
 	}
 	// The chart is as tall as its rows; the next block starts below it.
-	rowsTall := int(ch.Dimension.Height)/20 + 2
+	rowsTall := top - head + int(ch.Dimension.Height)/20 + 2
 	var added []string
 	for p := range chartParts(b.f) {
 		if !before[p] {

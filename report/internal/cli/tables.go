@@ -20,8 +20,8 @@ type TableExport struct {
 func AddTableExportFlags(fs *flag.FlagSet) *TableExport {
 	t := &TableExport{Cmd: fs.Name()}
 	fs.BoolVar(&t.JSON, "json", false, "print one JSON document instead of the text")
-	PathFlag(fs, &t.XLSX, "xlsx", "", Output, "also write the result as an Excel workbook `FILE` (a sheet per table)")
-	PathFlag(fs, &t.HTML, "html", "", Output, "also write the result as one self-contained HTML `FILE`")
+	PathFlag(fs, &t.XLSX, "xlsx", "", Output, "also write the result as an Excel workbook `FILE` (a Summary sheet with the verdict and key figures, native charts, a sheet per table)")
+	PathFlag(fs, &t.HTML, "html", "", Output, "also write the result as one self-contained HTML `FILE` (the verdict, key figures with intervals, charts, tables)")
 	return t
 }
 
