@@ -152,7 +152,7 @@ func (h *HistoryResult) Headline() results.Headline {
 	case last.CIHigh < prev.CILow:
 		hl.Verdict, hl.Tone = fmt.Sprintf("The newest run is worse %s: %s after %s, and the intervals do not overlap.", what, pctText(last.Accuracy), pctText(prev.Accuracy)), results.ToneBad
 	default:
-		hl.Verdict = fmt.Sprintf("The newest run is at %s %s after %s: the intervals overlap (a paired `runs diff` says whether the change is real).", pctText(last.Accuracy), what, pctText(prev.Accuracy))
+		hl.Verdict = fmt.Sprintf("The newest run is at %s %s after %s: the intervals overlap (evalbook runs diff, a paired test, says whether the change is real).", pctText(last.Accuracy), what, pctText(prev.Accuracy))
 	}
 	return hl
 }
