@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -180,12 +179,3 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 </body>
 </html>
 {{end}}`))
-
-// shorten cuts s to n characters with an ellipsis.
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
-}

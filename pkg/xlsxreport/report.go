@@ -454,11 +454,11 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 			added = append(added, p)
 		}
 	}
-	any := false
+	withCI := false
 	for _, r := range refs {
-		any = any || r[0] != ""
+		withCI = withCI || r[0] != ""
 	}
-	if any && len(added) == 1 {
+	if withCI && len(added) == 1 {
 		if err := addSeriesErrorBars(b.f, added[0], refs); err != nil {
 			return row, err
 		}
