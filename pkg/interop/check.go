@@ -601,7 +601,7 @@ func (c *CheckReport) multiModel() bool {
 // Tables gives the comparison as one table (and the skipped figures).
 func (c *CheckReport) Tables() []results.Table {
 	t := results.Table{Title: "Reported aggregates recomputed from per-sample records",
-		Note: fmt.Sprintf("%s output %s, %d records; a figure matches within its tolerance", c.Format, c.Source, c.Records),
+		Note: fmt.Sprintf("%s output %s, %d records; a figure matches within its tolerance", c.Format, results.DisplayName(c.Source), c.Records),
 		Columns: []results.Column{{Name: "model"}, {Name: "task"}, {Name: "metric"}, {Name: "n", Kind: "number"},
 			{Name: "recomputed", Kind: "number"}, {Name: "reported", Kind: "number"}, {Name: "match"},
 			{Name: "status"}, {Name: "expected_n", Kind: "number"}, {Name: "note"}}}

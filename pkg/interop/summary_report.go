@@ -2,6 +2,7 @@ package interop
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -81,4 +82,34 @@ func (s *Summary) Charts() []results.ChartSpec {
 		return nil
 	}
 	return []results.ChartSpec{c}
+}
+
+// ReportTitle names the harness output by its base name.
+func (c *CheckReport) ReportTitle() string {
+	return "Check of " + c.Format + " output: " + results.DisplayName(c.Source)
+}
+
+// Headline is the check's status as a badge and its message.
+func (c *CheckReport) Headline() results.Headline {
+	h := results.Headline{Subject: fmt.Sprintf("%s output %s · %s records · %d figures recomputed, %d not", c.Format, results.DisplayName(c.Source), results.Commas(int64(c.Records)), len(c.Tasks), len(c.Skipped)),
+		Verdict: c.Message}
+	switch c.Status {
+	case StatusMatch:
+		h.Badge, h.Tone = "MATCH", results.ToneGood
+	case StatusDiffers:
+		h.Badge, h.Tone = "DIFFERS", results.ToneBad
+	default:
+		h.Badge, h.Tone = strings.ToUpper(c.Status), results.ToneWarn
+	}
+	match := 0
+	for _, t := range c.Tasks {
+		if t.Match {
+			match++
+		}
+	}
+	h.Cards = []results.Card{
+		{Label: "figures that match", Value: float64(match), Unit: results.UnitCount, Note: fmt.Sprintf("of %d recomputed", len(c.Tasks))},
+		{Label: "not recomputed", Value: float64(len(c.Skipped)), Unit: results.UnitCount},
+	}
+	return h
 }
