@@ -82,7 +82,19 @@ func runAgree(e *cli.Env) error {
 		rep = res.Agreement()
 	}
 	if export.XLSX != "" || export.HTML != "" {
-		if err := export.WriteFiles(e, "evalbook agree", rep.Tables()); err != nil {
+		if _, harness := interop.Harness(*labels, "auto"); !harness {
+			// The report shows each disagreement with the item's text.
+			f, err := os.Open(*labels)
+			if err != nil {
+				return err
+			}
+			err = agree.AttachText(f, *labels, rep, *idCol)
+			f.Close()
+			if err != nil {
+				return err
+			}
+		}
+		if err := export.WriteReport(e, "evalbook agree", rep); err != nil {
 			return err
 		}
 	}

@@ -195,7 +195,12 @@ func TestCompareCompositeKey(t *testing.T) {
 	}{
 		{"key id,model", []string{"--key", "id,model"}, "key id,model n 4 old 2 new 4 better [q1/m2 q2/m1] worse [] p 0.5 groups []"},
 		{"spaces around the names", []string{"--key", " id , model "}, "key id,model n 4 old 2 new 4 better [q1/m2 q2/m1] worse [] p 0.5 groups []"},
-		{"grouped by a key column", []string{"--key", "id,model", "--by", "model"}, "key id,model n 4 old 2 new 4 better [q1/m2 q2/m1] worse [] p 0.5 groups [{m1 2 1 2 0.5 1 1 0} {m2 2 1 2 0.5 1 1 0}]"},
+		{"grouped by a key column", []string{"--key", "id,model", "--by", "model"}, "key id,model n 4 old 2 new 4 better [q1/m2 q2/m1] worse [] p 0.5 groups [{m1 2 1 2 0.5 1 1 0 0.09453120573423074 0.9054687942657693 0.3423802275066532 1} {m2 2 1 2 0.5 1 1 0 0.09453120573423074 0.9054687942657693 0.3423802275066532 1}]"},
+		// (each group's Wilson intervals at 95%, by hand with z = 1.959964:
+		// 1 of 2 has centre 0.5 and half-width z·√(1/8 + z²/16)/(1 + z²/2)
+		// = 0.405469, so 0.094531 to 0.905469; 2 of 2 has centre
+		// (1 + z²/4)/(1 + z²/2) = 0.671190 and half-width z·√(z²/16)/(1 + z²/2)
+		// = 0.328810, so 0.342380 to 1)
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := runCLI(t, append([]string{"compare", "--old", old, "--new", new, "--json"}, tc.args...)...)

@@ -69,7 +69,7 @@ func runLeaderboard(e *cli.Env) error {
 	if err != nil {
 		return scoreHint(err, *repair)
 	}
-	if err := export.WriteFiles(e, "Leaderboard", boards.Tables()); err != nil {
+	if err := export.WriteReport(e, "Leaderboard", boards); err != nil {
 		return err
 	}
 	if *asJSON {

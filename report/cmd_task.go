@@ -10,6 +10,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/llm"
 	"github.com/evalbook/evalbook/pkg/parquetio"
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/store"
 	"github.com/evalbook/evalbook/pkg/tasks"
 	"github.com/evalbook/evalbook/report/internal/cli"
@@ -169,7 +170,17 @@ func runTaskRun(e *cli.Env) error {
 	if err := rec.RecordWith(e, "task run", func() (store.Run, error) { return record.FromTasks(d, r) }); err != nil {
 		return err
 	}
-	if err := cli.Render(e, r, export); err != nil {
+	var rep results.Report = r
+	if export.XLSX != "" || export.HTML != "" {
+		// The workbook and the page show every item (the page its first
+		// htmlreport.MaxTableRows).
+		st, err := tasks.SampleTable(d, 0)
+		if err != nil {
+			return err
+		}
+		rep = &tasks.RunReport{Result: r, Samples: st}
+	}
+	if err := cli.Render(e, rep, export); err != nil {
 		return err
 	}
 	if r.Failed > 0 {

@@ -76,7 +76,7 @@ var rules = []rule{
 	// with ValidUTF8.
 	{pkg: "pkg/qa", core: true, allow: []string{"internal/rawpos", "internal/fasttext", "pkg/score", "pkg/stats", "pkg/textnorm", "pkg/results", "pkg/tabular"}},
 	{pkg: "pkg/design", core: true, allow: []string{"internal/rawpos", "pkg/results", "pkg/tabular", "pkg/textnorm"}},
-	{pkg: "pkg/harness", core: true, allow: []string{"pkg/design", "internal/rawpos", "pkg/results", "pkg/tabular", "pkg/textnorm"}}, // runs case records, measures a plan's metrics
+	{pkg: "pkg/harness", core: true, allow: []string{"pkg/design", "internal/rawpos", "pkg/results", "pkg/stats", "pkg/tabular", "pkg/textnorm"}}, // runs case records, measures a plan's metrics; stats for the intervals of its report
 	// The OpenAI-compatible client (chat and completions, retries, cache),
 	// split out of judge (issue 12, REVIEW.md 10): net/http and the standard
 	// library only, no module package, so generate and future task runs can
@@ -117,8 +117,9 @@ var rules = []rule{
 	// lighteval, OpenAI batch) read into one model and checked (evalbook
 	// import, issue 13): the standard library only (archive/zip for .eval
 	// logs), results for the typed report and warnings, tabular for the one
-	// ParseError. Parquet readers register from an edge package.
-	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular", "pkg/compare", "pkg/sample"}},
+	// ParseError, stats for the intervals of import's per-task means.
+	// Parquet readers register from an edge package.
+	{pkg: "pkg/interop", core: true, allow: []string{"pkg/results", "pkg/tabular", "pkg/compare", "pkg/sample", "pkg/stats"}},
 	// The one evaluated-sample model (issue 26): samples, their metric definitions, figures per slice.
 	{pkg: "pkg/sample", core: true, allow: []string{"pkg/results", "pkg/stats"}},
 	// Task runs (evalbook task, issue 15): task files and data through

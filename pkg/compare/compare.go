@@ -322,7 +322,7 @@ func versions(keys []string, old, new []float64, groups []string, opt Options) *
 	}
 	rep.Ranks, rep.TierAlpha = ranks(old, new, c, opt), TierAlpha
 	if groups != nil {
-		rep.Groups = byGroup(old, new, groups)
+		rep.Groups = byGroup(old, new, groups, opt.Confidence)
 		if len(rep.Groups) > 1 {
 			rep.Warnings = append(rep.Warnings, results.Warning{Code: CodeManyGroups, Count: len(rep.Groups),
 				Message: fmt.Sprintf("%d groups: with many slices some will differ by chance; small groups carry little evidence", len(rep.Groups))})
@@ -354,8 +354,9 @@ func ranks(old, new []float64, c stats.Comparison, opt Options) []results.Versio
 	return out
 }
 
-// byGroup counts each group's cases, passes and flips, groups sorted by name.
-func byGroup(old, new []float64, groups []string) []results.ComparisonGroup {
+// byGroup counts each group's cases, passes and flips, groups sorted by
+// name, with each version's Wilson interval at confidence.
+func byGroup(old, new []float64, groups []string, confidence float64) []results.ComparisonGroup {
 	var out []results.ComparisonGroup
 	idx := map[string]int{}
 	for i, g := range groups {
@@ -379,6 +380,8 @@ func byGroup(old, new []float64, groups []string) []results.ComparisonGroup {
 	for i := range out {
 		g := &out[i]
 		g.Old, g.New = float64(g.OldPass)/float64(g.N), float64(g.NewPass)/float64(g.N)
+		g.OldCILow, g.OldCIHigh = stats.Wilson(g.OldPass, g.N, confidence)
+		g.NewCILow, g.NewCIHigh = stats.Wilson(g.NewPass, g.N, confidence)
 	}
 	return out
 }

@@ -77,9 +77,20 @@ func TestReadByHand(t *testing.T) {
 	if c.DiffCILow != d.Lo || c.DiffCIHigh != d.Hi || !(d.Lo <= c.Diff && c.Diff <= d.Hi) {
 		t.Errorf("change interval %v to %v, want %v to %v around %v", c.DiffCILow, c.DiffCIHigh, d.Lo, d.Hi, c.Diff)
 	}
+	// Each version's interval within a group is Wilson's at the
+	// comparison's confidence (the per-group figures of the page).
+	w := func(k, n int) (float64, float64) { return stats.Wilson(k, n, 0.95) }
+	a2lo, a2hi := w(2, 3)
+	b1lo, b1hi := w(1, 3)
+	b3lo, b3hi := w(3, 3)
+	// By hand, z = 1.959964: 2 of 3 gives centre (2/3 + z²/6)/(1 + z²/3)
+	// = 0.573084 and half-width z·√(2/27 + z²/36)/(1 + z²/3) = 0.365424.
+	if !near(a2lo, 0.2076596) || !near(a2hi, 0.9385081) {
+		t.Errorf("Wilson 2 of 3: %v to %v, want 0.2076596 to 0.9385081", a2lo, a2hi)
+	}
 	wantGroups := []results.ComparisonGroup{
-		{Group: "a", N: 3, OldPass: 2, NewPass: 2, Old: 2.0 / 3, New: 2.0 / 3, Better: 1, Worse: 1},
-		{Group: "b", N: 3, OldPass: 1, NewPass: 3, Old: 1.0 / 3, New: 1, Better: 2, Worse: 0},
+		{Group: "a", N: 3, OldPass: 2, NewPass: 2, Old: 2.0 / 3, New: 2.0 / 3, Better: 1, Worse: 1, OldCILow: a2lo, OldCIHigh: a2hi, NewCILow: a2lo, NewCIHigh: a2hi},
+		{Group: "b", N: 3, OldPass: 1, NewPass: 3, Old: 1.0 / 3, New: 1, Better: 2, Worse: 0, OldCILow: b1lo, OldCIHigh: b1hi, NewCILow: b3lo, NewCIHigh: b3hi},
 	}
 	if fmt.Sprint(c.Groups) != fmt.Sprint(wantGroups) {
 		t.Errorf("groups %v\nwant   %v", c.Groups, wantGroups)

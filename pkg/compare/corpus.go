@@ -323,10 +323,10 @@ func (r *CorpusComparison) Tables() []results.Table {
 		return num(*x)
 	}
 	scores := results.Table{Title: "Corpus " + r.Metric, Columns: []results.Column{{Name: "system"}, {Name: "file"}, {Name: r.Metric, Kind: results.KindNumber}},
-		Rows: [][]string{{"old", r.Old, num(r.OldScore)}, {"new", r.New, num(r.NewScore)}, {"new - old", "", num(r.Diff)}}}
+		Rows: [][]string{{"old", results.DisplayName(r.Old), num(r.OldScore)}, {"new", results.DisplayName(r.New), num(r.NewScore)}, {"new - old", "", num(r.Diff)}}}
 	tests := results.Table{Title: "Paired significance tests", Note: "sacreBLEU's --paired-bs and --paired-ar: p = (count + 1)/(samples + 1)",
 		Columns: []results.Column{{Name: "method"}, {Name: "samples", Kind: results.KindNumber}, {Name: "seed", Kind: results.KindNumber},
-			{Name: "p", Kind: results.KindNumber}, {Name: "old_mean", Kind: results.KindNumber}, {Name: "old_ci", Kind: results.KindNumber},
+			{Name: "p", Kind: results.KindP}, {Name: "old_mean", Kind: results.KindNumber}, {Name: "old_ci", Kind: results.KindNumber},
 			{Name: "new_mean", Kind: results.KindNumber}, {Name: "new_ci", Kind: results.KindNumber}}}
 	for _, t := range r.Tests {
 		tests.Rows = append(tests.Rows, []string{t.Method, strconv.Itoa(t.Samples), strconv.FormatUint(t.Seed, 10), num(t.P),

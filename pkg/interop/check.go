@@ -112,6 +112,7 @@ type acc struct {
 	n        int
 	sum      float64
 	mean, m2 float64 // Welford, for the standard error
+	binary   bool    // every value so far is 0 or 1 (Summarize sets it)
 	// nan is the first sample (in file order) whose value is NaN.
 	nan *BadValue
 }
@@ -600,7 +601,7 @@ func (c *CheckReport) multiModel() bool {
 // Tables gives the comparison as one table (and the skipped figures).
 func (c *CheckReport) Tables() []results.Table {
 	t := results.Table{Title: "Reported aggregates recomputed from per-sample records",
-		Note: fmt.Sprintf("%s output %s, %d records; a figure matches within its tolerance", c.Format, c.Source, c.Records),
+		Note: fmt.Sprintf("%s output %s, %d records; a figure matches within its tolerance", c.Format, results.DisplayName(c.Source), c.Records),
 		Columns: []results.Column{{Name: "model"}, {Name: "task"}, {Name: "metric"}, {Name: "n", Kind: "number"},
 			{Name: "recomputed", Kind: "number"}, {Name: "reported", Kind: "number"}, {Name: "match"},
 			{Name: "status"}, {Name: "expected_n", Kind: "number"}, {Name: "note"}}}

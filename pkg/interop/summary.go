@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 // Summary is what evalbook import prints without --check: the run read,
@@ -42,6 +43,31 @@ type SummaryMetric struct {
 	Name string  `json:"name"`
 	N    int     `json:"n"`
 	Mean float64 `json:"mean"`
+	// CILow and CIHigh bound Mean at 95%: Wilson's interval when every
+	// value is 0 or 1 (Interval "wilson"), else mean ± 1.96·sd/√n
+	// ("normal"); both equal Mean ("none") for fewer than two values of
+	// a graded metric.
+	CILow    float64 `json:"ci_low"`
+	CIHigh   float64 `json:"ci_high"`
+	Interval string  `json:"interval"`
+}
+
+// SummaryConfidence is the level of Summary's intervals.
+const SummaryConfidence = 0.95
+
+// interval gives a's mean its interval (SummaryMetric's).
+func (a *acc) interval() (lo, hi float64, method string) {
+	mean := a.sum / float64(a.n)
+	if a.binary {
+		lo, hi = stats.Wilson(int(math.Round(a.sum)), a.n, SummaryConfidence)
+		return lo, hi, "wilson"
+	}
+	if a.n < 2 {
+		return mean, mean, "none"
+	}
+	z := stats.NormalQuantile(1 - (1-SummaryConfidence)/2)
+	half := z * math.Sqrt(a.m2/float64(a.n-1)) / math.Sqrt(float64(a.n))
+	return mean - half, mean + half, "normal"
 }
 
 // Summarize describes a run read whole.
@@ -68,10 +94,11 @@ func Summarize(run *Run) *Summary {
 			}
 			a := sums[k][m.Name]
 			if a == nil {
-				a = &acc{}
+				a = &acc{binary: true}
 				sums[k][m.Name] = a
 			}
 			a.add(m.Value)
+			a.binary = a.binary && (m.Value == 0 || m.Value == 1)
 		}
 	}
 	for k, j := range idx {
@@ -82,7 +109,8 @@ func Summarize(run *Run) *Summary {
 		sort.Strings(names)
 		for _, n := range names {
 			a := sums[k][n]
-			s.Tasks[j].Metrics = append(s.Tasks[j].Metrics, SummaryMetric{n, a.n, a.sum / float64(a.n)})
+			lo, hi, how := a.interval()
+			s.Tasks[j].Metrics = append(s.Tasks[j].Metrics, SummaryMetric{Name: n, N: a.n, Mean: a.sum / float64(a.n), CILow: lo, CIHigh: hi, Interval: how})
 		}
 	}
 	sort.SliceStable(s.Tasks, func(i, j int) bool {
@@ -133,12 +161,18 @@ func (s *Summary) WriteText(w io.Writer) error {
 
 // Tables gives one row per model, task and metric.
 func (s *Summary) Tables() []results.Table {
-	t := results.Table{Title: "Imported per-sample records", Note: fmt.Sprintf("%s output %s, %d records", s.Format, s.Source, s.Records),
-		Columns: []results.Column{{Name: "model"}, {Name: "task"}, {Name: "samples", Kind: "number"}, {Name: "metric"}, {Name: "n", Kind: "number"}, {Name: "mean", Kind: "number"}}}
+	t := results.Table{Title: "Imported per-sample records", Note: fmt.Sprintf("%s output %s, %d records; 95%% intervals: Wilson for 0/1 metrics, mean ± 1.96·sd/√n for others", s.Format, results.DisplayName(s.Source), s.Records),
+		Columns: []results.Column{{Name: "model"}, {Name: "task"}, {Name: "samples", Kind: "number"}, {Name: "metric"}, {Name: "n", Kind: "number"}, {Name: "mean", Kind: "number", PerRow: true},
+			{Name: "ci_low", Kind: "number", PerRow: true}, {Name: "ci_high", Kind: "number", PerRow: true}, {Name: "interval"}}}
 	for _, tk := range s.Tasks {
 		for _, m := range tk.Metrics {
-			t.Rows = append(t.Rows, []string{tk.Model, tk.Task, strconv.Itoa(tk.N), m.Name, strconv.Itoa(m.N), ftoa(m.Mean)})
+			t.Rows = append(t.Rows, []string{tk.Model, tk.Task, strconv.Itoa(tk.N), m.Name, strconv.Itoa(m.N), ftoa(m.Mean), ftoa(m.CILow), ftoa(m.CIHigh), m.Interval})
+			kind := results.KindNumber
+			if m.Interval == "wilson" {
+				kind = results.KindRate
+			}
+			t.RowKinds = append(t.RowKinds, kind)
 		}
 	}
-	return []results.Table{t}
+	return append([]results.Table{t}, results.WarningTable(s.Warnings)...)
 }

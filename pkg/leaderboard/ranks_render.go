@@ -118,7 +118,7 @@ func (b *Board) rankTables() []results.Table {
 			"within the round, α = %g); separable models go to a lower tier.", correctionName(b.Settings.TierCorrection), b.Settings.Alpha),
 		Columns: []results.Column{{Name: one}, {Name: "tier", Kind: results.KindNumber}, {Name: "best"}, {Name: "model"},
 			{Name: "shared", Kind: results.KindNumber}, {Name: "better", Kind: results.KindNumber}, {Name: "worse", Kind: results.KindNumber},
-			{Name: "p", Kind: results.KindNumber}, {Name: "p_adjusted", Kind: results.KindNumber}, {Name: "separable"}},
+			{Name: "p", Kind: results.KindP}, {Name: "p_adjusted", Kind: results.KindP}, {Name: "separable"}},
 	}
 	for _, t := range b.TierTests {
 		tiers.Rows = append(tiers.Rows, []string{t.Language, strconv.Itoa(t.Tier), t.Best, t.Model, strconv.Itoa(t.Shared),

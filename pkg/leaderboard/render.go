@@ -187,6 +187,7 @@ func (b *Board) Tables() []results.Table {
 	one, _ := b.axisNouns()
 	cells := results.Table{
 		Title: fmt.Sprintf("Leaderboard: %s", b.Metric.ID),
+		Sheet: "Cells " + b.Metric.ID,
 		Note: fmt.Sprintf("%s per model and %s, %.0f%% %s intervals; best = significant lead over the runner-up (sign test, α = %g). %s",
 			b.Metric.Name, one, b.Settings.Confidence*100, b.Settings.Interval, b.Settings.Alpha, b.rankNote()),
 		Columns: []results.Column{{Name: one}, {Name: "model"}, {Name: "n", Kind: results.KindNumber},
@@ -209,7 +210,7 @@ func (b *Board) Tables() []results.Table {
 		Columns: []results.Column{{Name: one}, {Name: "best"}, {Name: "runner_up"},
 			{Name: "best_value", Kind: results.KindRate}, {Name: "runner_up_value", Kind: results.KindRate},
 			{Name: "shared", Kind: results.KindNumber}, {Name: "better", Kind: results.KindNumber},
-			{Name: "worse", Kind: results.KindNumber}, {Name: "test"}, {Name: "p", Kind: results.KindNumber}, {Name: "significant"}},
+			{Name: "worse", Kind: results.KindNumber}, {Name: "test"}, {Name: "p", Kind: results.KindP}, {Name: "significant"}},
 	}
 	for _, ld := range b.Leaders {
 		leaders.Rows = append(leaders.Rows, []string{ld.Language, ld.Best, ld.RunnerUp, f(ld.BestValue), f(ld.RunnerValue),

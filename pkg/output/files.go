@@ -119,6 +119,33 @@ func WriteTables(title string, tables []results.Table, xlsx, html string) ([]str
 	return done, nil
 }
 
+// WriteReport writes any result (a results.Report) as a workbook to
+// xlsx and as one HTML page to html, either "" to skip it, in the report
+// design every command shares: its headline (verdict, badge, figure
+// cards) when it is a results.Headliner, its charts when a
+// results.Charter, and its tables; under title unless it is
+// results.Titled. It returns one line per file written.
+func WriteReport(title string, r results.Report, xlsx, html string) ([]string, error) {
+	var done []string
+	if xlsx == "" && html == "" {
+		return nil, nil
+	}
+	p := results.PageOf(title, r)
+	if xlsx != "" {
+		if err := outfile.Write(xlsx, func(w io.Writer) error { return xlsxreport.WriteReport(w, p) }); err != nil {
+			return done, err
+		}
+		done = append(done, xlsx)
+	}
+	if html != "" {
+		if err := outfile.Write(html, func(w io.Writer) error { return htmlreport.WriteReport(w, p, false) }); err != nil {
+			return done, err
+		}
+		done = append(done, html)
+	}
+	return done, nil
+}
+
 // WriteFigures writes each figure as NAME.png and NAME.svg in dir (created
 // when missing) and returns a line saying so, followed by the figures'
 // warnings (one per code), each on its own line.

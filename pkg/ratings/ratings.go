@@ -366,10 +366,10 @@ func (r *Result) Tables() []results.Table {
 	t := results.Table{
 		Title: "Bradley-Terry ratings",
 		Note: fmt.Sprintf("%s: log-strength θ anchored at %s (ties half a win each), %.0f%% percentile bootstrap intervals over %ss (%d replicates); elo = %g + 400/ln 10 · θ.",
-			r.Source, r.Settings.Anchor, r.Settings.Confidence*100, r.Settings.ResampleUnit, r.Replicates, r.Settings.EloBase),
+			results.DisplayName(r.Source), r.Settings.Anchor, r.Settings.Confidence*100, r.Settings.ResampleUnit, r.Replicates, r.Settings.EloBase),
 		Columns: []results.Column{{Name: "rank", Kind: results.KindNumber}, {Name: "model"}, {Name: "rating", Kind: results.KindNumber},
-			{Name: "ci_low", Kind: results.KindNumber}, {Name: "ci_high", Kind: results.KindNumber}, {Name: "elo", Kind: results.KindNumber},
-			{Name: "elo_low", Kind: results.KindNumber}, {Name: "elo_high", Kind: results.KindNumber},
+			{Name: "ci_low", Kind: results.KindNumber}, {Name: "ci_high", Kind: results.KindNumber}, {Name: "elo", Kind: results.KindRating},
+			{Name: "elo_low", Kind: results.KindRating}, {Name: "elo_high", Kind: results.KindRating},
 			{Name: "comparisons", Kind: results.KindNumber}, {Name: "wins", Kind: results.KindNumber},
 			{Name: "losses", Kind: results.KindNumber}, {Name: "ties", Kind: results.KindNumber}},
 	}
@@ -377,7 +377,7 @@ func (r *Result) Tables() []results.Table {
 		t.Rows = append(t.Rows, []string{strconv.Itoa(x.Rank), x.Model, f(x.Rating), f(x.CILow), f(x.CIHigh), f(x.Elo), f(x.EloLow),
 			f(x.EloHigh), strconv.Itoa(x.Comparisons), strconv.Itoa(x.Wins), strconv.Itoa(x.Losses), strconv.Itoa(x.Ties)})
 	}
-	return []results.Table{t}
+	return append([]results.Table{t}, results.WarningTable(r.Warnings)...)
 }
 
 // File reads the verdict file name (ReadVerdicts) from r and analyses it.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 )
 
@@ -86,6 +85,12 @@ type ComparisonGroup struct {
 	New     float64 `json:"new"`
 	Better  int     `json:"better"`
 	Worse   int     `json:"worse"`
+	// OldCILow to NewCIHigh are each version's Wilson interval within
+	// the group, at the comparison's confidence.
+	OldCILow  float64 `json:"old_ci_low"`
+	OldCIHigh float64 `json:"old_ci_high"`
+	NewCILow  float64 `json:"new_ci_low"`
+	NewCIHigh float64 `json:"new_ci_high"`
 }
 
 // WriteText writes the comparison as evalbook compare prints it: the
@@ -123,11 +128,15 @@ func (r *Comparison) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "%s\t0\n", l.name)
 		} else {
 			fmt.Fprintf(tw, "%s\t%d\t", l.name, len(l.keys))
-			for i, k := range l.keys {
+			shown, more := CapList(l.keys, MaxTextKeys)
+			for i, k := range shown {
 				if i > 0 {
 					io.WriteString(tw, ", ")
 				}
 				io.WriteString(tw, TextCell(k))
+			}
+			if more > 0 {
+				fmt.Fprintf(tw, " … and %s more (--json or --xlsx lists them all)", Commas(int64(more)))
 			}
 			io.WriteString(tw, "\n")
 		}
@@ -161,42 +170,4 @@ func (r *Comparison) WriteText(w io.Writer) error {
 		}
 	}
 	return ew.err
-}
-
-// Tables lays the comparison out as tables for the XLSX and HTML
-// renderers: the figures, the groups (with By) and the warnings.
-func (r *Comparison) Tables() []Table {
-	level := strconv.FormatFloat(100*r.Confidence, 'f', -1, 64) + "%"
-	sum := Table{
-		Title: "Comparison: " + r.OldFile + " -> " + r.NewFile,
-		Note:  fmt.Sprintf("metric %s, key %s, %s intervals (%s); sign test exact and two-sided over the flips", r.Metric, r.Key, level, r.CI),
-		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber},
-			{Name: "low", Kind: KindNumber}, {Name: "high", Kind: KindNumber}, {Name: "detail"}},
-		Rows: [][]string{
-			{"n", strconv.Itoa(r.N), "", "", "cases in both files"},
-			{"old pass rate", Float(r.Old), Float(r.OldCILow), Float(r.OldCIHigh), fmt.Sprintf("%d/%d", r.OldPass, r.N)},
-			{"new pass rate", Float(r.New), Float(r.NewCILow), Float(r.NewCIHigh), fmt.Sprintf("%d/%d", r.NewPass, r.N)},
-			{"change", Float(r.Diff), Float(r.DiffCILow), Float(r.DiffCIHigh), "paired bootstrap"},
-			{"better", strconv.Itoa(len(r.Better)), "", "", strings.Join(r.Better, ", ")},
-			{"worse", strconv.Itoa(len(r.Worse)), "", "", strings.Join(r.Worse, ", ")},
-			{"unchanged", strconv.Itoa(r.Unchanged), "", "", ""},
-			{"sign test p", Float(r.PSign), "", "", "exact, two-sided"},
-			{"McNemar p", Float(r.PMcNemar), "", "", "chi-square with continuity correction"},
-		},
-	}
-	for _, v := range r.Ranks {
-		sum.Rows = append(sum.Rows, []string{v.Version + " rank", strconv.Itoa(v.Rank), strconv.Itoa(v.RankLow), strconv.Itoa(v.RankHigh),
-			fmt.Sprintf("tier %d (sign test, α = %g)", v.Tier, r.TierAlpha)})
-	}
-	tables := []Table{sum}
-	if len(r.Groups) > 0 {
-		g := Table{Title: "By " + r.By, Columns: []Column{{Name: r.By}, {Name: "n", Kind: KindNumber},
-			{Name: "old", Kind: KindRate}, {Name: "new", Kind: KindRate},
-			{Name: "better", Kind: KindNumber}, {Name: "worse", Kind: KindNumber}}}
-		for _, x := range r.Groups {
-			g.Rows = append(g.Rows, []string{x.Group, strconv.Itoa(x.N), Float(x.Old), Float(x.New), strconv.Itoa(x.Better), strconv.Itoa(x.Worse)})
-		}
-		tables = append(tables, g)
-	}
-	return append(tables, WarningTable(r.Warnings)...)
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,7 +45,7 @@ warnings:
 		}
 		titles = append(titles, tb.Title)
 	}
-	if got := strings.Join(titles, " | "); got != "Comparison: a.csv -> b.csv | Warnings" {
+	if got := strings.Join(titles, " | "); got != "Comparison: a.csv → b.csv | Cases that changed | Warnings" {
 		t.Errorf("tables %s", got)
 	}
 	if got := strings.Join(ts[0].Rows[2], ","); got != "new pass rate,1,0.2065494,1,1/1" {
@@ -53,8 +54,39 @@ warnings:
 	if ts[0].Note != "metric pass, key id, 95% intervals (wilson); sign test exact and two-sided over the flips" {
 		t.Errorf("note %q", ts[0].Note)
 	}
-	c.By, c.Groups = "task", []ComparisonGroup{{Group: "x", N: 1, NewPass: 1, New: 1, Better: 1}}
-	if ts := c.Tables(); len(ts) != 3 || ts[1].Title != "By task" || strings.Join(ts[1].Rows[0], ",") != "x,1,0,1,1,0" {
+	if got := strings.Join(ts[1].Rows[0], ","); got != "better,q1" {
+		t.Errorf("changed case row %s", got)
+	}
+	// The value column's unit follows the row: the change in percentage
+	// points, the p-values as p.
+	if got := ts[0].Cell(3, 1) + " | " + ts[0].Cell(7, 1) + " | " + ts[0].Cell(1, 1); got != "+100.0 pp | 1.000 | 0.0%" {
+		t.Errorf("shown cells %s", got)
+	}
+	// A group row: n, old with its interval, new with its, the change, the flips.
+	c.By, c.Groups = "task", []ComparisonGroup{{Group: "x", N: 1, NewPass: 1, New: 1, Better: 1, OldCIHigh: 0.7934506, NewCILow: 0.2065494, NewCIHigh: 1}}
+	if ts := c.Tables(); len(ts) != 4 || ts[1].Title != "By task" || strings.Join(ts[1].Rows[0], ",") != "x,1,0,0,0.7934506,1,0.2065494,1,1,1,0" {
 		t.Errorf("group table %+v", ts[1])
+	}
+}
+
+// The text lists at most MaxTextKeys flipped keys each way and counts
+// the rest (a million rows flip tens of thousands); the tables keep
+// them all, one a row.
+func TestComparisonTextCapsKeys(t *testing.T) {
+	c := &Comparison{OldFile: "a.csv", NewFile: "b.csv", Key: "id", Metric: "pass", N: 60, CI: "wilson", Confidence: 0.95,
+		Worse: []string{}, Groups: []ComparisonGroup{}}
+	for i := 0; i < 60; i++ {
+		c.Better = append(c.Better, "q"+strconv.Itoa(i))
+	}
+	var b strings.Builder
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "q49 … and 10 more (--json or --xlsx lists them all)") || strings.Contains(b.String(), "q50") {
+		t.Errorf("text:\n%s", b.String())
+	}
+	ts := c.Tables()
+	if ts[1].Title != "Cases that changed" || len(ts[1].Rows) != 60 {
+		t.Errorf("table %q has %d rows, want the 60 keys", ts[1].Title, len(ts[1].Rows))
 	}
 }

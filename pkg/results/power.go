@@ -105,27 +105,30 @@ func (r *Power) WriteText(w io.Writer) error {
 // Tables lays the plan out as one table of figures and the warnings.
 func (r *Power) Tables() []Table {
 	t := Table{Title: "Power plan", Note: r.design(),
-		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber}}}
-	add := func(name, v string) { t.Rows = append(t.Rows, []string{name, v}) }
-	add("baseline", Float(r.Baseline))
-	if r.Target != nil {
-		add("target", Float(*r.Target))
+		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber, PerRow: true}}}
+	add := func(name, v, kind string) {
+		t.Rows = append(t.Rows, []string{name, v})
+		t.RowKinds = append(t.RowKinds, kind)
 	}
-	add("alpha", Float(r.Alpha))
-	add("power", Float(r.Power))
-	add("n per group", strconv.Itoa(r.NPerGroup))
+	add("baseline", Float(r.Baseline), KindRate)
+	if r.Target != nil {
+		add("target", Float(*r.Target), KindRate)
+	}
+	add("alpha", Float(r.Alpha), KindNumber)
+	add("power", Float(r.Power), KindRate)
+	add("n per group", strconv.Itoa(r.NPerGroup), KindCount)
 	if r.MDE != nil {
-		add("minimum detectable effect", Float(*r.MDE))
-		add("detectable rate", Float(*r.Detectable))
+		add("minimum detectable effect", Float(*r.MDE), KindPP)
+		add("detectable rate", Float(*r.Detectable), KindRate)
 	} else {
-		add("minimum detectable effect", "")
+		add("minimum detectable effect", "", KindPP)
 	}
 	if r.Mode == "sample_size" || r.Target != nil {
-		add("achieved power", Float(r.AchievedPower))
+		add("achieved power", Float(r.AchievedPower), KindRate)
 	}
 	if r.Paired {
-		add("p_better", Float(r.PBetter))
-		add("p_worse", Float(r.PWorse))
+		add("p_better", Float(r.PBetter), KindRate)
+		add("p_worse", Float(r.PWorse), KindRate)
 	}
 	return append([]Table{t}, WarningTable(r.Warnings)...)
 }

@@ -46,7 +46,9 @@ type RaterAgreement struct {
 	// Disagreements lists, in file order, every item on which the raters'
 	// ratings differ: the items to adjudicate.
 	Disagreements []RaterDisagreement `json:"disagreements"`
-	Warnings      []Warning           `json:"warnings"`
+	// TextColumns names the cells of each disagreement's Text.
+	TextColumns []string  `json:"text_columns,omitempty"`
+	Warnings    []Warning `json:"warnings"`
 }
 
 // RaterConfusion is a confusion matrix of two raters: Rows[i][j] items got
@@ -64,6 +66,10 @@ type RaterDisagreement struct {
 	Line int    `json:"line"` // the item's line in the label file
 	// Ratings maps each rater to the label given ("" for none).
 	Ratings map[string]string `json:"ratings"`
+	// Text holds the item's other cells (its question, the answers
+	// rated), one per RaterAgreement.TextColumns, when they were attached
+	// for a report (agree.AttachText); empty otherwise.
+	Text []string `json:"text,omitempty"`
 }
 
 // statistic returns the name of the statistic as the text shows it, and
@@ -197,16 +203,18 @@ func (r *RaterAgreement) Tables() []Table {
 		Title: "Agreement: " + strings.Join(r.Raters, ", "),
 		Note: fmt.Sprintf("%s over %d items; %s%% bootstrap interval over items (%d resamples, seed %d)",
 			r.Metric, r.N, strconv.FormatFloat(100*r.Confidence, 'f', -1, 64), r.Resamples, r.Seed),
-		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber},
-			{Name: "low", Kind: KindNumber}, {Name: "high", Kind: KindNumber}},
+		Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber, PerRow: true},
+			{Name: "low", Kind: KindNumber, PerRow: true}, {Name: "high", Kind: KindNumber, PerRow: true}},
 		Rows: [][]string{
 			{"n", strconv.Itoa(r.N), "", ""},
 			{"observed", Float(r.Observed), "", ""},
 			{"expected", Float(r.Expected), "", ""},
 		},
+		RowKinds: []string{KindCount, KindRate, KindRate},
 	}
 	if stat != nil {
 		sum.Rows = append(sum.Rows, []string{name, Float(*stat), Float(r.CILow), Float(r.CIHigh)})
+		sum.RowKinds = append(sum.RowKinds, KindNumber)
 	}
 	tables := []Table{sum}
 	if c := r.Confusion; c != nil && len(r.Raters) >= 2 {
@@ -229,10 +237,20 @@ func (r *RaterAgreement) Tables() []Table {
 		for _, ra := range r.Raters {
 			t.Columns = append(t.Columns, Column{Name: ra})
 		}
+		for _, c := range r.TextColumns {
+			t.Columns = append(t.Columns, Column{Name: c})
+		}
 		for _, d := range r.Disagreements {
 			row := []string{d.Item, strconv.Itoa(d.Line)}
 			for _, ra := range r.Raters {
 				row = append(row, d.Ratings[ra])
+			}
+			for j := range r.TextColumns {
+				cell := ""
+				if j < len(d.Text) {
+					cell = d.Text[j]
+				}
+				row = append(row, cell)
 			}
 			t.Rows = append(t.Rows, row)
 		}

@@ -25,14 +25,17 @@ func TestRaterAgreementTables(t *testing.T) {
 		{
 			Title: "Agreement: r1, r2, r3",
 			Note:  "fleiss over 4 items; 90% bootstrap interval over items (100 resamples, seed 7)",
-			Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber},
-				{Name: "low", Kind: KindNumber}, {Name: "high", Kind: KindNumber}},
+			Columns: []Column{{Name: "figure"}, {Name: "value", Kind: KindNumber, PerRow: true},
+				{Name: "low", Kind: KindNumber, PerRow: true}, {Name: "high", Kind: KindNumber, PerRow: true}},
 			Rows: [][]string{
 				{"n", "4", "", ""},
 				{"observed", "0.5", "", ""},
 				{"expected", "0.3333333333333333", "", ""},
 				{"fleiss_kappa", "0.25", "-0.5", "1"},
 			},
+			// Each row's unit: the count, the two shares as rates (50.0%,
+			// 33.3%), the statistic as a number.
+			RowKinds: []string{KindCount, KindRate, KindRate, KindNumber},
 		},
 		{
 			Title:   "Disagreements, to adjudicate",

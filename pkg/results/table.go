@@ -20,6 +20,38 @@ type Table struct {
 	Note    string     `json:"note,omitempty"`
 	Columns []Column   `json:"columns"`
 	Rows    [][]string `json:"rows"`
+	// RowKinds, when set, gives row i's unit (a Kind) for its cells in
+	// the PerRow columns: a table of figures whose "value", "low" and
+	// "high" columns hold a rate, a difference and a p-value.
+	RowKinds []string `json:"row_kinds,omitempty"`
+	// Sheet is a short name for the table's sheet in a workbook (at most
+	// 31 characters), when the title is longer.
+	Sheet string `json:"sheet,omitempty"`
+}
+
+// Kind returns the kind of row i's cell in column j: RowKinds[i] for a
+// PerRow column when set, else the column's.
+func (t *Table) Kind(i, j int) string {
+	k := t.Columns[j].Kind
+	if t.Columns[j].PerRow && i < len(t.RowKinds) && t.RowKinds[i] != "" {
+		return t.RowKinds[i]
+	}
+	return k
+}
+
+// Cell returns row i's cell in column j as a human reads it (Display
+// under the cell's Kind).
+func (t *Table) Cell(i, j int) string {
+	return Column{Kind: t.Kind(i, j)}.Display(t.Rows[i][j])
+}
+
+// IsNumeric reports whether a column of kind holds numbers.
+func IsNumeric(kind string) bool {
+	switch kind {
+	case KindNumber, KindRate, KindPP, KindP, KindRating, KindCount:
+		return true
+	}
+	return false
 }
 
 // Column is one column of a Table.
@@ -27,9 +59,14 @@ type Column struct {
 	Name string `json:"name"`
 	// Kind is "text" (the default), "number" (a count or a measure), or
 	// "rate" (a proportion in [0,1], shown as a percentage by human
-	// formats). Number and rate cells hold full-precision decimals
+	// formats), "pp" (a difference of two rates, as a fraction, shown in
+	// percentage points), "p" (a p-value: three decimals, "< 0.001"
+	// below), "rating" (a whole number) or "count" (an integer). Number and rate cells hold full-precision decimals
 	// (strconv.FormatFloat(x, 'g', -1, 64)); an empty cell is a missing value.
 	Kind string `json:"kind,omitempty"`
+	// PerRow says the column's unit is each row's (Table.RowKinds),
+	// Kind being the unit of rows that give none.
+	PerRow bool `json:"per_row,omitempty"`
 }
 
 // Column kinds.
@@ -37,6 +74,10 @@ const (
 	KindText   = "text"
 	KindNumber = "number"
 	KindRate   = "rate"
+	KindPP     = "pp"
+	KindP      = "p"
+	KindRating = "rating"
+	KindCount  = "count"
 )
 
 // Float formats x for a number or rate cell at full precision.
@@ -45,15 +86,18 @@ func Float(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // Display returns cell as a human reads it: rates as percentages with one
 // decimal, numbers rounded to at most three decimals, text unchanged.
 func (c Column) Display(cell string) string {
-	if c.Kind != KindNumber && c.Kind != KindRate {
+	if !IsNumeric(c.Kind) {
 		return cell
 	}
 	x, ok := Number(cell)
 	if !ok {
 		return cell
 	}
-	if c.Kind == KindRate {
+	switch c.Kind {
+	case KindRate:
 		return pct(x) + "%"
+	case KindPP, KindP, KindRating, KindCount:
+		return FormatUnit(c.Kind, x)
 	}
 	if x == float64(int64(x)) {
 		return strconv.FormatInt(int64(x), 10)
@@ -89,11 +133,11 @@ func (t *Table) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	cells := make([]string, len(t.Columns))
-	for _, r := range t.Rows {
-		for i, c := range t.Columns {
+	for k := range t.Rows {
+		for i := range t.Columns {
 			// Keep each row on one line: a line break inside a cell would
 			// break the alignment.
-			cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c.Display(r[i]))
+			cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(t.Cell(k, i))
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}

@@ -172,8 +172,8 @@ func (r *AAResult) Tables() []results.Table {
 	t := results.Table{Title: "Noise floor (A/A)", Note: fmt.Sprintf("flip rate: rows whose verdict differs between two runs of the same system, with its %s Wilson interval; a gate margin below suggested_margin fires on noise", confText(r.Confidence)),
 		Columns: []results.Column{{Name: "metric"}, {Name: "n", Kind: results.KindNumber}, {Name: "flips", Kind: results.KindNumber},
 			{Name: "flip_rate", Kind: results.KindRate}, {Name: "flip_low", Kind: results.KindRate}, {Name: "flip_high", Kind: results.KindRate},
-			{Name: "delta", Kind: results.KindRate}, {Name: "delta_low", Kind: results.KindRate}, {Name: "delta_high", Kind: results.KindRate},
-			{Name: "suggested_margin", Kind: results.KindRate}}}
+			{Name: "delta", Kind: results.KindPP}, {Name: "delta_low", Kind: results.KindPP}, {Name: "delta_high", Kind: results.KindPP},
+			{Name: "suggested_margin", Kind: results.KindPP}}}
 	for _, m := range r.Metrics {
 		t.Rows = append(t.Rows, []string{show(m.Metric), strconv.Itoa(m.N), strconv.Itoa(m.Flips), f(m.FlipRate), f(m.FlipLow), f(m.FlipHigh),
 			f(m.Delta), f(m.DeltaLow), f(m.DeltaHigh), f(m.SuggestedMargin)})

@@ -408,9 +408,9 @@ func keyWord(d *DiffResult) string {
 }
 
 var pairColumns = []results.Column{{Name: "n", Kind: results.KindNumber}, {Name: "A", Kind: results.KindRate}, {Name: "B", Kind: results.KindRate},
-	{Name: "delta", Kind: results.KindRate}, {Name: "delta_low", Kind: results.KindRate}, {Name: "delta_high", Kind: results.KindRate},
+	{Name: "delta", Kind: results.KindPP}, {Name: "delta_low", Kind: results.KindPP}, {Name: "delta_high", Kind: results.KindPP},
 	{Name: "better", Kind: results.KindNumber}, {Name: "worse", Kind: results.KindNumber},
-	{Name: "sign_p", Kind: results.KindNumber}, {Name: "mcnemar_p", Kind: results.KindNumber}}
+	{Name: "sign_p", Kind: results.KindP}, {Name: "mcnemar_p", Kind: results.KindP}}
 
 func pairCells(p PairDiff) []string {
 	f := results.Float

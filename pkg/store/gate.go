@@ -242,14 +242,14 @@ func (g *GateResult) Tables() []results.Table {
 	t := results.Table{Title: "Gate", Note: g.Decision, Columns: []results.Column{{Name: "metric"}, {Name: "baseline"}, {Name: "candidate"},
 		{Name: "n", Kind: results.KindNumber}, {Name: "excluded", Kind: results.KindNumber},
 		{Name: "baseline_mean", Kind: results.KindRate}, {Name: "candidate_mean", Kind: results.KindRate},
-		{Name: "delta", Kind: results.KindRate}, {Name: "upper", Kind: results.KindRate}, {Name: "margin", Kind: results.KindRate},
-		{Name: "p", Kind: results.KindNumber}, {Name: "mde", Kind: results.KindRate}, {Name: "regression"}},
+		{Name: "delta", Kind: results.KindPP}, {Name: "upper", Kind: results.KindPP}, {Name: "margin", Kind: results.KindPP},
+		{Name: "p", Kind: results.KindP}, {Name: "mde", Kind: results.KindPP}, {Name: "regression"}},
 		Rows: [][]string{{g.Metric, strconv.FormatInt(g.Baseline.ID, 10), strconv.FormatInt(g.Candidate.ID, 10), strconv.Itoa(g.N), strconv.Itoa(g.Excluded),
 			f(g.BaselineMean), f(g.CandidateMean), f(g.Delta), f(g.Upper), f(g.Margin), f(g.P), f(g.MDE), strconv.FormatBool(g.Regression)}}}
 	if q := g.Sequential; q != nil {
 		t.Columns = append(t.Columns, results.Column{Name: "sequential_decision"}, results.Column{Name: "sequential_n", Kind: results.KindNumber},
-			results.Column{Name: "sequential_delta", Kind: results.KindRate}, results.Column{Name: "sequential_ci_low", Kind: results.KindRate},
-			results.Column{Name: "sequential_ci_high", Kind: results.KindRate})
+			results.Column{Name: "sequential_delta", Kind: results.KindPP}, results.Column{Name: "sequential_ci_low", Kind: results.KindPP},
+			results.Column{Name: "sequential_ci_high", Kind: results.KindPP})
 		t.Rows[0] = append(t.Rows[0], q.Decision, strconv.Itoa(q.N), f(q.Delta), f(q.CILow), f(q.CIHigh))
 	}
 	out := []results.Table{t}

@@ -42,6 +42,7 @@ type HistoryPoint struct {
 	Time        time.Time `json:"time"`
 	Command     string    `json:"command"`
 	Model       string    `json:"model,omitempty"`
+	Title       string    `json:"title,omitempty"` // the run's --title
 	DatasetHash string    `json:"dataset_hash"`
 	Group       string    `json:"group,omitempty"`
 	N           int       `json:"n"`
@@ -61,7 +62,7 @@ func (s *Store) History(ctx context.Context, opt HistoryOptions) (*HistoryResult
 	if opt.Metric == "" {
 		return nil, fmt.Errorf("history: no metric")
 	}
-	q := `SELECT r.id, r.created, r.command, r.model, r.dataset_hash, g.grp, g.n, g.accuracy, g.ci_low, g.ci_high
+	q := `SELECT r.id, r.created, r.command, r.model, r.title, r.dataset_hash, g.grp, g.n, g.accuracy, g.ci_low, g.ci_high
 		FROM group_score g JOIN run r ON r.id = g.run_id
 		WHERE g.metric = ? AND g.by_name = ?`
 	args := []any{opt.Metric, opt.By}
@@ -82,7 +83,7 @@ func (s *Store) History(ctx context.Context, opt HistoryOptions) (*HistoryResult
 	for rows.Next() {
 		var p HistoryPoint
 		var created string
-		if err := rows.Scan(&p.Run, &created, &p.Command, &p.Model, &p.DatasetHash, &p.Group, &p.N, &p.Accuracy, &p.CILow, &p.CIHigh); err != nil {
+		if err := rows.Scan(&p.Run, &created, &p.Command, &p.Model, &p.Title, &p.DatasetHash, &p.Group, &p.N, &p.Accuracy, &p.CILow, &p.CIHigh); err != nil {
 			return nil, err
 		}
 		if p.Time, err = time.Parse(time.RFC3339Nano, created); err != nil {
@@ -170,11 +171,11 @@ func (h *HistoryResult) Tables() []results.Table {
 		title += " by " + h.By
 	}
 	t := results.Table{Title: title, Note: "each run's figure with the interval it recorded; comparable = same dataset as the newest run",
-		Columns: []results.Column{{Name: "run"}, {Name: "time"}, {Name: "command"}, {Name: "model"}, {Name: "group"}, {Name: "n", Kind: results.KindNumber},
+		Columns: []results.Column{{Name: "run"}, {Name: "time"}, {Name: "command"}, {Name: "model"}, {Name: "title"}, {Name: "group"}, {Name: "n", Kind: results.KindNumber},
 			{Name: "accuracy", Kind: results.KindRate}, {Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate},
 			{Name: "dataset_hash"}, {Name: "comparable"}}}
 	for _, p := range h.Points {
-		t.Rows = append(t.Rows, []string{strconv.FormatInt(p.Run, 10), p.Time.UTC().Format(time.RFC3339), show(p.Command), show(p.Model), show(p.Group),
+		t.Rows = append(t.Rows, []string{strconv.FormatInt(p.Run, 10), p.Time.UTC().Format(time.RFC3339), show(p.Command), show(p.Model), show(p.Title), show(p.Group),
 			strconv.Itoa(p.N), f(p.Accuracy), f(p.CILow), f(p.CIHigh), p.DatasetHash, strconv.FormatBool(p.Comparable)})
 	}
 	return append([]results.Table{t}, results.WarningTable(h.Warnings)...)

@@ -535,7 +535,11 @@ func (r *Result) Tables() []results.Table {
 			if m.K > 0 {
 				id = strings.Replace(id, "@k", "@"+strconv.Itoa(m.K), 1)
 			}
-			t.Rows = append(t.Rows, []string{tr.Suite + "|" + tr.Name, tr.Language, tr.Kind, strconv.Itoa(tr.Shots), id, strconv.Itoa(m.N), ff(m.Value), ff(m.CILow), ff(m.CIHigh), strconv.Itoa(tr.Failed)})
+			lo, hi := ff(m.CILow), ff(m.CIHigh)
+			if !m.hasInterval() {
+				lo, hi = "", "" // every item alike: no interval to show
+			}
+			t.Rows = append(t.Rows, []string{tr.Suite + "|" + tr.Name, tr.Language, tr.Kind, strconv.Itoa(tr.Shots), id, strconv.Itoa(m.N), ff(m.Value), lo, hi, strconv.Itoa(tr.Failed)})
 		}
 	}
 	out := []results.Table{t}

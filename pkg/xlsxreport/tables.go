@@ -34,8 +34,8 @@ func (b *book) tableRows(t *results.Table) error {
 	widths := make([]float64, len(t.Columns))
 	for i, c := range t.Columns {
 		w := float64(displayWidth(c.Name)) + 2
-		for _, r := range t.Rows {
-			w = max(w, float64(displayWidth(c.Display(r[i])))+2)
+		for k := range t.Rows {
+			w = max(w, float64(displayWidth(t.Cell(k, i)))+2)
 		}
 		widths[i] = min(max(w, 8), 50)
 	}
@@ -55,26 +55,37 @@ func (b *book) tableRows(t *results.Table) error {
 	head := row
 	for c, col := range t.Columns {
 		st := b.st.header
-		if col.Kind == results.KindNumber || col.Kind == results.KindRate {
+		if results.IsNumeric(col.Kind) {
 			st = b.st.headerNum
 		}
 		g.set(c+1, row, col.Name, st)
 	}
-	for _, r := range t.Rows {
+	var us *unitStyles // the styles of the kinds beyond number and rate, made when needed
+	for k, r := range t.Rows {
 		row++
-		for c, col := range t.Columns {
+		for c := range t.Columns {
 			v := r[c]
 			x, ok := results.Number(v)
+			kind := t.Kind(k, c)
 			switch {
 			case v == "":
-			case col.Kind == results.KindRate && ok:
+			case kind == results.KindRate && ok:
 				g.set(c+1, row, x, b.st.percent)
-			case col.Kind == results.KindNumber && ok:
+			case kind == results.KindNumber && ok:
 				st := b.st.general
 				if x == float64(int64(x)) {
 					st = b.st.integer
 				}
 				g.set(c+1, row, x, st)
+			case results.IsNumeric(kind) && ok:
+				if us == nil {
+					us = &unitStyles{f: b.f, cache: map[string]int{}}
+				}
+				st, err := us.style(kind, "", false, x)
+				if err != nil {
+					return err
+				}
+				g.set(c+1, row, unitValue(kind, x), st)
 			default:
 				g.set(c+1, row, v, b.st.wrap)
 			}

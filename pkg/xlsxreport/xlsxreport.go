@@ -412,7 +412,7 @@ func (b *book) sheetName(s string) string {
 	base := s
 	for n := 2; ; n++ {
 		if utf8.RuneCountInString(s) > 31 {
-			s = string([]rune(s)[:31])
+			s = cutWords(s, 31)
 		}
 		if idx, _ := b.f.GetSheetIndex(s); idx < 0 && !strings.EqualFold(s, "History") {
 			return s
@@ -424,6 +424,24 @@ func (b *book) sheetName(s string) string {
 		}
 		s = string(r) + suffix
 	}
+}
+
+// cutWords shortens s to at most n characters, at the end of a word
+// when one ends in the second half (a sheet name cut mid-word reads as
+// a typo), and without a trailing separator.
+func cutWords(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := n
+	for i := n; i > n/2; i-- {
+		if r[i] == ' ' || r[i] == '-' || r[i] == '_' || r[i] == '.' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:cut]), " -_.>")
 }
 
 // quoteSheet quotes a sheet name for a cell reference.

@@ -1,0 +1,102 @@
+package design
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// This file gives the design results their headline and charts for the
+// shared report design (results.Headliner, results.Charter).
+
+// Headline says whether the plan has problems.
+func (c *PlanCheck) Headline() results.Headline {
+	if len(c.Problems) == 0 {
+		return results.Headline{Verdict: "The plan has no problems.", Tone: results.ToneGood}
+	}
+	return results.Headline{Verdict: fmt.Sprintf("The plan has %d %s: see below.", len(c.Problems), nouns(len(c.Problems), "problem", "problems")), Tone: results.ToneBad}
+}
+
+// Headline is the plan gate's decision as a badge and in words.
+func (v *GateDecision) Headline() results.Headline {
+	h := results.Headline{Badge: "RELEASE", Tone: results.ToneGood, Verdict: "Every gated metric passes its threshold."}
+	if !v.Release {
+		h.Badge, h.Tone = "NO RELEASE", results.ToneBad
+		h.Verdict = fmt.Sprintf("No release: %d %s.", len(v.Reasons), nouns(len(v.Reasons), "reason", "reasons"))
+		h.Notes = append(h.Notes, v.Reasons...)
+	}
+	for _, r := range v.Metrics {
+		if r.Value == nil || len(h.Cards) == 8 {
+			continue
+		}
+		c := results.Card{Label: r.Metric, Value: *r.Value, Unit: results.UnitNumber}
+		cells := r.cells()
+		c.Note = cells[3] + " · " + cells[6]
+		if r.N > 0 {
+			c.Note += " · n " + strconv.Itoa(r.N)
+		}
+		h.Cards = append(h.Cards, c)
+	}
+	return h
+}
+
+// ReportTitle names the matrix.
+func (r *CoverageReport) ReportTitle() string {
+	return "Coverage: " + r.Coverage.Rows + " × " + r.Coverage.Cols
+}
+
+// Headline counts the thin and empty cells.
+func (r *CoverageReport) Headline() results.Headline {
+	cov := r.Coverage
+	cells := len(cov.RowValues) * len(cov.ColValues)
+	h := results.Headline{Subject: fmt.Sprintf("%d %s · hash %s", r.N, nouns(r.N, "case", "cases"), r.Hash)}
+	switch {
+	case len(cov.Empty) > 0:
+		h.Verdict, h.Tone = fmt.Sprintf("%d of %d cells %s empty and %d more %s fewer than %d cases: no figure can be reported for the empty ones.",
+			len(cov.Empty), cells, verb(len(cov.Empty), "is", "are"), len(cov.UnderMin)-len(cov.Empty), verb(len(cov.UnderMin)-len(cov.Empty), "holds", "hold"), cov.Min), results.ToneBad
+	case len(cov.UnderMin) > 0:
+		h.Verdict, h.Tone = fmt.Sprintf("%d of %d cells %s fewer than %d cases: their figures will be rough.", len(cov.UnderMin), cells, verb(len(cov.UnderMin), "holds", "hold"), cov.Min), results.ToneWarn
+	default:
+		h.Verdict, h.Tone = fmt.Sprintf("Every one of the %d cells holds at least %d cases.", cells, cov.Min), results.ToneGood
+	}
+	h.Cards = []results.Card{
+		{Label: "cases", Value: float64(r.N), Unit: results.UnitCount},
+		{Label: "cells", Value: float64(cells), Unit: results.UnitCount, Note: fmt.Sprintf("%d %s × %d %s", len(cov.RowValues), cov.Rows, len(cov.ColValues), cov.Cols)},
+		{Label: "thin cells", Value: float64(len(cov.UnderMin)), Unit: results.UnitCount, Note: fmt.Sprintf("fewer than %d cases", cov.Min)},
+		{Label: "empty cells", Value: float64(len(cov.Empty)), Unit: results.UnitCount},
+	}
+	return h
+}
+
+// Charts draws the matrix as a heatmap of counts.
+func (r *CoverageReport) Charts() []results.ChartSpec {
+	cov := r.Coverage
+	c := results.ChartSpec{Kind: results.ChartHeatmap, Title: "Cases per cell", Unit: results.UnitCount,
+		Note: fmt.Sprintf("cases in each %s × %s cell; ! marks a cell with fewer than %d", cov.Rows, cov.Cols, cov.Min),
+		Rows: cov.RowValues, Columns: cov.ColValues}
+	for i := range cov.RowValues {
+		row := make([]float64, len(cov.ColValues))
+		marks := make([]string, len(cov.ColValues))
+		for j := range cov.ColValues {
+			row[j] = float64(cov.Counts[i][j])
+			if cov.Counts[i][j] < cov.Min {
+				marks[j] = " !"
+			}
+		}
+		c.Cells = append(c.Cells, row)
+		c.Marks = append(c.Marks, marks)
+	}
+	if len(c.Cells) == 0 {
+		return nil
+	}
+	return []results.ChartSpec{c}
+}
+
+// verb is one or many's form of a verb for a count of n.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,181 @@
+package htmlreport
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"unicode/utf8"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// MaxTableRows is the most rows a table of WriteReport's page lists; the
+// rest are counted under it (the workbook and --json hold them all).
+const MaxTableRows = 2000
+
+// reportView is what reportTemplate renders.
+type reportView struct {
+	Title    string
+	Fragment bool
+	CSP      string
+	CSS      template.CSS
+	JS       template.JS
+	Head     *headView
+	Sections [][2]string
+	Charts   []chartView
+	Tables   []tableView
+	Capped   map[string]string // table id: note of the rows left out
+}
+
+type headView struct {
+	Verdict, Tone, Badge, Subject string
+	Notes                         []string
+	Cards                         []cardView
+}
+
+type cardView struct {
+	Label, Value, Interval, Note string
+}
+
+type chartView struct {
+	ID, Title, Note string
+	Wide, Narrow    template.HTML
+}
+
+// WriteReport writes a result's page: the title, the headline (a badge,
+// the verdict in words, what was compared, the figure cards with their
+// intervals), a chart per ChartSpec as inline SVG (one layout for
+// screens, one for phones), and the tables, sortable. Every string from
+// the data is escaped. With fragment, only the body is written (for a
+// notebook).
+func WriteReport(w io.Writer, p results.Page, fragment bool) error {
+	v := &reportView{Title: p.Title, Fragment: fragment, CSS: template.CSS(css + reportCSS), JS: template.JS(sortJS), Capped: map[string]string{}}
+	sum := sha256.Sum256([]byte(sortJS))
+	v.CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	if h := p.Headline; h != nil {
+		hv := &headView{Verdict: h.Verdict, Tone: h.Tone, Badge: h.Badge, Subject: h.Subject, Notes: h.Notes}
+		if hv.Tone == "" {
+			hv.Tone = results.ToneNeutral
+		}
+		for _, c := range h.Cards {
+			hv.Cards = append(hv.Cards, cardView{Label: c.Label, Value: c.Shown(), Interval: c.Interval(), Note: c.Note})
+		}
+		v.Head = hv
+	}
+	for i, c := range p.Charts {
+		id := fmt.Sprintf("chart-%d", i+1)
+		cv := chartView{ID: id, Title: c.Title, Note: c.Note,
+			Wide:   drawChart(c, wideLayout),
+			Narrow: drawChart(c, narrowLayout)}
+		v.Charts = append(v.Charts, cv)
+		v.Sections = append(v.Sections, [2]string{id, c.Title})
+	}
+	for i := range p.Tables {
+		t := &p.Tables[i]
+		if err := t.Check(); err != nil {
+			return err
+		}
+		tv := tableView{ID: fmt.Sprintf("table-%d", i+1), Title: t.Title, Note: t.Note}
+		for _, c := range t.Columns {
+			tv.Columns = append(tv.Columns, colView{Name: c.Name, Num: results.IsNumeric(c.Kind)})
+		}
+		long := make([]bool, len(t.Columns))
+		for r := range t.Rows {
+			if r >= MaxTableRows {
+				v.Capped[tv.ID] = fmt.Sprintf("The first %s of %s rows are shown; the workbook (--xlsx) and --json hold them all.", results.Commas(MaxTableRows), results.Commas(int64(len(t.Rows))))
+				break
+			}
+			for j := range t.Columns {
+				if !results.IsNumeric(t.Columns[j].Kind) && utf8.RuneCountInString(t.Rows[r][j]) > 40 {
+					long[j] = true
+				}
+			}
+		}
+		for r := range t.Rows {
+			if r >= MaxTableRows {
+				break
+			}
+			cells := make([]cellView, len(t.Columns))
+			for j := range t.Columns {
+				raw := t.Rows[r][j]
+				cv := cellView{Text: t.Cell(r, j), Class: "text"}
+				if long[j] {
+					cv.Class = "text long"
+				}
+				if tv.Columns[j].Num {
+					cv.Class = "num"
+					if cv.Text != raw {
+						cv.Sort = raw
+					}
+				}
+				cells[j] = cv
+			}
+			tv.Rows = append(tv.Rows, cells)
+		}
+		v.Tables = append(v.Tables, tv)
+		v.Sections = append(v.Sections, [2]string{tv.ID, t.Title})
+	}
+	return reportTemplate.Execute(w, v)
+}
+
+// reportCSS adds the headline's and the charts' rules to css.
+const reportCSS = `
+.evalbook .verdict{border-radius:8px;padding:10px 14px;margin:.6em 0;font-size:1.15em;font-weight:600;border-left:6px solid #7f8c9d;background:#f2f4f7}
+.evalbook .verdict.good{border-color:#2e7d32;background:#e8f5e9;color:#1b5e20}
+.evalbook .verdict.bad{border-color:#c62828;background:#fdecea;color:#8e0000}
+.evalbook .verdict.warn{border-color:#e0a100;background:#fff8e5;color:#5c4300}
+.evalbook .badge{display:inline-block;font-size:1.3em;font-weight:700;letter-spacing:.04em;padding:6px 16px;border-radius:6px;color:#fff;background:#555;margin:.3em 0}
+.evalbook .badge.good{background:#2e7d32}.evalbook .badge.bad{background:#c62828}.evalbook .badge.warn{background:#b37400}
+.evalbook .subject{color:#444;overflow-wrap:anywhere}
+.evalbook .card .iv{color:#333;font-size:.92em}
+.evalbook td.text{white-space:pre-wrap;overflow-wrap:break-word}
+@media (max-width:600px){.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}}
+.evalbook td.long{min-width:14em;max-width:34em}
+.evalbook svg.chart.grid{max-width:none;min-width:0;width:auto}
+@media print{.evalbook svg.chart.narrow{display:none!important}.evalbook svg.chart.wide{display:block!important}.evalbook section{break-inside:avoid-page}.evalbook table{font-size:.8em}.evalbook{max-width:none}}`
+
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"vis": visible,
+}).Parse(`{{if not .Fragment}}<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{{.CSP}}">
+<title>{{.Title}}</title>
+<style>body{margin:0;background:#fff}
+{{.CSS}}</style>
+</head>
+<body>
+{{else}}<style>{{.CSS}}</style>
+{{end}}<div class="evalbook">
+<header>
+<h1>{{vis .Title}}</h1>
+{{with .Head}}{{if .Badge}}<div class="badge {{.Tone}}" role="status">{{.Badge}}</div>{{end}}
+{{if .Subject}}<p class="subject">{{vis .Subject}}</p>{{end}}
+{{if .Verdict}}<p class="verdict {{.Tone}}">{{vis .Verdict}}</p>{{end}}
+{{range .Notes}}<p class="note">{{vis .}}</p>
+{{end}}{{end}}</header>
+{{with .Head}}{{if .Cards}}<section id="figures"><div class="cards">{{range .Cards}}
+<div class="card"><div class="m">{{vis .Label}}</div><div class="big">{{.Value}}</div>{{if .Interval}}<div class="iv">interval {{.Interval}}</div>{{end}}{{if .Note}}<div class="note">{{vis .Note}}</div>{{end}}</div>{{end}}
+</div></section>{{end}}{{end}}
+{{if .Sections}}<nav aria-label="Sections"><ul>{{range .Sections}}<li><a href="#{{index . 0}}">{{vis (index . 1)}}</a></li>{{end}}</ul></nav>{{end}}
+{{range .Charts}}<section id="{{.ID}}">
+<h2>{{vis .Title}}</h2>
+{{if .Note}}<p class="note">{{vis .Note}}</p>{{end}}<div class="scroll">{{.Wide}}{{.Narrow}}</div>
+</section>
+{{end}}{{range .Tables}}<section id="{{.ID}}">
+<h2>{{vis .Title}}</h2>
+{{if .Note}}<p class="note">{{vis .Note}}</p>{{end}}{{with index $.Capped .ID}}<p class="note">{{.}}</p>{{end}}<div class="scroll"><table class="sortable">
+<thead><tr>{{range .Columns}}<th{{if .Num}} class="num"{{end}}>{{vis .Name}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range .}}<td class="{{.Class}}"{{if .Sort}} data-v="{{.Sort}}"{{end}}>{{vis .Text}}</td>{{end}}</tr>
+{{end}}</tbody></table></div>
+</section>
+{{end}}<footer>This page is self-contained: it loads nothing from the network.</footer>
+</div>
+{{if not .Fragment}}<script>{{.JS}}</script>
+</body>
+</html>
+{{end}}`))

@@ -1,0 +1,149 @@
+package htmlreport
+
+import (
+	"bytes"
+	"encoding/xml"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// samplePage is a page with every part of the report design: a badge, a
+// verdict holding markup from the data, cards in three units, a chart of
+// each kind (Hindi and Bengali labels among them) and a table whose
+// "value" column takes each row's unit.
+func samplePage() results.Page {
+	zero, target := 0.0, 0.8
+	return results.Page{
+		Title: "Release gate: run 2 <b>x</b>",
+		Headline: &results.Headline{Badge: "NO RELEASE", Tone: results.ToneBad, Verdict: "The candidate regressed <script>alert(1)</script>.",
+			Subject: "baseline run 1 → candidate run 2",
+			Cards: []results.Card{
+				{Label: "baseline", Value: 0.658, Unit: results.UnitRate, HasCI: true, Low: 0.6, High: 0.71},
+				{Label: "change", Value: -0.0704, Unit: results.UnitPP},
+				{Label: "p", Value: 0.0002, Unit: results.UnitP},
+				{Label: "rating", Value: 1094.30983, Unit: results.UnitRating, HasCI: true, Low: 1019.4, High: 1180.6},
+			}},
+		Charts: []results.ChartSpec{
+			{Kind: results.ChartBars, Title: "Accuracy by language", Unit: results.UnitRate, Categories: []string{"हिन्दी", "বাংলা"},
+				Series: []results.Series{{Name: "exact", Points: []results.Point{{Value: 0.6, HasCI: true, Low: 0.5, High: 0.7}, {Value: 0.4, HasCI: true, Low: 0.3, High: 0.5, Mark: "*"}}}}},
+			{Kind: results.ChartPoints, Title: "Trend", Unit: results.UnitRate, Categories: []string{"run 1", "run 2"},
+				Series: []results.Series{{Name: "all", Points: []results.Point{{Value: 0.6, HasCI: true, Low: 0.5, High: 0.7}, {Missing: true}}}}},
+			{Kind: results.ChartLine, Title: "Power", Unit: results.UnitRate, Reference: &target, Categories: []string{"100", "200"},
+				Series: []results.Series{{Name: "power", Points: []results.Point{{Value: 0.5}, {Value: 0.9}}}}},
+			{Kind: results.ChartHeatmap, Title: "Grid", Unit: results.UnitRate, Rows: []string{"m1", "m2"}, Columns: []string{"hi", "bn"}, Reference: &zero,
+				Cells: [][]float64{{0.5, math.NaN()}, {0.9, 0.1}}, Marks: [][]string{{"", ""}, {" *", ""}}, Sub: [][]string{{"40–60%", ""}, {"80–95%", "5–20%"}}},
+		},
+		Tables: []results.Table{{Title: "Figures", Columns: []results.Column{{Name: "figure"}, {Name: "value", Kind: results.KindNumber, PerRow: true}, {Name: "n", Kind: results.KindNumber}},
+			Rows:     [][]string{{"pass rate", "0.629", "31"}, {"change", "0.0312", "31"}, {"p", "0.0026245117", "31"}, {"elo", "1094.30983", "31"}},
+			RowKinds: []string{results.KindRate, results.KindPP, results.KindP, results.KindRating}}},
+	}
+}
+
+// structure lists the page's landmarks in order: the title, the badge,
+// the verdict, each card, each chart's svg classes and each table's
+// header, as the report design lays them out.
+func structure(page string) []string {
+	re := regexp.MustCompile(`<h1>|<div class="badge [a-z]+"|<p class="verdict [a-z]+"|<div class="card">|<svg class="[a-z ]+"|<h2>[^<]*</h2>|<thead>`)
+	return re.FindAllString(page, -1)
+}
+
+func TestWriteReportStructure(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteReport(&b, samplePage(), false); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	want := []string{`<h1>`, `<div class="badge bad"`, `<p class="verdict bad"`,
+		`<div class="card">`, `<div class="card">`, `<div class="card">`, `<div class="card">`,
+		`<h2>Accuracy by language</h2>`, `<svg class="chart wide"`, `<svg class="chart narrow"`,
+		`<h2>Trend</h2>`, `<svg class="chart wide"`, `<svg class="chart narrow"`,
+		`<h2>Power</h2>`, `<svg class="chart wide"`, `<svg class="chart narrow"`,
+		`<h2>Grid</h2>`, `<svg class="chart wide grid"`, `<svg class="chart narrow grid"`,
+		`<h2>Figures</h2>`, `<thead>`}
+	if got := structure(page); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("structure\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Units: a rate in %, a difference in pp, a p-value floored, a rating whole.
+	for _, s := range []string{">65.8%<", "interval 60.0% to 71.0%", ">−7.0 pp<", ">&lt; 0.001<", ">1094<", "interval 1019 to 1181",
+		">62.9%<", ">+3.1 pp<", ">0.003<", ">1094<", `data-v="0.0026245117"`} {
+		if !strings.Contains(page, s) {
+			t.Errorf("page lacks %s", s)
+		}
+	}
+	// Text from the data is escaped; nothing is fetched.
+	if strings.Contains(page, "<script>alert") || strings.Contains(page, "<b>x</b>") {
+		t.Error("markup from the data is not escaped")
+	}
+	if strings.Contains(page, "http://") || strings.Contains(page, "https://") {
+		t.Error("the page refers to the network")
+	}
+	// Every chart is well-formed XML, and its text lies inside its viewBox.
+	for _, svg := range regexp.MustCompile(`(?s)<svg class="chart.*?</svg>`).FindAllString(page, -1) {
+		if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+			t.Errorf("chart is not well-formed: %v\n%.300s", err, svg)
+		}
+		var w float64
+		if m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) `).FindStringSubmatch(svg); m != nil {
+			w = parse(m[1])
+		}
+		for _, m := range regexp.MustCompile(`<text x="([0-9.-]+)"[^>]*font-size="([0-9.]+)"[^>]*text-anchor="end"[^>]*>(?:<title>[^<]*</title>)?([^<]*)<`).FindAllStringSubmatch(svg, -1) {
+			// A right-aligned label ends at x: its estimated width must fit left of it.
+			if x := parse(m[1]); x-textWidth(m[3], parse(m[2])) < -0.5 || x > w+0.5 {
+				t.Errorf("label %q at x %v runs outside the chart (width %v)", m[3], x, w)
+			}
+		}
+	}
+	// The Hindi and Bengali labels are drawn whole, and the heatmap marks
+	// the cell with no value and the significant one.
+	for _, s := range []string{">हिन्दी<", ">বাংলা<", ">–<", ">90.0% *<", ">40.0% *<"} {
+		if !strings.Contains(page, s) {
+			t.Errorf("page lacks %s", s)
+		}
+	}
+}
+
+func parse(s string) float64 {
+	var x float64
+	for i, neg, frac := 0, false, 0.0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '-':
+			neg = true
+		case c == '.':
+			frac = 1
+		case c >= '0' && c <= '9':
+			if frac > 0 {
+				frac /= 10
+				x += float64(c-'0') * frac
+			} else {
+				x = 10*x + float64(c-'0')
+			}
+		}
+		if i == len(s)-1 && neg {
+			x = -x
+		}
+	}
+	return x
+}
+
+// A table longer than MaxTableRows shows its first rows and says how
+// many there are.
+func TestWriteReportCapsRows(t *testing.T) {
+	tb := results.Table{Title: "Cases", Columns: []results.Column{{Name: "id"}}}
+	for i := 0; i < MaxTableRows+5; i++ {
+		tb.Rows = append(tb.Rows, []string{"q"})
+	}
+	var b bytes.Buffer
+	if err := WriteReport(&b, results.Page{Title: "t", Tables: []results.Table{tb}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "<tr><td"); n != MaxTableRows {
+		t.Errorf("%d rows shown, want %d", n, MaxTableRows)
+	}
+	if !strings.Contains(b.String(), "The first 2,000 of 2,005 rows are shown") {
+		t.Error("the page does not say how many rows it left out")
+	}
+}

@@ -1,0 +1,546 @@
+package xlsxreport
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/xuri/excelize/v2"
+)
+
+// unitFormats are the number formats of the units of pkg/results: every
+// figure of a report workbook is a number formatted for its unit, so that
+// a reader sees 62.9% and a formula gets 0.629. A difference of rates is
+// written in percentage points (its fraction times 100), the unit its
+// format names.
+var unitFormats = map[string]string{
+	results.UnitRate:   "0.0%",
+	results.UnitPP:     `+0.0" pp";-0.0" pp";0.0" pp"`,
+	results.UnitP:      "0.000", // below 0.001: pFloor's format
+	results.UnitRating: "0",
+	results.UnitCount:  "#,##0",
+	results.UnitNumber: "0.000",
+}
+
+// pFloor is the format of a p-value below 0.001: a literal, as a
+// section condition ([<0.001]) is read differently by every reader.
+const pFloor = `"< 0.001"`
+
+// unitValue is x as a cell of unit holds it.
+func unitValue(unit string, x float64) float64 {
+	if unit == results.UnitPP {
+		// In points, at Excel's 15 digits: 100 × 0.0312 is 3.1199999999999997.
+		v, err := strconv.ParseFloat(strconv.FormatFloat(100*x, 'g', 15, 64), 64)
+		if err != nil {
+			return 100 * x
+		}
+		return v
+	}
+	return x
+}
+
+// unitStyles makes and caches a cell style per unit, mark and emphasis.
+type unitStyles struct {
+	f     *excelize.File
+	cache map[string]int
+}
+
+func (u *unitStyles) style(unit, mark string, bold bool, x float64) (int, error) {
+	format, ok := unitFormats[unit]
+	if !ok {
+		format = unitFormats[results.UnitNumber]
+	}
+	if unit == results.UnitNumber && x == math.Trunc(x) {
+		format = "0"
+	}
+	if unit == results.UnitP && x < 0.001 {
+		format = pFloor // the cell keeps the p-value; it reads "< 0.001"
+	}
+	if mark != "" {
+		q := `" ` + strings.ReplaceAll(mark, `"`, `'`) + `"`
+		parts := strings.Split(format, ";")
+		for i := range parts {
+			parts[i] += q
+		}
+		format = strings.Join(parts, ";")
+	}
+	key := fmt.Sprintf("%s|%t", format, bold)
+	if id, ok := u.cache[key]; ok {
+		return id, nil
+	}
+	st := &excelize.Style{CustomNumFmt: &format, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "right"}}
+	if bold {
+		st.Font = &excelize.Font{Bold: true, Size: 14, Color: "1F3864"}
+	}
+	id, err := u.f.NewStyle(st)
+	if err != nil {
+		return 0, err
+	}
+	u.cache[key] = id
+	return id, nil
+}
+
+// Tone fills of the verdict and the badge.
+var toneFill = map[string][2]string{ // fill, font
+	results.ToneGood:    {"E8F5E9", "1B5E20"},
+	results.ToneBad:     {"FDECEA", "8E0000"},
+	results.ToneWarn:    {"FFF8E5", "5C4300"},
+	results.ToneNeutral: {"F2F4F7", "1D1D1F"},
+}
+
+var badgeFill = map[string]string{results.ToneGood: "2E7D32", results.ToneBad: "C62828", results.ToneWarn: "B37400", results.ToneNeutral: "555555"}
+
+// WriteReport writes a result's workbook: a Summary sheet (the title,
+// the badge, the verdict in words, what was compared, the figure cards
+// as numbers formatted for their units, and a list of the sheets), a
+// Charts sheet holding each chart's figures and a native Excel chart of
+// them (bars or points with the intervals as error bars; a heatmap as a
+// coloured grid), and a sheet per table. Every sheet prints landscape,
+// one page wide.
+func WriteReport(w io.Writer, p results.Page) error {
+	if len(p.Tables) == 0 && p.Headline == nil {
+		return fmt.Errorf("xlsxreport: nothing to write (no tables, no headline)")
+	}
+	b := &book{f: excelize.NewFile(), s: &results.Score{Title: p.Title}, printTitles: map[string]int{}, printAreas: map[string]string{}, printedRows: map[string]int{}, tableTitles: map[string]string{}}
+	defer b.f.Close()
+	var err error
+	if b.st, err = newStyles(b.f); err != nil {
+		return err
+	}
+	us := &unitStyles{f: b.f, cache: map[string]int{}}
+	if err := b.f.SetSheetName("Sheet1", "Summary"); err != nil {
+		return err
+	}
+	b.order = append(b.order, "Summary")
+	if err := b.printLayout("Summary"); err != nil {
+		return err
+	}
+	if len(p.Charts) > 0 {
+		if err := b.addSheet("Charts"); err != nil {
+			return err
+		}
+		if err := b.chartsSheet(p.Charts, us); err != nil {
+			return fmt.Errorf("charts: %w", err)
+		}
+	}
+	sheets := make([]string, len(p.Tables))
+	for i := range p.Tables {
+		t := p.Tables[i]
+		if t.Sheet != "" {
+			t.Title, t.Note = t.Sheet, strings.TrimSpace(p.Tables[i].Title+". "+t.Note)
+		}
+		if err := b.tableSheet(&t); err != nil {
+			return err
+		}
+		sheets[i] = b.order[len(b.order)-1]
+	}
+	if err := b.summaryPage(p, sheets, us); err != nil {
+		return err
+	}
+	if err := b.finish(); err != nil {
+		return err
+	}
+	return b.save(w)
+}
+
+// summaryPage writes the Summary sheet.
+func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) error {
+	g := &grid{f: b.f, sheet: "Summary"}
+	g.widths(30, 16, 14, 14, 44)
+	const span = 5
+	const width = 118.0
+	g.set(1, 1, p.Title, b.st.title)
+	row := 3
+	if h := p.Headline; h != nil {
+		tone := h.Tone
+		if _, ok := toneFill[tone]; !ok {
+			tone = results.ToneNeutral
+		}
+		if h.Badge != "" {
+			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 18, Color: "FFFFFF"},
+				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{badgeFill[tone]}},
+				Alignment: &excelize.Alignment{Horizontal: "center", Vertical: "center"}})
+			if err != nil {
+				return err
+			}
+			g.set(1, row, h.Badge, st)
+			if g.err == nil {
+				g.err = b.f.SetRowHeight("Summary", row, 30)
+			}
+			row += 2
+		}
+		if h.Subject != "" {
+			g.text(1, span, row, h.Subject, b.st.subtitle, width)
+			row++
+		}
+		if h.Verdict != "" {
+			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 13, Color: toneFill[tone][1]},
+				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
+				Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
+			if err != nil {
+				return err
+			}
+			g.text(1, span, row, h.Verdict, st, width*0.8)
+			row++
+		}
+		for _, n := range h.Notes {
+			g.text(1, span, row, n, b.st.muted, width)
+			row++
+		}
+		if len(h.Cards) > 0 {
+			row++
+			g.set(1, row, "Key figures", b.st.section)
+			row++
+			for c, name := range []string{"figure", "value", "low", "high", "note"} {
+				st := b.st.header
+				if c >= 1 && c <= 3 {
+					st = b.st.headerNum
+				} else if c == 4 {
+					st = b.st.headerIndent
+				}
+				g.set(c+1, row, name, st)
+			}
+			for _, c := range h.Cards {
+				row++
+				g.set(1, row, c.Label, b.st.label)
+				if c.Text != "" {
+					g.set(2, row, c.Text, b.st.label)
+				} else if !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0) {
+					st, err := us.style(c.Unit, "", true, c.Value)
+					if err != nil {
+						return err
+					}
+					g.set(2, row, unitValue(c.Unit, c.Value), st)
+				}
+				if c.HasCI {
+					for k, x := range []float64{c.Low, c.High} {
+						if math.IsNaN(x) || math.IsInf(x, 0) {
+							continue
+						}
+						st, err := us.style(c.Unit, "", false, x)
+						if err != nil {
+							return err
+						}
+						g.set(3+k, row, unitValue(c.Unit, x), st)
+					}
+				}
+				g.set(5, row, c.Note, b.st.indent)
+				if g.err == nil {
+					g.err = b.f.SetRowHeight("Summary", row, max(20, rowHeight(c.Note, 44)))
+				}
+			}
+		}
+		row++
+	}
+	row++
+	g.set(1, row, "Sheets", b.st.section)
+	row++
+	g.set(1, row, "sheet", b.st.header)
+	g.text(2, span, row, "what it holds", b.st.header, width-30)
+	if len(p.Charts) > 0 {
+		row++
+		g.set(1, row, "Charts", b.st.label)
+		var titles []string
+		for _, c := range p.Charts {
+			titles = append(titles, c.Title)
+		}
+		g.text(2, span, row, strings.Join(titles, "; "), b.st.wrap, width-30)
+	}
+	for i, name := range sheets {
+		row++
+		g.set(1, row, name, b.st.label)
+		g.text(2, span, row, strings.TrimSpace(p.Tables[i].Title+". "+p.Tables[i].Note), b.st.wrap, width-30)
+	}
+	return g.err
+}
+
+// chartsSheet writes each chart's figures as a block of cells and draws
+// it beside them: categories down column A, then per series its value
+// and, when it has intervals, the lengths below and above (what Excel's
+// custom error bars read).
+func (b *book) chartsSheet(charts []results.ChartSpec, us *unitStyles) error {
+	const sheet = "Charts"
+	g := &grid{f: b.f, sheet: sheet}
+	g.widths(28, 12, 10, 10, 12, 10, 10, 12, 10, 10)
+	row := 1
+	for _, c := range charts {
+		g.set(1, row, c.Title, b.st.section)
+		row++
+		if c.Note != "" {
+			g.text(1, 10, row, c.Note, b.st.muted, 120)
+			row++
+		}
+		if g.err != nil {
+			return g.err
+		}
+		var err error
+		if c.Kind == results.ChartHeatmap {
+			row, err = b.heatGrid(g, c, row+1, us)
+		} else {
+			row, err = b.seriesChart(g, c, row+1, us)
+		}
+		if err != nil {
+			return fmt.Errorf("%q: %w", c.Title, err)
+		}
+		row += 2
+	}
+	return g.err
+}
+
+// seriesChart writes a bars, points or line chart's block from row and
+// returns the row after it and its chart.
+func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles) (int, error) {
+	head := row
+	g.set(1, head, "", b.st.header)
+	col := 2
+	type cols struct{ val, minus, plus int }
+	var sc []cols
+	for _, s := range c.Series {
+		ci := false
+		for _, p := range s.Points {
+			ci = ci || p.HasCI
+		}
+		x := cols{val: col}
+		name := s.Name
+		if name == "" {
+			name = "value"
+		}
+		g.set(col, head, name, b.st.headerNum)
+		if g.err == nil {
+			cn := colName(col)
+			g.err = b.f.SetColWidth(g.sheet, cn, cn, min(max(12, float64(displayWidth(name))+2), 32))
+		}
+		col++
+		if ci {
+			x.minus, x.plus = col, col+1
+			g.set(col, head, "below", b.st.headerNum)
+			g.set(col+1, head, "above", b.st.headerNum)
+			col += 2
+		}
+		sc = append(sc, x)
+	}
+	for i, cat := range c.Categories {
+		r := head + 1 + i
+		g.set(1, r, cat, b.st.text)
+		for k, s := range c.Series {
+			if i >= len(s.Points) || s.Points[i].Missing {
+				continue
+			}
+			p := s.Points[i]
+			st, err := us.style(c.Unit, p.Mark, false, p.Value)
+			if err != nil {
+				return row, err
+			}
+			g.set(sc[k].val, r, unitValue(c.Unit, p.Value), st)
+			if sc[k].minus > 0 && p.HasCI {
+				st, err := us.style(c.Unit, "", false, 0.5)
+				if err != nil {
+					return row, err
+				}
+				g.set(sc[k].minus, r, unitValue(c.Unit, p.Value-p.Low), st)
+				g.set(sc[k].plus, r, unitValue(c.Unit, p.High-p.Value), st)
+			}
+		}
+	}
+	last := head + len(c.Categories)
+	if g.err != nil || len(c.Categories) == 0 {
+		return last + 1, g.err
+	}
+	q := quoteSheet(g.sheet)
+	var series []excelize.ChartSeries
+	var refs [][2]string
+	for k := range c.Series {
+		v := colName(sc[k].val)
+		cs := excelize.ChartSeries{
+			Name:       fmt.Sprintf("%s!$%s$%d", q, v, head),
+			Categories: fmt.Sprintf("%s!$A$%d:$A$%d", q, head+1, last),
+			Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", q, v, head+1, v, last),
+			Fill:       excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{seriesColors[k%len(seriesColors)]}},
+		}
+		if c.Kind != results.ChartBars {
+			cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 7, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{seriesColors[k%len(seriesColors)]}}}
+			cs.Line = excelize.LineOptions{Width: 1.25}
+			if c.Kind == results.ChartLine {
+				cs.Line.Width = 2.25
+			}
+		}
+		series = append(series, cs)
+		if sc[k].minus > 0 {
+			mi, pl := colName(sc[k].minus), colName(sc[k].plus)
+			refs = append(refs, [2]string{fmt.Sprintf("%s!$%s$%d:$%s$%d", q, mi, head+1, mi, last), fmt.Sprintf("%s!$%s$%d:$%s$%d", q, pl, head+1, pl, last)})
+		} else {
+			refs = append(refs, [2]string{})
+		}
+	}
+	dark := "262626"
+	format := unitFormats[c.Unit]
+	switch c.Unit {
+	case results.UnitRate:
+		format = "0%"
+	case results.UnitPP:
+		format = `+0" pp";-0" pp";0" pp"`
+	case results.UnitNumber, "":
+		format = "0.0##"
+	}
+	ch := &excelize.Chart{
+		Type:      excelize.Line,
+		Series:    series,
+		Format:    excelize.GraphicOptions{OffsetX: 4, OffsetY: 4},
+		Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: c.Title, Font: &excelize.Font{Bold: true, Size: 12, Color: dark}}}},
+		Legend:    excelize.ChartLegend{Position: "bottom", Font: &excelize.Font{Size: 9, Color: dark}},
+		XAxis:     excelize.ChartAxis{Font: excelize.Font{Size: 9, Color: dark}},
+		YAxis:     excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: format}, Font: excelize.Font{Size: 9, Color: dark}},
+		Dimension: excelize.ChartDimension{Width: 560, Height: 300},
+	}
+	if len(c.Series) < 2 {
+		ch.Legend.Position = "none"
+	}
+	if c.Unit == results.UnitRate {
+		zero, one := 0.0, 1.0
+		ch.YAxis.Minimum, ch.YAxis.Maximum = &zero, &one
+	}
+	if c.Kind == results.ChartBars {
+		ch.Type = excelize.Bar
+		ch.XAxis.ReverseOrder = true
+		gap := uint(50)
+		ch.GapWidth = &gap
+		no := false
+		ch.VaryColors = &no
+		ch.Dimension.Height = uint(min(110+len(c.Categories)*(len(c.Series)*16+10), 1400))
+		if c.Unit != results.UnitRate && c.Unit != results.UnitCount {
+			// A rating or a difference: the axis fits the intervals.
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, s := range c.Series {
+				for _, p := range s.Points {
+					if !p.Missing {
+						lo, hi = min(lo, p.Value, p.Low), max(hi, p.Value, p.High)
+						if !p.HasCI {
+							lo, hi = min(lo, p.Value), max(hi, p.Value)
+						}
+					}
+				}
+			}
+			if c.Reference != nil {
+				lo, hi = min(lo, *c.Reference), max(hi, *c.Reference)
+			}
+			if !math.IsInf(lo, 0) && hi > lo {
+				pad := (hi - lo) * 0.08
+				a, z := unitValue(c.Unit, lo-pad), unitValue(c.Unit, hi+pad)
+				if c.Unit == results.UnitRating {
+					a, z = math.Floor(a/10)*10, math.Ceil(z/10)*10
+				}
+				ch.YAxis.Minimum, ch.YAxis.Maximum = &a, &z
+			}
+		}
+	}
+	// Beside its figures, or below them when they are wide (so that the
+	// sheet printed one page wide keeps the chart legible).
+	at, top := cell(max(col+1, 6), head), head
+	if col > 8 {
+		at, top = cell(1, last+2), last+2
+	}
+	before := chartParts(b.f)
+	if err := b.f.AddChart(g.sheet, at, ch); err != nil {
+		return row, err
+	}
+	// The chart is as tall as its rows; the next block starts below it.
+	rowsTall := top - head + int(ch.Dimension.Height)/20 + 2
+	var added []string
+	for p := range chartParts(b.f) {
+		if !before[p] {
+			added = append(added, p)
+		}
+	}
+	withCI := false
+	for _, r := range refs {
+		withCI = withCI || r[0] != ""
+	}
+	if withCI && len(added) == 1 {
+		if err := addSeriesErrorBars(b.f, added[0], refs); err != nil {
+			return row, err
+		}
+	}
+	return max(last+1, head+rowsTall), nil
+}
+
+// addSeriesErrorBars is addErrorBars for series of which some have no
+// interval (an empty pair): those are passed over.
+func addSeriesErrorBars(f *excelize.File, part string, refs [][2]string) error {
+	all := true
+	for _, r := range refs {
+		all = all && r[0] != ""
+	}
+	if all {
+		return addErrorBars(f, part, refs)
+	}
+	// Only a prefix of series with intervals can be given to addErrorBars,
+	// which edits series in order; the charts here give all or none.
+	var prefix [][2]string
+	for _, r := range refs {
+		if r[0] == "" {
+			break
+		}
+		prefix = append(prefix, r)
+	}
+	if len(prefix) == 0 {
+		return nil
+	}
+	return addErrorBars(f, part, prefix)
+}
+
+// heatGrid writes a heatmap as a grid of numbers formatted for its unit
+// (a mark beside a value is part of that cell's format) under a colour
+// scale: Excel and LibreOffice colour the cells themselves.
+func (b *book) heatGrid(g *grid, c results.ChartSpec, row int, us *unitStyles) (int, error) {
+	head := row
+	g.set(1, head, "", b.st.header)
+	for j, col := range c.Columns {
+		g.set(2+j, head, col, b.st.headerNum)
+	}
+	for i, name := range c.Rows {
+		r := head + 1 + i
+		g.set(1, r, name, b.st.label)
+		for j := range c.Columns {
+			if i >= len(c.Cells) || j >= len(c.Cells[i]) || math.IsNaN(c.Cells[i][j]) {
+				continue
+			}
+			mark := ""
+			if i < len(c.Marks) && j < len(c.Marks[i]) {
+				mark = c.Marks[i][j]
+			}
+			v := c.Cells[i][j]
+			st, err := us.style(c.Unit, mark, false, v)
+			if err != nil {
+				return row, err
+			}
+			g.set(2+j, r, unitValue(c.Unit, v), st)
+		}
+	}
+	if g.err != nil {
+		return row, g.err
+	}
+	last := head + len(c.Rows)
+	if len(c.Rows) > 0 && len(c.Columns) > 0 {
+		lo, hi := "F8696B", "63BE7B"
+		scale := excelize.ConditionalFormatOptions{Type: "3_color_scale", Criteria: "=", MinType: "min", MidType: "percentile", MidValue: "50", MaxType: "max",
+			MinColor: "#" + lo, MidColor: "#FFEB84", MaxColor: "#" + hi}
+		if !c.Diverging {
+			scale = excelize.ConditionalFormatOptions{Type: "2_color_scale", Criteria: "=", MinType: "min", MaxType: "max", MinColor: "#EFF3FF", MaxColor: "#6BAED6"}
+		}
+		ref := cell(2, head+1) + ":" + cell(1+len(c.Columns), last)
+		if err := b.f.SetConditionalFormat(g.sheet, ref, []excelize.ConditionalFormatOptions{scale}); err != nil {
+			return row, err
+		}
+		for j := range c.Columns {
+			w := max(9, float64(displayWidth(c.Columns[j]))+2)
+			cn := colName(2 + j)
+			if err := b.f.SetColWidth(g.sheet, cn, cn, min(w, 18)); err != nil {
+				return row, err
+			}
+		}
+	}
+	return last + 1, nil
+}
