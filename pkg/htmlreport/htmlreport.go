@@ -260,12 +260,12 @@ func (p *page) addTables(tables []results.Table) error {
 		}
 		tv := tableView{ID: "table-" + strconv.Itoa(i+1), Title: t.Title, Note: t.Note}
 		for _, c := range t.Columns {
-			tv.Columns = append(tv.Columns, colView{Name: c.Name, Num: c.Kind == results.KindNumber || c.Kind == results.KindRate})
+			tv.Columns = append(tv.Columns, colView{Name: c.Name, Num: results.IsNumeric(c.Kind) || c.PerRow})
 		}
 		for _, r := range t.Rows {
 			cells := make([]cellView, len(r))
-			for j, c := range t.Columns {
-				cv := cellView{Text: c.Display(r[j]), Class: "text"}
+			for j := range t.Columns {
+				cv := cellView{Text: t.Cell(len(tv.Rows), j), Class: "text"}
 				if tv.Columns[j].Num {
 					cv.Class = "num"
 					if cv.Text != r[j] {

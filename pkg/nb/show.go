@@ -195,17 +195,24 @@ func (s *settings) table(t *results.Table) error {
 	}
 	for _, c := range t.Columns {
 		g.header = append(g.header, c.Name)
-		g.numeric = append(g.numeric, c.Kind == results.KindNumber || c.Kind == results.KindRate)
+		g.numeric = append(g.numeric, results.IsNumeric(c.Kind) || c.PerRow)
 	}
-	for _, r := range t.Rows {
+	for i, r := range t.Rows {
 		row := make([]string, len(r))
 		for j, c := range t.Columns {
 			row[j] = r[j]
 			if !g.numeric[j] {
 				continue
 			}
-			if x, ok := results.Number(r[j]); ok {
-				row[j] = s.number(x, c.Kind == results.KindRate || s.isPercent(c.Name))
+			x, ok := results.Number(r[j])
+			if !ok {
+				continue
+			}
+			switch k := t.Kind(i, j); k {
+			case results.KindPP, results.KindP, results.KindRating, results.KindCount:
+				row[j] = results.FormatUnit(k, x) // differences in pp, p-values, ratings, counts as every renderer shows them
+			default:
+				row[j] = s.number(x, k == results.KindRate || s.isPercent(c.Name))
 			}
 		}
 		g.rows = append(g.rows, row)

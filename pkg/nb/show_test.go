@@ -70,6 +70,11 @@ func TestShowFormats(t *testing.T) {
 	check("table", tab, []string{"T. a note", "a  0.123  50.0%", "b  3"})
 	check("table digits", &tab, []string{"a  0.12  50.00%"}, Digits(2))
 	check("table percent", []results.Table{tab}, []string{"12.3%"}, Percent("v"))
+	// The units of the report design: a difference of 2 in 31 rows is
+	// +6.5 pp, a p-value below 0.001 is "< 0.001", a rating whole.
+	units := results.Table{Title: "U", Columns: []results.Column{{Name: "delta", Kind: results.KindPP}, {Name: "p", Kind: results.KindP}, {Name: "elo", Kind: results.KindRating}},
+		Rows: [][]string{{"0.06451612903225801", "0.0002", "1094.30983"}}}
+	check("table units", units, []string{"+6.5 pp", "< 0.001", "1094"})
 
 	// In a notebook: numbers right-aligned, AlignLeft overrides, text escaped.
 	nbk := fakeNotebook(t)
