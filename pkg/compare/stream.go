@@ -12,6 +12,7 @@ package compare
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
@@ -233,7 +234,12 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 	if err != nil {
 		return nil, err
 	}
-	idx := map[keyHash]int32{}
+	// A sorted slice, not a map: 24 bytes a row.
+	type entry struct {
+		k   keyHash
+		row int32
+	}
+	var idx []entry
 	var newV []byte
 	var newG []int32
 	for {
@@ -245,16 +251,11 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 		if !ok {
 			break
 		}
-		k := hasher.sum(src.fields)
-		if _, dup := idx[k]; dup {
-			src.close()
-			return nil, errSlowPath
-		}
 		if len(newV) >= 1<<31-1 {
 			src.close()
 			return nil, errSlowPath
 		}
-		idx[k] = int32(len(newV))
+		idx = append(idx, entry{hasher.sum(src.fields), int32(len(newV))})
 		newV = append(newV, v)
 		if src.by >= 0 {
 			newG = append(newG, intern(g))
@@ -263,6 +264,25 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 	src.close()
 	if len(newV) == 0 {
 		return nil, errSlowPath
+	}
+	cmpKey := func(a, b keyHash) int {
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a[1], b[1])
+	}
+	slices.SortFunc(idx, func(a, b entry) int { return cmpKey(a.k, b.k) })
+	for i := 1; i < len(idx); i++ {
+		if idx[i].k == idx[i-1].k {
+			return nil, errSlowPath // a key twice in new
+		}
+	}
+	lookup := func(k keyHash) (int32, bool) {
+		i, found := slices.BinarySearchFunc(idx, k, func(e entry, k keyHash) int { return cmpKey(e.k, k) })
+		if !found {
+			return 0, false
+		}
+		return idx[i].row, true
 	}
 
 	// The old file, streamed against the index in its own order.
@@ -277,7 +297,10 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 	if opt.By != "" {
 		groups = make([]string, 0, len(newV))
 	}
-	flipKeys := map[int]string{}
+	// The keys of the cases that flipped, in the old file's order: the
+	// only keys the result shows.
+	var flipAt []int
+	var flipKeys []string
 	for {
 		v, g, ok, err := src.next()
 		if err != nil {
@@ -286,7 +309,7 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 		if !ok {
 			break
 		}
-		j, found := idx[hasher.sum(src.fields)]
+		j, found := lookup(hasher.sum(src.fields))
 		if !found || used[j] {
 			return nil, errSlowPath // a key only in old, or twice in old
 		}
@@ -303,7 +326,8 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 			for i, f := range src.fields {
 				parts[i] = string(f)
 			}
-			flipKeys[len(o)] = strings.Join(parts, "/")
+			flipAt = append(flipAt, len(o))
+			flipKeys = append(flipKeys, strings.Join(parts, "/"))
 		}
 		o = append(o, float64(v))
 		nw = append(nw, float64(newV[j]))
@@ -321,5 +345,9 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 	if opt.NewName == "" {
 		opt.NewName = newName
 	}
-	return versionsKeyed(func(i int) string { return flipKeys[i] }, o, nw, groups, opt), nil
+	idx = nil // the index is done with: let the statistics have the memory
+	return versionsKeyed(func(i int) string {
+		k, _ := slices.BinarySearch(flipAt, i)
+		return flipKeys[k]
+	}, o, nw, groups, opt), nil
 }
