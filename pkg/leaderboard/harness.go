@@ -296,6 +296,7 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 			}
 		}
 	}
+	b.strs = nil // the rows hold what they use
 	b.assemble(cells, m, opt)
 	return b, nil
 }
@@ -351,16 +352,16 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 		if b.Settings.PairKey == "task/doc_hash" {
 			id = s.DocHash
 		}
-		rw.key = s.Task + "\x1f" + id
-		rw.language = s.Task
+		rw.key = b.intern(s.Task + "\x1f" + id)
+		lang := s.Task
 		if b.Axis == AxisLanguage {
-			rw.language, rw.domain = s.Language, s.Task
+			lang, rw.domain = s.Language, s.Task
 		}
 		if out[model] == nil {
 			out[model] = map[string][]row{}
 		}
-		out[model][rw.language] = append(out[model][rw.language], rw)
-		cols[rw.language] = true
+		out[model][lang] = append(out[model][lang], rw)
+		cols[lang] = true
 		n++
 	}
 	for _, l := range labels {

@@ -235,6 +235,23 @@ type Board struct {
 	// appearance, to be reported once per code.
 	fileWarn     map[string]*fileWarning
 	fileWarnCode []string
+	// strs interns the question keys, domains and languages of every
+	// file's rows: the models of a board answer the same questions.
+	strs map[string]string
+}
+
+// intern returns the board's copy of s (a copy of s the first time: the
+// caller's string may be a reused buffer's).
+func (b *Board) intern(s string) string {
+	if k, ok := b.strs[s]; ok {
+		return k
+	}
+	if b.strs == nil {
+		b.strs = map[string]string{}
+	}
+	k := strings.Clone(s)
+	b.strs[k] = k
+	return k
 }
 
 type fileWarning struct {
@@ -345,14 +362,16 @@ type FileInfo struct {
 	Hash           string   `json:"hash"`
 }
 
-// row is one scored row of one file.
+// row is one scored row of one file, under its model and language (the
+// cells map): a million rows of a board are held as these, so it keeps
+// nothing else. key and domain are interned (Board.intern), one string
+// for every file that has them.
 type row struct {
-	key      string // question id, else question text
-	domain   string
-	language string
-	value    float64
-	blank    bool
-	stats    []float64 // corpus statistics, for corpus-level metrics
+	key    string // question id, else question text
+	domain string
+	value  float64
+	blank  bool
+	stats  []float64 // corpus statistics, for corpus-level metrics
 }
 
 // Build scores every input and assembles the board. Harness outputs
@@ -428,11 +447,14 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 			for lang, rs := range byLang {
 				if len(cells[model][lang]) > 0 {
 					b.warn(CodeMerged, len(rs), fmt.Sprintf("model %q, language %q comes from more than one file; their rows are pooled", model, lang))
+					cells[model][lang] = append(cells[model][lang], rs...)
+				} else {
+					cells[model][lang] = rs // not copied: a file's rows are held once
 				}
-				cells[model][lang] = append(cells[model][lang], rs...)
 			}
 		}
 	}
+	b.strs = nil // the rows hold what they use
 	b.assemble(cells, m, opt)
 	return b, nil
 }
@@ -651,15 +673,33 @@ func byKey(rs []row) map[string]float64 {
 }
 
 // domains fills the per-domain figures: each model's value per domain
-// and language (no intervals: domains are small).
+// and language (no intervals: domains are small). The rows are summed
+// where they lie, in their order, as aggregate sums a cell's.
 func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt Options) {
 	type k struct{ domain, lang, model string }
-	groups := map[k][]row{}
+	type sum struct {
+		n     int
+		value float64
+		stats []float64
+	}
+	groups := map[k]*sum{}
 	for model, byLang := range cells {
 		for lang, rs := range byLang {
 			for _, r := range rs {
 				key := k{r.domain, lang, model}
-				groups[key] = append(groups[key], r)
+				g := groups[key]
+				if g == nil {
+					g = &sum{}
+					if m.Corpus != nil {
+						g.stats = make([]float64, m.Corpus.NStats)
+					}
+					groups[key] = g
+				}
+				g.n++
+				g.value += r.value
+				for j, v := range r.stats {
+					g.stats[j] += v
+				}
 			}
 		}
 	}
@@ -678,8 +718,11 @@ func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt 
 		return a.model < c.model
 	})
 	for _, key := range keys {
-		rs := groups[key]
-		v, _ := aggregate(rs, m, Options{Confidence: opt.Confidence})
-		b.Domains = append(b.Domains, DomainCell{Domain: key.domain, Model: key.model, Language: key.lang, N: len(rs), Value: v})
+		g := groups[key]
+		v := g.value / float64(g.n)
+		if m.Corpus != nil {
+			v = m.Corpus.Final(g.stats)
+		}
+		b.Domains = append(b.Domains, DomainCell{Domain: key.domain, Model: key.model, Language: key.lang, N: g.n, Value: v})
 	}
 }
