@@ -223,9 +223,9 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 		if id, ok := groupIDs[string(g)]; ok {
 			return id
 		}
-		id := int32(len(groupNames))
-		groupNames = append(groupNames, string(g))
-		groupIDs[string(g)] = id
+		id, name := int32(len(groupNames)), string(g) // one copy for both
+		groupNames = append(groupNames, name)
+		groupIDs[name] = id
 		return id
 	}
 
