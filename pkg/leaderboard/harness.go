@@ -296,7 +296,6 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 			}
 		}
 	}
-	b.strs = nil // the rows hold what they use
 	b.assemble(cells, m, opt)
 	return b, nil
 }
@@ -352,10 +351,10 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 		if b.Settings.PairKey == "task/doc_hash" {
 			id = s.DocHash
 		}
-		rw.key = b.intern(s.Task + "\x1f" + id)
+		rw.key = b.id(s.Task + "\x1f" + id)
 		lang := s.Task
 		if b.Axis == AxisLanguage {
-			lang, rw.domain = s.Language, s.Task
+			lang, rw.domain = s.Language, b.id(s.Task)
 		}
 		if out[model] == nil {
 			out[model] = map[string][]row{}
@@ -395,7 +394,7 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 	}
 	for model, byCol := range out {
 		for col, rs := range byCol {
-			seen := map[string]bool{}
+			seen := map[uint32]bool{}
 			dups := 0
 			for _, x := range rs {
 				if seen[x.key] {

@@ -235,23 +235,48 @@ type Board struct {
 	// appearance, to be reported once per code.
 	fileWarn     map[string]*fileWarning
 	fileWarnCode []string
-	// strs interns the question keys, domains and languages of every
-	// file's rows: the models of a board answer the same questions.
-	strs map[string]string
+	// names holds the question keys and domains of every file's rows,
+	// each once (the models of a board answer the same questions), by
+	// the id rows hold; names[0] is "". corpus holds each row's corpus
+	// statistics (row.st).
+	names   []string
+	nameIdx map[string]uint32
+	corpus  [][]float64
 }
 
-// intern returns the board's copy of s (a copy of s the first time: the
-// caller's string may be a reused buffer's).
-func (b *Board) intern(s string) string {
-	if k, ok := b.strs[s]; ok {
+// id returns the id of s among the board's names, adding a copy of s the
+// first time (the caller's string may be a reused buffer's).
+func (b *Board) id(s string) uint32 {
+	if k, ok := b.nameIdx[s]; ok {
 		return k
 	}
-	if b.strs == nil {
-		b.strs = map[string]string{}
+	if b.nameIdx == nil {
+		b.names, b.nameIdx = []string{""}, map[string]uint32{"": 0}
+		if s == "" {
+			return 0
+		}
 	}
-	k := strings.Clone(s)
-	b.strs[k] = k
+	k := uint32(len(b.names))
+	c := strings.Clone(s)
+	b.names = append(b.names, c)
+	b.nameIdx[c] = k
 	return k
+}
+
+// name is the string of id.
+func (b *Board) name(id uint32) string {
+	if int(id) >= len(b.names) {
+		return ""
+	}
+	return b.names[id]
+}
+
+// rowStats returns r's corpus statistics (nil for a row-level metric).
+func (b *Board) rowStats(r *row) []float64 {
+	if r.st == 0 {
+		return nil
+	}
+	return b.corpus[r.st-1]
 }
 
 type fileWarning struct {
@@ -363,15 +388,16 @@ type FileInfo struct {
 }
 
 // row is one scored row of one file, under its model and language (the
-// cells map): a million rows of a board are held as these, so it keeps
-// nothing else. key and domain are interned (Board.intern), one string
-// for every file that has them.
+// cells map): a million rows of a board are held as these, 24 bytes
+// each, so it keeps nothing else. key and domain are ids of the board's
+// strings (Board.id, Board.name), one string for every file that has
+// them; a corpus-level metric's statistics are in Board.corpus.
 type row struct {
-	key    string // question id, else question text
-	domain string
-	value  float64
+	key    uint32 // question id, else question text
+	domain uint32
+	st     int32 // 1 + the index of the row's corpus statistics in Board.corpus; 0 none
 	blank  bool
-	stats  []float64 // corpus statistics, for corpus-level metrics
+	value  float64
 }
 
 // Build scores every input and assembles the board. Harness outputs
@@ -454,7 +480,6 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 			}
 		}
 	}
-	b.strs = nil // the rows hold what they use
 	b.assemble(cells, m, opt)
 	return b, nil
 }
@@ -530,7 +555,7 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 				}
 			}
 			var iv stats.Interval
-			c.Value, iv = aggregate(rs, m, opt)
+			c.Value, iv = b.aggregate(rs, m, opt)
 			c.CILow, c.CIHigh = iv.Lo, iv.Hi
 			ivWarn.Add("", iv.Warnings)
 			b.Cells = append(b.Cells, c)
@@ -568,19 +593,19 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 }
 
 // aggregate returns a cell's value and interval.
-func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval) {
+func (b *Board) aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval) {
 	n := len(rs)
 	if n == 0 {
 		return 0, stats.Interval{Warnings: []stats.Warning{{Code: stats.CodeNoData, Message: "a cell with no rows"}}}
 	}
 	if m.Corpus != nil {
-		v := corpusValue(rs, m.Corpus, nil)
+		v := b.corpusValue(rs, m.Corpus)
 		if opt.Resamples <= 0 {
 			return v, stats.Interval{Lo: v, Hi: v, Method: "none"}
 		}
 		st := make([]float64, 0, n*m.Corpus.NStats)
-		for _, r := range rs {
-			st = append(st, r.stats...)
+		for i := range rs {
+			st = append(st, b.rowStats(&rs[i])...)
 		}
 		return v, stats.BootstrapStatistic(st, m.Corpus.NStats, m.Corpus.Final, opt.Resamples, opt.Confidence, opt.Seed)
 	}
@@ -597,21 +622,12 @@ func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval)
 	return mean, stats.UnitMeanInterval(sum, sumsq, n, opt.Confidence)
 }
 
-// corpusValue is Final of the statistics summed over rs (or over the rows
-// rs[idx[i]] when idx is given).
-func corpusValue(rs []row, def *score.CorpusDef, idx []int) float64 {
+// corpusValue is Final of the statistics summed over rs.
+func (b *Board) corpusValue(rs []row, def *score.CorpusDef) float64 {
 	sums := make([]float64, def.NStats)
-	if idx == nil {
-		for _, r := range rs {
-			for j, v := range r.stats {
-				sums[j] += v
-			}
-		}
-	} else {
-		for _, i := range idx {
-			for j, v := range rs[i].stats {
-				sums[j] += v
-			}
+	for i := range rs {
+		for j, v := range b.rowStats(&rs[i]) {
+			sums[j] += v
 		}
 	}
 	return def.Final(sums)
@@ -662,8 +678,8 @@ func allBinary(rs []row) bool {
 }
 
 // byKey maps question keys to row values, keeping the first of duplicates.
-func byKey(rs []row) map[string]float64 {
-	m := make(map[string]float64, len(rs))
+func byKey(rs []row) map[uint32]float64 {
+	m := make(map[uint32]float64, len(rs))
 	for _, r := range rs {
 		if _, dup := m[r.key]; !dup {
 			m[r.key] = r.value
@@ -685,8 +701,9 @@ func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt 
 	groups := map[k]*sum{}
 	for model, byLang := range cells {
 		for lang, rs := range byLang {
-			for _, r := range rs {
-				key := k{r.domain, lang, model}
+			for i := range rs {
+				r := &rs[i]
+				key := k{b.name(r.domain), lang, model}
 				g := groups[key]
 				if g == nil {
 					g = &sum{}
@@ -697,7 +714,7 @@ func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt 
 				}
 				g.n++
 				g.value += r.value
-				for j, v := range r.stats {
+				for j, v := range b.rowStats(r) {
 					g.stats[j] += v
 				}
 			}

@@ -66,12 +66,12 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 		}
 		rw := row{value: v}
 		if iID >= 0 && strings.TrimSpace(f[iID]) != "" {
-			rw.key = b.intern(strings.TrimSpace(f[iID]))
+			rw.key = b.id(strings.TrimSpace(f[iID]))
 		} else {
-			rw.key = b.intern(f[iQ])
+			rw.key = b.id(f[iQ])
 		}
 		if iD >= 0 {
-			rw.domain = b.intern(f[iD])
+			rw.domain = b.id(f[iD])
 		}
 		rw.blank = r.Blank
 		colLang := ""
@@ -111,7 +111,8 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 			if iR >= 0 {
 				resp = f[iR]
 			}
-			rw.stats = cs.AppendStats(nil, opt.Profile.Apply(g), opt.Profile.Apply(resp))
+			b.corpus = append(b.corpus, cs.AppendStats(nil, opt.Profile.Apply(g), opt.Profile.Apply(resp)))
+			rw.st = int32(len(b.corpus))
 		}
 		model := in.Model
 		if perRowModel && strings.TrimSpace(f[iM]) != "" {
@@ -164,7 +165,11 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	}
 	for model, byLang := range out {
 		for lang, rs := range byLang {
-			seen := map[string]bool{}
+			if cap(rs) > len(rs)+len(rs)/16 { // the board holds them: no room to grow
+				rs = slices.Clone(rs)
+				byLang[lang] = rs
+			}
+			seen := map[uint32]bool{}
 			dups := 0
 			for _, r := range rs {
 				if seen[r.key] {
