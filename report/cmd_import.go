@@ -61,11 +61,11 @@ func runImport(e *cli.Env) error {
 		return importCheckDone(e, rep, export)
 	}
 	if *out == "" {
-		run, err := interop.Read(e.Ctx, args[0], opt)
+		sum, err := interop.SummarizeFrom(e.Ctx, args[0], opt) // a sample at a time
 		if err != nil {
 			return err
 		}
-		return cli.Render(e, interop.Summarize(run), export)
+		return cli.Render(e, sum, export)
 	}
 	// The rows are written as they are read (the texts of a sample are
 	// held only while it is written), so a file of any size converts in

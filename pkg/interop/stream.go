@@ -207,3 +207,23 @@ func WriteRowsFrom(ctx context.Context, w io.Writer, path string, opt Options, f
 	}
 	return run, sum.summary(run), nil
 }
+
+// SummarizeFrom is Summarize of the harness output at path, read a sample
+// at a time (without the texts, which a Summary does not show), so memory
+// does not grow with the output.
+func SummarizeFrom(ctx context.Context, path string, opt Options) (*Summary, error) {
+	if opt.Each != nil {
+		return nil, fmt.Errorf("interop.SummarizeFrom: Options.Each is set")
+	}
+	sum := newSummarizer()
+	opt.NoText = true
+	opt.Each = func(s *Sample) error {
+		sum.add(s)
+		return nil
+	}
+	run, err := Read(ctx, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return sum.summary(run), nil
+}
