@@ -14,6 +14,8 @@
 #   pairs     1M items x 2 raters (genlabels); units 1M x 3 raters, 10% missing
 #   r10k      10,000 responses (genresponses seed 3)
 # Cases, each run once per binary under GNU time (peak RSS does not depend on load):
+#   import-summary            import lm (the per-task summary)
+#   import-record             import lm --record --store a new store
 #   import-csv|jsonl|parquet  import lm --out rows.EXT
 #   compare-1M                compare --old v1 --new v2s --metric exact_substring --json
 #   leaderboard-1M            leaderboard --dir lb --json
@@ -65,6 +67,8 @@ fi
 [ -f "$d/r10k.csv" ] || "$d/genr" -rows 10000 -seed 3 -out "$d/r10k.csv"
 
 cases=(
+  "import-summary|import $d/lm"
+  "import-record|import $d/lm --record --store OUT/store.db"
   "import-csv|import $d/lm --out OUT/rows.csv"
   "import-jsonl|import $d/lm --out OUT/rows.jsonl"
   "import-parquet|import $d/lm --out OUT/rows.parquet"
@@ -92,6 +96,7 @@ for c in "${cases[@]}"; do
         g=$d/out-new/$(basename "$f")
         case $f in
           *.parquet) [ "$(stat -c %s "$f")" = "$(stat -c %s "$g")" ] || same=DIFFER ;;
+          *.db | *.db-*) ;; # a store differs in its times and layout: compared by the tests
           *) cmp -s "$f" "$g" || same=DIFFER ;;
         esac
       done
