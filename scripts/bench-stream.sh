@@ -110,7 +110,11 @@ if [ -z "$only" ] || [[ store-rerun == *$only* ]]; then
     bin=$old; [ $b = new ] && bin=$new
     st=$d/store-$b.db; rm -f "$st" "$st-wal" "$st-shm"
     "$bin" score --responses "$d/r10k.csv" --record --store "$st" >/dev/null 2>&1
-    size() { cat "$st" "$st-wal" 2>/dev/null | wc -c; } # a WAL not yet checkpointed counts too
+    size() { # a WAL not yet checkpointed counts too
+      local n; n=$(stat -c %s "$st")
+      if [ -f "$st-wal" ]; then n=$((n + $(stat -c %s "$st-wal"))); fi
+      echo "$n"
+    }
     one=$(size)
     for _ in $(seq 10); do "$bin" score --responses "$d/r10k.csv" --record --store "$st" >/dev/null 2>&1; done
     all=$(size)
