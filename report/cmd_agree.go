@@ -74,27 +74,26 @@ func runAgree(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	// The list of disagreements is built only for what needs it (the
-	// tables of --xlsx and --html, and --json); the text is written from
-	// the analysis (a million items: a quarter of a million disagreements).
+	// The list of disagreements is built only for the tables of --xlsx
+	// and --html; the text and --json are written from the analysis, a
+	// disagreement at a time (a million items: a quarter of a million
+	// disagreements).
 	rep := res.Summary()
-	if export.JSON || export.XLSX != "" || export.HTML != "" {
-		rep = res.Agreement()
-	}
 	if export.XLSX != "" || export.HTML != "" {
+		full := res.Agreement() // with every disagreement, for the tables
 		if _, harness := interop.Harness(*labels, "auto"); !harness {
 			// The report shows each disagreement with the item's text.
 			f, err := os.Open(*labels)
 			if err != nil {
 				return err
 			}
-			err = agree.AttachText(f, *labels, rep, *idCol)
+			err = agree.AttachText(f, *labels, full, *idCol)
 			f.Close()
 			if err != nil {
 				return err
 			}
 		}
-		if err := export.WriteReport(e, "evalbook agree", rep); err != nil {
+		if err := export.WriteReport(e, "evalbook agree", full); err != nil {
 			return err
 		}
 	}
@@ -111,7 +110,7 @@ func runAgree(e *cli.Env) error {
 		}
 	}
 	if export.JSON {
-		return cli.WriteJSON(e.Stdout, rep)
+		return res.WriteJSON(e.Stdout) // what cli.WriteJSON writes of res.Agreement()
 	}
 	return res.WriteText(e.Stdout)
 }

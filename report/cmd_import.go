@@ -60,34 +60,38 @@ func runImport(e *cli.Env) error {
 		}
 		return importCheckDone(e, rep, export)
 	}
-	run, err := interop.Read(e.Ctx, args[0], opt)
-	if err != nil {
-		return err
-	}
-	if *out != "" {
-		w, commit, abort, err := cli.CreateAtomic(*out)
+	if *out == "" {
+		sum, err := interop.SummarizeFrom(e.Ctx, args[0], opt) // a sample at a time
 		if err != nil {
 			return err
 		}
-		defer abort()
-		if err := interop.WriteRows(w, run, rowFormat); err != nil {
-			if errors.Is(err, interop.ErrRowFormat) {
-				return cli.Usagef("import: --out: %v", err)
-			}
-			return err
+		return cli.Render(e, sum, export)
+	}
+	// The rows are written as they are read (the texts of a sample are
+	// held only while it is written), so a file of any size converts in
+	// the memory of a few rows.
+	w, commit, abort, err := cli.CreateAtomic(*out)
+	if err != nil {
+		return err
+	}
+	defer abort()
+	_, sum, err := interop.WriteRowsFrom(e.Ctx, w, args[0], opt, rowFormat)
+	if err != nil {
+		if errors.Is(err, interop.ErrRowFormat) {
+			return cli.Usagef("import: --out: %v", err)
 		}
-		if err := commit(); err != nil {
-			return err
-		}
+		return err
+	}
+	if err := commit(); err != nil {
+		return err
 	}
 	if *check {
-		rep, err := interop.CheckRun(run)
+		rep, err := interop.Check(e.Ctx, args[0], opt) // another pass, streaming too
 		if err != nil {
 			return err
 		}
 		return importCheckDone(e, rep, export)
 	}
-	sum := interop.Summarize(run)
 	sum.Out = *out
 	return cli.Render(e, sum, export)
 }

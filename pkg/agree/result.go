@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -53,34 +54,50 @@ func (r *Result) Disagreements() int { return len(r.dis) }
 // share one Ratings map: read it, do not change it). Each call builds a
 // new one.
 func (r *Result) Agreement() *results.RaterAgreement {
-	t := r.tab
 	rep := *r.rep
 	rep.Disagreements = make([]results.RaterDisagreement, 0, len(r.dis))
-	// The items' names, cut from one string.
-	var names []int // ends in all
-	var b strings.Builder
+	r.eachDisagreement(func(d results.RaterDisagreement) error {
+		rep.Disagreements = append(rep.Disagreements, d)
+		return nil
+	})
+	return &rep
+}
+
+// eachDisagreement gives each disagreement, in file order, to f, until f
+// returns an error. Disagreements with the same ratings share one
+// Ratings map: a million items hold a few dozen distinct rating tuples,
+// and a map apiece would cost 300 bytes an item.
+func (r *Result) eachDisagreement(f func(results.RaterDisagreement) error) error {
+	t := r.tab
+	var ids *idCursor
 	if t.ids != nil {
-		names = make([]int, len(r.dis))
-		n, ids := 0, t.ids.cursor()
-		for _, i := range r.dis {
-			n += len(ids.at(i))
-		}
-		b.Grow(n)
 		ids = t.ids.cursor()
-		for k, i := range r.dis {
-			b.Write(ids.at(i))
-			names[k] = b.Len()
-		}
 	}
-	all := b.String()
-	// Items with the same ratings share one Ratings map: a million
-	// items hold a few dozen distinct rating tuples, and a map apiece
-	// would cost 300 bytes an item.
+	// The items' names, cut from one string per block of items, so that
+	// a list of them is not a string apiece.
+	var names []int
+	var b strings.Builder
+	all, prev := "", 0
+	const block = 4096
 	shared := map[string]map[string]string{}
 	key := make([]byte, 0, 4*len(t.raters))
 	buf := make([]uint32, len(t.raters))
-	prev := 0
 	for k, i := range r.dis {
+		if ids != nil && k%block == 0 {
+			end := min(k+block, len(r.dis))
+			names = names[:0]
+			b = strings.Builder{}
+			n, look := 0, t.ids.cursor()
+			for _, j := range r.dis[k:end] {
+				n += len(look.at(j))
+			}
+			b.Grow(n)
+			for _, j := range r.dis[k:end] {
+				b.Write(ids.at(j))
+				names = append(names, b.Len())
+			}
+			all, prev = b.String(), 0
+		}
 		row := t.row(i, buf)
 		key = key[:0]
 		for _, c := range row {
@@ -95,14 +112,69 @@ func (r *Result) Agreement() *results.RaterAgreement {
 			shared[string(key)] = ratings
 		}
 		item := ""
-		if names != nil {
-			item, prev = all[prev:names[k]], names[k]
+		if ids != nil {
+			end := names[k%block]
+			item, prev = all[prev:end], end
 		} else {
 			item = strconv.Itoa(i + 1)
 		}
-		rep.Disagreements = append(rep.Disagreements, results.RaterDisagreement{Item: item, Line: t.line(i), Ratings: ratings})
+		if err := f(results.RaterDisagreement{Item: item, Line: t.line(i), Ratings: ratings}); err != nil {
+			return err
+		}
 	}
-	return &rep
+	return nil
+}
+
+// WriteJSON writes what a json.Encoder with SetIndent("", "  ") and
+// SetEscapeHTML(false) writes of Agreement(), byte for byte, without
+// building the list of disagreements: each is encoded and written in
+// turn.
+func (r *Result) WriteJSON(w io.Writer) error {
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	summary := *r.rep
+	summary.Disagreements = []results.RaterDisagreement{}
+	if err := enc.Encode(&summary); err != nil {
+		return err
+	}
+	// A key at the top level is the only text at two spaces after a line
+	// break: strings are escaped, deeper keys further indented.
+	const empty = "\n  \"disagreements\": []"
+	text := head.Bytes()
+	at := bytes.Index(text, []byte(empty))
+	if at < 0 || bytes.Contains(text[at+len(empty):], []byte(empty)) {
+		return fmt.Errorf("agree: the summary's JSON has no one %q", empty)
+	}
+	at += len(empty) - 1 // before the ]
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(text[:at])
+	if len(r.dis) > 0 {
+		var one bytes.Buffer
+		item := json.NewEncoder(&one)
+		item.SetIndent("    ", "  ")
+		item.SetEscapeHTML(false)
+		n := 0
+		err := r.eachDisagreement(func(d results.RaterDisagreement) error {
+			one.Reset()
+			if err := item.Encode(d); err != nil {
+				return err
+			}
+			bw.WriteString("\n    ")
+			bw.Write(bytes.TrimSuffix(one.Bytes(), []byte{'\n'}))
+			if n++; n < len(r.dis) {
+				bw.WriteByte(',')
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		bw.WriteString("\n  ")
+	}
+	bw.Write(text[at:])
+	return bw.Flush()
 }
 
 // tabSpecial reports whether s holds a byte that text/tabwriter does not

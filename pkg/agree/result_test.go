@@ -2,6 +2,7 @@ package agree
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -116,6 +117,9 @@ func TestResultWriteTextMatchesTabwriter(t *testing.T) {
 			if gb.String() != wb.String() {
 				t.Fatalf("round %d %+v: text\n%s\nwant\n%s\nof\n%s", round, opt, gb.String(), wb.String(), text)
 			}
+			if g, w := resultJSON(t, res), wantJSON(t, want); g != w {
+				t.Fatalf("round %d %+v: JSON\n%s\nwant\n%s", round, opt, g, w)
+			}
 			compared++
 			if res.Disagreements() > 0 && res.plainText() && !strings.Contains(text, "\t") {
 				own++
@@ -124,6 +128,63 @@ func TestResultWriteTextMatchesTabwriter(t *testing.T) {
 	}
 	if compared < 200 || own < 100 {
 		t.Errorf("compared %d texts, %d laid out by Result itself", compared, own)
+	}
+}
+
+// resultJSON is what Result.WriteJSON writes.
+func resultJSON(t *testing.T, res *Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := res.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// wantJSON is what evalbook agree --json wrote of a whole result before
+// WriteJSON (cli.WriteJSON: indented by two spaces, no HTML escapes).
+func wantJSON(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Result.WriteJSON streams the disagreements in blocks of ids: over
+// several blocks, with and without an id column, and with none, it writes
+// what the whole result encodes to.
+func TestResultWriteJSONManyItems(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, withID := range []bool{true, false} {
+		text := wideTable(r, 20000, 3, withID, true)
+		id := ""
+		if withID {
+			id = "id"
+		}
+		names := []string{"rater 1", "rater 2", "rater 3"}
+		res, err := AnalyzeCSVResult(strings.NewReader(text), "t.csv", names, id, Options{Resamples: 20, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Disagreements() < 2*4096 {
+			t.Fatalf("%d disagreements: too few to span two blocks", res.Disagreements())
+		}
+		if g, w := resultJSON(t, res), wantJSON(t, res.Agreement()); g != w {
+			t.Errorf("withID %v: JSON differs (%d and %d bytes)", withID, len(g), len(w))
+		}
+	}
+	res, err := AnalyzeCSVResult(strings.NewReader("id,a,b\nx,1,1\ny,<&>,<&>\n"), "t.csv", []string{"a", "b"}, "id", Options{Resamples: 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, w := resultJSON(t, res), wantJSON(t, res.Agreement())
+	if g != w || !strings.Contains(g, `"disagreements": []`) || !strings.Contains(g, "<&>") {
+		t.Errorf("no disagreements: JSON\n%s\nwant\n%s", g, w)
 	}
 }
 

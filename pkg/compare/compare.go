@@ -148,6 +148,11 @@ func Files(oldPath, newPath string, opt Options) (*results.Comparison, error) {
 	if err := opt.WithDefaults().Validate(); err != nil {
 		return nil, err
 	}
+	if c, err := filesStream(oldPath, newPath, opt); !errors.Is(err, errSlowPath) {
+		return c, err
+	}
+	// Something is wrong with the files: read them whole, whose errors
+	// name every place.
 	var ts [2]*table
 	for i, path := range []string{oldPath, newPath} {
 		f, err := os.Open(path)
@@ -298,6 +303,12 @@ func Versions(keys []string, old, new []float64, groups []string, opt Options) (
 
 // versions computes the comparison of valid, paired data.
 func versions(keys []string, old, new []float64, groups []string, opt Options) *results.Comparison {
+	return versionsKeyed(func(i int) string { return keys[i] }, old, new, groups, opt)
+}
+
+// versionsKeyed is versions with case i's key given by key(i), asked
+// only of the cases that flipped.
+func versionsKeyed(key func(int) string, old, new []float64, groups []string, opt Options) *results.Comparison {
 	c := stats.ComparePaired(old, new, stats.CompareOptions{Method: opt.CI, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed})
 	rep := &results.Comparison{
 		Kind:    "compare",
@@ -311,10 +322,10 @@ func versions(keys []string, old, new []float64, groups []string, opt Options) *
 		Groups: []results.ComparisonGroup{}, Warnings: intervalWarnings(c),
 	}
 	for _, i := range c.Better {
-		rep.Better = append(rep.Better, keys[i])
+		rep.Better = append(rep.Better, key(i))
 	}
 	for _, i := range c.Worse {
-		rep.Worse = append(rep.Worse, keys[i])
+		rep.Worse = append(rep.Worse, key(i))
 	}
 	if flips := len(c.Better) + len(c.Worse); flips > 0 && flips < stats.McNemarMinFlips {
 		rep.Warnings = append(rep.Warnings, results.Warning{Code: CodeFewFlips, Count: flips,

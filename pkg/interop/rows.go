@@ -2,13 +2,11 @@ package interop
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
 	"path"
-	"slices"
 	"sort"
 
 	"strings"
@@ -62,7 +60,7 @@ func CanWriteRows(format string) bool {
 	}
 	rowMu.RLock()
 	defer rowMu.RUnlock()
-	return rowWriters[format] != nil
+	return rowWriters[format] != nil || rowSinks[format] != nil
 }
 
 // ErrRowFormat is matched by WriteRows' error for a format it cannot write.
@@ -85,80 +83,23 @@ func RowFormatOf(name string) string {
 // every evalbook CSV), "jsonl" (metrics under "metrics", only the texts
 // the sample has) or a registered format.
 func WriteRows(w io.Writer, run *Run, format string) error {
-	metrics := run.MetricNames()
-	switch format {
-	case "csv":
-		cw := tabular.NewCSVWriter(w, tabular.CSVOptions{})
-		if err := cw.Write(append(slices.Clone(RowColumns), metrics...)); err != nil {
+	rowMu.RLock()
+	wr, sinkable := rowWriters[format], rowSinks[format] != nil
+	rowMu.RUnlock()
+	if wr != nil && !sinkable { // a writer registered the old way, with the whole run
+		return wr(w, run)
+	}
+	sink, err := NewRowSink(w, format, run.MetricNames())
+	if err != nil {
+		return err
+	}
+	for i := range run.Samples {
+		if err := sink.Write(&run.Samples[i]); err != nil {
+			sink.Close() //nolint:errcheck // the write's error is the one to report
 			return err
 		}
-		rec := make([]string, len(RowColumns)+len(metrics))
-		for i := range run.Samples {
-			s := &run.Samples[i]
-			copy(rec, []string{s.Model, s.Task, s.Language, s.SampleID, s.DocHash, s.Prompt, s.Response, s.Golden})
-			for j, m := range metrics {
-				rec[len(RowColumns)+j] = ""
-				if v, ok := s.Value(m); ok {
-					rec[len(RowColumns)+j] = ftoa(v)
-				}
-			}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
-		}
-		cw.Flush()
-		return cw.Error()
-	case "jsonl":
-		type row struct {
-			Model    string             `json:"model,omitempty"`
-			Task     string             `json:"task"`
-			Language string             `json:"language,omitempty"`
-			SampleID string             `json:"sample_id"`
-			DocHash  string             `json:"doc_hash,omitempty"`
-			Prompt   *string            `json:"prompt,omitempty"`
-			Response *string            `json:"response,omitempty"`
-			Golden   *string            `json:"golden,omitempty"`
-			Metrics  map[string]float64 `json:"metrics"`
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for i := range run.Samples {
-			s := &run.Samples[i]
-			r := row{Model: s.Model, Task: s.Task, Language: s.Language, SampleID: s.SampleID, DocHash: s.DocHash, Metrics: map[string]float64{}}
-			if s.HasPrompt {
-				r.Prompt = &s.Prompt
-			}
-			if s.HasResponse {
-				r.Response = &s.Response
-			}
-			if s.HasGolden {
-				r.Golden = &s.Golden
-			}
-			for _, m := range s.Metrics {
-				if !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) { // JSON has neither
-					r.Metrics[m.Name] = m.Value
-				}
-			}
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
-	rowMu.RLock()
-	wr := rowWriters[format]
-	rowMu.RUnlock()
-	if wr == nil {
-		known := []string{"csv", "jsonl"}
-		rowMu.RLock()
-		for k := range rowWriters {
-			known = append(known, k)
-		}
-		rowMu.RUnlock()
-		sort.Strings(known[2:])
-		return fmt.Errorf("%w %q (want %s)", ErrRowFormat, format, strings.Join(known, ", "))
-	}
-	return wr(w, run)
+	return sink.Close()
 }
 
 // ResponseColumns are the columns of ResponseCSV: pkg/qa's default

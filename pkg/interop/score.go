@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -28,8 +30,9 @@ type ScoreOptions struct {
 	// Rows, when set, receives every sample as a scored row (id "task /
 	// sample id", prompt as question, golden answer, response, each
 	// metric's value, the groupings), in file order, before Score
-	// returns: what the run store records. The run is then read whole,
-	// since the row schema needs every metric name first.
+	// returns: what the run store records. The output is then read
+	// twice, since the row schema needs every metric name first: the
+	// first pass keeps each item's metrics but not its texts.
 	Rows func(*results.Row) error
 	// Verdicts, when set, receives the rows as a verdict CSV (the header
 	// of results.NewRowSchema, then one line per sample), formula cells
@@ -80,20 +83,25 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 	}
 	read := opt.Read
 	rowMode := opt.Rows != nil || opt.Verdicts != nil
-	if !rowMode { // figures only: stream, nothing kept per sample but its key
+	var m *filterMerge
+	if rowMode {
+		// Rows need every metric name first and one row per item (the
+		// records of its filters merged, MergeFilters): a first pass keeps
+		// each item's metrics and slices but not its texts, a second emits
+		// the rows with the texts as they are read.
+		m = newFilterMerge()
+		read.Each = func(s *Sample) error {
+			if err := add(s); err != nil { // as the figures-only read does
+				return err
+			}
+			return m.note(s)
+		}
+	} else { // figures only: stream, nothing kept per sample but its key
 		read.NoText, read.Each = true, add
 	}
 	run, err := Read(ctx, path, read)
 	if err != nil {
 		return nil, err
-	}
-	if rowMode {
-		run.Samples = MergeFilters(run.Samples)
-		for i := range run.Samples {
-			if err := add(&run.Samples[i]); err != nil {
-				return nil, err
-			}
-		}
 	}
 	if opt.Summary.Defs == nil && run.Defs != nil {
 		z.SetDefs(run.Defs)
@@ -131,11 +139,89 @@ func Score(ctx context.Context, path string, opt ScoreOptions) (*results.Score, 
 		res.Reported = append(res.Reported, results.Reported{Model: t.Model, Task: t.Task, Metric: t.Metric, Value: t.Reported, N: t.N, Recomputed: t.Recomputed, Match: t.Match})
 	}
 	if rowMode {
-		if err := emitRows(run, res, opt); err != nil {
+		if err := emitRows(ctx, path, read, m, res, opt); err != nil {
 			return nil, err
 		}
 	}
 	return res, nil
+}
+
+// filterMerge is MergeFilters over samples given one at a time: it keeps
+// each item's metrics (the first record's, with those of the records
+// merged into it) and, per record in read order, the item it starts or
+// -1 when it was merged into an earlier one; the item's other fields are
+// the first record's, read again with its texts by the second pass.
+type filterMerge struct {
+	metrics [][]Metric
+	plan    []int32
+	at      map[[2]uint64]int32 // the item's key (model, task, sample id, epoch) as 128 bits of hash
+	seeds   [2]maphash.Seed
+	names   map[string]string
+	models  map[string]bool
+}
+
+func newFilterMerge() *filterMerge {
+	return &filterMerge{at: map[[2]uint64]int32{}, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		names: map[string]string{}, models: map[string]bool{}}
+}
+
+// key is 128 bits of hash of the sample's item (two distinct items share
+// them with odds of 2^-128 a pair).
+func (f *filterMerge) key(s *Sample) [2]uint64 {
+	var out [2]uint64
+	for i, seed := range f.seeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, x := range [...]string{s.Model, s.Task, s.SampleID} {
+			h.WriteString(strconv.Itoa(len(x)))
+			h.WriteByte(':')
+			h.WriteString(x)
+		}
+		h.WriteString(strconv.Itoa(s.Epoch))
+		out[i] = h.Sum64()
+	}
+	return out
+}
+
+// name returns a copy of a metric name that the readers' buffers do not
+// hold, one for every item.
+func (f *filterMerge) name(s string) string {
+	if k, ok := f.names[s]; ok {
+		return k
+	}
+	k := strings.Clone(s)
+	f.names[k] = k
+	return k
+}
+
+func (f *filterMerge) note(s *Sample) error {
+	k := f.key(s)
+	j, ok := f.at[k]
+	if ok && !overlap(f.metrics[j], s.Metrics) {
+		item := Sample{Metrics: f.metrics[j]}
+		for _, m := range s.Metrics {
+			item.SetMetric(f.name(m.Name), m.Value)
+		}
+		f.metrics[j] = item.Metrics
+		f.plan = append(f.plan, -1)
+		return nil
+	}
+	if len(f.metrics) >= math.MaxInt32 {
+		return fmt.Errorf("%s: more than %d items", s.File, math.MaxInt32)
+	}
+	ms := make([]Metric, len(s.Metrics))
+	for i, m := range s.Metrics {
+		ms[i] = Metric{Name: f.name(m.Name), Value: m.Value}
+	}
+	if !ok {
+		f.at[k] = int32(len(f.metrics))
+	}
+	if !f.models[s.Model] {
+		f.models[strings.Clone(s.Model)] = true
+	}
+	f.plan = append(f.plan, int32(len(f.metrics)))
+	f.metrics = append(f.metrics, ms)
+	return nil
 }
 
 // Hash is the first 12 hex digits of SHA-256 over the files the run was
@@ -173,11 +259,11 @@ func RowID(s *Sample, models bool) string {
 	return id
 }
 
-func emitRows(run *Run, res *results.Score, opt ScoreOptions) error {
-	models := map[string]bool{}
-	for i := range run.Samples {
-		models[run.Samples[i].Model] = true
-	}
+// emitRows reads the output at path a second time and gives each item's
+// row (m.plan: the first record of each item, with the metrics of its
+// filters' records) to opt.Rows and opt.Verdicts as it is read.
+func emitRows(ctx context.Context, path string, read Options, m *filterMerge, res *results.Score, opt ScoreOptions) error {
+	multi := len(m.models) > 1
 	metrics := res.Settings.Metrics
 	graded := make([]bool, len(metrics))
 	for i, d := range res.Metrics {
@@ -197,10 +283,20 @@ func emitRows(run *Run, res *results.Score, opt ScoreOptions) error {
 		}
 	}
 	row := &results.Row{Schema: schema, Fields: make([]string, 4), Values: make([]float64, len(metrics)), Groups: make([]string, len(groupings))}
-	for i := range run.Samples {
-		s := &run.Samples[i]
-		row.Line = i + 1
-		row.Fields[0], row.Fields[1], row.Fields[2], row.Fields[3] = RowID(s, len(models) > 1), s.Prompt, s.Golden, s.Response
+	rec := 0
+	read.Each = func(rs *Sample) error {
+		if rec >= len(m.plan) {
+			return fmt.Errorf("%s: the output changed while it was read (more records the second time)", path)
+		}
+		i := m.plan[rec]
+		rec++
+		if i < 0 {
+			return nil // merged into an earlier record's row
+		}
+		s := *rs // the item's first record, with the metrics of its filters
+		s.Metrics = m.metrics[i]
+		row.Line = int(i) + 1
+		row.Fields[0], row.Fields[1], row.Fields[2], row.Fields[3] = RowID(&s, multi), rs.Prompt, rs.Golden, rs.Response
 		for j, m := range metrics {
 			v, ok := s.Value(m)
 			if !ok {
@@ -215,7 +311,7 @@ func emitRows(run *Run, res *results.Score, opt ScoreOptions) error {
 			}
 			row.Groups[j] = strings.Join(parts, " / ")
 		}
-		row.Blank = s.HasResponse && strings.TrimSpace(s.Response) == ""
+		row.Blank = rs.HasResponse && strings.TrimSpace(rs.Response) == ""
 		if opt.Rows != nil {
 			if err := opt.Rows(row); err != nil {
 				return err
@@ -227,6 +323,13 @@ func emitRows(run *Run, res *results.Score, opt ScoreOptions) error {
 				return err
 			}
 		}
+		return nil
+	}
+	if _, err := Read(ctx, path, read); err != nil {
+		return err
+	}
+	if rec != len(m.plan) {
+		return fmt.Errorf("%s: the output changed while it was read (fewer records the second time)", path)
 	}
 	if cw != nil {
 		cw.Flush()

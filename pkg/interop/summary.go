@@ -72,43 +72,61 @@ func (a *acc) interval() (lo, hi float64, method string) {
 
 // Summarize describes a run read whole.
 func Summarize(run *Run) *Summary {
-	s := &Summary{Kind: "import", Format: run.Format, Source: run.Source, Version: run.Version, Model: run.Model, Records: max(len(run.Samples), run.Count),
-		Partial: run.Partial, Files: append([]string{}, run.Files...), Reported: len(run.Reported), Warnings: run.Warnings}
-	type key struct{ model, task string }
-	idx := map[key]int{}
-	sums := map[key]map[string]*acc{}
+	sum := newSummarizer()
 	for i := range run.Samples {
-		sm := &run.Samples[i]
-		k := key{sm.Model, sm.Task}
-		j, ok := idx[k]
-		if !ok {
-			j = len(s.Tasks)
-			idx[k] = j
-			s.Tasks = append(s.Tasks, SummaryTask{Model: sm.Model, Task: sm.Task})
-			sums[k] = map[string]*acc{}
-		}
-		s.Tasks[j].N++
-		for _, m := range sm.Metrics {
-			if math.IsNaN(m.Value) {
-				continue
-			}
-			a := sums[k][m.Name]
-			if a == nil {
-				a = &acc{binary: true}
-				sums[k][m.Name] = a
-			}
-			a.add(m.Value)
-			a.binary = a.binary && (m.Value == 0 || m.Value == 1)
-		}
+		sum.add(&run.Samples[i])
 	}
-	for k, j := range idx {
-		names := make([]string, 0, len(sums[k]))
-		for n := range sums[k] {
+	return sum.summary(run)
+}
+
+// summarizer adds up a Summary's figures a sample at a time, so a run
+// given to Options.Each is summarized without being held.
+type summarizer struct {
+	tasks []SummaryTask
+	idx   map[[2]string]int
+	sums  []map[string]*acc
+	n     int
+}
+
+func newSummarizer() *summarizer { return &summarizer{idx: map[[2]string]int{}} }
+
+func (z *summarizer) add(sm *Sample) {
+	z.n++
+	k := [2]string{sm.Model, sm.Task}
+	j, ok := z.idx[k]
+	if !ok {
+		j = len(z.tasks)
+		z.idx[k] = j
+		z.tasks = append(z.tasks, SummaryTask{Model: sm.Model, Task: sm.Task})
+		z.sums = append(z.sums, map[string]*acc{})
+	}
+	z.tasks[j].N++
+	for _, m := range sm.Metrics {
+		if math.IsNaN(m.Value) {
+			continue
+		}
+		a := z.sums[j][m.Name]
+		if a == nil {
+			a = &acc{binary: true}
+			z.sums[j][m.Name] = a
+		}
+		a.add(m.Value)
+		a.binary = a.binary && (m.Value == 0 || m.Value == 1)
+	}
+}
+
+// summary is the Summary of run, whose samples were given to add.
+func (z *summarizer) summary(run *Run) *Summary {
+	s := &Summary{Kind: "import", Format: run.Format, Source: run.Source, Version: run.Version, Model: run.Model, Records: max(len(run.Samples), run.Count, z.n),
+		Partial: run.Partial, Files: append([]string{}, run.Files...), Reported: len(run.Reported), Warnings: run.Warnings, Tasks: z.tasks}
+	for j := range s.Tasks {
+		names := make([]string, 0, len(z.sums[j]))
+		for n := range z.sums[j] {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			a := sums[k][n]
+			a := z.sums[j][n]
 			lo, hi, how := a.interval()
 			s.Tasks[j].Metrics = append(s.Tasks[j].Metrics, SummaryMetric{Name: n, N: a.n, Mean: a.sum / float64(a.n), CILow: lo, CIHigh: hi, Interval: how})
 		}

@@ -351,16 +351,16 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 		if b.Settings.PairKey == "task/doc_hash" {
 			id = s.DocHash
 		}
-		rw.key = s.Task + "\x1f" + id
-		rw.language = s.Task
+		rw.key = b.id(s.Task + "\x1f" + id)
+		lang := s.Task
 		if b.Axis == AxisLanguage {
-			rw.language, rw.domain = s.Language, s.Task
+			lang, rw.domain = s.Language, b.id(s.Task)
 		}
 		if out[model] == nil {
 			out[model] = map[string][]row{}
 		}
-		out[model][rw.language] = append(out[model][rw.language], rw)
-		cols[rw.language] = true
+		out[model][lang] = append(out[model][lang], rw)
+		cols[lang] = true
 		n++
 	}
 	for _, l := range labels {
@@ -394,7 +394,7 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 	}
 	for model, byCol := range out {
 		for col, rs := range byCol {
-			seen := map[string]bool{}
+			seen := map[uint32]bool{}
 			dups := 0
 			for _, x := range rs {
 				if seen[x.key] {

@@ -235,6 +235,48 @@ type Board struct {
 	// appearance, to be reported once per code.
 	fileWarn     map[string]*fileWarning
 	fileWarnCode []string
+	// names holds the question keys and domains of every file's rows,
+	// each once (the models of a board answer the same questions), by
+	// the id rows hold; names[0] is "". corpus holds each row's corpus
+	// statistics (row.st).
+	names   []string
+	nameIdx map[string]uint32
+	corpus  [][]float64
+}
+
+// id returns the id of s among the board's names, adding a copy of s the
+// first time (the caller's string may be a reused buffer's).
+func (b *Board) id(s string) uint32 {
+	if k, ok := b.nameIdx[s]; ok {
+		return k
+	}
+	if b.nameIdx == nil {
+		b.names, b.nameIdx = []string{""}, map[string]uint32{"": 0}
+		if s == "" {
+			return 0
+		}
+	}
+	k := uint32(len(b.names))
+	c := strings.Clone(s)
+	b.names = append(b.names, c)
+	b.nameIdx[c] = k
+	return k
+}
+
+// name is the string of id.
+func (b *Board) name(id uint32) string {
+	if int(id) >= len(b.names) {
+		return ""
+	}
+	return b.names[id]
+}
+
+// rowStats returns r's corpus statistics (nil for a row-level metric).
+func (b *Board) rowStats(r *row) []float64 {
+	if r.st == 0 {
+		return nil
+	}
+	return b.corpus[r.st-1]
 }
 
 type fileWarning struct {
@@ -345,14 +387,17 @@ type FileInfo struct {
 	Hash           string   `json:"hash"`
 }
 
-// row is one scored row of one file.
+// row is one scored row of one file, under its model and language (the
+// cells map): a million rows of a board are held as these, 24 bytes
+// each, so it keeps nothing else. key and domain are ids of the board's
+// strings (Board.id, Board.name), one string for every file that has
+// them; a corpus-level metric's statistics are in Board.corpus.
 type row struct {
-	key      string // question id, else question text
-	domain   string
-	language string
-	value    float64
-	blank    bool
-	stats    []float64 // corpus statistics, for corpus-level metrics
+	key    uint32 // question id, else question text
+	domain uint32
+	st     int32 // 1 + the index of the row's corpus statistics in Board.corpus; 0 none
+	blank  bool
+	value  float64
 }
 
 // Build scores every input and assembles the board. Harness outputs
@@ -428,8 +473,10 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 			for lang, rs := range byLang {
 				if len(cells[model][lang]) > 0 {
 					b.warn(CodeMerged, len(rs), fmt.Sprintf("model %q, language %q comes from more than one file; their rows are pooled", model, lang))
+					cells[model][lang] = append(cells[model][lang], rs...)
+				} else {
+					cells[model][lang] = rs // not copied: a file's rows are held once
 				}
-				cells[model][lang] = append(cells[model][lang], rs...)
 			}
 		}
 	}
@@ -508,7 +555,7 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 				}
 			}
 			var iv stats.Interval
-			c.Value, iv = aggregate(rs, m, opt)
+			c.Value, iv = b.aggregate(rs, m, opt)
 			c.CILow, c.CIHigh = iv.Lo, iv.Hi
 			ivWarn.Add("", iv.Warnings)
 			b.Cells = append(b.Cells, c)
@@ -546,19 +593,19 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 }
 
 // aggregate returns a cell's value and interval.
-func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval) {
+func (b *Board) aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval) {
 	n := len(rs)
 	if n == 0 {
 		return 0, stats.Interval{Warnings: []stats.Warning{{Code: stats.CodeNoData, Message: "a cell with no rows"}}}
 	}
 	if m.Corpus != nil {
-		v := corpusValue(rs, m.Corpus, nil)
+		v := b.corpusValue(rs, m.Corpus)
 		if opt.Resamples <= 0 {
 			return v, stats.Interval{Lo: v, Hi: v, Method: "none"}
 		}
 		st := make([]float64, 0, n*m.Corpus.NStats)
-		for _, r := range rs {
-			st = append(st, r.stats...)
+		for i := range rs {
+			st = append(st, b.rowStats(&rs[i])...)
 		}
 		return v, stats.BootstrapStatistic(st, m.Corpus.NStats, m.Corpus.Final, opt.Resamples, opt.Confidence, opt.Seed)
 	}
@@ -575,21 +622,12 @@ func aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval)
 	return mean, stats.UnitMeanInterval(sum, sumsq, n, opt.Confidence)
 }
 
-// corpusValue is Final of the statistics summed over rs (or over the rows
-// rs[idx[i]] when idx is given).
-func corpusValue(rs []row, def *score.CorpusDef, idx []int) float64 {
+// corpusValue is Final of the statistics summed over rs.
+func (b *Board) corpusValue(rs []row, def *score.CorpusDef) float64 {
 	sums := make([]float64, def.NStats)
-	if idx == nil {
-		for _, r := range rs {
-			for j, v := range r.stats {
-				sums[j] += v
-			}
-		}
-	} else {
-		for _, i := range idx {
-			for j, v := range rs[i].stats {
-				sums[j] += v
-			}
+	for i := range rs {
+		for j, v := range b.rowStats(&rs[i]) {
+			sums[j] += v
 		}
 	}
 	return def.Final(sums)
@@ -640,8 +678,8 @@ func allBinary(rs []row) bool {
 }
 
 // byKey maps question keys to row values, keeping the first of duplicates.
-func byKey(rs []row) map[string]float64 {
-	m := make(map[string]float64, len(rs))
+func byKey(rs []row) map[uint32]float64 {
+	m := make(map[uint32]float64, len(rs))
 	for _, r := range rs {
 		if _, dup := m[r.key]; !dup {
 			m[r.key] = r.value
@@ -651,15 +689,34 @@ func byKey(rs []row) map[string]float64 {
 }
 
 // domains fills the per-domain figures: each model's value per domain
-// and language (no intervals: domains are small).
+// and language (no intervals: domains are small). The rows are summed
+// where they lie, in their order, as aggregate sums a cell's.
 func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt Options) {
 	type k struct{ domain, lang, model string }
-	groups := map[k][]row{}
+	type sum struct {
+		n     int
+		value float64
+		stats []float64
+	}
+	groups := map[k]*sum{}
 	for model, byLang := range cells {
 		for lang, rs := range byLang {
-			for _, r := range rs {
-				key := k{r.domain, lang, model}
-				groups[key] = append(groups[key], r)
+			for i := range rs {
+				r := &rs[i]
+				key := k{b.name(r.domain), lang, model}
+				g := groups[key]
+				if g == nil {
+					g = &sum{}
+					if m.Corpus != nil {
+						g.stats = make([]float64, m.Corpus.NStats)
+					}
+					groups[key] = g
+				}
+				g.n++
+				g.value += r.value
+				for j, v := range b.rowStats(r) {
+					g.stats[j] += v
+				}
 			}
 		}
 	}
@@ -678,8 +735,11 @@ func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt 
 		return a.model < c.model
 	})
 	for _, key := range keys {
-		rs := groups[key]
-		v, _ := aggregate(rs, m, Options{Confidence: opt.Confidence})
-		b.Domains = append(b.Domains, DomainCell{Domain: key.domain, Model: key.model, Language: key.lang, N: len(rs), Value: v})
+		g := groups[key]
+		v := g.value / float64(g.n)
+		if m.Corpus != nil {
+			v = m.Corpus.Final(g.stats)
+		}
+		b.Domains = append(b.Domains, DomainCell{Domain: key.domain, Model: key.model, Language: key.lang, N: g.n, Value: v})
 	}
 }

@@ -122,19 +122,21 @@ type sliceBoot struct {
 	total int
 }
 
-func newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
-	idx := map[string]int{}
+func (b *Board) newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
+	idx := map[uint32]int{}
 	for _, rs := range rows {
 		for _, r := range rs {
 			idx[r.key] = 0
 		}
 	}
 	sb := &sliceBoot{def: def}
+	ids := make([]uint32, 0, len(idx))
 	for k := range idx {
-		sb.keys = append(sb.keys, k)
+		ids = append(ids, k)
 	}
-	sort.Strings(sb.keys)
-	for i, k := range sb.keys {
+	sort.Slice(ids, func(i, j int) bool { return b.name(ids[i]) < b.name(ids[j]) }) // the items in the order of their keys
+	for i, k := range ids {
+		sb.keys = append(sb.keys, b.name(k))
 		idx[k] = i
 	}
 	n := len(sb.keys)
@@ -148,7 +150,7 @@ func newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
 			i := idx[r.key]
 			s[i] += r.value
 			c[i]++
-			for j, v := range r.stats {
+			for j, v := range b.rowStats(&r) {
 				st[i*def.NStats+j] += v
 			}
 		}
@@ -303,7 +305,7 @@ func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string
 		cs[0].RankLow, cs[0].RankHigh = 1, 1 // nothing to rank against
 		return
 	}
-	sb := newSliceBoot(rows, m.Corpus)
+	sb := b.newSliceBoot(rows, m.Corpus)
 	res := sb.bootstrap(point, opt, m)
 	se := make([]float64, len(cs))
 	for i, r := range res.Ranks {
@@ -342,7 +344,7 @@ func (b *Board) domainSNR(cells map[string]map[string][]row, m *score.Metric, op
 		for _, model := range b.Models {
 			var rs []row
 			for _, r := range cells[model][k.lang] {
-				if r.domain == k.domain {
+				if b.name(r.domain) == k.domain {
 					rs = append(rs, r)
 				}
 			}
@@ -350,13 +352,13 @@ func (b *Board) domainSNR(cells map[string]map[string][]row, m *score.Metric, op
 				continue
 			}
 			rows = append(rows, rs)
-			v, _ := aggregate(rs, m, Options{Confidence: opt.Confidence})
+			v, _ := b.aggregate(rs, m, Options{Confidence: opt.Confidence})
 			point = append(point, v)
 		}
 		if len(rows) < 2 {
 			continue
 		}
-		sb := newSliceBoot(rows, m.Corpus)
+		sb := b.newSliceBoot(rows, m.Corpus)
 		res := sb.bootstrap(point, opt, m)
 		se := make([]float64, len(rows))
 		for i, r := range res.Ranks {

@@ -162,25 +162,28 @@ func TestSliceBootIsTheCell(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		b := &Board{}
+		q1, q2, q3 := b.id("q1"), b.id("q2"), b.id("q3")
 		rows := [][]row{
-			{{key: "q1", value: 1}, {key: "q2", value: 0}, {key: "q2", value: 1}},
-			{{key: "q2", value: 1}, {key: "q3", value: 0}},
+			{{key: q1, value: 1}, {key: q2, value: 0}, {key: q2, value: 1}},
+			{{key: q2, value: 1}, {key: q3, value: 0}},
 		}
 		if m.Corpus != nil {
 			for _, rs := range rows {
 				for i := range rs {
 					cs := m.Corpus.New()
-					rs[i].stats = cs.AppendStats(nil, "नदी किनारे", map[bool]string{true: "नदी किनारे", false: "नदी"}[rs[i].value == 1])
+					b.corpus = append(b.corpus, cs.AppendStats(nil, "नदी किनारे", map[bool]string{true: "नदी किनारे", false: "नदी"}[rs[i].value == 1]))
+					rs[i].st = int32(len(b.corpus))
 				}
 			}
 		}
-		sb := newSliceBoot(rows, m.Corpus)
+		sb := b.newSliceBoot(rows, m.Corpus)
 		if len(sb.keys) != 3 {
 			t.Fatalf("keys %v", sb.keys)
 		}
 		ones := []int32{1, 1, 1}
 		for i, rs := range rows {
-			want, _ := aggregate(rs, m, Options{Confidence: 0.95})
+			want, _ := b.aggregate(rs, m, Options{Confidence: 0.95})
 			if got := sb.score(i, ones); math.Abs(got-want) > 1e-12 {
 				t.Errorf("%s model %d: scorer %v, cell %v", id, i, got, want)
 			}

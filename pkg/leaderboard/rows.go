@@ -66,12 +66,12 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 		}
 		rw := row{value: v}
 		if iID >= 0 && strings.TrimSpace(f[iID]) != "" {
-			rw.key = strings.Clone(strings.TrimSpace(f[iID]))
+			rw.key = b.id(strings.TrimSpace(f[iID]))
 		} else {
-			rw.key = strings.Clone(f[iQ])
+			rw.key = b.id(f[iQ])
 		}
 		if iD >= 0 {
-			rw.domain = keep(f[iD])
+			rw.domain = b.id(f[iD])
 		}
 		rw.blank = r.Blank
 		colLang := ""
@@ -83,15 +83,16 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 				colLang = strings.ToLower(colLang)
 			}
 		}
+		var lang string
 		switch {
 		case in.Language != "":
-			rw.language = in.Language
+			lang = in.Language
 			sources["file name"]++
 			if colLang != "" && colLang != in.Language {
 				disagree++
 			}
 		case colLang != "":
-			rw.language = keep(colLang)
+			lang = keep(colLang)
 			sources["column"]++
 		default:
 			sc := textnorm.ScriptOf(f[iA])
@@ -102,7 +103,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 			} else if ambiguous {
 				guessed++
 			}
-			rw.language = l
+			lang = l
 			sources["script"]++
 		}
 		if cs != nil {
@@ -110,7 +111,8 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 			if iR >= 0 {
 				resp = f[iR]
 			}
-			rw.stats = cs.AppendStats(nil, opt.Profile.Apply(g), opt.Profile.Apply(resp))
+			b.corpus = append(b.corpus, cs.AppendStats(nil, opt.Profile.Apply(g), opt.Profile.Apply(resp)))
+			rw.st = int32(len(b.corpus))
 		}
 		model := in.Model
 		if perRowModel && strings.TrimSpace(f[iM]) != "" {
@@ -119,8 +121,8 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 		if out[model] == nil {
 			out[model] = map[string][]row{}
 		}
-		out[model][rw.language] = append(out[model][rw.language], rw)
-		langs[rw.language] = true
+		out[model][lang] = append(out[model][lang], rw)
+		langs[lang] = true
 		return nil
 	}
 	res, err := in.score(ctx, qa.Options{Columns: cols, Metrics: []*score.Metric{m}, Profile: opt.Profile,
@@ -163,7 +165,11 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	}
 	for model, byLang := range out {
 		for lang, rs := range byLang {
-			seen := map[string]bool{}
+			if cap(rs) > len(rs)+len(rs)/16 { // the board holds them: no room to grow
+				rs = slices.Clone(rs)
+				byLang[lang] = rs
+			}
+			seen := map[uint32]bool{}
 			dups := 0
 			for _, r := range rs {
 				if seen[r.key] {

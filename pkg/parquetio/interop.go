@@ -13,10 +13,10 @@ import (
 
 // Registered with pkg/interop: lighteval's details_*.parquet reader
 // (ReadLighteval) and the Parquet writer of `evalbook import --out
-// rows.parquet` (TableWriter). pkg/interop stays on the standard library.
+// rows.parquet` (TableWriter, a row at a time). pkg/interop stays on the standard library.
 func init() {
 	interop.RegisterLightevalDetails(readLightevalDetails)
-	interop.RegisterRowWriter("parquet", writeInteropRows)
+	interop.RegisterRowSink("parquet", newInteropRowSink)
 }
 
 // readLightevalDetails maps each LightevalSample to an interop.Sample.
@@ -40,36 +40,42 @@ func readLightevalDetails(ctx context.Context, path, task, model string, opt int
 	return err
 }
 
-// writeInteropRows writes a Run's rows as interop.WriteRows does for CSV:
-// interop.RowColumns, then one column per metric; an absent prompt,
-// response or golden answer, and an absent metric value, are null.
-func writeInteropRows(w io.Writer, run *interop.Run) error {
-	metrics := run.MetricNames()
+// interopRowSink writes a Run's rows as interop.WriteRows does for CSV,
+// a sample at a time: interop.RowColumns, then one column per metric; an
+// absent prompt, response or golden answer, and an absent metric value,
+// are null. Memory is one row group of rows.
+type interopRowSink struct {
+	tw      *TableWriter
+	metrics []string
+	text    []string
+	null    []bool
+	vals    []float64
+}
+
+func newInteropRowSink(w io.Writer, metrics []string) (interop.RowSink, error) {
 	tw, err := NewTableWriter(w, interop.RowColumns, metrics, WriteOptions{})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	text := make([]string, len(interop.RowColumns))
-	null := make([]bool, len(interop.RowColumns))
-	vals := make([]float64, len(metrics))
-	for i := range run.Samples {
-		s := &run.Samples[i]
-		copy(text, []string{s.Model, s.Task, s.Language, s.SampleID, s.DocHash, s.Prompt, s.Response, s.Golden})
-		null[5], null[6], null[7] = !s.HasPrompt, !s.HasResponse, !s.HasGolden
-		for j, m := range metrics {
-			v, ok := s.Value(m)
-			if !ok {
-				v = math.NaN()
-			}
-			vals[j] = v
-		}
-		if err := tw.Write(text, null, vals); err != nil {
-			tw.Close()
-			return err
-		}
-	}
-	return tw.Close()
+	return &interopRowSink{tw: tw, metrics: metrics, text: make([]string, len(interop.RowColumns)),
+		null: make([]bool, len(interop.RowColumns)), vals: make([]float64, len(metrics))}, nil
 }
+
+func (p *interopRowSink) Write(s *interop.Sample) error {
+	text := p.text
+	text[0], text[1], text[2], text[3], text[4], text[5], text[6], text[7] = s.Model, s.Task, s.Language, s.SampleID, s.DocHash, s.Prompt, s.Response, s.Golden
+	p.null[5], p.null[6], p.null[7] = !s.HasPrompt, !s.HasResponse, !s.HasGolden
+	for j, m := range p.metrics {
+		v, ok := s.Value(m)
+		if !ok {
+			v = math.NaN()
+		}
+		p.vals[j] = v
+	}
+	return p.tw.Write(text, p.null, p.vals)
+}
+
+func (p *interopRowSink) Close() error { return p.tw.Close() }
 
 // TaskDetailsFormat is the name evalbook's task-run details in Parquet
 // (task run --details FILE.parquet) go by among pkg/interop's formats.

@@ -179,7 +179,18 @@ func (s *Store) Remove(ctx context.Context, ref string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM run WHERE id = ?`, id); err != nil {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("store %s: removing run %d: %w", s.path, id, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM run WHERE id = ?`, id); err != nil {
+		return 0, fmt.Errorf("store %s: removing run %d: %w", s.path, id, err)
+	}
+	if err := dropUnusedTexts(ctx, tx); err != nil { // the texts only it had
+		return 0, fmt.Errorf("store %s: removing run %d: %w", s.path, id, err)
+	}
+	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("store %s: removing run %d: %w", s.path, id, err)
 	}
 	return id, nil

@@ -366,6 +366,7 @@ type chunkWriter struct {
 	schema          *results.RowSchema
 	metricIdx       []int // index in Row.Values of each run metric
 	rowStmt, valStm *sql.Stmt
+	texts           *textWriter // the chunk's texts, each kept once
 	wantMetrics     []Metric
 
 	first, n                     int
@@ -392,7 +393,7 @@ type chunkWriter struct {
 }
 
 func newChunkWriter(ctx context.Context, tx *sql.Tx, id int64, metrics []Metric, cols Columns) (*chunkWriter, error) {
-	rs, err := tx.PrepareContext(ctx, `INSERT INTO row_chunk VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	rs, err := tx.PrepareContext(ctx, `INSERT INTO chunk VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, err
 	}
@@ -401,13 +402,20 @@ func newChunkWriter(ctx context.Context, tx *sql.Tx, id int64, metrics []Metric,
 		rs.Close()
 		return nil, err
 	}
-	return &chunkWriter{ctx: ctx, id: id, cols: cols.withDefaults(), rowStmt: rs, valStm: vs,
+	tw, err := newTextWriter(ctx, tx)
+	if err != nil {
+		rs.Close()
+		vs.Close()
+		return nil, err
+	}
+	return &chunkWriter{ctx: ctx, id: id, cols: cols.withDefaults(), rowStmt: rs, valStm: vs, texts: tw,
 		wantMetrics: metrics, idOK: true, seq: sha256.New(), seed: maphash.MakeSeed()}, nil
 }
 
 func (w *chunkWriter) close() {
 	w.rowStmt.Close()
 	w.valStm.Close()
+	w.texts.close()
 }
 
 func (w *chunkWriter) setSchema(s *results.RowSchema) error {
@@ -575,8 +583,15 @@ func (w *chunkWriter) flush() error {
 	groups = append(groups, ']')
 	w.buf = groups
 	end := func(b []byte) string { return string(append(b, ']')) }
-	if _, err := w.rowStmt.ExecContext(w.ctx, w.id, w.first, w.n, end(w.ids), end(w.lines), end(w.flags),
-		string(groups), end(w.q), end(w.a), end(w.rsp)); err != nil {
+	args := []any{w.id, w.first, w.n}
+	for _, t := range []string{end(w.ids), end(w.lines), end(w.flags), string(groups), end(w.q), end(w.a), end(w.rsp)} {
+		id, err := w.texts.id(t)
+		if err != nil {
+			return err
+		}
+		args = append(args, id)
+	}
+	if _, err := w.rowStmt.ExecContext(w.ctx, args...); err != nil {
 		return err
 	}
 	for k := range w.vals {

@@ -18,6 +18,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -29,7 +30,7 @@ import (
 
 // SchemaVersion is the version of the schema this package writes; Open
 // migrates a file written by an older version up to it.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // BusyTimeout is how long, in milliseconds, a writer waits for another
 // process's transaction before giving up with "database is locked"
@@ -157,6 +158,193 @@ ALTER TABLE run ADD COLUMN tokens_out INTEGER;
 ALTER TABLE run ADD COLUMN cost REAL;
 CREATE INDEX run_dataset ON run(dataset_hash);
 UPDATE schema_version SET version = 2;`,
+	// 2 -> 3: each text of a row chunk (its ids, lines, flags, groups,
+	// questions, golden answers, responses: the JSON arrays of version
+	// 1) is kept once in the table text, by its SHA-256, and the table
+	// chunk names the texts of each run's chunks: a rerun of a dataset
+	// stores its questions and answers no more. migrationPrep[2] has
+	// created text and chunk and moved the rows of row_chunk into them;
+	// row_chunk becomes a view with its old columns, so the views sample
+	// and outcome, and every reader, read what they read before.
+	`DROP VIEW outcome;
+DROP VIEW sample;
+DROP TABLE row_chunk;
+CREATE VIEW row_chunk AS
+	SELECT c.run_id AS run_id, c.first AS first, c.n AS n,
+		ti.body AS ids, tl.body AS lines, tf.body AS flags, tg.body AS groups,
+		tq.body AS question, ta.body AS answer, tr.body AS response
+	FROM chunk c
+	JOIN text ti ON ti.id = c.ids
+	JOIN text tl ON tl.id = c.lines
+	JOIN text tf ON tf.id = c.flags
+	JOIN text tg ON tg.id = c.groups
+	JOIN text tq ON tq.id = c.question
+	JOIN text ta ON ta.id = c.answer
+	JOIN text tr ON tr.id = c.response;
+CREATE VIEW sample AS
+	SELECT c.run_id AS run_id, c.first + j.key AS idx, j.value AS sample_id,
+		json_extract(c.lines, '$[' || j.key || ']') AS line,
+		json_extract(c.question, '$[' || j.key || ']') AS question,
+		json_extract(c.answer, '$[' || j.key || ']') AS answer,
+		json_extract(c.response, '$[' || j.key || ']') AS response
+	FROM row_chunk c, json_each(c.ids) j;
+CREATE VIEW outcome AS
+	SELECT o.run_id AS run_id, o.first + j.key AS idx,
+		json_extract(c.ids, '$[' || j.key || ']') AS sample_id,
+		m.id AS metric, j.value AS value
+	FROM outcome_chunk o
+	JOIN metric m ON m.run_id = o.run_id AND m.idx = o.metric_idx
+	JOIN row_chunk c ON c.run_id = o.run_id AND c.first = o.first,
+	json_each(o.vals) j;
+UPDATE schema_version SET version = 3;`,
+}
+
+// migrationPrep[i], when set, runs in the transaction of step i -> i+1
+// before its SQL: what SQL alone cannot do.
+var migrationPrep = map[int]func(ctx context.Context, tx *sql.Tx) error{
+	2: textsByHash,
+}
+
+// chunkTextColumns are the texts of a row chunk, in the order of the
+// table chunk's columns.
+var chunkTextColumns = []string{"ids", "lines", "flags", "groups", "question", "answer", "response"}
+
+// textsByHash creates the tables text and chunk of schema 3 and moves
+// every row of row_chunk into them, each text once.
+func textsByHash(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range []string{
+		`CREATE TABLE text (
+	id INTEGER PRIMARY KEY,
+	hash BLOB NOT NULL UNIQUE,
+	body TEXT NOT NULL
+)`,
+		`CREATE TABLE chunk (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	first INTEGER NOT NULL,
+	n INTEGER NOT NULL,
+	ids INTEGER NOT NULL REFERENCES text(id),
+	lines INTEGER NOT NULL REFERENCES text(id),
+	flags INTEGER NOT NULL REFERENCES text(id),
+	groups INTEGER NOT NULL REFERENCES text(id),
+	question INTEGER NOT NULL REFERENCES text(id),
+	answer INTEGER NOT NULL REFERENCES text(id),
+	response INTEGER NOT NULL REFERENCES text(id),
+	PRIMARY KEY (run_id, first)
+)`,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	tw, err := newTextWriter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer tw.close()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO chunk VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	// A chunk at a time: the rows are read by key, not held.
+	var keys [][2]int64
+	rows, err := tx.QueryContext(ctx, `SELECT run_id, first FROM row_chunk ORDER BY run_id, first`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var k [2]int64
+		if err := rows.Scan(&k[0], &k[1]); err != nil {
+			rows.Close()
+			return err
+		}
+		keys = append(keys, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		var n int64
+		texts := make([]string, len(chunkTextColumns))
+		dst := []any{&n}
+		for i := range texts {
+			dst = append(dst, &texts[i])
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT n, `+strings.Join(chunkTextColumns, ", ")+` FROM row_chunk WHERE run_id = ? AND first = ?`,
+			k[0], k[1]).Scan(dst...); err != nil {
+			return err
+		}
+		args := []any{k[0], k[1], n}
+		for _, t := range texts {
+			id, err := tw.id(t)
+			if err != nil {
+				return err
+			}
+			args = append(args, id)
+		}
+		if _, err := ins.ExecContext(ctx, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// textWriter keeps texts in the table text, each once.
+type textWriter struct {
+	ctx       context.Context
+	ins, find *sql.Stmt
+}
+
+func newTextWriter(ctx context.Context, tx *sql.Tx) (*textWriter, error) {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO text (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`)
+	if err != nil {
+		return nil, err
+	}
+	find, err := tx.PrepareContext(ctx, `SELECT id FROM text WHERE hash = ?`)
+	if err != nil {
+		ins.Close()
+		return nil, err
+	}
+	return &textWriter{ctx: ctx, ins: ins, find: find}, nil
+}
+
+func (t *textWriter) close() {
+	t.ins.Close()
+	t.find.Close()
+}
+
+// id returns the id of body in the table text, adding it when no text
+// has its SHA-256.
+func (t *textWriter) id(body string) (int64, error) {
+	h := sha256.Sum256([]byte(body))
+	var id int64
+	err := t.find.QueryRowContext(t.ctx, h[:]).Scan(&id)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	res, err := t.ins.ExecContext(t.ctx, h[:], body)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// dropUnusedTexts deletes the texts no chunk names (after a run is
+// removed).
+func dropUnusedTexts(ctx context.Context, tx *sql.Tx) error {
+	q := `DELETE FROM text WHERE id NOT IN (`
+	for i, c := range chunkTextColumns {
+		if i > 0 {
+			q += " UNION "
+		}
+		q += "SELECT " + c + " FROM chunk"
+	}
+	_, err := tx.ExecContext(ctx, q+")")
+	return err
 }
 
 // Open opens the store at path, creating it when it does not exist, and
@@ -299,6 +487,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		return nil
 	}
 	for i := v; i < SchemaVersion; i++ {
+		if prep := migrationPrep[i]; prep != nil {
+			if err := prep(ctx, tx); err != nil {
+				return fmt.Errorf("migrating schema %d -> %d: %w", i, i+1, err)
+			}
+		}
 		for _, stmt := range splitSQL(migrations[i]) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("migrating schema %d -> %d: %w", i, i+1, err)

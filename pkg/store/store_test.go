@@ -177,7 +177,8 @@ func TestRecordScoreFromSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	s.db.QueryRow(`SELECT (SELECT count(*) FROM row_chunk) + (SELECT count(*) FROM outcome_chunk) + (SELECT count(*) FROM group_score)`).Scan(&n)
+	s.db.QueryRow(`SELECT (SELECT count(*) FROM row_chunk) + (SELECT count(*) FROM outcome_chunk) + (SELECT count(*) FROM group_score) +
+		(SELECT count(*) FROM chunk) + (SELECT count(*) FROM text)`).Scan(&n)
 	if n != 0 {
 		t.Errorf("remove left %d rows behind", n)
 	}
@@ -200,7 +201,7 @@ func TestSQLiteShellReadsStore(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sqlite3: %v\n%s", err, out)
 	}
-	want := "ok\n2\n5000|2500\ns4097|1\nresponse 7\n"
+	want := "ok\n3\n5000|2500\ns4097|1\nresponse 7\n"
 	if string(out) != want {
 		t.Errorf("sqlite3 printed %q, want %q", out, want)
 	}
@@ -249,6 +250,16 @@ INSERT INTO outcome_chunk VALUES (1, 0, 0, '[1,0]');`
 	if err != nil || d.keys[1] != "y" || d.values[0][0] != 1 {
 		t.Fatalf("migrated rows %+v %v", d, err)
 	}
+	// Version 3 moved the chunk's seven texts into the table text (the
+	// flags [0,0] once: nothing else is equal) and the views read them.
+	var q, resp string
+	var texts int
+	if err := s.db.QueryRow(`SELECT question, response FROM sample WHERE run_id = 1 AND sample_id = 'y'`).Scan(&q, &resp); err != nil || q != "q2" || resp != "r2" {
+		t.Errorf("sample view after the migration: %q %q %v", q, resp, err)
+	}
+	if err := s.db.QueryRow(`SELECT count(*) FROM text`).Scan(&texts); err != nil || texts != 7 {
+		t.Errorf("%d texts after the migration (%v), want 7", texts, err)
+	}
 	// The migrated file takes a new run with the new columns.
 	run := synthRun(2, true, func(i int) float64 { return 1 })
 	tok := int64(1234)
@@ -257,6 +268,50 @@ INSERT INTO outcome_chunk VALUES (1, 0, 0, '[1,0]');`
 	got, _ := s.Get(ctx, strconv.FormatInt(id, 10))
 	if got.TokensIn == nil || *got.TokensIn != 1234 || got.TokensOut != nil {
 		t.Errorf("tokens %v %v", got.TokensIn, got.TokensOut)
+	}
+}
+
+// A rerun of the same rows adds no text (schema 3: each text once, by
+// hash): a run's chunk of ids, lines, flags, groups, questions, answers
+// and responses is stored by the first run, named by the second; removing
+// the first keeps the texts the second names, removing both leaves none.
+func TestTextsKeptOnce(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	count := func() (texts, chunks int) {
+		t.Helper()
+		if err := s.db.QueryRow(`SELECT (SELECT count(*) FROM text), (SELECT count(*) FROM chunk)`).Scan(&texts, &chunks); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	run := func() Run { return synthRun(5000, true, func(i int) float64 { return float64(i % 2) }) }
+	a := record(t, s, run())
+	t1, c1 := count()
+	// 5000 rows are two chunks (ChunkRows 4096) of seven texts; the
+	// groups and flags of both chunks differ in length, so none is shared.
+	if c1 != 2 || t1 == 0 || t1 > 14 {
+		t.Fatalf("one run: %d texts, %d chunks", t1, c1)
+	}
+	b := record(t, s, run())
+	if t2, c2 := count(); t2 != t1 || c2 != 4 {
+		t.Errorf("the rerun: %d texts (want %d, the first run's), %d chunks (want 4)", t2, t1, c2)
+	}
+	if _, err := s.Remove(ctx, strconv.FormatInt(a, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if t3, _ := count(); t3 != t1 {
+		t.Errorf("after removing the first run: %d texts, want %d", t3, t1)
+	}
+	d, err := s.load(ctx, strconv.FormatInt(b, 10), nil)
+	if err != nil || len(d.keys) != 5000 || d.keys[4097] != "s4097" {
+		t.Fatalf("the second run after removing the first: %v", err)
+	}
+	if _, err := s.Remove(ctx, strconv.FormatInt(b, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if t4, c4 := count(); t4 != 0 || c4 != 0 {
+		t.Errorf("after removing both: %d texts, %d chunks", t4, c4)
 	}
 }
 
