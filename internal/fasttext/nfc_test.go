@@ -199,3 +199,31 @@ func TestAppendLowerScanInvisibleEveryCodePoint(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkValidUTF8 validates the question column of the sample set
+// (English, Hindi and Bengali), the unscored text the scoring loop checks.
+func BenchmarkValidUTF8(b *testing.B) {
+	f, err := os.Open("../../datasets/responses.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var qs []string
+	n := 0
+	for _, r := range recs[1:] {
+		qs = append(qs, r[0])
+		n += len(r[0])
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, q := range qs {
+			if !ValidUTF8(q) {
+				b.Fatal("invalid")
+			}
+		}
+	}
+}
