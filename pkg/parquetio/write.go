@@ -233,7 +233,7 @@ func (w *Writer) Flush() error {
 	rec := w.bld.NewRecordBatch()
 	w.written += int64(w.n)
 	w.n = 0
-	if w.n < w.max && rows == w.max {
+	if rows == w.max { // a full group: the next is likely its like
 		w.bld.Reserve(rows)
 		for j, b := range w.strs {
 			b.ReserveData(data[j] + data[j]/16)
