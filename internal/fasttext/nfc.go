@@ -140,6 +140,16 @@ func composes(first, second rune) bool {
 // over s: the scoring loop needs all three for every field it scores, and
 // need not run separate normalisation and validation passes over them.
 func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
+	out, nfc, valid, _ = AppendLowerScan(dst, s)
+	return out, nfc, valid
+}
+
+// AppendLowerScan is AppendLowerCheck that also reports whether s holds
+// a character that IsInvisible (as results.HasInvisible does), in the
+// same pass: the scoring loop lower-cases every response, checks it is
+// valid UTF-8 and in NFC, and warns about bidi controls in it, and reads
+// its bytes once for all four.
+func AppendLowerScan(dst []byte, s string) (out []byte, nfc, valid, invisible bool) {
 	nfcOnce.Do(buildNFCTables)
 	// Fast path for ASCII and U+0800 to U+0FFF (every Indic script), whose
 	// lower case has the same length: copy s in one go, then lower-case
@@ -160,6 +170,9 @@ func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 			if i+8 <= len(o) {
 				w := binary.LittleEndian.Uint64(o[i:])
 				if w&0x8080808080808080 == 0 {
+					if !invisible && maybeInvisible8(w) {
+						invisible = invisibleIn(o[i : i+8])
+					}
 					// Eight ASCII bytes: a byte b has its high bit set in
 					// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
 					// upper marks the capitals; adding 0x20 lowers them.
@@ -172,14 +185,19 @@ func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 				}
 			}
 			o[i] = asciiLower[c]
+			invisible = invisible || invisibleASCII(c)
 			st.prev, st.starter = 0, rune(c)
 			i++
 			continue
 		}
 		if c == 0xE0 && i+2 < len(o) && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80 {
 			// A run of U+0800 to U+0FFF (the Indic scripts, which have
-			// no case): only the NFC quick check has work to do.
+			// no case): only the NFC quick check has work to do, and
+			// the invisible check in U+0880 to U+08FF (E0 A2, E0 A3).
 			for {
+				if o[i+1]&0xFE == 0xA2 && !invisible {
+					invisible = IsInvisible(rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F))
+				}
 				if verdict == nfcYes {
 					r := rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F)
 					if tab[r] == 0 { // a plain starter: the common case, inline
@@ -195,9 +213,9 @@ func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 			}
 			continue
 		}
-		return appendLowerCheckFrom(dst[:base+i], s, i, st, verdict)
+		return appendLowerCheckFrom(dst[:base+i], s, i, st, verdict, invisible)
 	}
-	return dst, nfcDecide(verdict, s), true
+	return dst, nfcDecide(verdict, s), true, invisible
 }
 
 // nfcDecide turns the quick check's verdict over s into an answer.
@@ -213,8 +231,9 @@ func nfcDecide(verdict int, s string) bool {
 
 // appendLowerCheckFrom is the general loop of AppendLowerCheck: it
 // continues from s[i:], with the quick check's state so far, appending
-// to dst (which holds the lower case of s[:i]).
-func appendLowerCheckFrom(dst []byte, s string, i int, st nfcState, verdict int) (out []byte, nfc, valid bool) {
+// to dst (which holds the lower case of s[:i]), and with whether s[:i]
+// holds an invisible character.
+func appendLowerCheckFrom(dst []byte, s string, i int, st nfcState, verdict int, invisible bool) (out []byte, nfc, valid, inv bool) {
 	valid = true
 	for i < len(s) {
 		c := s[i]
@@ -236,6 +255,9 @@ func appendLowerCheckFrom(dst []byte, s string, i int, st nfcState, verdict int)
 			start := len(dst)
 			dst = append(dst, s[i:j]...)
 			run := dst[start:]
+			if !invisible {
+				invisible = invisibleIn(run)
+			}
 			for k, b := range run {
 				run[k] = asciiLower[b]
 			}
@@ -248,6 +270,9 @@ func appendLowerCheckFrom(dst []byte, s string, i int, st nfcState, verdict int)
 			// case): check each rune's NFC property, then copy the run.
 			j := i
 			for j+2 < len(s) && s[j] == 0xE0 && s[j+1] >= 0xA0 && s[j+1] <= 0xBF && s[j+2]&0xC0 == 0x80 {
+				if s[j+1]&0xFE == 0xA2 && !invisible {
+					invisible = IsInvisible(rune(s[j+1]&0x3F)<<6 | rune(s[j+2]&0x3F))
+				}
 				if verdict == nfcYes {
 					r := rune(s[j+1]&0x3F)<<6 | rune(s[j+2]&0x3F)
 					if nfcTab[r] == 0 { // a plain starter: the common case, inline
@@ -269,12 +294,15 @@ func appendLowerCheckFrom(dst []byte, s string, i int, st nfcState, verdict int)
 		if r == utf8.RuneError && size == 1 {
 			valid = false
 			verdict = nfcUnsure
-		} else if verdict == nfcYes {
-			verdict = st.step(r)
+		} else {
+			invisible = invisible || IsInvisible(r)
+			if verdict == nfcYes {
+				verdict = st.step(r)
+			}
 		}
 		i += size
 	}
-	return dst, nfcDecide(verdict, s), valid
+	return dst, nfcDecide(verdict, s), valid, invisible
 }
 
 const (

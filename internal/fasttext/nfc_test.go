@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"os"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -86,7 +87,8 @@ func FuzzIsNFC(f *testing.F) {
 // utf8.ValidString, and ValidUTF8 to utf8.ValidString.
 func FuzzAppendLowerCheck(f *testing.F) {
 	for _, s := range []string{"हिन्दी", "\u0958", "İΣΑΣ e\u0301", "ক\u09c7\u09be", "\xff\u0301", "ΌΣΟΣ'",
-		"THE QUICK BROWN FOX\u030A, @[`{ AND HIS ÅNGSTRÖM", "ABCDEFGH\u030A", "\xe0\x9f\xbf\xe0\xa0", "\xed\xa0\x80 \xef\xbf\xbf", "Delhi और ঢাকা: QUESTIONS\u0958\u093c"} {
+		"THE QUICK BROWN FOX\u030A, @[`{ AND HIS ÅNGSTRÖM", "ABCDEFGH\u030A", "\xe0\x9f\xbf\xe0\xa0", "\xed\xa0\x80 \xef\xbf\xbf", "Delhi और ঢাকা: QUESTIONS\u0958\u093c",
+		"abc\u202Efed", "ABCDEFGH\x01", "tab\there\nand\r ok", "ABCDEFG\x7f", "\u0890 \u08e2 \u0891", "हिन्दी\u2066", "\xed\xa0\x80\u200b", "\u200c\u200d", "\xc2\x85", "x\U000E0041"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -103,6 +105,14 @@ func FuzzAppendLowerCheck(f *testing.F) {
 		// Without a prefix in dst the fast path starts at offset 0.
 		if l, nfc0, valid0 := AppendLowerCheck(nil, s); string(l) != string(got[1:]) || nfc0 != nfc || valid0 != valid {
 			t.Fatalf("AppendLowerCheck(nil, %+q) = %+q, %v, %v; with a prefix %+q, %v, %v", s, l, nfc0, valid0, got[1:], nfc, valid)
+		}
+		// AppendLowerScan adds the invisible check to the same pass.
+		l, nfc1, valid1, inv := AppendLowerScan([]byte("x"), s)
+		if string(l) != string(got) || nfc1 != nfc || valid1 != valid {
+			t.Fatalf("AppendLowerScan(%+q) = %+q, %v, %v; AppendLowerCheck gives %+q, %v, %v", s, l, nfc1, valid1, got, nfc, valid)
+		}
+		if want := hasInvisibleRef(s); inv != want {
+			t.Fatalf("AppendLowerScan(%+q) says invisible %v, decoding every rune says %v", s, inv, want)
 		}
 		if ValidUTF8(s) != utf8.ValidString(s) {
 			t.Fatalf("ValidUTF8(%+q) = %v, utf8.ValidString disagrees", s, !utf8.ValidString(s))
@@ -153,6 +163,67 @@ func BenchmarkAppendLowerCheck(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, s := range texts {
 			buf, _, _ = AppendLowerCheck(buf[:0], s)
+		}
+	}
+}
+
+// hasInvisibleRef is the plain reference for AppendLowerScan's invisible
+// result: decode every rune (an invalid byte is U+FFFD, which is not
+// invisible) and ask IsInvisible.
+func hasInvisibleRef(s string) bool {
+	for _, r := range s {
+		if IsInvisible(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAppendLowerScanInvisibleEveryCodePoint puts every code point inside
+// ASCII and inside Devanagari (the two fast paths) and at the end of a
+// Latin-1 word (the general loop), and checks the invisible result
+// against IsInvisible.
+func TestAppendLowerScanInvisibleEveryCodePoint(t *testing.T) {
+	var buf []byte
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		c := string(r)
+		for _, s := range []string{"ABCDEFGH" + c + "ijklmnop", "हिन्दी" + c + "हिन्दी", "Ångström " + c, c} {
+			var inv bool
+			buf, _, _, inv = AppendLowerScan(buf[:0], s)
+			if want := IsInvisible(r); inv != want {
+				t.Fatalf("AppendLowerScan(%+q) says invisible %v, IsInvisible(U+%04X) = %v", s, inv, r, want)
+			}
+		}
+	}
+}
+
+// BenchmarkValidUTF8 validates the question column of the sample set
+// (English, Hindi and Bengali), the unscored text the scoring loop checks.
+func BenchmarkValidUTF8(b *testing.B) {
+	f, err := os.Open("../../datasets/responses.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var qs []string
+	n := 0
+	for _, r := range recs[1:] {
+		qs = append(qs, r[0])
+		n += len(r[0])
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, q := range qs {
+			if !ValidUTF8(q) {
+				b.Fatal("invalid")
+			}
 		}
 	}
 }

@@ -25,12 +25,21 @@ func ValidUTF8(s string) bool {
 			}
 			continue
 		}
-		if i+3 <= len(s) {
-			// E0, then A0 to BF, then a continuation byte: U+0800 to U+0FFF.
-			if u := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16; u&0xC0E0FF == 0x80A0E0 {
-				i += 3
-				continue
+		if c == 0xE0 && i+3 <= len(s) && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+			// E0, then A0 to BF, then a continuation byte: U+0800 to
+			// U+0FFF. Indic text is runs of these with single spaces
+			// between words: stay in this loop for both.
+			i += 3
+			for i+3 <= len(s) {
+				if s[i] == 0xE0 && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+					i += 3
+				} else if s[i] == ' ' {
+					i++
+				} else {
+					break
+				}
 			}
+			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {

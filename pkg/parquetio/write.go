@@ -222,9 +222,23 @@ func (w *Writer) Flush() error {
 	if w.n == 0 {
 		return nil
 	}
+	// The builders start empty again after NewRecordBatch; reserving the
+	// last row group's sizes up front spares them growing by doubling
+	// (copying and clearing each buffer several times) in every group.
+	rows := w.n
+	data := make([]int, len(w.strs))
+	for j, b := range w.strs {
+		data[j] = b.DataLen()
+	}
 	rec := w.bld.NewRecordBatch()
 	w.written += int64(w.n)
 	w.n = 0
+	if rows == w.max { // a full group: the next is likely its like
+		w.bld.Reserve(rows)
+		for j, b := range w.strs {
+			b.ReserveData(data[j] + data[j]/16)
+		}
+	}
 	if err := w.start(rec); err != nil {
 		rec.Release()
 		return err

@@ -362,29 +362,36 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		b.ids.add(hashID(fields[lay.id], model), line)
 		w.lastIDs = max(w.lastIDs, len(b.ids.h))
 	}
-	if results.HasInvisible(response) {
-		b.warnLine(results.CodeBidiControls, line) // shown as marks in the HTML report
-	}
 	lowered := false
-	if e.opt.Profile == textnorm.None {
-		var gOK, rOK bool
-		if w.anyLow {
-			// Lower-case once for every metric that works on lower-cased
-			// text, checking NFC and UTF-8 in the same pass.
-			var gValid, rValid bool
-			w.gl, gOK, gValid = fasttext.AppendLowerCheck(w.gl[:0], golden)
-			w.rl, rOK, rValid = fasttext.AppendLowerCheck(w.rl[:0], response)
-			if checkUTF8 && !(gValid && rValid) {
-				return false
-			}
-			lowered = true
-		} else {
-			gOK, rOK = textnorm.IsNFC(golden), textnorm.IsNFC(response)
+	switch {
+	case e.opt.Profile == textnorm.None && w.anyLow:
+		// Lower-case once for every metric that works on lower-cased
+		// text, checking NFC and UTF-8 in the same pass, and for the
+		// response the invisible characters (results.HasInvisible).
+		var gOK, rOK, gValid, rValid, invisible bool
+		w.gl, gOK, gValid = fasttext.AppendLowerCheck(w.gl[:0], golden)
+		w.rl, rOK, rValid, invisible = fasttext.AppendLowerScan(w.rl[:0], response)
+		if invisible {
+			b.warnLine(results.CodeBidiControls, line) // shown as marks in the HTML report
 		}
+		if checkUTF8 && !(gValid && rValid) {
+			return false
+		}
+		lowered = true
 		if !gOK || !rOK {
 			b.warnLine(CodeNotNFC, line)
 		}
-	} else {
+	case e.opt.Profile == textnorm.None:
+		if results.HasInvisible(response) {
+			b.warnLine(results.CodeBidiControls, line)
+		}
+		if !textnorm.IsNFC(golden) || !textnorm.IsNFC(response) {
+			b.warnLine(CodeNotNFC, line)
+		}
+	default:
+		if results.HasInvisible(response) {
+			b.warnLine(results.CodeBidiControls, line)
+		}
 		w.gbuf = e.opt.Profile.AppendApply(w.gbuf[:0], golden)
 		w.rbuf = e.opt.Profile.AppendApply(w.rbuf[:0], response)
 		golden, response = string(w.gbuf), string(w.rbuf)
