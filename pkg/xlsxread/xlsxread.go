@@ -11,7 +11,6 @@
 package xlsxread
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -59,19 +58,9 @@ func OpenLimits(r io.Reader, name string, l Limits) (*Source, error) {
 // it has.
 func OpenSheet(r io.Reader, name, sheet string, l Limits) (*Source, error) {
 	l = l.orDefault()
-	data, err := readBounded(r, name, l)
+	f, err := OpenFile(r, name, l)
 	if err != nil {
 		return nil, err
-	}
-	if err := checkArchive(data, name, l); err != nil {
-		return nil, err
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: l.MaxInflated})
-	if err != nil {
-		if f != nil {
-			f.Close()
-		}
-		return nil, &qa.ParseError{File: name, Err: fmt.Errorf("not a readable .xlsx workbook: %v", err)}
 	}
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
