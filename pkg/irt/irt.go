@@ -82,13 +82,7 @@ func ReadResponses(r io.Reader, name string) ([]Response, error) {
 		return nil, err
 	}
 	find := func(names []string, what string) (int, error) {
-		for _, c := range names {
-			if i := rd.Index(c); i >= 0 {
-				return i, nil
-			}
-		}
-		return -1, &tabular.ParseError{File: name, Line: 1, Field: names[0], Err: fmt.Errorf("no %s column (%s); the header has %s "+
-			"(a response file needs subject, item and pass, one row per answer)", what, strings.Join(names, ", "), tabular.QuoteList(rd.Header()))}
+		return rd.Column(names, what, "a response file needs subject, item and pass, one row per answer")
 	}
 	is, err := find(SubjectColumns, "subject")
 	if err != nil {

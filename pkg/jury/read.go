@@ -63,13 +63,7 @@ func ReadLabels(r io.Reader, name string) (*Labels, error) {
 		return nil, err
 	}
 	find := func(names []string, what string) (int, error) {
-		for _, c := range names {
-			if i := rd.Index(c); i >= 0 {
-				return i, nil
-			}
-		}
-		return -1, &tabular.ParseError{File: name, Line: 1, Field: names[0], Err: fmt.Errorf("no %s column (%s); the header has %s "+
-			"(a label file needs item, rater and label, one row per label)", what, strings.Join(names, ", "), tabular.QuoteList(rd.Header()))}
+		return rd.Column(names, what, "a label file needs item, rater and label, one row per label")
 	}
 	ii, err := find(ItemColumns, "item")
 	if err != nil {

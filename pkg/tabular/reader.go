@@ -221,6 +221,21 @@ func (r *Reader) Index(name string) int {
 	return -1
 }
 
+// Column returns the index of the first of names that the header has.
+// When it has none, the error is a *ParseError on line 1 naming the
+// first name, what the column holds, every name accepted, the header, and
+// need: what a file of this kind must have ("a label file needs item,
+// rater and label, one row per label").
+func (r *Reader) Column(names []string, what, need string) (int, error) {
+	for _, c := range names {
+		if i := r.Index(c); i >= 0 {
+			return i, nil
+		}
+	}
+	return -1, &ParseError{File: r.name, Line: 1, Field: names[0], Err: fmt.Errorf("no %s column (%s); the header has %s (%s)",
+		what, strings.Join(names, ", "), QuoteList(r.Header()), need)}
+}
+
 // HeaderColumn returns the character column at which header name i
 // starts on its line (CSV), or 0 (JSONL, where the header is not a line).
 func (r *Reader) HeaderColumn(i int) int {
