@@ -85,34 +85,16 @@ func replayableKinds() []string {
 // document, or of every element of an array of them (leaderboard's
 // boards, one per metric), or "" when there is none.
 func resultKind(name string, data []byte) (string, error) {
-	var head struct {
-		Kind string `json:"kind"`
+	kind, array, err := results.KindOf(data)
+	switch {
+	case err != nil && array && strings.HasPrefix(err.Error(), "an array of results"):
+		return "", fmt.Errorf("%s: %v; report --from takes one result (or leaderboard's boards)", name, err)
+	case err != nil:
+		return "", fmt.Errorf("%s: %v", name, err)
+	case array && kind != "" && kind != "leaderboard":
+		return "", fmt.Errorf("%s: an array of results of kind %q; only leaderboard's boards come as an array", name, kind)
 	}
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var heads []struct {
-			Kind string `json:"kind"`
-		}
-		if err := json.Unmarshal(data, &heads); err != nil {
-			return "", fmt.Errorf("%s: %s", name, results.JSONErrorAt(data, err))
-		}
-		if len(heads) == 0 {
-			return "", nil
-		}
-		for _, h := range heads[1:] {
-			if h.Kind != heads[0].Kind {
-				return "", fmt.Errorf("%s: an array of results of kinds %q and %q; report --from takes one result (or leaderboard's boards)", name, heads[0].Kind, h.Kind)
-			}
-		}
-		if heads[0].Kind != "leaderboard" {
-			return "", fmt.Errorf("%s: an array of results of kind %q; only leaderboard's boards come as an array", name, heads[0].Kind)
-		}
-		return heads[0].Kind, nil
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return "", fmt.Errorf("%s: %s", name, results.JSONErrorAt(data, err))
-	}
-	return head.Kind, nil
+	return kind, nil
 }
 
 // decodeResult decodes a saved result of kind (not score or judge) into

@@ -32,7 +32,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/evalbook/evalbook/pkg/chart"
 	"github.com/evalbook/evalbook/pkg/frame"
@@ -140,30 +139,7 @@ func Table(title string, header []string, rows [][]string, max int) error {
 		displayHTML(h)
 		return nil
 	}
-	if title != "" {
-		fmt.Fprintln(Out, title)
-	}
-	tw := tabwriter.NewWriter(Out, 0, 0, 2, ' ', 0)
-	oneLine := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-	line := func(cells []string) {
-		c := make([]string, len(cells))
-		for i, s := range cells {
-			c[i] = oneLine.Replace(s)
-		}
-		fmt.Fprintln(tw, strings.Join(c, "\t"))
-	}
-	line(header)
-	for _, r := range rows {
-		line(r)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if note != "" {
-		_, err := fmt.Fprintln(Out, note)
-		return err
-	}
-	return nil
+	return textTable(Out, title, header, rows, note)
 }
 
 // DataFrame shows a gota DataFrame as a table, numbers in their shortest

@@ -68,3 +68,35 @@ func jsonErr(data []byte, err error) string {
 	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
 	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 }
+
+// KindOf returns the "kind" of a saved result document (every result's
+// --json has one), and for an array of results (leaderboard's boards,
+// one per metric) the kind every element shares, with array true; ""
+// when the document names none. Elements of two kinds are an error, as
+// is JSON that does not decode (its line and column named).
+func KindOf(data []byte) (kind string, array bool, err error) {
+	type head struct {
+		Kind string `json:"kind"`
+	}
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var heads []head
+		if err := json.Unmarshal(data, &heads); err != nil {
+			return "", true, errors.New(JSONErrorAt(data, err))
+		}
+		if len(heads) == 0 {
+			return "", true, nil
+		}
+		for _, h := range heads[1:] {
+			if h.Kind != heads[0].Kind {
+				return "", true, fmt.Errorf("an array of results of kinds %q and %q", heads[0].Kind, h.Kind)
+			}
+		}
+		return heads[0].Kind, true, nil
+	}
+	var h head
+	if err := json.Unmarshal(data, &h); err != nil {
+		return "", false, errors.New(JSONErrorAt(data, err))
+	}
+	return h.Kind, false, nil
+}

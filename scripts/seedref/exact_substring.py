@@ -2,7 +2,7 @@
 """exact_substring.py: the exact-substring seed script as its README describes it.
 
 A row-wise pandas implementation written from the seed description
-(/work/shared/seeds/000_*.txt, "Evaluation scripts"), used by
+(seed document 000 of the project's shared seeds, "Evaluation scripts"), used by
 scripts/bench-pandas.sh as the reference for score's speed: the golden answer,
 lower-cased, must appear in the lower-cased response; blank responses score
 incorrect and are counted apart; an empty golden answer scores correct and is

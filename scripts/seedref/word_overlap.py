@@ -2,7 +2,7 @@
 """word_overlap.py: the word-overlap seed script as its README describes it.
 
 A row-wise pandas implementation written from the seed description
-(/work/shared/seeds/000_*.txt, "Evaluation scripts"), used by
+(seed document 000 of the project's shared seeds, "Evaluation scripts"), used by
 scripts/bench-pandas.sh as the reference for score's speed: both sides
 lower-cased, split on whitespace, stripped of leading and trailing
 punctuation, compared as sets (every golden word must appear); the output
