@@ -1,5 +1,6 @@
 // Package nbkit holds the plumbing the teaching notebooks need but do not
-// teach: a loopback model server that plays a judge, and table loaders.
+// teach: a loopback model server that plays a judge (one model, or several
+// behind one endpoint, one of which can be swapped), and table loaders.
 // Notebooks import it as github.com/evalbook/evalbook/notebooks/nbkit, so
 // that their cells show the ideas and not the plumbing.
 package nbkit
