@@ -103,6 +103,7 @@ type tableView struct {
 	ID, Title, Note string
 	Columns         []colView
 	Rows            [][]cellView
+	Review          *review // a table of rows to read, listed by rowsJS instead of Rows
 }
 
 type colView struct {
