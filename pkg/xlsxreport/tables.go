@@ -30,6 +30,12 @@ func (b *book) tableRows(t *results.Table) error {
 		return err
 	}
 	b.tableTitles[name] = t.Title
+	if t.Review != nil {
+		if b.rowSheets == nil {
+			b.rowSheets = map[string]bool{}
+		}
+		b.rowSheets[name] = true
+	}
 	g := &grid{f: b.f, sheet: name}
 	widths := make([]float64, len(t.Columns))
 	for i, c := range t.Columns {
@@ -38,6 +44,9 @@ func (b *book) tableRows(t *results.Table) error {
 			w = max(w, float64(displayWidth(t.Cell(k, i)))+2)
 		}
 		widths[i] = min(max(w, 8), 50)
+		if t.Review != nil && !results.IsNumeric(c.Kind) {
+			widths[i] = min(widths[i], 40) // model text wraps in its row
+		}
 	}
 	g.widths(widths...)
 	total := 0.0
@@ -63,6 +72,17 @@ func (b *book) tableRows(t *results.Table) error {
 	var us *unitStyles // the styles of the kinds beyond number and rate, made when needed
 	for k, r := range t.Rows {
 		row++
+		if t.Review != nil { // rows to read: tall enough for their wrapped text
+			h := 0.0
+			for c, v := range r {
+				if !results.IsNumeric(t.Columns[c].Kind) {
+					h = max(h, rowHeight(v, widths[c]))
+				}
+			}
+			if h > 18 && g.err == nil {
+				g.err = b.f.SetRowHeight(name, row, h)
+			}
+		}
 		for c := range t.Columns {
 			v := r[c]
 			x, ok := results.Number(v)
