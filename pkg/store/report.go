@@ -72,7 +72,7 @@ func (g *GateResult) Headline() results.Headline {
 		{Label: "candidate", Value: g.CandidateMean, Unit: results.UnitRate, Note: g.Candidate.label()},
 		{Label: "change", Value: g.Delta, Unit: results.UnitPP, Note: fmt.Sprintf("one-sided %s upper bound %s", level, results.FormatUnit(results.UnitPP, g.Upper))},
 		{Label: "allowed drop", Value: -g.Margin, Unit: results.UnitPP, Note: "the margin; one-sided test of a larger drop: " + results.PValueText(g.P)},
-		{Label: "pairs", Value: float64(g.N), Unit: results.UnitCount, Note: fmt.Sprintf("%d better, %d worse; %d without a verdict left out", g.Better, g.Worse, g.Excluded)},
+		{Label: "pairs", Value: float64(g.N), Unit: results.UnitCount, Note: fmt.Sprintf("%s better, %s worse; %s without a verdict left out", results.Commas(int64(g.Better)), results.Commas(int64(g.Worse)), results.Commas(int64(g.Excluded)))},
 		{Label: "smallest drop detected", Value: -g.MDE, Unit: results.UnitPP, Note: "at " + confText(g.Power) + " power with these rows"},
 	}
 	return h
@@ -327,7 +327,7 @@ func (r *AAResult) Headline() results.Headline {
 	h.Verdict = fmt.Sprintf("Noise alone flips %s of rows on %s and moves it by up to %s: set a gate's margin no tighter than %s.",
 		pctText(m.FlipRate), show(m.Metric), results.FormatUnit(results.UnitPP, m.SuggestedMargin)[1:], results.FormatUnit(results.UnitPP, m.SuggestedMargin)[1:])
 	h.Cards = []results.Card{
-		{Label: "flip rate", Value: m.FlipRate, Unit: results.UnitRate, HasCI: true, Low: m.FlipLow, High: m.FlipHigh, Note: fmt.Sprintf("%d of %d rows", m.Flips, m.N)},
+		{Label: "flip rate", Value: m.FlipRate, Unit: results.UnitRate, HasCI: true, Low: m.FlipLow, High: m.FlipHigh, Note: fmt.Sprintf("%s of %s rows", results.Commas(int64(m.Flips)), results.Commas(int64(m.N)))},
 		{Label: "change B − A", Value: m.Delta, Unit: results.UnitPP, HasCI: true, Low: m.DeltaLow, High: m.DeltaHigh, Note: "paired normal interval"},
 		{Label: "suggested margin", Value: m.SuggestedMargin, Unit: results.UnitPP, Note: "a tighter margin fires on noise"},
 	}

@@ -54,7 +54,7 @@ func (u *unitStyles) style(unit, mark string, bold bool, x float64) (int, error)
 		format = unitFormats[results.UnitNumber]
 	}
 	if unit == results.UnitNumber && x == math.Trunc(x) {
-		format = "0"
+		format = "#,##0"
 	}
 	if unit == results.UnitP && x < 0.001 {
 		format = pFloor // the cell keeps the p-value; it reads "< 0.001"
