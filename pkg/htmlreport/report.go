@@ -15,6 +15,7 @@ const MaxTableRows = 2000
 
 // reportView is what reportTemplate renders.
 type reportView struct {
+	Links    []results.Link
 	Title    string
 	Fragment bool
 	CSP      string
@@ -49,7 +50,7 @@ type chartView struct {
 // the data is escaped. With fragment, only the body is written (for a
 // notebook).
 func WriteReport(w io.Writer, p results.Page, fragment bool) error {
-	v := &reportView{Title: p.Title, Fragment: fragment, CSS: template.CSS(css + reportCSS), JS: template.JS(sortJS), CSP: CSP(sortJS), Capped: map[string]string{}}
+	v := &reportView{Links: p.Links, Title: p.Title, Fragment: fragment, CSS: template.CSS(css + reportCSS), JS: template.JS(sortJS), CSP: CSP(sortJS), Capped: map[string]string{}}
 	if h := p.Headline; h != nil {
 		hv := &headView{Verdict: h.Verdict, Tone: h.Tone, Badge: h.Badge, Subject: h.Subject, Notes: h.Notes}
 		if hv.Tone == "" {
@@ -155,7 +156,8 @@ var reportTemplate = template.Must(template.Must(template.New("report").Funcs(te
 <body>
 {{else}}<style>{{.CSS}}</style>
 {{end}}<div class="evalbook">
-<header>
+{{if .Links}}<nav aria-label="Pages"><ul>{{range .Links}}<li><a href="{{.Href}}">{{vis .Text}}</a></li>{{end}}</ul></nav>
+{{end}}<header>
 <h1>{{vis .Title}}</h1>
 {{with .Head}}{{if .Badge}}<div class="badge {{.Tone}}" role="status">{{.Badge}}</div>{{end}}
 {{if .Subject}}<p class="subject">{{vis .Subject}}</p>{{end}}

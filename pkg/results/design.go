@@ -250,6 +250,15 @@ type Page struct {
 	Headline *Headline
 	Charts   []ChartSpec
 	Tables   []Table
+	// Links lead to pages beside this one (a static site's index, the
+	// runs a diff compares), by relative address; the page lists them
+	// first, the workbook not at all.
+	Links []Link
+}
+
+// Link is one of a Page's links: its text and its relative address.
+type Link struct {
+	Text, Href string
 }
 
 // PageOf returns r's page under title, which r's ReportTitle replaces
