@@ -62,9 +62,13 @@ func (b *book) tableRows(t *results.Table) error {
 	}
 	row++
 	head := row
+	verdict := verdictColumns(t)
 	for c, col := range t.Columns {
 		st := b.st.header
-		if results.IsNumeric(col.Kind) {
+		switch {
+		case verdict[c]:
+			st = b.st.headerCenter
+		case results.IsNumeric(col.Kind):
 			st = b.st.headerNum
 		}
 		g.set(c+1, row, col.Name, st)
@@ -93,7 +97,10 @@ func (b *book) tableRows(t *results.Table) error {
 				g.set(c+1, row, x, b.st.percent)
 			case kind == results.KindNumber && ok:
 				st := b.st.general
-				if x == float64(int64(x)) {
+				switch {
+				case verdict[c]:
+					st = b.st.center
+				case x == float64(int64(x)):
 					st = b.st.integer
 				}
 				g.set(c+1, row, x, st)
@@ -116,6 +123,26 @@ func (b *book) tableRows(t *results.Table) error {
 	}
 	b.printTitles[name] = head
 	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: head, TopLeftCell: cell(1, head+1), ActivePane: "bottomLeft"})
+}
+
+// verdictColumns marks the columns of a table to read (a Review) that
+// hold verdicts, numbers that are all 0 or 1: they are centred between
+// the id and the text beside them.
+func verdictColumns(t *results.Table) []bool {
+	v := make([]bool, len(t.Columns))
+	if t.Review == nil || len(t.Rows) == 0 {
+		return v
+	}
+	for c, col := range t.Columns {
+		v[c] = col.Kind == results.KindNumber
+		for _, r := range t.Rows {
+			if x := r[c]; x != "0" && x != "1" && x != "" {
+				v[c] = false
+				break
+			}
+		}
+	}
+	return v
 }
 
 // WriteTables writes a workbook of tables alone, one sheet each, for
