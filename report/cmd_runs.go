@@ -130,7 +130,13 @@ func runRunsDiff(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	return cli.Render(e, d, export)
+	if err := export.WriteReport(e, "evalbook runs diff", d); err != nil {
+		return err
+	}
+	if export.HTML == "" {
+		d.DropTexts() // the JSON holds the texts with --html alone, as it always has
+	}
+	return cli.Render(e, d, &cli.TableExport{JSON: export.JSON, Cmd: export.Cmd})
 }
 
 func runRunsReport(e *cli.Env) error {

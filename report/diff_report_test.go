@@ -62,8 +62,13 @@ func TestDiffAndCompareReports(t *testing.T) {
 	if err := json.Unmarshal([]byte(withFiles), &d); err != nil || len(d.Metrics) != 1 || len(d.Metrics[0].WorseRows) != 5 {
 		t.Fatalf("runs diff --json: %v\n%s", err, withFiles)
 	}
-	if !strings.Contains(plain, `"worse_rows"`) {
-		t.Fatalf("runs diff --json:\n%s", plain)
+	// With --xlsx alone the JSON is as without it (--html adds the texts, as it always has).
+	xlsxOnly, _, code := runCLI(t, "runs", "diff", "--store", db, "--metric", "exact_substring", "--json", "--xlsx", filepath.Join(tmp, "x.xlsx"), "1", "2")
+	if code != 0 || xlsxOnly != plain || strings.Contains(plain, "text_a") {
+		t.Errorf("runs diff --json --xlsx (exit %d) differs from runs diff --json", code)
+	}
+	if !strings.Contains(withFiles, `"text_a"`) {
+		t.Errorf("runs diff --json --html lacks the texts")
 	}
 	// Verdict files for compare, in the same private folder.
 	verdicts := func(name string, pass func(i int) bool) string {

@@ -492,6 +492,17 @@ func (d *DiffResult) tables(texts bool) []results.Table {
 	return append(out, results.WarningTable(d.Warnings)...)
 }
 
+// DropTexts removes the stored texts from the flipped rows.
+func (d *DiffResult) DropTexts() {
+	for _, m := range d.Metrics {
+		for _, list := range [][]Flip{m.BetterRows, m.WorseRows} {
+			for i := range list {
+				list[i].TextA, list[i].TextB = nil, nil
+			}
+		}
+	}
+}
+
 // hasTexts reports whether a flipped row carries its stored texts.
 func (d *DiffResult) hasTexts() bool {
 	for _, m := range d.Metrics {
