@@ -61,8 +61,10 @@ func runCompare(e *cli.Env) error {
 	var res *results.Comparison
 	if _, ok := interop.Harness(*oldFile, *format); ok {
 		res, err = interop.Compare(e.Ctx, *oldFile, *newFile, opt, interop.Options{Format: *format})
-	} else {
-		res, err = compare.Files(*oldFile, *newFile, opt)
+	} else if res, err = compare.Files(*oldFile, *newFile, opt); err == nil && (export.HTML != "" || export.XLSX != "") {
+		// The page and the workbook list the cases that changed with
+		// their question, golden answer and both responses.
+		err = compare.Texts(*oldFile, *newFile, opt.Key, compare.DefaultTextColumns, res)
 	}
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -110,9 +109,7 @@ func runRunsDiff(e *cli.Env) error {
 	flips := fs.Int("flips", 20, "flipped rows to list each way per metric (-1: all)")
 	iv := cli.AddIntervalFlags(fs, "for the paired interval of a binary metric's change")
 	force := fs.Bool("force", false, "pair runs that are not comparable (marked so in the result)")
-	xlsx := cli.OutputFlag(fs, "xlsx", "", "also write the result as an Excel workbook `FILE`")
-	asJSON := fs.Bool("json", false, "print one JSON document instead of the text")
-	htmlOut := cli.OutputFlag(fs, "html", "", "also write the diff report as one self-contained HTML `FILE`")
+	export := cli.AddTableExportFlags(fs)
 	args, err := cli.ParseFlags(e, fs, cli.WordArgs)
 	if err != nil {
 		return err
@@ -129,17 +126,17 @@ func runRunsDiff(e *cli.Env) error {
 	}
 	defer st.Close()
 	d, err := st.Diff(e.Ctx, args[0], args[1], store.DiffOptions{Metrics: metrics, Confidence: iv.Confidence(), Resamples: iv.Resamples(),
-		Seed: iv.Seed(), Flips: *flips, Force: *force, Texts: *htmlOut != ""})
+		Seed: iv.Seed(), Flips: *flips, Force: *force, Texts: export.HTML != "" || export.XLSX != ""})
 	if err != nil {
 		return err
 	}
-	if *htmlOut != "" {
-		if err := cli.WriteAtomic(*htmlOut, func(w io.Writer) error { return store.WriteDiffHTML(w, d) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.Stderr, "evalbook: wrote %s\n", *htmlOut)
+	if err := export.WriteReport(e, "evalbook runs diff", d); err != nil {
+		return err
 	}
-	return cli.Render(e, d, &cli.TableExport{JSON: *asJSON, XLSX: *xlsx, Cmd: "runs diff"})
+	if export.HTML == "" {
+		d.DropTexts() // the JSON holds the texts with --html alone, as it always has
+	}
+	return cli.Render(e, d, &cli.TableExport{JSON: export.JSON, Cmd: export.Cmd})
 }
 
 func runRunsReport(e *cli.Env) error {

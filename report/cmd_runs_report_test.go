@@ -19,10 +19,12 @@ import (
 )
 
 // runs report writes a site that opens from disk: every link between its
-// pages resolves to a file of the site, no page names an http(s) URL or
-// runs a script, each carries a Content-Security-Policy that fetches
-// nothing (default-src 'none', no connect-src), no page shows the data's
-// folder, and the figures are the runs'.
+// pages resolves to a file of the site, no page names an http(s) URL,
+// the index and the run pages run no script and a diff page only its
+// one inline script allowed by its hash (the row review of runs diff
+// --html), each carries a Content-Security-Policy that fetches nothing
+// (default-src 'none', no connect-src), no page shows the data's folder,
+// and the figures are the runs'.
 func TestRunsReportSite(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "runs.db")
@@ -70,14 +72,25 @@ func TestRunsReportSite(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		csp := false
+		diffPage := strings.HasPrefix(name, "diff-")
+		scripts := 0
 		walkNodes(doc, func(n *html.Node) {
 			switch n.DataAtom {
-			case atom.Script, atom.Iframe, atom.Img, atom.Link, atom.Object, atom.Embed:
+			case atom.Script:
+				scripts++
+				if !diffPage || attrOf(n, "src") != "" {
+					t.Errorf("%s has a <%s>", name, n.Data)
+				}
+			case atom.Iframe, atom.Img, atom.Link, atom.Object, atom.Embed:
 				t.Errorf("%s has a <%s>", name, n.Data)
 			case atom.Meta:
 				if attrOf(n, "http-equiv") == "Content-Security-Policy" {
 					c := attrOf(n, "content")
-					csp = c == runsite.CSP && strings.Contains(c, "default-src 'none'") && !strings.Contains(c, "connect-src")
+					want := c == runsite.CSP
+					if diffPage { // htmlreport's: the same sources, its script by hash
+						want = strings.HasPrefix(c, "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-")
+					}
+					csp = want && strings.Contains(c, "default-src 'none'") && !strings.Contains(c, "connect-src")
 				}
 			}
 			for _, a := range n.Attr {
@@ -103,6 +116,9 @@ func TestRunsReportSite(t *testing.T) {
 		if !csp {
 			t.Errorf("%s: no Content-Security-Policy that fetches nothing", name)
 		}
+		if diffPage && scripts != 2 { // the rows' JSON block and the one script
+			t.Errorf("%s has %d script elements, want 2", name, scripts)
+		}
 	}
 	index, _ := os.ReadFile(filepath.Join(site, "index.html"))
 	// Hand-computed: 30, 35, 10 and 36 of 40, 40, 30 and 40 rows pass both metrics.
@@ -114,14 +130,15 @@ func TestRunsReportSite(t *testing.T) {
 	// Run 1 to 2: rows 30 to 34 rose, so +12.5 pp, 5 better, 0 worse.
 	diff, _ := os.ReadFile(filepath.Join(site, "diff-1-2.html"))
 	text := html.UnescapeString(string(diff))
-	for _, s := range []string{"+12.5 pp", "Question 30?", "<script>alert(1)</script> no idea"} {
+	for _, s := range []string{"+12.5 pp", `"Question 30?"`, `\u003cscript\u003ealert(1)\u003c/script\u003e no idea`, `<a href="index.html">All runs</a>`, `<a href="run-2.html">Run 2</a>`} {
 		if !strings.Contains(text, s) {
 			t.Errorf("diff-1-2.html lacks %q", s)
 		}
 	}
-	// The response holding a script element is text, never markup.
-	if !bytes.Contains(diff, []byte("&lt;script&gt;alert(1)&lt;/script&gt; no idea")) {
-		t.Error("diff-1-2.html does not escape the response's markup")
+	// The response holding a script element is JSON text for the page's
+	// script to show as text, never markup.
+	if bytes.Contains(diff, []byte("<script>alert")) {
+		t.Error("diff-1-2.html holds the response's markup as markup")
 	}
 
 	// Opened by headless Chromium from disk, each page loads with its
@@ -147,9 +164,13 @@ func TestRunsReportSite(t *testing.T) {
 		if err != nil {
 			t.Fatalf("chromium %s: %v", name, err)
 		}
-		title := map[string]string{"index.html": "<title>Run history</title>", "run-4.html": "<title>run 4</title>", "diff-2-4.html": "<title>Run 2 → run 4</title>"}[name]
-		if !bytes.Contains(out, []byte(title)) || !bytes.Contains(out, []byte("nothing is loaded from the network")) {
-			t.Errorf("chromium's DOM of %s lacks %s or its footer", name, title)
+		title := map[string]string{"index.html": "<title>Run history</title>", "run-4.html": "<title>run 4</title>", "diff-2-4.html": "<title>Runs compared: run 2 “score” → run 4 “score”</title>"}[name]
+		foot := "nothing is loaded from the network"
+		if name == "diff-2-4.html" {
+			foot = "Rows 1 to 2 of 2" // the review's script ran: row 36 rose from run 2 to run 4, on both metrics
+		}
+		if !bytes.Contains(out, []byte(title)) || !bytes.Contains(out, []byte(foot)) {
+			t.Errorf("chromium's DOM of %s lacks %s or %s", name, title, foot)
 		}
 	}
 }

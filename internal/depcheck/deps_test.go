@@ -169,8 +169,9 @@ var rules = []rule{
 	// Storage only (issue 26): the runs of mc, judge, task run and generate
 	// are built by report/internal/record, so store imports none of them.
 	{pkg: "pkg/store", allow: []string{"pkg/results", "pkg/stats", "pkg/sample"}, ext: []string{sqlite}}, // store -> sample: Samples gives a stored run as the one sample model
-	// The run store as a static site (evalbook runs report, issue 27): pages from the store's runs and diffs.
-	{pkg: "pkg/runsite", allow: []string{"pkg/store", "pkg/results"}},
+	// The run store as a static site (evalbook runs report, issue 27): pages from the store's runs and diffs,
+	// a diff page drawn by htmlreport as runs diff --html draws it.
+	{pkg: "pkg/runsite", allow: []string{"pkg/store", "pkg/results", "pkg/htmlreport"}},
 	// output: writing a result's outputs, for the command and notebooks alike: the files a result
 	// becomes (workbook, page, charts) and where a scoring run's rows go (verdict CSV, Parquet file
 	// and folder, Every Eval Ever, a spool for reports).

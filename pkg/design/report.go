@@ -251,7 +251,7 @@ func (r *CoverageReport) Tables() []results.Table {
 	}
 	thin := results.Table{
 		Title:   fmt.Sprintf("Cells with fewer than %d %s", cov.Min, nouns(cov.Min, "case", "cases")),
-		Note:    fmt.Sprintf("%d of %d cells, %d of them empty", len(cov.UnderMin), len(cov.RowValues)*len(cov.ColValues), len(cov.Empty)),
+		Note:    fmt.Sprintf("%s of %s cells, %s of them empty", results.Commas(int64(len(cov.UnderMin))), results.Commas(int64(len(cov.RowValues)*len(cov.ColValues))), results.Commas(int64(len(cov.Empty)))),
 		Columns: []results.Column{{Name: cov.Rows}, {Name: cov.Cols}, {Name: "n", Kind: results.KindNumber}},
 		Rows:    [][]string{},
 	}

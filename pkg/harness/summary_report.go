@@ -15,7 +15,7 @@ func rateCard(label string, k, n int, note string) results.Card {
 	c := results.Card{Label: label, Text: "–", Note: note}
 	if n > 0 {
 		lo, hi := stats.Wilson(k, n, 0.95)
-		c = results.Card{Label: label, Value: float64(k) / float64(n), Unit: results.UnitRate, HasCI: true, Low: lo, High: hi, Note: fmt.Sprintf("%d of %d; %s", k, n, note)}
+		c = results.Card{Label: label, Value: float64(k) / float64(n), Unit: results.UnitRate, HasCI: true, Low: lo, High: hi, Note: fmt.Sprintf("%s of %s; %s", results.Commas(int64(k)), results.Commas(int64(n)), note)}
 	}
 	return c
 }

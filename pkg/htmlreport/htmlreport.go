@@ -103,6 +103,7 @@ type tableView struct {
 	ID, Title, Note string
 	Columns         []colView
 	Rows            [][]cellView
+	Review          *review // a table of rows to read, listed by rowsJS instead of Rows
 }
 
 type colView struct {
@@ -191,7 +192,7 @@ func build(s *results.Score, opt Options) (*page, error) {
 		if ms.N > 0 { // the metric has a value on fewer rows (a harness metric of some tasks)
 			n = ms.N
 		}
-		k := keyFigure{Metric: id, Accuracy: pct(ms.Accuracy), Count: fmt.Sprintf("%s of %d rows", trimFloat(ms.Correct), n)}
+		k := keyFigure{Metric: id, Accuracy: pct(ms.Accuracy), Count: fmt.Sprintf("%s of %s rows", trimFloat(ms.Correct), commas(n))}
 		if hasCI(s) {
 			k.Interval = fmt.Sprintf("%s to %s", pct(ms.CILow), pct(ms.CIHigh))
 		}
@@ -379,7 +380,7 @@ func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%"
 
 func trimFloat(x float64) string {
 	if x == float64(int64(x)) {
-		return strconv.FormatInt(int64(x), 10)
+		return results.Commas(int64(x))
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }

@@ -1,8 +1,6 @@
 package htmlreport
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
@@ -17,6 +15,7 @@ const MaxTableRows = 2000
 
 // reportView is what reportTemplate renders.
 type reportView struct {
+	Links    []results.Link
 	Title    string
 	Fragment bool
 	CSP      string
@@ -51,9 +50,7 @@ type chartView struct {
 // the data is escaped. With fragment, only the body is written (for a
 // notebook).
 func WriteReport(w io.Writer, p results.Page, fragment bool) error {
-	v := &reportView{Title: p.Title, Fragment: fragment, CSS: template.CSS(css + reportCSS), JS: template.JS(sortJS), Capped: map[string]string{}}
-	sum := sha256.Sum256([]byte(sortJS))
-	v.CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	v := &reportView{Links: p.Links, Title: p.Title, Fragment: fragment, CSS: template.CSS(css + reportCSS), JS: template.JS(sortJS), CSP: CSP(sortJS), Capped: map[string]string{}}
 	if h := p.Headline; h != nil {
 		hv := &headView{Verdict: h.Verdict, Tone: h.Tone, Badge: h.Badge, Subject: h.Subject, Notes: h.Notes}
 		if hv.Tone == "" {
@@ -78,6 +75,13 @@ func WriteReport(w io.Writer, p results.Page, fragment bool) error {
 			return err
 		}
 		tv := tableView{ID: fmt.Sprintf("table-%d", i+1), Title: t.Title, Note: t.Note}
+		if t.Review != nil {
+			tv.Review = tableReview(tv.ID, t)
+			v.Tables = append(v.Tables, tv)
+			v.Sections = append(v.Sections, [2]string{tv.ID, t.Title})
+			v.JS, v.CSP = template.JS(pageJS), CSP(pageJS) // the review tables' script too
+			continue
+		}
 		for _, c := range t.Columns {
 			tv.Columns = append(tv.Columns, colView{Name: c.Name, Num: results.IsNumeric(c.Kind)})
 		}
@@ -131,14 +135,15 @@ const reportCSS = `
 .evalbook .subject{color:#444;overflow-wrap:anywhere}
 .evalbook .card .iv{color:#333;font-size:.92em}
 .evalbook td.text{white-space:pre-wrap;overflow-wrap:break-word}
-@media (max-width:600px){.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}}
+@media (max-width:600px){.evalbook .card .iv{display:block}.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}}
 .evalbook td.long{min-width:14em;max-width:34em}
 .evalbook svg.chart.grid{max-width:none;min-width:0;width:auto}
 @media print{.evalbook svg.chart.narrow{display:none!important}.evalbook svg.chart.wide{display:block!important}.evalbook section{break-inside:avoid-page}.evalbook table{font-size:.8em}.evalbook{max-width:none}}`
 
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"vis": visible,
-}).Parse(`{{if not .Fragment}}<!DOCTYPE html>
+var reportTemplate = template.Must(template.Must(template.New("report").Funcs(template.FuncMap{
+	"vis":    visible,
+	"commas": commas,
+}).Parse(rowviewHTML)).Parse(`{{if not .Fragment}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -151,7 +156,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 <body>
 {{else}}<style>{{.CSS}}</style>
 {{end}}<div class="evalbook">
-<header>
+{{if .Links}}<nav aria-label="Pages"><ul>{{range .Links}}<li><a href="{{.Href}}">{{vis .Text}}</a></li>{{end}}</ul></nav>
+{{end}}<header>
 <h1>{{vis .Title}}</h1>
 {{with .Head}}{{if .Badge}}<div class="badge {{.Tone}}" role="status">{{.Badge}}</div>{{end}}
 {{if .Subject}}<p class="subject">{{vis .Subject}}</p>{{end}}
@@ -168,10 +174,11 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 </section>
 {{end}}{{range .Tables}}<section id="{{.ID}}">
 <h2>{{vis .Title}}</h2>
-{{if .Note}}<p class="note">{{vis .Note}}</p>{{end}}{{with index $.Capped .ID}}<p class="note">{{.}}</p>{{end}}<div class="scroll"><table class="sortable">
+{{if .Note}}<p class="note">{{vis .Note}}</p>{{end}}{{if .Review}}<p class="note">{{.Review.Note}}</p>
+{{template "rowview" .Review}}{{else}}{{with index $.Capped .ID}}<p class="note">{{.}}</p>{{end}}<div class="scroll"><table class="sortable">
 <thead><tr>{{range .Columns}}<th{{if .Num}} class="num"{{end}}>{{vis .Name}}</th>{{end}}</tr></thead>
 <tbody>{{range .Rows}}<tr>{{range .}}<td class="{{.Class}}"{{if .Sort}} data-v="{{.Sort}}"{{end}}>{{vis .Text}}</td>{{end}}</tr>
-{{end}}</tbody></table></div>
+{{end}}</tbody></table></div>{{end}}
 </section>
 {{end}}<footer>This page is self-contained: it loads nothing from the network.</footer>
 </div>

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -245,4 +246,101 @@ func reviewNote(held, total, extra int) string {
 	}
 	b.WriteString(". Filter, search (any column, case-insensitive) and sort them; the page shows them a page at a time, and the address bar keeps the view (bookmark or share it).")
 	return b.String()
+}
+
+// rowviewHTML is a review table's section body: the filter, the search,
+// the page size, the empty table rowsJS fills a page at a time, the
+// pager, and the rows as JSON. The score page and WriteReport's pages
+// share it.
+const rowviewHTML = `{{define "rowview"}}{{if .Rows}}{{$num := .Numeric}}<div class="rowview" data-src="{{.DataID}}" data-key="{{.Key}}">
+<div class="rvctl"><label>Show <select name="f">{{range .Filters}}<option value="{{.Value}}">{{.Text}}</option>{{end}}</select></label>
+<label>Search <input type="search" name="q" placeholder="text in any column" autocomplete="off"></label>
+<label>Per page <select name="n"><option value="25">25</option><option value="50" selected>50</option><option value="100">100</option><option value="500">500</option></select></label></div>
+<p class="rvstat" aria-live="polite">{{commas .Rows}} rows: the page's script lists them.</p>
+<div class="scroll"><table class="rows">
+<thead><tr>{{range $i, $h := .Header}}<th tabindex="0"{{if index $num $i}} class="num"{{end}}>{{vis $h}}</th>{{end}}</tr></thead>
+<tbody></tbody></table></div>
+<div class="pager"><button type="button" class="prev">&lsaquo; previous</button> <span class="pageno"></span> <button type="button" class="next">next &rsaquo;</button></div>
+</div>
+<script type="application/json" id="{{.DataID}}">{{.JSON}}</script>{{end}}{{end}}`
+
+// tableReview is the review of t, a table with a Review: every row, its
+// cells as a reader reads them (t.Cell), with t.Review's flags and
+// filters. A numeric column of 0s and 1s (a verdict) is shown as pass
+// and fail; a text column with a cell over 30 characters wraps. The
+// rows carry no row-number column ("norow"): their own columns name
+// them.
+func tableReview(key string, t *results.Table) *review {
+	rv := &review{Key: key, DataID: "rows-" + key, Rows: len(t.Rows), Disagree: -1}
+	n := len(t.Columns)
+	class := make([]string, n)
+	long := make([]bool, n)
+	verdict := make([]bool, n)
+	for j, c := range t.Columns {
+		rv.Header = append(rv.Header, c.Name)
+		num := results.IsNumeric(c.Kind) || c.PerRow
+		rv.Numeric = append(rv.Numeric, num)
+		verdict[j] = num && len(t.Rows) > 0
+	}
+	for _, r := range t.Rows {
+		for j, v := range r {
+			if !rv.Numeric[j] && utf8.RuneCountInString(v) > 30 {
+				long[j] = true
+			}
+			if verdict[j] && v != "0" && v != "1" && v != "" {
+				verdict[j] = false
+			}
+		}
+	}
+	for j := range class {
+		switch {
+		case verdict[j]:
+			class[j] = "pf"
+		case rv.Numeric[j]:
+			class[j] = "num"
+		case long[j]:
+			class[j] = "text long"
+		default:
+			class[j] = "text"
+		}
+	}
+	counts := map[int]int{}
+	var buf bytes.Buffer
+	for i := range t.Rows {
+		f := t.Review.Flags[i]
+		for _, fl := range t.Review.Filters {
+			if f&fl.Flag != 0 {
+				counts[fl.Flag]++
+			}
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, "\n[%d,%d", i+1, f)
+		for j := range t.Columns {
+			v := t.Cell(i, j)
+			buf.WriteByte(',')
+			if results.CountInvisible(v) > 0 {
+				buf.Write(marshal(splitInvisible(v)))
+				continue
+			}
+			buf.Write(marshal(v))
+		}
+		buf.WriteByte(']')
+	}
+	rv.Filters = []rowFilter{{0, "all rows", len(t.Rows)}}
+	for _, fl := range t.Review.Filters {
+		rv.Filters = append(rv.Filters, rowFilter{fl.Flag, fl.Label, counts[fl.Flag]})
+	}
+	rv.Note = "All " + commas(len(t.Rows)) + " rows are here. Filter, search (any column, case-insensitive) and sort them; the page shows them a page at a time, and the address bar keeps the view (bookmark or share it)."
+	var j bytes.Buffer
+	j.WriteString(`{"header":`)
+	j.Write(marshal(rv.Header))
+	j.WriteString(`,"class":`)
+	j.Write(marshal(class))
+	j.WriteString(`,"norow":true,"rows":[`)
+	j.Write(buf.Bytes())
+	j.WriteString("]}")
+	rv.JSON = template.JS(j.String())
+	return rv
 }

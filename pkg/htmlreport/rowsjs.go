@@ -3,7 +3,8 @@ package htmlreport
 // rowsJS draws each review table (div.rowview) from its JSON block a
 // page at a time: a filter by row flags, a search over every cell
 // (case-insensitive), sorting by a header (click or Enter), and paging.
-// Only the shown page is in the DOM; cells are set as text (never as
+// A table whose JSON says "norow" has no row-number column (each row is
+// [number, flags, cells...] either way). Only the shown page is in the DOM; cells are set as text (never as
 // HTML), and a bidi or invisible control is shown as a <U+202E> mark as
 // the server-side tables show it. The view is kept in the URL's
 // fragment (#verdicts:f=2:q=word:p=3:n=50), so a link can open a
@@ -14,12 +15,12 @@ function el(t,c,x){var e=document.createElement(t);if(c)e.className=c;if(x!=null
 function fmt(n){return n.toLocaleString("en-US")}
 document.querySelectorAll("div.rowview").forEach(function(box){
 var src=document.getElementById(box.getAttribute("data-src"));if(!src)return;
-var D=JSON.parse(src.textContent),R=D.rows,H=D.header,C=D["class"],key=box.getAttribute("data-key");
+var D=JSON.parse(src.textContent),R=D.rows,H=D.header,C=D["class"],NR=!!D.norow,key=box.getAttribute("data-key");
 var f=box.querySelector("select[name=f]"),q=box.querySelector("input[name=q]"),ps=box.querySelector("select[name=n]"),
 tb=box.querySelector("tbody"),st=box.querySelector(".rvstat"),pv=box.querySelector("button.prev"),nx=box.querySelector("button.next"),
 pg=box.querySelector(".pageno"),hs=box.querySelectorAll("thead th");
 var low=null,view=[],page=0,sc=-1,up=true,timer=0;
-function cell(r,j){return j===0?String(r[0]):r[j+1]}
+function cell(r,j){return NR?r[j+2]:j===0?String(r[0]):r[j+1]}
 function txt(c){return typeof c==="string"?c:c.join(" ")}
 function lower(){if(!low){low=R.map(function(r){var s="";for(var i=2;i<r.length;i++)s+=txt(r[i]).toLowerCase()+"\u0001";return s})}return low}
 function num(j){return C[j]==="num"||C[j]==="pf"}

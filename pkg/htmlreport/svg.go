@@ -130,7 +130,7 @@ func accuracyChart(s *results.Score, by string, groups []results.Group, lay char
 				MidY: f1(y + float64(barH)/2), CapY1: f1(y + 2), CapY2: f1(y + float64(barH) - 2),
 				ValueText: pct(ms.Accuracy),
 			}
-			b.Tip = fmt.Sprintf("%s · %s: %s (%s of %d)", g.Group, id, pct(ms.Accuracy), trimFloat(ms.Correct), g.N)
+			b.Tip = fmt.Sprintf("%s · %s: %s (%s of %s)", g.Group, id, pct(ms.Accuracy), trimFloat(ms.Correct), commas(g.N))
 			if ci {
 				b.Whisker = true
 				b.Lo, b.Hi = f1(x(ms.CILow)), f1(x(ms.CIHigh))

@@ -85,7 +85,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"commas": commas,
 	"vis":    visible,
 	"vist":   results.ShowInvisible,
-}).Parse(pageHTML + chartHTML))
+}).Parse(pageHTML + chartHTML + rowviewHTML))
 
 const chartHTML = `{{define "chart"}}<div class="scroll"><svg class="chart {{.Class}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{vist .Title}}">
 <title>{{vist .Title}}</title>
@@ -191,17 +191,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 <section id="verdicts">
 <h2>Verdicts</h2>
 <p class="note">One row per response: 1 passes, 0 fails; "row" is the row's place in the verdict file. {{.Note}}</p>
-{{if .Rows}}{{$num := .Numeric}}<div class="rowview" data-src="{{.DataID}}" data-key="{{.Key}}">
-<div class="rvctl"><label>Show <select name="f">{{range .Filters}}<option value="{{.Value}}">{{.Text}}</option>{{end}}</select></label>
-<label>Search <input type="search" name="q" placeholder="text in any column" autocomplete="off"></label>
-<label>Per page <select name="n"><option value="25">25</option><option value="50" selected>50</option><option value="100">100</option><option value="500">500</option></select></label></div>
-<p class="rvstat" aria-live="polite">{{commas .Rows}} rows: the page's script lists them.</p>
-<div class="scroll"><table class="rows">
-<thead><tr>{{range $i, $h := .Header}}<th tabindex="0"{{if index $num $i}} class="num"{{end}}>{{vis $h}}</th>{{end}}</tr></thead>
-<tbody></tbody></table></div>
-<div class="pager"><button type="button" class="prev">&lsaquo; previous</button> <span class="pageno"></span> <button type="button" class="next">next &rsaquo;</button></div>
-</div>
-<script type="application/json" id="{{.DataID}}">{{.JSON}}</script>{{end}}
+{{template "rowview" .}}
 </section>
 {{end}}{{with .Disagreements}}
 <section id="disagreements">

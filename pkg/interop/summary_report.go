@@ -108,7 +108,7 @@ func (c *CheckReport) Headline() results.Headline {
 		}
 	}
 	h.Cards = []results.Card{
-		{Label: "figures that match", Value: float64(match), Unit: results.UnitCount, Note: fmt.Sprintf("of %d recomputed", len(c.Tasks))},
+		{Label: "figures that match", Value: float64(match), Unit: results.UnitCount, Note: fmt.Sprintf("of %s recomputed", results.Commas(int64(len(c.Tasks))))},
 		{Label: "not recomputed", Value: float64(len(c.Skipped)), Unit: results.UnitCount},
 	}
 	return h

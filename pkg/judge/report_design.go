@@ -28,7 +28,7 @@ func (c *Calibration) Headline() results.Headline {
 		h.Notes = append(h.Notes, c.Reasons...)
 	}
 	h.Cards = []results.Card{
-		{Label: "agreement", Value: r.Agreement, Unit: results.UnitRate, HasCI: true, Low: r.AgreementLow, High: r.AgreementHigh, Note: fmt.Sprintf("%d of %d pairs", r.Agree, r.N)},
+		{Label: "agreement", Value: r.Agreement, Unit: results.UnitRate, HasCI: true, Low: r.AgreementLow, High: r.AgreementHigh, Note: fmt.Sprintf("%s of %s pairs", results.Commas(int64(r.Agree)), results.Commas(int64(r.N)))},
 		{Label: "kappa", Value: r.Kappa, Unit: results.UnitNumber, Note: fmt.Sprintf("usable from %g", c.MinKappa)},
 		{Label: "order disagreements", Value: float64(r.OrderDisagreements), Unit: results.UnitCount, Note: "verdicts that change when the answers swap places"},
 	}
@@ -104,7 +104,7 @@ func (r *ProbeReport) Headline() results.Headline {
 
 func rateCardShare(label string, s Share, note string) results.Card {
 	lo, hi := stats.Wilson(s.Hits, s.N, 0.95)
-	return results.Card{Label: label, Value: float64(s.Hits) / float64(s.N), Unit: results.UnitRate, HasCI: true, Low: lo, High: hi, Note: fmt.Sprintf("%d of %d; %s", s.Hits, s.N, note)}
+	return results.Card{Label: label, Value: float64(s.Hits) / float64(s.N), Unit: results.UnitRate, HasCI: true, Low: lo, High: hi, Note: fmt.Sprintf("%s of %s; %s", results.Commas(int64(s.Hits)), results.Commas(int64(s.N)), note)}
 }
 
 // Charts draws every probe of every judge with 95% Wilson intervals.

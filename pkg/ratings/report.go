@@ -38,7 +38,7 @@ func (r *Result) Headline() results.Headline {
 			break
 		}
 		h.Cards = append(h.Cards, results.Card{Label: fmt.Sprintf("#%d %s", x.Rank, x.Model), Value: x.Elo, Unit: results.UnitRating, HasCI: true, Low: x.EloLow, High: x.EloHigh,
-			Note: fmt.Sprintf("%d wins, %d losses, %d ties", x.Wins, x.Losses, x.Ties)})
+			Note: fmt.Sprintf("%s wins, %s losses, %s ties", results.Commas(int64(x.Wins)), results.Commas(int64(x.Losses)), results.Commas(int64(x.Ties)))})
 	}
 	return h
 }

@@ -64,6 +64,17 @@ type Comparison struct {
 	Ranks     []VersionRank `json:"ranks"`
 	TierAlpha float64       `json:"tier_alpha"`
 	Warnings  []Warning     `json:"warnings"`
+	// Changed holds, by key (as Better and Worse show it), the texts of
+	// the cases that flipped when they were read (compare.Texts), for the
+	// page and the workbook; not in the JSON, whose shape is fixed.
+	Changed map[string]CaseTexts `json:"-"`
+}
+
+// CaseTexts is what a case that changed says: its question, its golden
+// answer, and the old and new versions' responses (empty where a file
+// has no such column).
+type CaseTexts struct {
+	Question, Answer, OldResponse, NewResponse string
 }
 
 // VersionRank is one version's rank, rank interval and tier.

@@ -106,15 +106,45 @@ func (r *Comparison) Tables() []Table {
 		tables = append(tables, g)
 	}
 	if len(r.Better)+len(r.Worse) > 0 {
-		ch := Table{Title: "Cases that changed", Note: "each case whose verdict flipped, by its key (" + r.Key + ")",
-			Columns: []Column{{Name: "direction"}, {Name: r.Key}}}
-		for _, k := range r.Better {
-			ch.Rows = append(ch.Rows, []string{"better", k})
-		}
-		for _, k := range r.Worse {
-			ch.Rows = append(ch.Rows, []string{"worse", k})
-		}
-		tables = append(tables, ch)
+		tables = append(tables, r.changedTable())
 	}
 	return append(tables, WarningTable(r.Warnings)...)
+}
+
+// Filters of the cases that changed.
+const (
+	caseBetter = 1
+	caseWorse  = 2
+)
+
+// changedTable lists each case whose verdict flipped: its direction, its
+// key, the old and new verdicts, and, when they were read (Changed), the
+// question, the golden answer and both responses. It is a table to read
+// (a Review): the page filters it by better and worse and searches it.
+func (r *Comparison) changedTable() Table {
+	ch := Table{Title: "Cases that changed", Note: "each case whose verdict flipped, by its key (" + r.Key + "); old and new: its verdicts (1 passes, 0 fails)",
+		Columns: []Column{{Name: "direction"}, {Name: r.Key}, {Name: "old", Kind: KindNumber}, {Name: "new", Kind: KindNumber}},
+		Review:  &Review{Filters: []Filter{{Flag: caseBetter, Label: "better (fails in old, passes in new)"}, {Flag: caseWorse, Label: "worse (passes in old, fails in new)"}}}}
+	texts := r.Changed != nil
+	if texts {
+		ch.Note = "each case whose verdict flipped, by its key (" + r.Key + "), with its question, golden answer and both responses; old and new: its verdicts (1 passes, 0 fails)"
+		ch.Columns = append(ch.Columns, Column{Name: "question"}, Column{Name: "golden answer"}, Column{Name: "old response"}, Column{Name: "new response"})
+	}
+	for _, l := range []struct {
+		dir      string
+		flag     int
+		old, new string
+		keys     []string
+	}{{"better", caseBetter, "0", "1", r.Better}, {"worse", caseWorse, "1", "0", r.Worse}} {
+		for _, k := range l.keys {
+			row := []string{l.dir, k, l.old, l.new}
+			if texts {
+				t := r.Changed[k]
+				row = append(row, t.Question, t.Answer, t.OldResponse, t.NewResponse)
+			}
+			ch.Rows = append(ch.Rows, row)
+			ch.Review.Flags = append(ch.Review.Flags, l.flag)
+		}
+	}
+	return ch
 }

@@ -54,8 +54,10 @@ warnings:
 	if ts[0].Note != "metric pass, key id, 95% intervals (wilson); sign test exact and two-sided over the flips" {
 		t.Errorf("note %q", ts[0].Note)
 	}
-	if got := strings.Join(ts[1].Rows[0], ","); got != "better,q1" {
-		t.Errorf("changed case row %s", got)
+	// The case that changed, with its old and new verdicts, flagged
+	// better for the page's filter.
+	if got := strings.Join(ts[1].Rows[0], ","); got != "better,q1,0,1" || ts[1].Review == nil || ts[1].Review.Flags[0] != caseBetter {
+		t.Errorf("changed case row %s, review %+v", got, ts[1].Review)
 	}
 	// The value column's unit follows the row: the change in percentage
 	// points, the p-values as p.

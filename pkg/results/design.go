@@ -180,7 +180,7 @@ type Titled interface {
 // FormatUnit is x as every renderer shows a value of unit: a rate
 // "62.9%", a difference "+3.1 pp", a p-value "0.003" or "< 0.001", a
 // rating "1094", a count "33,390", a number with three decimals (an
-// integer without). NaN and infinities show as "–".
+// integer without, with thousands separators: "100,000"). NaN and infinities show as "–".
 func FormatUnit(unit string, x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "–"
@@ -208,7 +208,7 @@ func FormatUnit(unit string, x float64) string {
 		return Commas(int64(math.Round(x)))
 	}
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
+		return Commas(int64(x))
 	}
 	return strconv.FormatFloat(x, 'f', 3, 64)
 }
@@ -250,6 +250,15 @@ type Page struct {
 	Headline *Headline
 	Charts   []ChartSpec
 	Tables   []Table
+	// Links lead to pages beside this one (a static site's index, the
+	// runs a diff compares), by relative address; the page lists them
+	// first, the workbook not at all.
+	Links []Link
+}
+
+// Link is one of a Page's links: its text and its relative address.
+type Link struct {
+	Text, Href string
 }
 
 // PageOf returns r's page under title, which r's ReportTitle replaces

@@ -27,6 +27,29 @@ type Table struct {
 	// Sheet is a short name for the table's sheet in a workbook (at most
 	// 31 characters), when the title is longer.
 	Sheet string `json:"sheet,omitempty"`
+	// Review, when set, makes the table a list of rows to read (model
+	// text: questions, answers, responses): the page lists every row a
+	// page at a time, with a filter by Review.Filters, a search and
+	// sorting, its long text wrapped; the workbook writes it as any
+	// table, text as text.
+	Review *Review `json:"review,omitempty"`
+}
+
+// Review is how a table of rows to read is filtered: each row's flags
+// and the filters offered. A filter shows the rows whose flags hold its
+// bit; "all rows" is always offered first.
+type Review struct {
+	// Flags holds each row's flags (a sum of Filters' Flag bits), one
+	// per row of the table.
+	Flags   []int    `json:"flags"`
+	Filters []Filter `json:"filters"`
+}
+
+// Filter is one choice of a Review's filter: a bit of the rows' flags
+// and what the rows with it are ("got worse").
+type Filter struct {
+	Flag  int    `json:"flag"`
+	Label string `json:"label"`
 }
 
 // Kind returns the kind of row i's cell in column j: RowKinds[i] for a
@@ -112,6 +135,9 @@ func (t *Table) Check() error {
 		if len(r) != len(t.Columns) {
 			return fmt.Errorf("table %q: row %d has %d cells for %d columns", t.Title, i+1, len(r), len(t.Columns))
 		}
+	}
+	if t.Review != nil && len(t.Review.Flags) != len(t.Rows) {
+		return fmt.Errorf("table %q: %d row flags for %d rows", t.Title, len(t.Review.Flags), len(t.Rows))
 	}
 	return nil
 }

@@ -6,7 +6,11 @@
 // file with relative links to the others, opened from disk (file://) or
 // from a forwarded zip: nothing to serve, nothing fetched (a
 // Content-Security-Policy with default-src 'none' and no connect-src,
-// no script, and no http or https URL in any page).
+// and no http or https URL in any page). The index and the run pages
+// run no script; a diff page is the page evalbook runs diff --html
+// writes (pkg/htmlreport, the report design every command shares),
+// whose one inline script, allowed by its hash, lists the rows that
+// changed a page at a time.
 package runsite
 
 import (
@@ -15,7 +19,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,12 +26,15 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/store"
 )
 
-// CSP is every page's Content-Security-Policy: nothing from the network,
-// inline styles, images only as data: URLs, and no script.
+// CSP is the Content-Security-Policy of the index and the run pages:
+// nothing from the network, inline styles, images only as data: URLs,
+// and no script. A diff page carries htmlreport's (the same, with its
+// one script allowed by its hash).
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 // Options configures Write.
@@ -107,7 +113,7 @@ func Write(ctx context.Context, st *store.Store, dir string, opt Options, writeF
 		sum.Files = append(sum.Files, name)
 		return nil
 	}
-	diffs := map[int64]*diffView{}
+	diffs := map[int64]*store.DiffResult{}
 	for _, r := range runs {
 		a, ok := s.prev[r.ID]
 		if !ok {
@@ -120,8 +126,7 @@ func Write(ctx context.Context, st *store.Store, dir string, opt Options, writeF
 			delete(s.prev, r.ID)
 			continue
 		}
-		dv := s.diffView(d)
-		diffs[r.ID] = dv
+		diffs[r.ID] = d
 		s.next[a] = append(s.next[a], r.ID)
 	}
 	if err := write("index.html", indexPage, s.index(diffs)); err != nil {
@@ -133,12 +138,20 @@ func Write(ctx context.Context, st *store.Store, dir string, opt Options, writeF
 		}
 	}
 	for _, r := range runs {
-		if dv, ok := diffs[r.ID]; ok {
-			if err := write(dv.File, diffPage, dv); err != nil {
-				return nil, err
-			}
-			sum.Diffs++
+		d, ok := diffs[r.ID]
+		if !ok {
+			continue
 		}
+		// The page runs diff --html writes, with links into the site.
+		name := diffFile(d.A.ID, d.B.ID)
+		p := results.PageOf("Runs compared", d)
+		p.Links = []results.Link{{Text: "All runs", Href: "index.html"}, {Text: "Run " + strconv.FormatInt(d.A.ID, 10), Href: runFile(d.A.ID)},
+			{Text: "Run " + strconv.FormatInt(d.B.ID, 10), Href: runFile(d.B.ID)}}
+		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return htmlreport.WriteReport(w, p, false) }); err != nil {
+			return nil, fmt.Errorf("writing %s: %w", filepath.Join(dir, name), err)
+		}
+		sum.Files = append(sum.Files, name)
+		sum.Diffs++
 	}
 	return sum, nil
 }
@@ -161,24 +174,6 @@ func pct(x float64) string       { return strconv.FormatFloat(100*x, 'f', 1, 64)
 func when(t time.Time) string    { return t.UTC().Format("2006-01-02 15:04 UTC") }
 func baseName(p string) string   { return results.DisplayName(p) }
 func show(s string) string       { return results.ShowInvisible(s) }
-func signedPP(x float64) string {
-	s := strconv.FormatFloat(100*x, 'f', 1, 64)
-	if x > 0 {
-		s = "+" + s
-	}
-	return s + " pp"
-}
-
-// pText is a p-value as people read it: below 0.001 as "< 0.001".
-func pText(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "–"
-	case p < 0.001:
-		return "< 0.001"
-	}
-	return strconv.FormatFloat(p, 'f', 3, 64)
-}
 
 type site struct {
 	opt  Options
@@ -262,7 +257,7 @@ type indexView struct {
 	Hashes  int // distinct content hashes
 }
 
-func (s *site) index(diffs map[int64]*diffView) *indexView {
+func (s *site) index(diffs map[int64]*store.DiffResult) *indexView {
 	v := &indexView{Head: s.head("Run history")}
 	seenM := map[string]bool{}
 	hashes := map[string]bool{}
@@ -270,7 +265,7 @@ func (s *site) index(diffs map[int64]*diffView) *indexView {
 		ir := indexRow{ID: r.ID, File: runFile(r.ID), Time: when(r.Created), Command: show(r.Command), Label: label(r),
 			Model: show(r.Model), Data: show(baseName(r.DatasetPath)), ContentHash: r.DatasetHash, Rows: r.Rows, Figures: figures(r)}
 		if d, ok := diffs[r.ID]; ok {
-			ir.DiffFile, ir.DiffWith = d.File, "run "+strconv.FormatInt(d.A.ID, 10)
+			ir.DiffFile, ir.DiffWith = diffFile(d.A.ID, d.B.ID), "run "+strconv.FormatInt(d.A.ID, 10)
 		} else {
 			ir.NotCompared = "no earlier comparable run"
 		}
@@ -319,7 +314,7 @@ type runView struct {
 	Later               []kv // diff pages that compare a later run with this one: file, label
 }
 
-func (s *site) runView(i int, diffs map[int64]*diffView) *runView {
+func (s *site) runView(i int, diffs map[int64]*store.DiffResult) *runView {
 	r := s.runs[i]
 	v := &runView{Head: s.head(label(r)), R: r, Label: label(r), Figures: figures(r), Warnings: r.Warnings}
 	add := func(k, val string) {
@@ -375,7 +370,7 @@ func (s *site) runView(i int, diffs map[int64]*diffView) *runView {
 		v.NextFile, v.NextLabel = runFile(s.runs[i+1].ID), label(s.runs[i+1])
 	}
 	if d, ok := diffs[r.ID]; ok {
-		v.DiffFile, v.DiffLabel = d.File, fmt.Sprintf("run %d → run %d", d.A.ID, d.B.ID)
+		v.DiffFile, v.DiffLabel = diffFile(d.A.ID, d.B.ID), fmt.Sprintf("run %d → run %d", d.A.ID, d.B.ID)
 	}
 	for _, b := range s.next[r.ID] {
 		v.Later = append(v.Later, kv{diffFile(r.ID, b), fmt.Sprintf("run %d → run %d", r.ID, b)})
@@ -388,92 +383,6 @@ func optInt(p *int64) string {
 		return "unknown"
 	}
 	return strconv.FormatInt(*p, 10)
-}
-
-type diffMetric struct {
-	Metric, A, B, Delta, Interval, SignP, McNemarP, Class string
-	N, Better, Worse                                      int
-	Groups                                                []diffGroup
-	Flips                                                 []flipView
-}
-
-type diffGroup struct {
-	By, Group, A, B, Delta, Interval, SignP, Class string
-	N, Better, Worse                               int
-}
-
-type flipView struct {
-	ID, Question, Golden, RespA, RespB, Dir string
-	A, B                                    string
-}
-
-type diffView struct {
-	Head         pageHead
-	File         string
-	A, B         store.RunRef
-	FileA, FileB string
-	LabelA       string
-	LabelB       string
-	Paired       int
-	OnlyA, OnlyB int
-	Level        string
-	Metrics      []diffMetric
-	Warnings     []results.Warning
-}
-
-func deltaClass(x float64) string {
-	switch {
-	case x > 0:
-		return "up"
-	case x < 0:
-		return "down"
-	}
-	return ""
-}
-
-func (s *site) runByID(id int64) store.Run {
-	for _, r := range s.runs {
-		if r.ID == id {
-			return r
-		}
-	}
-	return store.Run{ID: id}
-}
-
-func (s *site) diffView(d *store.DiffResult) *diffView {
-	v := &diffView{File: diffFile(d.A.ID, d.B.ID), A: d.A, B: d.B, FileA: runFile(d.A.ID), FileB: runFile(d.B.ID),
-		LabelA: label(s.runByID(d.A.ID)), LabelB: label(s.runByID(d.B.ID)), Paired: d.Paired, OnlyA: d.OnlyA, OnlyB: d.OnlyB,
-		Level: strconv.FormatFloat(100*d.Confidence, 'g', -1, 64) + "%", Warnings: d.Warnings}
-	v.Head = s.head(fmt.Sprintf("Run %d → run %d", d.A.ID, d.B.ID))
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
-	for _, m := range d.Metrics {
-		dm := diffMetric{Metric: m.Metric, A: pct(m.MeanA), B: pct(m.MeanB), Delta: signedPP(m.Delta), Interval: signedPP(m.DeltaLow) + " to " + signedPP(m.DeltaHigh),
-			SignP: pText(m.SignP), McNemarP: pText(m.McNemarP), Class: deltaClass(m.Delta), N: m.N, Better: m.Better, Worse: m.Worse}
-		for _, g := range m.Groups {
-			dm.Groups = append(dm.Groups, diffGroup{By: show(g.By), Group: show(g.Group), A: pct(g.MeanA), B: pct(g.MeanB), Delta: signedPP(g.Delta),
-				Interval: signedPP(g.DeltaLow) + " to " + signedPP(g.DeltaHigh), SignP: pText(g.SignP), Class: deltaClass(g.Delta), N: g.N, Better: g.Better, Worse: g.Worse})
-		}
-		for dir, rows := range [][]store.Flip{m.WorseRows, m.BetterRows} {
-			for _, f := range rows {
-				fv := flipView{ID: show(f.ID), A: num(f.A), B: num(f.B), Dir: "worse"}
-				if dir == 1 {
-					fv.Dir = "better"
-				}
-				if f.TextA != nil {
-					fv.Question, fv.Golden, fv.RespA = f.TextA.Question, f.TextA.Answer, f.TextA.Response
-				}
-				if f.TextB != nil {
-					fv.RespB = f.TextB.Response
-					if fv.Question == "" {
-						fv.Question, fv.Golden = f.TextB.Question, f.TextB.Answer
-					}
-				}
-				dm.Flips = append(dm.Flips, fv)
-			}
-		}
-		v.Metrics = append(v.Metrics, dm)
-	}
-	return v
 }
 
 // historyChart is one metric's figure in every run that has it, oldest

@@ -105,22 +105,3 @@ var runPage = page(`{{template "head" .Head}}<header><h1>{{.Label}}</h1>
 {{range .Warnings}}<div class="warn"><code>{{.Code}}</code>{{if .Count}} · {{.Count}}{{end}}<br>{{.Message}}</div>
 {{else}}<p>No warnings.</p>{{end}}</section>
 {{template "foot" .Head}}`)
-
-var diffPage = page(`{{template "head" .Head}}<header><h1>What changed from run {{.A.ID}} to run {{.B.ID}}</h1>
-<p class="meta"><a href="{{.FileA}}">{{.LabelA}}</a> → <a href="{{.FileB}}">{{.LabelB}}</a> · {{.Paired}} rows paired{{if .OnlyA}}, {{.OnlyA}} only in run {{.A.ID}}{{end}}{{if .OnlyB}}, {{.OnlyB}} only in run {{.B.ID}}{{end}}</p></header>
-<nav><a href="index.html">All runs</a><a href="{{.FileA}}">Run {{.A.ID}}</a><a href="{{.FileB}}">Run {{.B.ID}}</a></nav>
-<section id="change"><h2>Change per metric</h2>
-<p class="note">Differences in percentage points (pp), B − A, with the {{.Level}} paired interval; p-values of the sign test and McNemar's test over the rows that flipped.</p>
-<div class="scroll"><table><thead><tr><th>metric</th><th class="num">n</th><th class="num">run {{.A.ID}}</th><th class="num">run {{.B.ID}}</th><th class="num">change</th><th>interval</th><th class="num">better</th><th class="num">worse</th><th class="num">sign p</th><th class="num">McNemar p</th></tr></thead>
-<tbody>{{range .Metrics}}<tr><td>{{.Metric}}</td><td class="num">{{.N}}</td><td class="num">{{.A}}</td><td class="num">{{.B}}</td><td class="num {{.Class}}">{{.Delta}}</td><td class="iv">{{.Interval}}</td><td class="num">{{.Better}}</td><td class="num">{{.Worse}}</td><td class="num">{{.SignP}}</td><td class="num">{{.McNemarP}}</td></tr>
-{{end}}</tbody></table></div></section>
-{{range .Metrics}}{{if .Groups}}<section><h2>{{.Metric}} by group</h2>
-<div class="scroll"><table><thead><tr><th>by</th><th>group</th><th class="num">n</th><th class="num">A</th><th class="num">B</th><th class="num">change</th><th>interval</th><th class="num">better</th><th class="num">worse</th><th class="num">sign p</th></tr></thead>
-<tbody>{{range .Groups}}<tr><td>{{.By}}</td><td>{{.Group}}</td><td class="num">{{.N}}</td><td class="num">{{.A}}</td><td class="num">{{.B}}</td><td class="num {{.Class}}">{{.Delta}}</td><td class="iv">{{.Interval}}</td><td class="num">{{.Better}}</td><td class="num">{{.Worse}}</td><td class="num">{{.SignP}}</td></tr>
-{{end}}</tbody></table></div></section>{{end}}
-{{if .Flips}}<section><h2>{{.Metric}}: rows that changed</h2>
-<div class="scroll"><table><thead><tr><th>id</th><th>change</th><th>question</th><th>golden answer</th><th>response A</th><th>response B</th><th class="num">A</th><th class="num">B</th></tr></thead>
-<tbody>{{range .Flips}}<tr><td>{{.ID}}</td><td class="{{if eq .Dir "better"}}up{{else}}down{{end}}">{{.Dir}}</td><td class="text">{{.Question}}</td><td class="text">{{.Golden}}</td><td class="text">{{.RespA}}</td><td class="text">{{.RespB}}</td><td class="num">{{.A}}</td><td class="num">{{.B}}</td></tr>
-{{end}}</tbody></table></div></section>{{end}}{{end}}
-{{if .Warnings}}<section id="warnings"><h2>Warnings</h2>{{range .Warnings}}<div class="warn"><code>{{.Code}}</code>{{if .Count}} · {{.Count}}{{end}}<br>{{.Message}}</div>{{end}}</section>{{end}}
-{{template "foot" .Head}}`)

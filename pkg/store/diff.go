@@ -25,7 +25,7 @@ type DiffOptions struct {
 	// (0 means 20; negative means all). The counts are always complete.
 	Flips int
 	// Texts attaches both runs' stored question, answer and responses to
-	// the listed flips (for the HTML report).
+	// the listed flips (for the page and the workbook).
 	Texts bool
 	// Force pairs runs that are not comparable (see Incomparable), with
 	// the warning CodeNotComparable; without it Diff returns a
@@ -391,7 +391,7 @@ func (d *DiffResult) WriteText(w io.Writer) error {
 		fmt.Fprintf(ew, "NOT COMPARABLE (paired anyway, --force): %v\n", d.Reasons)
 	}
 	fmt.Fprintf(ew, "%d rows paired by %s; %d only in A, %d only in B\n", d.Paired, keyWord(d), d.OnlyA, d.OnlyB)
-	for _, t := range d.Tables() {
+	for _, t := range d.tables(false) {
 		fmt.Fprintln(ew)
 		if err := t.WriteText(ew); err != nil {
 			return err
@@ -419,8 +419,21 @@ func pairCells(p PairDiff) []string {
 }
 
 // Tables returns the per-metric and per-group deltas, the flipped rows
-// and the warnings.
-func (d *DiffResult) Tables() []results.Table {
+// and the warnings. The flipped rows are a table to read (a
+// results.Review: filter better / worse, search), with the question,
+// the golden answer and both responses when the diff was made with
+// DiffOptions.Texts.
+func (d *DiffResult) Tables() []results.Table { return d.tables(true) }
+
+// Flip filters of the flipped rows' review.
+const (
+	flipBetter = 1
+	flipWorse  = 2
+)
+
+// tables lays the diff out; texts adds the stored texts of the flipped
+// rows (the text output leaves them out: it lists ids).
+func (d *DiffResult) tables(texts bool) []results.Table {
 	conf := strconv.FormatFloat(100*d.Confidence, 'g', -1, 64)
 	overall := results.Table{Title: "Change from A to B", Note: fmt.Sprintf("delta = B − A over paired rows, with its %s%% paired interval; sign test and McNemar over the rows that flipped", conf),
 		Columns: append([]results.Column{{Name: "metric"}}, pairColumns...)}
@@ -428,7 +441,16 @@ func (d *DiffResult) Tables() []results.Table {
 		Columns: append([]results.Column{{Name: "metric"}, {Name: "by"}, {Name: "group"}}, pairColumns...)}
 	flips := results.Table{Title: "Flipped rows", Note: "rows whose verdict changed (listed up to the limit; the counts above are complete)",
 		Columns: []results.Column{{Name: "metric"}, {Name: "direction"}, {Name: "id"}, {Name: "row_a", Kind: results.KindNumber}, {Name: "row_b", Kind: results.KindNumber},
-			{Name: "A", Kind: results.KindNumber}, {Name: "B", Kind: results.KindNumber}}}
+			{Name: "A", Kind: results.KindNumber}, {Name: "B", Kind: results.KindNumber}},
+		Review: &results.Review{Filters: []results.Filter{{Flag: flipBetter, Label: "better in B (A fails, B passes)"}, {Flag: flipWorse, Label: "worse in B (A passes, B fails)"}}}}
+	texts = texts && d.hasTexts()
+	if texts {
+		flips.Note = "rows whose verdict changed, with the question, the golden answer and both runs' responses (listed up to --flips each way; the counts above are complete)"
+		// The verdicts beside the id, on screen without scrolling; then the texts.
+		flips.Columns = []results.Column{{Name: "metric"}, {Name: "direction"}, {Name: "id"}, {Name: "A", Kind: results.KindNumber}, {Name: "B", Kind: results.KindNumber},
+			{Name: "question"}, {Name: "golden answer"}, {Name: "A's response"}, {Name: "B's response"},
+			{Name: "row_a", Kind: results.KindNumber}, {Name: "row_b", Kind: results.KindNumber}}
+	}
 	for _, m := range d.Metrics {
 		overall.Rows = append(overall.Rows, append([]string{show(m.Metric)}, pairCells(m.PairDiff)...))
 		for _, g := range m.Groups {
@@ -436,10 +458,27 @@ func (d *DiffResult) Tables() []results.Table {
 		}
 		for _, dir := range []struct {
 			name string
+			flag int
 			rows []Flip
-		}{{"better", m.BetterRows}, {"worse", m.WorseRows}} {
+		}{{"better", flipBetter, m.BetterRows}, {"worse", flipWorse, m.WorseRows}} {
 			for _, f := range dir.rows {
-				flips.Rows = append(flips.Rows, []string{show(m.Metric), dir.name, show(f.ID), strconv.Itoa(f.RowA), strconv.Itoa(f.RowB), results.Float(f.A), results.Float(f.B)})
+				a, b := strconv.Itoa(f.RowA), strconv.Itoa(f.RowB)
+				if texts {
+					var q, ans, ra, rb string
+					if f.TextA != nil {
+						q, ans, ra = f.TextA.Question, f.TextA.Answer, f.TextA.Response
+					}
+					if f.TextB != nil {
+						rb = f.TextB.Response
+						if q == "" {
+							q, ans = f.TextB.Question, f.TextB.Answer
+						}
+					}
+					flips.Rows = append(flips.Rows, []string{show(m.Metric), dir.name, show(f.ID), results.Float(f.A), results.Float(f.B), q, ans, ra, rb, a, b})
+				} else {
+					flips.Rows = append(flips.Rows, []string{show(m.Metric), dir.name, show(f.ID), a, b, results.Float(f.A), results.Float(f.B)})
+				}
+				flips.Review.Flags = append(flips.Review.Flags, dir.flag)
 			}
 		}
 	}
@@ -451,6 +490,31 @@ func (d *DiffResult) Tables() []results.Table {
 		out = append(out, flips)
 	}
 	return append(out, results.WarningTable(d.Warnings)...)
+}
+
+// DropTexts removes the stored texts from the flipped rows.
+func (d *DiffResult) DropTexts() {
+	for _, m := range d.Metrics {
+		for _, list := range [][]Flip{m.BetterRows, m.WorseRows} {
+			for i := range list {
+				list[i].TextA, list[i].TextB = nil, nil
+			}
+		}
+	}
+}
+
+// hasTexts reports whether a flipped row carries its stored texts.
+func (d *DiffResult) hasTexts() bool {
+	for _, m := range d.Metrics {
+		for _, list := range [][]Flip{m.BetterRows, m.WorseRows} {
+			for _, f := range list {
+				if f.TextA != nil || f.TextB != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 type errWriter struct {

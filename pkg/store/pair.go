@@ -19,10 +19,17 @@ type RunRef struct {
 	Title       string    `json:"title,omitempty"`
 	DatasetHash string    `json:"dataset_hash"`
 	Rows        int       `json:"rows"`
+	// Input is the base name of the file the run read (never its
+	// folder), for the reports; not in the JSON.
+	Input string `json:"-"`
 }
 
 func refOf(r Run) RunRef {
-	return RunRef{ID: r.ID, Time: r.Created, Command: r.Command, Model: r.Model, Title: r.Title, DatasetHash: r.DatasetHash, Rows: r.Rows}
+	ref := RunRef{ID: r.ID, Time: r.Created, Command: r.Command, Model: r.Model, Title: r.Title, DatasetHash: r.DatasetHash, Rows: r.Rows}
+	if r.DatasetPath != "" {
+		ref.Input = results.DisplayName(r.DatasetPath)
+	}
+	return ref
 }
 
 func (r RunRef) String() string {

@@ -2,9 +2,12 @@ package store
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 // This file gives the run store's results their headline and charts for
@@ -69,7 +72,7 @@ func (g *GateResult) Headline() results.Headline {
 		{Label: "candidate", Value: g.CandidateMean, Unit: results.UnitRate, Note: g.Candidate.label()},
 		{Label: "change", Value: g.Delta, Unit: results.UnitPP, Note: fmt.Sprintf("one-sided %s upper bound %s", level, results.FormatUnit(results.UnitPP, g.Upper))},
 		{Label: "allowed drop", Value: -g.Margin, Unit: results.UnitPP, Note: "the margin; one-sided test of a larger drop: " + results.PValueText(g.P)},
-		{Label: "pairs", Value: float64(g.N), Unit: results.UnitCount, Note: fmt.Sprintf("%d better, %d worse; %d without a verdict left out", g.Better, g.Worse, g.Excluded)},
+		{Label: "pairs", Value: float64(g.N), Unit: results.UnitCount, Note: fmt.Sprintf("%s better, %s worse; %s without a verdict left out", results.Commas(int64(g.Better)), results.Commas(int64(g.Worse)), results.Commas(int64(g.Excluded)))},
 		{Label: "smallest drop detected", Value: -g.MDE, Unit: results.UnitPP, Note: "at " + confText(g.Power) + " power with these rows"},
 	}
 	return h
@@ -199,14 +202,22 @@ func (d *DiffResult) ReportTitle() string {
 	return "Runs compared: " + d.A.label() + " → " + d.B.label()
 }
 
-// Headline says, for the first metric, whether B is better, worse or not
-// distinguishable from A.
+// named is the run's label with the base name of its input file.
+func (r RunRef) named() string {
+	if r.Input == "" {
+		return r.label()
+	}
+	return r.label() + " (" + show(r.Input) + ")"
+}
+
+// Headline says, for the first metric, which run is better and by how
+// many percentage points, and whether that is beyond noise (the paired
+// interval of the change excludes 0); the other metrics follow as notes.
 func (d *DiffResult) Headline() results.Headline {
-	h := results.Headline{Subject: fmt.Sprintf("A: %s → B: %s · %s rows paired by %s; %d only in A, %d only in B",
-		d.A.label(), d.B.label(), results.Commas(int64(d.Paired)), keyWord(d), d.OnlyA, d.OnlyB)}
+	h := results.Headline{Subject: fmt.Sprintf("A: %s → B: %s · %s rows paired by %s; %s only in A, %s only in B",
+		d.A.named(), d.B.named(), results.Commas(int64(d.Paired)), keyWord(d), results.Commas(int64(d.OnlyA)), results.Commas(int64(d.OnlyB)))}
 	if !d.Comparable {
 		h.Notes = append(h.Notes, "The runs are not comparable (forced): the figures pair rows that may differ.")
-		h.Tone = results.ToneWarn
 	}
 	if len(d.Metrics) == 0 {
 		h.Verdict = "No metric in common: nothing to compare."
@@ -214,35 +225,79 @@ func (d *DiffResult) Headline() results.Headline {
 	}
 	level := confText(d.Confidence)
 	for i, m := range d.Metrics {
-		sentence := fmt.Sprintf("%s: %s → %s (%s, %s interval %s to %s); %d better, %d worse, sign test %s.", show(m.Metric), pctText(m.MeanA), pctText(m.MeanB),
-			results.FormatUnit(results.UnitPP, m.Delta), level, results.FormatUnit(results.UnitPP, m.DeltaLow), results.FormatUnit(results.UnitPP, m.DeltaHigh), m.Better, m.Worse, results.PValueText(m.SignP))
-		if i == 0 {
-			switch {
-			case m.DeltaLow > 0:
-				h.Verdict, h.Tone = "B is better on "+sentence, results.ToneGood
-			case m.DeltaHigh < 0:
-				h.Verdict, h.Tone = "B is worse on "+sentence, results.ToneBad
-			default:
-				h.Verdict = "No clear difference on " + sentence
-			}
-			h.Cards = []results.Card{
-				{Label: "A: " + show(m.Metric), Value: m.MeanA, Unit: results.UnitRate, Note: d.A.label()},
-				{Label: "B: " + show(m.Metric), Value: m.MeanB, Unit: results.UnitRate, Note: d.B.label()},
-				{Label: "change", Value: m.Delta, Unit: results.UnitPP, HasCI: true, Low: m.DeltaLow, High: m.DeltaHigh, Note: m.Method},
-				{Label: "better / worse", Text: results.Commas(int64(m.Better)) + " / " + results.Commas(int64(m.Worse)), Note: "rows that flipped; sign test " + results.PValueText(m.SignP)},
-			}
+		pp := results.FormatUnit(results.UnitPP, m.Delta)
+		iv := fmt.Sprintf("%s interval %s to %s", level, results.FormatUnit(results.UnitPP, m.DeltaLow), results.FormatUnit(results.UnitPP, m.DeltaHigh))
+		flips := fmt.Sprintf("%s rows better, %s worse; sign test %s", results.Commas(int64(m.Better)), results.Commas(int64(m.Worse)), results.PValueText(m.SignP))
+		var sentence, tone string
+		switch {
+		case m.N == 0:
+			sentence, tone = fmt.Sprintf("%s: no paired row has a verdict in both runs.", show(m.Metric)), results.ToneWarn
+		case m.DeltaLow > 0:
+			sentence, tone = fmt.Sprintf("B is better than A on %s by %s (%s → %s), beyond noise: the %s excludes no change; %s.",
+				show(m.Metric), strings.TrimPrefix(pp, "+"), pctText(m.MeanA), pctText(m.MeanB), iv, flips), results.ToneGood
+		case m.DeltaHigh < 0:
+			sentence, tone = fmt.Sprintf("B is worse than A on %s by %s (%s → %s), beyond noise: the %s excludes no change; %s.",
+				show(m.Metric), strings.TrimPrefix(pp, "−"), pctText(m.MeanA), pctText(m.MeanB), iv, flips), results.ToneBad
+		default:
+			sentence, tone = fmt.Sprintf("No clear difference between A and B on %s: %s → %s (%s), within noise: the %s includes no change; %s.",
+				show(m.Metric), pctText(m.MeanA), pctText(m.MeanB), pp, iv, flips), results.ToneNeutral
+		}
+		if i > 0 {
+			h.Notes = append(h.Notes, sentence)
 			continue
 		}
-		h.Notes = append(h.Notes, sentence)
+		h.Verdict, h.Tone = sentence, tone
+		if !d.Comparable {
+			h.Tone = results.ToneWarn
+		}
+		ca, cb := d.runPoint(m, m.MeanA), d.runPoint(m, m.MeanB)
+		h.Cards = []results.Card{
+			{Label: "A: " + show(m.Metric), Value: m.MeanA, Unit: results.UnitRate, HasCI: ca.HasCI, Low: ca.Low, High: ca.High, Note: d.A.named()},
+			{Label: "B: " + show(m.Metric), Value: m.MeanB, Unit: results.UnitRate, HasCI: cb.HasCI, Low: cb.Low, High: cb.High, Note: d.B.named()},
+			{Label: "change B − A", Value: m.Delta, Unit: results.UnitPP, HasCI: true, Low: m.DeltaLow, High: m.DeltaHigh,
+				Note: fmt.Sprintf("%s interval (%s) over %s pairs", level, m.Method, results.Commas(int64(m.N)))},
+			{Label: "better / worse", Text: results.Commas(int64(m.Better)) + " / " + results.Commas(int64(m.Worse)),
+				Note: "rows that flipped; sign test " + results.PValueText(m.SignP) + ", McNemar " + results.PValueText(m.McNemarP)},
+		}
+	}
+	if len(d.Warnings) > 0 {
+		h.Notes = append(h.Notes, warningsNote(len(d.Warnings))+" before quoting the figures.")
 	}
 	return h
 }
 
-// Charts draws the change of each metric, and of each group, with its
-// paired interval.
+// runPoint is one run's figure over the pairs of m with, for a binary
+// metric, its Wilson interval at the diff's confidence (a graded
+// metric's mean has none here: the diff keeps no spread of one run).
+func (d *DiffResult) runPoint(m MetricDiff, mean float64) results.Point {
+	p := results.Point{Value: mean}
+	if !m.Graded && m.N > 0 {
+		k := int(math.Round(mean * float64(m.N)))
+		p.Low, p.High = stats.Wilson(k, m.N, d.Confidence)
+		p.HasCI = true
+	}
+	return p
+}
+
+// Charts draws each run's figure per metric with its interval, and the
+// change of each metric, and of each group, with its paired interval.
 func (d *DiffResult) Charts() []results.ChartSpec {
+	runs := results.ChartSpec{Kind: results.ChartBars, Title: "A and B on each metric", Unit: results.UnitRate,
+		Note:   fmt.Sprintf("bars: each run's figure over the paired rows; whiskers: %s Wilson intervals (binary metrics)", confText(d.Confidence)),
+		Series: []results.Series{{Name: "A: " + d.A.label()}, {Name: "B: " + d.B.label()}}}
+	for _, m := range d.Metrics {
+		runs.Categories = append(runs.Categories, show(m.Metric))
+		runs.Series[0].Points = append(runs.Series[0].Points, d.runPoint(m, m.MeanA))
+		runs.Series[1].Points = append(runs.Series[1].Points, d.runPoint(m, m.MeanB))
+	}
+	return append([]results.ChartSpec{runs}, d.changeChart())
+}
+
+// changeChart draws the change of each metric, and of each group, with
+// its paired interval.
+func (d *DiffResult) changeChart() results.ChartSpec {
 	zero := 0.0
-	c := results.ChartSpec{Kind: results.ChartBars, Title: "Change from A to B", Unit: results.UnitPP, Reference: &zero,
+	c := results.ChartSpec{Kind: results.ChartBars, Title: "Change B − A with its interval", Unit: results.UnitPP, Reference: &zero,
 		Note:   fmt.Sprintf("dot: B − A over paired rows; whisker: its %s paired interval; dashed line: no change", confText(d.Confidence)),
 		Series: []results.Series{{Name: "change"}}}
 	for _, m := range d.Metrics {
@@ -253,7 +308,7 @@ func (d *DiffResult) Charts() []results.ChartSpec {
 			c.Series[0].Points = append(c.Series[0].Points, results.Point{Value: g.Delta, HasCI: true, Low: g.DeltaLow, High: g.DeltaHigh})
 		}
 	}
-	return []results.ChartSpec{c}
+	return c
 }
 
 // ReportTitle names the two runs.
@@ -272,7 +327,7 @@ func (r *AAResult) Headline() results.Headline {
 	h.Verdict = fmt.Sprintf("Noise alone flips %s of rows on %s and moves it by up to %s: set a gate's margin no tighter than %s.",
 		pctText(m.FlipRate), show(m.Metric), results.FormatUnit(results.UnitPP, m.SuggestedMargin)[1:], results.FormatUnit(results.UnitPP, m.SuggestedMargin)[1:])
 	h.Cards = []results.Card{
-		{Label: "flip rate", Value: m.FlipRate, Unit: results.UnitRate, HasCI: true, Low: m.FlipLow, High: m.FlipHigh, Note: fmt.Sprintf("%d of %d rows", m.Flips, m.N)},
+		{Label: "flip rate", Value: m.FlipRate, Unit: results.UnitRate, HasCI: true, Low: m.FlipLow, High: m.FlipHigh, Note: fmt.Sprintf("%s of %s rows", results.Commas(int64(m.Flips)), results.Commas(int64(m.N)))},
 		{Label: "change B − A", Value: m.Delta, Unit: results.UnitPP, HasCI: true, Low: m.DeltaLow, High: m.DeltaHigh, Note: "paired normal interval"},
 		{Label: "suggested margin", Value: m.SuggestedMargin, Unit: results.UnitPP, Note: "a tighter margin fires on noise"},
 	}

@@ -54,7 +54,7 @@ func (u *unitStyles) style(unit, mark string, bold bool, x float64) (int, error)
 		format = unitFormats[results.UnitNumber]
 	}
 	if unit == results.UnitNumber && x == math.Trunc(x) {
-		format = "0"
+		format = "#,##0"
 	}
 	if unit == results.UnitP && x < 0.001 {
 		format = pFloor // the cell keeps the p-value; it reads "< 0.001"
@@ -310,8 +310,12 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 		}
 		g.set(col, head, name, b.st.headerNum)
 		if g.err == nil {
+			// Widen, never narrow: an earlier chart's column may be wider.
 			cn := colName(col)
-			g.err = b.f.SetColWidth(g.sheet, cn, cn, min(max(12, float64(displayWidth(name))+2), 32))
+			var w float64
+			if w, g.err = b.f.GetColWidth(g.sheet, cn); g.err == nil {
+				g.err = b.f.SetColWidth(g.sheet, cn, cn, max(w, min(max(12, float64(displayWidth(name))+2), 32)))
+			}
 		}
 		col++
 		if ci {

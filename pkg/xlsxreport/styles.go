@@ -68,7 +68,7 @@ func newStyles(f *excelize.File) (styles, error) {
 	add(&st.text, &excelize.Style{Alignment: top})
 	add(&st.wrap, &excelize.Style{Alignment: wrapTop})
 	add(&st.muted, &excelize.Style{Font: &excelize.Font{Color: "595959"}, Alignment: wrapTop})
-	add(&st.integer, &excelize.Style{NumFmt: 1, Alignment: top})
+	add(&st.integer, &excelize.Style{NumFmt: 3, Alignment: top}) // #,##0: 100,000
 	add(&st.center, &excelize.Style{NumFmt: 1, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "center"}})
 	add(&st.indent, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true, Indent: 1}})
 	add(&st.words, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "left", WrapText: true, Indent: 2}})
@@ -77,7 +77,7 @@ func newStyles(f *excelize.File) (styles, error) {
 	add(&st.percent, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: top})
 	add(&st.pctCenter, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "center"}})
 	add(&st.totalLabel, &excelize.Style{Font: &excelize.Font{Bold: true}, Border: totalBorder})
-	add(&st.totalInt, &excelize.Style{Font: &excelize.Font{Bold: true}, NumFmt: 1, Border: totalBorder})
+	add(&st.totalInt, &excelize.Style{Font: &excelize.Font{Bold: true}, NumFmt: 3, Border: totalBorder})
 	add(&st.totalPct, &excelize.Style{Font: &excelize.Font{Bold: true}, CustomNumFmt: &pctFmt, Border: totalBorder})
 	add(&st.totalDec, &excelize.Style{Font: &excelize.Font{Bold: true}, CustomNumFmt: &decFmt, Border: totalBorder})
 	if err != nil {

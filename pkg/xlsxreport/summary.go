@@ -49,7 +49,7 @@ func summaryWidths(s *results.Score, labels []string) []float64 {
 // keyWords says a metric's key figures in words.
 func keyWords(s *results.Score, id string) string {
 	ms := s.Combined.Metrics[id]
-	words := fmt.Sprintf("%s of %d rows correct (%s)", trimFloat(ms.Correct), metricN(s.Combined, id), pct(ms.Accuracy))
+	words := fmt.Sprintf("%s of %s rows correct (%s)", trimFloat(ms.Correct), results.Commas(int64(metricN(s.Combined, id))), pct(ms.Accuracy))
 	if s.Settings.CI != "none" && s.Settings.CI != "" {
 		words += fmt.Sprintf("; %s from %s to %s", ciText(s), pct(ms.CILow), pct(ms.CIHigh))
 	}
@@ -269,7 +269,7 @@ func normText(p string) string {
 
 func trimFloat(x float64) string {
 	if x == float64(int64(x)) {
-		return fmt.Sprint(int64(x))
+		return results.Commas(int64(x))
 	}
 	return fmt.Sprintf("%.2f", x)
 }

@@ -30,6 +30,12 @@ func (b *book) tableRows(t *results.Table) error {
 		return err
 	}
 	b.tableTitles[name] = t.Title
+	if t.Review != nil {
+		if b.rowSheets == nil {
+			b.rowSheets = map[string]bool{}
+		}
+		b.rowSheets[name] = true
+	}
 	g := &grid{f: b.f, sheet: name}
 	widths := make([]float64, len(t.Columns))
 	for i, c := range t.Columns {
@@ -38,6 +44,9 @@ func (b *book) tableRows(t *results.Table) error {
 			w = max(w, float64(displayWidth(t.Cell(k, i)))+2)
 		}
 		widths[i] = min(max(w, 8), 50)
+		if t.Review != nil && !results.IsNumeric(c.Kind) {
+			widths[i] = min(widths[i], 40) // model text wraps in its row
+		}
 	}
 	g.widths(widths...)
 	total := 0.0
@@ -53,9 +62,13 @@ func (b *book) tableRows(t *results.Table) error {
 	}
 	row++
 	head := row
+	verdict := verdictColumns(t)
 	for c, col := range t.Columns {
 		st := b.st.header
-		if results.IsNumeric(col.Kind) {
+		switch {
+		case verdict[c]:
+			st = b.st.headerCenter
+		case results.IsNumeric(col.Kind):
 			st = b.st.headerNum
 		}
 		g.set(c+1, row, col.Name, st)
@@ -63,6 +76,17 @@ func (b *book) tableRows(t *results.Table) error {
 	var us *unitStyles // the styles of the kinds beyond number and rate, made when needed
 	for k, r := range t.Rows {
 		row++
+		if t.Review != nil { // rows to read: tall enough for their wrapped text
+			h := 0.0
+			for c, v := range r {
+				if !results.IsNumeric(t.Columns[c].Kind) {
+					h = max(h, rowHeight(v, widths[c]))
+				}
+			}
+			if h > 18 && g.err == nil {
+				g.err = b.f.SetRowHeight(name, row, h)
+			}
+		}
 		for c := range t.Columns {
 			v := r[c]
 			x, ok := results.Number(v)
@@ -73,7 +97,10 @@ func (b *book) tableRows(t *results.Table) error {
 				g.set(c+1, row, x, b.st.percent)
 			case kind == results.KindNumber && ok:
 				st := b.st.general
-				if x == float64(int64(x)) {
+				switch {
+				case verdict[c]:
+					st = b.st.center
+				case x == float64(int64(x)):
 					st = b.st.integer
 				}
 				g.set(c+1, row, x, st)
@@ -96,6 +123,26 @@ func (b *book) tableRows(t *results.Table) error {
 	}
 	b.printTitles[name] = head
 	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: head, TopLeftCell: cell(1, head+1), ActivePane: "bottomLeft"})
+}
+
+// verdictColumns marks the columns of a table to read (a Review) that
+// hold verdicts, numbers that are all 0 or 1: they are centred between
+// the id and the text beside them.
+func verdictColumns(t *results.Table) []bool {
+	v := make([]bool, len(t.Columns))
+	if t.Review == nil || len(t.Rows) == 0 {
+		return v
+	}
+	for c, col := range t.Columns {
+		v[c] = col.Kind == results.KindNumber
+		for _, r := range t.Rows {
+			if x := r[c]; x != "0" && x != "1" && x != "" {
+				v[c] = false
+				break
+			}
+		}
+	}
+	return v
 }
 
 // WriteTables writes a workbook of tables alone, one sheet each, for

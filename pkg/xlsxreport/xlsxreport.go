@@ -100,6 +100,9 @@ type book struct {
 	// printedRows maps a row sheet whose print area holds only its first
 	// printedRows rows to the rows it has.
 	printedRows map[string]int
+	// rowSheets holds the sheets of rows to read (a table with a
+	// results.Review): they print at full size, as many pages as they need.
+	rowSheets map[string]bool
 	// tableTitles maps the sheet of each extra table to its title.
 	tableTitles map[string]string
 	// rows are the verdict rows (Options.Rows, or a reader over
@@ -315,7 +318,7 @@ const onePage = 60
 // size (two pages), and row sheets (Verdicts, Disagreements) keep theirs.
 func (b *book) fitShort(name string) error {
 	rows := 0
-	if _, ok := b.printedRows[name]; ok || name == "Summary" {
+	if _, ok := b.printedRows[name]; ok || name == "Summary" || b.rowSheets[name] {
 		return nil
 	}
 	if area, ok := b.printAreas[name]; ok {
