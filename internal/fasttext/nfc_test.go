@@ -137,34 +137,68 @@ func BenchmarkIsNormalStringXText(b *testing.B) {
 }
 
 // BenchmarkAppendLowerCheck lowers every golden answer and response of the
-// embedded sample (English, Hindi and Bengali), as the scoring loop does.
+// embedded sample (English, Hindi and Bengali), or of the first 100,000
+// rows of the file named by $EVALBOOK_BENCH_CSV (the generated file of
+// scripts/bench-score.sh), as the scoring loop does.
 func BenchmarkAppendLowerCheck(b *testing.B) {
-	f, err := os.Open("../../datasets/responses.csv")
+	texts, n := benchColumns(b, "answer", "response")
+	b.SetBytes(int64(n))
+	var buf []byte
+	for b.Loop() {
+		for _, s := range texts {
+			buf, _, _ = AppendLowerCheck(buf[:0], s)
+		}
+	}
+}
+
+// BenchmarkAppendLowerScan is BenchmarkAppendLowerCheck with the
+// invisible-character check, as the scoring loop lowers a response.
+func BenchmarkAppendLowerScan(b *testing.B) {
+	texts, n := benchColumns(b, "answer", "response")
+	b.SetBytes(int64(n))
+	var buf []byte
+	for b.Loop() {
+		for _, s := range texts {
+			buf, _, _, _ = AppendLowerScan(buf[:0], s)
+		}
+	}
+}
+
+// benchColumns reads the named columns of the embedded sample, or of the
+// first 100,000 rows of $EVALBOOK_BENCH_CSV, and returns their values and
+// their total length in bytes.
+func benchColumns(b *testing.B, names ...string) ([]string, int) {
+	path := os.Getenv("EVALBOOK_BENCH_CSV")
+	if path == "" {
+		path = "../../datasets/responses.csv"
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	r := csv.NewReader(f)
+	header, err := r.Read()
 	if err != nil {
 		b.Fatal(err)
 	}
 	var texts []string
 	n := 0
-	for i, h := range rows[0] {
-		if h == "answer" || h == "response" {
-			for _, r := range rows[1:] {
-				texts = append(texts, r[i])
-				n += len(r[i])
+	for rows := 0; rows < 100000; rows++ {
+		rec, err := r.Read()
+		if err != nil {
+			break
+		}
+		for i, h := range header {
+			for _, name := range names {
+				if h == name {
+					texts = append(texts, rec[i])
+					n += len(rec[i])
+				}
 			}
 		}
 	}
-	b.SetBytes(int64(n))
-	var buf []byte
-	for i := 0; i < b.N; i++ {
-		for _, s := range texts {
-			buf, _, _ = AppendLowerCheck(buf[:0], s)
-		}
-	}
+	return texts, n
 }
 
 // hasInvisibleRef is the plain reference for AppendLowerScan's invisible
@@ -201,23 +235,10 @@ func TestAppendLowerScanInvisibleEveryCodePoint(t *testing.T) {
 }
 
 // BenchmarkValidUTF8 validates the question column of the sample set
-// (English, Hindi and Bengali), the unscored text the scoring loop checks.
+// (English, Hindi and Bengali), or of $EVALBOOK_BENCH_CSV (see
+// benchColumns): the unscored text the scoring loop checks.
 func BenchmarkValidUTF8(b *testing.B) {
-	f, err := os.Open("../../datasets/responses.csv")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var qs []string
-	n := 0
-	for _, r := range recs[1:] {
-		qs = append(qs, r[0])
-		n += len(r[0])
-	}
+	qs, n := benchColumns(b, "question")
 	b.SetBytes(int64(n))
 	for b.Loop() {
 		for _, q := range qs {
