@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -114,6 +115,22 @@ func FuzzAppendLowerCheck(f *testing.F) {
 		if want := hasInvisibleRef(s); inv != want {
 			t.Fatalf("AppendLowerScan(%+q) says invisible %v, decoding every rune says %v", s, inv, want)
 		}
+		// LowerScanView gives the same answers, and s itself only when
+		// lowering changes nothing; a buffer it did not use is untouched.
+		buf := []byte("unused")
+		v, view, nfc2, valid2, inv2 := LowerScanView(buf, s)
+		if string(v) != string(got[1:]) || nfc2 != nfc || valid2 != valid || inv2 != inv {
+			t.Fatalf("LowerScanView(%+q) = %+q, %v, %v, %v; AppendLowerScan gives %+q, %v, %v, %v", s, v, nfc2, valid2, inv2, got[1:], nfc, valid, inv)
+		}
+		if view && (len(s) == 0 || &v[0] != unsafe.StringData(s) || string(buf) != "unused") {
+			t.Fatalf("LowerScanView(%+q) says view but returns a copy, or wrote its buffer (%q)", s, buf)
+		}
+		if !view && len(s) > 0 && len(v) > 0 && &v[0] == unsafe.StringData(s) {
+			t.Fatalf("LowerScanView(%+q) returns s but says it is not a view", s)
+		}
+		if view != (len(s) > 0 && string(got[1:]) == s && viewRef(s)) {
+			t.Fatalf("LowerScanView(%+q) view = %v", s, view)
+		}
 		if ValidUTF8(s) != utf8.ValidString(s) {
 			t.Fatalf("ValidUTF8(%+q) = %v, utf8.ValidString disagrees", s, !utf8.ValidString(s))
 		}
@@ -199,6 +216,24 @@ func benchColumns(b *testing.B, names ...string) ([]string, int) {
 		}
 	}
 	return texts, n
+}
+
+// viewRef says when LowerScanView returns s itself: s is not empty, and
+// every character is ASCII other than a capital, or from U+0800 to
+// U+0FFF (the fast path, which leaves those as they are).
+func viewRef(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && (r < 'A' || r > 'Z'):
+		case r >= 0x0800 && r <= 0x0FFF:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // hasInvisibleRef is the plain reference for AppendLowerScan's invisible

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -146,9 +147,13 @@ type engine struct {
 	combined *acc
 	groups   []map[string]*acc
 	examples [][4][]results.Example
-	warn     map[string]*results.Warning
-	overlap  int           // index of word_overlap in metrics, or -1
-	slots    chan struct{} // see pipeline
+	// full[p][k] is set once examples[p][k] holds opt.Examples: batches
+	// are merged in file order, so a later batch's examples of that kind
+	// would never be used, and workers no longer collect (copy) them.
+	full    [][4]atomic.Bool
+	warn    map[string]*results.Warning
+	overlap int           // index of word_overlap in metrics, or -1
+	slots   chan struct{} // see pipeline
 	// keepRows is set when scored rows are wanted (Options.Verdicts or
 	// Options.Rows): workers then keep each batch's rows, which the
 	// merger hands in file order to the verdict writer and to Rows.
@@ -216,6 +221,7 @@ func (e *engine) begin(header []string) error {
 		e.groups[i] = map[string]*acc{}
 	}
 	e.examples = make([][4][]results.Example, len(e.pairs))
+	e.full = make([][4]atomic.Bool, len(e.pairs))
 	if !e.keepRows {
 		return nil
 	}
@@ -400,14 +406,24 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		w.lastIDs = max(w.lastIDs, len(b.ids.h))
 	}
 	lowered := false
+	var gl, rl []byte // the lower-cased golden answer and response
 	switch {
 	case e.opt.Profile == textnorm.None && w.anyLow:
 		// Lower-case once for every metric that works on lower-cased
 		// text, checking NFC and UTF-8 in the same pass, and for the
 		// response the invisible characters (results.HasInvisible).
-		var gOK, rOK, gValid, rValid, invisible bool
-		w.gl, gOK, gValid = fasttext.AppendLowerCheck(w.gl[:0], golden)
-		w.rl, rOK, rValid, invisible = fasttext.AppendLowerScan(w.rl[:0], response)
+		// Text that lowering leaves as it is (most Indic text) is
+		// scored in place (gl, rl are then views of the fields, only
+		// read); other text is lowered into the worker's buffers.
+		var gOK, rOK, gValid, rValid, invisible, gView, rView bool
+		gl, gView, gOK, gValid, _ = fasttext.LowerScanView(w.gl, golden)
+		rl, rView, rOK, rValid, invisible = fasttext.LowerScanView(w.rl, response)
+		if !gView {
+			w.gl = gl
+		}
+		if !rView {
+			w.rl = rl
+		}
 		if invisible {
 			b.warnLine(results.CodeBidiControls, line) // shown as marks in the HTML report
 		}
@@ -446,6 +462,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	if w.anyLow && !lowered {
 		w.gl = textnorm.AppendLower(w.gl[:0], golden)
 		w.rl = textnorm.AppendLower(w.rl[:0], response)
+		gl, rl = w.gl, w.rl
 	}
 	w.refs = w.refs[:0]
 	if lay.refs >= 0 {
@@ -486,7 +503,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		case w.multi[i] != nil:
 			w.vals[i] = w.multi[i].ScoreRefs(w.refs, response)
 		case w.lowers[i] != nil:
-			w.vals[i] = w.lowers[i].ScoreLower(w.gl, w.rl)
+			w.vals[i] = w.lowers[i].ScoreLower(gl, rl)
 		case w.langs[i] != nil:
 			w.vals[i] = w.langs[i].ScoreLanguage(w.rowLanguage(fields), golden, response)
 		default:
@@ -542,7 +559,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		add(a)
 	}
 	for p, k := range w.buckets {
-		if len(b.examples[p][k]) < e.opt.Examples {
+		if len(b.examples[p][k]) < e.opt.Examples && !e.full[p][k].Load() {
 			ex := results.Example{Line: line, Group: w.keep(firstGroup), Golden: w.keep(fields[lay.answer]), Response: w.keep(fields[lay.response])}
 			if lay.id >= 0 {
 				ex.ID = w.keep(fields[lay.id])
@@ -1031,6 +1048,9 @@ func (e *engine) mergeBatch(b *batchResult) {
 					ex = ex[:room]
 				}
 				e.examples[p][k] = append(e.examples[p][k], ex...)
+			}
+			if len(e.examples[p][k]) >= e.opt.Examples {
+				e.full[p][k].Store(true)
 			}
 		}
 	}
