@@ -318,7 +318,8 @@ func (w *worker) newBatch(seq int) *batchResult {
 		select {
 		case b.out = <-e.outFree:
 		default:
-			b.out = &batchOut{}
+			// a block's verdict lines are its records and a few bytes a row
+			b.out = &batchOut{buf: make([]byte, 0, blockSize+blockSize/4)}
 		}
 	case e.keepRows:
 		select {
@@ -1081,7 +1082,11 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 	// workers, at most cap(slots) blocks are in memory.
 	e.slots = make(chan struct{}, 2*inflight+1)
 	e.rowFree = make(chan *rowBatch, cap(e.slots))
-	e.outFree = make(chan *batchOut, cap(e.slots))
+	// A batch gives its slot back when the merger receives it, before
+	// the batches ahead of it are merged: more than cap(slots) outputs
+	// can be alive, and a free list that holds them all keeps a steady
+	// stream from allocating new ones.
+	e.outFree = make(chan *batchOut, 2*cap(e.slots))
 	work := make(chan func(*worker) *batchResult, inflight)
 	done := make(chan *batchResult, inflight)
 	var wg sync.WaitGroup
