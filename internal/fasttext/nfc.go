@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -150,16 +151,36 @@ func AppendLowerCheck(dst []byte, s string) (out []byte, nfc, valid bool) {
 // valid UTF-8 and in NFC, and warns about bidi controls in it, and reads
 // its bytes once for all four.
 func AppendLowerScan(dst []byte, s string) (out []byte, nfc, valid, invisible bool) {
+	out, _, nfc, valid, invisible = lowerScan(dst, s, false)
+	return out, nfc, valid, invisible
+}
+
+// LowerScanView is AppendLowerScan(dst[:0], s), except that when lowering
+// changes nothing (text in lower case, or in a script without case, such
+// as every Indic one) it returns s itself, as a slice that must not be
+// written (view true), and leaves dst alone: most answers and responses
+// need no copy. Otherwise it returns dst[:0] extended with the lower case
+// (view false), which the caller may keep as its buffer.
+func LowerScanView(dst []byte, s string) (out []byte, view, nfc, valid, invisible bool) {
+	return lowerScan(dst[:0], s, len(s) > 0)
+}
+
+// lowerScan is AppendLowerScan, and LowerScanView when view is set.
+func lowerScan(dst []byte, s string, view bool) (out []byte, isView, nfc, valid, invisible bool) {
 	nfcOnce.Do(buildNFCTables)
 	// Fast path for ASCII and U+0800 to U+0FFF (every Indic script), whose
 	// lower case has the same length: copy s in one go, then lower-case
 	// ASCII letters in place and run the NFC quick check over the Indic
-	// runes. Any other rune hands the rest of s to the general loop.
+	// runes. Any other rune hands the rest of s to the general loop. For
+	// a view, s is read in place until the first capital letter, and
+	// copied from there.
 	base := len(dst)
-	dst = slices.Grow(dst, len(s)+8) // lower-casing rarely changes the length
-	dst = dst[:base+len(s)]
-	o := dst[base:]
-	copy(o, s)
+	var o []byte
+	if view {
+		o = unsafe.Slice(unsafe.StringData(s), len(s)) // read, never written while view
+	} else {
+		dst, o = copyIn(dst, s)
+	}
 	st := nfcState{starter: -1}
 	verdict := nfcYes
 	tab := (*[0x1000]uint16)(nfcTab[:0x1000]) // U+0000 to U+0FFF, without bounds checks
@@ -177,6 +198,10 @@ func AppendLowerScan(dst []byte, s string) (out []byte, nfc, valid, invisible bo
 					// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
 					// upper marks the capitals; adding 0x20 lowers them.
 					if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+						if view {
+							dst, o = copyIn(dst, s)
+							view = false
+						}
 						binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
 					}
 					st.prev, st.starter = 0, rune(s[i+7]) // the check is of s, not its lower case
@@ -184,7 +209,13 @@ func AppendLowerScan(dst []byte, s string) (out []byte, nfc, valid, invisible bo
 					continue
 				}
 			}
-			o[i] = asciiLower[c]
+			if 'A' <= c && c <= 'Z' {
+				if view {
+					dst, o = copyIn(dst, s)
+					view = false
+				}
+				o[i] = c + 'a' - 'A'
+			}
 			invisible = invisible || invisibleASCII(c)
 			st.prev, st.starter = 0, rune(c)
 			i++
@@ -213,9 +244,26 @@ func AppendLowerScan(dst []byte, s string) (out []byte, nfc, valid, invisible bo
 			}
 			continue
 		}
-		return appendLowerCheckFrom(dst[:base+i], s, i, st, verdict, invisible)
+		if view {
+			dst = append(dst, s[:i]...) // s[:i] is its own lower case
+		}
+		out, nfc, valid, invisible = appendLowerCheckFrom(dst[:base+i], s, i, st, verdict, invisible)
+		return out, false, nfc, valid, invisible
 	}
-	return dst, nfcDecide(verdict, s), true, invisible
+	if view {
+		return o, true, nfcDecide(verdict, s), true, invisible
+	}
+	return dst, false, nfcDecide(verdict, s), true, invisible
+}
+
+// copyIn appends s to dst and returns the extended dst and the copy.
+func copyIn(dst []byte, s string) ([]byte, []byte) {
+	base := len(dst)
+	dst = slices.Grow(dst, len(s)+8) // lower-casing rarely changes the length
+	dst = dst[:base+len(s)]
+	o := dst[base:]
+	copy(o, s)
+	return dst, o
 }
 
 // nfcDecide turns the quick check's verdict over s into an answer.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -114,6 +115,22 @@ func FuzzAppendLowerCheck(f *testing.F) {
 		if want := hasInvisibleRef(s); inv != want {
 			t.Fatalf("AppendLowerScan(%+q) says invisible %v, decoding every rune says %v", s, inv, want)
 		}
+		// LowerScanView gives the same answers, and s itself only when
+		// lowering changes nothing; a buffer it did not use is untouched.
+		buf := []byte("unused")
+		v, view, nfc2, valid2, inv2 := LowerScanView(buf, s)
+		if string(v) != string(got[1:]) || nfc2 != nfc || valid2 != valid || inv2 != inv {
+			t.Fatalf("LowerScanView(%+q) = %+q, %v, %v, %v; AppendLowerScan gives %+q, %v, %v, %v", s, v, nfc2, valid2, inv2, got[1:], nfc, valid, inv)
+		}
+		if view && (len(s) == 0 || &v[0] != unsafe.StringData(s) || string(buf) != "unused") {
+			t.Fatalf("LowerScanView(%+q) says view but returns a copy, or wrote its buffer (%q)", s, buf)
+		}
+		if !view && len(s) > 0 && len(v) > 0 && &v[0] == unsafe.StringData(s) {
+			t.Fatalf("LowerScanView(%+q) returns s but says it is not a view", s)
+		}
+		if view != (len(s) > 0 && string(got[1:]) == s && viewRef(s)) {
+			t.Fatalf("LowerScanView(%+q) view = %v", s, view)
+		}
 		if ValidUTF8(s) != utf8.ValidString(s) {
 			t.Fatalf("ValidUTF8(%+q) = %v, utf8.ValidString disagrees", s, !utf8.ValidString(s))
 		}
@@ -137,34 +154,86 @@ func BenchmarkIsNormalStringXText(b *testing.B) {
 }
 
 // BenchmarkAppendLowerCheck lowers every golden answer and response of the
-// embedded sample (English, Hindi and Bengali), as the scoring loop does.
+// embedded sample (English, Hindi and Bengali), or of the first 100,000
+// rows of the file named by $EVALBOOK_BENCH_CSV (the generated file of
+// scripts/bench-score.sh), as the scoring loop does.
 func BenchmarkAppendLowerCheck(b *testing.B) {
-	f, err := os.Open("../../datasets/responses.csv")
+	texts, n := benchColumns(b, "answer", "response")
+	b.SetBytes(int64(n))
+	var buf []byte
+	for b.Loop() {
+		for _, s := range texts {
+			buf, _, _ = AppendLowerCheck(buf[:0], s)
+		}
+	}
+}
+
+// BenchmarkAppendLowerScan is BenchmarkAppendLowerCheck with the
+// invisible-character check, as the scoring loop lowers a response.
+func BenchmarkAppendLowerScan(b *testing.B) {
+	texts, n := benchColumns(b, "answer", "response")
+	b.SetBytes(int64(n))
+	var buf []byte
+	for b.Loop() {
+		for _, s := range texts {
+			buf, _, _, _ = AppendLowerScan(buf[:0], s)
+		}
+	}
+}
+
+// benchColumns reads the named columns of the embedded sample, or of the
+// first 100,000 rows of $EVALBOOK_BENCH_CSV, and returns their values and
+// their total length in bytes.
+func benchColumns(b *testing.B, names ...string) ([]string, int) {
+	path := os.Getenv("EVALBOOK_BENCH_CSV")
+	if path == "" {
+		path = "../../datasets/responses.csv"
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	r := csv.NewReader(f)
+	header, err := r.Read()
 	if err != nil {
 		b.Fatal(err)
 	}
 	var texts []string
 	n := 0
-	for i, h := range rows[0] {
-		if h == "answer" || h == "response" {
-			for _, r := range rows[1:] {
-				texts = append(texts, r[i])
-				n += len(r[i])
+	for rows := 0; rows < 100000; rows++ {
+		rec, err := r.Read()
+		if err != nil {
+			break
+		}
+		for i, h := range header {
+			for _, name := range names {
+				if h == name {
+					texts = append(texts, rec[i])
+					n += len(rec[i])
+				}
 			}
 		}
 	}
-	b.SetBytes(int64(n))
-	var buf []byte
-	for i := 0; i < b.N; i++ {
-		for _, s := range texts {
-			buf, _, _ = AppendLowerCheck(buf[:0], s)
+	return texts, n
+}
+
+// viewRef says when LowerScanView returns s itself: s is not empty, and
+// every character is ASCII other than a capital, or from U+0800 to
+// U+0FFF (the fast path, which leaves those as they are).
+func viewRef(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && (r < 'A' || r > 'Z'):
+		case r >= 0x0800 && r <= 0x0FFF:
+		default:
+			return false
 		}
 	}
+	return true
 }
 
 // hasInvisibleRef is the plain reference for AppendLowerScan's invisible
@@ -201,23 +270,10 @@ func TestAppendLowerScanInvisibleEveryCodePoint(t *testing.T) {
 }
 
 // BenchmarkValidUTF8 validates the question column of the sample set
-// (English, Hindi and Bengali), the unscored text the scoring loop checks.
+// (English, Hindi and Bengali), or of $EVALBOOK_BENCH_CSV (see
+// benchColumns): the unscored text the scoring loop checks.
 func BenchmarkValidUTF8(b *testing.B) {
-	f, err := os.Open("../../datasets/responses.csv")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var qs []string
-	n := 0
-	for _, r := range recs[1:] {
-		qs = append(qs, r[0])
-		n += len(r[0])
-	}
+	qs, n := benchColumns(b, "question")
 	b.SetBytes(int64(n))
 	for b.Loop() {
 		for _, q := range qs {

@@ -327,6 +327,18 @@ func (p *csvParser) parse() (rec record, ok bool, err error) {
 			p.buf = splitCommas(p.buf[:0], raw)
 			return record{fields: p.buf, line: line, raw: raw}, true, nil
 		}
+		if p.quote < p.pos+len(lineText) {
+			// Quotes on this line: most often fields quoted for a comma
+			// inside, opened and closed on the line; quick parses those
+			// and leaves anything else to slow.
+			raw := strings.TrimSuffix(lineText, "\r")
+			if fields, ok := p.quick(raw, p.quote-p.pos); ok {
+				p.pos = next
+				p.line++
+				p.buf = fields
+				return record{fields: fields, line: line, raw: raw}, true, nil
+			}
+		}
 		fields, err := p.slow()
 		if err != nil {
 			return record{}, false, err
@@ -347,6 +359,43 @@ func splitCommas(dst []string, s string) []string {
 		dst = append(dst, s[:i])
 		s = s[i+1:]
 	}
+}
+
+// quick splits raw, a whole line without its line ending that holds a
+// quote at offset q, into fields when every quote on it opens a field
+// (at the line's start or after a comma) and the next quote closes it,
+// followed by a comma or the end of the line: a quoted field without a
+// doubled quote or a line break inside, which is then the text between
+// its quotes (slow would give the same: no "\r\n" can be inside, and no
+// quote to undouble). It reports false for anything else (a field that
+// goes on to the next line, a doubled or stray quote), which slow then
+// parses from the record's start, errors included.
+func (p *csvParser) quick(raw string, q int) ([]string, bool) {
+	buf := p.buf[:0]
+	s := raw
+	for q >= 0 {
+		if q > 0 {
+			if s[q-1] != ',' {
+				return nil, false // a quote inside an unquoted field
+			}
+			buf = splitCommas(buf, s[:q-1])
+		}
+		e := strings.IndexByte(s[q+1:], '"')
+		if e < 0 {
+			return nil, false // the field goes on past the line
+		}
+		buf = append(buf, s[q+1:q+1+e])
+		after := q + 2 + e
+		if after == len(s) {
+			return buf, true
+		}
+		if s[after] != ',' {
+			return nil, false // a doubled quote, or text after the closing one
+		}
+		s = s[after+1:]
+		q = strings.IndexByte(s, '"')
+	}
+	return splitCommas(buf, s), true
 }
 
 // slow parses one record that contains quotes, starting at p.pos.
@@ -400,6 +449,11 @@ func (p *csvParser) slow() ([]string, error) {
 			case t[p.pos] == '\r' && p.pos+1 < len(t) && t[p.pos+1] == '\n':
 				p.pos += 2
 				p.line++
+				return p.buf, nil
+			case t[p.pos] == '\r' && p.pos+1 == len(t):
+				// a carriage return that ends the file: encoding/csv
+				// reads it as a line end
+				p.pos++
 				return p.buf, nil
 			default:
 				return nil, &ParseError{File: p.file, Line: p.line, Column: col(t, lineStart, p.pos),

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evalbook/evalbook/internal/fasttext"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -91,6 +92,7 @@ type batchResult struct {
 	warn     map[string]*results.Warning
 	ids      *idBatch  // the rows' id keys, for the duplicate_ids warning
 	rows     *rowBatch // the batch's scored rows, when rows are wanted
+	out      *batchOut // the batch's verdict lines, when only the verdict file wants rows
 	err      error
 	done     func() // releases the batch's input once merged and written
 }
@@ -105,6 +107,25 @@ type rowBatch struct {
 	fields []string
 	values []float64
 	groups []string
+}
+
+// batchOut holds the verdict file's lines of one batch, encoded by the
+// worker that scored it (engine.encode): the merger writes them in file
+// order without looking at the rows. A row whose record or field is
+// longRecord bytes or more is kept as a row instead (longs, at its
+// offset in buf) and written in place by the verdict writer, not copied.
+type batchOut struct {
+	buf   []byte
+	longs []longRow
+	cells int   // fields guarded against formulas
+	lines []int // the first lines that had one
+}
+
+type longRow struct {
+	at     int // offset in buf where the row goes
+	row    results.Row
+	fields []string // the fields and raw text it is written with (guardRow)
+	raw    string
 }
 
 type rowRec struct {
@@ -126,9 +147,13 @@ type engine struct {
 	combined *acc
 	groups   []map[string]*acc
 	examples [][4][]results.Example
-	warn     map[string]*results.Warning
-	overlap  int           // index of word_overlap in metrics, or -1
-	slots    chan struct{} // see pipeline
+	// full[p][k] is set once examples[p][k] holds opt.Examples: batches
+	// are merged in file order, so a later batch's examples of that kind
+	// would never be used, and workers no longer collect (copy) them.
+	full    [][4]atomic.Bool
+	warn    map[string]*results.Warning
+	overlap int           // index of word_overlap in metrics, or -1
+	slots   chan struct{} // see pipeline
 	// keepRows is set when scored rows are wanted (Options.Verdicts or
 	// Options.Rows): workers then keep each batch's rows, which the
 	// merger hands in file order to the verdict writer and to Rows.
@@ -137,6 +162,13 @@ type engine struct {
 	row      results.Row // handed to Options.Rows, reused
 	vw       *verdictWriter
 	rowFree  chan *rowBatch
+	// encode is set when the verdict file is the only consumer of the
+	// scored rows: workers then encode each batch's verdict lines
+	// (batchOut) instead of keeping its rows, and the merger only writes
+	// them. It spares a copy of every row's fields and moves the
+	// encoding off the merger, which runs one at a time.
+	encode  bool
+	outFree chan *batchOut
 	// fileLanguage is the language named by the file name
 	// (<model>_<language>.csv), used when the file has no language column.
 	fileLanguage string
@@ -166,6 +198,7 @@ func newEngine(file string, opt *Options) *engine {
 	}
 	e.warn = map[string]*results.Warning{}
 	e.keepRows = opt.Verdicts != nil || opt.Rows != nil
+	e.encode = opt.Verdicts != nil && opt.Rows == nil
 	return e
 }
 
@@ -188,6 +221,7 @@ func (e *engine) begin(header []string) error {
 		e.groups[i] = map[string]*acc{}
 	}
 	e.examples = make([][4][]results.Example, len(e.pairs))
+	e.full = make([][4]atomic.Bool, len(e.pairs))
 	if !e.keepRows {
 		return nil
 	}
@@ -232,7 +266,9 @@ type worker struct {
 	gbuf    []byte
 	rbuf    []byte
 	keybuf  []byte
-	buckets []int // per binary metric pair, this row's agreement bucket
+	buckets []int       // per binary metric pair, this row's agreement bucket
+	vrow    results.Row // the row being encoded (encodeRow), reused
+	guard   []string    // scratch for a guarded record (guardRow)
 	// groups caches, per grouping, the accumulators of the current batch
 	// by key: a few string comparisons instead of a map lookup per row,
 	// since a grouping column usually has a handful of values.
@@ -277,7 +313,15 @@ func (w *worker) newBatch(seq int) *batchResult {
 	for i := range b.groups {
 		b.groups[i] = map[string]*acc{}
 	}
-	if e.keepRows {
+	switch {
+	case e.encode:
+		select {
+		case b.out = <-e.outFree:
+		default:
+			// a block's verdict lines are its records and a few bytes a row
+			b.out = &batchOut{buf: make([]byte, 0, blockSize+blockSize/4)}
+		}
+	case e.keepRows:
 		select {
 		case b.rows = <-e.rowFree:
 		default:
@@ -363,14 +407,24 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		w.lastIDs = max(w.lastIDs, len(b.ids.h))
 	}
 	lowered := false
+	var gl, rl []byte // the lower-cased golden answer and response
 	switch {
 	case e.opt.Profile == textnorm.None && w.anyLow:
 		// Lower-case once for every metric that works on lower-cased
 		// text, checking NFC and UTF-8 in the same pass, and for the
 		// response the invisible characters (results.HasInvisible).
-		var gOK, rOK, gValid, rValid, invisible bool
-		w.gl, gOK, gValid = fasttext.AppendLowerCheck(w.gl[:0], golden)
-		w.rl, rOK, rValid, invisible = fasttext.AppendLowerScan(w.rl[:0], response)
+		// Text that lowering leaves as it is (most Indic text) is
+		// scored in place (gl, rl are then views of the fields, only
+		// read); other text is lowered into the worker's buffers.
+		var gOK, rOK, gValid, rValid, invisible, gView, rView bool
+		gl, gView, gOK, gValid, _ = fasttext.LowerScanView(w.gl, golden)
+		rl, rView, rOK, rValid, invisible = fasttext.LowerScanView(w.rl, response)
+		if !gView {
+			w.gl = gl
+		}
+		if !rView {
+			w.rl = rl
+		}
 		if invisible {
 			b.warnLine(results.CodeBidiControls, line) // shown as marks in the HTML report
 		}
@@ -409,6 +463,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	if w.anyLow && !lowered {
 		w.gl = textnorm.AppendLower(w.gl[:0], golden)
 		w.rl = textnorm.AppendLower(w.rl[:0], response)
+		gl, rl = w.gl, w.rl
 	}
 	w.refs = w.refs[:0]
 	if lay.refs >= 0 {
@@ -449,7 +504,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		case w.multi[i] != nil:
 			w.vals[i] = w.multi[i].ScoreRefs(w.refs, response)
 		case w.lowers[i] != nil:
-			w.vals[i] = w.lowers[i].ScoreLower(w.gl, w.rl)
+			w.vals[i] = w.lowers[i].ScoreLower(gl, rl)
 		case w.langs[i] != nil:
 			w.vals[i] = w.langs[i].ScoreLanguage(w.rowLanguage(fields), golden, response)
 		default:
@@ -505,7 +560,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		add(a)
 	}
 	for p, k := range w.buckets {
-		if len(b.examples[p][k]) < e.opt.Examples {
+		if len(b.examples[p][k]) < e.opt.Examples && !e.full[p][k].Load() {
 			ex := results.Example{Line: line, Group: w.keep(firstGroup), Golden: w.keep(fields[lay.answer]), Response: w.keep(fields[lay.response])}
 			if lay.id >= 0 {
 				ex.ID = w.keep(fields[lay.id])
@@ -524,7 +579,38 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			rb.values = append(rb.values, v.Value)
 		}
 	}
+	if b.out != nil {
+		w.encodeRow(b.out, fields, line, raw, blank, emptyGolden)
+	}
 	return true
+}
+
+// encodeRow appends the verdict line of the row just scored to out, as
+// the verdict writer would write it (verdictWriter.add), or keeps the
+// row in out.longs when it is too long to copy.
+func (w *worker) encodeRow(out *batchOut, fields []string, line int, raw string, blank, emptyGolden bool) {
+	e := w.e
+	r := &w.vrow
+	r.Schema, r.Line, r.Fields = e.schema, line, fields
+	r.Values = r.Values[:0]
+	for _, v := range w.vals {
+		r.Values = append(r.Values, v.Value)
+	}
+	r.Matching, r.TotalGolden = 0, 0
+	if e.overlap >= 0 {
+		r.Matching, r.TotalGolden = w.vals[e.overlap].Matching, w.vals[e.overlap].Total
+	}
+	r.Blank, r.EmptyGolden = blank, emptyGolden
+	fields, raw = guardRow(&w.guard, r, raw, e.vw.raw, &out.cells, &out.lines)
+	if len(raw) >= longRecord || longField(fields) {
+		// views of the block, which stays until the batch is written
+		lr := longRow{at: len(out.buf), row: *r, fields: append([]string(nil), fields...), raw: raw}
+		lr.row.Values = append([]float64(nil), r.Values...)
+		lr.row.Fields = nil
+		out.longs = append(out.longs, lr)
+		return
+	}
+	out.buf = appendVerdict(out.buf, r, fields, raw)
 }
 
 // keep returns a string of the record being scored that outlives its
@@ -648,19 +734,14 @@ func (vw *verdictWriter) header() error {
 }
 
 func (vw *verdictWriter) add(r *results.Row, raw string) {
+	fields, raw := guardRow(&vw.guard, r, raw, vw.raw, &vw.cells, &vw.lines)
+	vw.write(r, fields, raw)
+}
+
+// write adds r's verdict line with the given fields and raw text (see
+// guardRow) to the buffer, or writes it out when it is long.
+func (vw *verdictWriter) write(r *results.Row, fields []string, raw string) {
 	b := vw.buf
-	fields := r.Fields
-	if !vw.raw && vw.risky(fields) {
-		vw.guard = append(vw.guard[:0], fields...)
-		n := tabular.GuardRecord(vw.guard)
-		if n > 0 {
-			vw.cells += n
-			if len(vw.lines) < maxWarnLines {
-				vw.lines = append(vw.lines, r.Line)
-			}
-			fields, raw = vw.guard, ""
-		}
-	}
 	if len(raw) >= longRecord && vw.err == nil {
 		// a huge record goes out as it is, not through a copy in buf
 		_, vw.err = vw.w.Write(b)
@@ -681,22 +762,99 @@ func (vw *verdictWriter) add(r *results.Row, raw string) {
 	} else {
 		b = appendCSV(b, fields)
 	}
+	vw.buf = appendVerdictTail(b, r)
+}
+
+// guardRow returns the fields and the raw text r is written with:
+// unless noGuard, a record with a field a spreadsheet would read as a
+// formula is guarded (tabular.GuardRecord, into the scratch *guard) and
+// then encoded again (raw ""), its guarded cells added to *cells and its
+// line to *lines (up to maxWarnLines).
+func guardRow(guard *[]string, r *results.Row, raw string, noGuard bool, cells *int, lines *[]int) ([]string, string) {
+	fields := r.Fields
+	if noGuard || !risky(fields) {
+		return fields, raw
+	}
+	*guard = append((*guard)[:0], fields...)
+	n := tabular.GuardRecord(*guard)
+	if n == 0 {
+		return fields, raw
+	}
+	*cells += n
+	if len(*lines) < maxWarnLines {
+		*lines = append(*lines, r.Line)
+	}
+	return *guard, ""
+}
+
+// appendVerdict appends r's verdict line to b: the record as read (raw)
+// or its fields encoded, then the verdict columns (appendVerdictTail).
+func appendVerdict(b []byte, r *results.Row, fields []string, raw string) []byte {
+	if raw != "" {
+		b = append(b, raw...)
+	} else {
+		b = appendCSV(b, fields)
+	}
+	return appendVerdictTail(b, r)
+}
+
+// appendVerdictTail appends the verdict columns of r and the line end.
+func appendVerdictTail(b []byte, r *results.Row) []byte {
 	for i, v := range r.Values {
 		b = append(b, ',')
-		b = appendValue(b, v, vw.schema.Graded[i])
+		b = appendValue(b, v, r.Schema.Graded[i])
 	}
-	if vw.schema.Words {
+	if r.Schema.Words {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(r.Matching), 10)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(r.TotalGolden), 10)
 	}
-	vw.buf = append(b, ',', bit(r.Blank), ',', bit(r.EmptyGolden), '\n')
+	return append(b, ',', bit(r.Blank), ',', bit(r.EmptyGolden), '\n')
+}
+
+// writeOut writes a batch's verdict lines (batchOut), its long rows
+// through add, and gives the batch back.
+func (e *engine) writeOut(o *batchOut) error {
+	vw := e.vw
+	vw.cells += o.cells
+	for _, l := range o.lines {
+		if len(vw.lines) < maxWarnLines {
+			vw.lines = append(vw.lines, l)
+		}
+	}
+	at := 0
+	for i := range o.longs {
+		lr := &o.longs[i]
+		vw.buf = append(vw.buf, o.buf[at:lr.at]...)
+		vw.write(&lr.row, lr.fields, lr.raw)
+		at = lr.at
+		*lr = longRow{}
+	}
+	var err error
+	if len(o.longs) == 0 {
+		// the usual batch: written as it is, not copied into vw.buf
+		if err = vw.flush(); err == nil && len(o.buf) > 0 {
+			_, err = vw.w.Write(o.buf)
+		}
+	} else {
+		vw.buf = append(vw.buf, o.buf[at:]...)
+		err = vw.flush()
+	}
+	o.buf, o.longs, o.cells, o.lines = o.buf[:0], o.longs[:0], 0, o.lines[:0]
+	if cap(o.buf) > 4*blockSize {
+		o.buf = nil // grown by a batch of long rows: let it go
+	}
+	select {
+	case e.outFree <- o:
+	default:
+	}
+	return err
 }
 
 // risky reports whether a field starts with a byte that may make it a
 // formula (tabular.IsFormulaStart); most records have none.
-func (vw *verdictWriter) risky(fields []string) bool {
+func risky(fields []string) bool {
 	for _, f := range fields {
 		if f != "" && tabular.IsFormulaStart(f[0]) {
 			return true
@@ -892,6 +1050,9 @@ func (e *engine) mergeBatch(b *batchResult) {
 				}
 				e.examples[p][k] = append(e.examples[p][k], ex...)
 			}
+			if len(e.examples[p][k]) >= e.opt.Examples {
+				e.full[p][k].Store(true)
+			}
 		}
 	}
 	for code, w := range b.warn {
@@ -921,6 +1082,11 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 	// workers, at most cap(slots) blocks are in memory.
 	e.slots = make(chan struct{}, 2*inflight+1)
 	e.rowFree = make(chan *rowBatch, cap(e.slots))
+	// A batch gives its slot back when the merger receives it, before
+	// the batches ahead of it are merged: more than cap(slots) outputs
+	// can be alive, and a free list that holds them all keeps a steady
+	// stream from allocating new ones.
+	e.outFree = make(chan *batchOut, 2*cap(e.slots))
 	work := make(chan func(*worker) *batchResult, inflight)
 	done := make(chan *batchResult, inflight)
 	var wg sync.WaitGroup
@@ -974,12 +1140,24 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 						firstErr = err
 					}
 				}
+				if r.out != nil {
+					if err := e.writeOut(r.out); err != nil {
+						firstErr = err
+					}
+				}
 				cancel()
 				break
 			}
 			e.mergeBatch(r)
 			if r.rows != nil {
 				if err := e.deliver(r.rows); err != nil {
+					firstErr = err
+					cancel()
+					break
+				}
+			}
+			if r.out != nil {
+				if err := e.writeOut(r.out); err != nil {
 					firstErr = err
 					cancel()
 					break

@@ -53,7 +53,9 @@ type Scorer interface {
 // A LowerScorer can score from text that was already lower-cased with
 // textnorm.AppendLower, so that a caller running several such metrics
 // lower-cases each row once. ScoreLower(AppendLower(g), AppendLower(r))
-// must equal Score(g, r).
+// must equal Score(g, r). ScoreLower only reads its arguments, which may
+// share memory with strings (text that lowering leaves as it is), and
+// keeps neither.
 type LowerScorer interface {
 	Scorer
 	ScoreLower(golden, response []byte) Verdict
