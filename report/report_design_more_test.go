@@ -28,8 +28,8 @@ func copyPrivate(t *testing.T, dir, src string) string {
 
 // The one report design (issue 27) for the commands that
 // TestReportDesignEveryCommand does not run: score, gate, aa, history,
-// runs show, mc, summarize, probes, calibrate, correct, power and cases
-// coverage. Each page holds what the design promises for its result
+// runs show, mc, summarize, probes, calibrate, correct, power, cases
+// coverage, jury, repeats and irt. Each page holds what the design promises for its result
 // (a headline verdict in plain words, figure cards, the inline SVG chart
 // in its wide and narrow forms, whiskers where the figures have
 // intervals, a grid for a heatmap) and each workbook a Summary sheet and
@@ -59,6 +59,7 @@ func TestReportDesignMoreCommands(t *testing.T) {
 	sResults := copyPrivate(t, private, "../datasets/helpdesk/seed004_results.json")
 	labelled := copyPrivate(t, private, "testdata/correct_labelled.csv")
 	judged := copyPrivate(t, private, "testdata/correct_judged.csv")
+	cp := func(src string) string { return copyPrivate(t, private, src) }
 
 	type design struct {
 		verdict, cards, whiskers, grid bool // on the page
@@ -102,6 +103,15 @@ func TestReportDesignMoreCommands(t *testing.T) {
 		// n = 293.09 per group, so 294 cases. A curve: no whiskers.
 		{"power", []string{"power", "--baseline", "0.7", "--target", "0.8"}, design{verdict: true, cards: true},
 			[]string{"run 294 cases per version"}},
+		// The generic renderer's results (issue 28), so far checked only for a table.
+		{"jury", []string{"jury", "--labels", cp("../pkg/jury/testdata/dawid_skene_table1.csv")}, design{verdict: true, cards: true},
+			[]string{"The most accurate rater is"}},
+		// Items A 3/3, B 2/3, C 1/3, D 0/3: mean (1 + 2/3 + 1/3 + 0)/4 = 50.0%; B and C disagree
+		// within their samples: 2 of 4 flaky. (Its interval is in the verdict, not drawn: no whiskers.)
+		{"repeats", []string{"repeats", "--samples", cp("../pkg/repeats/testdata/hand.csv")}, design{verdict: true, cards: true},
+			[]string{"Mean 50.0%", "2 of 4 items are flaky"}},
+		// LSAT section 6 (Bock and Lieberman 1970): 1,000 subjects, 5 items, one row per answer.
+		{"irt", []string{"irt", "--responses", cp("../pkg/irt/testdata/lsat.csv"), "--points", "15"}, full, []string{"Fitted 5 items over 1,000 subjects"}},
 		{"cases coverage", []string{"cases", "coverage", cases}, design{verdict: true, cards: true, grid: true, colorScale: true},
 			[]string{"1 of 15 cells is empty"}},
 	} {
