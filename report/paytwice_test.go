@@ -251,6 +251,16 @@ func TestEndpointSecretsShownNowhere(t *testing.T) {
 	if tcode != 0 {
 		t.Fatalf("task run: exit %d: %s", tcode, terr)
 	}
+	// The task run asks its server at the path before the query too (the
+	// server answers any path, so a run that succeeds proves nothing).
+	if len(ts.URIs()) == 0 {
+		t.Error("task run: no request reached the server")
+	}
+	for i, uri := range ts.URIs() {
+		if uri != "/v1/completions?api-version=2024-06-01&api-key="+queryKey && uri != "/v1/chat/completions?api-version=2024-06-01&api-key="+queryKey {
+			t.Errorf("task run: request %d went to %q", i, uri)
+		}
+	}
 	shown, _, _ := runCLI(t, "runs", "list", "--json", "--store", db)
 	var files []byte
 	for _, f := range []string{out, cache, details, db, db + "-wal"} {
