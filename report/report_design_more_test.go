@@ -65,11 +65,6 @@ func TestReportDesignMoreCommands(t *testing.T) {
 		verdict, cards, whiskers, grid bool // on the page
 		errBars, colorScale            bool // in the workbook
 	}
-	// The page and the workbook of these still name an input by the path
-	// given (found by this test; left for the lead: the library's titles
-	// and notes carry the path, and the text output and its golden files
-	// show it too). The path check is not made for them.
-	pathLeak := map[string]bool{"probes": true, "correct": true}
 	full := design{verdict: true, cards: true, whiskers: true, errBars: true}
 	for _, tc := range []struct {
 		name     string
@@ -127,7 +122,7 @@ func TestReportDesignMoreCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			page, book := string(b), workbookText(t, x)
-			if !pathLeak[tc.name] && (strings.Contains(page, "private-folder") || strings.Contains(book, "private-folder")) {
+			if strings.Contains(page, "private-folder") || strings.Contains(book, "private-folder") {
 				t.Errorf("the page or the workbook names the input's folder %s", private)
 			}
 			checkDesign(t, page, book, tc.d.verdict, tc.d.cards, tc.d.whiskers, tc.d.grid, tc.d.errBars, tc.d.colorScale)

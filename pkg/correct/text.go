@@ -48,7 +48,7 @@ func (r *Result) Tables() []results.Table {
 	f := results.Float
 	est := results.Table{Title: "Corrected pass rate",
 		Note: fmt.Sprintf("%s corrected with the labels of %s by %s; naive is the judge's own rate, classical the humans' alone; %s%% intervals.",
-			r.Unlabelled, r.Labelled, r.Method, strconv.FormatFloat(100*r.Confidence, 'g', -1, 64)),
+			results.DisplayName(r.Unlabelled), results.DisplayName(r.Labelled), r.Method, strconv.FormatFloat(100*r.Confidence, 'g', -1, 64)),
 		Columns: []results.Column{{Name: "group"}, {Name: "method"}, {Name: "n_labelled", Kind: results.KindNumber},
 			{Name: "n_unlabelled", Kind: results.KindNumber}, {Name: "estimate", Kind: results.KindRate},
 			{Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}}}

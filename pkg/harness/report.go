@@ -324,7 +324,7 @@ func (s *RunReport) Tables() []results.Table {
 		}
 		return results.Float(*v)
 	}
-	m := results.Table{Title: "By plan metric", Note: fmt.Sprintf("%d cases from %s (hash %s)", s.N, s.Cases, s.DatasetHash), Columns: cols("metric"), Rows: [][]string{}}
+	m := results.Table{Title: "By plan metric", Note: fmt.Sprintf("%d cases from %s (hash %s)", s.N, results.DisplayName(s.Cases), s.DatasetHash), Columns: cols("metric"), Rows: [][]string{}}
 	for _, r := range s.Metrics {
 		m.Rows = append(m.Rows, []string{r.Name, strconv.Itoa(r.Passed), strconv.Itoa(r.N), cell(r.Rate)})
 	}

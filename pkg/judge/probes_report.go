@@ -69,7 +69,7 @@ func (r *ProbeReport) Tables() []results.Table {
 	for i, j := range r.Judges {
 		names[i], probes[i] = j.Judge, j.Probes
 	}
-	title := fmt.Sprintf("Bias probes over %s (%s, label set %s), every pair asked in both orders", r.Pairs, countNoun(r.N, "pair", "pairs"), r.LabelSet)
+	title := fmt.Sprintf("Bias probes over %s (%s, label set %s), every pair asked in both orders", results.DisplayName(r.Pairs), countNoun(r.N, "pair", "pairs"), r.LabelSet)
 	return []results.Table{ProbesTable(title, names, probes)}
 }
 

@@ -210,7 +210,7 @@ func (b *book) guidelines(s *Sample) {
 		"Write your name in cell B1 of the Labels sheet, then choose a label for every row from the drop-down (" + strings.Join(Values, ", ") + "). A note is welcome where a label needs a reason.",
 		"Label on your own: do not look at another labeller's workbook. The judge's verdict is not shown, on purpose.",
 		"Do not edit the ids, sort, insert or delete rows: the import checks every id against the export and refuses a workbook whose ids changed, naming the cell.",
-		fmt.Sprintf("%d items from %s, sampled with seed %d%s.", len(s.Items), s.Source, s.Seed, byNote(s.By)),
+		fmt.Sprintf("%d items from %s, sampled with seed %d%s.", len(s.Items), results.DisplayName(s.Source), s.Seed, byNote(s.By)),
 	} {
 		line(ln, wrap)
 	}
@@ -235,7 +235,7 @@ func (b *book) meta(s *Sample) {
 	}{
 		{metaFormatRow, "format", Format},
 		{metaByRow, "by", s.By},
-		{metaSourceRow, "source", s.Source},
+		{metaSourceRow, "source", results.DisplayName(s.Source)},
 		{metaSeedRow, "seed", strconv.FormatUint(s.Seed, 10)},
 		{metaDigestRow, "digest", digest(s.By, s.Items)},
 		{metaItemsRow, "items", strconv.Itoa(len(s.Items))},
