@@ -273,7 +273,7 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 		b.warn(CodeLanguagePartial, withoutLang, fmt.Sprintf("%s no language while %d do, so the board is by task", plural(withoutLang, "sample has", "samples have"), withLang))
 	}
 
-	cells := map[string]map[string][]row{}
+	cells := map[string]map[string]*rowSet{}
 	used := map[string]bool{} // model labels of earlier runs
 	for _, in := range inputs {
 		if err := ctx.Err(); err != nil {
@@ -289,10 +289,15 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 		b.Files = append(b.Files, info)
 		for model, byCol := range rows {
 			if cells[model] == nil {
-				cells[model] = map[string][]row{}
+				cells[model] = map[string]*rowSet{}
 			}
 			for col, rs := range byCol {
-				cells[model][col] = append(cells[model][col], rs...)
+				if have := cells[model][col]; have != nil {
+					have.appendSet(rs)
+					have.clip()
+				} else {
+					cells[model][col] = rs
+				}
 			}
 		}
 	}
@@ -304,7 +309,7 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 // model and column (language or task), and what the Files table says of
 // it. A model an earlier run also holds is named "<model> [<file>]" here,
 // as interop.ResponsesFS names it.
-func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo, map[string]map[string][]row, error) {
+func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo, map[string]map[string]*rowSet, error) {
 	r := in.Run
 	base := path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
 	base = strings.TrimSuffix(base, path.Ext(base))
@@ -333,7 +338,7 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 		labels[name] = l
 		return l, nil
 	}
-	out := map[string]map[string][]row{}
+	out := map[string]map[string]*rowSet{}
 	cols := map[string]bool{}
 	n := 0
 	for i := range r.Samples {
@@ -357,9 +362,14 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 			lang, rw.domain = s.Language, b.id(s.Task)
 		}
 		if out[model] == nil {
-			out[model] = map[string][]row{}
+			out[model] = map[string]*rowSet{}
 		}
-		out[model][lang] = append(out[model][lang], rw)
+		rs := out[model][lang]
+		if rs == nil {
+			rs = &rowSet{}
+			out[model][lang] = rs
+		}
+		rs.add(rw)
 		cols[lang] = true
 		n++
 	}
@@ -394,14 +404,8 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 	}
 	for model, byCol := range out {
 		for col, rs := range byCol {
-			seen := map[uint32]bool{}
-			dups := 0
-			for _, x := range rs {
-				if seen[x.key] {
-					dups++
-				}
-				seen[x.key] = true
-			}
+			rs.clip()
+			dups := duplicates(rs.keys)
 			if dups > 0 {
 				b.warn(CodeDuplicateQuestion, dups, fmt.Sprintf("%s: model %q, %s %q: %s an item (%s); the paired test uses the first",
 					in.name(), model, b.Axis, col, plural(dups, "sample repeats", "samples repeat"), b.Settings.PairKey))
