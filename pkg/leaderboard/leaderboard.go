@@ -131,6 +131,9 @@ type Input struct {
 	// per-sample values (DiscoverDir). A board's inputs are all runs or
 	// all response files.
 	Run *interop.Run
+	// stream, set by DiscoverDir, reads Run's samples from its file
+	// when Build needs them: Run then holds none.
+	stream *runStream
 }
 
 // name is the file's name on the board.
