@@ -13,7 +13,7 @@
 #   v1, v2s   verdict files of 1M rows (genresponses seeds 1 and 2, scored by
 #             OLD with exact_substring; v2s shuffled), 221 MB each
 #   lb/       20 response files x 50,000 rows (genresponses seeds 1-20), m01_hi.csv ...
-#   lbh/      two harness outputs: links to lm and lm2
+#   lbh/      two harness outputs: lm and lm2 again (hard links)
 #   pairs     1M items x 2 raters (genlabels); units 1M x 3 raters, 10% missing
 #   r10k      10,000 responses (genresponses seed 3)
 # Cases, each run once per binary under GNU time (peak RSS does not depend on load):
@@ -75,9 +75,9 @@ if [ ! -d "$d/lb" ]; then
   for i in $(seq -w 1 20); do "$d/genr" -rows 50000 -seed $((10#$i)) -out "$d/lb/m${i}_hi.csv"; done
 fi
 if [ ! -d "$d/lbh" ]; then
-  mkdir -p "$d/lbh"
-  ln -s ../lm "$d/lbh/run-a"
-  ln -s ../lm2 "$d/lbh/run-b"
+  mkdir -p "$d/lbh/run-a/bench__model" "$d/lbh/run-b/bench__model2"
+  ln "$d"/lm/bench__model/* "$d/lbh/run-a/bench__model/"
+  ln "$d"/lm2/bench__model2/* "$d/lbh/run-b/bench__model2/"
 fi
 [ -f "$d/pairs.csv" ] || "$d/genl" -seed 1 -rows 1000000 -out "$d/pairs.csv"
 [ -f "$d/units.csv" ] || "$d/genl" -seed 1 -rows 1000000 -raters 3 -agree 0.9 -missing 0.1 -out "$d/units.csv"

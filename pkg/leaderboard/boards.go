@@ -69,6 +69,7 @@ type runStream struct {
 func streamInput(ctx context.Context, path string, opt interop.Options) (Input, error) {
 	prof := interop.NewProfile("")
 	o := opt
+	o.NoText = true // the profile needs the metrics alone
 	o.Each = func(s *interop.Sample) error {
 		prof.Add(s)
 		return nil
