@@ -17,6 +17,8 @@
 #   compare-by       the same with --by group, a big group value
 #   agree-label      evalbook agree --labels F --raters a,b --id id (big label of rater a)
 #   agree-id         the same, a big id
+#   compare-lmeval   evalbook compare OLD/ NEW/ (two lm-eval output folders, a big response
+#                    in one sample of each)
 #
 # For each it prints the peak RSS, the RSS above its tiny baseline and that
 # excess divided by the field's size (issue 17's target: below 3). It is a
@@ -74,6 +76,21 @@ gen() {
   done
   { printf 'id,a,b\n1,"'; cat "$big"; printf '",yes\n2,no,no\n3,yes,yes\n'; } >"$dir/agree-label-$tag.csv"
   { printf 'id,a,b\n"'; cat "$big"; printf '",yes,yes\n2,no,no\n3,yes,no\n'; } >"$dir/agree-id-$tag.csv"
+  for v in old new; do
+    local acc=1.0 ld=$dir/lmeval-$v-$tag/org__model
+    [ $v = new ] && acc=0.0
+    rm -rf "$dir/lmeval-$v-$tag"; mkdir -p "$ld"
+    printf '{"results": {"t": {"alias": "t", "acc,none": 0.5}}, "configs": {"t": {}}, "versions": {"t": 1}, "model_name": "org/model"}' \
+      >"$ld/results_2026-12-01T10-00-00.000000.json"
+    {
+      printf '{"doc_id": 0, "doc": {"q": "What is it?"}, "target": "42", "arguments": {}, "resps": [], "filtered_resps": ["'
+      cat "$big"
+      printf '"], "filter": "none", "metrics": ["acc"], "doc_hash": "h0", "prompt_hash": "p", "target_hash": "t", "acc": %s}\n' $acc
+      for i in 1 2; do
+        printf '{"doc_id": %d, "doc": {"q": "Two?"}, "target": "2", "arguments": {}, "resps": [], "filtered_resps": ["2"], "filter": "none", "metrics": ["acc"], "doc_hash": "h%d", "prompt_hash": "p", "target_hash": "t", "acc": %d.0}\n' $i $i $((i % 2))
+      done
+    } >"$ld/samples_t_2026-12-01T10-00-00.000000.jsonl"
+  done
   rm -f "$big"
 }
 
@@ -86,6 +103,7 @@ args() {
     compare-id | compare-other) cmd=($bin compare --old "$dir/$c-old-$t.csv" --new "$dir/$c-new-$t.csv" --metric exact_match) ;;
     compare-by) cmd=($bin compare --old "$dir/$c-old-$t.csv" --new "$dir/$c-new-$t.csv" --metric exact_match --by group) ;;
     agree-label | agree-id) cmd=($bin agree --labels "$dir/$c-$t.csv" --raters a,b --id id) ;;
+    compare-lmeval) cmd=($bin compare "$dir/lmeval-old-$t" "$dir/lmeval-new-$t") ;;
   esac
 }
 
@@ -107,7 +125,7 @@ measure() {
   wall=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 }
 
-cases="score-csv score-jsonl compare-id compare-other compare-by agree-label agree-id"
+cases="score-csv score-jsonl compare-id compare-other compare-by agree-label agree-id compare-lmeval"
 echo "generating the tiny baseline files"
 gen 0 tiny
 declare -A base
@@ -130,7 +148,7 @@ for s in $sizes; do
     printf '%-14s %4s MB %10s %10s %8s %7s\n' "$c" "$s" "$(mb "$rss")" "$(mb "$above")" \
       "$(awk -v a="$above" -v s="$s" 'BEGIN { printf "%.2fx", a * 1024 / (s * 1e6) }')" "$wall"
   done
-  [ -n "${KEEP:-}" ] || rm -f "$dir"/*-"$s".csv "$dir"/*-"$s".jsonl
+  [ -n "${KEEP:-}" ] || rm -rf "$dir"/*-"$s".csv "$dir"/*-"$s".jsonl "$dir"/lmeval-*-"$s"
 done
 echo
 echo "baselines (tiny files, peak MB):$(for c in $cases; do [ -n "${base[$c]:-}" ] && printf ' %s %s' "$c" "$(mb "${base[$c]}")"; done)"

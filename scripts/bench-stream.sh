@@ -8,9 +8,12 @@
 #
 # Data (generated with internal/tools, the same bytes every time):
 #   lm        an lm-eval output of 330,000 samples (genlmeval; 347 MB)
+#   lm2       the same samples shuffled, acc and acc_norm swapped (another
+#             run of the same documents in another order, 49% flipped)
 #   v1, v2s   verdict files of 1M rows (genresponses seeds 1 and 2, scored by
 #             OLD with exact_substring; v2s shuffled), 221 MB each
 #   lb/       20 response files x 50,000 rows (genresponses seeds 1-20), m01_hi.csv ...
+#   lbh/      two harness outputs: lm and lm2 again (hard links)
 #   pairs     1M items x 2 raters (genlabels); units 1M x 3 raters, 10% missing
 #   r10k      10,000 responses (genresponses seed 3)
 # Cases, each run once per binary under GNU time (peak RSS does not depend on load):
@@ -18,7 +21,9 @@
 #   import-record             import lm --record --store a new store
 #   import-csv|jsonl|parquet  import lm --out rows.EXT
 #   compare-1M                compare --old v1 --new v2s --metric exact_substring --json
+#   compare-lmeval            compare lm lm2 --json (two harness outputs, paired by doc_hash)
 #   leaderboard-1M            leaderboard --dir lb --json
+#   leaderboard-lmeval        leaderboard --dir lbh --json (two lm-eval runs of 330,000 samples)
 #   agree-kappa-json          agree --labels pairs --raters r1,r2 --id id --json
 #   alpha-1Mx3-json           agree --labels units --raters r1,r2,r3 --id id --metric alpha --level ordinal --json
 #   store-rerun               score --responses r10k --record into a new store 11 times: bytes a row
@@ -50,6 +55,13 @@ go build -o "$d/genr" ./internal/tools/genresponses
 go build -o "$d/genl" ./internal/tools/genlabels
 go build -o "$d/genlm" ./internal/tools/genlmeval
 [ -d "$d/lm" ] || "$d/genlm" -rows 330000 -out "$d/lm"
+if [ ! -d "$d/lm2" ]; then
+  mkdir -p "$d/lm2/bench__model2"
+  cp "$d"/lm/bench__model/results_*.json "$d/lm2/bench__model2/"
+  shuf --random-source=<(yes) "$d"/lm/bench__model/samples_*.jsonl |
+    sed -E 's/"acc": ([0-9.]+), "acc_norm": ([0-9.]+)\}$/"acc": \2, "acc_norm": \1}/' \
+      >"$d/lm2/bench__model2/samples_mmlu_hi_2026-12-01T10-00-00.000000.jsonl"
+fi
 if [ ! -f "$d/v2s.csv" ]; then
   "$d/genr" -rows 1000000 -seed 1 -out "$d/r1.csv"
   "$d/genr" -rows 1000000 -seed 2 -out "$d/r2.csv"
@@ -62,6 +74,11 @@ if [ ! -d "$d/lb" ]; then
   mkdir -p "$d/lb"
   for i in $(seq -w 1 20); do "$d/genr" -rows 50000 -seed $((10#$i)) -out "$d/lb/m${i}_hi.csv"; done
 fi
+if [ ! -d "$d/lbh" ]; then
+  mkdir -p "$d/lbh/run-a/bench__model" "$d/lbh/run-b/bench__model2"
+  ln "$d"/lm/bench__model/* "$d/lbh/run-a/bench__model/"
+  ln "$d"/lm2/bench__model2/* "$d/lbh/run-b/bench__model2/"
+fi
 [ -f "$d/pairs.csv" ] || "$d/genl" -seed 1 -rows 1000000 -out "$d/pairs.csv"
 [ -f "$d/units.csv" ] || "$d/genl" -seed 1 -rows 1000000 -raters 3 -agree 0.9 -missing 0.1 -out "$d/units.csv"
 [ -f "$d/r10k.csv" ] || "$d/genr" -rows 10000 -seed 3 -out "$d/r10k.csv"
@@ -73,7 +90,9 @@ cases=(
   "import-jsonl|import $d/lm --out OUT/rows.jsonl"
   "import-parquet|import $d/lm --out OUT/rows.parquet"
   "compare-1M|compare --old $d/v1.csv --new $d/v2s.csv --metric exact_substring --json"
+  "compare-lmeval|compare $d/lm $d/lm2 --json"
   "leaderboard-1M|leaderboard --dir $d/lb --json"
+  "leaderboard-lmeval|leaderboard --dir $d/lbh --json"
   "agree-kappa-json|agree --labels $d/pairs.csv --raters r1,r2 --id id --json"
   "alpha-1Mx3-json|agree --labels $d/units.csv --raters r1,r2,r3 --id id --metric alpha --level ordinal --json"
 )

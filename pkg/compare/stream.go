@@ -44,7 +44,8 @@ func newKeyHasher() *keyHasher {
 }
 
 // sum hashes the key fields, each after its length, so ("a,b", "") and
-// ("a", ",b") differ.
+// ("a", ",b") differ; sumString hashes the same bytes given as strings
+// alike.
 func (k *keyHasher) sum(fields [][]byte) keyHash {
 	for i := range k.h {
 		k.h[i].Reset()
@@ -52,6 +53,18 @@ func (k *keyHasher) sum(fields [][]byte) keyHash {
 			binary.LittleEndian.PutUint64(k.len[:], uint64(len(f)))
 			k.h[i].Write(k.len[:])
 			k.h[i].Write(f)
+		}
+	}
+	return keyHash{k.h[0].Sum64(), k.h[1].Sum64()}
+}
+
+func (k *keyHasher) sumString(fields []string) keyHash {
+	for i := range k.h {
+		k.h[i].Reset()
+		for _, f := range fields {
+			binary.LittleEndian.PutUint64(k.len[:], uint64(len(f)))
+			k.h[i].Write(k.len[:])
+			k.h[i].WriteString(f)
 		}
 	}
 	return keyHash{k.h[0].Sum64(), k.h[1].Sum64()}
@@ -216,32 +229,12 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 		}
 		opt.Metric = m
 	}
-	hasher := newKeyHasher()
-	groupIDs := map[string]int32{}
-	var groupNames []string
-	intern := func(g []byte) int32 {
-		if id, ok := groupIDs[string(g)]; ok {
-			return id
-		}
-		id, name := int32(len(groupNames)), string(g) // one copy for both
-		groupNames = append(groupNames, name)
-		groupIDs[name] = id
-		return id
-	}
-
+	p := NewPairing(opt.By != "")
 	// The new file: an index from key to row, each row's outcome and group.
 	src, err := openStream(newPath, opt)
 	if err != nil {
 		return nil, err
 	}
-	// A sorted slice, not a map: 24 bytes a row.
-	type entry struct {
-		k   keyHash
-		row int32
-	}
-	var idx []entry
-	var newV []byte
-	var newG []int32
 	for {
 		v, g, ok, err := src.next()
 		if err != nil {
@@ -251,38 +244,14 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 		if !ok {
 			break
 		}
-		if len(newV) >= 1<<31-1 {
+		if p.AddNew(p.Key(src.fields...), v, g) != nil {
 			src.close()
 			return nil, errSlowPath
 		}
-		idx = append(idx, entry{hasher.sum(src.fields), int32(len(newV))})
-		newV = append(newV, v)
-		if src.by >= 0 {
-			newG = append(newG, intern(g))
-		}
 	}
 	src.close()
-	if len(newV) == 0 {
-		return nil, errSlowPath
-	}
-	cmpKey := func(a, b keyHash) int {
-		if c := cmp.Compare(a[0], b[0]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a[1], b[1])
-	}
-	slices.SortFunc(idx, func(a, b entry) int { return cmpKey(a.k, b.k) })
-	for i := 1; i < len(idx); i++ {
-		if idx[i].k == idx[i-1].k {
-			return nil, errSlowPath // a key twice in new
-		}
-	}
-	lookup := func(k keyHash) (int32, bool) {
-		i, found := slices.BinarySearchFunc(idx, k, func(e entry, k keyHash) int { return cmpKey(e.k, k) })
-		if !found {
-			return 0, false
-		}
-		return idx[i].row, true
+	if p.Seal() != nil {
+		return nil, errSlowPath // no rows, or a key twice in new
 	}
 
 	// The old file, streamed against the index in its own order.
@@ -290,17 +259,13 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 		return nil, err
 	}
 	defer src.close()
-	used := make([]bool, len(newV))
-	o := make([]float64, 0, len(newV))
-	nw := make([]float64, 0, len(newV))
-	var groups []string
-	if opt.By != "" {
-		groups = make([]string, 0, len(newV))
+	show := func() string {
+		parts := make([]string, len(src.fields))
+		for i, f := range src.fields {
+			parts[i] = string(f)
+		}
+		return strings.Join(parts, "/")
 	}
-	// The keys of the cases that flipped, in the old file's order: the
-	// only keys the result shows.
-	var flipAt []int
-	var flipKeys []string
 	for {
 		v, g, ok, err := src.next()
 		if err != nil {
@@ -309,31 +274,9 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 		if !ok {
 			break
 		}
-		j, found := lookup(hasher.sum(src.fields))
-		if !found || used[j] {
-			return nil, errSlowPath // a key only in old, or twice in old
+		if p.AddOld(p.Key(src.fields...), v, g, show) != nil {
+			return nil, errSlowPath // a key only in old, or twice in old, or in another group
 		}
-		used[j] = true
-		if opt.By != "" {
-			id, ok := groupIDs[string(g)]
-			if !ok || id != newG[j] {
-				return nil, errSlowPath
-			}
-			groups = append(groups, groupNames[id])
-		}
-		if v != newV[j] {
-			parts := make([]string, len(src.fields))
-			for i, f := range src.fields {
-				parts[i] = string(f)
-			}
-			flipAt = append(flipAt, len(o))
-			flipKeys = append(flipKeys, strings.Join(parts, "/"))
-		}
-		o = append(o, float64(v))
-		nw = append(nw, float64(newV[j]))
-	}
-	if len(o) != len(newV) {
-		return nil, errSlowPath // a key only in new
 	}
 	oldName, newName := results.DisplayName(oldPath), results.DisplayName(newPath)
 	if oldName == newName {
@@ -345,9 +288,176 @@ func filesStream(oldPath, newPath string, opt Options) (*results.Comparison, err
 	if opt.NewName == "" {
 		opt.NewName = newName
 	}
-	idx = nil // the index is done with: let the statistics have the memory
+	c, err := p.Compare(opt)
+	if err != nil {
+		return nil, errSlowPath // a key only in new
+	}
+	return c, nil
+}
+
+// ErrNotPaired is matched by every error of a Pairing: a key twice in a
+// version, a key in one version only, a case whose group differs, a
+// version with no cases, too many cases. It says no more: the caller
+// reads the versions whole to say what and where.
+var ErrNotPaired = errors.New("compare: the versions do not pair")
+
+// Pairing pairs two versions' 0/1 outcomes by key in bounded memory,
+// whatever the order of the cases in each: every case of the new version
+// is added first (AddNew) and kept as 128 bits of hash of its key, its
+// outcome and its group (about 29 bytes); Seal sorts them; then every
+// case of the old version, in its own order, is matched against them
+// (AddOld), which keeps the two outcomes and the group of each and the
+// key of a case only when it flipped, the one key the result shows.
+// Compare then gives what Versions gives of the same cases in the old
+// version's order. Files pairs CSV files with it; pkg/interop pairs
+// harness outputs read a sample at a time.
+type Pairing struct {
+	hasher     *keyHasher
+	grouped    bool
+	groupIDs   map[string]int32
+	groupNames []string
+	idx        []pairEntry
+	newV       []byte
+	newG       []int32
+	sealed     bool
+	used       []bool
+	old, new   []float64
+	groups     []string
+	flipAt     []int
+	flipKeys   []string
+}
+
+type pairEntry struct {
+	k   keyHash
+	row int32
+}
+
+// PairKey is the hash of a case's key (Pairing.Key, Pairing.KeyString).
+type PairKey = keyHash
+
+// NewPairing is an empty pairing; grouped says every case has a group
+// (Options.By) that must be the same in both versions.
+func NewPairing(grouped bool) *Pairing {
+	return &Pairing{hasher: newKeyHasher(), grouped: grouped, groupIDs: map[string]int32{}}
+}
+
+// Key hashes a case's key fields, each after its length, so ("a,b", "")
+// and ("a", ",b") differ.
+func (p *Pairing) Key(fields ...[]byte) PairKey { return p.hasher.sum(fields) }
+
+// KeyString is Key of fields given as strings: the same hash for the
+// same bytes.
+func (p *Pairing) KeyString(fields ...string) PairKey { return p.hasher.sumString(fields) }
+
+func (p *Pairing) intern(g []byte) int32 {
+	if id, ok := p.groupIDs[string(g)]; ok {
+		return id
+	}
+	id, name := int32(len(p.groupNames)), string(g) // one copy for both
+	p.groupNames = append(p.groupNames, name)
+	p.groupIDs[name] = id
+	return id
+}
+
+// AddNew adds a case of the new version: its key, its outcome (0 or 1)
+// and its group (ignored unless grouped).
+func (p *Pairing) AddNew(k PairKey, outcome byte, group []byte) error {
+	if p.sealed || outcome > 1 || len(p.newV) >= 1<<31-1 {
+		return ErrNotPaired
+	}
+	p.idx = append(p.idx, pairEntry{k, int32(len(p.newV))})
+	p.newV = append(p.newV, outcome)
+	if p.grouped {
+		p.newG = append(p.newG, p.intern(group))
+	}
+	return nil
+}
+
+func cmpKey(a, b keyHash) int {
+	if c := cmp.Compare(a[0], b[0]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a[1], b[1])
+}
+
+// Seal ends the new version: an error when it has no case or a key twice.
+func (p *Pairing) Seal() error {
+	if len(p.newV) == 0 {
+		return ErrNotPaired
+	}
+	slices.SortFunc(p.idx, func(a, b pairEntry) int { return cmpKey(a.k, b.k) })
+	for i := 1; i < len(p.idx); i++ {
+		if p.idx[i].k == p.idx[i-1].k {
+			return ErrNotPaired
+		}
+	}
+	p.sealed = true
+	p.used = make([]bool, len(p.newV))
+	p.old = make([]float64, 0, len(p.newV))
+	p.new = make([]float64, 0, len(p.newV))
+	if p.grouped {
+		p.groups = make([]string, 0, len(p.newV))
+	}
+	return nil
+}
+
+// AddOld pairs a case of the old version with its twin in the new one;
+// show gives the key as the result names it, asked only when the
+// outcome flipped. An error when the key is not in the new version, was
+// paired before, or its group differs.
+func (p *Pairing) AddOld(k PairKey, outcome byte, group []byte, show func() string) error {
+	if !p.sealed || outcome > 1 {
+		return ErrNotPaired
+	}
+	i, found := slices.BinarySearchFunc(p.idx, k, func(e pairEntry, k keyHash) int { return cmpKey(e.k, k) })
+	if !found {
+		return ErrNotPaired
+	}
+	j := p.idx[i].row
+	if p.used[j] {
+		return ErrNotPaired
+	}
+	p.used[j] = true
+	if p.grouped {
+		id, ok := p.groupIDs[string(group)]
+		if !ok || id != p.newG[j] {
+			return ErrNotPaired
+		}
+		p.groups = append(p.groups, p.groupNames[id])
+	}
+	if outcome != p.newV[j] {
+		p.flipAt = append(p.flipAt, len(p.old))
+		p.flipKeys = append(p.flipKeys, show())
+	}
+	p.old = append(p.old, float64(outcome))
+	p.new = append(p.new, float64(p.newV[j]))
+	return nil
+}
+
+// Compare compares the paired cases, in the old version's order, as
+// Versions does (opt names the versions, the metric and the grouping):
+// an error when a case of the new version was not paired.
+func (p *Pairing) Compare(opt Options) (*results.Comparison, error) {
+	if !p.sealed || len(p.old) != len(p.newV) {
+		return nil, ErrNotPaired
+	}
+	opt = opt.WithDefaults()
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if p.grouped && opt.By == "" {
+		opt.By = "group"
+	}
+	if opt.OldName == "" {
+		opt.OldName = "old"
+	}
+	if opt.NewName == "" {
+		opt.NewName = "new"
+	}
+	p.idx, p.used = nil, nil // done with: let the statistics have the memory
+	flipAt, flipKeys := p.flipAt, p.flipKeys
 	return versionsKeyed(func(i int) string {
 		k, _ := slices.BinarySearch(flipAt, i)
 		return flipKeys[k]
-	}, o, nw, groups, opt), nil
+	}, p.old, p.new, p.groups, opt), nil
 }

@@ -316,6 +316,9 @@ type Options struct {
 	// NoText leaves Prompt, Response, Golden and the hashes empty
 	// (faster, smaller), for when only metric values are needed.
 	NoText bool
+	// Hashes, with NoText, still reads each sample's DocHash (lm-eval's
+	// doc_hash), which pairs documents across runs (Compare).
+	Hashes bool
 	// DropDuplicates leaves out a sample read before (the same model,
 	// task, sample id, epoch and metric names: lm-eval's doc_id under one
 	// filter, inspect's id and epoch, a ZIP member twice, a batch

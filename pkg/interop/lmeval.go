@@ -469,7 +469,7 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 				s.SampleID = string(v)
 			}
 		case "doc_hash":
-			if !opt.NoText {
+			if !opt.NoText || opt.Hashes {
 				s.DocHash = text(v)
 			}
 		case "prompt_hash":

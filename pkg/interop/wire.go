@@ -3,6 +3,7 @@ package interop
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -106,25 +107,80 @@ func DefaultMetric(a, b *Run) (string, error) {
 // with several it prefers lm-eval's acc,none, then exact_match under a
 // filter, then pass; else an error listing them.
 func DefaultMetricOf(runs []*Run) (string, error) {
-	if len(runs) == 0 {
+	ps := make([]*Profile, len(runs))
+	for i, r := range runs {
+		ps[i] = ProfileOf(r)
+	}
+	return DefaultMetricOfProfiles(ps)
+}
+
+// Profile is what DefaultMetricOf and MetricNames need of a run's
+// samples, gathered a sample at a time (Add) so that a run read with
+// Options.Each need not be held: its metric names and which of them
+// have values that are all 0 or 1 (NaN aside).
+type Profile struct {
+	Source   string // the run's Source, which errors name
+	names    map[string]bool
+	has, bad map[string]bool
+}
+
+// NewProfile is the empty profile of the run at source.
+func NewProfile(source string) *Profile {
+	return &Profile{Source: source, names: map[string]bool{}, has: map[string]bool{}, bad: map[string]bool{}}
+}
+
+// ProfileOf is the profile of a run's Samples.
+func ProfileOf(r *Run) *Profile {
+	p := NewProfile(r.Source)
+	for i := range r.Samples {
+		p.Add(&r.Samples[i])
+	}
+	return p
+}
+
+// Add takes one sample's metrics into the profile.
+func (p *Profile) Add(s *Sample) {
+	for _, m := range s.Metrics {
+		if !p.names[m.Name] {
+			p.names[strings.Clone(m.Name)] = true // a streamed sample's strings may be reused
+		}
+		switch {
+		case math.IsNaN(m.Value):
+		case m.Value != 0 && m.Value != 1:
+			if !p.bad[m.Name] {
+				p.bad[strings.Clone(m.Name)] = true
+			}
+		default:
+			if !p.has[m.Name] {
+				p.has[strings.Clone(m.Name)] = true
+			}
+		}
+	}
+}
+
+// MetricNames lists the metrics the samples carry, sorted (as
+// Run.MetricNames).
+func (p *Profile) MetricNames() []string {
+	out := make([]string, 0, len(p.names))
+	for k := range p.names {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DefaultMetricOfProfiles is DefaultMetricOf of the runs profiled.
+func DefaultMetricOfProfiles(ps []*Profile) (string, error) {
+	if len(ps) == 0 {
 		return "", fmt.Errorf("no runs")
 	}
 	var common map[string]bool
-	for _, r := range runs {
-		has, bad := map[string]bool{}, map[string]bool{}
-		for i := range r.Samples {
-			for _, m := range r.Samples[i].Metrics {
-				switch {
-				case math.IsNaN(m.Value):
-				case m.Value != 0 && m.Value != 1:
-					bad[m.Name] = true
-				default:
-					has[m.Name] = true
-				}
+	for _, p := range ps {
+		has := map[string]bool{}
+		for k := range p.has {
+			if !p.bad[k] {
+				has[k] = true
 			}
-		}
-		for k := range bad {
-			delete(has, k)
 		}
 		if common == nil {
 			common = has
@@ -146,8 +202,8 @@ func DefaultMetricOf(runs []*Run) (string, error) {
 		return both[0], nil
 	case len(both) == 0:
 		var all []string
-		for _, r := range runs {
-			all = append(all, r.Source+": "+strings.Join(r.MetricNames(), ", "))
+		for _, p := range ps {
+			all = append(all, p.Source+": "+strings.Join(p.MetricNames(), ", "))
 		}
 		return "", fmt.Errorf("the runs share no metric whose values are all 0 or 1 (%s): name one with --metric", strings.Join(all, "; "))
 	}
@@ -277,7 +333,14 @@ func LabelsCSV(w io.Writer, run *Run, metrics []string) (int, error) {
 // picks the metric (DefaultMetric when ""), opt.By defaults to "task", and
 // the versions are named by the paths' display names (the whole paths
 // when those are alike, as runs/a/out and runs/b/out are).
+//
+// The runs are read a sample at a time, in memory that grows by some
+// tens of bytes a document (compareStream); runs that do not pair are
+// read whole again for the error.
 func Compare(ctx context.Context, oldPath, newPath string, opt compare.Options, ropt Options) (*results.Comparison, error) {
+	if res, err := compareStream(ctx, oldPath, newPath, opt, ropt); !errors.Is(err, errWhole) {
+		return res, err
+	}
 	p, err := PairedFiles(ctx, oldPath, newPath, opt.Metric, ropt)
 	if err != nil {
 		return nil, err

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/sample"
 )
 
 // DiscoverDir finds the inputs of a board in dir: harness outputs
@@ -19,16 +22,108 @@ import (
 // harness outputs in skipped; or, when dir holds none, evalbook's own
 // <model>_<language> response files (Discover). Build ranks the runs by
 // the harness's own per-sample values.
+//
+// The runs are read a sample at a time and not held: each Input's Run
+// has what the harness files say of the run (its source, model, files,
+// warnings; Count samples) and no Samples, and Build reads the samples
+// again from the file, keeping per sample only what the board needs
+// (a key, a value, a blank flag).
 func DiscoverDir(ctx context.Context, dir string) (inputs []Input, skipped []string, err error) {
-	runs, skipped, err := interop.ReadDir(ctx, dir, interop.Options{})
-	if errors.Is(err, interop.ErrUnknownFormat) {
-		inputs, err = Discover(dir)
-		return inputs, nil, err
-	}
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	return RunInputs(runs), skipped, nil
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if _, ok := interop.Harness(p, ""); !ok {
+			skipped = append(skipped, e.Name())
+			continue
+		}
+		in, err := streamInput(ctx, p, interop.Options{})
+		if errors.Is(err, interop.ErrUnknownFormat) { // as interop.ReadDir's error
+			inputs, err = Discover(dir)
+			return inputs, nil, err
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		inputs = append(inputs, in)
+	}
+	if len(inputs) == 0 { // as interop.ReadDir: no harness output, so response files
+		inputs, err = Discover(dir)
+		return inputs, nil, err
+	}
+	return inputs, skipped, nil
+}
+
+// runStream reads a run's samples again from its file (DiscoverDir).
+type runStream struct {
+	path string
+	opt  interop.Options
+	prof *interop.Profile
+}
+
+// streamInput reads the harness output at path a sample at a time for
+// what the metric names need (interop.Profile) and returns it as an
+// Input whose samples Build reads again.
+func streamInput(ctx context.Context, path string, opt interop.Options) (Input, error) {
+	prof := interop.NewProfile("")
+	o := opt
+	o.NoText = true // the profile needs the metrics alone
+	o.Each = func(s *interop.Sample) error {
+		prof.Add(s)
+		return nil
+	}
+	r, err := interop.Read(ctx, path, o)
+	if err != nil {
+		return Input{}, err
+	}
+	prof.Source = r.Source
+	return Input{Path: r.Source, Model: r.Model, Run: r, stream: &runStream{path: path, opt: opt, prof: prof}}, nil
+}
+
+// profile is what the run's samples say of its metrics.
+func (in Input) profile() *interop.Profile {
+	if in.stream != nil {
+		return in.stream.prof
+	}
+	return interop.ProfileOf(in.Run)
+}
+
+// eachSample gives f every sample of the run, in file order: from
+// Run.Samples, or read again from the file a sample at a time (without
+// the texts when noText), valid only during the call. An error of f
+// stops and is returned as it is.
+func (in Input) eachSample(ctx context.Context, noText bool, f func(s *sample.Sample) error) error {
+	if in.stream == nil {
+		for i := range in.Run.Samples {
+			if err := f(&in.Run.Samples[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var ferr error
+	o := in.stream.opt
+	o.NoText, o.Hashes = noText, true
+	o.Each = func(s *interop.Sample) error {
+		ferr = f(s)
+		return ferr
+	}
+	_, err := interop.Read(ctx, in.stream.path, o)
+	if ferr != nil {
+		return ferr
+	}
+	return err
+}
+
+// fullRun is the run with its samples and their texts: Run, or read
+// whole again from the file.
+func (in Input) fullRun(ctx context.Context) (*interop.Run, error) {
+	if in.stream == nil {
+		return in.Run, nil
+	}
+	return interop.Read(ctx, in.stream.path, in.stream.opt)
 }
 
 // RunInputs makes harness outputs read by pkg/interop the inputs of a

@@ -55,7 +55,7 @@ func ResolveMetric(inputs []Input, name string, rescore bool) (metric string, re
 	if len(runs) == 0 {
 		return "", false, fmt.Errorf("no harness outputs")
 	}
-	known := harnessMetrics(runs)
+	known := harnessMetrics(inputs)
 	if rescore {
 		if name == "" {
 			return score.Default[0], true, nil
@@ -67,7 +67,13 @@ func ResolveMetric(inputs []Input, name string, rescore bool) (metric string, re
 		return m.ID, true, nil
 	}
 	if name == "" {
-		m, err := interop.DefaultMetricOf(runs)
+		var ps []*interop.Profile
+		for _, in := range inputs {
+			if in.Run != nil {
+				ps = append(ps, in.profile())
+			}
+		}
+		m, err := interop.DefaultMetricOfProfiles(ps)
 		return m, false, err
 	}
 	if slices.Contains(known, name) {
@@ -97,7 +103,7 @@ func ResolveMetric(inputs []Input, name string, rescore bool) (metric string, re
 // the longest run of items that joins to a metric of the harness outputs
 // among inputs is one name, any other item a name of its own.
 func SplitMetrics(list string, inputs []Input) []string {
-	known := harnessMetrics(runsOf(inputs))
+	known := harnessMetrics(inputs)
 	items := strings.Split(list, ",")
 	for i := range items {
 		items[i] = strings.TrimSpace(items[i])
@@ -129,11 +135,15 @@ func runsOf(inputs []Input) []*interop.Run {
 	return runs
 }
 
-// harnessMetrics lists the metrics the runs' samples carry, sorted.
-func harnessMetrics(runs []*interop.Run) []string {
+// harnessMetrics lists the metrics the samples of the inputs' runs
+// carry, sorted.
+func harnessMetrics(inputs []Input) []string {
 	var all []string
-	for _, r := range runs {
-		for _, m := range r.MetricNames() {
+	for _, in := range inputs {
+		if in.Run == nil {
+			continue
+		}
+		for _, m := range in.profile().MetricNames() {
 			if !slices.Contains(all, m) {
 				all = append(all, m)
 			}
@@ -171,7 +181,9 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 		def                     *sample.Def
 		tasksWith, tasksWithout []string
 	)
-	for _, in := range inputs {
+	// empty[i]: input i has no value of metric (NaN aside).
+	empty := make([]bool, len(inputs))
+	for i, in := range inputs {
 		r := in.Run
 		if !slices.Contains(formats, r.Format) {
 			formats = append(formats, r.Format)
@@ -182,24 +194,25 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 				def = &d
 			}
 		}
-		for i := range r.Samples {
-			s := &r.Samples[i]
+		empty[i] = true
+		err := in.eachSample(ctx, true, func(s *sample.Sample) error {
 			v, ok := s.Value(metric)
 			if !ok {
 				if !slices.Contains(tasksWithout, s.Task) {
-					tasksWithout = append(tasksWithout, s.Task)
+					tasksWithout = append(tasksWithout, strings.Clone(s.Task))
 				}
-				continue
+				return nil
 			}
 			if !slices.Contains(tasksWith, s.Task) {
-				tasksWith = append(tasksWith, s.Task)
+				tasksWith = append(tasksWith, strings.Clone(s.Task))
 			}
 			if math.IsNaN(v) {
 				nan++
-				continue
+				return nil
 			}
+			empty[i] = false
 			if math.IsInf(v, 0) || v < 0 || v > 1 {
-				return nil, fmt.Errorf("%s: sample %q of task %q: %s is %v; a board ranks values in [0, 1] (name another metric)", where(s, r), s.SampleID, s.Task, metric, v)
+				return fmt.Errorf("%s: sample %q of task %q: %s is %v; a board ranks values in [0, 1] (name another metric)", where(s, r), s.SampleID, s.Task, metric, v)
 			}
 			anyValue = true
 			graded = graded || v != 0 && v != 1
@@ -209,10 +222,14 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 				withoutLang++
 			}
 			allHashed = allHashed && s.DocHash != ""
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	if !anyValue {
-		return nil, fmt.Errorf("no sample has a value of %s (the runs carry %s)", metric, strings.Join(harnessMetrics(runsOf(inputs)), ", "))
+		return nil, fmt.Errorf("no sample has a value of %s (the runs carry %s)", metric, strings.Join(harnessMetrics(inputs), ", "))
 	}
 	d := sample.Def{Name: metric, By: sample.ByHarness, Source: strings.Join(formats, ", "), Graded: graded}
 	if def != nil {
@@ -255,15 +272,15 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 		b.warn(CodeTasksLeftOut, len(left), fmt.Sprintf("%s no value of %s and %s not on this board: %s; each board ranks one metric",
 			plural(len(left), "task has", "tasks have"), metric, map[bool]string{true: "is", false: "are"}[len(left) == 1], strings.Join(left, ", ")))
 	}
-	var empty []string
-	for _, in := range inputs {
-		if !slices.ContainsFunc(in.Run.Samples, func(s sample.Sample) bool { v, ok := s.Value(metric); return ok && !math.IsNaN(v) }) {
-			empty = append(empty, in.name())
+	var none []string
+	for i, in := range inputs {
+		if empty[i] {
+			none = append(none, in.name())
 		}
 	}
-	if len(empty) > 0 {
-		b.warn(CodeRunsLeftOut, len(empty), fmt.Sprintf("%s no value of %s and %s not on this board: %s",
-			plural(len(empty), "harness output has", "harness outputs have"), metric, map[bool]string{true: "is", false: "are"}[len(empty) == 1], strings.Join(empty, ", ")))
+	if len(none) > 0 {
+		b.warn(CodeRunsLeftOut, len(none), fmt.Sprintf("%s no value of %s and %s not on this board: %s",
+			plural(len(none), "harness output has", "harness outputs have"), metric, map[bool]string{true: "is", false: "are"}[len(none) == 1], strings.Join(none, ", ")))
 	}
 	if nan > 0 {
 		b.warn(CodeSamplesWithoutValue, nan, fmt.Sprintf("%s no value of %s (NaN: a failed call or an unscored sample) and %s left out of %s cells",
@@ -273,7 +290,7 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 		b.warn(CodeLanguagePartial, withoutLang, fmt.Sprintf("%s no language while %d do, so the board is by task", plural(withoutLang, "sample has", "samples have"), withLang))
 	}
 
-	cells := map[string]map[string][]row{}
+	cells := map[string]map[string]*rowSet{}
 	used := map[string]bool{} // model labels of earlier runs
 	for _, in := range inputs {
 		if err := ctx.Err(); err != nil {
@@ -282,17 +299,22 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 		if opt.Progress != nil {
 			opt.Progress(in.Path)
 		}
-		info, rows, err := runRows(in, metric, b, used)
+		info, rows, err := runRows(ctx, in, metric, b, used)
 		if err != nil {
 			return nil, err
 		}
 		b.Files = append(b.Files, info)
 		for model, byCol := range rows {
 			if cells[model] == nil {
-				cells[model] = map[string][]row{}
+				cells[model] = map[string]*rowSet{}
 			}
 			for col, rs := range byCol {
-				cells[model][col] = append(cells[model][col], rs...)
+				if have := cells[model][col]; have != nil {
+					have.appendSet(rs)
+					have.clip()
+				} else {
+					cells[model][col] = rs
+				}
 			}
 		}
 	}
@@ -304,7 +326,7 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 // model and column (language or task), and what the Files table says of
 // it. A model an earlier run also holds is named "<model> [<file>]" here,
 // as interop.ResponsesFS names it.
-func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo, map[string]map[string][]row, error) {
+func runRows(ctx context.Context, in Input, metric string, b *Board, used map[string]bool) (FileInfo, map[string]map[string]*rowSet, error) {
 	r := in.Run
 	base := path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
 	base = strings.TrimSuffix(base, path.Ext(base))
@@ -323,6 +345,7 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 		if l, ok := labels[name]; ok {
 			return l, nil
 		}
+		name = strings.Clone(name) // a streamed sample's strings may be reused
 		l := name
 		if used[l] {
 			l += " [" + base + "]"
@@ -333,18 +356,17 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 		labels[name] = l
 		return l, nil
 	}
-	out := map[string]map[string][]row{}
+	out := map[string]map[string]*rowSet{}
 	cols := map[string]bool{}
 	n := 0
-	for i := range r.Samples {
-		s := &r.Samples[i]
+	err := in.eachSample(ctx, false, func(s *sample.Sample) error {
 		v, ok := s.Value(metric)
 		if !ok || math.IsNaN(v) {
-			continue
+			return nil
 		}
 		model, err := label(s)
 		if err != nil {
-			return FileInfo{}, nil, err
+			return err
 		}
 		rw := row{value: v, blank: s.HasResponse && strings.TrimSpace(s.Response) == ""}
 		id := s.SampleID
@@ -357,11 +379,21 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 			lang, rw.domain = s.Language, b.id(s.Task)
 		}
 		if out[model] == nil {
-			out[model] = map[string][]row{}
+			out[model] = map[string]*rowSet{}
 		}
-		out[model][lang] = append(out[model][lang], rw)
-		cols[lang] = true
+		rs := out[model][lang]
+		if rs == nil {
+			lang = strings.Clone(lang)
+			rs = &rowSet{}
+			out[model][lang] = rs
+			cols[lang] = true
+		}
+		rs.add(rw)
 		n++
+		return nil
+	})
+	if err != nil {
+		return FileInfo{}, nil, err
 	}
 	for _, l := range labels {
 		used[l] = true
@@ -394,14 +426,8 @@ func runRows(in Input, metric string, b *Board, used map[string]bool) (FileInfo,
 	}
 	for model, byCol := range out {
 		for col, rs := range byCol {
-			seen := map[uint32]bool{}
-			dups := 0
-			for _, x := range rs {
-				if seen[x.key] {
-					dups++
-				}
-				seen[x.key] = true
-			}
+			rs.clip()
+			dups := duplicates(rs.keys)
 			if dups > 0 {
 				b.warn(CodeDuplicateQuestion, dups, fmt.Sprintf("%s: model %q, %s %q: %s an item (%s); the paired test uses the first",
 					in.name(), model, b.Axis, col, plural(dups, "sample repeats", "samples repeat"), b.Settings.PairKey))
@@ -427,7 +453,17 @@ func where(s *sample.Sample, r *interop.Run) string {
 // re-score: its metric says evalbook computed it, and a warning names the
 // harnesses' own metrics.
 func rescoreRuns(ctx context.Context, inputs []Input, metric string, opt Options) (*Board, error) {
-	runs := runsOf(inputs)
+	var runs []*interop.Run
+	for _, in := range inputs {
+		if in.Run == nil {
+			continue
+		}
+		r, err := in.fullRun(ctx) // the responses are what is scored
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
 	fsys, err := interop.ResponsesFS(runs)
 	if err != nil {
 		return nil, err
@@ -454,7 +490,7 @@ func rescoreRuns(ctx context.Context, inputs []Input, metric string, opt Options
 		advice = rescoreAdvice
 	}
 	msg := fmt.Sprintf("this board is a re-score: the responses of the %s outputs were scored with evalbook's %s, not ranked by the harness's own per-sample metrics", strings.Join(formats, ", "), metric)
-	if own := harnessMetrics(runs); len(own) > 0 {
+	if own := harnessMetrics(inputs); len(own) > 0 {
 		msg += fmt.Sprintf(" (%s); %s", strings.Join(own, ", "), advice)
 	}
 	b.Warnings = append([]results.Warning{{Code: interop.CodeRescored, Message: msg}}, b.Warnings...)

@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/bits"
 	"os"
 	"path"
 	"path/filepath"
@@ -130,6 +131,9 @@ type Input struct {
 	// per-sample values (DiscoverDir). A board's inputs are all runs or
 	// all response files.
 	Run *interop.Run
+	// stream, set by DiscoverDir, reads Run's samples from its file
+	// when Build needs them: Run then holds none.
+	stream *runStream
 }
 
 // name is the file's name on the board.
@@ -388,10 +392,11 @@ type FileInfo struct {
 }
 
 // row is one scored row of one file, under its model and language (the
-// cells map): a million rows of a board are held as these, 24 bytes
-// each, so it keeps nothing else. key and domain are ids of the board's
-// strings (Board.id, Board.name), one string for every file that has
-// them; a corpus-level metric's statistics are in Board.corpus.
+// cells map), as a rowSet stores and hands it out: a million rows of a
+// board are held in rowSets, about 8 bytes each, so it keeps nothing
+// else. key and domain are ids of the board's strings (Board.id,
+// Board.name), one string for every file that has them; a corpus-level
+// metric's statistics are in Board.corpus.
 type row struct {
 	key    uint32 // question id, else question text
 	domain uint32
@@ -453,7 +458,7 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 		b.Settings.Interval = "wilson"
 	}
 	// cells[model][language] holds the rows, in file order.
-	cells := map[string]map[string][]row{}
+	cells := map[string]map[string]*rowSet{}
 	for _, in := range inputs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -468,12 +473,13 @@ func Build(ctx context.Context, inputs []Input, opt Options) (*Board, error) {
 		b.Files = append(b.Files, info)
 		for model, byLang := range rows {
 			if cells[model] == nil {
-				cells[model] = map[string][]row{}
+				cells[model] = map[string]*rowSet{}
 			}
 			for lang, rs := range byLang {
-				if len(cells[model][lang]) > 0 {
-					b.warn(CodeMerged, len(rs), fmt.Sprintf("model %q, language %q comes from more than one file; their rows are pooled", model, lang))
-					cells[model][lang] = append(cells[model][lang], rs...)
+				if have := cells[model][lang]; have.len() > 0 {
+					b.warn(CodeMerged, rs.len(), fmt.Sprintf("model %q, language %q comes from more than one file; their rows are pooled", model, lang))
+					have.appendSet(rs)
+					have.clip()
 				} else {
 					cells[model][lang] = rs // not copied: a file's rows are held once
 				}
@@ -521,7 +527,7 @@ func (b *Board) warn(code string, count int, msg string) {
 }
 
 // assemble computes the cells, leaders and domain figures.
-func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt Options) {
+func (b *Board) assemble(cells map[string]map[string]*rowSet, m *score.Metric, opt Options) {
 	langSet := map[string]bool{}
 	for model, byLang := range cells {
 		b.Models = append(b.Models, model)
@@ -548,11 +554,9 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 			if !ok {
 				continue
 			}
-			c := Cell{Model: model, Language: lang, N: len(rs)}
-			for _, r := range rs {
-				if r.blank {
-					c.Blank++
-				}
+			c := Cell{Model: model, Language: lang, N: rs.len()}
+			for _, w := range rs.blanks {
+				c.Blank += bits.OnesCount64(w)
 			}
 			var iv stats.Interval
 			c.Value, iv = b.aggregate(rs, m, opt)
@@ -593,8 +597,8 @@ func (b *Board) assemble(cells map[string]map[string][]row, m *score.Metric, opt
 }
 
 // aggregate returns a cell's value and interval.
-func (b *Board) aggregate(rs []row, m *score.Metric, opt Options) (float64, stats.Interval) {
-	n := len(rs)
+func (b *Board) aggregate(rs *rowSet, m *score.Metric, opt Options) (float64, stats.Interval) {
+	n := rs.len()
 	if n == 0 {
 		return 0, stats.Interval{Warnings: []stats.Warning{{Code: stats.CodeNoData, Message: "a cell with no rows"}}}
 	}
@@ -604,15 +608,17 @@ func (b *Board) aggregate(rs []row, m *score.Metric, opt Options) (float64, stat
 			return v, stats.Interval{Lo: v, Hi: v, Method: "none"}
 		}
 		st := make([]float64, 0, n*m.Corpus.NStats)
-		for i := range rs {
-			st = append(st, b.rowStats(&rs[i])...)
+		for i := range n {
+			r := rs.at(i)
+			st = append(st, b.rowStats(&r)...)
 		}
 		return v, stats.BootstrapStatistic(st, m.Corpus.NStats, m.Corpus.Final, opt.Resamples, opt.Confidence, opt.Seed)
 	}
 	sum, sumsq := 0.0, 0.0
-	for _, r := range rs {
-		sum += r.value
-		sumsq += r.value * r.value
+	for i := range n {
+		v := rs.value(i)
+		sum += v
+		sumsq += v * v
 	}
 	mean := sum / float64(n)
 	if !m.Graded {
@@ -623,10 +629,11 @@ func (b *Board) aggregate(rs []row, m *score.Metric, opt Options) (float64, stat
 }
 
 // corpusValue is Final of the statistics summed over rs.
-func (b *Board) corpusValue(rs []row, def *score.CorpusDef) float64 {
+func (b *Board) corpusValue(rs *rowSet, def *score.CorpusDef) float64 {
 	sums := make([]float64, def.NStats)
-	for i := range rs {
-		for j, v := range b.rowStats(&rs[i]) {
+	for i := range rs.len() {
+		r := rs.at(i)
+		for j, v := range b.rowStats(&r) {
 			sums[j] += v
 		}
 	}
@@ -635,7 +642,7 @@ func (b *Board) corpusValue(rs []row, def *score.CorpusDef) float64 {
 
 // leader finds the best and runner-up cells of a language and tests the
 // lead on the questions both answered.
-func leader(lang string, cs []Cell, cells map[string]map[string][]row, alpha float64) (Leader, bool) {
+func leader(lang string, cs []Cell, cells map[string]map[string]*rowSet, alpha float64) (Leader, bool) {
 	if len(cs) < 2 {
 		return Leader{}, false
 	}
@@ -668,9 +675,9 @@ func leader(lang string, cs []Cell, cells map[string]map[string][]row, alpha flo
 	return ld, true
 }
 
-func allBinary(rs []row) bool {
-	for _, r := range rs {
-		if r.value != 0 && r.value != 1 {
+func allBinary(rs *rowSet) bool {
+	for i := range rs.len() {
+		if v := rs.value(i); v != 0 && v != 1 {
 			return false
 		}
 	}
@@ -678,11 +685,11 @@ func allBinary(rs []row) bool {
 }
 
 // byKey maps question keys to row values, keeping the first of duplicates.
-func byKey(rs []row) map[uint32]float64 {
-	m := make(map[uint32]float64, len(rs))
-	for _, r := range rs {
-		if _, dup := m[r.key]; !dup {
-			m[r.key] = r.value
+func byKey(rs *rowSet) map[uint32]float64 {
+	m := make(map[uint32]float64, rs.len())
+	for i := range rs.len() {
+		if _, dup := m[rs.keys[i]]; !dup {
+			m[rs.keys[i]] = rs.value(i)
 		}
 	}
 	return m
@@ -691,7 +698,7 @@ func byKey(rs []row) map[uint32]float64 {
 // domains fills the per-domain figures: each model's value per domain
 // and language (no intervals: domains are small). The rows are summed
 // where they lie, in their order, as aggregate sums a cell's.
-func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt Options) {
+func (b *Board) domains(cells map[string]map[string]*rowSet, m *score.Metric, opt Options) {
 	type k struct{ domain, lang, model string }
 	type sum struct {
 		n     int
@@ -701,8 +708,8 @@ func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt 
 	groups := map[k]*sum{}
 	for model, byLang := range cells {
 		for lang, rs := range byLang {
-			for i := range rs {
-				r := &rs[i]
+			for i := range rs.len() {
+				r := rs.at(i)
 				key := k{b.name(r.domain), lang, model}
 				g := groups[key]
 				if g == nil {
@@ -714,7 +721,7 @@ func (b *Board) domains(cells map[string]map[string][]row, m *score.Metric, opt 
 				}
 				g.n++
 				g.value += r.value
-				for j, v := range b.rowStats(r) {
+				for j, v := range b.rowStats(&r) {
 					g.stats[j] += v
 				}
 			}

@@ -3,6 +3,7 @@ package leaderboard
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"sort"
 	"strings"
@@ -110,7 +111,7 @@ func rankResamples(opt Options, m *score.Metric) int {
 type sliceBoot struct {
 	keys  []string
 	sums  [][]float64 // [model][item]
-	cnts  [][]float64 // [model][item]
+	cnts  [][]float64 // [model][item]; nil for a model of a row-level metric with one row on every item (full)
 	stats [][]float64 // [model][item*k + s], corpus metrics
 	def   *score.CorpusDef
 	full  []bool // the model has exactly one row on every item
@@ -122,11 +123,11 @@ type sliceBoot struct {
 	total int
 }
 
-func (b *Board) newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
+func (b *Board) newSliceBoot(rows []*rowSet, def *score.CorpusDef) *sliceBoot {
 	idx := map[uint32]int{}
 	for _, rs := range rows {
-		for _, r := range rs {
-			idx[r.key] = 0
+		for _, k := range rs.keys {
+			idx[k] = 0
 		}
 	}
 	sb := &sliceBoot{def: def}
@@ -146,7 +147,8 @@ func (b *Board) newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
 		if def != nil {
 			st = make([]float64, n*def.NStats)
 		}
-		for _, r := range rs {
+		for x := range rs.len() {
+			r := rs.at(x)
 			i := idx[r.key]
 			s[i] += r.value
 			c[i]++
@@ -161,6 +163,9 @@ func (b *Board) newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
 				break
 			}
 		}
+		if full && def == nil {
+			c = nil // every count is 1
+		}
 		sb.sums, sb.cnts, sb.stats, sb.full = append(sb.sums, s), append(sb.cnts, c), append(sb.stats, st), append(sb.full, full)
 	}
 	sb.total = n
@@ -170,26 +175,58 @@ func (b *Board) newSliceBoot(rows [][]row, def *score.CorpusDef) *sliceBoot {
 	return sb
 }
 
+// cnt is model m's row count on item i.
+func (sb *sliceBoot) cnt(m, i int) float64 {
+	if sb.cnts[m] == nil {
+		return 1
+	}
+	return sb.cnts[m][i]
+}
+
 // group merges the items whose sum and count agree for every model, when
 // that at least halves their number (stats.RankOptions.Multiplicity).
+// Items are found alike through a hash of their figures and then
+// compared figure by figure, so two items are merged only when equal.
 func (sb *sliceBoot) group() {
 	n := sb.total
-	idx := map[string]int{}
-	var first, mult []int
-	key := make([]byte, 0, 16*len(sb.sums))
-	for i := range n {
-		key = key[:0]
-		for m := range sb.sums {
-			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(sb.sums[m][i]))
-			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(sb.cnts[m][i]))
+	models := len(sb.sums)
+	same := func(i, j int) bool {
+		for m := range models {
+			if math.Float64bits(sb.sums[m][i]) != math.Float64bits(sb.sums[m][j]) ||
+				math.Float64bits(sb.cnt(m, i)) != math.Float64bits(sb.cnt(m, j)) {
+				return false
+			}
 		}
-		g, ok := idx[string(key)]
-		if !ok {
+		return true
+	}
+	var h maphash.Hash
+	h.SetSeed(groupSeed)
+	var buf [16]byte
+	head := map[uint64]int32{} // hash -> 1 + the newest group with it
+	var first, mult []int
+	var next []int32 // group -> 1 + the previous group with its hash
+	for i := range n {
+		h.Reset()
+		for m := range models {
+			binary.LittleEndian.PutUint64(buf[:8], math.Float64bits(sb.sums[m][i]))
+			binary.LittleEndian.PutUint64(buf[8:], math.Float64bits(sb.cnt(m, i)))
+			h.Write(buf[:])
+		}
+		k := h.Sum64()
+		g := -1
+		for at := head[k]; at != 0; at = next[at-1] {
+			if same(first[at-1], i) {
+				g = int(at - 1)
+				break
+			}
+		}
+		if g < 0 {
 			if len(first) >= n/2 {
 				return
 			}
 			g = len(first)
-			idx[string(key)] = g
+			next = append(next, head[k])
+			head[k] = int32(g + 1)
 			first = append(first, i)
 			mult = append(mult, 0)
 		}
@@ -198,12 +235,18 @@ func (sb *sliceBoot) group() {
 	for m := range sb.sums {
 		s, c := make([]float64, len(first)), make([]float64, len(first))
 		for g, i := range first {
-			s[g], c[g] = sb.sums[m][i], sb.cnts[m][i]
+			s[g], c[g] = sb.sums[m][i], sb.cnt(m, i)
 		}
 		sb.sums[m], sb.cnts[m] = s, c
+		if sb.full[m] {
+			sb.cnts[m] = nil
+		}
 	}
 	sb.mult = mult
 }
+
+// groupSeed seeds the hash group uses: any seed groups alike.
+var groupSeed = maphash.MakeSeed()
 
 // score is the model's value on a replicate (stats.ItemScorer).
 func (sb *sliceBoot) score(m int, w []int32) float64 {
@@ -255,9 +298,9 @@ func (sb *sliceBoot) bootstrap(point []float64, opt Options, m *score.Metric) st
 // rankLanguage gives the cells of one language (cs, in model order)
 // their rank, rank interval and tier, and the language its tier tests
 // and signal-to-noise ratio.
-func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string][]row, m *score.Metric, opt Options) {
+func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string]*rowSet, m *score.Metric, opt Options) {
 	point := make([]float64, len(cs))
-	rows := make([][]row, len(cs))
+	rows := make([]*rowSet, len(cs))
 	for i, c := range cs {
 		point[i] = c.Value
 		rows[i] = cells[c.Model][lang]
@@ -318,7 +361,7 @@ func (b *Board) rankLanguage(lang string, cs []Cell, cells map[string]map[string
 
 // domainSNR adds the signal-to-noise ratio of every domain of every
 // language with two or more models.
-func (b *Board) domainSNR(cells map[string]map[string][]row, m *score.Metric, opt Options) {
+func (b *Board) domainSNR(cells map[string]map[string]*rowSet, m *score.Metric, opt Options) {
 	if rankResamples(opt, m) == 0 {
 		return
 	}
@@ -339,16 +382,17 @@ func (b *Board) domainSNR(cells map[string]map[string][]row, m *score.Metric, op
 		return order[i].domain < order[j].domain
 	})
 	for _, k := range order {
-		var rows [][]row
+		var rows []*rowSet
 		var point []float64
 		for _, model := range b.Models {
-			var rs []row
-			for _, r := range cells[model][k.lang] {
-				if b.name(r.domain) == k.domain {
-					rs = append(rs, r)
+			rs := &rowSet{}
+			all := cells[model][k.lang]
+			for i := range all.len() {
+				if b.name(all.domains[i]) == k.domain {
+					rs.add(all.at(i))
 				}
 			}
-			if len(rs) == 0 {
+			if rs.len() == 0 {
 				continue
 			}
 			rows = append(rows, rs)

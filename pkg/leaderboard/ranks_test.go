@@ -177,12 +177,19 @@ func TestSliceBootIsTheCell(t *testing.T) {
 				}
 			}
 		}
-		sb := b.newSliceBoot(rows, m.Corpus)
+		sets := make([]*rowSet, len(rows))
+		for i, rs := range rows {
+			sets[i] = &rowSet{}
+			for _, r := range rs {
+				sets[i].add(r)
+			}
+		}
+		sb := b.newSliceBoot(sets, m.Corpus)
 		if len(sb.keys) != 3 {
 			t.Fatalf("keys %v", sb.keys)
 		}
 		ones := []int32{1, 1, 1}
-		for i, rs := range rows {
+		for i, rs := range sets {
 			want, _ := b.aggregate(rs, m, Options{Confidence: 0.95})
 			if got := sb.score(i, ones); math.Abs(got-want) > 1e-12 {
 				t.Errorf("%s model %d: scorer %v, cell %v", id, i, got, want)

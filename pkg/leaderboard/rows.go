@@ -14,7 +14,7 @@ import (
 
 // scoreFile scores one file with pkg/qa and returns its rows by model
 // and language, taken from the scored rows as qa hands them out.
-func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *Board) (FileInfo, map[string]map[string][]row, error) {
+func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *Board) (FileInfo, map[string]map[string]*rowSet, error) {
 	cols := opt.Columns
 	d := qa.DefaultColumns
 	for _, f := range []struct {
@@ -32,7 +32,7 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	if m.Corpus != nil {
 		cs = m.Corpus.New()
 	}
-	out := map[string]map[string][]row{}
+	out := map[string]map[string]*rowSet{}
 	langs := map[string]bool{}
 	sources := map[string]int{}
 	var disagree, guessed, unknown int
@@ -119,9 +119,14 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 			model = keep(strings.TrimSpace(f[iM]))
 		}
 		if out[model] == nil {
-			out[model] = map[string][]row{}
+			out[model] = map[string]*rowSet{}
 		}
-		out[model][lang] = append(out[model][lang], rw)
+		rs := out[model][lang]
+		if rs == nil {
+			rs = &rowSet{}
+			out[model][lang] = rs
+		}
+		rs.add(rw)
 		langs[lang] = true
 		return nil
 	}
@@ -165,18 +170,8 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 	}
 	for model, byLang := range out {
 		for lang, rs := range byLang {
-			if cap(rs) > len(rs)+len(rs)/16 { // the board holds them: no room to grow
-				rs = slices.Clone(rs)
-				byLang[lang] = rs
-			}
-			seen := map[uint32]bool{}
-			dups := 0
-			for _, r := range rs {
-				if seen[r.key] {
-					dups++
-				}
-				seen[r.key] = true
-			}
+			rs.clip()
+			dups := duplicates(rs.keys)
 			if dups > 0 {
 				b.warn(CodeDuplicateQuestion, dups, fmt.Sprintf("%s: model %q, language %q: %s a question id "+
 					"(or question text); the paired test uses the first", in.name(), model, lang, plural(dups, "row repeats", "rows repeat")))
@@ -188,3 +183,16 @@ func scoreFile(ctx context.Context, in Input, m *score.Metric, opt Options, b *B
 
 // rowsHave is "1 row has" or "n rows have".
 func rowsHave(n int) string { return plural(n, "row has", "rows have") }
+
+// duplicates counts the keys that repeat an earlier one.
+func duplicates(keys []uint32) int {
+	seen := make(map[uint32]struct{}, len(keys))
+	dups := 0
+	for _, k := range keys {
+		if _, ok := seen[k]; ok {
+			dups++
+		}
+		seen[k] = struct{}{}
+	}
+	return dups
+}
