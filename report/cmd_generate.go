@@ -105,11 +105,7 @@ func runGenerate(e *cli.Env) error {
 		return err
 	}
 	res.Out = *out
-	ph, err := templatesHash(*prompts)
-	if err == nil {
-		err = rec.Generate(e, res, ph)
-	}
-	if err != nil {
+	if err := rec.Generate(e, res, tpl.FileHash); err != nil {
 		return err
 	}
 	if *asJSON {

@@ -126,7 +126,7 @@ var rules = []rule{
 	// pkg/tabular (its ParseError), calls through pkg/llm, intervals and
 	// pass@k/maj@k from pkg/stats, warnings and tables from pkg/results.
 	// tasks -> score: every metric a task reports is the registry's.
-	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results", "pkg/score", "pkg/interop", "pkg/sample"}},
+	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results", "pkg/score", "pkg/interop", "pkg/sample", "pkg/repeats"}}, // tasks -> repeats: Repeats, the repeated-samples analysis of generative details
 	// The tiny bigram model behind a loopback server (its own, or llmtest's for tests) for pkg/tasks' tests, examples and notebook 10.
 	{pkg: "pkg/tasks/tasktest", core: true, allow: []string{"internal/llmtest"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
