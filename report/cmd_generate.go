@@ -47,28 +47,9 @@ func runGenerate(e *cli.Env) error {
 	if cf.MaxTokens < 0 || *limit < 0 {
 		return cli.Usagef("generate: --max-tokens and --limit must not be negative")
 	}
-	fixedLang := ""
-	if *language != "" {
-		l, ok := textnorm.ParseLanguage(*language)
-		if !ok {
-			return cli.Usagef("generate: unknown --language %q", *language)
-		}
-		fixedLang = l
-	}
-	data, name, err := cli.ReadOrSample(*prompts, datasets.Leaderboard, datasets.GeneratePromptsName)
+	tpl, qs, err := readGenerateInputs(*prompts, *dataset, *language, *limit)
 	if err != nil {
 		return err
-	}
-	tpl, err := generate.ReadTemplates(data, name)
-	if err != nil {
-		return err
-	}
-	qs, err := generate.ReadQuestionsFile(*dataset, fixedLang)
-	if err != nil {
-		return err
-	}
-	if *limit > 0 && *limit < len(qs) {
-		qs = qs[:*limit]
 	}
 	for _, w := range generate.TemplateWarnings(qs, tpl) {
 		fmt.Fprintf(e.Stderr, "evalbook generate: %s\n", w.Message)
@@ -82,17 +63,9 @@ func runGenerate(e *cli.Env) error {
 	if err := batch.Chats(e, m, func() ([]llm.Request, error) { return generate.Requests(qs, tpl) }); err != nil {
 		return err
 	}
-	where := m.Where()
-	last := time.Now() // Progress calls do not overlap
-
 	res, err := generate.Run(e.Ctx, m.Client, qs, generate.Options{
-		Model: cf.S.Model, Templates: tpl, Workers: cf.S.Concurrency, Cache: where,
-		Progress: func(done, total int) {
-			if time.Since(last) > 2*time.Second || done == total {
-				fmt.Fprintf(e.Stderr, "evalbook generate: %d/%d\n", done, total)
-				last = time.Now()
-			}
-		},
+		Model: cf.S.Model, Templates: tpl, Workers: cf.S.Concurrency, Cache: m.Where(),
+		Progress: progressLines(e, "evalbook generate: %d/%d\n"),
 	})
 	if res != nil {
 		fmt.Fprintf(e.Stderr, "evalbook: %s\n", res.Counts())
@@ -105,11 +78,7 @@ func runGenerate(e *cli.Env) error {
 		return err
 	}
 	res.Out = *out
-	ph, err := templatesHash(*prompts)
-	if err == nil {
-		err = rec.Generate(e, res, ph)
-	}
-	if err != nil {
+	if err := rec.Generate(e, res, tpl.FileHash); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -122,4 +91,47 @@ func runGenerate(e *cli.Env) error {
 	}
 	// Every row is written, a failed one with its error cell; then fail.
 	return fmt.Errorf("generate: %s; their rows in %s have an empty response and an error cell; %s", res.FailureSummary(), *out, m.Rerun(res.Failed, "question", "questions"))
+}
+
+// readGenerateInputs reads the prompt templates (--prompts, or the
+// built-in ones) and the questions of the dataset, each of language when
+// it is given, the first limit of them when limit > 0.
+func readGenerateInputs(prompts, dataset, language string, limit int) (*generate.Templates, []generate.Question, error) {
+	fixedLang := ""
+	if language != "" {
+		l, ok := textnorm.ParseLanguage(language)
+		if !ok {
+			return nil, nil, cli.Usagef("generate: unknown --language %q", language)
+		}
+		fixedLang = l
+	}
+	data, name, err := cli.ReadOrSample(prompts, datasets.Leaderboard, datasets.GeneratePromptsName)
+	if err != nil {
+		return nil, nil, err
+	}
+	tpl, err := generate.ReadTemplates(data, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	qs, err := generate.ReadQuestionsFile(dataset, fixedLang)
+	if err != nil {
+		return nil, nil, err
+	}
+	if limit > 0 && limit < len(qs) {
+		qs = qs[:limit]
+	}
+	return tpl, qs, nil
+}
+
+// progressLines returns a Progress callback that prints format (with the
+// done and total counts) to stderr at most every two seconds, and once
+// at the end; calls do not overlap.
+func progressLines(e *cli.Env, format string) func(done, total int) {
+	last := time.Now()
+	return func(done, total int) {
+		if time.Since(last) > 2*time.Second || done == total {
+			fmt.Fprintf(e.Stderr, format, done, total)
+			last = time.Now()
+		}
+	}
 }

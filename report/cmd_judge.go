@@ -86,6 +86,22 @@ func openPairJudge(e *cli.Env, cmd, spec string, cf *cli.ClientFlags, p judge.Pr
 	return j, name, m, err
 }
 
+// readJudgeResponses reads and scores the response table at path, or the
+// built-in sample with a note on stderr, for judge and judge --judges.
+func readJudgeResponses(e *cli.Env, path, by string, limit int) (*judge.Responses, error) {
+	data, name := datasets.Responses, datasets.ResponsesName
+	if path == "" {
+		fmt.Fprintf(e.Stderr, "evalbook: no --responses given: judging the built-in sample %s\n", name)
+	} else {
+		var err error
+		if data, err = tabular.ReadFile(path, 0); err != nil {
+			return nil, err
+		}
+		name = path
+	}
+	return judge.ReadResponses(e.Ctx, data, name, judge.ResponseOptions{By: by, Limit: limit})
+}
+
 func runJudge(e *cli.Env) error {
 	fs := cli.NewFlags(e, "judge")
 	var (
@@ -121,16 +137,7 @@ func runJudge(e *cli.Env) error {
 			models: cli.SplitList(*judges), method: *juryBy, prompt: p, cf: cf, export: export, rawCSV: *rawCSV,
 			batch: *batch.On, record: rec.Asked()})
 	}
-	data, name := datasets.Responses, datasets.ResponsesName
-	if *responses == "" {
-		fmt.Fprintf(e.Stderr, "evalbook: no --responses given: judging the built-in sample %s\n", name)
-	} else {
-		if data, err = tabular.ReadFile(*responses, 0); err != nil {
-			return err
-		}
-		name = *responses
-	}
-	tbl, err := judge.ReadResponses(e.Ctx, data, name, judge.ResponseOptions{By: *by, Limit: *limit})
+	tbl, err := readJudgeResponses(e, *responses, *by, *limit)
 	if err != nil {
 		return err
 	}

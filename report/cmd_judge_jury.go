@@ -3,10 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
 
-	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/judge"
 	"github.com/evalbook/evalbook/pkg/jury"
 	"github.com/evalbook/evalbook/pkg/tabular"
@@ -24,12 +21,6 @@ type juryRun struct {
 	export                       *cli.TableExport
 	rawCSV, batch, record        bool
 }
-
-// The labels a model judge gives in a jury's label file.
-const (
-	juryCorrect   = "correct"
-	juryIncorrect = "incorrect"
-)
 
 // runJudgeJury asks each model of the jury about every row, one model
 // after the other (each through its own client on the shared cache), and
@@ -58,21 +49,11 @@ func runJudgeJury(e *cli.Env, r juryRun) error {
 		}
 		seen[m] = true
 	}
-	data, name := datasets.Responses, datasets.ResponsesName
-	var err error
-	if r.responses == "" {
-		fmt.Fprintf(e.Stderr, "evalbook: no --responses given: judging the built-in sample %s\n", name)
-	} else {
-		if data, err = tabular.ReadFile(r.responses, 0); err != nil {
-			return err
-		}
-		name = r.responses
-	}
-	tbl, err := judge.ReadResponses(e.Ctx, data, name, judge.ResponseOptions{By: r.by, Limit: r.limit})
+	tbl, err := readJudgeResponses(e, r.responses, r.by, r.limit)
 	if err != nil {
 		return err
 	}
-	labels := &jury.Labels{Source: name}
+	labels := &jury.Labels{Source: tbl.Name}
 	failed := 0
 	for _, model := range r.models {
 		r.cf.S.Model = model
@@ -95,38 +76,14 @@ func runJudgeJury(e *cli.Env, r juryRun) error {
 		if rf != nil {
 			failed += rf.Failed
 		}
-		for _, row := range tbl.Rows {
-			item := row.ID
-			if item == "" {
-				item = "line " + strconv.Itoa(row.Line)
-			}
-			v, label := row.Verdict, juryIncorrect
-			switch {
-			case row.GenError != "":
-				continue
-			case v.Failed() || !v.Valid:
-				label = ""
-			case v.Correct:
-				label = juryCorrect
-			}
-			labels.Labels = append(labels.Labels, jury.Label{Item: item, Rater: model, Label: label, Errored: label == "", Line: len(labels.Labels) + 2}) // its line in --out
-		}
+		tbl.JuryLabels(labels, model)
 	}
 	res, err := jury.Analyze(labels, jury.Options{Method: r.method})
 	if err != nil {
 		return err
 	}
 	if r.out != "" {
-		write := func(w io.Writer, opt tabular.CSVOptions) (int, error) {
-			cw := tabular.NewCSVWriter(w, opt)
-			cw.Write([]string{"item", "rater", "label"})
-			for _, l := range labels.Labels {
-				cw.Write([]string{l.Item, l.Rater, l.Label})
-			}
-			cw.Flush()
-			return cw.Guarded(), cw.Error()
-		}
-		if err := cli.WriteCSVFile(e, "judge", r.out, r.rawCSV, write); err != nil {
+		if err := cli.WriteCSVFile(e, "judge", r.out, r.rawCSV, labels.WriteCSV); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.Stderr, "evalbook: wrote %s of %s to %s (evalbook jury --labels reads it)\n", cli.Plural(len(labels.Labels), "label", "labels"), cli.Plural(len(r.models), "judge", "judges"), r.out)

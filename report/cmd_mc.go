@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/mc"
@@ -27,17 +25,9 @@ func runMC(e *cli.Env) error {
 		return err
 	}
 	defer rec.Close()
-	var ks []int
-	for _, s := range strings.Split(*kList, ",") {
-		s = strings.TrimSpace(s)
-		if s == "" {
-			continue
-		}
-		k, err := strconv.Atoi(s)
-		if err != nil || k < 1 {
-			return cli.Usagef("mc: --k wants positive whole numbers, got %q", s)
-		}
-		ks = append(ks, k)
+	ks, err := mc.ParseK(*kList)
+	if err != nil {
+		return cli.Usagef("mc: --%v", err)
 	}
 	data, name, err := cli.ReadOrSample(*predictions, datasets.MC, datasets.MCPredictionsName)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/evalbook/evalbook/pkg/repeats"
@@ -39,8 +38,7 @@ func runRepeats(e *cli.Env) error {
 }
 
 // repeatsFromDetails judges each sample of task-run details by its task's
-// match rule and summarises them; items are named by id, or task string
-// and id when the details hold several tasks.
+// match rule and summarises them (tasks.Repeats).
 func repeatsFromDetails(e *cli.Env, path string, confidence float64, export *cli.TableExport) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -51,18 +49,7 @@ func repeatsFromDetails(e *cli.Env, path string, confidence float64, export *cli
 	if err != nil {
 		return err
 	}
-	ips, failed, err := tasks.SamplePasses(d)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	items := make([]repeats.ItemSamples, len(ips))
-	for i, ip := range ips {
-		items[i] = repeats.ItemSamples{Item: ip.ID, Passes: ip.Passes}
-		if len(d.Header.Tasks) > 1 {
-			items[i].Item = ip.Task + " " + ip.ID
-		}
-	}
-	res, err := repeats.AnalyzeItems(items, path, failed, repeats.Options{Confidence: confidence})
+	res, err := tasks.Repeats(d, path, repeats.Options{Confidence: confidence})
 	if err != nil {
 		return err
 	}

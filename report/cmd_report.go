@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/evalbook/evalbook/pkg/replay"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/score"
 	"github.com/evalbook/evalbook/pkg/tabular"
@@ -42,7 +43,7 @@ func runReport(e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	kind, err := resultKind(*from, data)
+	kind, err := replay.Kind(*from, data)
 	if err != nil {
 		return err
 	}
@@ -122,9 +123,9 @@ func replayReport(e *cli.Env, from, kind string, data []byte, exp *cli.ExportFla
 			return cli.Usagef("report: %s is for score and judge results; %s holds a %s result", f.name, from, kind)
 		}
 	}
-	r, cmd, err := decodeResult(from, kind, data)
+	r, err := replay.Decode(from, kind, data)
 	if err != nil {
 		return err
 	}
-	return cli.Render(e, r, &cli.TableExport{JSON: asJSON, XLSX: exp.XLSX, HTML: exp.HTML, Cmd: cmd})
+	return cli.Render(e, r, &cli.TableExport{JSON: asJSON, XLSX: exp.XLSX, HTML: exp.HTML, Cmd: replay.Command(kind)})
 }

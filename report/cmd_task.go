@@ -1,11 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/llm"
@@ -66,74 +66,22 @@ func runTaskRun(e *cli.Env) error {
 	if err != nil {
 		return cli.Usagef("task run: --%v", err)
 	}
-	if *stopWhen != 0 {
-		switch {
-		case !(*stopWhen > 0 && *stopWhen <= 1):
-			return cli.Usagef("task run: --stop-when %v: want an interval width above 0 and at most 1, e.g. 0.1", *stopWhen)
-		case shards > 1:
-			return cli.Usagef("task run: --stop-when needs the whole task in one run; leave out --shard %s", *shard)
-		case *batch.On:
-			return cli.Usagef("task run: --stop-when stops sending requests as soon as the interval is narrow enough, --batch sends them all at once: use one of them")
-		}
+	if err := checkStopWhen(*stopWhen, shards, *shard, *batch.On); err != nil {
+		return err
 	}
 	pr, err := tasks.ReadPricesFile(*prices)
 	if err != nil {
 		return err
 	}
-	sp, err := tasks.ParseSpecs(*specs)
-	if err != nil {
-		return cli.Usagef("task run: --tasks: %v", err)
-	}
-	cat, err := taskCatalog(*taskDir)
+	cat, sp, err := resolveTasks(fs, *specs, *taskDir)
 	if err != nil {
 		return err
 	}
-	for _, s := range sp {
-		if _, err := cat.Resolve(s); err != nil {
-			return cli.Usagef("task run: %v (see evalbook task list)", err)
-		}
-	}
-	if *taskDir != "" {
-		// The data files the tasks name, found only now: an output on one
-		// (through a link out of --task-dir) would replace it.
-		for _, s := range sp {
-			t, _ := cat.Resolve(s)
-			if err := cli.GuardInputs(fs, fmt.Sprintf("the data file of task %s|%s", t.Suite, t.Name), filepath.Join(*taskDir, filepath.FromSlash(t.DataFile(s.Language)))); err != nil {
-				return err
-			}
-		}
-	}
-	for _, ep := range endpoints {
-		if _, err := cf.Config(ep); err != nil {
-			return err
-		}
-	}
-	m, err := cf.Open(e, endpoints[0])
+	m, client, shown, err := openTaskClients(e, cf, endpoints)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	// Further endpoints share the first one's cache and settings; each has
-	// --concurrency requests in flight.
-	var client tasks.Sampler = m.Client
-	shown := []string{m.Client.Endpoint()}
-	if len(endpoints) > 1 {
-		spread := tasks.Spread{m.Client}
-		for _, ep := range endpoints[1:] {
-			cfg, err := cf.Config(ep)
-			if err != nil {
-				return err
-			}
-			cfg.Cache = m.Cache
-			c, err := llm.NewClient(cfg)
-			if err != nil {
-				return cli.Usagef("task run: %v", err)
-			}
-			spread = append(spread, c)
-			shown = append(shown, c.Endpoint())
-		}
-		client = spread
-	}
 	runOpt := tasks.Options{Catalog: cat, Specs: sp, Model: cf.S.Model, Endpoint: strings.Join(shown, " "), Seed: *seed, Shard: sh, Shards: shards, PerChoice: *perChoice,
 		StopWhen: *stopWhen, StopConfidence: confidence.Level()}
 	if *batch.On {
@@ -145,14 +93,8 @@ func runTaskRun(e *cli.Env) error {
 			return err
 		}
 	}
-	last := time.Now()
 	runOpt.Client, runOpt.Workers = client, 2*cf.S.Concurrency*len(endpoints)
-	runOpt.Progress = func(done, total int) {
-		if time.Since(last) > 2*time.Second || done == total {
-			fmt.Fprintf(e.Stderr, "evalbook task run: %d/%d items\n", done, total)
-			last = time.Now()
-		}
-	}
+	runOpt.Progress = progressLines(e, "evalbook task run: %d/%d items\n")
 	d, err := tasks.Run(e.Ctx, runOpt)
 	m.Report(e)
 	if err != nil {
@@ -170,23 +112,112 @@ func runTaskRun(e *cli.Env) error {
 	if err := rec.RecordWith(e, "task run", func() (store.Run, error) { return record.FromTasks(d, r) }); err != nil {
 		return err
 	}
-	var rep results.Report = r
-	if export.XLSX != "" || export.HTML != "" {
-		// The workbook and the page show every item (the page its first
-		// htmlreport.MaxTableRows).
-		st, err := tasks.SampleTable(d, 0)
-		if err != nil {
-			return err
-		}
-		rep = &tasks.RunReport{Result: r, Samples: st}
-	}
-	if err := cli.Render(e, rep, export); err != nil {
+	if err := renderTaskRun(e, d, r, export); err != nil {
 		return err
 	}
 	if r.Failed > 0 {
 		return fmt.Errorf("task run: %s failed after retries and are left out of every figure; %s", cli.Plural(r.Failed, "item", "items"), m.Rerun(r.Failed, "item", "items"))
 	}
 	return nil
+}
+
+// checkStopWhen checks --stop-when: a width in (0, 1], the whole task in
+// one run, and not with --batch.
+func checkStopWhen(width float64, shards int, shard string, batch bool) error {
+	switch {
+	case width == 0:
+		return nil
+	case !(width > 0 && width <= 1):
+		return cli.Usagef("task run: --stop-when %v: want an interval width above 0 and at most 1, e.g. 0.1", width)
+	case shards > 1:
+		return cli.Usagef("task run: --stop-when needs the whole task in one run; leave out --shard %s", shard)
+	case batch:
+		return cli.Usagef("task run: --stop-when stops sending requests as soon as the interval is narrow enough, --batch sends them all at once: use one of them")
+	}
+	return nil
+}
+
+// resolveTasks parses --tasks and finds every task in the catalog of
+// --task-dir (or the shipped one). The data files that tasks of
+// --task-dir name, known only now, are checked against the outputs: one
+// reached through a link out of --task-dir would be replaced.
+func resolveTasks(fs *flag.FlagSet, specs, taskDir string) (*tasks.Catalog, []tasks.Spec, error) {
+	sp, err := tasks.ParseSpecs(specs)
+	if err != nil {
+		return nil, nil, cli.Usagef("task run: --tasks: %v", err)
+	}
+	cat, err := taskCatalog(taskDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, s := range sp {
+		if _, err := cat.Resolve(s); err != nil {
+			return nil, nil, cli.Usagef("task run: %v (see evalbook task list)", err)
+		}
+	}
+	if taskDir != "" {
+		for _, s := range sp {
+			t, _ := cat.Resolve(s)
+			if err := cli.GuardInputs(fs, fmt.Sprintf("the data file of task %s|%s", t.Suite, t.Name), filepath.Join(taskDir, filepath.FromSlash(t.DataFile(s.Language)))); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return cat, sp, nil
+}
+
+// openTaskClients opens the client of the first --endpoint; further
+// endpoints share its cache and settings, each with --concurrency
+// requests in flight, and the requests are spread over them
+// (tasks.Spread). It returns the first client (which the caller closes),
+// the sampler to run with and the endpoints as shown.
+func openTaskClients(e *cli.Env, cf *cli.ClientFlags, endpoints []string) (*cli.ModelClient, tasks.Sampler, []string, error) {
+	for _, ep := range endpoints {
+		if _, err := cf.Config(ep); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	m, err := cf.Open(e, endpoints[0])
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	shown := []string{m.Client.Endpoint()}
+	if len(endpoints) == 1 {
+		return m, m.Client, shown, nil
+	}
+	spread := tasks.Spread{m.Client}
+	for _, ep := range endpoints[1:] {
+		cfg, err := cf.Config(ep)
+		if err == nil {
+			cfg.Cache = m.Cache
+			var c *llm.Client
+			if c, err = llm.NewClient(cfg); err != nil {
+				err = cli.Usagef("task run: %v", err)
+			} else {
+				spread = append(spread, c)
+				shown = append(shown, c.Endpoint())
+			}
+		}
+		if err != nil {
+			m.Close()
+			return nil, nil, nil, err
+		}
+	}
+	return m, spread, shown, nil
+}
+
+// renderTaskRun renders a task run's result; the workbook and the page
+// show every item too (the page its first htmlreport.MaxTableRows).
+func renderTaskRun(e *cli.Env, d *tasks.Details, r *tasks.Result, export *cli.TableExport) error {
+	var rep results.Report = r
+	if export.XLSX != "" || export.HTML != "" {
+		st, err := tasks.SampleTable(d, 0)
+		if err != nil {
+			return err
+		}
+		rep = &tasks.RunReport{Result: r, Samples: st}
+	}
+	return cli.Render(e, rep, export)
 }
 
 func runTaskMerge(e *cli.Env) error {

@@ -89,7 +89,7 @@ var rules = []rule{
 	// results.Warning.
 	{pkg: "pkg/generate", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/qa", "pkg/textnorm", "pkg/results"}},
 	// judge sends model judges' prompts through pkg/llm.
-	{pkg: "pkg/judge", core: true, allow: []string{"pkg/llm", "pkg/qa", "pkg/agree", "pkg/results", "pkg/score", "pkg/stats", "pkg/tabular"}, ext: []string{xtext}}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge
+	{pkg: "pkg/judge", core: true, allow: []string{"pkg/llm", "pkg/qa", "pkg/agree", "pkg/jury", "pkg/results", "pkg/score", "pkg/stats", "pkg/tabular"}, ext: []string{xtext}}, // judge -> qa: judge.ReadResponses (evalbook judge's run summary, issue 12) reads and scores the response table with qa's seed metrics; qa does not import judge; judge -> jury: JuryLabels, judge --judges' labels
 	// mc -> score: the choice metrics (acc, acc_norm, mrr, recall@k) and
 	// their rules live in the registry, with the rank function task run uses.
 	{pkg: "pkg/mc", core: true, allow: []string{"pkg/score", "pkg/stats", "pkg/textnorm", "pkg/results", "pkg/tabular"}, ext: []string{xtext}},
@@ -126,7 +126,7 @@ var rules = []rule{
 	// pkg/tabular (its ParseError), calls through pkg/llm, intervals and
 	// pass@k/maj@k from pkg/stats, warnings and tables from pkg/results.
 	// tasks -> score: every metric a task reports is the registry's.
-	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results", "pkg/score", "pkg/interop", "pkg/sample"}},
+	{pkg: "pkg/tasks", core: true, allow: []string{"pkg/llm", "pkg/tabular", "pkg/stats", "pkg/results", "pkg/score", "pkg/interop", "pkg/sample", "pkg/repeats"}}, // tasks -> repeats: Repeats, the repeated-samples analysis of generative details
 	// The tiny bigram model behind a loopback server (its own, or llmtest's for tests) for pkg/tasks' tests, examples and notebook 10.
 	{pkg: "pkg/tasks/tasktest", core: true, allow: []string{"internal/llmtest"}},
 	// Places in raw input (a bad byte, the JSON key holding it) for readers' errors.
@@ -176,6 +176,9 @@ var rules = []rule{
 	// becomes (workbook, page, charts) and where a scoring run's rows go (verdict CSV, Parquet file
 	// and folder, Every Eval Ever, a spool for reports).
 	{pkg: "pkg/output", allow: []string{"pkg/results", "pkg/xlsxreport", "pkg/htmlreport", "pkg/chart", "pkg/qa", "pkg/parquetio", "pkg/interop", "internal/outfile"}},
+	// replay: a saved result read back into its type by its kind (evalbook report --from), for the
+	// command and notebooks alike; edge because store and labelbook are.
+	{pkg: "pkg/replay", allow: []string{"pkg/correct", "pkg/design", "pkg/generate", "pkg/harness", "pkg/interop", "pkg/irt", "pkg/judge", "pkg/jury", "pkg/labelbook", "pkg/leaderboard", "pkg/mc", "pkg/ratings", "pkg/repeats", "pkg/results", "pkg/store", "pkg/tasks"}},
 	{pkg: "pkg/nb", allow: []string{"pkg/htmlreport", "pkg/chart", "pkg/frame"}, ext: []string{gonbui}},
 
 	// The command framework (issue 12, moved under the command by issue 26):

@@ -227,6 +227,10 @@ func LastUser(body map[string]any) string {
 	return text
 }
 
+// handle serves one request: it is recorded and its fault chosen
+// (admit), a fault that answers instead of the model ends it (refuse),
+// else the model's reply is built after Delay (reply) and sent as the
+// fault says (deliver).
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	var body map[string]any
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
@@ -237,7 +241,36 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/v1/completions" {
 		prompt = promptKey(body["prompt"])
 	}
+	u, fault := s.admit(r, body, prompt)
+	defer func() {
+		s.mu.Lock()
+		s.inflight--
+		s.mu.Unlock()
+	}()
+	if s.refuse(w, r, u, fault) {
+		return
+	}
+	if s.Delay > 0 {
+		select {
+		case <-time.After(s.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	reply := s.reply(r.URL.Path, body)
 	s.mu.Lock()
+	s.served++
+	s.mu.Unlock()
+	s.deliver(w, r, u, reply, fault)
+}
+
+// admit records a request (its prompt's ledger entry, headers, body,
+// path) and counts it in flight, and returns the ledger entry and the
+// fault to inject: the next of Faults, a 500 after FailAfter replies, or
+// what Fault says for the prompt's attempt.
+func (s *Server) admit(r *http.Request, body map[string]any, prompt string) (*Usage, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.requests++
 	if s.ledger == nil {
 		s.ledger = map[string]*Usage{}
@@ -254,7 +287,6 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if u.Billed > 0 {
 		u.AfterBilled++
 	}
-	attempt := u.Requests
 	fault := ""
 	switch {
 	case len(s.faults) > 0:
@@ -262,7 +294,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	case s.failAfter > 0 && s.served >= s.failAfter:
 		fault = "500"
 	case s.Fault != nil:
-		fault = s.Fault(prompt, attempt)
+		fault = s.Fault(prompt, u.Requests)
 	}
 	s.auth = append(s.auth, r.Header.Get("Authorization"))
 	s.bodies = append(s.bodies, body)
@@ -271,28 +303,25 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.headers = append(s.headers, r.Header.Clone())
 	s.inflight++
 	s.maxInflight = max(s.maxInflight, s.inflight)
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.inflight--
-		s.mu.Unlock()
-	}()
+	return u, fault
+}
 
+// refuse answers a request whose fault replaces the model's reply (an
+// HTTP error, a hang, a dropped connection, a malformed or empty body)
+// and reports whether it did.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, u *Usage, fault string) bool {
 	switch fault {
 	case "429":
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, `{"error": {"message": "slow down"}}`, http.StatusTooManyRequests)
-		return
 	case "500":
 		http.Error(w, `{"error": {"message": "overloaded"}}`, http.StatusInternalServerError)
-		return
 	case "401", "403":
 		code := http.StatusUnauthorized
 		if fault == "403" {
 			code = http.StatusForbidden
 		}
 		http.Error(w, `{"error": {"message": "invalid api key"}}`, code)
-		return
 	case "slow":
 		wait := s.SlowFor
 		if wait <= 0 {
@@ -302,48 +331,51 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(wait):
 		case <-r.Context().Done():
 		}
-		return
 	case "drop":
 		conn, _, err := w.(http.Hijacker).Hijack()
 		if err != nil {
 			s.t.Errorf("hijack: %v", err)
-			return
+			return true
 		}
 		conn.Close()
-		return
 	case "malformed":
 		s.send(w, r, u, []byte(`{"choices": [{"message": {"content": "{\"winner\"`), 0, false)
-		return
 	case "nochoices":
 		s.send(w, r, u, []byte(`{"choices": []}`), 0, false)
-		return
 	case "400echo":
-		echo := "bad header: " + r.Header.Get("Authorization") + " at " + r.URL.RequestURI()
-		names := make([]string, 0, len(r.Header))
-		for k := range r.Header {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if k != "Authorization" {
-				echo += "; " + k + ": " + strings.Join(r.Header[k], ",")
-			}
-		}
-		http.Error(w, echo, http.StatusBadRequest)
-		return
+		http.Error(w, echoHeaders(r), http.StatusBadRequest)
+	default:
+		return false
 	}
-	if s.Delay > 0 {
-		select {
-		case <-time.After(s.Delay):
-		case <-r.Context().Done():
-			return
+	return true
+}
+
+// echoHeaders is the body of fault 400echo: a server that echoes the
+// request's Authorization header, URI and other headers (sorted) in its
+// error, as some proxies do.
+func echoHeaders(r *http.Request) string {
+	echo := "bad header: " + r.Header.Get("Authorization") + " at " + r.URL.RequestURI()
+	names := make([]string, 0, len(r.Header))
+	for k := range r.Header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if k != "Authorization" {
+			echo += "; " + k + ": " + strings.Join(r.Header[k], ",")
 		}
 	}
+	return echo
+}
+
+// reply is the model's reply to a request body at path: Body's, or a
+// completion or chat completion whose text is Answer's.
+func (s *Server) reply(path string, body map[string]any) []byte {
 	var reply []byte
 	switch {
 	case s.Body != nil:
-		reply = s.Body(r.URL.Path, body)
-	case r.URL.Path == "/v1/completions":
+		reply = s.Body(path, body)
+	case path == "/v1/completions":
 		prompt, _ := body["prompt"].(string)
 		reply, _ = json.Marshal(map[string]any{
 			"id": "cmpl-stub", "object": "text_completion",
@@ -356,9 +388,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 				"message": map[string]any{"role": "assistant", "content": s.Answer(LastUser(body))}}},
 		})
 	}
-	s.mu.Lock()
-	s.served++
-	s.mu.Unlock()
+	return reply
+}
+
+// deliver sends a reply as fault says: late (half, then the rest after
+// LateBy), oversize (a valid reply of OversizeBytes instead), truncated
+// (half, then the connection cut), or whole.
+func (s *Server) deliver(w http.ResponseWriter, r *http.Request, u *Usage, reply []byte, fault string) {
 	switch fault {
 	case "late":
 		late := s.LateBy

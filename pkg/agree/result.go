@@ -198,24 +198,62 @@ func tabSpecial[T string | []byte](s T) bool {
 // last column not padded). Names that tabwriter would not take as plain
 // text (a tab in an id, say) leave the writing to Agreement().WriteText.
 func (r *Result) WriteText(w io.Writer) error {
-	t := r.tab
 	if len(r.dis) == 0 || !r.plainText() {
 		return r.Agreement().WriteText(w)
 	}
-	ncol := len(t.raters) + 2
-	width := make([]int, ncol) // in runes, without the padding
+	lay, ok := r.layout()
+	if !ok {
+		return r.Agreement().WriteText(w)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	spaces := bytes.Repeat([]byte{' '}, 4096)
+	pad := func(n int) {
+		for n > 0 {
+			k := min(n, len(spaces))
+			bw.Write(spaces[:k])
+			n -= k
+		}
+	}
+	if err := r.writeSummary(bw, pad); err != nil {
+		return err
+	}
+	r.writeDisagreements(bw, lay, pad)
+	if len(r.rep.Warnings) > 0 {
+		bw.WriteString("\nwarnings:\n")
+		for _, wr := range r.rep.Warnings {
+			bw.WriteString("  ")
+			bw.WriteString(wr.Message)
+			bw.WriteByte('\n')
+		}
+	}
+	return bw.Flush()
+}
+
+// disLayout is the layout of the table of disagreements: each column's
+// width in runes without the padding (item, line, then one per rater),
+// and each label as the text shows it (at most results.MaxTextCell
+// characters, results.TextCell) with its width by code (0: "-").
+type disLayout struct {
+	width      []int
+	shown      []string
+	labelWidth []int
+}
+
+// layout is the first pass over the disagreements: the widths of the
+// columns. It reports false for an id that tabwriter would not take as
+// plain text (tabSpecial).
+func (r *Result) layout() (*disLayout, bool) {
+	t := r.tab
+	lay := &disLayout{width: make([]int, len(t.raters)+2), shown: make([]string, len(t.labels)), labelWidth: make([]int, len(t.labels)+1)}
+	width := lay.width
 	width[0], width[1] = len("item"), len("line")
 	for j, name := range t.raters {
 		width[j+2] = utf8.RuneCountInString(name)
 	}
-	// Labels and ids as the text shows them: at most results.MaxTextCell
-	// characters (results.TextCell).
-	shown := make([]string, len(t.labels))
-	labelWidth := make([]int, len(t.labels)+1)
-	labelWidth[0] = 1 // "-"
+	lay.labelWidth[0] = 1 // "-"
 	for c, l := range t.labels {
-		shown[c] = results.TextCell(l)
-		labelWidth[c+1] = utf8.RuneCountInString(shown[c])
+		lay.shown[c] = results.TextCell(l)
+		lay.labelWidth[c+1] = utf8.RuneCountInString(lay.shown[c])
 	}
 	buf := make([]uint32, len(t.raters))
 	var ids *idCursor
@@ -226,7 +264,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		if ids != nil {
 			id := ids.at(i)
 			if tabSpecial(id) {
-				return r.Agreement().WriteText(w)
+				return nil, false
 			}
 			width[0] = max(width[0], utf8.RuneCount(textCell(id)))
 		} else {
@@ -234,14 +272,18 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		width[1] = max(width[1], digits(t.line(i)))
 		for j, c := range t.row(i, buf) {
-			width[j+2] = max(width[j+2], labelWidth[c])
+			width[j+2] = max(width[j+2], lay.labelWidth[c])
 		}
 	}
+	return lay, true
+}
 
-	// The figures are the summary's text up to its confusion matrix,
-	// written with the matrix's labels left empty (a label of 50 MiB
-	// would otherwise be held, twice, by tabwriter); the matrix is laid out
-	// here, as tabwriter lays it out right-aligned.
+// writeSummary writes the figures: the summary's text up to its table
+// of disagreements, written with the confusion matrix's labels left
+// empty (a label of 50 MiB would otherwise be held, twice, by
+// tabwriter); the matrix is laid out here, as tabwriter lays it out
+// right-aligned (writeConfusion).
+func (r *Result) writeSummary(bw *bufio.Writer, pad func(int)) error {
 	summary := *r.rep
 	summary.Disagreements, summary.Warnings = nil, nil
 	conf := summary.Confusion
@@ -260,32 +302,32 @@ func (r *Result) WriteText(w io.Writer) error {
 	if !ok {
 		return fmt.Errorf("agree: the summary's text does not end in %q", noDisagreements)
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	spaces := bytes.Repeat([]byte{' '}, 4096)
-	pad := func(n int) {
-		for n > 0 {
-			k := min(n, len(spaces))
-			bw.Write(spaces[:k])
-			n -= k
-		}
-	}
-	if conf != nil {
-		// The matrix's own lines hold only blanks, digits and line ends,
-		// so the last place of its heading is its place.
-		heading := "\nconfusion: " + summary.Raters[0] + " in rows, " + summary.Raters[1] + " in columns\n"
-		k := bytes.LastIndex(text, []byte(heading))
-		if k < 0 {
-			return fmt.Errorf("agree: no %q in the summary's text", heading)
-		}
-		bw.Write(text[:k+len(heading)])
-		writeConfusion(bw, conf, pad)
-	} else {
+	if conf == nil {
 		bw.Write(text)
+		return nil
 	}
+	// The matrix's own lines hold only blanks, digits and line ends,
+	// so the last place of its heading is its place.
+	heading := "\nconfusion: " + summary.Raters[0] + " in rows, " + summary.Raters[1] + " in columns\n"
+	k := bytes.LastIndex(text, []byte(heading))
+	if k < 0 {
+		return fmt.Errorf("agree: no %q in the summary's text", heading)
+	}
+	bw.Write(text[:k+len(heading)])
+	writeConfusion(bw, conf, pad)
+	return nil
+}
+
+// writeDisagreements is the second pass: the table of disagreements laid
+// out as lay says, cells left-aligned and padded to their column's width
+// plus two, the last column not padded.
+func (r *Result) writeDisagreements(bw *bufio.Writer, lay *disLayout, pad func(int)) {
+	t := r.tab
+	ncol := len(lay.width)
 	fmt.Fprintf(bw, "\ndisagreements, to adjudicate (%d)\n", len(r.dis))
 	cell := func(col, runes int) { // the padding after a cell of column col
 		if col < ncol-1 {
-			pad(width[col] + 2 - runes)
+			pad(lay.width[col] + 2 - runes)
 		}
 	}
 	bw.WriteString("item")
@@ -297,9 +339,11 @@ func (r *Result) WriteText(w io.Writer) error {
 		cell(j+2, utf8.RuneCountInString(name))
 	}
 	bw.WriteByte('\n')
-	if ids != nil {
+	var ids *idCursor
+	if t.ids != nil {
 		ids = t.ids.cursor()
 	}
+	buf := make([]uint32, len(t.raters))
 	var num []byte
 	for _, i := range r.dis {
 		if ids != nil {
@@ -318,21 +362,12 @@ func (r *Result) WriteText(w io.Writer) error {
 			if c == 0 {
 				bw.WriteByte('-')
 			} else {
-				bw.WriteString(shown[c-1])
+				bw.WriteString(lay.shown[c-1])
 			}
-			cell(j+2, labelWidth[c])
+			cell(j+2, lay.labelWidth[c])
 		}
 		bw.WriteByte('\n')
 	}
-	if len(r.rep.Warnings) > 0 {
-		bw.WriteString("\nwarnings:\n")
-		for _, wr := range r.rep.Warnings {
-			bw.WriteString("  ")
-			bw.WriteString(wr.Message)
-			bw.WriteByte('\n')
-		}
-	}
-	return bw.Flush()
 }
 
 // writeConfusion writes the rows of a confusion matrix as

@@ -160,7 +160,6 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 	if opt.Templates == nil {
 		return nil, errors.New("generate: Options.Templates is nil")
 	}
-	workers := max(opt.Workers, 1)
 	res := &Result{Kind: "generate", Model: opt.Model, Questions: len(qs), Cache: opt.Cache, Warnings: TemplateWarnings(qs, opt.Templates)}
 	if res.Cache == "" {
 		res.Cache = "memory"
@@ -173,10 +172,40 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 	if counter != nil {
 		before = counter.Stats()
 	}
+	errs, authErr := res.askAll(ctx, c, qs, opt)
+	if counter != nil {
+		after := counter.Stats()
+		res.Requests, res.Retries, res.CacheHits = after.Requests-before.Requests, after.Retries-before.Retries, after.CacheHits-before.CacheHits
+	}
+	if err := ctx.Err(); err != nil || authErr != nil {
+		res.Interrupted, res.Stopped = err != nil, err == nil
+		for _, err := range errs {
+			if err == nil {
+				res.Received++
+			}
+		}
+		if err == nil {
+			err = authErr
+		}
+		return res, err
+	}
+	res.tally(qs, errs)
+	return res, nil
+}
 
+// errNotAsked is the error of a question askAll did not send: the run
+// was cancelled or stopped first.
+var errNotAsked = errors.New("generate: not asked")
+
+// askAll asks for every question, opt.Workers at a time, into res.Rows,
+// and returns each question's error (errNotAsked for one never sent) and
+// the first authentication error, which stops the feeding of questions.
+func (res *Result) askAll(ctx context.Context, c llm.Completer, qs []Question, opt Options) ([]error, error) {
 	res.Rows = make([]Row, len(qs))
 	errs := make([]error, len(qs))
-	got := make([]bool, len(qs)) // a reply was received
+	for i := range errs {
+		errs[i] = errNotAsked
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{}) // closed on the first authentication error
@@ -185,26 +214,17 @@ func Run(ctx context.Context, c llm.Completer, qs []Question, opt Options) (*Res
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	for range workers {
+	for range max(opt.Workers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				q := qs[i]
-				t, _ := opt.Templates.For(q.Language)
-				reply, err := c.Complete(runCtx, llm.Request{
-					PromptHash: t.Hash(opt.Templates.Version),
-					System:     t.System,
-					User:       strings.ReplaceAll(t.User, "{question}", q.Text),
-				})
-				res.Rows[i] = Row{Question: q, Response: strings.TrimSpace(reply)}
-				if err != nil {
-					res.Rows[i].Error = llm.Describe(err)
-				}
-				errs[i], got[i] = err, err == nil
+				var err error
+				res.Rows[i], err = ask(runCtx, c, qs[i], opt.Templates)
+				errs[i] = err
 				mu.Lock()
 				if errors.Is(err, llm.ErrAuth) && authErr == nil {
-					authErr = fmt.Errorf("line %d: %w", q.Line, err)
+					authErr = fmt.Errorf("line %d: %w", qs[i].Line, err)
 					close(stop)
 				}
 				done++
@@ -227,22 +247,27 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	if counter != nil {
-		after := counter.Stats()
-		res.Requests, res.Retries, res.CacheHits = after.Requests-before.Requests, after.Retries-before.Retries, after.CacheHits-before.CacheHits
+	return errs, authErr
+}
+
+// ask asks c for the response to q with the template of its language at
+// {question}: the row, with an error cell when the call failed.
+func ask(ctx context.Context, c llm.Completer, q Question, ts *Templates) (Row, error) {
+	t, _ := ts.For(q.Language)
+	reply, err := c.Complete(ctx, llm.Request{
+		PromptHash: t.Hash(ts.Version),
+		System:     t.System,
+		User:       strings.ReplaceAll(t.User, "{question}", q.Text),
+	})
+	row := Row{Question: q, Response: strings.TrimSpace(reply)}
+	if err != nil {
+		row.Error = llm.Describe(err)
 	}
-	if err := ctx.Err(); err != nil || authErr != nil {
-		res.Interrupted, res.Stopped = err != nil, err == nil
-		for _, ok := range got {
-			if ok {
-				res.Received++
-			}
-		}
-		if err == nil {
-			err = authErr
-		}
-		return res, err
-	}
+	return row, err
+}
+
+// tally counts a whole run's replies and lists its failures, by kind.
+func (res *Result) tally(qs []Question, errs []error) {
 	for i, err := range errs {
 		if err == nil {
 			res.Received++
@@ -256,7 +281,6 @@ feed:
 		res.Failures = append(res.Failures, Failure{Line: qs[i].Line, ID: qs[i].ID, Error: err.Error(), Kind: kind, Err: err})
 	}
 	res.Failed = len(res.Failures)
-	return res, nil
 }
 
 // Counts says what the run sent and where its replies came from:

@@ -18,6 +18,9 @@ type Templates struct {
 	Version   string              `json:"version"`
 	Note      string              `json:"note,omitempty"`
 	Templates map[string]Template `json:"templates"`
+	// FileHash is the first 12 hex digits of SHA-256 over the bytes
+	// ReadTemplates read: the prompt hash a stored generate run records.
+	FileHash string `json:"-"`
 }
 
 // A Template is a system message and a user message holding {question}.
@@ -77,5 +80,7 @@ func ReadTemplates(data []byte, name string) (*Templates, error) {
 		norm[k] = v
 	}
 	t.Templates = norm
+	sum := sha256.Sum256(data)
+	t.FileHash = hex.EncodeToString(sum[:])[:12]
 	return &t, nil
 }

@@ -111,6 +111,64 @@ func Analyze(ls *Labels, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("jury: unknown method %q (want %s)", opt.Method, strings.Join(Methods, " or "))
 	}
 	res := &Result{Kind: "jury", Source: ls.Source, Method: opt.Method, Ties: []string{}, Warnings: []results.Warning{}}
+	t, err := res.tally(ls, opt.Method)
+	if err != nil {
+		return nil, err
+	}
+	var post [][]float64
+	if opt.Method == MethodDawidSkene {
+		fit := stats.DawidSkene(t.counts, len(res.Classes), stats.DawidSkeneOptions{MaxIter: opt.MaxIter})
+		post = fit.Posterior
+		res.Marginals, res.LogLik, res.Iterations, res.Converged = fit.Marginals, fit.LogLik, fit.Iterations, fit.Converged
+		for k := range res.Raters {
+			res.Raters[k].Confusion = fit.Errors[k]
+		}
+		if !fit.Converged {
+			res.Warnings = append(res.Warnings, results.Warning{Code: CodeNotConverged, Count: 1,
+				Message: fmt.Sprintf("Dawid-Skene's EM stopped after %d iterations without converging; the figures are those of the last iteration", fit.Iterations)})
+		}
+	} else {
+		post = majorityPosterior(t.counts, len(res.Classes))
+	}
+	res.decide(post)
+	if opt.Method == MethodMajority {
+		res.majorityRaters(t)
+	} else {
+		for k := range res.Raters {
+			right, n := 0.0, 0.0
+			for i := range t.counts {
+				for l, c := range t.counts[i][k] {
+					right += c * post[i][l]
+					n += c
+				}
+			}
+			res.Raters[k].Accuracy = share(right, n)
+		}
+	}
+	if len(res.Ties) > 0 {
+		res.Warnings = append(res.Warnings, results.Warning{Code: CodeTies, Count: len(res.Ties),
+			Message: fmt.Sprintf("%d of %d items have no single winning label (%s); they get none: adjudicate them, or add a rater", len(res.Ties), len(res.Items), tabular.QuoteList(res.Ties))})
+	}
+	if res.Errored > 0 {
+		res.Warnings = append(res.Warnings, results.Warning{Code: CodeErroredLabels, Count: res.Errored,
+			Message: fmt.Sprintf("%d labels were empty or error: each is left out of its item, not counted as a wrong label", res.Errored)})
+	}
+	return res, nil
+}
+
+// tallied is the labels counted: counts[i][k][j] is how many times rater
+// k labelled item i as class j; classIdx is a class's index in the
+// sorted Result.Classes.
+type tallied struct {
+	counts   [][][]float64
+	classIdx map[string]int
+}
+
+// tally lists the items and raters (in order of first appearance) and
+// the classes (sorted) of res, counts every label, and refuses labels
+// that cannot be aggregated: fewer than two classes, an item with no
+// label, under Dawid-Skene an item of one rater.
+func (res *Result) tally(ls *Labels, method string) (*tallied, error) {
 	itemIdx, raterIdx, classIdx := map[string]int{}, map[string]int{}, map[string]int{}
 	var firstLine []int
 	for _, l := range ls.Labels {
@@ -175,47 +233,46 @@ func Analyze(ls *Labels, opt Options) (*Result, error) {
 		if it.Labels == 0 {
 			return nil, &tabular.ParseError{File: ls.Source, Line: firstLine[i], Field: ColLabel, Err: fmt.Errorf("item %s has no label other than empty or error; drop it or relabel it", tabular.Quote(it.Item))}
 		}
-		if opt.Method == MethodDawidSkene && it.Raters < 2 {
+		if method == MethodDawidSkene && it.Raters < 2 {
 			return nil, &tabular.ParseError{File: ls.Source, Line: firstLine[i], Field: RaterColumns[0], Err: fmt.Errorf("item %s has labels from one rater only: "+
 				"Dawid-Skene cannot tell that rater's errors from the item's class (drop the item, add a rater, or use --method majority)", tabular.Quote(it.Item))}
 		}
 	}
-	var post [][]float64
-	if opt.Method == MethodDawidSkene {
-		fit := stats.DawidSkene(counts, C, stats.DawidSkeneOptions{MaxIter: opt.MaxIter})
-		post = fit.Posterior
-		res.Marginals, res.LogLik, res.Iterations, res.Converged = fit.Marginals, fit.LogLik, fit.Iterations, fit.Converged
-		for k := range res.Raters {
-			res.Raters[k].Confusion = fit.Errors[k]
-		}
-		if !fit.Converged {
-			res.Warnings = append(res.Warnings, results.Warning{Code: CodeNotConverged, Count: 1,
-				Message: fmt.Sprintf("Dawid-Skene's EM stopped after %d iterations without converging; the figures are those of the last iteration", fit.Iterations)})
-		}
-	} else {
-		post = make([][]float64, I)
-		for i := range counts {
-			post[i] = make([]float64, C)
-			tot := 0.0
-			for k := range counts[i] {
-				n := 0.0
-				for _, c := range counts[i][k] {
-					n += c
-				}
-				for j, c := range counts[i][k] {
-					if n > 0 {
-						post[i][j] += c / n
-					}
-				}
+	return &tallied{counts: counts, classIdx: classIdx}, nil
+}
+
+// majorityPosterior is each item's share of the vote per class: each
+// rater of the item has one vote, split evenly among its labels of it.
+func majorityPosterior(counts [][][]float64, classes int) [][]float64 {
+	post := make([][]float64, len(counts))
+	for i := range counts {
+		post[i] = make([]float64, classes)
+		tot := 0.0
+		for k := range counts[i] {
+			n := 0.0
+			for _, c := range counts[i][k] {
+				n += c
+			}
+			for j, c := range counts[i][k] {
 				if n > 0 {
-					tot++
+					post[i][j] += c / n
 				}
 			}
-			for j := range post[i] {
-				post[i][j] /= tot
+			if n > 0 {
+				tot++
 			}
+		}
+		for j := range post[i] {
+			post[i][j] /= tot
 		}
 	}
+	return post
+}
+
+// decide gives each item its posterior and the class of the largest
+// one; an item whose largest is shared (within tieTol) is a tie and gets
+// no label.
+func (res *Result) decide(post [][]float64) {
 	for i := range res.Items {
 		it := &res.Items[i]
 		it.Posterior = post[i]
@@ -235,64 +292,49 @@ func Analyze(ls *Labels, opt Options) (*Result, error) {
 			it.Label = res.Classes[best]
 		}
 	}
-	if opt.Method == MethodMajority {
-		res.Marginals = make([]float64, C)
-		decided := 0
-		for _, it := range res.Items {
-			if !it.Tie {
-				res.Marginals[classIdx[it.Label]]++
-				decided++
-			}
-		}
-		for k := range res.Raters {
-			conf := make([][]float64, C)
-			for j := range conf {
-				conf[j] = make([]float64, C)
-			}
-			right, n := 0.0, 0.0
-			for i, it := range res.Items {
-				if it.Tie {
-					continue
-				}
-				j := classIdx[it.Label]
-				for l, c := range counts[i][k] {
-					conf[j][l] += c
-					n += c
-					if l == j {
-						right += c
-					}
-				}
-			}
-			for j := range conf {
-				normalise(conf[j])
-			}
-			res.Raters[k].Confusion = conf
-			res.Raters[k].Accuracy = share(right, n)
-		}
-		if decided > 0 {
-			normalise(res.Marginals)
-		}
-	} else {
-		for k := range res.Raters {
-			right, n := 0.0, 0.0
-			for i := range counts {
-				for l, c := range counts[i][k] {
-					right += c * post[i][l]
-					n += c
-				}
-			}
-			res.Raters[k].Accuracy = share(right, n)
+}
+
+// majorityRaters gives, under majority, the class marginals (the share
+// of the untied items each label wins) and each rater's confusion and
+// accuracy against the winning labels of the untied items.
+func (res *Result) majorityRaters(t *tallied) {
+	C := len(res.Classes)
+	res.Marginals = make([]float64, C)
+	decided := 0
+	for _, it := range res.Items {
+		if !it.Tie {
+			res.Marginals[t.classIdx[it.Label]]++
+			decided++
 		}
 	}
-	if len(res.Ties) > 0 {
-		res.Warnings = append(res.Warnings, results.Warning{Code: CodeTies, Count: len(res.Ties),
-			Message: fmt.Sprintf("%d of %d items have no single winning label (%s); they get none: adjudicate them, or add a rater", len(res.Ties), I, tabular.QuoteList(res.Ties))})
+	for k := range res.Raters {
+		conf := make([][]float64, C)
+		for j := range conf {
+			conf[j] = make([]float64, C)
+		}
+		right, n := 0.0, 0.0
+		for i, it := range res.Items {
+			if it.Tie {
+				continue
+			}
+			j := t.classIdx[it.Label]
+			for l, c := range t.counts[i][k] {
+				conf[j][l] += c
+				n += c
+				if l == j {
+					right += c
+				}
+			}
+		}
+		for j := range conf {
+			normalise(conf[j])
+		}
+		res.Raters[k].Confusion = conf
+		res.Raters[k].Accuracy = share(right, n)
 	}
-	if res.Errored > 0 {
-		res.Warnings = append(res.Warnings, results.Warning{Code: CodeErroredLabels, Count: res.Errored,
-			Message: fmt.Sprintf("%d labels were empty or error: each is left out of its item, not counted as a wrong label", res.Errored)})
+	if decided > 0 {
+		normalise(res.Marginals)
 	}
-	return res, nil
 }
 
 func share(a, n float64) *float64 {

@@ -1,6 +1,10 @@
 package tasks
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/evalbook/evalbook/pkg/repeats"
+)
 
 // ItemPasses is one generative item's samples judged right or wrong by
 // its task's match rule (the rule Score's match metric and pass@k use): a
@@ -47,4 +51,24 @@ func SamplePasses(d *Details) (items []ItemPasses, failed int, err error) {
 		items = append(items, ip)
 	}
 	return items, failed, nil
+}
+
+// Repeats is the repeated-samples analysis of generative details
+// (evalbook repeats --details): each item's samples judged by
+// SamplePasses, summarised by repeats.AnalyzeItems under source (the
+// file's name, which starts an error). Items are named by their id, or by
+// task string and id ("task id") when the details hold several tasks.
+func Repeats(d *Details, source string, opt repeats.Options) (*repeats.Result, error) {
+	ips, failed, err := SamplePasses(d)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	items := make([]repeats.ItemSamples, len(ips))
+	for i, ip := range ips {
+		items[i] = repeats.ItemSamples{Item: ip.ID, Passes: ip.Passes}
+		if len(d.Header.Tasks) > 1 {
+			items[i].Item = ip.Task + " " + ip.ID
+		}
+	}
+	return repeats.AnalyzeItems(items, source, failed, opt)
 }

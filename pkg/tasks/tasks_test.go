@@ -15,6 +15,7 @@ import (
 
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/llm"
+	"github.com/evalbook/evalbook/pkg/repeats"
 	"github.com/evalbook/evalbook/pkg/stats"
 	"github.com/evalbook/evalbook/pkg/tabular"
 	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
@@ -401,6 +402,27 @@ func TestLetterAndGenerative(t *testing.T) {
 	}
 	if got := fmt.Sprint(ips[0].Passes, ips[1].Passes); got != "[true false true true false] [false true true true true]" {
 		t.Fatalf("SamplePasses: %s", got)
+	}
+	// Repeats: the same samples, 3 of 5 and 4 of 5 passing, mean 7/10;
+	// named by id with one task, by task string and id with two (the
+	// same task under a second name).
+	rep, err := Repeats(&gd, "d.jsonl", repeats.Options{})
+	if err != nil || rep.Source != "d.jsonl" || rep.Items != 2 || rep.Samples != 10 || math.Abs(rep.Mean-0.7) > 1e-12 || rep.PerItem[0].Item != "g1" {
+		t.Fatalf("Repeats: %v, %+v", err, rep)
+	}
+	two := gd
+	other := gd.Header.Tasks[0]
+	other.Spec += "-again"
+	two.Header.Tasks = append(slices.Clone(gd.Header.Tasks), other)
+	two.Samples = slices.Clone(gd.Samples)
+	again := two.Samples[1]
+	again.Task = other.Spec
+	two.Samples = append(two.Samples, again)
+	if rep, err := Repeats(&two, "d.jsonl", repeats.Options{}); err != nil || rep.Items != 3 || rep.PerItem[2].Item != other.Spec+" g2" {
+		t.Fatalf("Repeats of two tasks: %v, %+v", err, rep)
+	}
+	if _, err := Repeats(det, "d.jsonl", repeats.Options{}); err == nil || !strings.HasPrefix(err.Error(), "d.jsonl: tasks: ") {
+		t.Fatalf("Repeats with a letters task: %v", err)
 	}
 	if n := len(det.Samples[4].Response); n != 5 {
 		t.Fatalf("g1: %d samples, want 5", n)

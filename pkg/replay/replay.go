@@ -1,4 +1,20 @@
-package main
+// Package replay reads a saved result (the --json of an evalbook command,
+// or a result value encoded as JSON by a program) back into its type, by
+// the document's "kind", so that it can be rendered again without
+// recomputing it: its text (WriteText) and its tables (Tables), for a
+// workbook, a page or a notebook.
+//
+// Score and judge results are read by results.ReadResult (their figures
+// and review table, rendered with their own workbook and page); every
+// other kind a command saves is read by Decode:
+//
+//	kind, err := replay.Kind(name, data)
+//	r, err := replay.Decode(name, kind, data)
+//	err = r.WriteText(os.Stdout)
+//
+// Not here: summarize (seed 004's document has no kind), runs list and
+// runs show (views of the store, shown again from it), task list.
+package replay
 
 import (
 	"bytes"
@@ -25,20 +41,16 @@ import (
 	"github.com/evalbook/evalbook/pkg/tasks"
 )
 
-// A replayKind is the result type behind one value of a saved result's
-// "kind": the command that prints it with --json, and a new zero value
-// to decode it into.
-type replayKind struct {
+// A kind is the result type behind one value of a saved result's "kind":
+// the command that prints it with --json, and a new zero value to decode
+// it into.
+type kind struct {
 	cmd string
 	new func() results.Report
 }
 
-// replayKinds maps the kind of every result JSON that report --from
-// renders again to its type. score and judge have their own path
-// (their workbook, page and charts; readScoreResult). Not here:
-// summarize (seed 004's document has no kind), runs list and runs show
-// (views of the store, shown again from it), task list.
-var replayKinds = map[string]replayKind{
+// kinds maps the kind of every result that Decode reads to its type.
+var kinds = map[string]kind{
 	"agree":          {"agree", func() results.Report { return new(results.RaterAgreement) }},
 	"compare":        {"compare", func() results.Report { return new(results.Comparison) }},
 	"power":          {"power", func() results.Report { return new(results.Power) }},
@@ -70,21 +82,36 @@ var replayKinds = map[string]replayKind{
 	"leaderboard":    {"leaderboard", nil}, // one board, or an array of them (leaderboard.Boards)
 }
 
-// replayableKinds lists every kind report --from takes, score and judge
-// included, sorted.
-func replayableKinds() []string {
-	ks := []string{"score", "judge"}
-	for k := range replayKinds {
+// ScoreKinds are the kinds results.ReadResult reads rather than Decode.
+var ScoreKinds = []string{"score", "judge"}
+
+// Kinds returns every kind a saved result can be read back from, sorted:
+// the kinds Decode reads and ScoreKinds.
+func Kinds() []string {
+	ks := slices.Clone(ScoreKinds)
+	for k := range kinds {
 		ks = append(ks, k)
 	}
 	slices.Sort(ks)
 	return ks
 }
 
-// resultKind returns the kind of a saved result: the "kind" of the
-// document, or of every element of an array of them (leaderboard's
-// boards, one per metric), or "" when there is none.
-func resultKind(name string, data []byte) (string, error) {
+// Decodable reports whether Decode reads results of kind.
+func Decodable(kind string) bool {
+	_, ok := kinds[kind]
+	return ok
+}
+
+// Command returns the evalbook command whose --json saves a result of
+// kind ("label export", "import --check"), or "" for a kind Decode does
+// not read.
+func Command(kind string) string { return kinds[kind].cmd }
+
+// Kind returns the kind of a saved result: the "kind" of the document, or
+// of every element of an array of them (leaderboard's boards, one per
+// metric), or "" when there is none. An array of results of other kinds,
+// or of several kinds, is an error; name (the file) starts every error.
+func Kind(name string, data []byte) (string, error) {
 	kind, array, err := results.KindOf(data)
 	switch {
 	case err != nil && array && strings.HasPrefix(err.Error(), "an array of results"):
@@ -97,18 +124,20 @@ func resultKind(name string, data []byte) (string, error) {
 	return kind, nil
 }
 
-// decodeResult decodes a saved result of kind (not score or judge) into
-// its type. A field the type does not have is refused, so a document
-// edited by hand, or saved by another tool under the same kind, is not
-// rendered as if it were whole.
-func decodeResult(name, kind string, data []byte) (results.Report, string, error) {
-	rk, ok := replayKinds[kind]
+// Decode decodes a saved result of kind (as Kind returns it; not score or
+// judge) into its type: a leaderboard, one board or an array of them, as
+// leaderboard.Boards. A field the type does not have is refused, so a
+// document edited by hand, or saved by another tool under the same kind,
+// is not rendered as if it were whole. Errors start with name and say
+// where in the document decoding stopped.
+func Decode(name, kind string, data []byte) (results.Report, error) {
+	rk, ok := kinds[kind]
 	if !ok {
 		what := fmt.Sprintf("a result of kind %q", kind)
 		if kind == "" {
 			what = "a document with no \"kind\""
 		}
-		return nil, "", fmt.Errorf("%s: %s; evalbook report --from renders the --json of these kinds: %s", name, what, strings.Join(replayableKinds(), ", "))
+		return nil, fmt.Errorf("%s: %s; evalbook report --from renders the --json of these kinds: %s", name, what, strings.Join(Kinds(), ", "))
 	}
 	decode := func(v any) error {
 		dec := json.NewDecoder(bytes.NewReader(data))
@@ -119,23 +148,22 @@ func decodeResult(name, kind string, data []byte) (results.Report, string, error
 		return nil
 	}
 	if kind == "leaderboard" {
-		trimmed := bytes.TrimLeft(data, " \t\r\n")
-		if trimmed[0] == '[' {
+		if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
 			var bs []*leaderboard.Board
 			if err := decode(&bs); err != nil {
-				return nil, "", err
+				return nil, err
 			}
-			return leaderboard.Boards(bs), rk.cmd, nil
+			return leaderboard.Boards(bs), nil
 		}
 		var b leaderboard.Board
 		if err := decode(&b); err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		return leaderboard.Boards{&b}, rk.cmd, nil
+		return leaderboard.Boards{&b}, nil
 	}
 	r := rk.new()
 	if err := decode(r); err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return r, rk.cmd, nil
+	return r, nil
 }
