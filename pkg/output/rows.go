@@ -150,8 +150,14 @@ func (o *Rows) Attach(q *qa.Options) {
 		return
 	}
 	fns := o.rows
+	// Every row output copies what it keeps (the Parquet writers copy
+	// each value into a column, the Every Eval Ever export clones the
+	// row), so the rows may be views of the input, unless a callback q
+	// had already keeps strings.
 	if q.Rows != nil {
 		fns = append([]func(*results.Row) error{q.Rows}, fns...)
+	} else {
+		q.RowsCopy = true
 	}
 	q.Rows = func(r *results.Row) error {
 		for _, f := range fns {
