@@ -3,9 +3,11 @@ package parquetio
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet"
@@ -130,5 +132,50 @@ func TestRowGroupBytes(t *testing.T) {
 		if len(got) <= i || len(got[i][0]) != n || got[i][0][0] != 'a'+byte(i) {
 			t.Fatalf("row %d read back wrong", i)
 		}
+	}
+}
+
+// WriteOptions.Compression picks the pages' codec, recorded in each
+// column chunk's metadata; an unknown name is refused by every writer.
+func TestCompressionOption(t *testing.T) {
+	s := results.NewRowSchema([]string{"text"}, []string{"m"}, []bool{false}, false, nil)
+	for name, want := range map[string]string{"": "SNAPPY", "snappy": "SNAPPY", "zstd": "ZSTD", "none": "UNCOMPRESSED"} {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, s, WriteOptions{Compression: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 50 {
+			if err := w.Write(&results.Row{Schema: s, Fields: []string{fmt.Sprintf("text %d text text", i)}, Values: []float64{1}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cc, err := pf.MetaData().RowGroup(0).ColumnChunk(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cc.Compression().String(); got != want {
+			t.Errorf("Compression %q: the column chunk says %s, want %s", name, got, want)
+		}
+		if _, rows := readBack(t, buf.Bytes()); len(rows) != 50 || rows[49][0] != "text 49 text text" {
+			t.Errorf("Compression %q: read back %d rows", name, len(rows))
+		}
+	}
+	bad := WriteOptions{Compression: "gzip9"}
+	if _, err := NewWriter(io.Discard, s, bad); err == nil || !strings.Contains(err.Error(), `no Parquet compression "gzip9"`) {
+		t.Errorf("NewWriter: %v", err)
+	}
+	if _, err := NewTableWriter(io.Discard, []string{"a"}, nil, bad); err == nil {
+		t.Error("NewTableWriter took an unknown compression")
+	}
+	if _, err := NewDirWriter(t.TempDir()+"/d", s, DirOptions{By: []string{"text"}, Compression: "gzip9"}); err == nil {
+		t.Error("NewDirWriter took an unknown compression")
 	}
 }
