@@ -63,3 +63,44 @@ func TestScoreParquetOutputs(t *testing.T) {
 		t.Errorf("--out-dir alone: exit %d, %s", code, stderr)
 	}
 }
+
+// --parquet-compression picks the codec of the Parquet pages: the same
+// rows, the uncompressed file larger than the Snappy one; an unknown
+// codec is a usage error.
+func TestScoreParquetCompression(t *testing.T) {
+	dir := t.TempDir()
+	size := map[string]int64{}
+	for _, c := range []string{"snappy", "zstd", "none"} {
+		out := filepath.Join(dir, c+".parquet")
+		if _, stderr, code := runCLI(t, "score", "--out", out, "--parquet-compression", c); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size[c] = int64(len(b))
+		src, err := parquetio.Open(bytes.NewReader(b), out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for {
+			if _, _, err := src.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if n != 284 {
+			t.Errorf("%s: %d rows, want 284", c, n)
+		}
+	}
+	if size["none"] <= size["snappy"] || size["none"] <= size["zstd"] {
+		t.Errorf("file sizes %v: the uncompressed file should be the largest", size)
+	}
+	if _, stderr, code := runCLI(t, "score", "--out", filepath.Join(dir, "x.parquet"), "--parquet-compression", "lzo"); code != 2 {
+		t.Errorf("--parquet-compression lzo: exit %d, want 2 (%s)", code, stderr)
+	}
+}

@@ -25,6 +25,9 @@ const (
 	gonb     = "github.com/janpfeifer/gonb" // the whole module: gonbui and the kernel
 	sqlite   = "modernc.org/sqlite"
 	arrow    = "github.com/apache/arrow-go/v18"
+	// klauspost/compress is arrow-go's own Snappy encoder (it comes with
+	// arrow-go); parquetio hands arrow-go its fast mode (issue 29).
+	snappy = "github.com/klauspost/compress"
 	// typesetting shapes the charts' Hindi and Bengali labels (HarfBuzz in Go), with
 	// x/image's fixed-point type that its API speaks (issue 18).
 	typesetting = "github.com/go-text/typesetting"
@@ -159,7 +162,7 @@ var rules = []rule{
 	// flatbuffers are a large tree, so the core must never import arrow-go
 	// (it is in heavy); parquetio registers its reader with qa from the
 	// edge, as xlsxread does, and writes results.Row values.
-	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks", "internal/outfile"}, ext: []string{arrow}},
+	{pkg: "pkg/parquetio", allow: []string{"pkg/qa", "pkg/results", "pkg/tabular", "pkg/interop", "pkg/tasks", "internal/outfile"}, ext: []string{arrow, snappy}},
 	{pkg: "pkg/htmlreport", allow: []string{"pkg/results"}}, // html/template is in the standard library
 	{pkg: "pkg/chart", allow: []string{"pkg/results"}, ext: []string{plot, typesetting, ximage}},
 	{pkg: "pkg/frame", allow: []string{"pkg/results", "pkg/tabular", "pkg/qa", "pkg/compare"}, ext: []string{gota}}, // frame.Score and frame.Models: the core on a DataFrame

@@ -34,6 +34,9 @@ type RowOptions struct {
 	// Spool keeps a verdict CSV in a temporary file when Out is not a
 	// CSV file, for a report that lists rows (VerdictCSV).
 	Spool bool
+	// Compression is the Parquet files' codec (parquetio.WriteOptions):
+	// "" or "snappy", "zstd", "none".
+	Compression string
 }
 
 // IsEEE reports whether path names an Every Eval Ever export.
@@ -85,7 +88,7 @@ func OpenRows(opt RowOptions) (*Rows, error) {
 		}
 		o.aborts = append(o.aborts, abort)
 		if IsParquet(opt.Out) {
-			fs := parquetio.NewFileSink(w, parquetio.WriteOptions{})
+			fs := parquetio.NewFileSink(w, parquetio.WriteOptions{Compression: opt.Compression})
 			o.rows = append(o.rows, fs.Row)
 			o.commits = append(o.commits, func() (string, error) {
 				if err := fs.Close(); err != nil {
@@ -99,7 +102,7 @@ func OpenRows(opt RowOptions) (*Rows, error) {
 		}
 	}
 	if opt.Dir != "" {
-		ds, err := parquetio.NewDirSink(opt.Dir, parquetio.DirOptions{By: opt.By})
+		ds, err := parquetio.NewDirSink(opt.Dir, parquetio.DirOptions{By: opt.By, Compression: opt.Compression})
 		if err != nil {
 			o.Close()
 			return nil, &DirError{err}
@@ -150,8 +153,14 @@ func (o *Rows) Attach(q *qa.Options) {
 		return
 	}
 	fns := o.rows
+	// Every row output copies what it keeps (the Parquet writers copy
+	// each value into a column, the Every Eval Ever export clones the
+	// row), so the rows may be views of the input, unless a callback q
+	// had already keeps strings.
 	if q.Rows != nil {
 		fns = append([]func(*results.Row) error{q.Rows}, fns...)
+	} else {
+		q.RowsCopy = true
 	}
 	q.Rows = func(r *results.Row) error {
 		for _, f := range fns {

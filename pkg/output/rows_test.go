@@ -127,3 +127,40 @@ func TestOpenRowsErrors(t *testing.T) {
 		t.Errorf("no partition column: %T %v, want *DirError", err, err)
 	}
 }
+
+// The row outputs copy what they keep, so Attach lets qa hand them views
+// of its input (qa.Options.RowsCopy), but not when the caller's own
+// callback, which may keep strings, is on the chain.
+func TestAttachRowsCopy(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name   string
+		caller bool
+		want   bool
+	}{{"outputs only", false, true}, {"a caller's callback first", true, false}} {
+		o, err := OpenRows(RowOptions{Out: filepath.Join(dir, c.name+".parquet")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var opt qa.Options
+		var kept []string
+		if c.caller {
+			opt.Rows = func(r *qa.Row) error { kept = append(kept, r.Fields...); return nil }
+		}
+		o.Attach(&opt)
+		if opt.RowsCopy != c.want {
+			t.Errorf("%s: RowsCopy %v, want %v", c.name, opt.RowsCopy, c.want)
+		}
+		res, err := qa.Score(context.Background(), strings.NewReader(table), "t.csv", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := o.Commit(res); err != nil {
+			t.Fatal(err)
+		}
+		o.Close()
+		if c.caller && (len(kept) != 15 || kept[0] != "q1" || kept[14] != "b") {
+			t.Errorf("%s: the caller kept %q", c.name, kept)
+		}
+	}
+}

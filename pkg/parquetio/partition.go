@@ -78,6 +78,8 @@ type DirOptions struct {
 	// (part-00001.parquet, ...): any number of partitions can be
 	// written with bounded memory and file handles.
 	MaxOpen int
+	// Compression is the files' codec, as WriteOptions.Compression.
+	Compression string
 }
 
 // A DirWriter writes verdict rows to a Hive-partitioned folder: one
@@ -165,7 +167,10 @@ func NewDirWriter(dir string, s *results.RowSchema, opt DirOptions) (*DirWriter,
 	}
 	// Each file's own row limit is never the trigger: the folder-wide
 	// count below is.
-	d.wopt = WriteOptions{RowGroupRows: d.opt.RowGroupRows + 1, Omit: opt.By}
+	d.wopt = WriteOptions{RowGroupRows: d.opt.RowGroupRows + 1, Omit: opt.By, Compression: opt.Compression}
+	if _, err := d.wopt.codec(); err != nil {
+		return nil, err
+	}
 	if _, _, err := ArrowSchema(s, opt.By); err != nil {
 		return nil, err
 	}

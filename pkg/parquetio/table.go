@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
@@ -49,8 +48,12 @@ func NewTableWriter(w io.Writer, text, numbers []string, opt WriteOptions) (*Tab
 	if opt.RowGroupRows <= 0 {
 		opt.RowGroupRows = DefaultRowGroupRows
 	}
+	codec, err := opt.codec()
+	if err != nil {
+		return nil, err
+	}
 	sc := arrow.NewSchema(fs, nil)
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy),
+	props := parquet.NewWriterProperties(parquet.WithCompression(codec),
 		parquet.WithMaxRowGroupLength(int64(opt.RowGroupRows)), parquet.WithCreatedBy("evalbook (arrow-go parquet)"))
 	fw, err := pqarrow.NewFileWriter(sc, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {

@@ -25,12 +25,33 @@ const DefaultRowGroupRows = 64 << 10
 // WriteOptions configures a Writer.
 type WriteOptions struct {
 	// RowGroupRows is the number of rows buffered, then written as one
-	// row group; 0 means DefaultRowGroupRows. Memory is about this many
-	// rows' text.
+	// row group; 0 means DefaultRowGroupRows. A group ends sooner when its
+	// text reaches 64 MiB. Memory is about two groups' text (one filled
+	// while the other is encoded).
 	RowGroupRows int
 	// Omit names input columns not to write (a partitioned folder keeps
 	// its partition columns in the directory names, as Hive does).
 	Omit []string
+	// Compression is the pages' codec: "snappy" (also ""), "zstd" or
+	// "none". Snappy is the default of pyarrow, Spark and DuckDB, and the
+	// cheapest codec to write here; zstd makes files about 30% smaller
+	// for about 40% more writing CPU; none skips the codec, the cheapest
+	// in CPU, for files 3 times as large (measured on verdict rows: see
+	// docs/speed.md, Reports and Parquet).
+	Compression string
+}
+
+// codec returns the arrow-go codec Compression names.
+func (o WriteOptions) codec() (compress.Compression, error) {
+	switch strings.ToLower(o.Compression) {
+	case "", "snappy":
+		return compress.Codecs.Snappy, nil
+	case "zstd":
+		return compress.Codecs.Zstd, nil
+	case "none", "uncompressed":
+		return compress.Codecs.Uncompressed, nil
+	}
+	return 0, fmt.Errorf("parquetio: no Parquet compression %q (snappy, zstd or none)", o.Compression)
 }
 
 // A Writer writes verdict rows (results.Row, as pkg/qa scores them) to one
@@ -50,23 +71,132 @@ type WriteOptions struct {
 // ("evalbook.metrics", "evalbook.graded"). Rows are buffered and written
 // a row group at a time; Close writes the last one and the footer (it
 // does not close the io.Writer).
+//
+// Each row's values are appended to column buffers of the Writer's own,
+// which are reused from one row group to the next and handed to arrow-go
+// as arrays without a copy: a string column is one byte buffer and its
+// offsets, and a column that repeats (model, language) is kept as a
+// dictionary and the rows' indices into it, so that arrow-go writes the
+// indices without hashing every value again.
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int               // indices in Row.Fields that are written
 	fw      *pqarrow.FileWriter // started by the first row group
 	asc     *arrow.Schema
 	out     io.Writer
-	bg      chan arrow.RecordBatch // row groups to the encoding goroutine
+	cur     *group      // the row group being filled
+	free    chan *group // groups written, to fill again
+	bg      chan *group // row groups to the encoding goroutine
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
-	bld     *array.RecordBuilder
-	strs    []*array.StringBuilder // fields, then extra
-	vals    []*array.Float64Builder
-	words   [2]*array.Int64Builder
-	flags   [2]*array.BooleanBuilder
+	dict    []bool // per string column, decided at the first row group
+	nstr    int    // string columns: kept input columns, then extra
+	codec   compress.Compression
 	n, max  int
 	written int64
 	closed  bool
+}
+
+// group is one row group's values, column by column.
+type group struct {
+	n     int
+	strs  []strCol
+	vals  [][]float64 // per metric, a value for every row (0 where null)
+	valid [][]byte    // per metric, the validity bitmap
+	nulls []int       // per metric, the number of nulls
+	words [2][]int64
+	flags [2][]byte // bitmaps
+	bytes int       // text bytes held
+}
+
+// strCol is a string column of a row group: the values as one buffer and
+// Arrow's offsets into it or, for a dictionary column, the distinct
+// values so and the rows' indices into them.
+type strCol struct {
+	data []byte
+	offs []int32
+	dict bool
+	memo map[string]int32
+	idx  []int32
+}
+
+func (c *strCol) reset(dict bool) {
+	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
+	c.dict = dict
+	if dict {
+		if c.memo == nil {
+			c.memo = map[string]int32{}
+		}
+		clear(c.memo)
+	}
+}
+
+func (c *strCol) add(s string) {
+	if !c.dict {
+		c.data = append(c.data, s...)
+		c.offs = append(c.offs, int32(len(c.data)))
+		return
+	}
+	// A few distinct values (a model, a language) are found faster by
+	// comparing with each than by hashing.
+	if k := len(c.offs) - 1; k <= smallDict {
+		for i := range k {
+			if int(c.offs[i+1]-c.offs[i]) == len(s) && string(c.data[c.offs[i]:c.offs[i+1]]) == s {
+				c.idx = append(c.idx, int32(i))
+				return
+			}
+		}
+		if k < smallDict {
+			c.data = append(c.data, s...)
+			c.offs = append(c.offs, int32(len(c.data)))
+			c.idx = append(c.idx, int32(k))
+			return
+		}
+		for i := range k { // the dictionary outgrows the scan: index it
+			c.memo[string(c.data[c.offs[i]:c.offs[i+1]])] = int32(i)
+		}
+	}
+	i, ok := c.memo[s]
+	if !ok {
+		i = int32(len(c.offs) - 1)
+		c.memo[strings.Clone(s)] = i
+		c.data = append(c.data, s...)
+		c.offs = append(c.offs, int32(len(c.data)))
+	}
+	c.idx = append(c.idx, i)
+}
+
+// smallDict is the most distinct values a dictionary column keeps
+// without a map.
+const smallDict = 16
+
+// toDict turns a plain column (the first row group's) into a dictionary
+// column.
+func (c *strCol) toDict() {
+	data, offs := c.data, c.offs
+	c.data, c.offs = make([]byte, 0, 1024), nil
+	c.reset(true)
+	for i := 0; i+1 < len(offs); i++ {
+		c.add(string(data[offs[i]:offs[i+1]]))
+	}
+}
+
+// array returns the column as an Arrow array over its buffers (no copy).
+func (c *strCol) array() arrow.Array {
+	vals := array.NewData(arrow.BinaryTypes.String, len(c.offs)-1,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offs)), memory.NewBufferBytes(c.data)}, nil, 0, 0)
+	defer vals.Release()
+	if !c.dict {
+		return array.MakeFromData(vals)
+	}
+	idx := array.NewData(arrow.PrimitiveTypes.Int32, len(c.idx),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.idx))}, nil, 0, 0)
+	defer idx.Release()
+	d := array.NewData(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String},
+		len(c.idx), idx.Buffers(), nil, 0, 0)
+	d.SetDictionary(vals)
+	defer d.Release()
+	return array.MakeFromData(d)
 }
 
 // ArrowSchema returns the Arrow schema of the Parquet file a Writer writes
@@ -145,31 +275,50 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 	if opt.RowGroupRows <= 0 {
 		opt.RowGroupRows = DefaultRowGroupRows
 	}
-	wr := &Writer{schema: s, fields: keep, max: opt.RowGroupRows, asc: asc, out: w}
-	wr.bld = array.NewRecordBuilder(memory.DefaultAllocator, asc)
-	k := 0
-	for range keep {
-		wr.strs = append(wr.strs, wr.bld.Field(k).(*array.StringBuilder))
-		k++
+	codec, err := opt.codec()
+	if err != nil {
+		return nil, err
 	}
-	for range s.Metrics {
-		wr.vals = append(wr.vals, wr.bld.Field(k).(*array.Float64Builder))
-		k++
-	}
-	if s.Words {
-		wr.words = [2]*array.Int64Builder{wr.bld.Field(k).(*array.Int64Builder), wr.bld.Field(k + 1).(*array.Int64Builder)}
-		k += 2
-	}
-	if s.Flags {
-		wr.flags = [2]*array.BooleanBuilder{wr.bld.Field(k).(*array.BooleanBuilder), wr.bld.Field(k + 1).(*array.BooleanBuilder)}
-		k += 2
-	}
-	for range s.Extra {
-		wr.strs = append(wr.strs, wr.bld.Field(k).(*array.StringBuilder))
-		k++
-	}
+	wr := &Writer{codec: codec, schema: s, fields: keep, max: opt.RowGroupRows, asc: asc, out: w, nstr: len(keep) + len(s.Extra)}
+	wr.cur = wr.newGroup()
 	return wr, nil
 }
+
+func (w *Writer) newGroup() *group {
+	m := len(w.schema.Metrics)
+	g := &group{strs: make([]strCol, w.nstr), vals: make([][]float64, m), valid: make([][]byte, m), nulls: make([]int, m)}
+	g.reset(w.dict)
+	return g
+}
+
+func (g *group) reset(dict []bool) {
+	g.n, g.bytes = 0, 0
+	for j := range g.strs {
+		g.strs[j].reset(j < len(dict) && dict[j])
+	}
+	for j := range g.vals {
+		g.vals[j], g.valid[j], g.nulls[j] = g.vals[j][:0], g.valid[j][:0], 0
+	}
+	for k := range 2 {
+		g.words[k], g.flags[k] = g.words[k][:0], g.flags[k][:0]
+	}
+}
+
+// setBit sets (or leaves clear) bit i of the bitmap *b, which holds i bits.
+func setBit(b *[]byte, i int, v bool) {
+	if i%8 == 0 {
+		*b = append(*b, 0)
+	}
+	if v {
+		(*b)[i/8] |= 1 << (i % 8)
+	}
+}
+
+// maxGroupBytes bounds the text of a row group of more than one row: a
+// row that would take it past this starts the next group, so that rows
+// of long text make smaller groups, not more memory (a Writer holds two
+// groups). Arrow's 32-bit offsets address at most 2 GiB a column.
+var maxGroupBytes = 64 << 20 // a variable for the tests
 
 // Write adds one row. The row is copied: it may be reused after Write
 // returns (as pkg/qa reuses its rows).
@@ -181,23 +330,43 @@ func (w *Writer) Write(r *results.Row) error {
 		return fmt.Errorf("parquetio: row %d has %d fields and %d verdicts; the writer's schema has %d and %d",
 			r.Line, len(r.Fields), len(r.Values), len(w.schema.Columns), len(w.schema.Metrics))
 	}
+	g := w.cur
+	size := 0
+	for _, i := range w.fields {
+		size += len(r.Fields[i])
+	}
+	for _, e := range r.Extra {
+		size += len(e)
+	}
+	if g.n > 0 && g.bytes+size > maxGroupBytes {
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		g = w.cur
+	}
+	if size >= math.MaxInt32 {
+		return fmt.Errorf("parquetio: row %d holds %d MiB of text; a Parquet row group's column holds at most 2 GiB", r.Line, size>>20)
+	}
+	g.bytes += size
 	for j, i := range w.fields {
-		w.strs[j].Append(r.Fields[i])
+		g.strs[j].add(r.Fields[i])
 	}
 	for j, v := range r.Values {
-		if math.IsNaN(v) {
-			w.vals[j].AppendNull()
-		} else {
-			w.vals[j].Append(v)
+		nan := math.IsNaN(v)
+		if nan {
+			v = 0
+			g.nulls[j]++
 		}
+		g.vals[j] = append(g.vals[j], v)
+		setBit(&g.valid[j], g.n, !nan)
 	}
 	if w.schema.Words {
-		w.words[0].Append(int64(r.Matching))
-		w.words[1].Append(int64(r.TotalGolden))
+		g.words[0] = append(g.words[0], int64(r.Matching))
+		g.words[1] = append(g.words[1], int64(r.TotalGolden))
 	}
 	if w.schema.Flags {
-		w.flags[0].Append(r.Blank)
-		w.flags[1].Append(r.EmptyGolden)
+		setBit(&g.flags[0], g.n, r.Blank)
+		setBit(&g.flags[1], g.n, r.EmptyGolden)
 	}
 	if len(w.schema.Extra) > 0 {
 		base := len(w.fields)
@@ -206,9 +375,10 @@ func (w *Writer) Write(r *results.Row) error {
 			if j < len(r.Extra) {
 				v = r.Extra[j]
 			}
-			w.strs[base+j].Append(v)
+			g.strs[base+j].add(v)
 		}
 	}
+	g.n++
 	w.n++
 	if w.n >= w.max {
 		return w.Flush()
@@ -222,52 +392,99 @@ func (w *Writer) Flush() error {
 	if w.n == 0 {
 		return nil
 	}
-	// The builders start empty again after NewRecordBatch; reserving the
-	// last row group's sizes up front spares them growing by doubling
-	// (copying and clearing each buffer several times) in every group.
-	rows := w.n
-	data := make([]int, len(w.strs))
-	for j, b := range w.strs {
-		data[j] = b.DataLen()
-	}
-	rec := w.bld.NewRecordBatch()
-	w.written += int64(w.n)
-	w.n = 0
-	if rows == w.max { // a full group: the next is likely its like
-		w.bld.Reserve(rows)
-		for j, b := range w.strs {
-			b.ReserveData(data[j] + data[j]/16)
-		}
-	}
-	if err := w.start(rec); err != nil {
-		rec.Release()
+	g := w.cur
+	if err := w.start(g); err != nil {
 		return err
 	}
+	w.written += int64(w.n)
+	w.n = 0
 	// Row groups are encoded and compressed on a goroutine of their own
-	// while the next one is built: with two cores, building and
-	// encoding overlap. At most one row group waits.
+	// while the next one is filled: with two cores, filling and
+	// encoding overlap. Two groups take turns.
 	if w.bg == nil {
-		w.bg = make(chan arrow.RecordBatch, 1)
+		w.bg = make(chan *group, 1)
+		w.free = make(chan *group, 2)
 		w.bgDone = make(chan error, 1)
-		go func(fw *pqarrow.FileWriter, in <-chan arrow.RecordBatch, done chan<- error) {
+		w.free <- w.newGroup()
+		nf, words, flags := len(w.fields), w.schema.Words, w.schema.Flags
+		go func(fw *pqarrow.FileWriter, in <-chan *group, free chan<- *group, done chan<- error) {
 			var err error
-			for rec := range in {
+			for g := range in {
 				if err == nil {
-					if werr := fw.Write(rec); werr != nil {
+					if werr := writeGroup(fw, g, nf, words, flags); werr != nil {
 						err = fmt.Errorf("parquetio: writing a row group: %w", werr)
 						w.bgErr.Store(&err)
 					}
 				}
-				rec.Release()
+				free <- g
 			}
 			done <- err
-		}(w.fw, w.bg, w.bgDone)
+		}(w.fw, w.bg, w.free, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
-		rec.Release()
 		return *e
 	}
-	w.bg <- rec
+	w.bg <- g
+	w.cur = <-w.free
+	w.cur.reset(w.dict)
+	return nil
+}
+
+// writeGroup writes g as one row group of fw, column by column in the
+// schema's order (the nf kept input columns, the metrics, the word counts
+// and flags when the schema has them, the extra columns), as arrays over
+// g's buffers.
+func writeGroup(fw *pqarrow.FileWriter, g *group, nf int, words, flags bool) error {
+	if err := fw.NewRowGroupChecked(); err != nil {
+		return err
+	}
+	put := func(a arrow.Array) error {
+		defer a.Release()
+		return fw.WriteColumnData(a)
+	}
+	for j := range nf {
+		if err := put(g.strs[j].array()); err != nil {
+			return err
+		}
+	}
+	for j, v := range g.vals {
+		var valid *memory.Buffer
+		if g.nulls[j] > 0 {
+			valid = memory.NewBufferBytes(g.valid[j])
+		}
+		d := array.NewData(arrow.PrimitiveTypes.Float64, g.n,
+			[]*memory.Buffer{valid, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, g.nulls[j], 0)
+		err := put(array.MakeFromData(d))
+		d.Release()
+		if err != nil {
+			return err
+		}
+	}
+	if words {
+		for _, v := range g.words {
+			d := array.NewData(arrow.PrimitiveTypes.Int64, g.n, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, 0, 0)
+			err := put(array.MakeFromData(d))
+			d.Release()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if flags {
+		for _, b := range g.flags {
+			d := array.NewData(arrow.FixedWidthTypes.Boolean, g.n, []*memory.Buffer{nil, memory.NewBufferBytes(b)}, nil, 0, 0)
+			err := put(array.MakeFromData(d))
+			d.Release()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	for j := nf; j < len(g.strs); j++ {
+		if err := put(g.strs[j].array()); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -299,11 +516,8 @@ func (w *Writer) Close() error {
 	}
 	w.closed = true
 	if err == nil && w.fw == nil { // no rows: an empty file with the schema
-		rec := w.bld.NewRecordBatch()
-		err = w.start(rec)
-		rec.Release()
+		err = w.start(w.cur)
 	}
-	w.bld.Release()
 	if w.fw == nil {
 		return err
 	}
@@ -353,28 +567,36 @@ func rowsOf(w *Writer) int64 {
 }
 
 // start creates the file writer, choosing each string column's encoding
-// from the first row group rec: a column whose values repeat (model,
+// from the first row group g: a column whose values repeat (model,
 // language, Domain: fewer distinct values than half the rows) is
 // dictionary-encoded and keeps min/max statistics; free text (questions,
-// responses) is written plain, without statistics, as hashing every
-// value into a dictionary that is then dropped costs a third of the
-// writing time and min/max of free text prunes nothing.
-func (w *Writer) start(rec arrow.RecordBatch) error {
+// responses) is written plain, without statistics, as building a
+// dictionary that is then dropped costs a third of the writing time and
+// min/max of free text prunes nothing. The dictionary columns of g are
+// turned into dictionaries here; later groups are filled as such.
+func (w *Writer) start(g *group) error {
 	if w.fw != nil {
 		return nil
 	}
 	opts := []parquet.WriterProperty{
-		parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithCompression(w.codec),
 		parquet.WithMaxRowGroupLength(int64(w.max)),
 		parquet.WithCreatedBy("evalbook (arrow-go parquet)"),
 		parquet.WithStats(true),
 	}
-	for c, f := range w.asc.Fields() {
-		col, ok := rec.Column(c).(*array.String)
-		if !ok || col.Len() == 0 {
+	fields := w.asc.Fields()
+	w.dict = make([]bool, w.nstr)
+	for j := range g.strs {
+		f := fields[j]
+		if j >= len(w.fields) {
+			f = fields[len(fields)-(w.nstr-j)]
+		}
+		if g.n == 0 {
 			continue
 		}
-		if !repeats(col) {
+		if w.dict[j] = g.strs[j].repeats(); w.dict[j] {
+			g.strs[j].toDict()
+		} else {
 			opts = append(opts, parquet.WithDictionaryFor(f.Name, false), parquet.WithStatsFor(f.Name, false))
 		}
 	}
@@ -388,13 +610,13 @@ func (w *Writer) start(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// repeats reports whether col has fewer distinct values than half its
-// length (counting stops as soon as that is decided).
-func repeats(col *array.String) bool {
-	n := col.Len()
+// repeats reports whether the plain column c has fewer distinct values
+// than half its length (counting stops as soon as that is decided).
+func (c *strCol) repeats() bool {
+	n := len(c.offs) - 1
 	seen := make(map[string]struct{}, 64)
 	for i := 0; i < n; i++ {
-		seen[col.Value(i)] = struct{}{}
+		seen[string(c.data[c.offs[i]:c.offs[i+1]])] = struct{}{}
 		if len(seen) >= (n+1)/2 {
 			return false
 		}

@@ -654,9 +654,12 @@ func (e *engine) deliver(b *rowBatch) error {
 		if e.opt.Rows != nil {
 			// The fields are views of a block that is recycled for
 			// later input: give the caller strings of its own, so that
-			// a string it keeps never changes.
-			ownStrings(r.Fields)
-			ownStrings(r.Groups)
+			// a string it keeps never changes, unless it copies what
+			// it keeps.
+			if !e.opt.RowsCopy {
+				ownStrings(r.Fields)
+				ownStrings(r.Groups)
+			}
 			if err := e.opt.Rows(r); err != nil {
 				return err
 			}

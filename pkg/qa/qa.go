@@ -102,6 +102,13 @@ type Options struct {
 	// Score returns it. When the input is bad, Rows has received every
 	// row before the bad record, and Score returns the *ParseError.
 	Rows func(*Row) error
+	// RowsCopy says that Rows keeps nothing of a row past its return
+	// without copying it (as a Parquet writer copies each value into
+	// its column, and Row.Clone copies the strings). Score then hands
+	// Rows the fields as views of its read buffer, valid only until Rows
+	// returns, instead of copying every field into a string of the
+	// row's own: one copy of the input less.
+	RowsCopy bool
 	// Workers is the number of scoring goroutines; 0 means GOMAXPROCS.
 	Workers int
 	// Format forces the input format ("csv", "jsonl", or a registered one);
@@ -220,7 +227,8 @@ type Row = results.Row
 // ends the sequence. Breaking out of the loop stops scoring. Each row
 // is reused for the next one, as with Options.Rows (Clone to keep it);
 // the figures of the Score are not kept: use Score with Options.Rows to
-// have both. opt.Rows is ignored.
+// have both. opt.Rows is ignored; opt.RowsCopy says that the loop
+// copies what it keeps of a row.
 func Rows(ctx context.Context, r io.Reader, name string, opt Options) iter.Seq2[*Row, error] {
 	return func(yield func(*Row, error) bool) {
 		stopped := false

@@ -437,3 +437,44 @@ func TestRowsKeptStringsStay(t *testing.T) {
 		t.Errorf("%d of %d kept strings changed after their block was reused", bad, n)
 	}
 }
+
+// With RowsCopy, Rows gets views of the read blocks instead of strings of
+// the row's own; a callback that copies (Clone) gets the same rows as one
+// that keeps the strings as they are without it. Tiny blocks on several
+// workers make the blocks recycled many times during the run.
+func TestRowsCopy(t *testing.T) {
+	data := sampleData(t)
+	old := blockSize
+	defer func() { blockSize = old }()
+	blockSize = 512
+	run := func(rowsCopy bool) []*Row {
+		var rows []*Row
+		_, err := Score(context.Background(), bytes.NewReader(data), "responses.csv", Options{
+			Metrics: metricsOf(t, "exact_substring", "word_overlap"), By: [][]string{{"model", "language"}}, Workers: 4,
+			RowsCopy: rowsCopy,
+			Rows: func(r *Row) error {
+				if rowsCopy {
+					rows = append(rows, r.Clone())
+				} else {
+					// The doc: the strings are the row's own; keep them as they are.
+					rows = append(rows, &Row{Line: r.Line, Fields: slices.Clone(r.Fields), Groups: slices.Clone(r.Groups), Values: slices.Clone(r.Values)})
+				}
+				return nil
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	owned, viewed := run(false), run(true)
+	if len(owned) < 20 || len(owned) != len(viewed) {
+		t.Fatalf("%d rows without RowsCopy, %d with", len(owned), len(viewed))
+	}
+	for i := range owned {
+		a, b := owned[i], viewed[i]
+		if a.Line != b.Line || !slices.Equal(a.Fields, b.Fields) || !slices.Equal(a.Groups, b.Groups) || !slices.Equal(a.Values, b.Values) {
+			t.Fatalf("row %d: %+v without RowsCopy, %+v with", i+1, a, b)
+		}
+	}
+}
