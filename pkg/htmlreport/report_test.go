@@ -147,3 +147,40 @@ func TestWriteReportCapsRows(t *testing.T) {
 		t.Error("the page does not say how many rows it left out")
 	}
 }
+
+// A figure card keeps its interval on a phone: the class of the card's
+// interval line is none of those the page's CSS hides at 600 px and
+// below (.iv there is the score table's interval column, which moves
+// under the figure as .ivn). Seen in the screenshots of issue 27: aa's
+// and history's cards lost "interval 4.4% to 13.3%" at 390 px.
+func TestCardIntervalOnPhones(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteReport(&b, samplePage(), false); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	cls := regexp.MustCompile(`<div class="([^"]+)">interval `).FindAllStringSubmatch(page, -1)
+	if len(cls) == 0 {
+		t.Fatal("no card interval on the page")
+	}
+	var hidden []string
+	for _, block := range regexp.MustCompile(`@media \(max-width:600px\)\{(.*)\}`).FindAllStringSubmatch(css+reportCSS, -1) {
+		for _, rule := range regexp.MustCompile(`([^{}]+)\{display:none\}`).FindAllStringSubmatch(block[1], -1) {
+			for _, sel := range strings.Split(rule[1], ",") {
+				if m := regexp.MustCompile(`\.([a-z-]+)$`).FindStringSubmatch(strings.TrimSpace(sel)); m != nil {
+					hidden = append(hidden, m[1])
+				}
+			}
+		}
+	}
+	if len(hidden) == 0 {
+		t.Fatal("found no rule hiding anything at 600 px: the test no longer reads the CSS")
+	}
+	for _, c := range cls {
+		for _, h := range hidden {
+			if c[1] == h {
+				t.Errorf("the card interval's class %q is hidden at 600 px and below", c[1])
+			}
+		}
+	}
+}

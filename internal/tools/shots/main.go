@@ -6,6 +6,8 @@
 //	shots trim PNG...  cut the rows at the bottom of each screenshot that are all
 //	                   the colour of its last row (a page shorter than the window
 //	                   Chromium was given), leaving a margin of 16 px
+//	shots tile H PNG... cut each tall screenshot into pieces H px high
+//	                   (NAME.tile-01.png, ...) that an image viewer shows at full size
 //
 // Chromium's --screenshot takes the window, not the page: the script asks
 // for a tall window and trims, which gives the full page height without a
@@ -20,6 +22,8 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/tasks/tasktest"
 )
@@ -47,13 +51,29 @@ func main() {
 			}
 		}
 		os.Exit(status)
+	case "tile":
+		if len(os.Args) < 3 {
+			usage()
+		}
+		h, err := strconv.Atoi(os.Args[2])
+		if err != nil || h <= 0 {
+			usage()
+		}
+		status := 0
+		for _, f := range os.Args[3:] {
+			if err := tile(f, h); err != nil {
+				fmt.Fprintln(os.Stderr, "shots tile:", err)
+				status = 1
+			}
+		}
+		os.Exit(status)
 	default:
 		usage()
 	}
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: shots serve TEXT | shots trim PNG...")
+	fmt.Fprintln(os.Stderr, "usage: shots serve TEXT | shots trim PNG... | shots tile HEIGHT PNG...")
 	os.Exit(2)
 }
 
@@ -102,4 +122,36 @@ func lastContentRow(img image.Image) int {
 		}
 	}
 	return b.Min.Y
+}
+
+// tile writes the image at path in pieces h px high beside it.
+func tile(path string, h int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	b := img.Bounds()
+	base := strings.TrimSuffix(path, ".png")
+	for i, y := 1, b.Min.Y; y < b.Max.Y; i, y = i+1, y+h {
+		r := image.Rect(b.Min.X, y, b.Max.X, min(y+h, b.Max.Y))
+		out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+		draw.Draw(out, out.Bounds(), img, r.Min, draw.Src)
+		w, err := os.Create(fmt.Sprintf("%s.tile-%02d.png", base, i))
+		if err != nil {
+			return err
+		}
+		if err := png.Encode(w, out); err != nil {
+			w.Close()
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
