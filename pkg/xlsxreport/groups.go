@@ -74,7 +74,7 @@ func (b *book) groupSheet(by string) error {
 	row := head2
 	put := func(gr results.Group, label string, total bool) {
 		row++
-		lab, in, pc, dec := b.st.text, b.st.integer, b.st.percent, b.st.decimal
+		lab, in, pc, dec := b.st.lineText, b.st.lineInteger, b.st.linePercent, b.st.lineDecimal // one line a group
 		if total {
 			lab, in, pc, dec = b.st.totalLabel, b.st.totalInt, b.st.totalPct, b.st.totalDec
 		}
