@@ -184,3 +184,28 @@ func TestCardIntervalOnPhones(t *testing.T) {
 		}
 	}
 }
+
+// On a phone a table scrolls sideways rather than break its short
+// cells: at 390 px the leaderboard's and ratings' model names broke at
+// their hyphen ("kestrel-" over "7b") while the table scrolled anyway.
+// Short text cells (class text, not long) do not wrap at 600 px and
+// below; long ones (over 40 characters) still wrap.
+func TestShortCellsDoNotWrapOnPhones(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteReport(&b, samplePage(), false); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`<td class="text">[^<]{1,40}</td>`).MatchString(b.String()) {
+		t.Fatal("no short text cell on the sample page")
+	}
+	narrow := regexp.MustCompile(`@media \(max-width:600px\)\{(.*)\}`).FindAllStringSubmatch(reportCSS, -1)
+	found := false
+	for _, m := range narrow {
+		if strings.Contains(m[1], `.evalbook td.text:not(.long){white-space:pre}`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("short text cells wrap on phones: no td.text:not(.long) white-space rule at 600 px")
+	}
+}

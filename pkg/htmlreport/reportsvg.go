@@ -318,14 +318,21 @@ func barsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			lw := textWidth(label, lay.small)
 			right := max(end, hi) + 4
 			if bars && right+lw > lay.width-2 && end-plotX > lw+8 {
-				// No room after the whisker: inside the bar's end, in white.
-				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#fff" text-anchor="end">%s</text>`, n1(end-4), n1(mid+lay.small/3), n1(lay.small), esc(label))
+				// No room after the whisker: inside the bar's end, in the ink
+				// that reads on the bar's colour.
+				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s" text-anchor="end">%s</text>`, n1(end-4), n1(mid+lay.small/3), n1(lay.small), inkOn(color), esc(label))
 			} else if right+lw <= lay.width-2 {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333">%s</text>`, n1(right), n1(mid+lay.small/3), n1(lay.small), esc(label))
 			} else if left := min(end, lo) - 4; left-lw >= plotX {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333" text-anchor="end">%s</text>`, n1(left), n1(mid+lay.small/3), n1(lay.small), esc(label))
 			} else {
-				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#fff">%s</text>`, n1(plotX+4), n1(mid+lay.small/3), n1(lay.small), esc(label))
+				// Over the bar's start: the bar's ink where the bar holds the
+				// label, else dark ink on the page.
+				ink := darkInk
+				if bars && end-plotX > lw+8 {
+					ink = inkOn(color)
+				}
+				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s">%s</text>`, n1(plotX+4), n1(mid+lay.small/3), n1(lay.small), ink, esc(label))
 			}
 			body.WriteString(`</g>`)
 			y += barH + gap

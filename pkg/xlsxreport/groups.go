@@ -12,7 +12,7 @@ import (
 
 // seriesColors are the fill colours of chart series, one per metric; they
 // stay distinguishable for readers with the common colour-vision deficiencies.
-var seriesColors = []string{"4472C4", "ED7D31", "7F7F7F", "FFC000", "2E75B6", "70AD47", "9E480E", "264478"}
+var seriesColors = []string{"4472C4", "ED7D31", "6E6E6E", "FFC000", "70AD47", "9E480E", "E377C2", "17BECF"}
 
 // groupSheet writes one grouping: a table of the figures per group with a
 // combined row, and a native bar chart of accuracy per group and metric.
