@@ -209,3 +209,35 @@ func TestShortCellsDoNotWrapOnPhones(t *testing.T) {
 		t.Error("short text cells wrap on phones: no td.text:not(.long) white-space rule at 600 px")
 	}
 }
+
+// A heatmap's slanted column labels end inside the picture, at phone
+// width too: cases coverage's last column, "production_like", was cut to
+// "production_lik" at 390 px.
+func TestSlantedLabelsInside(t *testing.T) {
+	p := results.Page{Title: "Coverage", Charts: []results.ChartSpec{{Kind: results.ChartHeatmap, Title: "Cases per cell", Unit: results.UnitCount,
+		Rows: []string{"lookup", "exact_term"}, Columns: []string{"golden", "adversarial", "production_like"},
+		Cells: [][]float64{{5, 2, 4}, {2, 1, 1}}}}}
+	var b bytes.Buffer
+	if err := WriteReport(&b, p, false); err != nil {
+		t.Fatal(err)
+	}
+	svgs := regexp.MustCompile(`(?s)<svg class="chart (wide|narrow) grid" width="[0-9.]+" viewBox="0 0 ([0-9.]+) [0-9.]+".*?</svg>`).FindAllStringSubmatch(b.String(), -1)
+	if len(svgs) != 2 {
+		t.Fatalf("%d grids, want a wide and a narrow one", len(svgs))
+	}
+	slanted := 0
+	for _, m := range svgs {
+		w := parse(m[2])
+		for _, l := range regexp.MustCompile(`<text transform="translate\(([0-9.]+) [0-9.]+\) rotate\(-45\)" font-size="([0-9.]+)"><title>[^<]*</title>([^<]*)<`).FindAllStringSubmatch(m[0], -1) {
+			slanted++
+			// Rotated by 45°, the label's length and height each reach
+			// cos 45° = 0.71 of themselves to the right of its start.
+			if end := parse(l[1]) + (textWidth(l[3], parse(l[2]))+parse(l[2]))*0.71; end > w+0.5 {
+				t.Errorf("%s grid: label %q ends at x %.1f, past the picture's width %.1f", m[1], l[3], end, w)
+			}
+		}
+	}
+	if slanted == 0 {
+		t.Fatal("no slanted column label: the test does not reach the case it checks")
+	}
+}

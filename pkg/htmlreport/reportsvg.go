@@ -581,7 +581,14 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	}
 	width := plotX + cellW*float64(nc) + 8
 	if slant {
+		// A label slanted up and right from its column's middle ends
+		// cos 45° of its length (and of its height) to the right: the
+		// last ones can end past the grid.
 		width += lay.small
+		for j, col := range c.Columns {
+			end := plotX + cellW*(float64(j)+0.5) - lay.small/3 + (min(textWidth(col, lay.small), 140)+lay.small)*0.71 + 2
+			width = max(width, end)
+		}
 	}
 	height := headH + cellH*float64(len(c.Rows)) + 6
 	var body strings.Builder
