@@ -23,6 +23,9 @@
 #   NAME.pdf, NAME-xlsx-N.png             the workbook printed by LibreOffice (PDF) and
 #                                         its pages at 60 dpi (pdftoppm)
 #   site/ and site-*.png                  `runs report --out` (index, a run page, a diff page)
+#   baselines.txt                         where Hindi and Bengali text sits against the Latin
+#                                         baseline of its row in each printed workbook
+#                                         (scripts/pdf-baselines.py; + is above, in points)
 #   paths.txt                             every output that carries this machine's
 #                                         repository or temporary directory (should be empty)
 # The script fails when a command fails (exit 3 of gate and plan gate is a
@@ -211,6 +214,9 @@ if office=$(first libreoffice soffice); then
 		fi
 	done
 	command -v pdftoppm >/dev/null || echo "SKIP PDF to PNG: no pdftoppm on PATH (apt-get install poppler-utils)"
+	pdfs=()
+	for name in "${names[@]}"; do [ -s "$out/$name.pdf" ] && pdfs+=("$out/$name.pdf"); done
+	[ ${#pdfs[@]} -gt 0 ] && python3 scripts/pdf-baselines.py "${pdfs[@]}" >"$out/baselines.txt"
 else
 	echo "SKIP workbooks: no libreoffice on PATH (apt-get install libreoffice-calc)"
 fi

@@ -241,3 +241,30 @@ func TestSlantedLabelsInside(t *testing.T) {
 		t.Fatal("no slanted column label: the test does not reach the case it checks")
 	}
 }
+
+// A label too long for the chart is cut in its middle, so that labels
+// sharing a start stay apart: import's two rows read
+// "openai/gpt-4o-m…" twice at 390 px, their metrics cut off.
+func TestFitTextKeepsEnds(t *testing.T) {
+	a, b := "openai/gpt-4o-mini / qa_hi_bn · includes", "openai/gpt-4o-mini / qa_hi_bn · model_graded_qa"
+	for _, w := range []float64{60, 110, 160} {
+		fa, fb := fitText(a, w, 12), fitText(b, w, 12)
+		if fa == fb {
+			t.Errorf("width %v: both labels read %q", w, fa)
+		}
+		for _, f := range []string{fa, fb} {
+			if textWidth(f, 12) > w {
+				t.Errorf("width %v: %q is %.1f wide", w, f, textWidth(f, 12))
+			}
+			if !strings.HasPrefix(f, "op") || !strings.Contains(f, "…") {
+				t.Errorf("width %v: %q lost its start or its ellipsis", w, f)
+			}
+		}
+		if !strings.HasSuffix(fa, "es") || !strings.HasSuffix(fb, "qa") {
+			t.Errorf("width %v: %q, %q lost their ends", w, fa, fb)
+		}
+	}
+	if got := fitText("हिन्दी", 200, 12); got != "हिन्दी" {
+		t.Errorf("a label that fits changed to %q", got)
+	}
+}

@@ -60,11 +60,21 @@ func fitText(s string, w, f float64) string {
 	if textWidth(s, f) <= w {
 		return s
 	}
+	// Cut from the middle: labels that share a start (a model, a task)
+	// differ at their end (the metric), which must stay readable.
 	r := []rune(s)
-	for len(r) > 1 && textWidth(string(r)+"…", f) > w {
-		r = r[:len(r)-1]
+	head, tail := r[:len(r)/2], r[len(r)/2:]
+	short := func() string {
+		return strings.TrimRight(string(head), " ") + "…" + strings.TrimLeft(string(tail), " ")
 	}
-	return strings.TrimSpace(string(r)) + "…"
+	for len(head)+len(tail) > 1 && textWidth(short(), f) > w {
+		if len(head) >= len(tail) || len(tail) == 0 {
+			head = head[:len(head)-1]
+		} else {
+			tail = tail[1:]
+		}
+	}
+	return short()
 }
 
 func n1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
