@@ -268,3 +268,55 @@ func TestFitTextKeepsEnds(t *testing.T) {
 		t.Errorf("a label that fits changed to %q", got)
 	}
 }
+
+// The x labels of a line chart do not overlap at phone width: the power
+// curve's 20 case counts were all slanted and ran into each other at
+// 390 px. Level labels shown are at least their width apart; slanted
+// ones at least a line apart across their slant (0.71 of the step).
+func TestLineLabelsApart(t *testing.T) {
+	// The case counts of `evalbook power --baseline 0.8 --target 0.9 --paired --discordant 0.15`.
+	cats := strings.Fields("11 23 34 46 58 69 81 92 104 116 127 139 150 162 174 185 197 208 220 232")
+	var pts []results.Point
+	for i := range cats {
+		pts = append(pts, results.Point{Value: float64(i+1) / 21})
+	}
+	ref := 0.8
+	long := []string{"run 1 “kestrel-7b, first run”", "run 2 “tern-13b”", "run 3 “kestrel-7b, rerun”"}
+	for _, c := range []results.ChartSpec{
+		{Kind: results.ChartLine, Title: "Power", Unit: results.UnitRate, Categories: cats, Reference: &ref, XLabel: "cases", Series: []results.Series{{Name: "power", Points: pts}}},
+		{Kind: results.ChartPoints, Title: "History", Unit: results.UnitRate, Categories: long, Series: []results.Series{{Name: "bn", Points: pts[:3]}}},
+	} {
+		var b bytes.Buffer
+		if err := WriteReport(&b, results.Page{Title: "x", Charts: []results.ChartSpec{c}}, false); err != nil {
+			t.Fatal(err)
+		}
+		for _, svg := range regexp.MustCompile(`(?s)<svg class="chart (?:wide|narrow)".*?</svg>`).FindAllString(b.String(), -1) {
+			var xs []float64
+			var texts []string
+			var size float64
+			slanted := false
+			for _, m := range regexp.MustCompile(`<text x="([0-9.]+)" y="[0-9.]+" font-size="([0-9.]+)" text-anchor="middle">([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+				xs, texts, size = append(xs, parse(m[1])), append(texts, m[3]), parse(m[2])
+			}
+			for _, m := range regexp.MustCompile(`<text transform="translate\(([0-9.]+) [0-9.]+\) rotate\(-45\)" font-size="([0-9.]+)" text-anchor="end"><title>([^<]*)</title>`).FindAllStringSubmatch(svg, -1) {
+				xs, texts, size, slanted = append(xs, parse(m[1])), append(texts, m[3]), parse(m[2]), true
+			}
+			if len(xs) < 2 {
+				t.Fatalf("%s: %d x labels found", c.Title, len(xs))
+			}
+			if c.Title == "History" && len(xs) != 3 {
+				t.Errorf("history: %d of 3 run labels shown", len(xs))
+			}
+			for i := 1; i < len(xs); i++ {
+				gap := xs[i] - xs[i-1]
+				need := (textWidth(texts[i-1], size) + textWidth(texts[i], size)) / 2
+				if slanted {
+					gap, need = gap*0.71, size
+				}
+				if gap < need {
+					t.Errorf("%s: labels %q and %q %.1f apart, need %.1f (slanted %v)", c.Title, texts[i-1], texts[i], gap, need, slanted)
+				}
+			}
+		}
+	}
+}

@@ -386,10 +386,14 @@ func pointsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	for _, cat := range c.Categories {
 		maxLabel = max(maxLabel, textWidth(cat, lay.small))
 	}
-	slant := maxLabel > step-4
-	every := 1
+	// Level labels; with more than 8 categories (numbers along a power
+	// curve), every k-th of them when k ≤ 3 keeps them apart. Else
+	// slanted, as many as keep a line of text between neighbours: slanted
+	// 45°, labels a step apart are 0.71 of a step apart across their lines.
+	every := max(1, int(math.Ceil((maxLabel+6)/step)))
+	slant := every > 3 || (every > 1 && n <= 8)
 	if slant {
-		every = max(1, int(math.Ceil((lay.small+3)/step)))
+		every = max(1, int(math.Ceil((lay.small+3)/(step*0.71))))
 	}
 	labelH := lay.small + 8
 	if slant {
