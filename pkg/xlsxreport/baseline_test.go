@@ -124,3 +124,39 @@ func TestEveryFontNamed(t *testing.T) {
 		}
 	}
 }
+
+// A table sheet of at most onePage rows prints on one page; a longer one
+// one page wide and as many tall as it needs, at a readable size. Every
+// table sheet used to be shrunk to one page (leaderboard's 62-row "By
+// domain" printed at a third of its size, issue 27's screenshots).
+func TestLongTablePrintsOnSeveralPages(t *testing.T) {
+	table := func(title string, n int) results.Table {
+		tab := results.Table{Title: title, Columns: []results.Column{{Name: "item"}, {Name: "value", Kind: results.KindNumber}}}
+		for i := range n {
+			tab.Rows = append(tab.Rows, []string{"item " + strconv.Itoa(i), strconv.Itoa(i)})
+		}
+		return tab
+	}
+	var buf bytes.Buffer
+	if err := WriteTables(&buf, "Print", []results.Table{table("Short", 20), table("Long", 75)}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for sheet, want := range map[string]int{"Short": 1, "Long": 0} {
+		lay, err := f.GetPageLayout(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		if lay.FitToHeight != nil {
+			got = *lay.FitToHeight
+		}
+		if got != want {
+			t.Errorf("%s: fit to height %d pages, want %d (0: as many as it needs)", sheet, got, want)
+		}
+	}
+}
