@@ -589,6 +589,13 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 		maxCol = max(maxCol, textWidth(col, lay.small))
 	}
 	slant := maxCol > cellW-6
+	// slanted is column j's label cut to end inside the layout's width
+	// (at most 140 units, at least 80, so a cut label still reads): at 390 px the last column's
+	// "production_like" ran past the picture.
+	slanted := func(j int, col string) string {
+		start := plotX + cellW*(float64(j)+0.5) - lay.small/3
+		return fitText(col, max(80, min(140, (lay.width-2-start)/0.71-lay.small)), lay.small)
+	}
 	headH := lay.small + 8
 	if slant {
 		headH = min(maxCol, 140)*0.71 + lay.small + 6
@@ -600,7 +607,7 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 		// last ones can end past the grid.
 		width += lay.small
 		for j, col := range c.Columns {
-			end := plotX + cellW*(float64(j)+0.5) - lay.small/3 + (min(textWidth(col, lay.small), 140)+lay.small)*0.71 + 2
+			end := plotX + cellW*(float64(j)+0.5) - lay.small/3 + (textWidth(slanted(j, col), lay.small)+lay.small)*0.71 + 2
 			width = max(width, end)
 		}
 	}
@@ -609,7 +616,7 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	for j, col := range c.Columns {
 		x := plotX + cellW*(float64(j)+0.5)
 		if slant {
-			fmt.Fprintf(&body, `<text transform="translate(%s %s) rotate(-45)" font-size="%s"><title>%s</title>%s</text>`, n1(x-lay.small/3), n1(headH-4), n1(lay.small), esc(col), esc(fitText(col, 140, lay.small)))
+			fmt.Fprintf(&body, `<text transform="translate(%s %s) rotate(-45)" font-size="%s"><title>%s</title>%s</text>`, n1(x-lay.small/3), n1(headH-4), n1(lay.small), esc(col), esc(slanted(j, col)))
 		} else {
 			fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" text-anchor="middle">%s</text>`, n1(x), n1(headH-6), n1(lay.small), esc(col))
 		}
