@@ -16,13 +16,17 @@ type styles struct {
 	integer, decimal, percent, general                         int
 	totalLabel, totalInt, totalPct, totalDec                   int
 	pass, fail                                                 int // conditional formats
-	// The same cells bottom-aligned, for rows of one line: LibreOffice
-	// lays out a top-aligned line by the ascent of the font that draws it,
-	// and the Devanagari and Bengali fallback fonts' is smaller than the
-	// Latin font's, so a Hindi or Bengali cell of a top-aligned row sits
-	// about 2 pt above the numbers beside it; bottom-aligned, the baselines
-	// agree (issue 27). Rows whose text wraps stay top-aligned, so that a
-	// reader finds the start of every cell.
+	// The same cells bottom-aligned, for rows of one line. LibreOffice
+	// sets a cell's line by the ascent (top-aligned) or descent (bottom-
+	// aligned) of the font that draws it, not by a shared baseline; Noto
+	// Sans Bengali and Devanagari have a smaller ascent (0.92, 0.90 em)
+	// and a larger descent (0.41 em) than Noto Sans (1.07, 0.29), so a
+	// Hindi or Bengali cell sits above the numbers beside it: about 2.0 pt
+	// at 11 pt top-aligned, 1.2 pt bottom-aligned (measured in its PDF;
+	// issue 27). A cell mixing Latin and Indic text sat on the baseline
+	// top-aligned and sits 1.2 pt high bottom-aligned, so this lowers the
+	// worst offset, it does not remove it. Rows whose text wraps stay
+	// top-aligned, so that a reader finds the start of every cell.
 	lineText, lineWrap, lineLabel, lineInteger, lineGeneral, linePercent, lineDecimal, lineCenter int
 }
 
