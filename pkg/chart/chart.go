@@ -75,8 +75,8 @@ func (f *Figure) Bytes(format string) ([]byte, error) {
 // Colors are the series colours, one per metric, the same as the
 // workbook's and the HTML report's.
 var Colors = []color.Color{
-	rgb(0x4472C4), rgb(0xED7D31), rgb(0x7F7F7F), rgb(0xFFC000),
-	rgb(0x2E75B6), rgb(0x70AD47), rgb(0x9E480E), rgb(0x264478),
+	rgb(0x4472C4), rgb(0xED7D31), rgb(0x6E6E6E), rgb(0xFFC000),
+	rgb(0x70AD47), rgb(0x9E480E), rgb(0xE377C2), rgb(0x17BECF),
 }
 
 func rgb(x uint32) color.RGBA {

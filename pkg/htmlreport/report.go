@@ -133,9 +133,9 @@ const reportCSS = `
 .evalbook .badge{display:inline-block;font-size:1.3em;font-weight:700;letter-spacing:.04em;padding:6px 16px;border-radius:6px;color:#fff;background:#555;margin:.3em 0}
 .evalbook .badge.good{background:#2e7d32}.evalbook .badge.bad{background:#c62828}.evalbook .badge.warn{background:#b37400}
 .evalbook .subject{color:#444;overflow-wrap:anywhere}
-.evalbook .card .iv{color:#333;font-size:.92em}
+.evalbook .card .civ{color:#333;font-size:.92em}
 .evalbook td.text{white-space:pre-wrap;overflow-wrap:break-word}
-@media (max-width:600px){.evalbook .card .iv{display:block}.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}}
+@media (max-width:600px){.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}.evalbook td.text:not(.long){white-space:pre}}
 .evalbook td.long{min-width:14em;max-width:34em}
 .evalbook svg.chart.grid{max-width:none;min-width:0;width:auto}
 @media print{.evalbook svg.chart.narrow{display:none!important}.evalbook svg.chart.wide{display:block!important}.evalbook section{break-inside:avoid-page}.evalbook table{font-size:.8em}.evalbook{max-width:none}}`
@@ -165,7 +165,7 @@ var reportTemplate = template.Must(template.Must(template.New("report").Funcs(te
 {{range .Notes}}<p class="note">{{vis .}}</p>
 {{end}}{{end}}</header>
 {{with .Head}}{{if .Cards}}<section id="figures"><div class="cards">{{range .Cards}}
-<div class="card"><div class="m">{{vis .Label}}</div><div class="big">{{.Value}}</div>{{if .Interval}}<div class="iv">interval {{.Interval}}</div>{{end}}{{if .Note}}<div class="note">{{vis .Note}}</div>{{end}}</div>{{end}}
+<div class="card"><div class="m">{{vis .Label}}</div><div class="big">{{.Value}}</div>{{if .Interval}}<div class="civ">interval {{.Interval}}</div>{{end}}{{if .Note}}<div class="note">{{vis .Note}}</div>{{end}}</div>{{end}}
 </div></section>{{end}}{{end}}
 {{if .Sections}}<nav aria-label="Sections"><ul>{{range .Sections}}<li><a href="#{{index . 0}}">{{vis (index . 1)}}</a></li>{{end}}</ul></nav>{{end}}
 {{range .Charts}}<section id="{{.ID}}">

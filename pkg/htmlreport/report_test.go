@@ -147,3 +147,176 @@ func TestWriteReportCapsRows(t *testing.T) {
 		t.Error("the page does not say how many rows it left out")
 	}
 }
+
+// A figure card keeps its interval on a phone: the class of the card's
+// interval line is none of those the page's CSS hides at 600 px and
+// below (.iv there is the score table's interval column, which moves
+// under the figure as .ivn). Seen in the screenshots of issue 27: aa's
+// and history's cards lost "interval 4.4% to 13.3%" at 390 px.
+func TestCardIntervalOnPhones(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteReport(&b, samplePage(), false); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	cls := regexp.MustCompile(`<div class="([^"]+)">interval `).FindAllStringSubmatch(page, -1)
+	if len(cls) == 0 {
+		t.Fatal("no card interval on the page")
+	}
+	var hidden []string
+	for _, block := range regexp.MustCompile(`@media \(max-width:600px\)\{(.*)\}`).FindAllStringSubmatch(css+reportCSS, -1) {
+		for _, rule := range regexp.MustCompile(`([^{}]+)\{display:none\}`).FindAllStringSubmatch(block[1], -1) {
+			for _, sel := range strings.Split(rule[1], ",") {
+				if m := regexp.MustCompile(`\.([a-z-]+)$`).FindStringSubmatch(strings.TrimSpace(sel)); m != nil {
+					hidden = append(hidden, m[1])
+				}
+			}
+		}
+	}
+	if len(hidden) == 0 {
+		t.Fatal("found no rule hiding anything at 600 px: the test no longer reads the CSS")
+	}
+	for _, c := range cls {
+		for _, h := range hidden {
+			if c[1] == h {
+				t.Errorf("the card interval's class %q is hidden at 600 px and below", c[1])
+			}
+		}
+	}
+}
+
+// On a phone a table scrolls sideways rather than break its short
+// cells: at 390 px the leaderboard's and ratings' model names broke at
+// their hyphen ("kestrel-" over "7b") while the table scrolled anyway.
+// Short text cells (class text, not long) do not wrap at 600 px and
+// below; long ones (over 40 characters) still wrap.
+func TestShortCellsDoNotWrapOnPhones(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteReport(&b, samplePage(), false); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`<td class="text">[^<]{1,40}</td>`).MatchString(b.String()) {
+		t.Fatal("no short text cell on the sample page")
+	}
+	narrow := regexp.MustCompile(`@media \(max-width:600px\)\{(.*)\}`).FindAllStringSubmatch(reportCSS, -1)
+	found := false
+	for _, m := range narrow {
+		if strings.Contains(m[1], `.evalbook td.text:not(.long){white-space:pre}`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("short text cells wrap on phones: no td.text:not(.long) white-space rule at 600 px")
+	}
+}
+
+// A heatmap's slanted column labels end inside the picture, at phone
+// width too: cases coverage's last column, "production_like", was cut to
+// "production_lik" at 390 px.
+func TestSlantedLabelsInside(t *testing.T) {
+	p := results.Page{Title: "Coverage", Charts: []results.ChartSpec{{Kind: results.ChartHeatmap, Title: "Cases per cell", Unit: results.UnitCount,
+		Rows: []string{"lookup", "exact_term"}, Columns: []string{"golden", "adversarial", "production_like"},
+		Cells: [][]float64{{5, 2, 4}, {2, 1, 1}}}}}
+	var b bytes.Buffer
+	if err := WriteReport(&b, p, false); err != nil {
+		t.Fatal(err)
+	}
+	svgs := regexp.MustCompile(`(?s)<svg class="chart (wide|narrow) grid" width="[0-9.]+" viewBox="0 0 ([0-9.]+) [0-9.]+".*?</svg>`).FindAllStringSubmatch(b.String(), -1)
+	if len(svgs) != 2 {
+		t.Fatalf("%d grids, want a wide and a narrow one", len(svgs))
+	}
+	slanted := 0
+	for _, m := range svgs {
+		w := parse(m[2])
+		for _, l := range regexp.MustCompile(`<text transform="translate\(([0-9.]+) [0-9.]+\) rotate\(-45\)" font-size="([0-9.]+)"><title>[^<]*</title>([^<]*)<`).FindAllStringSubmatch(m[0], -1) {
+			slanted++
+			// Rotated by 45°, the label's length and height each reach
+			// cos 45° = 0.71 of themselves to the right of its start.
+			if end := parse(l[1]) + (textWidth(l[3], parse(l[2]))+parse(l[2]))*0.71; end > w+0.5 {
+				t.Errorf("%s grid: label %q ends at x %.1f, past the picture's width %.1f", m[1], l[3], end, w)
+			}
+		}
+	}
+	if slanted == 0 {
+		t.Fatal("no slanted column label: the test does not reach the case it checks")
+	}
+}
+
+// A label too long for the chart is cut in its middle, so that labels
+// sharing a start stay apart: import's two rows read
+// "openai/gpt-4o-m…" twice at 390 px, their metrics cut off.
+func TestFitTextKeepsEnds(t *testing.T) {
+	a, b := "openai/gpt-4o-mini / qa_hi_bn · includes", "openai/gpt-4o-mini / qa_hi_bn · model_graded_qa"
+	for _, w := range []float64{60, 110, 160} {
+		fa, fb := fitText(a, w, 12), fitText(b, w, 12)
+		if fa == fb {
+			t.Errorf("width %v: both labels read %q", w, fa)
+		}
+		for _, f := range []string{fa, fb} {
+			if textWidth(f, 12) > w {
+				t.Errorf("width %v: %q is %.1f wide", w, f, textWidth(f, 12))
+			}
+			if !strings.HasPrefix(f, "op") || !strings.Contains(f, "…") {
+				t.Errorf("width %v: %q lost its start or its ellipsis", w, f)
+			}
+		}
+		if !strings.HasSuffix(fa, "es") || !strings.HasSuffix(fb, "qa") {
+			t.Errorf("width %v: %q, %q lost their ends", w, fa, fb)
+		}
+	}
+	if got := fitText("हिन्दी", 200, 12); got != "हिन्दी" {
+		t.Errorf("a label that fits changed to %q", got)
+	}
+}
+
+// The x labels of a line chart do not overlap at phone width: the power
+// curve's 20 case counts were all slanted and ran into each other at
+// 390 px. Level labels shown are at least their width apart; slanted
+// ones at least a line apart across their slant (0.71 of the step).
+func TestLineLabelsApart(t *testing.T) {
+	// The case counts of `evalbook power --baseline 0.8 --target 0.9 --paired --discordant 0.15`.
+	cats := strings.Fields("11 23 34 46 58 69 81 92 104 116 127 139 150 162 174 185 197 208 220 232")
+	var pts []results.Point
+	for i := range cats {
+		pts = append(pts, results.Point{Value: float64(i+1) / 21})
+	}
+	ref := 0.8
+	long := []string{"run 1 “kestrel-7b, first run”", "run 2 “tern-13b”", "run 3 “kestrel-7b, rerun”"}
+	for _, c := range []results.ChartSpec{
+		{Kind: results.ChartLine, Title: "Power", Unit: results.UnitRate, Categories: cats, Reference: &ref, XLabel: "cases", Series: []results.Series{{Name: "power", Points: pts}}},
+		{Kind: results.ChartPoints, Title: "History", Unit: results.UnitRate, Categories: long, Series: []results.Series{{Name: "bn", Points: pts[:3]}}},
+	} {
+		var b bytes.Buffer
+		if err := WriteReport(&b, results.Page{Title: "x", Charts: []results.ChartSpec{c}}, false); err != nil {
+			t.Fatal(err)
+		}
+		for _, svg := range regexp.MustCompile(`(?s)<svg class="chart (?:wide|narrow)".*?</svg>`).FindAllString(b.String(), -1) {
+			var xs []float64
+			var texts []string
+			var size float64
+			slanted := false
+			for _, m := range regexp.MustCompile(`<text x="([0-9.]+)" y="[0-9.]+" font-size="([0-9.]+)" text-anchor="middle">([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+				xs, texts, size = append(xs, parse(m[1])), append(texts, m[3]), parse(m[2])
+			}
+			for _, m := range regexp.MustCompile(`<text transform="translate\(([0-9.]+) [0-9.]+\) rotate\(-45\)" font-size="([0-9.]+)" text-anchor="end"><title>([^<]*)</title>`).FindAllStringSubmatch(svg, -1) {
+				xs, texts, size, slanted = append(xs, parse(m[1])), append(texts, m[3]), parse(m[2]), true
+			}
+			if len(xs) < 2 {
+				t.Fatalf("%s: %d x labels found", c.Title, len(xs))
+			}
+			if c.Title == "History" && len(xs) != 3 {
+				t.Errorf("history: %d of 3 run labels shown", len(xs))
+			}
+			for i := 1; i < len(xs); i++ {
+				gap := xs[i] - xs[i-1]
+				need := (textWidth(texts[i-1], size) + textWidth(texts[i], size)) / 2
+				if slanted {
+					gap, need = gap*0.71, size
+				}
+				if gap < need {
+					t.Errorf("%s: labels %q and %q %.1f apart, need %.1f (slanted %v)", c.Title, texts[i-1], texts[i], gap, need, slanted)
+				}
+			}
+		}
+	}
+}

@@ -60,11 +60,21 @@ func fitText(s string, w, f float64) string {
 	if textWidth(s, f) <= w {
 		return s
 	}
+	// Cut from the middle: labels that share a start (a model, a task)
+	// differ at their end (the metric), which must stay readable.
 	r := []rune(s)
-	for len(r) > 1 && textWidth(string(r)+"…", f) > w {
-		r = r[:len(r)-1]
+	head, tail := r[:len(r)/2], r[len(r)/2:]
+	short := func() string {
+		return strings.TrimRight(string(head), " ") + "…" + strings.TrimLeft(string(tail), " ")
 	}
-	return strings.TrimSpace(string(r)) + "…"
+	for len(head)+len(tail) > 1 && textWidth(short(), f) > w {
+		if len(head) >= len(tail) || len(tail) == 0 {
+			head = head[:len(head)-1]
+		} else {
+			tail = tail[1:]
+		}
+	}
+	return short()
 }
 
 func n1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
@@ -318,14 +328,21 @@ func barsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			lw := textWidth(label, lay.small)
 			right := max(end, hi) + 4
 			if bars && right+lw > lay.width-2 && end-plotX > lw+8 {
-				// No room after the whisker: inside the bar's end, in white.
-				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#fff" text-anchor="end">%s</text>`, n1(end-4), n1(mid+lay.small/3), n1(lay.small), esc(label))
+				// No room after the whisker: inside the bar's end, in the ink
+				// that reads on the bar's colour.
+				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s" text-anchor="end">%s</text>`, n1(end-4), n1(mid+lay.small/3), n1(lay.small), inkOn(color), esc(label))
 			} else if right+lw <= lay.width-2 {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333">%s</text>`, n1(right), n1(mid+lay.small/3), n1(lay.small), esc(label))
 			} else if left := min(end, lo) - 4; left-lw >= plotX {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333" text-anchor="end">%s</text>`, n1(left), n1(mid+lay.small/3), n1(lay.small), esc(label))
 			} else {
-				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#fff">%s</text>`, n1(plotX+4), n1(mid+lay.small/3), n1(lay.small), esc(label))
+				// Over the bar's start: the bar's ink where the bar holds the
+				// label, else dark ink on the page.
+				ink := darkInk
+				if bars && end-plotX > lw+8 {
+					ink = inkOn(color)
+				}
+				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s">%s</text>`, n1(plotX+4), n1(mid+lay.small/3), n1(lay.small), ink, esc(label))
 			}
 			body.WriteString(`</g>`)
 			y += barH + gap
@@ -369,10 +386,14 @@ func pointsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	for _, cat := range c.Categories {
 		maxLabel = max(maxLabel, textWidth(cat, lay.small))
 	}
-	slant := maxLabel > step-4
-	every := 1
+	// Level labels; with more than 8 categories (numbers along a power
+	// curve), every k-th of them when k ≤ 3 keeps them apart. Else
+	// slanted, as many as keep a line of text between neighbours: slanted
+	// 45°, labels a step apart are 0.71 of a step apart across their lines.
+	every := max(1, int(math.Ceil((maxLabel+6)/step)))
+	slant := every > 3 || (every > 1 && n <= 8)
 	if slant {
-		every = max(1, int(math.Ceil((lay.small+3)/step)))
+		every = max(1, int(math.Ceil((lay.small+3)/(step*0.71))))
 	}
 	labelH := lay.small + 8
 	if slant {
@@ -568,20 +589,34 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 		maxCol = max(maxCol, textWidth(col, lay.small))
 	}
 	slant := maxCol > cellW-6
+	// slanted is column j's label cut to end inside the layout's width
+	// (at most 140 units, at least 80, so a cut label still reads): at 390 px the last column's
+	// "production_like" ran past the picture.
+	slanted := func(j int, col string) string {
+		start := plotX + cellW*(float64(j)+0.5) - lay.small/3
+		return fitText(col, max(80, min(140, (lay.width-2-start)/0.71-lay.small)), lay.small)
+	}
 	headH := lay.small + 8
 	if slant {
 		headH = min(maxCol, 140)*0.71 + lay.small + 6
 	}
 	width := plotX + cellW*float64(nc) + 8
 	if slant {
+		// A label slanted up and right from its column's middle ends
+		// cos 45° of its length (and of its height) to the right: the
+		// last ones can end past the grid.
 		width += lay.small
+		for j, col := range c.Columns {
+			end := plotX + cellW*(float64(j)+0.5) - lay.small/3 + (textWidth(slanted(j, col), lay.small)+lay.small)*0.71 + 2
+			width = max(width, end)
+		}
 	}
 	height := headH + cellH*float64(len(c.Rows)) + 6
 	var body strings.Builder
 	for j, col := range c.Columns {
 		x := plotX + cellW*(float64(j)+0.5)
 		if slant {
-			fmt.Fprintf(&body, `<text transform="translate(%s %s) rotate(-45)" font-size="%s"><title>%s</title>%s</text>`, n1(x-lay.small/3), n1(headH-4), n1(lay.small), esc(col), esc(fitText(col, 140, lay.small)))
+			fmt.Fprintf(&body, `<text transform="translate(%s %s) rotate(-45)" font-size="%s"><title>%s</title>%s</text>`, n1(x-lay.small/3), n1(headH-4), n1(lay.small), esc(col), esc(slanted(j, col)))
 		} else {
 			fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" text-anchor="middle">%s</text>`, n1(x), n1(headH-6), n1(lay.small), esc(col))
 		}

@@ -2,14 +2,18 @@ package htmlreport
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
-// seriesColors are the bar colours, one per metric, the same as the
-// workbook's charts.
-var seriesColors = []string{"#4472C4", "#ED7D31", "#7F7F7F", "#FFC000", "#2E75B6", "#70AD47", "#9E480E", "#264478"}
+// seriesColors are the bar colours, one per series, the same as the
+// workbook's charts and pkg/chart's PNGs: eight that are told apart (the
+// fifth used to be a second blue, so a fifth series looked like the
+// first).
+var seriesColors = []string{"#4472C4", "#ED7D31", "#6E6E6E", "#FFC000", "#70AD47", "#9E480E", "#E377C2", "#17BECF"}
 
 // bucketColors colour the agreement buckets: both, neither, only first, only second.
 var bucketColors = map[string]string{"both": "#4E9A5B", "neither": "#B4B4B4", "only_first": "#4472C4", "only_second": "#ED7D31"}
@@ -166,6 +170,7 @@ type bucketBar struct {
 type segment struct {
 	X, W  string // in percent of the bar
 	Color string
+	Ink   string // the count's colour on Color (inkOn)
 	Tip   string
 	Text  string // count, when the segment is wide enough
 }
@@ -185,7 +190,7 @@ func bucketBars(a results.Agreement) []bucketBar {
 				continue
 			}
 			w := 100 * float64(v) / float64(n)
-			sg := segment{X: f1(x), W: f1(w), Color: bucketColors[b.Name],
+			sg := segment{X: f1(x), W: f1(w), Color: bucketColors[b.Name], Ink: inkOn(bucketColors[b.Name]),
 				Tip: fmt.Sprintf("%s, %s: %d of %d rows (%s)", label, b.Name, v, n, pct(float64(v)/float64(n)))}
 			if w >= 6 {
 				sg.Text = strconv.Itoa(v)
@@ -200,4 +205,33 @@ func bucketBars(a results.Agreement) []bucketBar {
 		out = append(out, mk(g.Group, map[string]int{"both": g.Both, "neither": g.Neither, "only_first": g.OnlyFirst, "only_second": g.OnlySecond}))
 	}
 	return out
+}
+
+// inkOn is the colour of a label drawn on a fill of colour hex (#RRGGBB):
+// white or near-black, whichever contrasts more (WCAG relative luminance),
+// so that a value inside a gold or orange bar stays readable.
+func inkOn(hex string) string {
+	l := luminance(hex)
+	if (1.05)/(l+0.05) >= (l+0.05)/(luminance(darkInk)+0.05) {
+		return "#fff"
+	}
+	return darkInk
+}
+
+const darkInk = "#1d1d1f"
+
+// luminance is the WCAG 2 relative luminance of #RRGGBB.
+func luminance(hex string) float64 {
+	v, err := strconv.ParseUint(strings.TrimPrefix(hex, "#"), 16, 32)
+	if err != nil {
+		return 0
+	}
+	lin := func(c uint64) float64 {
+		x := float64(c) / 255
+		if x <= 0.04045 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(v>>16&0xff) + 0.7152*lin(v>>8&0xff) + 0.0722*lin(v&0xff)
 }

@@ -150,7 +150,7 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 {{range .Agreement}}<h3>{{.A.First}} (first) and {{.A.Second}} (second), {{.A.Total}} rows</h3>
 <p>{{range .Buckets}}<span class="sw {{.Class}}"></span>{{.Name}} &nbsp; {{end}}</p>
 <div class="scroll"><table class="buckets"><tbody>{{range .Bars}}
-<tr><td class="lab">{{vis .Label}} <span class="note">({{.N}})</span></td><td class="bar"><svg width="100%" height="22" role="img" aria-label="{{vist .Label}}">{{range .Segments}}<g><title>{{vist .Tip}}</title><rect x="{{.X}}%" y="1" width="{{.W}}%" height="20" fill="{{.Color}}"/>{{if .Text}}<text x="{{.X}}%" dx="4" y="15" font-size="11" fill="#fff">{{.Text}}</text>{{end}}</g>{{end}}</svg></td></tr>{{end}}
+<tr><td class="lab">{{vis .Label}} <span class="note">({{.N}})</span></td><td class="bar"><svg width="100%" height="22" role="img" aria-label="{{vist .Label}}">{{range .Segments}}<g><title>{{vist .Tip}}</title><rect x="{{.X}}%" y="1" width="{{.W}}%" height="20" fill="{{.Color}}"/>{{if .Text}}<text x="{{.X}}%" dx="4" y="15" font-size="11" fill="{{.Ink}}">{{.Text}}</text>{{end}}</g>{{end}}</svg></td></tr>{{end}}
 </tbody></table></div>
 <div class="scroll"><table>
 <thead><tr><th>bucket</th><th class="num">rows</th><th class="num">share</th><th>meaning</th></tr></thead>

@@ -72,12 +72,17 @@ func (b *book) agreementSheet() error {
 			for _, bk := range results.Buckets {
 				for _, ex := range a.Examples[bk.Name] {
 					row++
-					g.set(1, row, bk.Name, b.st.text)
-					g.set(2, row, ex.Line, b.st.center)
-					g.set(3, row, ex.ID, b.st.wrap)
-					g.set(4, row, ex.Group, b.st.wrap)
-					g.set(5, row, ex.Golden, b.st.wrap)
-					g.set(6, row, ex.Response, b.st.wrap)
+					text, center, wrap := b.st.text, b.st.center, b.st.wrap
+					lines := max(textLines(ex.ID, widths[2]), textLines(ex.Group, widths[3]), textLines(ex.Golden, widths[4]), textLines(ex.Response, widths[5]))
+					if lines == 1 { // one line: bottom-aligned (see styles.lineText)
+						text, center, wrap = b.st.lineText, b.st.lineCenter, b.st.lineWrap
+					}
+					g.set(1, row, bk.Name, text)
+					g.set(2, row, ex.Line, center)
+					g.set(3, row, ex.ID, wrap)
+					g.set(4, row, ex.Group, wrap)
+					g.set(5, row, ex.Golden, wrap)
+					g.set(6, row, ex.Response, wrap)
 					if g.err == nil {
 						h := max(rowHeight(ex.Golden, widths[4]), rowHeight(ex.Response, widths[5]))
 						g.err = b.f.SetRowHeight(name, row, h)

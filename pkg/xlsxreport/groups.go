@@ -12,7 +12,7 @@ import (
 
 // seriesColors are the fill colours of chart series, one per metric; they
 // stay distinguishable for readers with the common colour-vision deficiencies.
-var seriesColors = []string{"4472C4", "ED7D31", "7F7F7F", "FFC000", "2E75B6", "70AD47", "9E480E", "264478"}
+var seriesColors = []string{"4472C4", "ED7D31", "6E6E6E", "FFC000", "70AD47", "9E480E", "E377C2", "17BECF"}
 
 // groupSheet writes one grouping: a table of the figures per group with a
 // combined row, and a native bar chart of accuracy per group and metric.
@@ -74,7 +74,7 @@ func (b *book) groupSheet(by string) error {
 	row := head2
 	put := func(gr results.Group, label string, total bool) {
 		row++
-		lab, in, pc, dec := b.st.text, b.st.integer, b.st.percent, b.st.decimal
+		lab, in, pc, dec := b.st.lineText, b.st.lineInteger, b.st.linePercent, b.st.lineDecimal // one line a group
 		if total {
 			lab, in, pc, dec = b.st.totalLabel, b.st.totalInt, b.st.totalPct, b.st.totalDec
 		}

@@ -49,6 +49,16 @@ type unitStyles struct {
 }
 
 func (u *unitStyles) style(unit, mark string, bold bool, x float64) (int, error) {
+	return u.aligned(unit, mark, bold, x, "top")
+}
+
+// lineStyle is style's cell bottom-aligned, for a row of one line (see
+// styles.lineText).
+func (u *unitStyles) lineStyle(unit, mark string, x float64) (int, error) {
+	return u.aligned(unit, mark, false, x, "bottom")
+}
+
+func (u *unitStyles) aligned(unit, mark string, bold bool, x float64, vertical string) (int, error) {
 	format, ok := unitFormats[unit]
 	if !ok {
 		format = unitFormats[results.UnitNumber]
@@ -67,13 +77,13 @@ func (u *unitStyles) style(unit, mark string, bold bool, x float64) (int, error)
 		}
 		format = strings.Join(parts, ";")
 	}
-	key := fmt.Sprintf("%s|%t", format, bold)
+	key := fmt.Sprintf("%s|%t|%s", format, bold, vertical)
 	if id, ok := u.cache[key]; ok {
 		return id, nil
 	}
-	st := &excelize.Style{CustomNumFmt: &format, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "right"}}
+	st := &excelize.Style{CustomNumFmt: &format, Alignment: &excelize.Alignment{Vertical: vertical, Horizontal: "right"}}
 	if bold {
-		st.Font = &excelize.Font{Bold: true, Size: 14, Color: "1F3864"}
+		st.Font = &excelize.Font{Family: bodyFont, Bold: true, Size: 14, Color: "1F3864"}
 	}
 	id, err := u.f.NewStyle(st)
 	if err != nil {
@@ -160,7 +170,7 @@ func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) erro
 			tone = results.ToneNeutral
 		}
 		if h.Badge != "" {
-			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 18, Color: "FFFFFF"},
+			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 18, Color: "FFFFFF"},
 				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{badgeFill[tone]}},
 				Alignment: &excelize.Alignment{Horizontal: "center", Vertical: "center"}})
 			if err != nil {
@@ -177,7 +187,7 @@ func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) erro
 			row++
 		}
 		if h.Verdict != "" {
-			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 13, Color: toneFill[tone][1]},
+			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
 				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
 				Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
 			if err != nil {
@@ -328,19 +338,19 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 	}
 	for i, cat := range c.Categories {
 		r := head + 1 + i
-		g.set(1, r, cat, b.st.text)
+		g.set(1, r, cat, b.st.lineText)
 		for k, s := range c.Series {
 			if i >= len(s.Points) || s.Points[i].Missing {
 				continue
 			}
 			p := s.Points[i]
-			st, err := us.style(c.Unit, p.Mark, false, p.Value)
+			st, err := us.lineStyle(c.Unit, p.Mark, p.Value)
 			if err != nil {
 				return row, err
 			}
 			g.set(sc[k].val, r, unitValue(c.Unit, p.Value), st)
 			if sc[k].minus > 0 && p.HasCI {
-				st, err := us.style(c.Unit, "", false, 0.5)
+				st, err := us.lineStyle(c.Unit, "", 0.5)
 				if err != nil {
 					return row, err
 				}
@@ -506,7 +516,7 @@ func (b *book) heatGrid(g *grid, c results.ChartSpec, row int, us *unitStyles) (
 	}
 	for i, name := range c.Rows {
 		r := head + 1 + i
-		g.set(1, r, name, b.st.label)
+		g.set(1, r, name, b.st.lineLabel)
 		for j := range c.Columns {
 			if i >= len(c.Cells) || j >= len(c.Cells[i]) || math.IsNaN(c.Cells[i][j]) {
 				continue
@@ -516,7 +526,7 @@ func (b *book) heatGrid(g *grid, c results.ChartSpec, row int, us *unitStyles) (
 				mark = c.Marks[i][j]
 			}
 			v := c.Cells[i][j]
-			st, err := us.style(c.Unit, mark, false, v)
+			st, err := us.lineStyle(c.Unit, mark, v)
 			if err != nil {
 				return row, err
 			}

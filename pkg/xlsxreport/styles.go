@@ -16,9 +16,25 @@ type styles struct {
 	integer, decimal, percent, general                         int
 	totalLabel, totalInt, totalPct, totalDec                   int
 	pass, fail                                                 int // conditional formats
+	// The same cells bottom-aligned, for rows of one line. LibreOffice
+	// sets a cell's line by the ascent (top-aligned) or descent (bottom-
+	// aligned) of the font that draws it, not by a shared baseline; Noto
+	// Sans Bengali and Devanagari have a smaller ascent (0.92, 0.90 em)
+	// and a larger descent (0.41 em) than Noto Sans (1.07, 0.29), so a
+	// Hindi or Bengali cell sits above the numbers beside it: about 2.0 pt
+	// at 11 pt top-aligned, 1.2 pt bottom-aligned (measured in its PDF;
+	// issue 27). A cell mixing Latin and Indic text sat on the baseline
+	// top-aligned and sits 1.2 pt high bottom-aligned, so this lowers the
+	// worst offset, it does not remove it. Rows whose text wraps stay
+	// top-aligned, so that a reader finds the start of every cell.
+	lineText, lineWrap, lineLabel, lineInteger, lineGeneral, linePercent, lineDecimal, lineCenter int
 }
 
 const (
+	// bodyFont is named in every cell font, as the workbook's default
+	// font is: a font without a name is drawn in the reader's default
+	// (LibreOffice: a serif), so the headings looked unlike the body.
+	bodyFont   = "Calibri"
 	headerFill = "DCE6F1"
 	lineColor  = "8EA9C8"
 )
@@ -36,12 +52,12 @@ func newStyles(f *excelize.File) (styles, error) {
 	wrapTop := &excelize.Alignment{Vertical: "top", WrapText: true}
 	pctFmt, decFmt := "0.0%", "0.000"
 	totalBorder := []excelize.Border{{Type: "top", Color: "404040", Style: 1}}
-	add(&st.title, &excelize.Style{Font: &excelize.Font{Bold: true, Size: 16, Color: "1F3864"}})
-	add(&st.subtitle, &excelize.Style{Font: &excelize.Font{Italic: true, Color: "595959"}, Alignment: top})
-	add(&st.section, &excelize.Style{Font: &excelize.Font{Bold: true, Size: 13, Color: "1F3864"},
+	add(&st.title, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 16, Color: "1F3864"}})
+	add(&st.subtitle, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Italic: true, Color: "595959"}, Alignment: top})
+	add(&st.section, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: "1F3864"},
 		Border: []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}}})
 	add(&st.header, &excelize.Style{
-		Font:      &excelize.Font{Bold: true},
+		Font:      &excelize.Font{Family: bodyFont, Bold: true},
 		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{headerFill}},
 		Alignment: &excelize.Alignment{Vertical: "center", WrapText: true},
 		Border:    []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}},
@@ -51,23 +67,23 @@ func newStyles(f *excelize.File) (styles, error) {
 		align string
 	}{{&st.headerNum, "right"}, {&st.headerCenter, "center"}} {
 		add(h.dst, &excelize.Style{
-			Font:      &excelize.Font{Bold: true},
+			Font:      &excelize.Font{Family: bodyFont, Bold: true},
 			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{headerFill}},
 			Alignment: &excelize.Alignment{Vertical: "center", Horizontal: h.align, WrapText: true},
 			Border:    []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}},
 		})
 	}
 	add(&st.headerIndent, &excelize.Style{
-		Font:      &excelize.Font{Bold: true},
+		Font:      &excelize.Font{Family: bodyFont, Bold: true},
 		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{headerFill}},
 		Alignment: &excelize.Alignment{Vertical: "center", Horizontal: "left", WrapText: true, Indent: 2},
 		Border:    []excelize.Border{{Type: "bottom", Color: lineColor, Style: 1}},
 	})
 	add(&st.intLeft, &excelize.Style{NumFmt: 1, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "left"}})
-	add(&st.label, &excelize.Style{Font: &excelize.Font{Bold: true}, Alignment: top})
+	add(&st.label, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true}, Alignment: top})
 	add(&st.text, &excelize.Style{Alignment: top})
 	add(&st.wrap, &excelize.Style{Alignment: wrapTop})
-	add(&st.muted, &excelize.Style{Font: &excelize.Font{Color: "595959"}, Alignment: wrapTop})
+	add(&st.muted, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Color: "595959"}, Alignment: wrapTop})
 	add(&st.integer, &excelize.Style{NumFmt: 3, Alignment: top}) // #,##0: 100,000
 	add(&st.center, &excelize.Style{NumFmt: 1, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "center"}})
 	add(&st.indent, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true, Indent: 1}})
@@ -76,10 +92,19 @@ func newStyles(f *excelize.File) (styles, error) {
 	add(&st.general, &excelize.Style{Alignment: top})
 	add(&st.percent, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: top})
 	add(&st.pctCenter, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: &excelize.Alignment{Vertical: "top", Horizontal: "center"}})
-	add(&st.totalLabel, &excelize.Style{Font: &excelize.Font{Bold: true}, Border: totalBorder})
-	add(&st.totalInt, &excelize.Style{Font: &excelize.Font{Bold: true}, NumFmt: 3, Border: totalBorder})
-	add(&st.totalPct, &excelize.Style{Font: &excelize.Font{Bold: true}, CustomNumFmt: &pctFmt, Border: totalBorder})
-	add(&st.totalDec, &excelize.Style{Font: &excelize.Font{Bold: true}, CustomNumFmt: &decFmt, Border: totalBorder})
+	bottom := &excelize.Alignment{Vertical: "bottom"}
+	add(&st.lineText, &excelize.Style{Alignment: bottom})
+	add(&st.lineWrap, &excelize.Style{Alignment: &excelize.Alignment{Vertical: "bottom", WrapText: true}})
+	add(&st.lineLabel, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true}, Alignment: bottom})
+	add(&st.lineInteger, &excelize.Style{NumFmt: 3, Alignment: bottom})
+	add(&st.lineGeneral, &excelize.Style{Alignment: bottom})
+	add(&st.linePercent, &excelize.Style{CustomNumFmt: &pctFmt, Alignment: bottom})
+	add(&st.lineDecimal, &excelize.Style{CustomNumFmt: &decFmt, Alignment: bottom})
+	add(&st.lineCenter, &excelize.Style{NumFmt: 1, Alignment: &excelize.Alignment{Vertical: "bottom", Horizontal: "center"}})
+	add(&st.totalLabel, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true}, Border: totalBorder})
+	add(&st.totalInt, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true}, NumFmt: 3, Border: totalBorder})
+	add(&st.totalPct, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true}, CustomNumFmt: &pctFmt, Border: totalBorder})
+	add(&st.totalDec, &excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true}, CustomNumFmt: &decFmt, Border: totalBorder})
 	if err != nil {
 		return st, err
 	}

@@ -87,6 +87,17 @@ func (b *book) tableRows(t *results.Table) error {
 				g.err = b.f.SetRowHeight(name, row, h)
 			}
 		}
+		// A row of one line is bottom-aligned (see styles.lineText).
+		oneLine := true
+		for c := range t.Columns {
+			if _, ok := results.Number(r[c]); !ok && textLines(r[c], widths[c]) > 1 {
+				oneLine = false
+			}
+		}
+		wrap, percent, general, integer := b.st.wrap, b.st.percent, b.st.general, b.st.integer
+		if oneLine {
+			wrap, percent, general, integer = b.st.lineWrap, b.st.linePercent, b.st.lineGeneral, b.st.lineInteger
+		}
 		for c := range t.Columns {
 			v := r[c]
 			x, ok := results.Number(v)
@@ -94,14 +105,16 @@ func (b *book) tableRows(t *results.Table) error {
 			switch {
 			case v == "":
 			case kind == results.KindRate && ok:
-				g.set(c+1, row, x, b.st.percent)
+				g.set(c+1, row, x, percent)
 			case kind == results.KindNumber && ok:
-				st := b.st.general
+				st := general
 				switch {
+				case verdict[c] && oneLine:
+					st = b.st.lineCenter
 				case verdict[c]:
 					st = b.st.center
 				case x == float64(int64(x)):
-					st = b.st.integer
+					st = integer
 				}
 				g.set(c+1, row, x, st)
 			case results.IsNumeric(kind) && ok:
@@ -109,12 +122,15 @@ func (b *book) tableRows(t *results.Table) error {
 					us = &unitStyles{f: b.f, cache: map[string]int{}}
 				}
 				st, err := us.style(kind, "", false, x)
+				if oneLine {
+					st, err = us.lineStyle(kind, "", x)
+				}
 				if err != nil {
 					return err
 				}
 				g.set(c+1, row, unitValue(kind, x), st)
 			default:
-				g.set(c+1, row, v, b.st.wrap)
+				g.set(c+1, row, v, wrap)
 			}
 		}
 	}

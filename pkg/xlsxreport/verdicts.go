@@ -287,6 +287,7 @@ type rowSheets struct {
 	clipped int
 	vals    []any
 	styles  struct{ text, wrap, num, dec int }
+	line    map[int]int // each of styles to its bottom-aligned twin, for rows of one line
 	noted   bool
 	// mu, if set, is held while a full sheet is closed and the next
 	// opened, as another goroutine may be writing another sheet.
@@ -333,6 +334,7 @@ func (r *rowSheets) open() error {
 	r.sheets = append(r.sheets, name)
 	if r.styles.text == 0 {
 		r.styles.text, r.styles.wrap, r.styles.num, r.styles.dec = b.st.text, b.st.wrap, b.st.integer, b.st.general
+		r.line = map[int]int{b.st.text: b.st.lineText, b.st.wrap: b.st.lineWrap, b.st.integer: b.st.lineInteger, b.st.general: b.st.lineGeneral}
 	}
 	for c, w := range r.lay.widths {
 		if err := sw.SetColWidth(c+1, c+1, w); err != nil {
@@ -404,6 +406,15 @@ func (r *rowSheets) write(rec []string, n int) error {
 	}
 	if lines > 1 {
 		return r.sw.SetRow(cell(1, r.row), r.vals, excelize.RowOpts{Height: float64(min(lines, maxLines))*15 + 3})
+	}
+	// A row of one line is bottom-aligned (see styles.lineText).
+	for i := range r.vals {
+		if c, ok := r.vals[i].(excelize.Cell); ok {
+			if id, ok := r.line[c.StyleID]; ok {
+				c.StyleID = id
+				r.vals[i] = c
+			}
+		}
 	}
 	return r.sw.SetRow(cell(1, r.row), r.vals)
 }

@@ -326,14 +326,14 @@ func (b *book) fitShort(name string) error {
 			fmt.Sscan(area[i+1:], &rows)
 		}
 	} else {
-		dim, err := b.f.GetSheetDimension(name)
+		// The sheet's rows as written (its dimension, "A1" until the file
+		// is saved, said one row, so every sheet was shrunk to one page: a
+		// 62-row table printed unreadably small).
+		all, err := b.f.GetRows(name)
 		if err != nil {
 			return err
 		}
-		_, rows, err = excelize.CellNameToCoordinates(dim[strings.LastIndexByte(dim, ':')+1:])
-		if err != nil {
-			return nil // an empty sheet's "A1"
-		}
+		rows = len(all)
 	}
 	if rows == 0 || rows > onePage {
 		return nil
