@@ -120,7 +120,7 @@ func TestPagesOpenOfflineInChromium(t *testing.T) {
 	for page, title := range map[string]string{
 		filepath.Join(site, "index.html"):    "<title>Run history</title>",
 		filepath.Join(site, "run-2.html"):    "<title>run 2",
-		filepath.Join(site, "diff-1-2.html"): "<title>Run 1 → run 2</title>",
+		filepath.Join(site, "diff-1-2.html"): "<title>Runs compared: run 1",
 		score:                                "<title>Evaluation report: ",
 		cmp:                                  "<title>",
 	} {
