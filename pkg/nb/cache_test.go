@@ -2,6 +2,7 @@ package nb
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/datasets"
+	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/go-gota/gota/dataframe"
 )
@@ -281,4 +284,30 @@ func TestCacheDir(t *testing.T) {
 	if d, _ := CacheDir(); d != "/somewhere" {
 		t.Errorf("with %s: %q", CacheEnv, d)
 	}
+}
+
+// BenchmarkCacheScore compares scoring the sample with reading the kept
+// score back (what a later cell does): go test -bench Cache ./pkg/nb/
+func BenchmarkCacheScore(b *testing.B) {
+	b.Setenv(CacheEnv, b.TempDir())
+	compute := func() (*results.Score, error) {
+		return qa.Score(context.Background(), bytes.NewReader(datasets.Responses), datasets.ResponsesName, qa.Options{})
+	}
+	b.Run("compute", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := compute(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	if _, err := Cached("score", compute); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("hit", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Cached("score", compute); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
