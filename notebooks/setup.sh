@@ -18,13 +18,17 @@
 # module provides package ..."; run %autoget in the notebook to go back to
 # GoNB's default.
 #
-# Then it compiles those packages, once, in one parallel `go build` (which
-# writes nothing but the build cache): on a cold build cache this is where
-# the compiling happens (well over a minute here), instead of in the first
-# cell that imports evalbook and again in the first that imports excelize;
-# on a warm cache it costs about a second. The packages that need SQLite
-# (pkg/store, pkg/runsite) are left out: modernc.org/sqlite, pure Go, is by
-# far the longest to compile and only notebook 06 uses it.
+# Then it compiles, once, in one parallel `go build` (which writes nothing
+# but the build cache), the packages every notebook's cells need: pkg/nb,
+# pkg/chart and the rest of pkg/ with gonum plot, gota and gonbui. On a cold
+# build cache this is where most of the compiling happens, instead of in the
+# first cell that imports evalbook; on a warm cache it costs a second or
+# two. Left out are the packages that need SQLite (pkg/store, pkg/runsite:
+# notebook 06), excelize (pkg/xlsxreport, xlsxread, labelbook: 02, 12) or
+# Parquet (pkg/output, pkg/parquetio, through Arrow, gRPC and protobuf: 09,
+# 11): compiling those takes several times as long, and only the first cell
+# that imports one of them pays for it. The Docker image compiles everything
+# when it is built.
 #
 # The setup cell also sets %goflags -ldflags=-w: every cell is linked into a
 # new program, and leaving out the DWARF debug information (which nothing in
@@ -35,14 +39,15 @@ root=$(cd "$GONB_DIR" && dirname "$(go env GOMOD)")
 go mod edit -replace=github.com/evalbook/evalbook="$root" -require=github.com/evalbook/evalbook@v0.0.0-00010101000000-000000000000
 others="gonum.org/v1/plot gonum.org/v1/plot/plotter gonum.org/v1/plot/vg
   github.com/go-gota/gota/dataframe github.com/go-gota/gota/series
-  github.com/xuri/excelize/v2 github.com/janpfeifer/gonb/gonbui"
-# One line per package: its import path, and "sqlite" after it if it needs modernc.org/sqlite.
-list=$(cd "$root" && go list -e -f '{{if and (ne .Name "main") (not .Error)}}{{.ImportPath}}{{range .Deps}}{{if eq . "modernc.org/sqlite"}} sqlite{{end}}{{end}}{{end}}' ./pkg/... ./datasets/... ./notebooks/nbkit/...)
+  github.com/janpfeifer/gonb/gonbui"
+# One line per package: its import path, and "heavy" after it if it needs
+# SQLite, excelize or Parquet (Arrow, with gRPC and protobuf).
+list=$(cd "$root" && go list -e -f '{{if and (ne .Name "main") (not .Error)}}{{.ImportPath}}{{range .Deps}}{{if or (eq . "modernc.org/sqlite") (eq . "github.com/xuri/excelize/v2") (eq . "github.com/apache/arrow-go/v18/parquet")}} heavy{{end}}{{end}}{{end}}' ./pkg/... ./datasets/... ./notebooks/nbkit/...)
 pkgs=$(echo "$list" | awk 'NF { print $1 }')
 warm=$(echo "$list" | awk 'NF == 1')
 {
   echo 'package main'
-  for p in $pkgs $others; do
+  for p in $pkgs $others github.com/xuri/excelize/v2; do
     echo "import _ \"$p\""
   done
 } >zz_setup_imports.go
