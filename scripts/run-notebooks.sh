@@ -6,8 +6,9 @@
 #   (default: every notebooks/*.ipynb; run from anywhere inside the repo)
 #
 # For each notebook NAME this writes build/notebooks/NAME.ipynb (executed),
-# NAME.html (static, with require.js and MathJax from a public CDN so the page
-# works on other machines) and NAME.log (nbconvert's output). It fails when
+# NAME.html (static, made by scripts/nbhtml.py: require.js and MathJax from a
+# public CDN so the page works on other machines, the style in a shared
+# notebook-HASH.css beside it) and NAME.log (nbconvert's output). It fails when
 #   - nbconvert fails (a compile error or failed `go get` in a cell) or times out;
 #   - nbcheck finds a panic, non-zero exit, failing %test or failing !command
 #     (GoNB reports those only as "exit status N" on stderr), an error output,
@@ -18,8 +19,9 @@
 #     in notebooks/NAME.ipynb (timings and execution counts are not compared);
 #   - the HTML still points at this machine's file:///usr/share/javascript.
 # With --update, a notebook that passes gets the fresh outputs written into
-# notebooks/NAME.ipynb (scripts/nbgen.py --outputs): run it after changing a
-# notebook's source, and commit the result.
+# notebooks/NAME.ipynb (scripts/nbgen.py --outputs) and its published page,
+# docs/notebooks/NAME.html, made again from it (scripts/nbhtml.py): run it
+# after changing a notebook's source, and commit all three.
 #
 # Needs: Debian's jupyter-nbconvert, goimports and gonb on PATH (or in
 # $(go env GOPATH)/bin) and the gonb kernel registered; .ci/run installs them.
@@ -37,8 +39,6 @@ gobin=$(go env GOBIN)
 PATH="${gobin:-$(go env GOPATH)/bin}:$PATH"
 export PATH
 
-require_js_url='https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js'
-mathjax_url='https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/MathJax.js?config=TeX-AMS_CHTML-full,Safe'
 cell_timeout=${NB_CELL_TIMEOUT:-600}
 nb_timeout=${NB_TIMEOUT:-1200}
 out=build/notebooks
@@ -157,21 +157,22 @@ for nb in "${notebooks[@]}"; do
       continue
     fi
     /usr/bin/python3 scripts/nbgen.py --outputs "$out" "$name" || { status=1; continue; }
+    if ! /usr/bin/python3 scripts/nbhtml.py "notebooks/$name.ipynb" >>"$log" 2>&1; then
+      echo "FAIL $nb: publishing docs/notebooks/$name.html failed (log: $out/$name.log)"
+      show_log "$log"
+      status=1
+      continue
+    fi
   fi
-  if ! "$jupyter" nbconvert --to html \
-      --HTMLExporter.require_js_url="$require_js_url" \
-      --HTMLExporter.mathjax_url="$mathjax_url" \
-      --output-dir "$out" "$out/$name.ipynb" >>"$log" 2>&1; then
+  # nbhtml.py refuses a page that still loads file:/// scripts.
+  if ! /usr/bin/python3 scripts/nbhtml.py --out "$out" "$out/$name.ipynb" >>"$log" 2>&1; then
     echo "FAIL $nb: HTML export failed (log: $out/$name.log)"
     show_log "$log"
     status=1
     continue
   fi
-  if grep -q 'file:///usr/share/javascript' "$out/$name.html"; then
-    echo "FAIL $nb: $out/$name.html still loads scripts from file:///usr/share/javascript"
-    status=1
-    continue
-  fi
-  echo "ok   $nb: executed in $exec_time, checked, exported to $out/$name.html (total $(elapsed "$start"))"
+  published=""
+  [ "$update" -eq 1 ] && published=", published as docs/notebooks/$name.html"
+  echo "ok   $nb: executed in $exec_time, checked, exported to $out/$name.html$published (total $(elapsed "$start"))"
 done
 exit $status

@@ -16,7 +16,9 @@
 // a comparison, any results.Report), a results.Table, a gota DataFrame, a
 // chart.Figure or a gonum plot, with options for number formats
 // (Digits, Percent), rows (MaxRows), a title and alignment. Must and
-// Check stop a cell on an error, after showing it readably. Table,
+// Check stop a cell on an error, after showing it readably. Cache keeps a
+// computed value by key between cells (each cell is a new program), so
+// later cells do not compute it again. Table,
 // DataFrame, ResultTable, Chart, ChartSVG and Report are the older,
 // narrower helpers, kept for existing code.
 //

@@ -9,7 +9,7 @@
 //
 // Usage:
 //
-//	nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-q] FILE.ipynb...
+//	nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-published DIR] [-q] FILE.ipynb...
 //
 // A notebook fails when
 //
@@ -35,7 +35,13 @@
 //     other outputs (in order, every MIME representation) are compared; the
 //     interleaving of printed text with displays is not, since it depends on
 //     timing, and neither are cell and output metadata (where nbclient
-//     records timings) or execution counts.
+//     records timings) or execution counts;
+//   - with -published DIR: DIR/NAME.html, the page scripts/nbhtml.py makes
+//     of NAME.ipynb, is missing, was made from another version of the
+//     notebook (its <meta name="evalbook-notebook"> records the notebook's
+//     SHA-256), lacks its style sheet or shows a path of the machine it was
+//     made on; and a page in DIR whose notebook is not beside the ones
+//     given fails too.
 //
 // Each problem is printed as "FAIL file: cell N [id]: message"; a clean
 // notebook prints one "ok" line unless -q is given. Exit status: 0 when every
@@ -61,9 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.requireRich, "require-rich", false, "fail a notebook that has no image/* or text/html output")
 	fs.IntVar(&opts.maxLines, "max-lines", 0, "fail a code cell with more than `N` lines of source (0: no limit)")
 	fs.StringVar(&opts.against, "against", "", "fail when the outputs differ from those of the committed notebook `FILE` (one notebook only)")
+	published := fs.String("published", "", "fail when `DIR`/NAME.html (scripts/nbhtml.py) is missing or was made from another version of NAME.ipynb")
 	quiet := fs.Bool("q", false, "print only failures")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-q] FILE.ipynb...")
+		fmt.Fprintln(stderr, "usage: nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-published DIR] [-q] FILE.ipynb...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,6 +108,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if !*quiet {
 			fmt.Fprintf(stdout, "ok   %s: %d code cells executed, %d rich outputs\n", path, sum.executed, sum.rich)
+		}
+	}
+	if *published != "" {
+		problems, err := checkPublished(*published, fs.Args())
+		if err != nil {
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", *published, err)
+			return 1
+		}
+		for _, p := range problems {
+			fmt.Fprintf(stdout, "FAIL %s\n", p)
+		}
+		if len(problems) > 0 {
+			return 1
+		}
+		if !*quiet {
+			fmt.Fprintf(stdout, "ok   %s: a page for each of %d notebooks, made from the notebook as it is\n", *published, fs.NArg())
 		}
 	}
 	return status
