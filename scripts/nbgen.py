@@ -13,6 +13,10 @@ is written {{ID: text}}, e.g. "the interval starts at {{kappa: 0.603}}". The
 notebook shows the text alone, and the cell's metadata.evalbook.quotes
 records [ID, text] so that internal/tools/nbcheck can check that cell ID's
 output shows the text (a whole figure: 0.60 is not found in 0.603).
+A figure that no cell prints (an input, a threshold, a hand computation, a
+literature value) is written {{=text}}, e.g. "a {{=95%}} interval": the
+notebook shows the text alone and metadata.evalbook.plain records it, so
+that nbcheck -unmarked (run by CI) does not report it as an unchecked figure.
 
 Notebooks are committed executed, so a reader sees every table and chart
 without running anything. Generating keeps the outputs (and execution
@@ -34,6 +38,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 src_dir = os.path.join(root, "notebooks", "src")
 out_dir = os.path.join(root, "notebooks")
 quote_re = re.compile(r"\{\{([A-Za-z0-9_.-]+):[ \t]*([^{}\n]*?)[ \t]*\}\}")
+plain_re = re.compile(r"\{\{=([^{}\n]*?)\}\}")
 
 
 def read_cells(path):
@@ -77,8 +82,12 @@ def build(path, keep):
                 text = quote_re.sub(lambda m: m.group(2), text)
                 meta = {"evalbook": {"quotes": [{"cell": q[0], "text": q[1]} for q in quotes]}}
                 quoted += [(cid, q) for q in quotes]
-            if "{{" in text and re.search(r"\{\{[A-Za-z0-9_.-]+:", text):
-                sys.exit("%s: cell %s: a {{ID: text}} marker that is not closed on its line" % (path, cid))
+            plain = [m.group(1) for m in plain_re.finditer(text)]
+            if plain:
+                text = plain_re.sub(lambda m: m.group(1), text)
+                meta.setdefault("evalbook", {})["plain"] = plain
+            if "{{" in text and re.search(r"\{\{([A-Za-z0-9_.-]+:|=)", text):
+                sys.exit("%s: cell %s: a {{ID: text}} or {{=text}} marker that is not closed on its line" % (path, cid))
         source = [l + "\n" for l in text.split("\n")]
         source[-1] = source[-1].rstrip("\n")
         if c["kind"] == "md":

@@ -14,6 +14,7 @@ type options struct {
 	requireRich bool   // fail when no output has an image/* or text/html representation
 	maxLines    int    // fail a code cell longer than this (0: no limit)
 	against     string // fail when outputs differ from this committed notebook's ("": no comparison)
+	unmarked    bool   // fail a figure in markdown that no {{cell-id: text}} or {{=text}} marker covers
 }
 
 // summary counts what a passing notebook contained, for the "ok" line.
@@ -85,6 +86,9 @@ func checkFile(path string, opts options) (summary, []string, error) {
 		problems = append(problems, checkLength(nb, opts.maxLines)...)
 	}
 	problems = append(problems, checkQuotes(nb)...)
+	if opts.unmarked {
+		problems = append(problems, unmarkedFigures(nb)...)
+	}
 	if opts.against != "" {
 		committed, err := readNotebook(opts.against)
 		if err != nil {

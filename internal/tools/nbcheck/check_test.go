@@ -111,6 +111,25 @@ func TestRun(t *testing.T) {
 			},
 		},
 		{
+			// (the context is 30 bytes before the figure and 20 after, white space collapsed)
+			// The prose of [read] holds six figures: 68.3% and "0.603 to 0.949" are
+			// quoted from [rate], 95% is declared plain ({{=95%}}); 0.5 and the second
+			// 68.3% (the one quote covers the first only) carry no marker. 0.25 and
+			// 2.5 are code or a link target; 05, 12 and v1.2 are not figures.
+			name: "unmarked figures",
+			args: []string{"-unmarked", td("unmarked.ipynb")},
+			code: 1,
+			want: []string{
+				`FAIL testdata/unmarked.ipynb: cell 2 [read] "It passes 68.3% with a 95% interval from...": figure "0.5" ("...al from 0.603 to 0.949, above 0.5. ` + "`" + `Seed: 0.25` + "`" + ` and [...") has no marker: {{cell-id: 0.5}} if a cell prints it, {{=0.5}} if none does`,
+				`FAIL testdata/unmarked.ipynb: cell 2 [read] "It passes 68.3% with a 95% interval from...": figure "68.3%" ("...e code; notebook 05, 12 rows, 68.3%....") has no marker: {{cell-id: 68.3%}} if a cell prints it, {{=68.3%}} if none does`,
+			},
+		},
+		{
+			name: "without -unmarked an unmarked figure passes",
+			args: []string{"-q", td("unmarked.ipynb")},
+			code: 0,
+		},
+		{
 			// Output: "kappa 0.762 (95% interval 0.603 to 0.949)" and an HTML cell "39&nbsp;of&nbsp;70".
 			// 0.603, 0.949 and "39 of 70" (entities decoded, tags and spaces collapsed) are shown;
 			// 0.60 is only the start of 0.603, 0.76 of 0.762, 62 is nowhere; [silent] printed

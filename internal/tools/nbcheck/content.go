@@ -19,6 +19,10 @@ import (
 type cellMeta struct {
 	Evalbook struct {
 		Quotes []quote `json:"quotes"`
+		// Plain lists the figures that a {{=text}} marker declares as
+		// deliberately unmarked (an input, a threshold, a literature
+		// value); -unmarked does not list them.
+		Plain []string `json:"plain"`
 	} `json:"evalbook"`
 }
 
@@ -97,14 +101,21 @@ func outputText(c *cell) string {
 // followed by a digit or by a decimal point and a digit. So "0.60" is not
 // found in "0.603", nor "3" in "13", but "0.603" is found in "(0.603 to".
 func containsFigure(out, text string) bool {
+	return figureIndex(out, text, 0) >= 0
+}
+
+func digit(c byte) bool { return c >= '0' && c <= '9' }
+
+// figureIndex returns the index of the first occurrence of text in out at
+// or after from that is a whole figure (see containsFigure), or -1.
+func figureIndex(out, text string, from int) int {
 	if text == "" {
-		return false
+		return -1
 	}
-	digit := func(c byte) bool { return c >= '0' && c <= '9' }
-	for from := 0; ; {
+	for from <= len(out) {
 		i := strings.Index(out[from:], text)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += from
 		j := i + len(text)
@@ -112,11 +123,96 @@ func containsFigure(out, text string) bool {
 		after := j < len(out) && (digit(out[j]) && digit(text[len(text)-1]) ||
 			(out[j] == '.' || out[j] == ',') && j+1 < len(out) && digit(out[j+1]) && digit(text[len(text)-1]))
 		if !before && !after {
-			return true
+			return i
 		}
 		from = i + 1
 	}
+	return -1
 }
+
+var (
+	// figureRE matches what -unmarked calls a figure: a decimal (0.603)
+	// or a percentage (68.3%, 95%). Counts and years are left out: prose
+	// is full of them ("notebook 05", "SHA-256", "Miller (2024)").
+	figureRE = regexp.MustCompile(`\d+(?:\.\d+)?%|\d+\.\d+`)
+	// codeRE matches what is code, not prose, in markdown: fenced blocks,
+	// inline code spans and link targets.
+	codeRE = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`|\\]\\([^)\n]*\\)")
+)
+
+// unmarkedFigures returns, for each markdown cell, the figures of its prose
+// that no {{cell-id: text}} marker quotes and no {{=text}} marker declares
+// plain, each as "cell N [id]: figure "X" ("...context...") has no marker". A figure is
+// covered when it starts inside the first not yet used whole-figure
+// occurrence of a quoted or plain text, taken in order.
+func unmarkedFigures(nb *notebook) []string {
+	var notes []string
+	for i := range nb.Cells {
+		c := &nb.Cells[i]
+		if c.CellType != "markdown" {
+			continue
+		}
+		src := string(c.Source)
+		prose := codeRE.ReplaceAllStringFunc(src, func(m string) string { return strings.Repeat(" ", len(m)) })
+		type span struct{ from, to int }
+		var covered []span
+		texts := append([]string(nil), c.Meta.Evalbook.Plain...)
+		for _, q := range c.Meta.Evalbook.Quotes {
+			texts = append(texts, q.Text)
+		}
+		for _, t := range texts {
+			for from := 0; ; {
+				k := figureIndex(prose, t, from)
+				if k < 0 {
+					break
+				}
+				used := false
+				for _, s := range covered {
+					if k >= s.from && k < s.to {
+						used = true
+					}
+				}
+				if !used {
+					covered = append(covered, span{k, k + len(t)})
+					break
+				}
+				from = k + 1
+			}
+		}
+		for _, m := range figureRE.FindAllStringIndex(prose, -1) {
+			a, b := m[0], m[1]
+			if a > 0 && (digit(prose[a-1]) || prose[a-1] == '.' || prose[a-1] == '_' || isLetter(prose[a-1])) {
+				continue // part of a word or a longer number: v1.2, x0.5, 1.2.3
+			}
+			if b < len(prose) && (digit(prose[b]) || prose[b] == '_' || isLetter(prose[b]) ||
+				prose[b] == '.' && b+1 < len(prose) && digit(prose[b+1])) {
+				continue
+			}
+			ok := false
+			for _, s := range covered {
+				if a >= s.from && a < s.to {
+					ok = true
+				}
+			}
+			if ok {
+				continue
+			}
+			lo, hi := a-30, b+20
+			if lo < 0 {
+				lo = 0
+			}
+			if hi > len(prose) {
+				hi = len(prose)
+			}
+			ctx := strings.ToValidUTF8(spaceRE.ReplaceAllString(src[lo:hi], " "), "")
+			notes = append(notes, fmt.Sprintf("%s: figure %q (\"...%s...\") has no marker: {{cell-id: %s}} if a cell prints it, {{=%s}} if none does",
+				cellLabel(i, c), prose[a:b], strings.TrimSpace(ctx), prose[a:b], prose[a:b]))
+		}
+	}
+	return notes
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // checkQuotes returns a problem for each figure quoted in the prose that
 // the named cell's output does not show.

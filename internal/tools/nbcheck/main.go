@@ -9,7 +9,7 @@
 //
 // Usage:
 //
-//	nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-published DIR] [-q] FILE.ipynb...
+//	nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-published DIR] [-unmarked] [-q] FILE.ipynb...
 //
 // A notebook fails when
 //
@@ -41,7 +41,16 @@
 //     notebook (its <meta name="evalbook-notebook"> records the notebook's
 //     SHA-256), lacks its style sheet or shows a path of the machine it was
 //     made on; and a page in DIR whose notebook is not beside the ones
-//     given fails too.
+//     given fails too;
+//   - with -unmarked: a markdown cell's prose holds a figure (a decimal
+//     such as 0.603 or a percentage such as 68.3% or 95%; code spans,
+//     fenced code and link targets aside) that no marker covers. A figure a
+//     cell prints gets a {{cell-id: 0.603}} marker; one that no cell prints
+//     (an input, a threshold, a hand computation, a literature value) is
+//     written {{=0.95}} in the notebook source, or {{=text}} around a
+//     whole formula: scripts/nbgen.py shows the text alone and records it
+//     in metadata.evalbook.plain. A figure is covered when it starts inside
+//     the first occurrence, not yet used, of a marker's text in the cell.
 //
 // Each problem is printed as "FAIL file: cell N [id]: message"; a clean
 // notebook prints one "ok" line unless -q is given. Exit status: 0 when every
@@ -68,9 +77,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.maxLines, "max-lines", 0, "fail a code cell with more than `N` lines of source (0: no limit)")
 	fs.StringVar(&opts.against, "against", "", "fail when the outputs differ from those of the committed notebook `FILE` (one notebook only)")
 	published := fs.String("published", "", "fail when `DIR`/NAME.html (scripts/nbhtml.py) is missing or was made from another version of NAME.ipynb")
+	fs.BoolVar(&opts.unmarked, "unmarked", false, "fail a figure in markdown (0.603, 68.3%) that carries no {{cell-id: text}} or {{=text}} marker")
 	quiet := fs.Bool("q", false, "print only failures")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-published DIR] [-q] FILE.ipynb...")
+		fmt.Fprintln(stderr, "usage: nbcheck [-require-rich] [-max-lines N] [-against COMMITTED.ipynb] [-published DIR] [-unmarked] [-q] FILE.ipynb...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
