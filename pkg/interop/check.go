@@ -611,7 +611,7 @@ func (c *CheckReport) Tables() []results.Table {
 		if r.ExpectedN > 0 {
 			exp = strconv.Itoa(r.ExpectedN)
 		}
-		t.Rows = append(t.Rows, []string{r.Model, r.Task, r.Metric, strconv.Itoa(r.N), ftoa(r.Recomputed), ftoa(r.Reported), strconv.FormatBool(r.Match), r.Status, exp, r.Note})
+		t.Rows = append(t.Rows, []string{r.Model, r.Task, r.Metric, strconv.Itoa(r.N), ftoa(r.Recomputed), ftoa(r.Reported), results.YesNo(r.Match), r.Status, exp, r.Note})
 	}
 	out := []results.Table{t}
 	if len(c.Skipped) > 0 {

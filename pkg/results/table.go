@@ -103,6 +103,15 @@ const (
 	KindCount  = "count"
 )
 
+// YesNo is a flag as a table cell a person reads: "yes" or "no" (not
+// Go's "true"/"false").
+func YesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
 // Float formats x for a number or rate cell at full precision.
 func Float(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
