@@ -166,3 +166,26 @@ func TestCheckStreamingEqualsWhole(t *testing.T) {
 		}
 	}
 }
+
+// The check's table shows a mean of 0/1 values (acc: 3 of 4 samples
+// right) as a percentage, as the page's cards do, a standard error
+// (√(0.75·0.25/3)/2 = 0.25) as a number, and a match as "yes".
+func TestCheckTableUnits(t *testing.T) {
+	c, err := Check(context.Background(), "testdata/lmeval/new", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := c.Tables()[0]
+	got := map[string][]string{}
+	for i, r := range tb.Rows {
+		got[r[1]+" "+r[2]] = []string{tb.Cell(i, 4), tb.Cell(i, 5), tb.Cell(i, 6)}
+	}
+	for k, want := range map[string][]string{
+		"arc_easy_hi acc,none":        {"75.0%", "75.0%", "yes"},
+		"arc_easy_hi acc_stderr,none": {"0.250", "0.250", "yes"},
+	} {
+		if strings.Join(got[k], " ") != strings.Join(want, " ") {
+			t.Errorf("%s: %q, want %q", k, got[k], want)
+		}
+	}
+}
