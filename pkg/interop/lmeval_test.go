@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
@@ -186,6 +187,23 @@ func TestCheckTableUnits(t *testing.T) {
 	} {
 		if strings.Join(got[k], " ") != strings.Join(want, " ") {
 			t.Errorf("%s: %q, want %q", k, got[k], want)
+		}
+	}
+}
+
+// A rate (includes: 3 of 5 samples scored 1) and a mean of graded
+// scores (model_graded_qa: 0.5) go on charts of their own units: the
+// rate's axis reads in percent, as its card's 60.0% does.
+func TestSummaryChartsOneUnitEach(t *testing.T) {
+	s := Summarize(read(t, "testdata/inspect/qa_hi_bn.eval", Options{}))
+	cs := s.Charts()
+	if len(cs) != 2 {
+		t.Fatalf("%d charts, want a rate chart and a number chart", len(cs))
+	}
+	for i, want := range []struct{ unit, cat string }{{results.UnitRate, "includes"}, {results.UnitNumber, "model_graded_qa"}} {
+		c := cs[i]
+		if c.Unit != want.unit || len(c.Categories) != 1 || !strings.HasSuffix(c.Categories[0], want.cat) {
+			t.Errorf("chart %d: unit %s categories %v, want %s of %s", i, c.Unit, c.Categories, want.unit, want.cat)
 		}
 	}
 }
