@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evalbook/evalbook/pkg/results"
 )
 
 func readPlanFile(t *testing.T, name string) *Plan {
@@ -288,5 +290,32 @@ func TestGateInvalidMetric(t *testing.T) {
 		if row.Metric == "abstain_correct" && (row.Pass != nil || !row.Measured) {
 			t.Errorf("row %+v: want measured, pass null", row)
 		}
+	}
+}
+
+// The gate's table beside its cards shows values as rates and the
+// threshold with its direction as a rate ("≥ 80.0%"), as the cards do:
+// answer_correct 20 of 24 = 83.3% (it once read 0.833 and ">= 0.8");
+// a metric not measured has empty value and n.
+func TestGateTableUnits(t *testing.T) {
+	v := readPlanFile(t, "plan_v1.json").Gate(map[string]Measurement{"answer_correct": {20.0 / 24, 24}})
+	tb := v.Tables()[0]
+	rows := map[string][]string{}
+	for i, r := range tb.Rows {
+		var cells []string
+		for j := range tb.Columns {
+			cells = append(cells, tb.Cell(i, j))
+		}
+		rows[r[0]] = cells
+	}
+	if got := strings.Join(rows["answer_correct"][3:], " | "); got != "≥ 80.0% | 83.3% | 24 | pass" {
+		t.Errorf("answer_correct: %q", got)
+	}
+	if got := strings.Join(rows["citation_support"][4:6], "|"); got != "|" {
+		t.Errorf("citation_support value and n %q, want empty", got)
+	}
+	h := v.Headline()
+	if len(h.Cards) == 0 || h.Cards[0].Unit != results.UnitRate || !strings.HasPrefix(h.Cards[0].Note, "≥ 80.0% · pass") {
+		t.Errorf("cards %+v", h.Cards)
 	}
 }

@@ -150,15 +150,33 @@ func (r GateRow) cells() [7]string {
 	return [7]string{r.Metric, r.Family, r.Gate, th, val, n, res}
 }
 
-// Tables returns the gate's metrics and its decision.
-func (v *GateDecision) Tables() []results.Table {
-	t := results.Table{Title: "Release gate", Rows: [][]string{}}
-	for _, c := range []string{"metric", "family", "gate", "threshold", "value", "n", "result"} {
-		t.Columns = append(t.Columns, results.Column{Name: c})
+// threshold is a gate row's threshold as the page and the workbook show
+// it: a rate with its direction, "≥ 80.0%" ("" without one). Every plan
+// metric is a rate (see MinThreshold).
+func (r GateRow) threshold() string {
+	if r.Threshold == nil {
+		return ""
 	}
+	op := "≥ "
+	if r.Direction == "max" {
+		op = "≤ "
+	}
+	return op + results.FormatUnit(results.UnitRate, *r.Threshold)
+}
+
+// Tables returns the gate's metrics and its decision. Values are rates
+// (shown as percentages, as the cards show them) and a missing value or
+// n is an empty cell; the text table (cells) keeps its decimals.
+func (v *GateDecision) Tables() []results.Table {
+	t := results.Table{Title: "Release gate", Rows: [][]string{}, Columns: []results.Column{{Name: "metric"}, {Name: "family"}, {Name: "gate"},
+		{Name: "threshold"}, {Name: "value", Kind: results.KindRate}, {Name: "n", Kind: results.KindCount}, {Name: "result"}}}
 	for _, r := range v.Metrics {
 		c := r.cells()
-		t.Rows = append(t.Rows, c[:])
+		val, n := "", ""
+		if r.Value != nil {
+			val, n = results.Float(*r.Value), strconv.Itoa(r.N)
+		}
+		t.Rows = append(t.Rows, []string{r.Metric, r.Family, r.Gate, r.threshold(), val, n, c[6]})
 	}
 	d := results.Table{Title: "Decision", Columns: []results.Column{{Name: "decision"}, {Name: "reason"}}, Rows: [][]string{}}
 	if v.Release {

@@ -30,9 +30,12 @@ func (v *GateDecision) Headline() results.Headline {
 		if r.Value == nil || len(h.Cards) == 8 {
 			continue
 		}
-		c := results.Card{Label: r.Metric, Value: *r.Value, Unit: results.UnitNumber}
+		c := results.Card{Label: r.Metric, Value: *r.Value, Unit: results.UnitRate}
 		cells := r.cells()
-		c.Note = cells[3] + " · " + cells[6]
+		c.Note = r.threshold() + " · " + cells[6]
+		if r.Threshold == nil {
+			c.Note = cells[6]
+		}
 		if r.N > 0 {
 			c.Note += " · n " + strconv.Itoa(r.N)
 		}

@@ -172,11 +172,23 @@ func (r *Report) figures() [][2]string {
 		{"answered accuracy", rateText(r.AnsweredAccuracy)}}
 }
 
-// Tables returns the figures and the slices.
+// Tables returns the figures and the slices: counts as counts, the
+// three rates as rates (percentages on the page and in the workbook, as
+// the cards show them; the text keeps figures' decimals).
 func (r *Report) Tables() []results.Table {
-	f := results.Table{Title: "Answer-or-abstain summary", Columns: []results.Column{{Name: "figure"}, {Name: "value"}}, Rows: [][]string{}}
-	for _, kv := range r.figures() {
-		f.Rows = append(f.Rows, []string{kv[0], kv[1]})
+	f := results.Table{Title: "Answer-or-abstain summary", Columns: []results.Column{{Name: "figure"}, {Name: "value", Kind: results.KindCount, PerRow: true}}, Rows: [][]string{}}
+	figs := r.figures()
+	rates := []*float64{r.TaskSuccess, r.AnswerCoverage, r.AnsweredAccuracy} // figures' last three
+	for i, kv := range figs {
+		v, kind := kv[1], results.KindCount
+		if k := i - (len(figs) - len(rates)); k >= 0 {
+			v, kind = "", results.KindRate
+			if rates[k] != nil {
+				v = results.Float(*rates[k])
+			}
+		}
+		f.Rows = append(f.Rows, []string{kv[0], v})
+		f.RowKinds = append(f.RowKinds, kind)
 	}
 	s := results.Table{Title: "By slice", Columns: []results.Column{{Name: "slice"}, {Name: "total", Kind: results.KindNumber},
 		{Name: "success", Kind: results.KindNumber}}, Rows: [][]string{}}

@@ -104,6 +104,17 @@ func TestSummarizeExample(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("JSON =\n%s\nwant\n%s", b, want)
 	}
+	// The page's and workbook's table shows the rates as its cards do
+	// (1 of 2 cases: 50.0%, not 0.500), the counts as counts.
+	tb := got.Tables()[0]
+	var cells []string
+	for i, r := range tb.Rows {
+		cells = append(cells, r[0]+" "+tb.Cell(i, 1))
+	}
+	if g, w := strings.Join(cells, ", "), "total 2, success 1, answered 1, correct answers 1, errors 0, missing 1, "+
+		"task success 50.0%, answer coverage 50.0%, answered accuracy 100.0%"; g != w {
+		t.Errorf("figures table:\n%s\nwant\n%s", g, w)
+	}
 }
 
 func TestSummarizeErrors(t *testing.T) {

@@ -90,6 +90,9 @@ type CheckedTask struct {
 	// Note says why the figure is partial or differs in n, or that n
 	// could not be compared.
 	Note string `json:"note,omitempty"`
+	// rate says the figure is a mean of 0/1 values, a proportion the
+	// page and the workbook show as a percentage (not in JSON).
+	rate bool
 }
 
 // SkippedTask is a reported figure Check did not recompute.
@@ -113,11 +116,15 @@ type acc struct {
 	sum      float64
 	mean, m2 float64 // Welford, for the standard error
 	binary   bool    // every value so far is 0 or 1 (Summarize sets it)
+	// nonBinary is set by add when a value is neither 0 nor 1: the
+	// figure is not a rate (Check's table shows it as a number).
+	nonBinary bool
 	// nan is the first sample (in file order) whose value is NaN.
 	nan *BadValue
 }
 
 func (a *acc) add(v float64) {
+	a.nonBinary = a.nonBinary || v != 0 && v != 1
 	a.n++
 	a.sum += v
 	d := v - a.mean
@@ -332,7 +339,8 @@ func (c *Checker) Report(run *Run) (*CheckReport, error) {
 				st = StatusDiffers
 			}
 			rep.Tasks = append(rep.Tasks, CheckedTask{Model: a.Model, Task: a.Task, Metric: metric, N: ac.n, Recomputed: got,
-				Reported: want, Match: st == StatusMatch, Tolerance: tol, How: how, Status: st, ExpectedN: a.Expected, Note: note})
+				Reported: want, Match: st == StatusMatch, Tolerance: tol, How: how, Status: st, ExpectedN: a.Expected, Note: note,
+				rate: how == "mean" && !ac.nonBinary})
 		}
 		add(a.Metric, "mean", mean, a.Value)
 		if a.HasStderr && ac.n > 1 {
@@ -530,6 +538,7 @@ func (c *Checker) pooled(task, metric string) *acc {
 		}
 		out.n += a.n
 		out.sum += a.sum
+		out.nonBinary = out.nonBinary || a.nonBinary
 		out.nan = earlier(out.nan, a.nan)
 	}
 	return out
@@ -603,7 +612,7 @@ func (c *CheckReport) Tables() []results.Table {
 	t := results.Table{Title: "Reported aggregates recomputed from per-sample records",
 		Note: fmt.Sprintf("%s output %s, %d records; a figure matches within its tolerance", c.Format, results.DisplayName(c.Source), c.Records),
 		Columns: []results.Column{{Name: "model"}, {Name: "task"}, {Name: "metric"}, {Name: "n", Kind: "number"},
-			{Name: "recomputed", Kind: "number"}, {Name: "reported", Kind: "number"}, {Name: "match"},
+			{Name: "recomputed", Kind: "number", PerRow: true}, {Name: "reported", Kind: "number", PerRow: true}, {Name: "match"},
 			{Name: "status"}, {Name: "expected_n", Kind: "number"}, {Name: "note"}}}
 	t.Note += "; status " + c.Status + ": " + c.Message
 	for _, r := range c.Tasks {
@@ -611,7 +620,12 @@ func (c *CheckReport) Tables() []results.Table {
 		if r.ExpectedN > 0 {
 			exp = strconv.Itoa(r.ExpectedN)
 		}
-		t.Rows = append(t.Rows, []string{r.Model, r.Task, r.Metric, strconv.Itoa(r.N), ftoa(r.Recomputed), ftoa(r.Reported), strconv.FormatBool(r.Match), r.Status, exp, r.Note})
+		t.Rows = append(t.Rows, []string{r.Model, r.Task, r.Metric, strconv.Itoa(r.N), ftoa(r.Recomputed), ftoa(r.Reported), results.YesNo(r.Match), r.Status, exp, r.Note})
+		kind := results.KindNumber // a standard error, a mean of scores
+		if r.rate {
+			kind = results.KindRate // a mean of 0/1 values
+		}
+		t.RowKinds = append(t.RowKinds, kind)
 	}
 	out := []results.Table{t}
 	if len(c.Skipped) > 0 {

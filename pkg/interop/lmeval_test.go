@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/tabular"
 )
 
@@ -163,6 +164,46 @@ func TestCheckStreamingEqualsWhole(t *testing.T) {
 		_, e2 := Check(context.Background(), p, Options{})
 		if e1 == nil || e2 == nil || e1.Error() != e2.Error() {
 			t.Errorf("%s: read %v, check %v", p, e1, e2)
+		}
+	}
+}
+
+// The check's table shows a mean of 0/1 values (acc: 3 of 4 samples
+// right) as a percentage, as the page's cards do, a standard error
+// (√(0.75·0.25/3)/2 = 0.25) as a number, and a match as "yes".
+func TestCheckTableUnits(t *testing.T) {
+	c, err := Check(context.Background(), "testdata/lmeval/new", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := c.Tables()[0]
+	got := map[string][]string{}
+	for i, r := range tb.Rows {
+		got[r[1]+" "+r[2]] = []string{tb.Cell(i, 4), tb.Cell(i, 5), tb.Cell(i, 6)}
+	}
+	for k, want := range map[string][]string{
+		"arc_easy_hi acc,none":        {"75.0%", "75.0%", "yes"},
+		"arc_easy_hi acc_stderr,none": {"0.250", "0.250", "yes"},
+	} {
+		if strings.Join(got[k], " ") != strings.Join(want, " ") {
+			t.Errorf("%s: %q, want %q", k, got[k], want)
+		}
+	}
+}
+
+// A rate (includes: 3 of 5 samples scored 1) and a mean of graded
+// scores (model_graded_qa: 0.5) go on charts of their own units: the
+// rate's axis reads in percent, as its card's 60.0% does.
+func TestSummaryChartsOneUnitEach(t *testing.T) {
+	s := Summarize(read(t, "testdata/inspect/qa_hi_bn.eval", Options{}))
+	cs := s.Charts()
+	if len(cs) != 2 {
+		t.Fatalf("%d charts, want a rate chart and a number chart", len(cs))
+	}
+	for i, want := range []struct{ unit, cat string }{{results.UnitRate, "includes"}, {results.UnitNumber, "model_graded_qa"}} {
+		c := cs[i]
+		if c.Unit != want.unit || len(c.Categories) != 1 || !strings.HasSuffix(c.Categories[0], want.cat) {
+			t.Errorf("chart %d: unit %s categories %v, want %s of %s", i, c.Unit, c.Categories, want.unit, want.cat)
 		}
 	}
 }

@@ -67,21 +67,33 @@ func (s *Summary) Headline() results.Headline {
 // Charts draws each task's means with their intervals: one bar per
 // task and metric.
 func (s *Summary) Charts() []results.ChartSpec {
-	c := results.ChartSpec{Kind: results.ChartBars, Title: "Mean per task", Unit: results.UnitRate,
-		Note: "the mean of the per-sample values; whiskers: 95% intervals (Wilson for 0/1 values, else normal)", Series: []results.Series{{Name: "mean"}}}
+	// One chart per unit: a chart has one axis, and a rate (a mean of
+	// 0/1 values, shown as 60.0% on its card) must not share an axis of
+	// plain numbers 0 to 1 with a mean of scores.
+	rates := results.ChartSpec{Kind: results.ChartBars, Title: "Mean per task", Unit: results.UnitRate,
+		Note: "the share of samples scored 1 (metrics of 0/1 values); whiskers: 95% Wilson intervals", Series: []results.Series{{Name: "mean"}}}
+	others := results.ChartSpec{Kind: results.ChartBars, Title: "Mean per task", Unit: results.UnitNumber,
+		Note: "the mean of the per-sample values; whiskers: 95% intervals (mean ± 1.96·sd/√n)", Series: []results.Series{{Name: "mean"}}}
 	for _, t := range s.Tasks {
 		for _, m := range t.Metrics {
-			if m.unit() != results.UnitRate {
-				c.Unit = results.UnitNumber
+			c := &others
+			if m.unit() == results.UnitRate {
+				c = &rates
 			}
 			c.Categories = append(c.Categories, t.label()+" · "+m.Name)
 			c.Series[0].Points = append(c.Series[0].Points, results.Point{Value: m.Mean, HasCI: m.Interval != "none", Low: m.CILow, High: m.CIHigh})
 		}
 	}
-	if len(c.Categories) == 0 {
-		return nil
+	if len(rates.Categories) > 0 && len(others.Categories) > 0 {
+		rates.Title, others.Title = "Rate per task (0/1 metrics)", "Mean per task (other metrics)"
 	}
-	return []results.ChartSpec{c}
+	var out []results.ChartSpec
+	for _, c := range []results.ChartSpec{rates, others} {
+		if len(c.Categories) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // ReportTitle names the harness output by its base name.

@@ -447,7 +447,7 @@ func (r *Result) WriteText(w io.Writer) error {
 func (r *Result) Tables() []results.Table {
 	f := results.Float
 	items := results.Table{Title: "Items", Note: "difficulty b and discrimination a of the 2PL model, with standard errors from the observed information; flags: negative or near-zero discrimination, alpha rising without the item.",
-		Columns: []results.Column{{Name: "item"}, {Name: "responses", Kind: results.KindNumber}, {Name: "pass rate", Kind: results.KindRate},
+		Columns: []results.Column{{Name: "item"}, {Name: "responses", Kind: results.KindCount}, {Name: "pass rate", Kind: results.KindRate},
 			{Name: "difficulty", Kind: results.KindNumber}, {Name: "difficulty se", Kind: results.KindNumber},
 			{Name: "discrimination", Kind: results.KindNumber}, {Name: "discrimination se", Kind: results.KindNumber},
 			{Name: "alpha if deleted", Kind: results.KindNumber}, {Name: "flags"}}}
@@ -456,7 +456,7 @@ func (r *Result) Tables() []results.Table {
 			f(x.Discrimination), cell(x.DiscriminationSE), cell(x.AlphaIfDeleted), strings.Join(x.Flags, " ")})
 	}
 	subj := results.Table{Title: "Subjects", Note: fmt.Sprintf("ability: EAP (posterior mean) and its SD; estimate: expected share right of all %d fitted items (answered items as answered, the others by their probability at the subject's ability), %g%% interval.", len(r.Items), r.Confidence*100),
-		Columns: []results.Column{{Name: "subject"}, {Name: "fitted"}, {Name: "answered", Kind: results.KindNumber}, {Name: "observed", Kind: results.KindRate},
+		Columns: []results.Column{{Name: "subject"}, {Name: "fitted"}, {Name: "answered", Kind: results.KindCount}, {Name: "observed", Kind: results.KindRate},
 			{Name: "ability", Kind: results.KindNumber}, {Name: "ability sd", Kind: results.KindNumber},
 			{Name: "estimate", Kind: results.KindRate}, {Name: "ci_low", Kind: results.KindRate}, {Name: "ci_high", Kind: results.KindRate}}}
 	for _, s := range r.Subjects {

@@ -65,6 +65,14 @@ func TestLSAT(t *testing.T) {
 	if res.Alpha == nil || res.AlphaSubjects != 1000 {
 		t.Errorf("alpha %v over %d", res.Alpha, res.AlphaSubjects)
 	}
+	// The items table counts 1,000 responses per item (the 1,000
+	// complete examinees; the new model skipped items 4 and 5) with a
+	// thousands separator, as the headline's counts, and item 1's
+	// difficulty (ltm: −3.3597) with the minus sign.
+	items := res.Tables()[0]
+	if got := items.Cell(0, 1) + " " + items.Cell(0, 3); items.Columns[1].Name != "responses" || got != "1,000 −3.359" && got != "1,000 −3.360" {
+		t.Errorf("item-1 responses and difficulty %q, want 1,000 −3.36x", got)
+	}
 }
 
 // With Emulate "ltm" the LSAT fit is R's ltm(LSAT ~ z1)'s to the 4

@@ -25,22 +25,22 @@ func ProbesTable(title string, names []string, probes []Probes) results.Table {
 	}
 	t := results.Table{
 		Title: title,
-		Note: "Each cell: share (hits/n). first_pick counts decisive single-order replies (0.5 is fair); " +
-			"the others count pairs (0 is fair).",
+		Note: "Each probe: its share (a rate) and hits/n. first_pick counts decisive single-order replies (50% is fair); " +
+			"the others count pairs (0% is fair).",
 		Columns: []results.Column{{Name: "judge"}},
 	}
 	for _, n := range ProbeNames {
-		t.Columns = append(t.Columns, results.Column{Name: n})
+		t.Columns = append(t.Columns, results.Column{Name: n, Kind: results.KindRate}, results.Column{Name: n + " hits/n"})
 	}
 	for i, p := range probes {
 		row := []string{names[i]}
 		for _, s := range p.Shares() {
 			v, ok := s.Value()
-			if !ok {
-				row = append(row, "-")
-				continue
+			share := "" // no pairs: a missing value
+			if ok {
+				share = results.Float(v)
 			}
-			row = append(row, fmt.Sprintf("%.2f (%s)", v, s))
+			row = append(row, share, s.String())
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -77,8 +77,11 @@ func CalibrationTables(r Record, usable bool, reasons []string) []results.Table 
 		Title: "Calibration of " + r.Judge,
 		Note: fmt.Sprintf("prompt %s (hash %s) against label set %s; swap %v; %s", r.Prompt.Name+"@"+fmt.Sprint(r.Prompt.Version),
 			r.Prompt.Hash, r.LabelSet, r.Swap, verdict),
-		Columns: []results.Column{{Name: "figure"}, {Name: "value", Kind: results.KindNumber},
-			{Name: "low", Kind: results.KindNumber}, {Name: "high", Kind: results.KindNumber}},
+		// Each row's unit: the agreement and its interval are rates (as
+		// the cards show them), kappa a number, the rest counts.
+		Columns: []results.Column{{Name: "figure"}, {Name: "value", Kind: results.KindNumber, PerRow: true},
+			{Name: "low", Kind: results.KindNumber, PerRow: true}, {Name: "high", Kind: results.KindNumber, PerRow: true}},
+		RowKinds: []string{results.KindCount, results.KindRate, results.KindNumber, results.KindCount, results.KindCount},
 		Rows: [][]string{
 			{"pairs", fmt.Sprint(r.N), "", ""},
 			{"agreement", num(r.Agreement), num(r.AgreementLow), num(r.AgreementHigh)},

@@ -292,6 +292,13 @@ func TestTablesAndText(t *testing.T) {
 			t.Errorf("table %q: %v, %d rows", tb.Title, err, len(tb.Rows))
 		}
 	}
+	// a beats b on 8 of the 10 shared questions and loses none: the
+	// exact sign test gives p = 2·0.5⁸ ≈ 0.008, significant, shown as a
+	// person reads it ("yes", not Go's "true").
+	leaders := b.Tables()[1]
+	if last := len(leaders.Columns) - 1; leaders.Title != "Leaders" || leaders.Columns[last].Name != "significant" || leaders.Cell(0, last) != "yes" {
+		t.Errorf("leaders table %q: %v %v", leaders.Title, leaders.Columns, leaders.Rows)
+	}
 	var s strings.Builder
 	if err := b.WriteText(&s); err != nil {
 		t.Fatal(err)

@@ -122,7 +122,7 @@ func (b *Board) rankTables() []results.Table {
 	}
 	for _, t := range b.TierTests {
 		tiers.Rows = append(tiers.Rows, []string{t.Language, strconv.Itoa(t.Tier), t.Best, t.Model, strconv.Itoa(t.Shared),
-			strconv.Itoa(t.Better), strconv.Itoa(t.Worse), f(t.P), f(t.PAdjusted), strconv.FormatBool(t.Separable)})
+			strconv.Itoa(t.Better), strconv.Itoa(t.Worse), f(t.P), f(t.PAdjusted), results.YesNo(t.Separable)})
 	}
 	snr := results.Table{
 		Title: "Signal to noise",
@@ -142,7 +142,7 @@ func (b *Board) rankTables() []results.Table {
 			r = f(*x.SNR)
 		}
 		snr.Rows = append(snr.Rows, []string{x.Language, d, strconv.Itoa(x.Models), strconv.Itoa(x.Items), f(x.Signal), f(x.Noise),
-			r, strconv.FormatBool(x.Low)})
+			r, results.YesNo(x.Low)})
 	}
 	return []results.Table{tiers, snr}
 }

@@ -226,6 +226,14 @@ func TestRankTables(t *testing.T) {
 			}
 		}
 	}
+	for _, tb := range ts[3:] { // separable, low: flags as "yes"/"no"
+		last := len(tb.Columns) - 1
+		for _, r := range tb.Rows {
+			if r[last] != "yes" && r[last] != "no" {
+				t.Errorf("%s: %s %q, want yes or no", tb.Title, tb.Columns[last].Name, r[last])
+			}
+		}
+	}
 	if len(ts[3].Rows) != len(b.TierTests) || len(ts[4].Rows) != len(b.SNR) {
 		t.Errorf("tier rows %d (tests %d), snr rows %d (slices %d)", len(ts[3].Rows), len(b.TierTests), len(ts[4].Rows), len(b.SNR))
 	}

@@ -214,7 +214,7 @@ func (b *Board) Tables() []results.Table {
 	}
 	for _, ld := range b.Leaders {
 		leaders.Rows = append(leaders.Rows, []string{ld.Language, ld.Best, ld.RunnerUp, f(ld.BestValue), f(ld.RunnerValue),
-			strconv.Itoa(ld.Shared), strconv.Itoa(ld.Better), strconv.Itoa(ld.Worse), ld.Test, f(ld.P), strconv.FormatBool(ld.Significant)})
+			strconv.Itoa(ld.Shared), strconv.Itoa(ld.Better), strconv.Itoa(ld.Worse), ld.Test, f(ld.P), results.YesNo(ld.Significant)})
 	}
 	domains := results.Table{
 		Title: "By domain",

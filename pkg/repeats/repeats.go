@@ -261,7 +261,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	fmt.Fprintf(&s, "mean %.4f, SE %.4f, %g%% interval [%.4f, %.4f]\n", r.Mean, r.SE, r.Confidence*100, r.CILow, r.CIHigh)
 	fmt.Fprintf(&s, "SE² · n = between %.6f + within %.6f (Miller 2024: the items' spread, and resampling each item)\n", r.Between, r.Within)
 	fmt.Fprintf(&s, "%d flaky items (passed on some samples, failed on others); mean stability %.3f\n\n", r.FlakyItems, r.MeanStability)
-	for _, t := range r.Tables() {
+	for _, t := range r.tables(false) {
 		if err := t.WriteText(&s); err != nil {
 			return err
 		}
@@ -271,13 +271,29 @@ func (r *Result) WriteText(w io.Writer) error {
 	return err
 }
 
-// Tables returns the summary, the projection, the items and the warnings.
-func (r *Result) Tables() []results.Table {
+// Tables returns the summary, the projection, the items and the warnings,
+// for the page and the workbook: the summary's mean, its interval and
+// the mean stability are rates (50.0%, as the cards show them), its
+// counts counts, its rows named in words.
+func (r *Result) Tables() []results.Table { return r.tables(true) }
+
+// tables is Tables; display false keeps the summary as the text prints
+// it (every figure a decimal, as the lines above it, rows by JSON key).
+func (r *Result) tables(display bool) []results.Table {
 	f := results.Float
 	sum := results.Table{Title: "Summary", Columns: []results.Column{{Name: "figure"}, {Name: "value", Kind: results.KindNumber}},
 		Rows: [][]string{{"items", strconv.Itoa(r.Items)}, {"samples", strconv.Itoa(r.Samples)}, {"mean", f(r.Mean)}, {"se", f(r.SE)},
 			{"ci_low", f(r.CILow)}, {"ci_high", f(r.CIHigh)}, {"within", f(r.Within)}, {"between", f(r.Between)},
 			{"flaky_items", strconv.Itoa(r.FlakyItems)}, {"mean_stability", f(r.MeanStability)}}}
+	if display {
+		sum.Columns[1].PerRow = true
+		c, n, p := results.KindCount, results.KindNumber, results.KindRate
+		sum.RowKinds = []string{c, c, p, n, p, p, n, n, c, p}
+		for i, name := range []string{"items", "samples", "mean", "standard error", "interval low", "interval high",
+			"within-item variance", "between-item variance", "flaky items", "mean stability"} {
+			sum.Rows[i][0] = name
+		}
+	}
 	proj := results.Table{Title: "Samples per item and precision",
 		Note:    fmt.Sprintf("The standard error the same items would have with k samples each: √((between + mean p̂(1−p̂)/k) / n); half-width at %g%%.", r.Confidence*100),
 		Columns: []results.Column{{Name: "samples per item", Kind: results.KindNumber}, {Name: "se", Kind: results.KindNumber}, {Name: "half-width", Kind: results.KindNumber}}}

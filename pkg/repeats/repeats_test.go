@@ -58,3 +58,33 @@ func TestBadPass(t *testing.T) {
 		}
 	}
 }
+
+// The page's summary table shows the mean (6 passes of 12 samples:
+// 50.0%), its interval and the mean stability ((1 + 2/3 + 2/3 + 1)/4 =
+// 83.3%) as rates, as the cards do; the text keeps its decimals.
+func TestSummaryTableUnits(t *testing.T) {
+	f, err := os.Open("testdata/hand.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := File(f, "testdata/hand.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := r.Tables()[0]
+	got := map[string]string{}
+	for i, row := range sum.Rows {
+		got[row[0]] = sum.Cell(i, 1)
+	}
+	if got["mean"] != "50.0%" || got["mean stability"] != "83.3%" || got["items"] != "4" || !strings.HasSuffix(got["interval low"], "%") {
+		t.Errorf("summary table %v", got)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "\nmean            0.500\n") {
+		t.Errorf("text summary changed:\n%s", text.String())
+	}
+}

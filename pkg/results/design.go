@@ -180,14 +180,16 @@ type Titled interface {
 // FormatUnit is x as every renderer shows a value of unit: a rate
 // "62.9%", a difference "+3.1 pp", a p-value "0.003" or "< 0.001", a
 // rating "1094", a count "33,390", a number with three decimals (an
-// integer without, with thousands separators: "100,000"). NaN and infinities show as "–".
+// integer without, with thousands separators: "100,000"), a negative
+// one with the minus sign U+2212 ("−0.020", see Minus). NaN and
+// infinities show as "–".
 func FormatUnit(unit string, x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "–"
 	}
 	switch unit {
 	case UnitRate:
-		return pct(x) + "%"
+		return Minus(pct(x)) + "%"
 	case UnitPP:
 		s := strconv.FormatFloat(100*x, 'f', 1, 64)
 		if s == "-0.0" {
@@ -196,21 +198,40 @@ func FormatUnit(unit string, x float64) string {
 		if !strings.HasPrefix(s, "-") && s != "0.0" {
 			s = "+" + s
 		}
-		return strings.Replace(s, "-", "−", 1) + " pp"
+		return Minus(s) + " pp"
 	case UnitP:
 		if x < 0.001 {
 			return "< 0.001"
 		}
 		return strconv.FormatFloat(x, 'f', 3, 64)
 	case UnitRating:
-		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
+		return Minus(noNegZero(strconv.FormatFloat(math.Round(x), 'f', 0, 64)))
 	case UnitCount:
-		return Commas(int64(math.Round(x)))
+		return Minus(Commas(int64(math.Round(x))))
 	}
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return Commas(int64(x))
+		return Minus(Commas(int64(x)))
 	}
-	return strconv.FormatFloat(x, 'f', 3, 64)
+	return Minus(noNegZero(strconv.FormatFloat(x, 'f', 3, 64)))
+}
+
+// Minus writes a leading hyphen-minus of a formatted number as the minus
+// sign U+2212 ("−0.020"): the one rule of display text (pages,
+// workbooks' text, terminal tables), so that a table's negative figure
+// reads as its card's. Machine formats (CSV, JSON) keep ASCII "-".
+func Minus(s string) string {
+	if strings.HasPrefix(s, "-") {
+		return "−" + s[1:]
+	}
+	return s
+}
+
+// noNegZero drops the sign of a figure that rounds to zero ("-0.000").
+func noNegZero(s string) string {
+	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
+		return s[1:]
+	}
+	return s
 }
 
 // Commas writes n with thousands separators: 33390 as "33,390".

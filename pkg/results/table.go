@@ -103,11 +103,22 @@ const (
 	KindCount  = "count"
 )
 
+// YesNo is a flag as a table cell a person reads: "yes" or "no" (not
+// Go's "true"/"false").
+func YesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
 // Float formats x for a number or rate cell at full precision.
 func Float(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // Display returns cell as a human reads it: rates as percentages with one
-// decimal, numbers rounded to at most three decimals, text unchanged.
+// decimal, numbers rounded to at most three decimals, negative figures
+// with the minus sign U+2212 (Minus), text unchanged. Page, workbook
+// text and terminal tables all show cells through it.
 func (c Column) Display(cell string) string {
 	if !IsNumeric(c.Kind) {
 		return cell
@@ -118,14 +129,14 @@ func (c Column) Display(cell string) string {
 	}
 	switch c.Kind {
 	case KindRate:
-		return pct(x) + "%"
+		return Minus(pct(x)) + "%"
 	case KindPP, KindP, KindRating, KindCount:
 		return FormatUnit(c.Kind, x)
 	}
 	if x == float64(int64(x)) {
-		return strconv.FormatInt(int64(x), 10)
+		return Minus(strconv.FormatInt(int64(x), 10))
 	}
-	return strconv.FormatFloat(x, 'f', 3, 64)
+	return Minus(noNegZero(strconv.FormatFloat(x, 'f', 3, 64)))
 }
 
 // Check returns an error when a row's length differs from the number of

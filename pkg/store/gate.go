@@ -239,17 +239,22 @@ func (g *GateResult) WriteText(w io.Writer) error {
 // Tables returns the gate's figures as one table, and the warnings.
 func (g *GateResult) Tables() []results.Table {
 	f := results.Float
-	t := results.Table{Title: "Gate", Note: g.Decision, Columns: []results.Column{{Name: "metric"}, {Name: "baseline"}, {Name: "candidate"},
-		{Name: "n", Kind: results.KindNumber}, {Name: "excluded", Kind: results.KindNumber},
-		{Name: "baseline_mean", Kind: results.KindRate}, {Name: "candidate_mean", Kind: results.KindRate},
-		{Name: "delta", Kind: results.KindPP}, {Name: "upper", Kind: results.KindPP}, {Name: "margin", Kind: results.KindPP},
-		{Name: "p", Kind: results.KindP}, {Name: "mde", Kind: results.KindPP}, {Name: "regression"}},
+	// The columns are named as the cards are, and the margin and the
+	// minimum detectable effect are drops, negative changes, as the
+	// cards and the chart's line show them: the gate fails when the
+	// upper bound of the change lies below the allowed drop. JSON keeps
+	// margin and mde as positive proportions.
+	t := results.Table{Title: "Gate", Note: g.Decision, Columns: []results.Column{{Name: "metric"}, {Name: "baseline run", Kind: results.KindNumber}, {Name: "candidate run", Kind: results.KindNumber},
+		{Name: "pairs", Kind: results.KindCount}, {Name: "without a verdict", Kind: results.KindCount},
+		{Name: "baseline", Kind: results.KindRate}, {Name: "candidate", Kind: results.KindRate},
+		{Name: "change", Kind: results.KindPP}, {Name: "change upper bound", Kind: results.KindPP}, {Name: "allowed drop (margin)", Kind: results.KindPP},
+		{Name: "p (drop beyond the margin)", Kind: results.KindP}, {Name: "smallest drop detected", Kind: results.KindPP}, {Name: "regression"}},
 		Rows: [][]string{{g.Metric, strconv.FormatInt(g.Baseline.ID, 10), strconv.FormatInt(g.Candidate.ID, 10), strconv.Itoa(g.N), strconv.Itoa(g.Excluded),
-			f(g.BaselineMean), f(g.CandidateMean), f(g.Delta), f(g.Upper), f(g.Margin), f(g.P), f(g.MDE), strconv.FormatBool(g.Regression)}}}
+			f(g.BaselineMean), f(g.CandidateMean), f(g.Delta), f(g.Upper), f(-g.Margin), f(g.P), f(-g.MDE), results.YesNo(g.Regression)}}}
 	if q := g.Sequential; q != nil {
-		t.Columns = append(t.Columns, results.Column{Name: "sequential_decision"}, results.Column{Name: "sequential_n", Kind: results.KindNumber},
-			results.Column{Name: "sequential_delta", Kind: results.KindPP}, results.Column{Name: "sequential_ci_low", Kind: results.KindPP},
-			results.Column{Name: "sequential_ci_high", Kind: results.KindPP})
+		t.Columns = append(t.Columns, results.Column{Name: "sequential decision"}, results.Column{Name: "sequential pairs", Kind: results.KindCount},
+			results.Column{Name: "sequential change", Kind: results.KindPP}, results.Column{Name: "sequential interval low", Kind: results.KindPP},
+			results.Column{Name: "sequential interval high", Kind: results.KindPP})
 		t.Rows[0] = append(t.Rows[0], q.Decision, strconv.Itoa(q.N), f(q.Delta), f(q.CILow), f(q.CIHigh))
 	}
 	out := []results.Table{t}

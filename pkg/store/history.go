@@ -176,7 +176,7 @@ func (h *HistoryResult) Tables() []results.Table {
 			{Name: "dataset_hash"}, {Name: "comparable"}}}
 	for _, p := range h.Points {
 		t.Rows = append(t.Rows, []string{strconv.FormatInt(p.Run, 10), p.Time.UTC().Format(time.RFC3339), show(p.Command), show(p.Model), show(p.Title), show(p.Group),
-			strconv.Itoa(p.N), f(p.Accuracy), f(p.CILow), f(p.CIHigh), p.DatasetHash, strconv.FormatBool(p.Comparable)})
+			strconv.Itoa(p.N), f(p.Accuracy), f(p.CILow), f(p.CIHigh), p.DatasetHash, results.YesNo(p.Comparable)})
 	}
 	return append([]results.Table{t}, results.WarningTable(h.Warnings)...)
 }

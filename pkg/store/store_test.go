@@ -496,6 +496,26 @@ func TestGateDecisions(t *testing.T) {
 	if want := 0.02 + (1.6448536269514722+0.8416212335729143)*sd/math.Sqrt(1000); math.Abs(g.MDE-want) > 1e-9 {
 		t.Errorf("mde %v, want %v", g.MDE, want)
 	}
+	// The table beside the cards says what the cards say: the allowed
+	// drop −2.0 pp (not the margin's +2.0), the smallest detectable drop
+	// −(0.02 + 2.486·0.3002/√1000) = −4.4 pp, the regression as "yes",
+	// and the columns named as a person reads them.
+	tb := g.Tables()[0]
+	got := map[string]string{}
+	for j, c := range tb.Columns {
+		got[c.Name] = tb.Cell(0, j)
+	}
+	for name, want := range map[string]string{"baseline": "50.0%", "candidate": "40.0%", "change": "−10.0 pp",
+		"allowed drop (margin)": "−2.0 pp", "smallest drop detected": "−4.4 pp", "regression": "yes", "pairs": "1,000"} {
+		if got[name] != want {
+			t.Errorf("gate table %q = %q, want %q (columns %v)", name, got[name], want, got)
+		}
+	}
+	for _, c := range tb.Columns {
+		if strings.Contains(c.Name, "_") {
+			t.Errorf("gate table column %q is an id, not a name", c.Name)
+		}
+	}
 }
 
 // Rows without a verdict (a failed call: NaN) are out of the gate's denominator.

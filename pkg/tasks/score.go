@@ -549,7 +549,7 @@ func (r *Result) Tables() []results.Table {
 			{Name: "not_sent", Kind: results.KindNumber}, {Name: "discarded", Kind: results.KindNumber}}}
 	for _, tr := range r.Tasks {
 		if s := tr.Stop; s != nil {
-			st.Rows = append(st.Rows, []string{tr.Suite + "|" + tr.Name, tr.Language, s.Metric, strconv.FormatBool(s.Stopped), strconv.Itoa(s.Items), strconv.Itoa(s.Of),
+			st.Rows = append(st.Rows, []string{tr.Suite + "|" + tr.Name, tr.Language, s.Metric, results.YesNo(s.Stopped), strconv.Itoa(s.Items), strconv.Itoa(s.Of),
 				ff(s.Value), ff(s.CILow), ff(s.CIHigh), ff(s.Width), strconv.Itoa(s.NotSent), strconv.Itoa(s.Discarded)})
 		}
 	}

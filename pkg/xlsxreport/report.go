@@ -15,15 +15,20 @@ import (
 // figure of a report workbook is a number formatted for its unit, so that
 // a reader sees 62.9% and a formula gets 0.629. A difference of rates is
 // written in percentage points (its fraction times 100), the unit its
-// format names.
+// format names. A negative figure shows with the minus sign U+2212, as
+// results.FormatUnit writes it on the page (a literal in the format's
+// negative section: the cell keeps its negative number).
 var unitFormats = map[string]string{
 	results.UnitRate:   "0.0%",
-	results.UnitPP:     `+0.0" pp";-0.0" pp";0.0" pp"`,
+	results.UnitPP:     `+0.0" pp";"−"0.0" pp";0.0" pp"`,
 	results.UnitP:      "0.000", // below 0.001: pFloor's format
-	results.UnitRating: "0",
-	results.UnitCount:  "#,##0",
-	results.UnitNumber: "0.000",
+	results.UnitRating: `0;"−"0`,
+	results.UnitCount:  `#,##0;"−"#,##0`,
+	results.UnitNumber: `0.000;"−"0.000`,
 }
+
+// intFormat is a whole number of unit number: "100,000", "−3".
+const intFormat = `#,##0;"−"#,##0`
 
 // pFloor is the format of a p-value below 0.001: a literal, as a
 // section condition ([<0.001]) is read differently by every reader.
@@ -64,7 +69,7 @@ func (u *unitStyles) aligned(unit, mark string, bold bool, x float64, vertical s
 		format = unitFormats[results.UnitNumber]
 	}
 	if unit == results.UnitNumber && x == math.Trunc(x) {
-		format = "#,##0"
+		format = intFormat
 	}
 	if unit == results.UnitP && x < 0.001 {
 		format = pFloor // the cell keeps the p-value; it reads "< 0.001"

@@ -83,7 +83,7 @@ func TestWriteReportWorkbook(t *testing.T) {
 		}
 		formats[x.cell] = numFmt(t, f, x.sheet, x.cell)
 	}
-	want := map[string]string{"B5": "0.0%", "B6": `+0.0" pp";-0.0" pp";0.0" pp"`, "B7": `"< 0.001"`, "B8": "0"}
+	want := map[string]string{"B5": "0.0%", "B6": `+0.0" pp";"−"0.0" pp";0.0" pp"`, "B7": `"< 0.001"`, "B8": `0;"−"0`}
 	for c, w := range want {
 		if formats[c] != w {
 			t.Errorf("Comparison!%s format %q, want %q", c, formats[c], w)

@@ -94,9 +94,9 @@ func (b *book) tableRows(t *results.Table) error {
 				oneLine = false
 			}
 		}
-		wrap, percent, general, integer := b.st.wrap, b.st.percent, b.st.general, b.st.integer
+		wrap, percent := b.st.wrap, b.st.percent
 		if oneLine {
-			wrap, percent, general, integer = b.st.lineWrap, b.st.linePercent, b.st.lineGeneral, b.st.lineInteger
+			wrap, percent = b.st.lineWrap, b.st.linePercent
 		}
 		for c := range t.Columns {
 			v := r[c]
@@ -106,18 +106,15 @@ func (b *book) tableRows(t *results.Table) error {
 			case v == "":
 			case kind == results.KindRate && ok:
 				g.set(c+1, row, x, percent)
-			case kind == results.KindNumber && ok:
-				st := general
-				switch {
-				case verdict[c] && oneLine:
+			case kind == results.KindNumber && ok && verdict[c]:
+				st := b.st.center
+				if oneLine {
 					st = b.st.lineCenter
-				case verdict[c]:
-					st = b.st.center
-				case x == float64(int64(x)):
-					st = integer
 				}
 				g.set(c+1, row, x, st)
 			case results.IsNumeric(kind) && ok:
+				// A number as the page shows it (unitFormats: three
+				// decimals or a whole number with separators, U+2212).
 				if us == nil {
 					us = &unitStyles{f: b.f, cache: map[string]int{}}
 				}
