@@ -16,7 +16,7 @@ func (b *book) agreementSheet() error {
 	if err := b.addSheet(name); err != nil {
 		return err
 	}
-	g := &grid{f: b.f, sheet: name}
+	g := b.grid(name)
 	widths := []float64{18, 10, 14, 17, 30, 60}
 	g.widths(widths...)
 	meaningWidth := widths[3] + widths[4] + widths[5]
@@ -107,7 +107,7 @@ func (b *book) warningsSheet() error {
 	if err := b.addSheet(name); err != nil {
 		return err
 	}
-	g := &grid{f: b.f, sheet: name}
+	g := b.grid(name)
 	g.widths(22, 9, 28, 90)
 	g.set(1, 1, "Warnings", b.st.title)
 	g.text(1, 4, 2, "What the reader of these figures must know: counts of rows that score in a surprising way, and the first lines (in the input file) where each occurs.", b.st.muted, 149)

@@ -29,7 +29,7 @@ func (b *book) groupSheet(by string) error {
 		}
 	}
 	metrics := s.Settings.Metrics
-	g := &grid{f: b.f, sheet: name}
+	g := b.grid(name)
 	nameWidth := float64(len(by))
 	for _, gr := range groups {
 		nameWidth = max(nameWidth, float64(displayWidth(gr.Group)))

@@ -163,7 +163,7 @@ func WriteReport(w io.Writer, p results.Page) error {
 
 // summaryPage writes the Summary sheet.
 func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) error {
-	g := &grid{f: b.f, sheet: "Summary"}
+	g := b.grid("Summary")
 	g.widths(30, 16, 14, 14, 44)
 	const span = 5
 	const width = 118.0
@@ -278,7 +278,7 @@ func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) erro
 // custom error bars read).
 func (b *book) chartsSheet(charts []results.ChartSpec, us *unitStyles) error {
 	const sheet = "Charts"
-	g := &grid{f: b.f, sheet: sheet}
+	g := b.grid(sheet)
 	g.widths(28, 12, 10, 10, 12, 10, 10, 12, 10, 10)
 	row := 1
 	for _, c := range charts {

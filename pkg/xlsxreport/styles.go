@@ -128,10 +128,24 @@ type grid struct {
 	f     *excelize.File
 	sheet string
 	err   error
+	// fonts, when set, writes a row that holds Indic text in that
+	// script's font (scriptfont.go); row, family and cells follow the row
+	// being written.
+	fonts  *fontStyles
+	row    int
+	family string
+	cells  []cellStyle
 }
+
+// cellStyle is a cell of the row being written and its style.
+type cellStyle struct{ col, style int }
 
 // set writes v (a string is always stored as text) with a style.
 func (g *grid) set(col, row int, v any, style int) {
+	if g.err != nil {
+		return
+	}
+	style = g.rowFont(col, row, v, style)
 	if g.err != nil {
 		return
 	}
@@ -163,7 +177,12 @@ func (g *grid) text(from, to, row int, s string, style int, width float64) {
 		return
 	}
 	if to > from {
-		g.err = g.f.MergeCell(g.sheet, cell(from, row), cell(to, row))
+		if g.family != "" {
+			style, g.err = g.fonts.in(style, g.family)
+		}
+		if g.err == nil {
+			g.err = g.f.MergeCell(g.sheet, cell(from, row), cell(to, row))
+		}
 		if g.err == nil && style != 0 {
 			g.err = g.f.SetCellStyle(g.sheet, cell(from, row), cell(to, row), style)
 		}

@@ -65,7 +65,7 @@ func (b *book) summarySheet() error {
 	if err := b.printLayout(name); err != nil {
 		return err
 	}
-	g := &grid{f: b.f, sheet: name}
+	g := b.grid(name)
 	var labels []string
 	widths := summaryWidths(s, nil)
 	// summaryText is the width in characters of the merged B:G text cells.

@@ -36,7 +36,7 @@ func (b *book) tableRows(t *results.Table) error {
 		}
 		b.rowSheets[name] = true
 	}
-	g := &grid{f: b.f, sheet: name}
+	g := b.grid(name)
 	widths := make([]float64, len(t.Columns))
 	for i, c := range t.Columns {
 		w := float64(displayWidth(c.Name)) + 2
@@ -183,7 +183,7 @@ func WriteTables(w io.Writer, title string, tables []results.Table) error {
 			return err
 		}
 	}
-	g := &grid{f: b.f, sheet: "Contents"}
+	g := b.grid("Contents")
 	g.widths(34, 90)
 	g.set(1, 1, title, b.st.title)
 	g.set(1, 3, "sheet", b.st.header)

@@ -109,6 +109,17 @@ type book struct {
 	// Options.Verdicts), nil without either.
 	rows  results.Rows
 	order []string
+	// fonts holds the styles copied into an Indic font (scriptfont.go).
+	fonts *fontStyles
+}
+
+// grid returns a grid writing sheet, whose rows holding Indic text are
+// written wholly in that script's font (scriptfont.go).
+func (b *book) grid(sheet string) *grid {
+	if b.fonts == nil {
+		b.fonts = &fontStyles{f: b.f}
+	}
+	return &grid{f: b.f, sheet: sheet, fonts: b.fonts}
 }
 
 // Write renders s as an XLSX workbook to w.
