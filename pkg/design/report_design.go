@@ -2,9 +2,11 @@ package design
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 // This file gives the design results their headline and charts for the
@@ -31,6 +33,7 @@ func (v *GateDecision) Headline() results.Headline {
 			continue
 		}
 		c := results.Card{Label: r.Metric, Value: *r.Value, Unit: results.UnitNumber}
+		c.Low, c.High, c.HasCI = r.interval()
 		cells := r.cells()
 		c.Note = cells[3] + " · " + cells[6]
 		if r.N > 0 {
@@ -38,7 +41,48 @@ func (v *GateDecision) Headline() results.Headline {
 		}
 		h.Cards = append(h.Cards, c)
 	}
+	if h.Cards != nil {
+		h.Notes = append(h.Notes, "Intervals are 95% Wilson intervals of each share of cases; the gate compares the measured value with its threshold.")
+	}
 	return h
+}
+
+// interval is the 95% Wilson interval of the row's value as a share of
+// its N cases (every plan metric is one: MinThreshold, MaxThreshold),
+// which holds at small n (7 cases) where the normal one does not; ok is
+// false when the value is not measured or is not k/N for a whole k.
+func (r GateRow) interval() (lo, hi float64, ok bool) {
+	if r.Value == nil || r.N <= 0 {
+		return 0, 0, false
+	}
+	k := math.Round(*r.Value * float64(r.N))
+	if math.Abs(k-*r.Value*float64(r.N)) > 1e-6 || k < 0 || k > float64(r.N) {
+		return 0, 0, false
+	}
+	lo, hi = stats.Wilson(int(k), r.N, 0.95)
+	return lo, hi, true
+}
+
+// Charts draws each measured metric's value with its Wilson interval,
+// its threshold and result beside it.
+func (v *GateDecision) Charts() []results.ChartSpec {
+	zero, one := 0.0, 1.0
+	c := results.ChartSpec{Kind: results.ChartBars, Title: "Gated metrics", Unit: results.UnitNumber, Min: &zero, Max: &one,
+		Note:   "bars: the measured share of cases; whiskers: its 95% Wilson interval; beside each, its threshold and result",
+		Series: []results.Series{{Name: "value"}}}
+	for _, r := range v.Metrics {
+		if r.Value == nil {
+			continue
+		}
+		lo, hi, ok := r.interval()
+		cells := r.cells()
+		c.Categories = append(c.Categories, r.Metric)
+		c.Series[0].Points = append(c.Series[0].Points, results.Point{Value: *r.Value, HasCI: ok, Low: lo, High: hi, Mark: cells[3] + " " + cells[6]})
+	}
+	if len(c.Categories) == 0 {
+		return nil
+	}
+	return []results.ChartSpec{c}
 }
 
 // ReportTitle names the matrix.
