@@ -20,6 +20,33 @@ func (c *PlanCheck) Headline() results.Headline {
 	return results.Headline{Verdict: fmt.Sprintf("The plan has %d %s: see below.", len(c.Problems), nouns(len(c.Problems), "problem", "problems")), Tone: results.ToneBad}
 }
 
+// Charts draws the threshold of each of the plan's metrics, the side
+// that passes and whether it blocks a release beside it; a metric with
+// no threshold is an empty place marked so. A check decoded from JSON
+// (no plan) draws none.
+func (c *PlanCheck) Charts() []results.ChartSpec {
+	if c.plan == nil || len(c.plan.Metrics) == 0 {
+		return nil
+	}
+	zero, one := 0.0, 1.0
+	ch := results.ChartSpec{Kind: results.ChartBars, Title: "Thresholds the plan gates on", Unit: results.UnitNumber, Min: &zero, Max: &one,
+		Note:   "bars: each metric's threshold on its share of cases; beside it, which side passes and whether a miss blocks the release",
+		Series: []results.Series{{Name: "threshold"}}}
+	for _, m := range c.plan.Metrics {
+		pt := results.Point{Missing: true, Mark: m.Gate + ", no threshold"}
+		if m.Threshold != nil {
+			side := "at least"
+			if m.Direction == "max" {
+				side = "at most"
+			}
+			pt = results.Point{Value: *m.Threshold, Mark: m.Gate + ", " + side}
+		}
+		ch.Categories = append(ch.Categories, m.Name)
+		ch.Series[0].Points = append(ch.Series[0].Points, pt)
+	}
+	return []results.ChartSpec{ch}
+}
+
 // Headline is the plan gate's decision as a badge and in words.
 func (v *GateDecision) Headline() results.Headline {
 	h := results.Headline{Badge: "RELEASE", Tone: results.ToneGood, Verdict: "Every gated metric passes its threshold."}
