@@ -194,3 +194,60 @@ func checkDesign(t *testing.T, page, book string, verdict, cards, whiskers, grid
 		t.Error("the page refers to the network")
 	}
 }
+
+// The report design of plan check, plan gate and run (issue 27): each
+// page has a verdict, figure cards (plan check: none, a check has no
+// figure), the chart in its wide and narrow forms, and whiskers where
+// the figures have intervals; each workbook a Summary sheet and a native
+// chart. Intervals are 95% Wilson, z = 1.96, centre (p + z²/2n)/(1 + z²/n),
+// half-width z·sqrt(p(1−p)/n + z²/4n²)/(1 + z²/n).
+func TestReportDesignPlanAndRun(t *testing.T) {
+	out := reportOut(t)
+	dir := t.TempDir()
+	nw := filepath.Join(dir, "new.csv")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		d        design27
+		contains []string
+	}{
+		// run_new.stdout: 24 of 31 cases pass, 77.4%: centre 0.7440,
+		// half-width 0.1421, 60.2% to 88.6%; unanswerable 4 of 7 per task.
+		{"run", []string{"run", "--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1", "--out", nw}, 0,
+			design27{verdict: true, cards: true, whiskers: true, errBars: true},
+			[]string{"Run of cases.jsonl", "24 of 31 cases passed: 77.4% (95% interval 60.2% to 88.6%).", "Pass rate by task"}},
+		// plan_gate_new.stdout: abstain_correct 0.571 of n = 7 is 4/7: centre
+		// 0.5461, half-width 0.2957, 0.250 to 0.842; answer_correct 0.833 of
+		// 24 is 20/24: 0.641 to 0.933. No release: exit 3.
+		{"plan gate", []string{"plan", "gate", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", nw}, 3,
+			design27{verdict: true, cards: true, whiskers: true, errBars: true},
+			[]string{`class="badge bad" role="status">NO RELEASE</div>`, `<div class="civ">interval 0.250 to 0.842</div>`, `<div class="civ">interval 0.641 to 0.933</div>`, "Gated metrics"}},
+		// plan_weak.json: its thresholds drawn, no interval to draw.
+		{"plan check", []string{"plan", "check", "../datasets/helpdesk/plan_weak.json"}, 0,
+			design27{verdict: true}, []string{"Thresholds the plan gates on", `class="verdict bad"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := strings.ReplaceAll(tc.name, " ", "-")
+			h, x := filepath.Join(out, name+".html"), filepath.Join(out, name+".xlsx")
+			_, errb, code := runCLI(t, append(append([]string{}, tc.args...), "--html", h, "--xlsx", x)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errb)
+			}
+			b, err := os.ReadFile(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, book := string(b), workbookText(t, x)
+			checkDesign(t, page, book, tc.d.verdict, tc.d.cards, tc.d.whiskers, false, tc.d.errBars, false)
+			for _, want := range tc.contains {
+				if !strings.Contains(page, want) {
+					t.Errorf("page lacks %q", want)
+				}
+			}
+		})
+	}
+}
+
+// design27 is what TestReportDesignPlanAndRun expects of a page.
+type design27 struct{ verdict, cards, whiskers, errBars bool }

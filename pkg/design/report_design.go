@@ -30,16 +30,19 @@ func (c *PlanCheck) Charts() []results.ChartSpec {
 	}
 	zero, one := 0.0, 1.0
 	ch := results.ChartSpec{Kind: results.ChartBars, Title: "Thresholds the plan gates on", Unit: results.UnitNumber, Min: &zero, Max: &one,
-		Note:   "bars: each metric's threshold on its share of cases; beside it, which side passes and whether a miss blocks the release",
+		Note:   "each metric's threshold on its share of cases: a run passes at or above it (at or below for an “at most” metric); “blocks”: a miss stops the release, “report only”: it is shown",
 		Series: []results.Series{{Name: "threshold"}}}
 	for _, m := range c.plan.Metrics {
-		pt := results.Point{Missing: true, Mark: m.Gate + ", no threshold"}
+		gate := "report only"
+		if m.Gate == "block" {
+			gate = "blocks"
+		}
+		pt := results.Point{Missing: true, Mark: "no threshold, " + gate}
 		if m.Threshold != nil {
-			side := "at least"
 			if m.Direction == "max" {
-				side = "at most"
+				gate = "at most, " + gate
 			}
-			pt = results.Point{Value: *m.Threshold, Mark: m.Gate + ", " + side}
+			pt = results.Point{Value: *m.Threshold, Mark: gate}
 		}
 		ch.Categories = append(ch.Categories, m.Name)
 		ch.Series[0].Points = append(ch.Series[0].Points, pt)
@@ -95,7 +98,7 @@ func (r GateRow) interval() (lo, hi float64, ok bool) {
 func (v *GateDecision) Charts() []results.ChartSpec {
 	zero, one := 0.0, 1.0
 	c := results.ChartSpec{Kind: results.ChartBars, Title: "Gated metrics", Unit: results.UnitNumber, Min: &zero, Max: &one,
-		Note:   "bars: the measured share of cases; whiskers: its 95% Wilson interval; beside each, its threshold and result",
+		Note:   "each metric's measured share of cases with its 95% Wilson interval (whiskers), its threshold and result beside it",
 		Series: []results.Series{{Name: "value"}}}
 	for _, r := range v.Metrics {
 		if r.Value == nil {
