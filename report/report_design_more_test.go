@@ -196,8 +196,7 @@ func checkDesign(t *testing.T, page, book string, verdict, cards, whiskers, grid
 }
 
 // The report design of plan check, plan gate and run (issue 27): each
-// page has a verdict, figure cards (plan check: none, a check has no
-// figure), the chart in its wide and narrow forms, and whiskers where
+// page has a verdict, figure cards (plan check: counts), the chart in its wide and narrow forms, and whiskers where
 // the figures have intervals; each workbook a Summary sheet and a native
 // chart. Intervals are 95% Wilson, z = 1.96, centre (p + z²/2n)/(1 + z²/n),
 // half-width z·sqrt(p(1−p)/n + z²/4n²)/(1 + z²/n).
@@ -223,9 +222,11 @@ func TestReportDesignPlanAndRun(t *testing.T) {
 		{"plan gate", []string{"plan", "gate", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", nw}, 3,
 			design27{verdict: true, cards: true, whiskers: true, errBars: true},
 			[]string{`class="badge bad" role="status">NO RELEASE</div>`, `<div class="civ">interval 0.250 to 0.842</div>`, `<div class="civ">interval 0.641 to 0.933</div>`, "Gated metrics"}},
-		// plan_weak.json: its thresholds drawn, no interval to draw.
+		// plan_weak.json: its thresholds drawn, no interval to draw; one
+		// blocking metric of five, guarding one of its two high-cost failures.
 		{"plan check", []string{"plan", "check", "../datasets/helpdesk/plan_weak.json"}, 0,
-			design27{verdict: true}, []string{"Thresholds the plan gates on", `class="verdict bad"`}},
+			design27{verdict: true, cards: true}, []string{"Thresholds the plan gates on", `class="verdict bad"`,
+				`<div class="m">blocking metrics</div><div class="big">1</div>`, `<div class="m">high-cost failures guarded</div><div class="big">1</div><div class="note">of 2, by a blocking metric</div>`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			name := strings.ReplaceAll(tc.name, " ", "-")

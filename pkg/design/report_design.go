@@ -12,12 +12,38 @@ import (
 // This file gives the design results their headline and charts for the
 // shared report design (results.Headliner, results.Charter).
 
-// Headline says whether the plan has problems.
+// Headline says whether the plan has problems and, for a plan read (not
+// a check decoded from JSON), counts its blocking metrics and the
+// high-cost failures a blocking metric guards.
 func (c *PlanCheck) Headline() results.Headline {
-	if len(c.Problems) == 0 {
-		return results.Headline{Verdict: "The plan has no problems.", Tone: results.ToneGood}
+	h := results.Headline{Verdict: "The plan has no problems.", Tone: results.ToneGood}
+	if len(c.Problems) > 0 {
+		h = results.Headline{Verdict: fmt.Sprintf("The plan has %d %s: see below.", len(c.Problems), nouns(len(c.Problems), "problem", "problems")), Tone: results.ToneBad}
 	}
-	return results.Headline{Verdict: fmt.Sprintf("The plan has %d %s: see below.", len(c.Problems), nouns(len(c.Problems), "problem", "problems")), Tone: results.ToneBad}
+	h.Cards = []results.Card{{Label: "problems", Value: float64(len(c.Problems)), Unit: results.UnitCount}}
+	if p := c.plan; p != nil {
+		block := 0
+		for _, m := range p.Metrics {
+			if m.Gate == "block" {
+				block++
+			}
+		}
+		high, guarded := 0, 0
+		for _, f := range p.Failures {
+			if f.Cost != "high" {
+				continue
+			}
+			high++
+			if m, ok := p.Metric(f.Metric); ok && m.Gate == "block" {
+				guarded++
+			}
+		}
+		h.Subject = fmt.Sprintf("dataset %s %s · %d metrics · %d failures", p.Dataset.Name, p.Dataset.Version, len(p.Metrics), len(p.Failures))
+		h.Cards = append(h.Cards,
+			results.Card{Label: "blocking metrics", Value: float64(block), Unit: results.UnitCount, Note: fmt.Sprintf("of %d metrics", len(p.Metrics))},
+			results.Card{Label: "high-cost failures guarded", Value: float64(guarded), Unit: results.UnitCount, Note: fmt.Sprintf("of %d, by a blocking metric", high)})
+	}
+	return h
 }
 
 // Charts draws the threshold of each of the plan's metrics, the side
