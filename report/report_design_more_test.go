@@ -72,19 +72,23 @@ func TestReportDesignMoreCommands(t *testing.T) {
 		d        design
 		contains []string
 	}{
-		{"score", []string{"score", "--responses", responses},
-			// score's page has no headline verdict (a gap against issue 27 item 1)
-			design{cards: true, whiskers: true, errBars: true}, []string{"Evaluation report: responses.csv"}},
+		// 187 and 184 of 284 right; Wilson 95%, z = 1.96: for 187/284, p = 0.6585,
+		// centre (p + z²/2n)/(1 + z²/n) = 0.6564, half-width
+		// z·sqrt(p(1−p)/n + z²/4n²)/(1 + z²/n) = 0.0548: 60.2% to 71.1%; for
+		// 184/284 59.1% to 70.1% (as in score's text table). 7 blank responses: warn.
+		{"score", []string{"score", "--responses", responses}, full,
+			[]string{"Evaluation report: responses.csv", `<p class="verdict warn">exact_substring: 65.8% of 284 rows correct (95% wilson interval 60.2% to 71.1%); word_overlap: 64.8% of 284 rows correct (95% wilson interval 59.1% to 70.1%).</p>`,
+				"7 of 284 responses are blank and count as wrong."}},
 		{"gate", []string{"gate", "--store", store, "--baseline", "1", "--candidate", "2", "--metric", "exact_substring", "--margin", "0.05"}, full,
 			[]string{`class="badge good" role="status">RELEASE</div>`, "75.0% → 87.5% (+12.5 pp)", "“first”", "“second”"}},
 		{"aa", []string{"aa", "--store", store, "1", "2"}, full,
 			[]string{"Noise alone flips 12.5% of rows on exact_substring", "“first”", "“second”"}},
-		{"history", []string{"history", "--store", store, "--metric", "exact_substring", "--by", "Domain"},
-			// no figure cards on history's page
-			design{verdict: true, whiskers: true, errBars: true}, []string{"History of exact_substring by Domain"}},
-		{"runs show", []string{"runs", "show", "--store", store, "1"},
-			// runs show: a chart with whiskers, no verdict and no cards (a gap)
-			design{whiskers: true, errBars: true}, nil},
+		{"history", []string{"history", "--store", store, "--metric", "exact_substring", "--by", "Domain"}, full,
+			[]string{"History of exact_substring by Domain", `<div class="m">change</div>`}},
+		// Run 1 passes 30 of 40: 75.0%, Wilson 95% (z = 1.96) centre 0.7281,
+		// half-width 0.1300: 59.8% to 85.8%.
+		{"runs show", []string{"runs", "show", "--store", store, "1"}, full,
+			[]string{"Stored run 1 “first”", "Run 1 “first” scored exact_substring 75.0% of 40 rows (interval 59.8% to 85.8%)"}},
 		// 15 of 32 right: 46.9%; Wilson 95% [0.309, 0.636] as in testdata/mc_sample.stdout.
 		{"mc", []string{"mc", "--predictions", preds}, full, []string{"acc 46.9% (95% interval 30.9% to 63.6%)"}},
 		// seed 004: 2 of 6 cases answered right or rightly abstained, 33.3%.
@@ -102,9 +106,9 @@ func TestReportDesignMoreCommands(t *testing.T) {
 		{"jury", []string{"jury", "--labels", cp("../pkg/jury/testdata/dawid_skene_table1.csv")}, design{verdict: true, cards: true},
 			[]string{"The most accurate rater is"}},
 		// Items A 3/3, B 2/3, C 1/3, D 0/3: mean (1 + 2/3 + 1/3 + 0)/4 = 50.0%; B and C disagree
-		// within their samples: 2 of 4 flaky. (Its interval is in the verdict, not drawn: no whiskers.)
-		{"repeats", []string{"repeats", "--samples", cp("../pkg/repeats/testdata/hand.csv")}, design{verdict: true, cards: true},
-			[]string{"Mean 50.0%", "2 of 4 items are flaky"}},
+		// within their samples: 2 of 4 flaky, drawn beside the mean with whiskers.
+		{"repeats", []string{"repeats", "--samples", cp("../pkg/repeats/testdata/hand.csv")}, full,
+			[]string{"Mean 50.0%", "2 of 4 items are flaky", "mean of all items"}},
 		// LSAT section 6 (Bock and Lieberman 1970): 1,000 subjects, 5 items, one row per answer.
 		{"irt", []string{"irt", "--responses", cp("../pkg/irt/testdata/lsat.csv"), "--points", "15"}, full, []string{"Fitted 5 items over 1,000 subjects"}},
 		{"cases coverage", []string{"cases", "coverage", cases}, design{verdict: true, cards: true, grid: true, colorScale: true},
@@ -131,8 +135,20 @@ func TestReportDesignMoreCommands(t *testing.T) {
 					t.Errorf("page lacks %q", want)
 				}
 			}
+			// The verdict is on the workbook's Summary sheet too.
+			if want := inBook[tc.name]; want != "" && !strings.Contains(book, want) {
+				t.Errorf("workbook lacks %q", want)
+			}
 		})
 	}
+}
+
+// inBook is a verdict each command's workbook holds (see the figures
+// worked above).
+var inBook = map[string]string{
+	"score":     "exact_substring: 65.8% of 284 rows correct (95% wilson interval 60.2% to 71.1%)",
+	"runs show": "Run 1 “first” scored exact_substring 75.0% of 40 rows (interval 59.8% to 85.8%)",
+	"repeats":   "Mean 50.0% (95% interval 7.8% to 92.2%)",
 }
 
 var whiskerLine = regexp.MustCompile(`<line x1="[0-9.]+" x2="[0-9.]+" y1="[0-9.]+" y2="[0-9.]+" stroke="#262626" stroke-width="1.2"/>|stroke-width="1.4"/>`)
@@ -178,3 +194,61 @@ func checkDesign(t *testing.T, page, book string, verdict, cards, whiskers, grid
 		t.Error("the page refers to the network")
 	}
 }
+
+// The report design of plan check, plan gate and run (issue 27): each
+// page has a verdict, figure cards (plan check: counts), the chart in its wide and narrow forms, and whiskers where
+// the figures have intervals; each workbook a Summary sheet and a native
+// chart. Intervals are 95% Wilson, z = 1.96, centre (p + z²/2n)/(1 + z²/n),
+// half-width z·sqrt(p(1−p)/n + z²/4n²)/(1 + z²/n).
+func TestReportDesignPlanAndRun(t *testing.T) {
+	out := reportOut(t)
+	dir := t.TempDir()
+	nw := filepath.Join(dir, "new.csv")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		d        planPage
+		contains []string
+	}{
+		// run_new.stdout: 24 of 31 cases pass, 77.4%: centre 0.7440,
+		// half-width 0.1421, 60.2% to 88.6%; unanswerable 4 of 7 per task.
+		{"run", []string{"run", "--chunking", "sentence", "--min-score", "0.4", "--min-margin", "0.1", "--out", nw}, 0,
+			planPage{verdict: true, cards: true, whiskers: true, errBars: true},
+			[]string{"Run of cases.jsonl", "24 of 31 cases passed: 77.4% (95% interval 60.2% to 88.6%).", "Pass rate by task"}},
+		// plan_gate_new.stdout: abstain_correct 0.571 of n = 7 is 4/7: centre
+		// 0.5461, half-width 0.2957, 0.250 to 0.842; answer_correct 0.833 of
+		// 24 is 20/24: 0.641 to 0.933. No release: exit 3.
+		{"plan gate", []string{"plan", "gate", "--plan", "../datasets/helpdesk/plan_v1.json", "--run", nw}, 3,
+			planPage{verdict: true, cards: true, whiskers: true, errBars: true},
+			[]string{`class="badge bad" role="status">NO RELEASE</div>`, `<div class="civ">interval 25.0% to 84.2%</div>`, `<div class="civ">interval 64.1% to 93.3%</div>`, "Gated metrics"}},
+		// plan_weak.json: its thresholds drawn, no interval to draw; one
+		// blocking metric of five, guarding one of its two high-cost failures.
+		{"plan check", []string{"plan", "check", "../datasets/helpdesk/plan_weak.json"}, 0,
+			planPage{verdict: true, cards: true}, []string{"Thresholds the plan gates on", `class="verdict bad"`,
+				`<div class="m">blocking metrics</div><div class="big">1</div>`, `<div class="m">high-cost failures guarded</div><div class="big">1</div><div class="note">of 2, by a blocking metric</div>`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := strings.ReplaceAll(tc.name, " ", "-")
+			h, x := filepath.Join(out, name+".html"), filepath.Join(out, name+".xlsx")
+			_, errb, code := runCLI(t, append(append([]string{}, tc.args...), "--html", h, "--xlsx", x)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errb)
+			}
+			b, err := os.ReadFile(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, book := string(b), workbookText(t, x)
+			checkDesign(t, page, book, tc.d.verdict, tc.d.cards, tc.d.whiskers, false, tc.d.errBars, false)
+			for _, want := range tc.contains {
+				if !strings.Contains(page, want) {
+					t.Errorf("page lacks %q", want)
+				}
+			}
+		})
+	}
+}
+
+// planPage is what TestReportDesignPlanAndRun expects of a page.
+type planPage struct{ verdict, cards, whiskers, errBars bool }

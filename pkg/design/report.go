@@ -67,10 +67,15 @@ func LoadCases(files []File, plan *Plan) ([]Case, Vocabulary, string, error) {
 type PlanCheck struct {
 	Kind     string   `json:"kind"` // always "plan_check"
 	Problems []string `json:"problems"`
+	// plan is the plan checked, for the report's chart of its thresholds
+	// (nil for a check decoded from JSON); not in the JSON.
+	plan *Plan
 }
 
 // Check returns the plan's problems as a PlanCheck.
-func (p *Plan) Check() *PlanCheck { return &PlanCheck{Kind: "plan_check", Problems: p.Problems()} }
+func (p *Plan) Check() *PlanCheck {
+	return &PlanCheck{Kind: "plan_check", Problems: p.Problems(), plan: p}
+}
 
 // WriteText writes "no problems", or the count and one problem a line.
 func (c *PlanCheck) WriteText(w io.Writer) error {

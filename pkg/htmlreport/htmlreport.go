@@ -82,6 +82,7 @@ type page struct {
 	CSS                  template.CSS
 	JS                   template.JS
 	S                    *results.Score
+	Head                 results.Headline // the score's verdict in words, above its key figures
 	CIText               string
 	Key                  []keyFigure
 	Settings             [][2]string
@@ -173,7 +174,7 @@ func Write(w io.Writer, s *results.Score, opt Options) error {
 }
 
 func build(s *results.Score, opt Options) (*page, error) {
-	p := &page{S: s, Fragment: opt.Fragment, Tool: s.Tool, CIText: ciText(s)}
+	p := &page{S: s, Fragment: opt.Fragment, Tool: s.Tool, CIText: ciText(s), Head: s.Headline()}
 	p.Title = s.Title
 	if p.Title == "" {
 		// The file's base name: a title never shows folders (and fits a phone).
@@ -182,7 +183,7 @@ func build(s *results.Score, opt Options) (*page, error) {
 	if s.Created != nil {
 		p.Created = s.Created.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	p.CSS = template.CSS(css)
+	p.CSS = template.CSS(css + verdictCSS)
 	p.JS = template.JS(pageJS)
 	p.CSP = CSP(pageJS)
 

@@ -124,12 +124,16 @@ func WriteReport(w io.Writer, p results.Page, fragment bool) error {
 	return reportTemplate.Execute(w, v)
 }
 
-// reportCSS adds the headline's and the charts' rules to css.
-const reportCSS = `
+// verdictCSS styles a headline's verdict, on every page (score's too).
+const verdictCSS = `
 .evalbook .verdict{border-radius:8px;padding:10px 14px;margin:.6em 0;font-size:1.15em;font-weight:600;border-left:6px solid #7f8c9d;background:#f2f4f7}
 .evalbook .verdict.good{border-color:#2e7d32;background:#e8f5e9;color:#1b5e20}
 .evalbook .verdict.bad{border-color:#c62828;background:#fdecea;color:#8e0000}
 .evalbook .verdict.warn{border-color:#e0a100;background:#fff8e5;color:#5c4300}
+@media (max-width:600px){.evalbook .verdict{font-size:1.05em}}`
+
+// reportCSS adds the headline's and the charts' rules to css.
+const reportCSS = verdictCSS + `
 .evalbook .badge{display:inline-block;font-size:1.3em;font-weight:700;letter-spacing:.04em;padding:6px 16px;border-radius:6px;color:#fff;background:#555;margin:.3em 0}
 .evalbook .badge.good{background:#2e7d32}.evalbook .badge.bad{background:#c62828}.evalbook .badge.warn{background:#b37400}
 .evalbook .subject{color:#444;overflow-wrap:anywhere}

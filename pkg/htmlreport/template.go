@@ -112,7 +112,8 @@ const pageHTML = `{{if not .Fragment}}<!DOCTYPE html>
 {{end}}<div class="evalbook">
 <header>
 <h1>{{.Title}}</h1>
-{{if not .TablesOnly}}<p class="meta">{{.Tool}}{{if .Created}} · {{.Created}}{{end}} · dataset <b>{{.S.Dataset.Path}}</b>, {{commas .S.Dataset.Rows}} rows, file hash <code>{{.S.Dataset.Hash}}</code></p>{{end}}
+{{if not .TablesOnly}}<p class="meta">{{.Tool}}{{if .Created}} · {{.Created}}{{end}} · dataset <b>{{.S.Dataset.Path}}</b>, {{commas .S.Dataset.Rows}} rows, file hash <code>{{.S.Dataset.Hash}}</code></p>
+{{with .Head}}<p class="verdict {{.Tone}}">{{vis .Verdict}}</p>{{range .Notes}}<p class="note">{{vis .}}</p>{{end}}{{end}}{{end}}
 </header>
 <nav aria-label="Sections"><ul>{{range .Sections}}<li><a href="#{{index . 0}}">{{index . 1}}</a></li>{{end}}</ul></nav>
 {{if not .TablesOnly}}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/evalbook/evalbook/pkg/results"
+	"github.com/evalbook/evalbook/pkg/stats"
 )
 
 // ReportTitle names the file by its base name.
@@ -26,10 +27,35 @@ func (r *Result) Headline() results.Headline {
 	return h
 }
 
-// Charts draws the interval's half-width as samples per item grow.
+// maxChartItems caps the flaky items drawn beside the mean.
+const maxChartItems = 20
+
+// Charts draws the mean with its interval and, beside it, each flaky
+// item's pass rate with the Wilson interval of its samples (at most
+// maxChartItems), then the interval's half-width as samples per item
+// grow.
 func (r *Result) Charts() []results.ChartSpec {
+	m := results.ChartSpec{Kind: results.ChartBars, Title: "Mean pass rate and the flaky items", Unit: results.UnitRate,
+		Note:       fmt.Sprintf("bars: the pass rate; whiskers: %g%% intervals (the mean's over items and samples, each item's Wilson interval over its own samples)", 100*r.Confidence),
+		Categories: []string{"mean of all items"},
+		Series:     []results.Series{{Name: "pass rate", Points: []results.Point{{Value: r.Mean, HasCI: r.CIHigh > r.CILow, Low: r.CILow, High: r.CIHigh}}}}}
+	drawn := 0
+	for _, it := range r.PerItem {
+		if !it.Flaky {
+			continue
+		}
+		if drawn == maxChartItems {
+			m.Note += fmt.Sprintf("; the first %d flaky items of %d drawn", maxChartItems, r.FlakyItems)
+			break
+		}
+		lo, hi := stats.Wilson(it.Passes, it.Samples, r.Confidence)
+		m.Categories = append(m.Categories, it.Item)
+		m.Series[0].Points = append(m.Series[0].Points, results.Point{Value: it.Rate, HasCI: true, Low: lo, High: hi})
+		drawn++
+	}
+	charts := []results.ChartSpec{m}
 	if len(r.Projections) < 2 {
-		return nil
+		return charts
 	}
 	c := results.ChartSpec{Kind: results.ChartLine, Title: "Precision as samples per item grow", Unit: results.UnitPP, XLabel: "samples per item",
 		Note: "the half-width of the mean's interval with this many samples of each item", Series: []results.Series{{Name: "half-width"}}}
@@ -37,5 +63,5 @@ func (r *Result) Charts() []results.ChartSpec {
 		c.Categories = append(c.Categories, strconv.Itoa(p.SamplesPerItem))
 		c.Series[0].Points = append(c.Series[0].Points, results.Point{Value: p.HalfWidth})
 	}
-	return []results.ChartSpec{c}
+	return append(charts, c)
 }

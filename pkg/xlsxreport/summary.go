@@ -80,6 +80,25 @@ func (b *book) summarySheet() error {
 	}
 	g.set(1, 2, by, b.st.subtitle)
 	row := 3
+	// The verdict in words (results.Score.Headline), as on every
+	// result's Summary, and its notes under it.
+	if h := s.Headline(); h.Verdict != "" {
+		tone := h.Tone
+		if tone == "" {
+			tone = results.ToneNeutral
+		}
+		st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
+			Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
+		if err != nil {
+			return err
+		}
+		g.text(1, 7, row, h.Verdict, st, (widths[0]+summaryText)*0.8)
+		for _, n := range h.Notes {
+			row++
+			g.text(1, 7, row, n, b.st.muted, widths[0]+summaryText)
+		}
+	}
 
 	section := func(t string) {
 		row += 2
