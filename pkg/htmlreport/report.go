@@ -135,6 +135,7 @@ const reportCSS = `
 .evalbook .subject{color:#444;overflow-wrap:anywhere}
 .evalbook .card .civ{color:#333;font-size:.92em}
 .evalbook td.text{white-space:pre-wrap;overflow-wrap:break-word}
+.evalbook td.text.tok{white-space:nowrap}
 @media (max-width:600px){.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}.evalbook td.text:not(.long){white-space:pre}}
 .evalbook td.long{min-width:14em;max-width:34em}
 .evalbook svg.chart.grid{max-width:none;min-width:0;width:auto}
