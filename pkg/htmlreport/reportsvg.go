@@ -328,9 +328,14 @@ func barsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			lw := textWidth(label, lay.small)
 			right := max(end, hi) + 4
 			if bars && right+lw > lay.width-2 && end-plotX > lw+8 {
-				// No room after the whisker: inside the bar's end, in the ink
-				// that reads on the bar's colour.
-				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s" text-anchor="end">%s</text>`, n1(end-4), n1(mid+lay.small/3), n1(lay.small), inkOn(color), esc(label))
+				// No room after the whisker: inside the bar, in the ink that
+				// reads on the bar's colour, left of the whisker where it fits
+				// (the whisker's line would cross a label at the bar's end).
+				at := end - 4
+				if lo < end && lo-plotX > lw+8 {
+					at = lo - 4
+				}
+				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s" text-anchor="end">%s</text>`, n1(at), n1(mid+lay.small/3), n1(lay.small), inkOn(color), esc(label))
 			} else if right+lw <= lay.width-2 {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333">%s</text>`, n1(right), n1(mid+lay.small/3), n1(lay.small), esc(label))
 			} else if left := min(end, lo) - 4; left-lw >= plotX {
