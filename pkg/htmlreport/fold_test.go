@@ -28,7 +28,7 @@ func TestWideTableFoldsIntervals(t *testing.T) {
 		return b.String()
 	}
 	p := page(cols, row)
-	if n := strings.Count(p, "<th>")+strings.Count(p, "<th "); n != 7 {
+	if n := strings.Count(p, "<th>") + strings.Count(p, "<th "); n != 7 {
 		t.Errorf("%d header cells, want 7 (overall, n and five folded metrics)", n)
 	}
 	if strings.Contains(p, ">acc low<") || strings.Contains(p, ">acc high<") {
@@ -44,7 +44,7 @@ func TestWideTableFoldsIntervals(t *testing.T) {
 	}
 	// Two metrics: 8 columns, not folded.
 	p = page(cols[:8], row[:8])
-	if n := strings.Count(p, "<th>")+strings.Count(p, "<th "); n != 8 || !strings.Contains(p, ">acc low</th>") || strings.Contains(p, `class="sub"`) {
+	if n := strings.Count(p, "<th>") + strings.Count(p, "<th "); n != 8 || !strings.Contains(p, ">acc low</th>") || strings.Contains(p, `class="sub"`) {
 		t.Errorf("a table of 8 columns was folded (%d header cells)", n)
 	}
 }

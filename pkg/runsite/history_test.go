@@ -74,3 +74,21 @@ func TestHistoryChartWideDrawnAtItsSize(t *testing.T) {
 		t.Error("the chart's heading is not there once")
 	}
 }
+
+// Issue 27: a run page showed its settings as raw JSON
+// ({"metrics":["exact_substring","word_overlap"],"normalize":"none",...}),
+// which broke mid-word on a phone. It now reads "key: value" in the
+// stored order; anything not a JSON object is shown as stored.
+func TestSettingsText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"metrics":["exact_substring","word_overlap"],"normalize":"none","by":[["language"]],"ci":"wilson","confidence":0.95,"seed":1}`,
+			"metrics: exact_substring, word_overlap; normalize: none; by: language; ci: wilson; confidence: 0.95; seed: 1"},
+		{`{"by":[["Domain"],["model","language"]],"judge":null,"opts":{"k":2}}`, `by: Domain, model × language; judge: none; opts: {"k":2}`},
+		{`[1,2]`, `[1,2]`},
+		{`{"a":`, `{"a":`},
+	} {
+		if got := settingsText([]byte(c.in)); got != c.want {
+			t.Errorf("settingsText(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

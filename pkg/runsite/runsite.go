@@ -14,7 +14,9 @@
 package runsite
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -25,6 +27,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -349,7 +352,7 @@ func (s *site) runView(i int, diffs map[int64]*store.DiffResult) *runView {
 		add("Cost", strconv.FormatFloat(*r.Cost, 'f', 4, 64))
 	}
 	if len(r.Settings) > 0 {
-		add("Settings", show(string(r.Settings)))
+		add("Settings", show(settingsText(r.Settings)))
 	}
 	byIdx := map[string]int{}
 	for _, g := range r.Groups {
@@ -482,6 +485,65 @@ func (s *site) history(metric string, wide bool) (historyChart, bool) {
 		c.Points = append(c.Points, p)
 	}
 	return c, true
+}
+
+// settingsText is a run's settings as a reader reads them: for a JSON
+// object, "key: value" in the object's order, joined by "; ", a list's
+// items joined by ", " (a list of lists, such as by's groupings, with
+// "×" inside: [["Domain"],["model","language"]] is "Domain, model ×
+// language");
+// anything else, or JSON that does not parse, is the text as stored.
+func settingsText(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return string(raw)
+	}
+	var parts []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return string(raw)
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return string(raw)
+		}
+		parts = append(parts, fmt.Sprint(k)+": "+settingValue(v, false))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func settingValue(v any, inner bool) string {
+	switch x := v.(type) {
+	case nil:
+		return "none"
+	case string:
+		return x
+	case []any:
+		sep := ", "
+		if inner {
+			sep = " × "
+		}
+		var items []string
+		for _, e := range x {
+			if _, nested := e.([]any); nested && !inner {
+				sep = ", "
+				items = append(items, settingValue(e, true))
+				continue
+			}
+			items = append(items, settingValue(e, inner))
+		}
+		return strings.Join(items, sep)
+	case map[string]any:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	default:
+		return fmt.Sprint(x)
+	}
 }
 
 func clip(s string, n int) string {
