@@ -20,7 +20,8 @@ import (
 //     sat on the bars at the zero axis, with ticks at -34, -24, ...
 //   - A line chart with a reference (power's wanted power, 0.8) has a
 //     second series, "reference line", 0.8 in each row, dashed, no marker.
-//   - A rate chart of bars stays bars.
+//   - A rate chart of bars stays bars, unless it has a reference line
+//     (calibrate's least share): then it is dots too.
 func TestWorkbookReferenceLinesAndDots(t *testing.T) {
 	margin, want := -0.02, 0.8
 	page := results.Page{Title: "refs", Tables: []results.Table{{Title: "t", Columns: []results.Column{{Name: "a"}}, Rows: [][]string{{"x"}}}}, Charts: []results.ChartSpec{
@@ -32,6 +33,8 @@ func TestWorkbookReferenceLinesAndDots(t *testing.T) {
 			Series: []results.Series{{Name: "power", Points: []results.Point{{Value: 0.5}, {Value: 0.8}, {Value: 0.9}}}}},
 		{Kind: results.ChartBars, Title: "Rates", Unit: results.UnitRate, Categories: []string{"x"},
 			Series: []results.Series{{Name: "rate", Points: []results.Point{{Value: 0.5, HasCI: true, Low: 0.4, High: 0.6}}}}},
+		{Kind: results.ChartBars, Title: "Agreement", Unit: results.UnitRate, Reference: &want, Categories: []string{"x", "y"},
+			Series: []results.Series{{Name: "share", Points: []results.Point{{Value: 0.9, HasCI: true, Low: 0.8, High: 0.95}, {Value: 0.7, HasCI: true, Low: 0.6, High: 0.8}}}}},
 	}}
 	var b bytes.Buffer
 	if err := WriteReport(&b, page); err != nil {
@@ -44,8 +47,8 @@ func TestWorkbookReferenceLinesAndDots(t *testing.T) {
 			chart[m[1]] = body
 		}
 	}
-	if len(chart) != 4 {
-		t.Fatalf("%d titled charts, want 4", len(chart))
+	if len(chart) != 5 {
+		t.Fatalf("%d titled charts, want 5", len(chart))
 	}
 	between := func(s, from, to string) string {
 		i := strings.Index(s, from)
@@ -126,5 +129,14 @@ func TestWorkbookReferenceLinesAndDots(t *testing.T) {
 	}
 	if !strings.Contains(chart["Rates"], "<barChart>") {
 		t.Error("a rate's bars are no longer bars")
+	}
+	// Rates with a reference (calibrate's least share, 0.8) are dots on
+	// a 0 to 1 axis, the category axis crossing at 0.8.
+	ag := chart["Agreement"]
+	if !strings.Contains(ag, "<lineChart>") || !strings.Contains(between(ag, "<catAx>", "</catAx>"), `<crossesAt val="0.8"/>`) {
+		t.Error("rates with a reference line are not dots crossing at 0.8")
+	}
+	if v := between(ag, "<valAx>", "</valAx>"); !strings.Contains(v, `<min val="0">`) || !strings.Contains(v, `<max val="1">`) {
+		t.Errorf("the rates' axis is not 0 to 1:\n%s", v)
 	}
 }

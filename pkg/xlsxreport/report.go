@@ -362,8 +362,10 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 	}
 	last := head + len(c.Categories)
 	// A rating or a difference is drawn as dots with error bars, not as
-	// bars from an axis far from the figures (ratings from 630).
-	dots := c.Kind == results.ChartBars && c.Unit != results.UnitRate && c.Unit != results.UnitCount
+	// bars from an axis far from the figures (ratings from 630); so is a
+	// chart of bars with a reference line (calibrate's least share), which
+	// bars running sideways cannot carry.
+	dots := c.Kind == results.ChartBars && (c.Unit != results.UnitRate && c.Unit != results.UnitCount || c.Reference != nil)
 	// The reference line of a line or points chart (the wanted power) is a
 	// series of its own, one value per category, drawn dashed; a dots
 	// chart's (no change, the gate's margin) is its category axis, moved
@@ -460,7 +462,7 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 	if dots {
 		// Category labels at the bottom even where values are negative.
 		ch.XAxis.TickLabelPosition = excelize.ChartTickLabelLow
-		if a, z, step, ok := dotsAxis(c); ok {
+		if a, z, step, ok := dotsAxis(c); ok && c.Unit != results.UnitRate { // a rate's axis stays 0 to 1
 			ch.YAxis.Minimum, ch.YAxis.Maximum, ch.YAxis.MajorUnit = &a, &z, step
 		}
 	}
