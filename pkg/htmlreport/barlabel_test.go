@@ -30,3 +30,15 @@ func TestBarLabelInsideClearsWhisker(t *testing.T) {
 		t.Errorf("the label ends at %v, right of the whisker's start %v: the whisker crosses it", at, lo)
 	}
 }
+
+// Issue 27: the ratings chart labelled its ticks "1,000" and "1,200"
+// beside points labelled "1096" (a rating is written whole, without
+// separators); ticks now follow the unit's format. Counts keep theirs.
+func TestTickTextFollowsUnit(t *testing.T) {
+	if got := (axis{unit: results.UnitRating}).tickText(1200); got != "1200" {
+		t.Errorf("rating tick %q, want 1200", got)
+	}
+	if got := (axis{unit: results.UnitCount}).tickText(1200); got != "1,200" {
+		t.Errorf("count tick %q, want 1,200", got)
+	}
+}

@@ -195,7 +195,9 @@ func (a axis) tickText(x float64) string {
 		}
 		return strings.Replace(s, "-", "−", 1) + " pp"
 	case results.UnitRating, results.UnitCount:
-		return results.FormatUnit(results.UnitCount, x)
+		// In the unit's own format: a rating's ticks read 1000 as its
+		// points do ("1096"), not 1,000.
+		return results.FormatUnit(a.unit, x)
 	}
 	return strconv.FormatFloat(math.Round(1e9*x)/1e9, 'g', 4, 64)
 }
