@@ -110,6 +110,8 @@ type tableView struct {
 type colView struct {
 	Name string
 	Num  bool
+	Sub  string // a second line under the name ("and interval")
+	Skip bool   // folded into another column (foldedBounds): not drawn
 }
 
 type keyFigure struct {
@@ -162,6 +164,8 @@ type cellView struct {
 	Text  string
 	Class string // pass, fail, num, text or "text long"
 	Sort  string // sort key, when it differs from Text
+	Sub   string // a second, smaller line (a folded interval)
+	Skip  bool   // folded into another cell: not drawn
 }
 
 // Write renders s as HTML to w.

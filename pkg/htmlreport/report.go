@@ -82,8 +82,13 @@ func WriteReport(w io.Writer, p results.Page, fragment bool) error {
 			v.JS, v.CSP = template.JS(pageJS), CSP(pageJS) // the review tables' script too
 			continue
 		}
-		for _, c := range t.Columns {
-			tv.Columns = append(tv.Columns, colView{Name: c.Name, Num: results.IsNumeric(c.Kind)})
+		bounds := foldedBounds(t)
+		for j, c := range t.Columns {
+			cv := colView{Name: c.Name, Num: results.IsNumeric(c.Kind), Skip: bounds[j] < 0}
+			if bounds[j] > 0 {
+				cv.Sub = "and interval"
+			}
+			tv.Columns = append(tv.Columns, cv)
 		}
 		long := make([]bool, len(t.Columns))
 		for r := range t.Rows {
@@ -114,6 +119,12 @@ func WriteReport(w io.Writer, p results.Page, fragment bool) error {
 						cv.Sort = raw
 					}
 				}
+				if bounds[j] > 0 {
+					if lo, hi := t.Cell(r, j+1), t.Cell(r, j+2); lo != "" || hi != "" {
+						cv.Sub = lo + " – " + hi
+					}
+				}
+				cv.Skip = bounds[j] < 0
 				cells[j] = cv
 			}
 			tv.Rows = append(tv.Rows, cells)
@@ -122,6 +133,42 @@ func WriteReport(w io.Writer, p results.Page, fragment bool) error {
 		v.Sections = append(v.Sections, [2]string{tv.ID, t.Title})
 	}
 	return reportTemplate.Execute(w, v)
+}
+
+// foldColumns is the number of columns above which a table's intervals
+// are folded into their figures' cells: 14 columns of figures fit a
+// 1280 px screen, mc's 17 (five metrics, each with its low and high) do
+// not.
+const foldColumns = 14
+
+// foldedBounds says, per column of t, whether the page folds it: 1 for a
+// rate or pp column followed by its two bounds (named "low"/"high",
+// "ci_low"/"ci_high", or the column's name with " low"/" high",
+// "_low"/"_high" or "_ci_low"/"_ci_high"), shown as the figure with
+// "lo – hi" under it; -1 for those bounds, not shown as columns; 0 for
+// the rest. Only a table wider than foldColumns is folded; the workbook
+// and --json keep every column.
+func foldedBounds(t *results.Table) []int {
+	out := make([]int, len(t.Columns))
+	if len(t.Columns) <= foldColumns {
+		return out
+	}
+	isBound := func(name, base, side string) bool {
+		switch name {
+		case side, "ci_" + side, base + " " + side, base + "_" + side, base + "_ci_" + side:
+			return true
+		}
+		return false
+	}
+	for j := 0; j+2 < len(t.Columns); j++ {
+		c := t.Columns[j]
+		if (c.Kind == results.KindRate || c.Kind == results.KindPP) && out[j] == 0 &&
+			isBound(t.Columns[j+1].Name, c.Name, "low") && isBound(t.Columns[j+2].Name, c.Name, "high") {
+			out[j], out[j+1], out[j+2] = 1, -1, -1
+			j += 2
+		}
+	}
+	return out
 }
 
 // verdictCSS styles a headline's verdict, on every page (score's too).
@@ -139,6 +186,8 @@ const reportCSS = verdictCSS + `
 .evalbook .subject{color:#444;overflow-wrap:anywhere}
 .evalbook .card .civ{color:#333;font-size:.92em}
 .evalbook td.text{white-space:pre-wrap;overflow-wrap:break-word}
+.evalbook td.text.tok{white-space:nowrap}
+.evalbook td .sub,.evalbook th .sub{font-size:.85em;font-weight:400;color:#555}
 @media (max-width:600px){.evalbook .cards{grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}.evalbook .card{padding:6px 8px}.evalbook .verdict{font-size:1.05em}.evalbook td.text:not(.long){white-space:pre}}
 .evalbook td.long{min-width:14em;max-width:34em}
 .evalbook svg.chart.grid{max-width:none;min-width:0;width:auto}
@@ -180,8 +229,8 @@ var reportTemplate = template.Must(template.Must(template.New("report").Funcs(te
 <h2>{{vis .Title}}</h2>
 {{if .Note}}<p class="note">{{vis .Note}}</p>{{end}}{{if .Review}}<p class="note">{{.Review.Note}}</p>
 {{template "rowview" .Review}}{{else}}{{with index $.Capped .ID}}<p class="note">{{.}}</p>{{end}}<div class="scroll"><table class="sortable">
-<thead><tr>{{range .Columns}}<th{{if .Num}} class="num"{{end}}>{{vis .Name}}</th>{{end}}</tr></thead>
-<tbody>{{range .Rows}}<tr>{{range .}}<td class="{{.Class}}"{{if .Sort}} data-v="{{.Sort}}"{{end}}>{{vis .Text}}</td>{{end}}</tr>
+<thead><tr>{{range .Columns}}{{if not .Skip}}<th{{if .Num}} class="num"{{end}}>{{vis .Name}}{{if .Sub}}<br><span class="sub">{{.Sub}}</span>{{end}}</th>{{end}}{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range .}}{{if not .Skip}}<td class="{{.Class}}"{{if .Sort}} data-v="{{.Sort}}"{{end}}>{{vis .Text}}{{if .Sub}}<br><span class="sub">{{vis .Sub}}</span>{{end}}</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table></div>{{end}}
 </section>
 {{end}}<footer>This page is self-contained: it loads nothing from the network.</footer>

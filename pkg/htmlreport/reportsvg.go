@@ -195,7 +195,9 @@ func (a axis) tickText(x float64) string {
 		}
 		return strings.Replace(s, "-", "−", 1) + " pp"
 	case results.UnitRating, results.UnitCount:
-		return results.FormatUnit(results.UnitCount, x)
+		// In the unit's own format: a rating's ticks read 1000 as its
+		// points do ("1096"), not 1,000.
+		return results.FormatUnit(a.unit, x)
 	}
 	return strconv.FormatFloat(math.Round(1e9*x)/1e9, 'g', 4, 64)
 }
@@ -328,9 +330,14 @@ func barsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			lw := textWidth(label, lay.small)
 			right := max(end, hi) + 4
 			if bars && right+lw > lay.width-2 && end-plotX > lw+8 {
-				// No room after the whisker: inside the bar's end, in the ink
-				// that reads on the bar's colour.
-				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s" text-anchor="end">%s</text>`, n1(end-4), n1(mid+lay.small/3), n1(lay.small), inkOn(color), esc(label))
+				// No room after the whisker: inside the bar, in the ink that
+				// reads on the bar's colour, left of the whisker where it fits
+				// (the whisker's line would cross a label at the bar's end).
+				at := end - 4
+				if lo < end && lo-plotX > lw+8 {
+					at = lo - 4
+				}
+				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="%s" text-anchor="end">%s</text>`, n1(at), n1(mid+lay.small/3), n1(lay.small), inkOn(color), esc(label))
 			} else if right+lw <= lay.width-2 {
 				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333">%s</text>`, n1(right), n1(mid+lay.small/3), n1(lay.small), esc(label))
 			} else if left := min(end, lo) - 4; left-lw >= plotX {

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -54,6 +55,7 @@ type reviewBuilder struct {
 	first     int    // index in sc.Metrics of the agreement's first metric, -1 if none
 	second    int
 	long      []bool
+	spaced    []bool // a cell of the column holds white space
 	counts    map[int]int
 	buf       bytes.Buffer
 	n         int
@@ -67,7 +69,7 @@ type reviewBuilder struct {
 }
 
 func newReviewBuilder(sc *results.RowSchema, s *results.Score) *reviewBuilder {
-	b := &reviewBuilder{sc: sc, first: -1, second: -1, long: make([]bool, len(sc.Header)+1), counts: map[int]int{}, passFail: make([]bool, len(sc.Header))}
+	b := &reviewBuilder{sc: sc, first: -1, second: -1, long: make([]bool, len(sc.Header)+1), spaced: make([]bool, len(sc.Header)+1), counts: map[int]int{}, passFail: make([]bool, len(sc.Header))}
 	for i, c := range sc.MetricCol {
 		if !sc.Graded[i] {
 			b.passFail[c] = true
@@ -145,6 +147,9 @@ func (b *reviewBuilder) add(rowNo int, r *results.Row, rec []string) {
 		if !b.sc.Numeric[c] && len(v) > 30 {
 			b.long[c+1] = true
 		}
+		if !b.spaced[c+1] && strings.IndexFunc(v, unicode.IsSpace) >= 0 {
+			b.spaced[c+1] = true
+		}
 		if k := results.CountInvisible(v); k > 0 {
 			b.invisible += k
 			b.buf.Write(marshal(splitInvisible(v)))
@@ -193,6 +198,8 @@ func (b *reviewBuilder) build(key string) *review {
 			class = append(class, "num")
 		case b.long[c+1]:
 			class = append(class, "text long")
+		case !b.spaced[c+1]:
+			class = append(class, "text tok")
 		default:
 			class = append(class, "text")
 		}
@@ -267,7 +274,9 @@ const rowviewHTML = `{{define "rowview"}}{{if .Rows}}{{$num := .Numeric}}<div cl
 // tableReview is the review of t, a table with a Review: every row, its
 // cells as a reader reads them (t.Cell), with t.Review's flags and
 // filters. A numeric column of 0s and 1s (a verdict) is shown as pass
-// and fail; a text column with a cell over 30 characters wraps. The
+// and fail; a text column with a cell over 30 characters wraps, and one
+// with no white space in any cell (ids, codes) never wraps (a browser
+// would break "art-en-003" at its hyphens to make room). The
 // rows carry no row-number column ("norow"): their own columns name
 // them.
 func tableReview(key string, t *results.Table) *review {
@@ -275,6 +284,7 @@ func tableReview(key string, t *results.Table) *review {
 	n := len(t.Columns)
 	class := make([]string, n)
 	long := make([]bool, n)
+	spaced := make([]bool, n)
 	verdict := make([]bool, n)
 	for j, c := range t.Columns {
 		rv.Header = append(rv.Header, c.Name)
@@ -286,6 +296,9 @@ func tableReview(key string, t *results.Table) *review {
 		for j, v := range r {
 			if !rv.Numeric[j] && utf8.RuneCountInString(v) > 30 {
 				long[j] = true
+			}
+			if !spaced[j] && strings.IndexFunc(v, unicode.IsSpace) >= 0 {
+				spaced[j] = true
 			}
 			if verdict[j] && v != "0" && v != "1" && v != "" {
 				verdict[j] = false
@@ -300,6 +313,8 @@ func tableReview(key string, t *results.Table) *review {
 			class[j] = "num"
 		case long[j]:
 			class[j] = "text long"
+		case !spaced[j]:
+			class[j] = "text tok"
 		default:
 			class[j] = "text"
 		}

@@ -47,7 +47,7 @@ func TestWriteReportReviewTable(t *testing.T) {
 		`<div class="rowview" data-src="rows-table-1" data-key="table-1">`,
 		`<option value="0">all rows (3)</option><option value="1">better (2)</option><option value="2">worse (1)</option>`,
 		`<input type="search" name="q"`, `<button type="button" class="next">`,
-		`<script type="application/json" id="rows-table-1">{"header":["direction","id","old","new","question","old response","new response"],"class":["text","text","pf","pf","text long","text long","text long"],"norow":true,"rows":[`,
+		`<script type="application/json" id="rows-table-1">{"header":["direction","id","old","new","question","old response","new response"],"class":["text tok","text tok","pf","pf","text long","text long","text long"],"norow":true,"rows":[`,
 		`[3,2,"worse","q2","1","0",`,
 		`"\u003cscript\u003ealert(1)\u003c/script\u003e no idea"`,
 		`"=HYPERLINK(\"http://evil.example\",\"click\")"`,
@@ -138,4 +138,27 @@ func cspOf(page string) string {
 	}
 	rest := page[i+len(open):]
 	return html.UnescapeString(rest[:strings.IndexByte(rest, '"')])
+}
+
+// Issue 27: a text column with no white space in any cell (ids such as
+// "art-en-003", directions) is "text tok", which the page never wraps;
+// at 1280 px the flipped rows of runs diff broke "art-en-003" at both
+// hyphens into three lines. A short column with a space in some cell
+// ("Raja Ravi Varma") stays "text" and may wrap.
+func TestReviewTokenColumnsDoNotWrap(t *testing.T) {
+	tb := results.Table{Title: "Flipped rows",
+		Columns: []results.Column{{Name: "id"}, {Name: "golden answer"}, {Name: "B", Kind: results.KindNumber}},
+		Rows:    [][]string{{"art-en-003", "Deula", "1"}, {"art-en-005", "Raja Ravi Varma", "0"}},
+		Review:  &results.Review{Filters: []results.Filter{{Flag: 1, Label: "better"}}, Flags: []int{1, 1}}}
+	var b bytes.Buffer
+	if err := WriteReport(&b, results.Page{Title: "Runs compared", Tables: []results.Table{tb}}, false); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if !strings.Contains(page, `"class":["text tok","text","pf"]`) {
+		t.Errorf("the row data's classes are not id: text tok, golden answer: text, B: pf:\n%s", page)
+	}
+	if !strings.Contains(page, ".evalbook td.text.tok{white-space:nowrap}") {
+		t.Error("the page's CSS lets a token cell wrap")
+	}
 }

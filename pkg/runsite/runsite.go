@@ -14,17 +14,22 @@
 package runsite
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/htmlreport"
 	"github.com/evalbook/evalbook/pkg/results"
@@ -253,7 +258,7 @@ type indexView struct {
 	Head    pageHead
 	Runs    []indexRow
 	Metrics []string
-	Charts  []historyChart
+	Charts  []historyPair
 	Hashes  int // distinct content hashes
 }
 
@@ -281,9 +286,12 @@ func (s *site) index(diffs map[int64]*store.DiffResult) *indexView {
 	v.Hashes = len(hashes)
 	slices.Reverse(v.Runs) // newest first
 	for _, m := range v.Metrics {
-		if c, ok := s.history(m); ok {
-			v.Charts = append(v.Charts, c)
+		wide, ok := s.history(m, true)
+		if !ok {
+			continue
 		}
+		narrow, _ := s.history(m, false)
+		v.Charts = append(v.Charts, historyPair{Metric: m, Wide: wide, Narrow: narrow})
 	}
 	return v
 }
@@ -344,7 +352,7 @@ func (s *site) runView(i int, diffs map[int64]*store.DiffResult) *runView {
 		add("Cost", strconv.FormatFloat(*r.Cost, 'f', 4, 64))
 	}
 	if len(r.Settings) > 0 {
-		add("Settings", show(string(r.Settings)))
+		add("Settings", show(settingsText(r.Settings)))
 	}
 	byIdx := map[string]int{}
 	for _, g := range r.Groups {
@@ -385,10 +393,19 @@ func optInt(p *int64) string {
 	return strconv.FormatInt(*p, 10)
 }
 
+// historyPair is one metric's history chart drawn twice: for a wide
+// screen, at the size it is shown with every label whole, and for a phone,
+// scaled to the screen's width with labels clipped (the page shows one).
+type historyPair struct {
+	Metric       string
+	Wide, Narrow historyChart
+}
+
 // historyChart is one metric's figure in every run that has it, oldest
 // at the top: a point and its interval per run, drawn as inline SVG.
 type historyChart struct {
 	Metric        string
+	Wide          bool // drawn at Width px, not scaled to the screen
 	Width, Height int
 	PlotX, PlotW  int
 	Ticks         []tickView
@@ -412,10 +429,21 @@ type pointView struct {
 
 func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
-func (s *site) history(metric string) (historyChart, bool) {
-	// 460 units wide, so a phone's 374 px draws its 13-unit labels at
-	// 10.6 px; a wide screen scales it up to 700 px.
-	c := historyChart{Metric: metric, Width: 460, PlotX: 170, PlotW: 240}
+// wideLabelRunes is the longest run label the wide chart prints whole;
+// labelUnits is the width of one character of its 13-unit labels, a
+// little over Noto Sans's average (0.55 em).
+const (
+	wideLabelRunes = 60
+	labelUnits     = 7.5
+)
+
+// history draws metric's chart. The narrow one is 460 units wide, so a
+// phone's 374 px draws its 13-unit labels at 10.6 px, and clips labels
+// to 24 characters; the wide one is drawn at its own width in px (text
+// at 13 px, not scaled up to 20 px by a wide screen), its label column
+// as wide as its longest label.
+func (s *site) history(metric string, wide bool) (historyChart, bool) {
+	c := historyChart{Metric: metric, Wide: wide, Width: 460, PlotX: 170, PlotW: 240}
 	const rowH = 26
 	var pts []store.Run
 	for _, r := range s.runs {
@@ -425,6 +453,17 @@ func (s *site) history(metric string) (historyChart, bool) {
 	}
 	if len(pts) == 0 {
 		return c, false
+	}
+	clipAt := 24
+	if wide {
+		clipAt = wideLabelRunes
+		longest := 0
+		for _, r := range pts {
+			longest = max(longest, utf8.RuneCountInString(clip(label(r), clipAt)))
+		}
+		c.PlotX = max(170, 16+int(math.Ceil(labelUnits*float64(longest))))
+		c.PlotW = 300
+		c.Width = c.PlotX + c.PlotW + 60
 	}
 	c.Reference = pts[len(pts)-1].DatasetHash
 	top := 28
@@ -436,7 +475,7 @@ func (s *site) history(metric string) (historyChart, bool) {
 	for i, r := range pts {
 		g := overall(r)[metric]
 		y := float64(top + rowH*i + rowH/2)
-		p := pointView{Label: clip(label(r), 24), File: runFile(r.ID), Y: f1(y), TextY: f1(y + 4), CapY1: f1(y - 5), CapY2: f1(y + 5), X: f1(x(g.Accuracy)),
+		p := pointView{Label: clip(label(r), clipAt), File: runFile(r.ID), Y: f1(y), TextY: f1(y + 4), CapY1: f1(y - 5), CapY2: f1(y + 5), X: f1(x(g.Accuracy)),
 			Lo: f1(x(g.CILow)), Hi: f1(x(g.CIHigh)), Value: pct(g.Accuracy), Comparable: r.DatasetHash == c.Reference}
 		p.Tip = fmt.Sprintf("%s, %s: %s (interval %s to %s, n %d)", label(r), when(r.Created), pct(g.Accuracy), pct(g.CILow), pct(g.CIHigh), g.N)
 		if !p.Comparable {
@@ -446,6 +485,65 @@ func (s *site) history(metric string) (historyChart, bool) {
 		c.Points = append(c.Points, p)
 	}
 	return c, true
+}
+
+// settingsText is a run's settings as a reader reads them: for a JSON
+// object, "key: value" in the object's order, joined by "; ", a list's
+// items joined by ", " (a list of lists, such as by's groupings, with
+// "×" inside: [["Domain"],["model","language"]] is "Domain, model ×
+// language");
+// anything else, or JSON that does not parse, is the text as stored.
+func settingsText(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return string(raw)
+	}
+	var parts []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return string(raw)
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return string(raw)
+		}
+		parts = append(parts, fmt.Sprint(k)+": "+settingValue(v, false))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func settingValue(v any, inner bool) string {
+	switch x := v.(type) {
+	case nil:
+		return "none"
+	case string:
+		return x
+	case []any:
+		sep := ", "
+		if inner {
+			sep = " × "
+		}
+		var items []string
+		for _, e := range x {
+			if _, nested := e.([]any); nested && !inner {
+				sep = ", "
+				items = append(items, settingValue(e, true))
+				continue
+			}
+			items = append(items, settingValue(e, inner))
+		}
+		return strings.Join(items, sep)
+	case map[string]any:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	default:
+		return fmt.Sprint(x)
+	}
 }
 
 func clip(s string, n int) string {

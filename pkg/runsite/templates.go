@@ -29,9 +29,9 @@ const css = `body{margin:0;background:#fff}
 .site .warn{border-left:4px solid #e0a100;background:#fff8e5;padding:6px 10px;margin:8px 0}
 .site svg{max-width:100%;height:auto;display:block}
 .site svg text{font-family:inherit}
-.site svg.hist{width:100%;max-width:700px}
+.site svg.hist{width:100%}.site svg.hist.wide{width:auto}.site .show-narrow{display:none}
 .site footer{margin-top:3em;color:#777;font-size:.85em}
-@media (max-width:600px){.site{font-size:14px;padding:8px 8px 30px}.site dl.kv{grid-template-columns:1fr}.site dl.kv dd{margin-bottom:6px}.site .hide-narrow{display:none}}
+@media (max-width:600px){.site{font-size:14px;padding:8px 8px 30px}.site dl.kv{grid-template-columns:1fr}.site dl.kv dd{margin-bottom:6px}.site .hide-narrow{display:none}.site .show-narrow{display:block}}
 @media print{.site nav{display:none}.site .scroll{overflow:visible}}`
 
 const headHTML = `{{define "head"}}<!DOCTYPE html>
@@ -76,17 +76,17 @@ var indexPage = page(`{{template "head" .Head}}<header><h1>Run history</h1>
 {{if .Charts}}<section id="history">
 <h2>History charts</h2>
 <p class="note">Each metric over all rows, one line per run, oldest at the top: the point is the figure, the whiskers its interval as the run recorded it. A hollow point is a run on another dataset than the newest run's: not comparable. Each label links to its run.</p>
-{{range .Charts}}{{template "history" .}}{{end}}
+{{range .Charts}}<h3 id="history-{{.Metric}}">{{.Metric}}</h3>
+<div class="scroll hide-narrow">{{template "history" .Wide}}</div><div class="scroll show-narrow">{{template "history" .Narrow}}</div>{{if .Wide.Mixed}}<p class="note">Hollow points: runs on another dataset than the newest run's (content hash {{.Wide.Reference}}).</p>{{end}}{{end}}
 </section>{{end}}
 {{template "foot" .Head}}
-{{define "history"}}<h3 id="history-{{.Metric}}">{{.Metric}}</h3>
-<div class="scroll"><svg class="hist" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Metric}} over the runs, with intervals">
+{{define "history"}}<svg class="hist{{if .Wide}} wide{{end}}" viewBox="0 0 {{.Width}} {{.Height}}"{{if .Wide}} width="{{.Width}}" height="{{.Height}}"{{end}} role="img" aria-label="{{.Metric}} over the runs, with intervals">
 <title>{{.Metric}} over the runs, with intervals</title>
 {{$c := .}}{{range .Ticks}}<line x1="{{.X}}" x2="{{.X}}" y1="22" y2="{{$c.Height}}" stroke="#dde3ea"/><text x="{{.X}}" y="16" font-size="12" text-anchor="middle" fill="#555">{{.Label}}</text>
 {{end}}{{range .Points}}<g><title>{{.Tip}}</title><a href="{{.File}}"><text x="{{$c.PlotX}}" dx="-8" y="{{.TextY}}" font-size="13" text-anchor="end" fill="#1f5fa8">{{.Label}}</text></a>
 <line x1="{{.Lo}}" x2="{{.Hi}}" y1="{{.Y}}" y2="{{.Y}}" stroke="#262626" stroke-width="1.4"/><line x1="{{.Lo}}" x2="{{.Lo}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/><line x1="{{.Hi}}" x2="{{.Hi}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/>
 <circle cx="{{.X}}" cy="{{.Y}}" r="5" {{if .Comparable}}fill="#4472C4"{{else}}fill="#fff" stroke="#4472C4" stroke-width="2"{{end}}/><text x="{{.Hi}}" dx="5" y="{{.TextY}}" font-size="12" fill="#333">{{.Value}}</text></g>
-{{end}}</svg></div>{{if .Mixed}}<p class="note">Hollow points: runs on another dataset than the newest run's (content hash {{.Reference}}).</p>{{end}}{{end}}`)
+{{end}}</svg>{{end}}`)
 
 var runPage = page(`{{template "head" .Head}}<header><h1>{{.Label}}</h1>
 <p class="meta">{{.R.Command}} · {{(index .Facts 0).V}} · {{.R.Rows}} rows</p></header>

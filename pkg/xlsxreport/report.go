@@ -1,6 +1,7 @@
 package xlsxreport
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -365,6 +366,36 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 		}
 	}
 	last := head + len(c.Categories)
+	// A rating or a difference is drawn as dots with error bars, not as
+	// bars from an axis far from the figures (ratings from 630); so is a
+	// chart of bars with a reference line (calibrate's least share), which
+	// bars running sideways cannot carry.
+	dots := c.Kind == results.ChartBars && (c.Unit != results.UnitRate && c.Unit != results.UnitCount || c.Reference != nil)
+	// The reference line of a line or points chart (the wanted power) is a
+	// series of its own, one value per category, drawn dashed; a dots
+	// chart's (no change, the gate's margin) is its category axis, moved
+	// to cross there and dashed (crossAxisAt), which also spans a chart
+	// of one category; bars running sideways carry none.
+	refCol := 0
+	if c.Reference != nil && c.Kind != results.ChartBars && len(c.Categories) > 0 {
+		refCol = col
+		g.set(refCol, head, referenceName, b.st.headerNum)
+		if g.err == nil {
+			cn := colName(refCol)
+			var w float64
+			if w, g.err = b.f.GetColWidth(g.sheet, cn); g.err == nil {
+				g.err = b.f.SetColWidth(g.sheet, cn, cn, max(w, float64(displayWidth(referenceName))+2))
+			}
+		}
+		st, err := us.lineStyle(c.Unit, "", *c.Reference)
+		if err != nil {
+			return row, err
+		}
+		for i := range c.Categories {
+			g.set(refCol, head+1+i, unitValue(c.Unit, *c.Reference), st)
+		}
+		col++
+	}
 	if g.err != nil || len(c.Categories) == 0 {
 		return last + 1, g.err
 	}
@@ -379,11 +410,14 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 			Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", q, v, head+1, v, last),
 			Fill:       excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{seriesColors[k%len(seriesColors)]}},
 		}
-		if c.Kind != results.ChartBars {
+		if c.Kind != results.ChartBars || dots {
 			cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 7, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{seriesColors[k%len(seriesColors)]}}}
 			cs.Line = excelize.LineOptions{Width: 1.25}
-			if c.Kind == results.ChartLine {
+			switch {
+			case c.Kind == results.ChartLine:
 				cs.Line.Width = 2.25
+			case dots:
+				cs.Line = excelize.LineOptions{Type: excelize.LineNone}
 			}
 		}
 		series = append(series, cs)
@@ -393,6 +427,18 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 		} else {
 			refs = append(refs, [2]string{})
 		}
+	}
+	if refCol > 0 {
+		r := colName(refCol)
+		series = append(series, excelize.ChartSeries{
+			Name:       fmt.Sprintf("%s!$%s$%d", q, r, head),
+			Categories: fmt.Sprintf("%s!$A$%d:$A$%d", q, head+1, last),
+			Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", q, r, head+1, r, last),
+			Fill:       excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"7F7F7F"}}, // the line's colour
+			Marker:     excelize.ChartMarker{Symbol: "none"},
+			Line:       excelize.LineOptions{Type: excelize.LineSolid, Dash: excelize.LineDashDash, Width: 1.5},
+		})
+		refs = append(refs, [2]string{})
 	}
 	dark := "262626"
 	format := unitFormats[c.Unit]
@@ -414,14 +460,18 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 		YAxis:     excelize.ChartAxis{MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: format}, Font: excelize.Font{Size: 9, Color: dark}},
 		Dimension: excelize.ChartDimension{Width: 560, Height: 300},
 	}
-	if len(c.Series) < 2 {
-		ch.Legend.Position = "none"
-	}
 	if c.Unit == results.UnitRate {
 		zero, one := 0.0, 1.0
 		ch.YAxis.Minimum, ch.YAxis.Maximum = &zero, &one
 	}
-	if c.Kind == results.ChartBars {
+	if dots {
+		// Category labels at the bottom even where values are negative.
+		ch.XAxis.TickLabelPosition = excelize.ChartTickLabelLow
+		if a, z, step, ok := dotsAxis(c); ok && c.Unit != results.UnitRate { // a rate's axis stays 0 to 1
+			ch.YAxis.Minimum, ch.YAxis.Maximum, ch.YAxis.MajorUnit = &a, &z, step
+		}
+	}
+	if c.Kind == results.ChartBars && !dots {
 		ch.Type = excelize.Bar
 		ch.XAxis.ReverseOrder = true
 		gap := uint(50)
@@ -429,31 +479,9 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 		no := false
 		ch.VaryColors = &no
 		ch.Dimension.Height = uint(min(110+len(c.Categories)*(len(c.Series)*16+10), 1400))
-		if c.Unit != results.UnitRate && c.Unit != results.UnitCount {
-			// A rating or a difference: the axis fits the intervals.
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, s := range c.Series {
-				for _, p := range s.Points {
-					if !p.Missing {
-						lo, hi = min(lo, p.Value, p.Low), max(hi, p.Value, p.High)
-						if !p.HasCI {
-							lo, hi = min(lo, p.Value), max(hi, p.Value)
-						}
-					}
-				}
-			}
-			if c.Reference != nil {
-				lo, hi = min(lo, *c.Reference), max(hi, *c.Reference)
-			}
-			if !math.IsInf(lo, 0) && hi > lo {
-				pad := (hi - lo) * 0.08
-				a, z := unitValue(c.Unit, lo-pad), unitValue(c.Unit, hi+pad)
-				if c.Unit == results.UnitRating {
-					a, z = math.Floor(a/10)*10, math.Ceil(z/10)*10
-				}
-				ch.YAxis.Minimum, ch.YAxis.Maximum = &a, &z
-			}
-		}
+	}
+	if len(c.Series) < 2 {
+		ch.Legend.Position = "none"
 	}
 	// Beside its figures, or below them when they are wide (so that the
 	// sheet printed one page wide keeps the chart legible).
@@ -482,7 +510,92 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 			return row, err
 		}
 	}
+	if dots && c.Reference != nil && len(added) == 1 {
+		if err := crossAxisAt(b.f, added[0], unitValue(c.Unit, *c.Reference)); err != nil {
+			return row, err
+		}
+	}
 	return max(last+1, head+rowsTall), nil
+}
+
+// referenceName heads the column of a chart's reference line, and names
+// the dashed line in its legend.
+const referenceName = "reference line"
+
+// dotsAxis fits the value axis of a dots chart (a rating or a
+// difference) to its intervals and its reference, at round steps: the
+// range padded by 8% each side, then out to whole steps of 1, 2 or
+// 5 times a power of ten, about six of them. ok is false when there is
+// nothing to fit.
+func dotsAxis(c results.ChartSpec) (lo, hi, step float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if p.Missing {
+				continue
+			}
+			lo, hi = min(lo, p.Value), max(hi, p.Value)
+			if p.HasCI {
+				lo, hi = min(lo, p.Low), max(hi, p.High)
+			}
+		}
+	}
+	if c.Reference != nil {
+		lo, hi = min(lo, *c.Reference), max(hi, *c.Reference)
+	}
+	if math.IsInf(lo, 0) || !(hi > lo) {
+		return 0, 0, 0, false
+	}
+	pad := (hi - lo) * 0.08
+	a, z := unitValue(c.Unit, lo-pad), unitValue(c.Unit, hi+pad)
+	raw := (z - a) / 6
+	pow := math.Pow(10, math.Floor(math.Log10(raw)))
+	step = 10 * pow
+	for _, m := range []float64{1, 2, 5} {
+		if m*pow >= raw {
+			step = m * pow
+			break
+		}
+	}
+	return math.Floor(a/step) * step, math.Ceil(z/step) * step, step, true
+}
+
+// crossAxisAt draws the category axis of a chart part as a dashed grey
+// line where the value axis reads v: the chart's reference line.
+// excelize (v2.11) sets neither where an axis crosses nor its dash, so
+// the chart's XML is edited: in catAx, crosses (autoZero) becomes
+// crossesAt v (ECMA-376 Part 1, 21.2.2.34 crossesAt, one of the
+// crosses/crossesAt choice), and the axis's spPr line gets a preset dash.
+func crossAxisAt(f *excelize.File, part string, v float64) error {
+	x, ok := f.Pkg.Load(part)
+	if !ok {
+		return fmt.Errorf("chart part %s not found", part)
+	}
+	src, ok := x.([]byte)
+	if !ok {
+		return fmt.Errorf("chart part %s is not bytes", part)
+	}
+	start := bytes.Index(src, []byte("<catAx>"))
+	end := bytes.Index(src, []byte("</catAx>"))
+	if start < 0 || end < start {
+		return fmt.Errorf("chart part %s has no category axis", part)
+	}
+	ax := src[start:end]
+	sp0, sp1 := bytes.Index(ax, []byte("<spPr>")), bytes.Index(ax, []byte("</spPr>"))
+	cr := bytes.Index(ax, []byte(`<crosses val="autoZero"></crosses>`))
+	if sp0 < 0 || sp1 < sp0 || cr < sp1 {
+		return fmt.Errorf("chart part %s: its category axis is not as excelize v2.11 writes it", part)
+	}
+	var out bytes.Buffer
+	out.Write(src[:start])
+	out.Write(ax[:sp0])
+	out.WriteString(`<spPr><a:ln w="15875"><a:solidFill><a:srgbClr val="595959"/></a:solidFill><a:prstDash val="dash"/></a:ln></spPr>`)
+	out.Write(ax[sp1+len("</spPr>") : cr])
+	out.WriteString(`<crossesAt val="` + strconv.FormatFloat(v, 'g', -1, 64) + `"/>`)
+	out.Write(ax[cr+len(`<crosses val="autoZero"></crosses>`):])
+	out.Write(src[end:])
+	f.Pkg.Store(part, out.Bytes())
+	return nil
 }
 
 // addSeriesErrorBars is addErrorBars for series of which some have no
