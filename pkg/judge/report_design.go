@@ -66,7 +66,7 @@ func (c *Calibration) Charts() []results.ChartSpec {
 		title string
 		m     map[string]Share
 	}{{"Agreement by kind of pair", c.Record.ByKind}, {"Agreement by language", c.Record.ByLang}} {
-		if ch := shareChart(x.title, "bars: the share of pairs where the judge agrees with the human label; whiskers: 95% Wilson intervals; dashed line: the least a slice must reach", x.m); ch != nil {
+		if ch := shareChart(x.title, "the share of pairs where the judge agrees with the human label (a bar on the page, a dot in the workbook); whiskers: 95% Wilson intervals; dashed line: the least a slice must reach", x.m); ch != nil {
 			ch.Reference = &min
 			out = append(out, *ch)
 		}

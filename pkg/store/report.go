@@ -82,7 +82,7 @@ func (g *GateResult) Headline() results.Headline {
 func (g *GateResult) Charts() []results.ChartSpec {
 	m := -g.Margin
 	c := results.ChartSpec{Kind: results.ChartBars, Title: "Change against the allowed drop", Unit: results.UnitPP, Reference: &m,
-		Note:       fmt.Sprintf("dot: candidate − baseline; whisker: up to its one-sided %s upper bound; dashed line: the margin. The gate says no release when the whole whisker lies left of the line.", confText(g.Confidence)),
+		Note:       fmt.Sprintf("dot: candidate − baseline; whisker: up to its one-sided %s upper bound; dashed line: the margin. The gate says no release when the whole whisker lies beyond the line (left of it on the page, below it in the workbook).", confText(g.Confidence)),
 		Categories: []string{show(g.Metric)},
 		Series:     []results.Series{{Name: "change", Points: []results.Point{{Value: g.Delta, HasCI: true, Low: g.Delta, High: g.Upper}}}}}
 	out := []results.ChartSpec{c}
