@@ -13,13 +13,12 @@ import (
 // Hindi cell sat 1.2-2 pt above the numbers of its row (measured in
 // LibreOffice's PDF with scripts/pdf-baselines.py). A row that holds
 // Indic text is written wholly in that script's Noto font (which has the
-// digits; Latin letters fall back to the body font). Measured in
-// LibreOffice 7.4 (TestIndicBaselineInLibreOffice): a Bengali row then
-// sits on one baseline (+1.3 pt before, 0.0 after); a Hindi row does not
-// move (+1.3 pt): LibreOffice draws its digits in Noto Sans, not in the
-// cell's Noto Sans Devanagari. Excel was not available to check. The
-// Verdicts and Disagreements sheets, streamed by two goroutines, keep the
-// body font: their styles would be made in a racing order.
+// digits; Latin letters fall back to the body font); a Hindi row is set in
+// Noto Sans Bengali (see scriptFont). Measured in LibreOffice 7.4
+// (TestIndicBaselineInLibreOffice): Hindi and Bengali rows then sit on
+// one baseline (+1.3 pt before, 0.0 after). Excel was not available to
+// check. The streamed Verdicts and Disagreements sheets take their styles'
+// Indic copies from fontedStyles, made before their goroutines start.
 
 // scriptFont returns the font of the first Indic script in s, or "" for
 // text without one.
@@ -34,7 +33,12 @@ func scriptFont(s string) string {
 		}
 		switch {
 		case r <= 0x097F:
-			return "Noto Sans Devanagari"
+			// Not Noto Sans Devanagari: LibreOffice then draws the
+			// row's digits in Noto Sans, whose descent differs. Noto Sans
+			// Bengali's digits share Noto Sans Devanagari's descent
+			// (0.408 em), and the Hindi text falls back to it, so the
+			// row sits on one baseline (TestIndicBaselineInLibreOffice).
+			return "Noto Sans Bengali"
 		case r <= 0x09FF:
 			return "Noto Sans Bengali"
 		case r <= 0x0A7F:
@@ -138,4 +142,54 @@ func (g *grid) rowFont(col, row int, v any, style int) int {
 		g.err = err
 	}
 	return id
+}
+
+// rowFamilies are the fonts scriptFont returns, in a fixed order.
+var rowFamilies = []string{"Noto Sans Bengali", "Noto Sans Gurmukhi", "Noto Sans Gujarati", "Noto Sans Oriya",
+	"Noto Sans Tamil", "Noto Sans Telugu", "Noto Sans Kannada", "Noto Sans Malayalam"}
+
+// fontedStyles makes each of styles in each of rowFamilies, in that
+// order (so a workbook's bytes do not depend on its rows), and returns
+// them as a map that streamed rows read from several goroutines.
+func (b *book) fontedStyles(styles ...int) (map[fontKey]int, error) {
+	if b.fonts == nil {
+		b.fonts = &fontStyles{f: b.f}
+	}
+	out := make(map[fontKey]int, len(styles)*len(rowFamilies))
+	for _, fam := range rowFamilies {
+		for _, st := range styles {
+			id, err := b.fonts.in(st, fam)
+			if err != nil {
+				return nil, err
+			}
+			out[fontKey{st, fam}] = id
+		}
+	}
+	return out, nil
+}
+
+// fontRow sets a streamed row that holds Indic text wholly in that
+// script's font: each cell's style becomes its copy in fonted.
+func fontRow(vals []any, fonted map[fontKey]int) {
+	fam := ""
+	for _, v := range vals {
+		if c, ok := v.(excelize.Cell); ok {
+			if s, ok := c.Value.(string); ok {
+				if fam = scriptFont(s); fam != "" {
+					break
+				}
+			}
+		}
+	}
+	if fam == "" {
+		return
+	}
+	for i, v := range vals {
+		if c, ok := v.(excelize.Cell); ok {
+			if id, ok := fonted[fontKey{c.StyleID, fam}]; ok {
+				c.StyleID = id
+				vals[i] = c
+			}
+		}
+	}
 }

@@ -52,6 +52,17 @@ func (b *book) verdictSheets() error {
 				return err
 			}
 		}
+		// The rows' styles in each Indic font, made here in a fixed
+		// order: the sheets are written by two goroutines, which only
+		// read this map.
+		fonted, err := b.fontedStyles(b.st.text, b.st.wrap, b.st.integer, b.st.general, b.st.lineText, b.st.lineWrap, b.st.lineInteger, b.st.lineGeneral)
+		if err != nil {
+			return err
+		}
+		verdicts.fonted = fonted
+		if disagree != nil {
+			disagree.fonted = fonted
+		}
 		var mu sync.Mutex
 		verdicts.mu = &mu
 		consume := func(r *rowSheets, ch <-chan []numbered) {
@@ -276,6 +287,7 @@ func uniqueHeader(h []string) []string {
 // "<base> (2)", "<base> (3)", ... when a sheet is full.
 type rowSheets struct {
 	b       *book
+	fonted  map[fontKey]int // the row styles in each Indic font (scriptfont.go)
 	base    string
 	table   string
 	lay     layout
@@ -405,6 +417,7 @@ func (r *rowSheets) write(rec []string, n int) error {
 		}
 	}
 	if lines > 1 {
+		fontRow(r.vals, r.fonted)
 		return r.sw.SetRow(cell(1, r.row), r.vals, excelize.RowOpts{Height: float64(min(lines, maxLines))*15 + 3})
 	}
 	// A row of one line is bottom-aligned (see styles.lineText).
@@ -416,6 +429,7 @@ func (r *rowSheets) write(rec []string, n int) error {
 			}
 		}
 	}
+	fontRow(r.vals, r.fonted)
 	return r.sw.SetRow(cell(1, r.row), r.vals)
 }
 
