@@ -17,7 +17,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/evalbook/evalbook/pkg/compare"
@@ -81,16 +80,8 @@ func defaultMetric(a, b *runProfile) (string, error) {
 		}
 	}
 	sort.Strings(both)
-	switch {
-	case len(both) == 1:
-		return both[0], nil
-	case len(both) == 0:
-		return "", errWhole
-	}
-	for _, pref := range preferredMetrics {
-		if slices.Contains(both, pref) {
-			return pref, nil
-		}
+	if m, ok := chooseMetric(both); ok {
+		return m, nil
 	}
 	return "", errWhole
 }

@@ -85,20 +85,28 @@ func DefaultMetric(a, b *Run) (string, error) {
 		}
 	}
 	sort.Strings(both)
-	switch {
-	case len(both) == 1:
-		return both[0], nil
-	case len(both) == 0:
+	if m, ok := chooseMetric(both); ok {
+		return m, nil
+	}
+	if len(both) == 0 {
 		return "", fmt.Errorf("%s and %s share no 0/1 metric to compare (they have %s and %s): name one with --metric", a.Source, b.Source, strings.Join(a.MetricNames(), ", "), strings.Join(b.MetricNames(), ", "))
 	}
+	return "", fmt.Errorf("%s and %s share several 0/1 metrics (%s): name one with --metric", a.Source, b.Source, strings.Join(both, ", "))
+}
+
+// chooseMetric is DefaultMetric's pick among the sorted 0/1 metrics two
+// runs share: the only one, or the first of preferredMetrics among
+// several; ok is false when there is none, or several and none preferred.
+func chooseMetric(both []string) (string, bool) {
+	if len(both) == 1 {
+		return both[0], true
+	}
 	for _, pref := range preferredMetrics {
-		for _, m := range both {
-			if m == pref {
-				return m, nil
-			}
+		if slices.Contains(both, pref) {
+			return pref, true
 		}
 	}
-	return "", fmt.Errorf("%s and %s share several 0/1 metrics (%s): name one with --metric", a.Source, b.Source, strings.Join(both, ", "))
+	return "", false
 }
 
 // DefaultMetricOf is the metric a board of several runs ranks by when

@@ -15,14 +15,7 @@ import (
 // default, bottom).
 func vertical(t *testing.T, f *excelize.File, sheet, ref string) string {
 	t.Helper()
-	id, err := f.GetCellStyle(sheet, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := f.GetStyle(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := styleOf(t, f, sheet, ref)
 	if st.Alignment == nil || st.Alignment.Vertical == "" {
 		return "bottom"
 	}

@@ -110,9 +110,10 @@ func TestWriteReportWorkbook(t *testing.T) {
 	}
 }
 
-func numFmt(t *testing.T, f *excelize.File, sheet, c string) string {
+// styleOf is the style of a cell.
+func styleOf(t *testing.T, f *excelize.File, sheet, ref string) *excelize.Style {
 	t.Helper()
-	id, err := f.GetCellStyle(sheet, c)
+	id, err := f.GetCellStyle(sheet, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +121,12 @@ func numFmt(t *testing.T, f *excelize.File, sheet, c string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+func numFmt(t *testing.T, f *excelize.File, sheet, c string) string {
+	t.Helper()
+	st := styleOf(t, f, sheet, c)
 	if st.CustomNumFmt != nil {
 		return *st.CustomNumFmt
 	}

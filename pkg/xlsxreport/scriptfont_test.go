@@ -17,14 +17,7 @@ import (
 // none).
 func family(t *testing.T, f *excelize.File, sheet, ref string) string {
 	t.Helper()
-	id, err := f.GetCellStyle(sheet, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := f.GetStyle(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := styleOf(t, f, sheet, ref)
 	if st.Font == nil {
 		return ""
 	}
