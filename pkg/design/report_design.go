@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/stats"
@@ -136,7 +137,7 @@ func (v *GateDecision) Charts() []results.ChartSpec {
 		lo, hi, ok := r.interval()
 		cells := r.cells()
 		c.Categories = append(c.Categories, r.Metric)
-		c.Series[0].Points = append(c.Series[0].Points, results.Point{Value: *r.Value, HasCI: ok, Low: lo, High: hi, Mark: cells[3] + " " + cells[6]})
+		c.Series[0].Points = append(c.Series[0].Points, results.Point{Value: *r.Value, HasCI: ok, Low: lo, High: hi, Mark: strings.TrimSpace(r.threshold() + " " + cells[6])})
 	}
 	if len(c.Categories) == 0 {
 		return nil
