@@ -14,7 +14,7 @@
 // ability is integrated over its posterior rather than plugged in, which
 // gives a posterior predictive standard deviation and a normal interval
 // (stats.IRTFit.PredictScore). tinyBenchmarks' anchor-item selection and
-// its gp-IRT blend are not implemented: the subset is whatever a subject
+// its gp-IRT blend are outside this package: the subset is whatever a subject
 // answered.
 package irt
 

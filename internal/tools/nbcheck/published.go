@@ -17,8 +17,10 @@ import (
 var (
 	publishedMeta = regexp.MustCompile(`<meta name="evalbook-notebook" content="([^"]+)\.ipynb sha256:([0-9a-f]{64})">`)
 	publishedCSS  = regexp.MustCompile(`<link rel="stylesheet" href="([^"/]+\.css)">`)
-	// machinePath finds a path of the machine a page was made on.
-	machinePath = regexp.MustCompile(`file:///|/home/[a-z_][a-z0-9_-]*/|/Users/[A-Za-z]|/work/wt-|/root/`)
+	// machinePath finds a path of the machine a page was made on: a
+	// home folder or a file URL (the checkout's own folder is looked for
+	// too, whatever its name: checkPublished).
+	machinePath = regexp.MustCompile(`file:///|/home/[a-z_][a-z0-9_-]*/|/Users/[A-Za-z]|/root/`)
 )
 
 // notebookSum is what scripts/nbhtml.py records for a notebook.
@@ -33,6 +35,14 @@ func notebookSum(data []byte) string {
 // one problem per line.
 func checkPublished(dir string, notebooks []string) ([]string, error) {
 	var problems []string
+	// The checkout the pages sit in (dir is its docs/notebooks): a page
+	// that names it shows where it was made, wherever that is.
+	var checkout []byte
+	if abs, err := filepath.Abs(dir); err == nil {
+		if root := filepath.Dir(filepath.Dir(abs)); len(root) > 1 {
+			checkout = []byte(root + "/")
+		}
+	}
 	fix := func(nb string) string {
 		return fmt.Sprintf("run scripts/nbhtml.py %s and commit %s", nb, dir)
 	}
@@ -67,7 +77,11 @@ func checkPublished(dir string, notebooks []string) ([]string, error) {
 				problems = append(problems, fmt.Sprintf("%s: its style sheet %s is missing (%s)", page, css[1], fix(nb)))
 			}
 		}
-		if loc := machinePath.FindIndex(html); loc != nil {
+		loc := machinePath.FindIndex(html)
+		if i := bytes.Index(html, checkout); loc == nil && len(checkout) > 0 && i >= 0 {
+			loc = []int{i, i + len(checkout)}
+		}
+		if loc != nil {
 			problems = append(problems, fmt.Sprintf("%s: shows a path of the machine it was made on: %s", page, clip(string(html[max(loc[0]-40, 0):min(loc[1]+40, len(html))]))))
 		}
 	}

@@ -16,7 +16,7 @@ const abcSum = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
 // orphaned or machine-specific page fails with a line that says what to do.
 func TestPublished(t *testing.T) {
 	root := t.TempDir()
-	nbDir, docs := filepath.Join(root, "notebooks"), filepath.Join(root, "docs")
+	nbDir, docs := filepath.Join(root, "notebooks"), filepath.Join(root, "docs", "notebooks")
 	for _, d := range []string{nbDir, docs} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -66,6 +66,8 @@ func TestPublished(t *testing.T) {
 		{"another notebook's page", pageFor("02-y", sum, ""), "made from 02-y.ipynb, not 01-x.ipynb"},
 		{"no meta", "<head></head>", `no <meta name="evalbook-notebook"> line`},
 		{"machine path", pageFor("01-x", sum, "<pre>open /home/asha/evalbook/x.csv</pre>"), "shows a path of the machine it was made on"},
+		// The checkout's own folder, wherever it is (here a temporary one).
+		{"checkout path", pageFor("01-x", sum, "<pre>open "+root+"/datasets/x.csv</pre>"), "shows a path of the machine it was made on"},
 	} {
 		write(page, tt.page)
 		code, out := check()
