@@ -438,6 +438,17 @@ func pointsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 	if c.XLabel != "" {
 		fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" text-anchor="middle" fill="#333">%s</text>`, n1(plotX+plotW/2), n1(height-6), n1(lay.small), esc(c.XLabel))
 	}
+	pointSeries(&body, c, lay, step, cx, y)
+	fmt.Fprintf(&body, `<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#888"/>`, n1(plotX), n1(plotX+plotW), n1(plotY+plotH), n1(plotY+plotH))
+	svgOpen(b, c, lay, lay.width, height, false)
+	b.WriteString(body.String())
+	b.WriteString(`</svg>`)
+}
+
+// pointSeries draws each series of a points or line chart: its points
+// joined by a line, each with its interval as a vertical error bar, side
+// by side within a category when there are several series.
+func pointSeries(body *strings.Builder, c results.ChartSpec, lay svgLayout, step float64, cx func(int) float64, y func(float64) float64) {
 	ns := max(len(c.Series), 1)
 	off := func(k int) float64 { // series side by side within a category
 		if ns == 1 {
@@ -460,16 +471,16 @@ func pointsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			width, opacity = "2", "1"
 		}
 		if len(line) > 1 {
-			fmt.Fprintf(&body, `<polyline points="%s" fill="none" stroke="%s" stroke-width="%s" stroke-opacity="%s"/>`, strings.Join(line, " "), color, width, opacity)
+			fmt.Fprintf(body, `<polyline points="%s" fill="none" stroke="%s" stroke-width="%s" stroke-opacity="%s"/>`, strings.Join(line, " "), color, width, opacity)
 		}
 		for i, p := range s.Points {
 			if i >= len(c.Categories) || p.Missing {
 				continue
 			}
 			px := cx(i) + off(k)
-			fmt.Fprintf(&body, `<g><title>%s</title>`, esc(pointTip(c.Categories[i], seriesName(c, s), c.Unit, p)))
+			fmt.Fprintf(body, `<g><title>%s</title>`, esc(pointTip(c.Categories[i], seriesName(c, s), c.Unit, p)))
 			if p.HasCI {
-				fmt.Fprintf(&body, `<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s" stroke-width="1.4"/><line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s"/><line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s"/>`,
+				fmt.Fprintf(body, `<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s" stroke-width="1.4"/><line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s"/><line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s"/>`,
 					n1(px), n1(px), n1(y(p.Low)), n1(y(p.High)), color,
 					n1(px-4), n1(px+4), n1(y(p.Low)), n1(y(p.Low)), color,
 					n1(px-4), n1(px+4), n1(y(p.High)), n1(y(p.High)), color)
@@ -478,17 +489,38 @@ func pointsSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 			if c.Kind == results.ChartLine {
 				r = 2.6
 			}
-			fmt.Fprintf(&body, `<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="#fff" stroke-width="1"/>`, n1(px), n1(y(p.Value)), n1(r), color)
+			fmt.Fprintf(body, `<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="#fff" stroke-width="1"/>`, n1(px), n1(y(p.Value)), n1(r), color)
 			if ns == 1 && len(c.Categories) <= 12 && c.Kind == results.ChartPoints {
-				fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" fill="#333">%s</text>`, n1(px+6), n1(y(p.Value)-5), n1(lay.small*0.9), esc(pointText(c.Unit, p)))
+				fmt.Fprintf(body, `<text x="%s" y="%s" font-size="%s" fill="#333">%s</text>`, n1(px+6), n1(y(p.Value)-5), n1(lay.small*0.9), esc(pointText(c.Unit, p)))
 			}
 			body.WriteString(`</g>`)
 		}
 	}
-	fmt.Fprintf(&body, `<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#888"/>`, n1(plotX), n1(plotX+plotW), n1(plotY+plotH), n1(plotY+plotH))
-	svgOpen(b, c, lay, lay.width, height, false)
-	b.WriteString(body.String())
-	b.WriteString(`</svg>`)
+}
+
+// heatCell draws cell (i, j) of a heatmap at (x, y): its colour, its
+// value and, when s is not empty, s on a second line.
+func heatCell(body *strings.Builder, c results.ChartSpec, lay svgLayout, i, j int, row, col string, x, y, cellW, cellH, lo, hi float64, s string) {
+	v := math.NaN()
+	if i < len(c.Cells) && j < len(c.Cells[i]) {
+		v = c.Cells[i][j]
+	}
+	fill, light := heatColor(c, v, lo, hi)
+	text := heatText(c, i, j, v)
+	color := "#1d1d1f"
+	if light {
+		color = "#fff"
+	}
+	tip := row + " · " + col + ": " + text
+	ty := y + cellH/2 + lay.small/3
+	second := ""
+	if s != "" {
+		tip += " (" + s + ")"
+		ty = y + lay.small + 4
+		second = fmt.Sprintf(`<text x="%s" y="%s" font-size="%s" text-anchor="middle" fill="%s">%s</text>`, n1(x+cellW/2), n1(y+cellH-6), n1(lay.small*0.85), color, esc(s))
+	}
+	fmt.Fprintf(body, `<g><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="#fff"/><text x="%s" y="%s" font-size="%s" font-weight="600" text-anchor="middle" fill="%s">%s</text>%s</g>`,
+		esc(tip), n1(x), n1(y), n1(cellW), n1(cellH), fill, n1(x+cellW/2), n1(ty), n1(lay.small), color, esc(text), second)
 }
 
 // heatColor is the fill of a heatmap cell of value v and whether its
@@ -632,27 +664,7 @@ func heatmapSVG(b *strings.Builder, c results.ChartSpec, lay svgLayout) {
 		y := headH + cellH*float64(i)
 		fmt.Fprintf(&body, `<text x="%s" y="%s" font-size="%s" text-anchor="end"><title>%s</title>%s</text>`, n1(plotX-6), n1(y+cellH/2+lay.small/3), n1(lay.small), esc(row), esc(fitText(row, plotX-8, lay.small)))
 		for j, col := range c.Columns {
-			v := math.NaN()
-			if i < len(c.Cells) && j < len(c.Cells[i]) {
-				v = c.Cells[i][j]
-			}
-			fill, light := heatColor(c, v, lo, hi)
-			x := plotX + cellW*float64(j)
-			text := heatText(c, i, j, v)
-			color := "#1d1d1f"
-			if light {
-				color = "#fff"
-			}
-			tip := row + " · " + col + ": " + text
-			ty := y + cellH/2 + lay.small/3
-			second := ""
-			if s := sub(i, j); s != "" {
-				tip += " (" + s + ")"
-				ty = y + lay.small + 4
-				second = fmt.Sprintf(`<text x="%s" y="%s" font-size="%s" text-anchor="middle" fill="%s">%s</text>`, n1(x+cellW/2), n1(y+cellH-6), n1(lay.small*0.85), color, esc(s))
-			}
-			fmt.Fprintf(&body, `<g><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="#fff"/><text x="%s" y="%s" font-size="%s" font-weight="600" text-anchor="middle" fill="%s">%s</text>%s</g>`,
-				esc(tip), n1(x), n1(y), n1(cellW), n1(cellH), fill, n1(x+cellW/2), n1(ty), n1(lay.small), color, esc(text), second)
+			heatCell(&body, c, lay, i, j, row, col, plotX+cellW*float64(j), y, cellW, cellH, lo, hi, sub(i, j))
 		}
 	}
 	svgOpen(b, c, lay, width, height, true)

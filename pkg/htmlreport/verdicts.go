@@ -41,6 +41,13 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 	if !opt.Fragment {
 		return readReview(p, s, rows, sc, limit)
 	}
+	return readFragment(p, s, rows, sc, limit)
+}
+
+// readFragment reads the verdict rows a page fragment (a notebook cell)
+// lists as tables: the first limit rows and the first limit rows where
+// the binary metrics disagree.
+func readFragment(p *page, s *results.Score, rows results.Rows, sc *results.RowSchema, limit int) error {
 	ver := &rowsView{Header: sc.Header, Numeric: sc.Numeric, Total: s.Combined.N}
 	var dis *rowsView
 	if sc.Binary() >= 2 {
@@ -51,31 +58,7 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 			dis.Total = s.Agreement[0].OnlyFirst + s.Agreement[0].OnlySecond
 		}
 	}
-	passFail := map[int]bool{}
-	for i, c := range sc.MetricCol {
-		if !sc.Graded[i] {
-			passFail[c] = true
-		}
-	}
-	cells := func(rec []string, rowNo int) []cellView {
-		var out []cellView
-		if rowNo > 0 {
-			out = append(out, cellView{Text: strconv.Itoa(rowNo), Class: "num"})
-		}
-		for c, v := range rec {
-			cv := cellView{Text: v}
-			switch {
-			case passFail[c] && v == "1":
-				cv.Class = "pass"
-			case passFail[c] && v == "0":
-				cv.Class = "fail"
-			case sc.Numeric[c]:
-				cv.Class = "num"
-			}
-			out = append(out, cv)
-		}
-		return out
-	}
+	cells := fragmentCells(sc)
 	n, found := 0, 0
 	verDone := func() bool { return len(ver.Rows) >= limit }
 	disDone := func() bool { return dis == nil || len(dis.Rows) >= limit || (dis.Total >= 0 && found == dis.Total) }
@@ -134,6 +117,36 @@ func readVerdicts(p *page, s *results.Score, opt Options) error {
 		p.Disagreements = dis
 	}
 	return nil
+}
+
+// fragmentCells returns the cells of a fragment's verdict row: the row
+// number (when rowNo > 0), then each value, 0/1 verdicts coloured.
+func fragmentCells(sc *results.RowSchema) func(rec []string, rowNo int) []cellView {
+	passFail := map[int]bool{}
+	for i, c := range sc.MetricCol {
+		if !sc.Graded[i] {
+			passFail[c] = true
+		}
+	}
+	return func(rec []string, rowNo int) []cellView {
+		var out []cellView
+		if rowNo > 0 {
+			out = append(out, cellView{Text: strconv.Itoa(rowNo), Class: "num"})
+		}
+		for c, v := range rec {
+			cv := cellView{Text: v}
+			switch {
+			case passFail[c] && v == "1":
+				cv.Class = "pass"
+			case passFail[c] && v == "0":
+				cv.Class = "fail"
+			case sc.Numeric[c]:
+				cv.Class = "num"
+			}
+			out = append(out, cv)
+		}
+		return out
+	}
 }
 
 // markLong gives the text cells of columns holding long texts (over 30
