@@ -483,6 +483,14 @@ func inspectSampleInto(where string, data []byte, index int, log *inspectLog, op
 			bad(name, field("scores."+name+".value"), sc.Value)
 		}
 	}
+	inspectDetails(&s, &es, opt)
+	return run.add(&opt, &s)
+}
+
+// inspectDetails copies what an EvalSample holds besides its scores
+// into s: its texts (unless opt.NoText), token usage and metadata (the
+// language among it), metadata keys in sorted order.
+func inspectDetails(s *Sample, es *inspectSample, opt Options) {
 	if !opt.NoText {
 		s.Prompt, s.HasPrompt = inspectInput(es.Input)
 		if len(es.Target) > 0 {
@@ -514,7 +522,6 @@ func inspectSampleInto(where string, data []byte, index int, log *inspectLog, op
 			s.Language = v
 		}
 	}
-	return run.add(&opt, &s)
 }
 
 func appendOnce(l [][2]string, p [2]string) [][2]string {

@@ -511,6 +511,18 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 	if filter == "" && sr.comma {
 		filter = "none"
 	}
+	if err := sr.metricValues(lineNo, filter, haveNames); err != nil {
+		return err
+	}
+	return sr.emit(s)
+}
+
+// metricValues sets the sample's metrics from the record's other fields
+// (sr.raw), named with the record's filter: only those "metrics" lists
+// when it has one, each of which must have a value; a value that is not a
+// number is noted once per metric (a list is a corpus metric's).
+func (sr *lmevalSampleReader) metricValues(lineNo int, filter string, haveNames bool) error {
+	s := &sr.s
 	for _, kv := range sr.raw {
 		name := string(kv[0])
 		if haveNames && !slices.Contains(sr.names, name) {
@@ -553,7 +565,7 @@ func (sr *lmevalSampleReader) object(line []byte, lineNo int) error {
 			}
 		}
 	}
-	return sr.emit(s)
+	return nil
 }
 
 // lmevalPrompt is the first argument of the first request: the context
