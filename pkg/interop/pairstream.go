@@ -86,6 +86,36 @@ func defaultMetric(a, b *runProfile) (string, error) {
 	return "", errWhole
 }
 
+// readOutcomes reads path a sample at a time without its texts and hands
+// add each sample's 0/1 outcome on metric. A sample without the metric is
+// skipped; a value that is not 0 or 1, or any read error, gives errWhole
+// (the caller reads the runs whole for Read's own error), a cancelled
+// context its error.
+func readOutcomes(ctx context.Context, path string, ropt Options, metric string, add func(s *Sample, o byte) error) error {
+	read := ropt
+	read.NoText, read.Hashes = true, true
+	read.Each = func(s *Sample) error {
+		v, ok := s.Value(metric)
+		if !ok {
+			return nil
+		}
+		switch {
+		case v == 1:
+			return add(s, 1)
+		case v == 0 && !math.Signbit(v):
+			return add(s, 0)
+		}
+		return errWhole
+	}
+	if _, err := Read(ctx, path, read); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errWhole
+	}
+	return nil
+}
+
 // compareStream is Compare in bounded memory, or errWhole (or the
 // context's error).
 func compareStream(ctx context.Context, oldPath, newPath string, opt compare.Options, ropt Options) (*results.Comparison, error) {
@@ -131,48 +161,16 @@ func compareStream(ctx context.Context, oldPath, newPath string, opt compare.Opt
 		}
 		return k
 	}
-	outcome := func(v float64) (byte, bool) {
-		switch v {
-		case 0:
-			return 0, !math.Signbit(v)
-		case 1:
-			return 1, true
-		}
-		return 0, false
-	}
-
 	p := compare.NewPairing(true)
-	read := ropt
-	read.NoText, read.Hashes = true, true
-	read.Each = func(s *Sample) error {
-		v, ok := s.Value(metric)
-		if !ok {
-			return nil
-		}
-		o, ok := outcome(v)
-		if !ok {
-			return errWhole
-		}
+	if err := readOutcomes(ctx, newPath, ropt, metric, func(s *Sample, o byte) error {
 		return p.AddNew(p.KeyString(key(s)), o, []byte(s.Task))
-	}
-	if _, err := Read(ctx, newPath, read); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, errWhole
+	}); err != nil {
+		return nil, err
 	}
 	if p.Seal() != nil {
 		return nil, errWhole
 	}
-	read.Each = func(s *Sample) error {
-		v, ok := s.Value(metric)
-		if !ok {
-			return nil
-		}
-		o, ok := outcome(v)
-		if !ok {
-			return errWhole
-		}
+	if err := readOutcomes(ctx, oldPath, ropt, metric, func(s *Sample, o byte) error {
 		return p.AddOld(p.KeyString(key(s)), o, []byte(s.Task), func() string {
 			k := s.Task + "/" + s.SampleID
 			if models {
@@ -180,12 +178,8 @@ func compareStream(ctx context.Context, oldPath, newPath string, opt compare.Opt
 			}
 			return k
 		})
-	}
-	if _, err := Read(ctx, oldPath, read); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, errWhole
+	}); err != nil {
+		return nil, err
 	}
 	opt.Metric, opt.OldName, opt.NewName = metric, results.DisplayName(oldPath), results.DisplayName(newPath)
 	if opt.OldName == opt.NewName {
