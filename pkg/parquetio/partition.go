@@ -171,7 +171,7 @@ func NewDirWriter(dir string, s *results.RowSchema, opt DirOptions) (*DirWriter,
 	if _, err := d.wopt.codec(); err != nil {
 		return nil, err
 	}
-	if _, _, err := ArrowSchema(s, opt.By); err != nil {
+	if _, _, err := columns(s, opt.By); err != nil {
 		return nil, err
 	}
 	d.target = d.dir

@@ -1,20 +1,20 @@
 package parquetio
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
+	"maps"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
@@ -66,23 +66,25 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 //   - blank_response, empty_golden: boolean;
 //   - a verdict file's extra columns (a judge's reasons): string.
 //
-// Columns are Snappy-compressed, strings dictionary-encoded while that
-// pays. The file's key-value metadata records evalbook's metric ids
-// ("evalbook.metrics", "evalbook.graded"). Rows are buffered and written
-// a row group at a time; Close writes the last one and the footer (it
-// does not close the io.Writer).
+// Pages are Snappy-compressed (WriteOptions.Compression); strings that
+// repeat and the numbers are dictionary-encoded. The file's key-value
+// metadata records evalbook's metric ids ("evalbook.metrics",
+// "evalbook.graded"). Rows are buffered and written a row group at a
+// time; Close writes the last one and the footer (it does not close the
+// io.Writer).
 //
 // Each row's values are appended to column buffers of the Writer's own,
-// which are reused from one row group to the next and handed to arrow-go
-// as arrays without a copy: a string column is one byte buffer and its
-// offsets, and a column that repeats (model, language) is kept as a
-// dictionary and the rows' indices into it, so that arrow-go writes the
-// indices without hashing every value again.
+// reused from one row group to the next, in the layout of Parquet's
+// pages: a free-text column is its values in the plain encoding (each a
+// 4-byte length and its bytes), a column that repeats (model, language)
+// its distinct values so and the rows' indices into them. The file is
+// then written from those buffers by this package (pqfile.go), not
+// through arrow-go's generic column writers.
 type Writer struct {
 	schema  *results.RowSchema
-	fields  []int               // indices in Row.Fields that are written
-	fw      *pqarrow.FileWriter // started by the first row group
-	asc     *arrow.Schema
+	fields  []int    // indices in Row.Fields that are written
+	cols    []column // the file's columns
+	pf      *pqFile  // started by the first row group
 	out     io.Writer
 	cur     *group      // the row group being filled
 	free    chan *group // groups written, to fill again
@@ -101,73 +103,124 @@ type Writer struct {
 type group struct {
 	n     int
 	strs  []strCol
-	vals  [][]float64 // per metric, a value for every row (0 where null)
-	valid [][]byte    // per metric, the validity bitmap
-	nulls []int       // per metric, the number of nulls
-	words [2][]int64
+	vals  [][]uint64 // per metric, a value for every row (0 where null), as math.Float64bits
+	valid [][]byte   // per metric, the validity bitmap
+	nulls []int      // per metric, the number of nulls
+	words [2][]uint64
 	flags [2][]byte // bitmaps
 	bytes int       // text bytes held
 }
 
-// strCol is a string column of a row group: the values as one buffer and
-// Arrow's offsets into it or, for a dictionary column, the distinct
-// values so and the rows' indices into them.
+// strCol is a string column of a row group in Parquet's plain encoding:
+// data holds each value as its 4-byte little-endian length and its bytes,
+// offs where each starts (and len(data) last). A dictionary column holds
+// its distinct values so, the rows' indices into them in idx, and a hash
+// table of the values (slots: see lookup).
 type strCol struct {
-	data []byte
-	offs []int32
-	dict bool
-	memo map[string]int32
-	idx  []int32
+	data   []byte
+	offs   []int32
+	dict   bool
+	idx    []int32
+	slots  []uint64
+	hashed bool // the dictionary has outgrown the scan: slots index it
+	seed   maphash.Seed
 }
 
 func (c *strCol) reset(dict bool) {
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
-	c.dict = dict
-	if dict {
-		if c.memo == nil {
-			c.memo = map[string]int32{}
-		}
-		clear(c.memo)
-	}
+	c.dict, c.hashed = dict, false
+}
+
+// len is the number of values held (distinct values for a dictionary).
+func (c *strCol) len() int { return len(c.offs) - 1 }
+
+// value returns value i's bytes.
+func (c *strCol) value(i int) []byte { return c.data[c.offs[i]+4 : c.offs[i+1]] }
+
+func (c *strCol) push(s string) {
+	c.data = binary.LittleEndian.AppendUint32(c.data, uint32(len(s)))
+	c.data = append(c.data, s...)
+	c.offs = append(c.offs, int32(len(c.data)))
 }
 
 func (c *strCol) add(s string) {
 	if !c.dict {
-		c.data = append(c.data, s...)
-		c.offs = append(c.offs, int32(len(c.data)))
+		c.push(s)
 		return
 	}
 	// A few distinct values (a model, a language) are found faster by
 	// comparing with each than by hashing.
-	if k := len(c.offs) - 1; k <= smallDict {
+	if !c.hashed {
+		k := c.len()
 		for i := range k {
-			if int(c.offs[i+1]-c.offs[i]) == len(s) && string(c.data[c.offs[i]:c.offs[i+1]]) == s {
+			if string(c.value(i)) == s {
 				c.idx = append(c.idx, int32(i))
 				return
 			}
 		}
 		if k < smallDict {
-			c.data = append(c.data, s...)
-			c.offs = append(c.offs, int32(len(c.data)))
+			c.push(s)
 			c.idx = append(c.idx, int32(k))
 			return
 		}
-		for i := range k { // the dictionary outgrows the scan: index it
-			c.memo[string(c.data[c.offs[i]:c.offs[i+1]])] = int32(i)
+		c.rehash(max(len(c.slots), 1024))
+	}
+	c.idx = append(c.idx, c.lookup(s))
+}
+
+// lookup returns the index of s in the dictionary, adding it if new. A
+// slot holds a value's index plus one in its low 32 bits and the high 32
+// bits of its hash above them, so that a probe past another value
+// rarely reads that value's bytes.
+func (c *strCol) lookup(s string) int32 {
+	mask := len(c.slots) - 1
+	h := maphash.String(c.seed, s)
+	tag := h >> 32
+	for p := int(h) & mask; ; p = (p + 1) & mask {
+		k := c.slots[p]
+		if k == 0 {
+			i := int32(c.len())
+			c.push(s)
+			c.slots[p] = tag<<32 | uint64(i+1)
+			if 2*int(i+1) > len(c.slots) {
+				c.rehash(2 * len(c.slots))
+			}
+			return i
+		}
+		if k>>32 == tag {
+			if i := int(uint32(k)) - 1; string(c.value(i)) == s {
+				return int32(i)
+			}
 		}
 	}
-	i, ok := c.memo[s]
-	if !ok {
-		i = int32(len(c.offs) - 1)
-		c.memo[strings.Clone(s)] = i
-		c.data = append(c.data, s...)
-		c.offs = append(c.offs, int32(len(c.data)))
+}
+
+// rehash makes the hash table n slots (a power of two) and puts every
+// value in it.
+func (c *strCol) rehash(n int) {
+	if c.slots == nil {
+		c.seed = maphash.MakeSeed()
 	}
-	c.idx = append(c.idx, i)
+	if cap(c.slots) >= n {
+		c.slots = c.slots[:n]
+		clear(c.slots)
+	} else {
+		c.slots = make([]uint64, n)
+	}
+	mask := n - 1
+	for i := range c.len() {
+		h := maphash.Bytes(c.seed, c.value(i))
+		p := int(h) & mask
+		for c.slots[p] != 0 {
+			p = (p + 1) & mask
+		}
+		c.slots[p] = h>>32<<32 | uint64(i+1)
+	}
+	c.hashed = true
 }
 
 // smallDict is the most distinct values a dictionary column keeps
-// without a map.
+// without a hash table.
 const smallDict = 16
 
 // toDict turns a plain column (the first row group's) into a dictionary
@@ -177,43 +230,26 @@ func (c *strCol) toDict() {
 	c.data, c.offs = make([]byte, 0, 1024), nil
 	c.reset(true)
 	for i := 0; i+1 < len(offs); i++ {
-		c.add(string(data[offs[i]:offs[i+1]]))
+		c.add(string(data[offs[i]+4 : offs[i+1]]))
 	}
 }
 
-// array returns the column as an Arrow array over its buffers (no copy).
-func (c *strCol) array() arrow.Array {
-	vals := array.NewData(arrow.BinaryTypes.String, len(c.offs)-1,
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offs)), memory.NewBufferBytes(c.data)}, nil, 0, 0)
-	defer vals.Release()
-	if !c.dict {
-		return array.MakeFromData(vals)
-	}
-	idx := array.NewData(arrow.PrimitiveTypes.Int32, len(c.idx),
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.idx))}, nil, 0, 0)
-	defer idx.Release()
-	d := array.NewData(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String},
-		len(c.idx), idx.Buffers(), nil, 0, 0)
-	d.SetDictionary(vals)
-	defer d.Release()
-	return array.MakeFromData(d)
-}
-
-// ArrowSchema returns the Arrow schema of the Parquet file a Writer writes
-// for rows of s, without the omitted input columns.
-func ArrowSchema(s *results.RowSchema, omit []string) (*arrow.Schema, []int, error) {
+// columns returns the columns of the Parquet file a Writer writes for
+// rows of s, without the omitted input columns, and the indices of the
+// kept input columns.
+func columns(s *results.RowSchema, omit []string) ([]column, []int, error) {
 	if s == nil {
 		return nil, nil, errors.New("parquetio: the row schema is nil")
 	}
-	var fs []arrow.Field
+	var cs []column
 	var keep []int
 	seen := map[string]bool{}
-	add := func(name string, t arrow.DataType, nullable bool) error {
-		if seen[name] {
-			return fmt.Errorf("parquetio: the verdict table would have two columns named %q (rename the input column)", name)
+	add := func(c column) error {
+		if seen[c.name] {
+			return fmt.Errorf("parquetio: the verdict table would have two columns named %q (rename the input column)", c.name)
 		}
-		seen[name] = true
-		fs = append(fs, arrow.Field{Name: name, Type: t, Nullable: nullable})
+		seen[c.name] = true
+		cs = append(cs, c)
 		return nil
 	}
 	omitted := map[string]bool{}
@@ -226,49 +262,43 @@ func ArrowSchema(s *results.RowSchema, omit []string) (*arrow.Schema, []int, err
 			continue
 		}
 		keep = append(keep, i)
-		if err := add(c, arrow.BinaryTypes.String, false); err != nil {
+		if err := add(column{name: c, typ: ptByteArray, text: true}); err != nil {
 			return nil, nil, err
 		}
 	}
-	for o := range omitted {
+	for _, o := range slices.Sorted(maps.Keys(omitted)) {
 		return nil, nil, fmt.Errorf("parquetio: no input column %q to leave out (the columns are %s)", o, strings.Join(s.Columns, ", "))
 	}
 	for _, m := range s.Metrics {
-		if err := add(m, arrow.PrimitiveTypes.Float64, true); err != nil {
+		if err := add(column{name: m, typ: ptDouble, optional: true}); err != nil {
 			return nil, nil, err
 		}
 	}
 	if s.Words {
 		for _, n := range []string{"matching_words", "total_golden_words"} {
-			if err := add(n, arrow.PrimitiveTypes.Int64, false); err != nil {
+			if err := add(column{name: n, typ: ptInt64}); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
 	if s.Flags {
 		for _, n := range []string{"blank_response", "empty_golden"} {
-			if err := add(n, arrow.FixedWidthTypes.Boolean, false); err != nil {
+			if err := add(column{name: n, typ: ptBoolean}); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
 	for _, e := range s.Extra {
-		if err := add(e, arrow.BinaryTypes.String, false); err != nil {
+		if err := add(column{name: e, typ: ptByteArray, text: true}); err != nil {
 			return nil, nil, err
 		}
 	}
-	graded := make([]string, len(s.Graded))
-	for i, g := range s.Graded {
-		graded[i] = fmt.Sprint(g)
-	}
-	md := arrow.NewMetadata([]string{"evalbook.metrics", "evalbook.graded"},
-		[]string{strings.Join(s.Metrics, ","), strings.Join(graded, ",")})
-	return arrow.NewSchema(fs, &md), keep, nil
+	return cs, keep, nil
 }
 
 // NewWriter starts a Parquet file on w for rows of schema s.
 func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, error) {
-	asc, keep, err := ArrowSchema(s, opt.Omit)
+	cols, keep, err := columns(s, opt.Omit)
 	if err != nil {
 		return nil, err
 	}
@@ -279,16 +309,38 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{codec: codec, schema: s, fields: keep, max: opt.RowGroupRows, asc: asc, out: w, nstr: len(keep) + len(s.Extra)}
+	wr := &Writer{codec: codec, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
 	wr.cur = wr.newGroup()
 	return wr, nil
 }
 
 func (w *Writer) newGroup() *group {
 	m := len(w.schema.Metrics)
-	g := &group{strs: make([]strCol, w.nstr), vals: make([][]float64, m), valid: make([][]byte, m), nulls: make([]int, m)}
+	g := &group{strs: make([]strCol, w.nstr), vals: make([][]uint64, m), valid: make([][]byte, m), nulls: make([]int, m)}
 	g.reset(w.dict)
 	return g
+}
+
+// newGroupLike returns a new group whose buffers have the capacity of
+// g's, so that the second group does not grow its buffers value by value
+// as the first did.
+func (w *Writer) newGroupLike(g *group) *group {
+	h := w.newGroup()
+	for j := range h.strs {
+		c, d := &h.strs[j], &g.strs[j]
+		c.data = make([]byte, 0, cap(d.data))
+		c.offs = make([]int32, 1, max(1, cap(d.offs)))
+		c.idx = make([]int32, 0, cap(d.idx))
+	}
+	for j := range h.vals {
+		h.vals[j] = make([]uint64, 0, cap(g.vals[j]))
+		h.valid[j] = make([]byte, 0, cap(g.valid[j]))
+	}
+	for k := range 2 {
+		h.words[k] = make([]uint64, 0, cap(g.words[k]))
+		h.flags[k] = make([]byte, 0, cap(g.flags[k]))
+	}
+	return h
 }
 
 func (g *group) reset(dict []bool) {
@@ -317,7 +369,8 @@ func setBit(b *[]byte, i int, v bool) {
 // maxGroupBytes bounds the text of a row group of more than one row: a
 // row that would take it past this starts the next group, so that rows
 // of long text make smaller groups, not more memory (a Writer holds two
-// groups). Arrow's 32-bit offsets address at most 2 GiB a column.
+// groups). A page's size is a 32-bit number, so a value holds less
+// than 2 GiB.
 var maxGroupBytes = 64 << 20 // a variable for the tests
 
 // Write adds one row. The row is copied: it may be reused after Write
@@ -344,7 +397,7 @@ func (w *Writer) Write(r *results.Row) error {
 		}
 		g = w.cur
 	}
-	if size >= math.MaxInt32 {
+	if size >= math.MaxInt32-4*w.nstr {
 		return fmt.Errorf("parquetio: row %d holds %d MiB of text; a Parquet row group's column holds at most 2 GiB", r.Line, size>>20)
 	}
 	g.bytes += size
@@ -352,17 +405,19 @@ func (w *Writer) Write(r *results.Row) error {
 		g.strs[j].add(r.Fields[i])
 	}
 	for j, v := range r.Values {
+		var b uint64
 		nan := math.IsNaN(v)
 		if nan {
-			v = 0
 			g.nulls[j]++
+		} else {
+			b = math.Float64bits(v)
 		}
-		g.vals[j] = append(g.vals[j], v)
+		g.vals[j] = append(g.vals[j], b)
 		setBit(&g.valid[j], g.n, !nan)
 	}
 	if w.schema.Words {
-		g.words[0] = append(g.words[0], int64(r.Matching))
-		g.words[1] = append(g.words[1], int64(r.TotalGolden))
+		g.words[0] = append(g.words[0], uint64(int64(r.Matching)))
+		g.words[1] = append(g.words[1], uint64(int64(r.TotalGolden)))
 	}
 	if w.schema.Flags {
 		setBit(&g.flags[0], g.n, r.Blank)
@@ -405,13 +460,13 @@ func (w *Writer) Flush() error {
 		w.bg = make(chan *group, 1)
 		w.free = make(chan *group, 2)
 		w.bgDone = make(chan error, 1)
-		w.free <- w.newGroup()
-		nf, words, flags := len(w.fields), w.schema.Words, w.schema.Flags
-		go func(fw *pqarrow.FileWriter, in <-chan *group, free chan<- *group, done chan<- error) {
+		w.free <- w.newGroupLike(g)
+		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags}
+		go func(in <-chan *group, free chan<- *group, done chan<- error) {
 			var err error
 			for g := range in {
 				if err == nil {
-					if werr := writeGroup(fw, g, nf, words, flags); werr != nil {
+					if werr := enc.group(g); werr != nil {
 						err = fmt.Errorf("parquetio: writing a row group: %w", werr)
 						w.bgErr.Store(&err)
 					}
@@ -419,7 +474,7 @@ func (w *Writer) Flush() error {
 				free <- g
 			}
 			done <- err
-		}(w.fw, w.bg, w.free, w.bgDone)
+		}(w.bg, w.free, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
 		return *e
@@ -427,64 +482,6 @@ func (w *Writer) Flush() error {
 	w.bg <- g
 	w.cur = <-w.free
 	w.cur.reset(w.dict)
-	return nil
-}
-
-// writeGroup writes g as one row group of fw, column by column in the
-// schema's order (the nf kept input columns, the metrics, the word counts
-// and flags when the schema has them, the extra columns), as arrays over
-// g's buffers.
-func writeGroup(fw *pqarrow.FileWriter, g *group, nf int, words, flags bool) error {
-	if err := fw.NewRowGroupChecked(); err != nil {
-		return err
-	}
-	put := func(a arrow.Array) error {
-		defer a.Release()
-		return fw.WriteColumnData(a)
-	}
-	for j := range nf {
-		if err := put(g.strs[j].array()); err != nil {
-			return err
-		}
-	}
-	for j, v := range g.vals {
-		var valid *memory.Buffer
-		if g.nulls[j] > 0 {
-			valid = memory.NewBufferBytes(g.valid[j])
-		}
-		d := array.NewData(arrow.PrimitiveTypes.Float64, g.n,
-			[]*memory.Buffer{valid, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, g.nulls[j], 0)
-		err := put(array.MakeFromData(d))
-		d.Release()
-		if err != nil {
-			return err
-		}
-	}
-	if words {
-		for _, v := range g.words {
-			d := array.NewData(arrow.PrimitiveTypes.Int64, g.n, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, 0, 0)
-			err := put(array.MakeFromData(d))
-			d.Release()
-			if err != nil {
-				return err
-			}
-		}
-	}
-	if flags {
-		for _, b := range g.flags {
-			d := array.NewData(arrow.FixedWidthTypes.Boolean, g.n, []*memory.Buffer{nil, memory.NewBufferBytes(b)}, nil, 0, 0)
-			err := put(array.MakeFromData(d))
-			d.Release()
-			if err != nil {
-				return err
-			}
-		}
-	}
-	for j := nf; j < len(g.strs); j++ {
-		if err := put(g.strs[j].array()); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -515,13 +512,13 @@ func (w *Writer) Close() error {
 		err = werr
 	}
 	w.closed = true
-	if err == nil && w.fw == nil { // no rows: an empty file with the schema
+	if err == nil && w.pf == nil { // no rows: an empty file with the schema
 		err = w.start(w.cur)
 	}
-	if w.fw == nil {
+	if w.pf == nil {
 		return err
 	}
-	if cerr := w.fw.Close(); err == nil && cerr != nil {
+	if cerr := w.pf.close(); err == nil && cerr != nil {
 		err = fmt.Errorf("parquetio: closing the file: %w", cerr)
 	}
 	return err
@@ -566,57 +563,48 @@ func rowsOf(w *Writer) int64 {
 	return w.Rows()
 }
 
-// start creates the file writer, choosing each string column's encoding
-// from the first row group g: a column whose values repeat (model,
-// language, Domain: fewer distinct values than half the rows) is
-// dictionary-encoded and keeps min/max statistics; free text (questions,
-// responses) is written plain, without statistics, as building a
-// dictionary that is then dropped costs a third of the writing time and
-// min/max of free text prunes nothing. The dictionary columns of g are
-// turned into dictionaries here; later groups are filled as such.
+// start begins the file, choosing each string column's encoding from
+// the first row group g: a column whose values repeat (model, language,
+// Domain: fewer distinct values than half the rows) is dictionary-encoded
+// and keeps min/max statistics; free text (questions, responses) is
+// written plain, without statistics (min/max of free text prunes
+// nothing). The dictionary columns of g are turned into dictionaries
+// here; later groups are filled as such.
 func (w *Writer) start(g *group) error {
-	if w.fw != nil {
+	if w.pf != nil {
 		return nil
 	}
-	opts := []parquet.WriterProperty{
-		parquet.WithCompression(w.codec),
-		parquet.WithMaxRowGroupLength(int64(w.max)),
-		parquet.WithCreatedBy("evalbook (arrow-go parquet)"),
-		parquet.WithStats(true),
-	}
-	fields := w.asc.Fields()
 	w.dict = make([]bool, w.nstr)
 	for j := range g.strs {
-		f := fields[j]
-		if j >= len(w.fields) {
-			f = fields[len(fields)-(w.nstr-j)]
-		}
-		if g.n == 0 {
-			continue
-		}
-		if w.dict[j] = g.strs[j].repeats(); w.dict[j] {
-			g.strs[j].toDict()
-		} else {
-			opts = append(opts, parquet.WithDictionaryFor(f.Name, false), parquet.WithStatsFor(f.Name, false))
+		if g.n > 0 {
+			if w.dict[j] = g.strs[j].repeats(); w.dict[j] {
+				g.strs[j].toDict()
+			}
 		}
 	}
-	// pqarrow closes a sink that is an io.Closer; the caller owns w.
-	fw, err := pqarrow.NewFileWriter(w.asc, struct{ io.Writer }{w.out}, parquet.NewWriterProperties(opts...),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	graded := make([]string, len(w.schema.Graded))
+	for i, b := range w.schema.Graded {
+		graded[i] = strconv.FormatBool(b)
+	}
+	kv := [][2]string{
+		{"evalbook.metrics", strings.Join(w.schema.Metrics, ",")},
+		{"evalbook.graded", strings.Join(graded, ",")},
+	}
+	pf, err := newPQFile(w.out, w.cols, w.codec, kv)
 	if err != nil {
 		return fmt.Errorf("parquetio: %w", err)
 	}
-	w.fw = fw
+	w.pf = pf
 	return nil
 }
 
 // repeats reports whether the plain column c has fewer distinct values
 // than half its length (counting stops as soon as that is decided).
 func (c *strCol) repeats() bool {
-	n := len(c.offs) - 1
+	n := c.len()
 	seen := make(map[string]struct{}, 64)
-	for i := 0; i < n; i++ {
-		seen[string(c.data[c.offs[i]:c.offs[i+1]])] = struct{}{}
+	for i := range n {
+		seen[string(c.value(i))] = struct{}{}
 		if len(seen) >= (n+1)/2 {
 			return false
 		}
