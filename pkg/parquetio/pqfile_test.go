@@ -1,0 +1,335 @@
+package parquetio
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// pagesRows are the rows of TestPagesAndStatistics: n rows whose columns
+// take every path of the hand-written encoder in one row group.
+//   - id: unique, plain;
+//   - text: 60 to 99 bytes of Devanagari, plain, several 1 MiB pages;
+//   - label: 300 distinct values, a dictionary past the comparison scan
+//     (bit width 9), with an empty value;
+//   - one: a single value for every row (a dictionary of one, width 1);
+//   - bin: a binary metric, null every 7th row (dictionary of 0 and 1);
+//   - graded: a graded metric, a distinct value per row (the plain
+//     fallback), null every 5th row;
+//   - matching_words / total_golden_words, blank_response / empty_golden.
+func pagesRows(n int) (*results.RowSchema, []*results.Row) {
+	s := results.NewRowSchema([]string{"id", "text", "label", "one"}, []string{"bin", "graded"}, []bool{false, true}, true, nil)
+	var rows []*results.Row
+	for i := range n {
+		label := fmt.Sprintf("लेबल-%03d", i*37%300)
+		if i%300 == 11 {
+			label = ""
+		}
+		r := &results.Row{Schema: s, Line: i + 2,
+			Fields: []string{strconv.Itoa(i), strings.Repeat("क", 20+i%14) + strconv.Itoa(i), label, "same"},
+			Values: []float64{float64(i % 2), float64(i)/3 - 100}}
+		if i%7 == 3 {
+			r.Values[0] = math.NaN()
+		}
+		if i%5 == 1 {
+			r.Values[1] = math.NaN()
+		}
+		r.Matching, r.TotalGolden = i%4, 2+i%9
+		r.Blank, r.EmptyGolden = i%9 == 4, i%2 == 0
+		rows = append(rows, r)
+	}
+	return s, rows
+}
+
+// One row group of 70,000 rows written by the hand-written encoder reads
+// back cell for cell (arrow-go's reader), DuckDB agrees on counts, sums
+// and nulls, the pages are where the encoder means them to be (text in
+// pages of at most 1 MiB, numbers in pages of 65,536 rows, so the second
+// page's definition levels start mid-bitmap), and each column chunk's
+// statistics are the smallest and largest value and the null count,
+// worked out here from the rows.
+func TestPagesAndStatistics(t *testing.T) {
+	const n = 70000
+	_, rows := pagesRows(n)
+	path := filepath.Join(t.TempDir(), "pages.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteRows(f, seqOf(rows), WriteOptions{RowGroupRows: n}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, got := readBack(t, data)
+	wantH := "id text label one bin graded matching_words total_golden_words blank_response empty_golden"
+	if strings.Join(h, " ") != wantH {
+		t.Fatalf("header %q", h)
+	}
+	if len(got) != n {
+		t.Fatalf("%d rows read back, want %d", len(got), n)
+	}
+	cell := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	for i, r := range rows {
+		want := append(append([]string{}, r.Fields...), cell(r.Values[0]), cell(r.Values[1]),
+			strconv.Itoa(r.Matching), strconv.Itoa(r.TotalGolden), strconv.FormatBool(r.Blank), strconv.FormatBool(r.EmptyGolden))
+		if strings.Join(got[i], "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("row %d: %q, want %q", i, got[i], want)
+		}
+	}
+
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.NumRowGroups() != 1 {
+		t.Fatalf("%d row groups, want 1", pf.NumRowGroups())
+	}
+	rg := pf.RowGroup(0)
+	// Pages per column, counted by arrow-go's page reader.
+	pages := map[string]int{}
+	textBytes := 0
+	for _, r := range rows {
+		textBytes += 4 + len(r.Fields[1])
+	}
+	for j, name := range h {
+		pr, err := rg.GetColumnPageReader(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pr.Next() {
+			if pr.Page().Type() != file.PageTypeDictionaryPage {
+				pages[name]++
+			}
+		}
+		if err := pr.Err(); err != nil {
+			t.Fatalf("column %s: %v", name, err)
+		}
+	}
+	// text: about textBytes / 1 MiB pages, each at most 1 MiB.
+	if lo := (textBytes + pageMaxBytes - 1) / pageMaxBytes; pages["text"] < lo || pages["text"] > lo+1 {
+		t.Errorf("text in %d pages; %d bytes make %d or %d", pages["text"], textBytes, lo, lo+1)
+	}
+	for _, c := range []string{"bin", "graded", "matching_words"} {
+		if pages[c] != 2 { // 70,000 rows: 65,536 + 4,464
+			t.Errorf("column %s in %d data pages, want 2", c, pages[c])
+		}
+	}
+	// Statistics, worked out from the rows.
+	type want struct {
+		min, max any
+		nulls    int64
+		stats    bool
+	}
+	wants := map[string]want{
+		"id":     {stats: false}, // free text: no statistics
+		"text":   {stats: false},
+		"label":  {min: "", max: "लेबल-299", stats: true},
+		"one":    {min: "same", max: "same", stats: true},
+		"bin":    {min: 0.0, max: 1.0, nulls: int64(countRows(n, func(i int) bool { return i%7 == 3 })), stats: true},
+		"graded": {min: float64(0)/3 - 100, max: float64(n-1)/3 - 100, nulls: int64(countRows(n, func(i int) bool { return i%5 == 1 })), stats: true},
+		// matching_words is i%4 (0..3); total_golden_words 2+i%9 (2..10).
+		"matching_words":     {min: int64(0), max: int64(3), stats: true},
+		"total_golden_words": {min: int64(2), max: int64(10), stats: true},
+		"blank_response":     {min: false, max: true, stats: true},
+		"empty_golden":       {min: false, max: true, stats: true},
+	}
+	// graded's smallest value: row 0 (-100) is not null (0%5 != 1).
+	for j, name := range h {
+		cc, err := pf.MetaData().RowGroup(0).ColumnChunk(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := wants[name]
+		st, err := cc.Statistics()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !w.stats {
+			if st != nil && st.HasMinMax() {
+				t.Errorf("column %s has min/max statistics; free text should not", name)
+			}
+			continue
+		}
+		if st == nil || !st.HasMinMax() {
+			t.Errorf("column %s has no min/max statistics", name)
+			continue
+		}
+		var lo, hi any
+		switch s := st.(type) {
+		case *metadata.ByteArrayStatistics:
+			lo, hi = string(s.Min()), string(s.Max())
+		case *metadata.Float64Statistics:
+			lo, hi = s.Min(), s.Max()
+		case *metadata.Int64Statistics:
+			lo, hi = s.Min(), s.Max()
+		case *metadata.BooleanStatistics:
+			lo, hi = s.Min(), s.Max()
+		default:
+			t.Fatalf("column %s: statistics of type %T", name, st)
+		}
+		if lo != w.min || hi != w.max || st.NullCount() != w.nulls {
+			t.Errorf("column %s: min %v max %v nulls %d, want %v %v %d", name, lo, hi, st.NullCount(), w.min, w.max, w.nulls)
+		}
+	}
+	// parquet.thrift: a zero minimum is written as -0.0.
+	cc, _ := pf.MetaData().RowGroup(0).ColumnChunk(4)
+	if st, _ := cc.Statistics(); st != nil && !math.Signbit(st.(*metadata.Float64Statistics).Min()) {
+		t.Error("bin's minimum 0 is not written as -0.0")
+	}
+
+	// DuckDB, a second reader: counts, sums and nulls of every column.
+	src := "read_parquet(" + sqlString(path) + ")"
+	res := duckdb(t, "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(length(text)) AS text_chars, "+
+		"count(DISTINCT label) AS labels, count(*) FILTER (WHERE label = '') AS empty_labels, count(DISTINCT one) AS ones, "+
+		"sum(bin) AS bin_sum, count(bin) AS bin_n, sum(graded) AS graded_sum, count(graded) AS graded_n, "+
+		"sum(matching_words) AS mw, sum(total_golden_words) AS tw, count(*) FILTER (WHERE blank_response) AS blanks, "+
+		"count(*) FILTER (WHERE empty_golden) AS empties FROM "+src)
+	d := res[0][0]
+	var textChars, binSum, binN, gradedN, mw, tw, blanks, empties int
+	var gradedSum float64
+	labels := map[string]bool{}
+	for _, r := range rows {
+		textChars += len([]rune(r.Fields[1]))
+		labels[r.Fields[2]] = true
+		if !math.IsNaN(r.Values[0]) {
+			binSum += int(r.Values[0])
+			binN++
+		}
+		if !math.IsNaN(r.Values[1]) {
+			gradedSum += r.Values[1]
+			gradedN++
+		}
+		mw += r.Matching
+		tw += r.TotalGolden
+		if r.Blank {
+			blanks++
+		}
+		if r.EmptyGolden {
+			empties++
+		}
+	}
+	for k, v := range map[string]float64{"n": n, "ids": n, "text_chars": float64(textChars), "labels": float64(len(labels)),
+		"empty_labels": float64(countRows(n, func(i int) bool { return i%300 == 11 })), "ones": 1,
+		"bin_sum": float64(binSum), "bin_n": float64(binN), "graded_n": float64(gradedN),
+		"mw": float64(mw), "tw": float64(tw), "blanks": float64(blanks), "empties": float64(empties)} {
+		if d[k] != v {
+			t.Errorf("DuckDB's %s = %v, want %v", k, d[k], v)
+		}
+	}
+	if g, ok := d["graded_sum"].(float64); !ok || math.Abs(g-gradedSum) > 1e-6*math.Abs(gradedSum) {
+		t.Errorf("DuckDB's graded_sum = %v, want %v", d["graded_sum"], gradedSum)
+	}
+}
+
+func countRows(n int, f func(int) bool) int {
+	k := 0
+	for i := range n {
+		if f(i) {
+			k++
+		}
+	}
+	return k
+}
+
+// A table of more columns than Thrift's compact protocol packs in a list
+// header (15 or more elements take the long form), rows that are all
+// empty strings, and a file of one row: each reads back.
+func TestWideAndTinyFiles(t *testing.T) {
+	var cols []string
+	for i := range 20 {
+		cols = append(cols, fmt.Sprintf("c%02d", i))
+	}
+	s := results.NewRowSchema(cols, []string{"m"}, []bool{false}, false, nil)
+	for _, n := range []int{1, 3, 40} {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, s, WriteOptions{RowGroupRows: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want [][]string
+		for i := range n {
+			f := make([]string, len(cols))
+			for j := range f {
+				if i%2 == 1 {
+					f[j] = fmt.Sprintf("r%dc%d", i, j%(3+i%5))
+				}
+			}
+			if err := w.Write(&results.Row{Schema: s, Fields: f, Values: []float64{float64(i % 2)}}); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, append(f, strconv.Itoa(i%2), "false", "false"))
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		h, got := readBack(t, buf.Bytes())
+		if len(h) != 23 || len(got) != n { // 20 columns, the metric, the two flags
+			t.Fatalf("%d rows: header of %d, %d rows read back", n, len(h), len(got))
+		}
+		for i := range want {
+			if strings.Join(got[i], "|") != strings.Join(want[i], "|") {
+				t.Fatalf("%d rows: row %d %q, want %q", n, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// The pieces of the encoding, by hand: bit-packing (parquet's
+// Encodings.md example: 0..7 at width 3 packs to 10001000 11000110
+// 11111010), definition levels with and without nulls, and the compact
+// protocol's field headers, long-form lists and zigzag integers.
+func TestEncodingPieces(t *testing.T) {
+	got := appendBitPacked(nil, []int32{0, 1, 2, 3, 4, 5, 6, 7}, 3)
+	want := []byte{1<<1 | 1, 0b10001000, 0b11000110, 0b11111010}
+	if !bytes.Equal(got, want) {
+		t.Errorf("bit-packed 0..7 at width 3: %08b, want %08b", got, want)
+	}
+	// 10 values: two groups of 8, the second padded with zeros.
+	if got := appendBitPacked(nil, []int32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 1); !bytes.Equal(got, []byte{2<<1 | 1, 0xff, 0x03}) {
+		t.Errorf("ten 1s at width 1: %x", got)
+	}
+	for n, w := range map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 256: 8, 257: 9, 65536: 16, 65537: 17} {
+		if bitWidth(n) != w {
+			t.Errorf("bitWidth(%d) = %d, want %d", n, bitWidth(n), w)
+		}
+	}
+	// No nulls: one RLE run of 1s; the length counts the run's bytes.
+	if got := appendLevels(nil, nil, 0, 300); !bytes.Equal(got, []byte{3, 0, 0, 0, 0xd8, 0x04, 1}) {
+		t.Errorf("levels of 300 non-null rows: %x", got)
+	}
+	// Rows 8..19 of a bitmap: bytes 1 and 2, the bits past row 19 cleared.
+	valid := []byte{0x00, 0b10110101, 0b11111111}
+	if got := appendLevels(nil, valid, 8, 20); !bytes.Equal(got, []byte{3, 0, 0, 0, 2<<1 | 1, 0b10110101, 0b00001111}) {
+		t.Errorf("levels of rows 8..19: %08b", got)
+	}
+	var c compact
+	c.begin(0)
+	c.i32(1, -1)  // delta 1, type i32: 0x15, zigzag(-1) = 1
+	c.i64(3, 300) // delta 2, type i64: 0x26, zigzag(300) = 600 = 0xd8 0x04
+	c.i16(20, 2)  // delta 17: long form, 0x04 then zigzag(20) = 40
+	c.list(21, tI32, 15)
+	c.end()
+	if want := []byte{0x15, 0x01, 0x26, 0xd8, 0x04, 0x04, 40, 0x04, 0x19, 0xf5, 15, 0}; !bytes.Equal(c.buf, want) {
+		t.Errorf("compact: % x, want % x", c.buf, want)
+	}
+}
