@@ -2,6 +2,7 @@ package parquetio
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -331,5 +332,37 @@ func TestEncodingPieces(t *testing.T) {
 	c.end()
 	if want := []byte{0x15, 0x01, 0x26, 0xd8, 0x04, 0x04, 40, 0x04, 0x19, 0xf5, 15, 0}; !bytes.Equal(c.buf, want) {
 		t.Errorf("compact: % x, want % x", c.buf, want)
+	}
+}
+
+// failAfter is an io.Writer that takes n bytes, then fails.
+type failAfter struct{ n int }
+
+var errDiskFull = errors.New("no space left on device")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) <= f.n {
+		f.n -= len(p)
+		return len(p), nil
+	}
+	k := f.n
+	f.n = 0
+	return k, errDiskFull
+}
+
+// A destination that fails (a full disk) at the magic number, inside a
+// row group's pages, or at the footer makes Write or Close return its
+// error, never a panic or a file said to be complete.
+func TestWriterDestinationFails(t *testing.T) {
+	_, rows := pagesRows(3000)
+	var whole bytes.Buffer
+	if _, err := WriteRows(&whole, seqOf(rows), WriteOptions{RowGroupRows: 500}); err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{0, 2, 100, whole.Len() / 2, whole.Len() - 10} {
+		_, err := WriteRows(&failAfter{n: at}, seqOf(rows), WriteOptions{RowGroupRows: 500})
+		if !errors.Is(err, errDiskFull) {
+			t.Errorf("failing after %d of %d bytes: %v, want the destination's error", at, whole.Len(), err)
+		}
 	}
 }
