@@ -257,8 +257,43 @@ func (f *pqFile) close() error {
 		return f.err
 	}
 	var c compact
-	c.begin(0)
+	c.begin(0) // FileMetaData
 	c.i32(1, fileVersion)
+	f.schema(&c)
+	var rows int64
+	for _, g := range f.groups {
+		rows += g.rows
+	}
+	c.i64(3, rows)
+	c.list(4, tStruct, len(f.groups))
+	for gi, g := range f.groups {
+		f.rowGroup(&c, gi, g)
+	}
+	c.list(5, tStruct, len(f.kv))
+	for _, kv := range f.kv {
+		c.begin(0)
+		c.bin(1, []byte(kv[0]))
+		c.bin(2, []byte(kv[1]))
+		c.end()
+	}
+	c.bin(6, []byte("evalbook parquetio"))
+	c.list(7, tStruct, len(f.cols)) // ColumnOrder: TYPE_ORDER for each, so readers trust min and max
+	for range f.cols {
+		c.begin(0)
+		c.begin(1)
+		c.end()
+		c.end()
+	}
+	c.end()
+	f.write(c.buf)
+	f.write(binary.LittleEndian.AppendUint32(nil, uint32(len(c.buf))))
+	f.write([]byte("PAR1"))
+	return f.err
+}
+
+// schema writes FileMetaData's schema (field 2): the root, then a leaf
+// for each column.
+func (f *pqFile) schema(c *compact) {
 	c.list(2, tStruct, len(f.cols)+1)
 	c.begin(0) // the root
 	c.bin(4, []byte("schema"))
@@ -282,82 +317,59 @@ func (f *pqFile) close() error {
 		}
 		c.end()
 	}
-	var rows int64
-	for _, g := range f.groups {
-		rows += g.rows
+}
+
+// rowGroup writes row group gi's RowGroup struct: its column chunks'
+// metadata and its totals.
+func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup) {
+	var total, comp int64
+	for _, ch := range g.chunks {
+		total += ch.uncompressed
+		comp += ch.compressed
 	}
-	c.i64(3, rows)
-	c.list(4, tStruct, len(f.groups))
-	for gi, g := range f.groups {
-		var total, comp int64
-		for _, ch := range g.chunks {
-			total += ch.uncompressed
-			comp += ch.compressed
+	c.begin(0)
+	c.list(1, tStruct, len(g.chunks))
+	for j, ch := range g.chunks {
+		start := ch.dataOff
+		if ch.dictOff >= 0 {
+			start = ch.dictOff
 		}
-		c.begin(0)
-		c.list(1, tStruct, len(g.chunks))
-		for j, ch := range g.chunks {
-			start := ch.dataOff
-			if ch.dictOff >= 0 {
-				start = ch.dictOff
-			}
-			c.begin(0)
-			c.i64(2, start)
-			c.begin(3) // ColumnMetaData
-			c.i32(1, f.cols[j].typ)
-			c.list(2, tI32, len(ch.encodings))
-			for _, e := range ch.encodings {
-				c.buf = binary.AppendUvarint(c.buf, zigzag(int64(e)))
-			}
-			c.list(3, tBinary, 1)
-			c.rawBin([]byte(f.cols[j].name))
-			c.i32(4, f.codeID)
-			c.i64(5, ch.numValues)
-			c.i64(6, ch.uncompressed)
-			c.i64(7, ch.compressed)
-			c.i64(9, ch.dataOff)
-			if ch.dictOff >= 0 {
-				c.i64(11, ch.dictOff)
-			}
-			if st := ch.st; st != nil {
-				c.begin(12) // Statistics
-				c.i64(3, st.nulls)
-				if st.max != nil {
-					c.bin(5, st.max)
-					c.bin(6, st.min)
-				}
-				c.end()
+		c.begin(0) // ColumnChunk
+		c.i64(2, start)
+		c.begin(3) // ColumnMetaData
+		c.i32(1, f.cols[j].typ)
+		c.list(2, tI32, len(ch.encodings))
+		for _, e := range ch.encodings {
+			c.buf = binary.AppendUvarint(c.buf, zigzag(int64(e)))
+		}
+		c.list(3, tBinary, 1)
+		c.rawBin([]byte(f.cols[j].name))
+		c.i32(4, f.codeID)
+		c.i64(5, ch.numValues)
+		c.i64(6, ch.uncompressed)
+		c.i64(7, ch.compressed)
+		c.i64(9, ch.dataOff)
+		if ch.dictOff >= 0 {
+			c.i64(11, ch.dictOff)
+		}
+		if st := ch.st; st != nil {
+			c.begin(12) // Statistics
+			c.i64(3, st.nulls)
+			if st.max != nil {
+				c.bin(5, st.max)
+				c.bin(6, st.min)
 			}
 			c.end()
-			c.end()
 		}
-		c.i64(2, total)
-		c.i64(3, g.rows)
-		c.i64(5, g.start)
-		c.i64(6, comp)
-		c.i16(7, int16(min(gi, math.MaxInt16)))
-		c.end()
-	}
-	c.list(5, tStruct, len(f.kv))
-	for _, kv := range f.kv {
-		c.begin(0)
-		c.bin(1, []byte(kv[0]))
-		c.bin(2, []byte(kv[1]))
-		c.end()
-	}
-	c.bin(6, []byte("evalbook parquetio"))
-	c.list(7, tStruct, len(f.cols)) // ColumnOrder: TYPE_ORDER for each, so readers trust min and max
-	for range f.cols {
-		c.begin(0)
-		c.begin(1)
 		c.end()
 		c.end()
 	}
+	c.i64(2, total)
+	c.i64(3, g.rows)
+	c.i64(5, g.start)
+	c.i64(6, comp)
+	c.i16(7, int16(min(gi, math.MaxInt16)))
 	c.end()
-	f.write(c.buf)
-	f.write(binary.LittleEndian.AppendUint32(nil, uint32(len(c.buf))))
-	f.write([]byte("PAR1"))
-	return f.err
 }
 
 // bitWidth is the bits an index below n takes (at least 1).

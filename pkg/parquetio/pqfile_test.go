@@ -102,6 +102,14 @@ func TestPagesAndStatistics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkPages(t, pf, h, rows)
+	checkStatistics(t, pf, h, n)
+	checkDuckDBSums(t, path, rows)
+}
+
+// checkPages counts each column's data pages with arrow-go's page reader.
+func checkPages(t *testing.T, pf *file.Reader, h []string, rows []*results.Row) {
+	t.Helper()
 	if pf.NumRowGroups() != 1 {
 		t.Fatalf("%d row groups, want 1", pf.NumRowGroups())
 	}
@@ -135,7 +143,12 @@ func TestPagesAndStatistics(t *testing.T) {
 			t.Errorf("column %s in %d data pages, want 2", c, pages[c])
 		}
 	}
-	// Statistics, worked out from the rows.
+}
+
+// checkStatistics checks each column chunk's statistics against values
+// worked out from pagesRows(n).
+func checkStatistics(t *testing.T, pf *file.Reader, h []string, n int) {
+	t.Helper()
 	type want struct {
 		min, max any
 		nulls    int64
@@ -197,8 +210,13 @@ func TestPagesAndStatistics(t *testing.T) {
 	if st, _ := cc.Statistics(); st != nil && !math.Signbit(st.(*metadata.Float64Statistics).Min()) {
 		t.Error("bin's minimum 0 is not written as -0.0")
 	}
+}
 
-	// DuckDB, a second reader: counts, sums and nulls of every column.
+// checkDuckDBSums reads the file with DuckDB, a second reader: counts,
+// sums and nulls of every column.
+func checkDuckDBSums(t *testing.T, path string, rows []*results.Row) {
+	t.Helper()
+	n := len(rows)
 	src := "read_parquet(" + sqlString(path) + ")"
 	res := duckdb(t, "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(length(text)) AS text_chars, "+
 		"count(DISTINCT label) AS labels, count(*) FILTER (WHERE label = '') AS empty_labels, count(DISTINCT one) AS ones, "+
@@ -229,7 +247,7 @@ func TestPagesAndStatistics(t *testing.T) {
 			empties++
 		}
 	}
-	for k, v := range map[string]float64{"n": n, "ids": n, "text_chars": float64(textChars), "labels": float64(len(labels)),
+	for k, v := range map[string]float64{"n": float64(n), "ids": float64(n), "text_chars": float64(textChars), "labels": float64(len(labels)),
 		"empty_labels": float64(countRows(n, func(i int) bool { return i%300 == 11 })), "ones": 1,
 		"bin_sum": float64(binSum), "bin_n": float64(binN), "graded_n": float64(gradedN),
 		"mw": float64(mw), "tw": float64(tw), "blanks": float64(blanks), "empties": float64(empties)} {
