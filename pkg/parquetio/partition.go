@@ -167,7 +167,7 @@ func NewDirWriter(dir string, s *results.RowSchema, opt DirOptions) (*DirWriter,
 	}
 	// Each file's own row limit is never the trigger: the folder-wide
 	// count below is.
-	d.wopt = WriteOptions{RowGroupRows: d.opt.RowGroupRows + 1, Omit: opt.By, Compression: opt.Compression}
+	d.wopt = WriteOptions{RowGroupRows: d.opt.RowGroupRows + 1, Omit: opt.By, Compression: opt.Compression, part: true}
 	if _, err := d.wopt.codec(); err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ const numRows = 64 << 10
 func (e *encoder) group(g *group) error {
 	rg := rowGroup{rows: int64(g.n), start: e.f.off}
 	for j := range e.nf {
-		rg.chunks = append(rg.chunks, e.strChunk(&g.strs[j]))
+		rg.chunks = append(rg.chunks, e.strChunk(g, j))
 	}
 	for j, v := range g.vals {
 		var valid []byte
@@ -49,7 +49,7 @@ func (e *encoder) group(g *group) error {
 		}
 	}
 	for j := e.nf; j < len(g.strs); j++ {
-		rg.chunks = append(rg.chunks, e.strChunk(&g.strs[j]))
+		rg.chunks = append(rg.chunks, e.strChunk(g, j))
 	}
 	e.f.groups = append(e.f.groups, rg)
 	return e.f.err
@@ -59,8 +59,20 @@ func (e *encoder) group(g *group) error {
 // pageMaxBytes each, straight from the column's buffer; a dictionary
 // column as its dictionary page and pages of indices, with the smallest
 // and largest value as statistics.
-func (e *encoder) strChunk(c *strCol) chunk {
+func (e *encoder) strChunk(g *group, j int) chunk {
+	c := &g.strs[j]
 	ch := chunk{dataOff: -1, dictOff: -1}
+	if c.stream {
+		if c.len() > 0 { // the last page, still raw
+			e.streamPage(g, j, c.data, c.len())
+		}
+		ch.encodings = []int32{encPlain, encRLE}
+		for _, p := range g.pages[j] {
+			e.f.putPage(&ch, pageData, p.raw, g.arena[j][p.off:p.off+p.size], p.n, encPlain)
+			ch.numValues += int64(p.n)
+		}
+		return ch
+	}
 	if !c.dict {
 		n := c.len()
 		ch.numValues = int64(n)
@@ -91,6 +103,14 @@ func (e *encoder) strChunk(c *strCol) chunk {
 	ch.st = &stats{min: bytes.Clone(lo), max: bytes.Clone(hi)}
 	e.dictPages(&ch, c.idx, c.len())
 	return ch
+}
+
+// streamPage compresses a full page of streamed column j of g (n values
+// in raw) into the group's arena, to be written with the group.
+func (e *encoder) streamPage(g *group, j int, raw []byte, n int) {
+	body := e.f.compress(raw)
+	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(g.arena[j]), size: len(body)})
+	g.arena[j] = append(g.arena[j], body...)
 }
 
 // dictPages writes the data pages of a string dictionary column: its

@@ -207,23 +207,34 @@ func (f *pqFile) write(b []byte) {
 // its sizes to ch. For a data page, values is the page's number of
 // values (nulls included); for a dictionary page, its entries.
 func (f *pqFile) page(ch *chunk, typ int32, raw []byte, values int, enc int32) {
-	body := raw
-	if f.codec != nil {
-		if need := int(f.codec.CompressBound(int64(len(raw)))); cap(f.cbuf) < need {
-			f.cbuf = make([]byte, need)
-		}
-		f.cbuf = f.codec.Encode(f.cbuf[:cap(f.cbuf)], raw)
-		body = f.cbuf
+	f.putPage(ch, typ, len(raw), f.compress(raw), values, enc)
+}
+
+// compress returns raw compressed with the file's codec (raw itself when
+// uncompressed), in a buffer reused by the next call.
+func (f *pqFile) compress(raw []byte) []byte {
+	if f.codec == nil {
+		return raw
 	}
-	if len(raw) > math.MaxInt32 || len(body) > math.MaxInt32 {
-		f.err = fmt.Errorf("parquetio: a page of %d bytes is too large", len(raw))
+	if need := int(f.codec.CompressBound(int64(len(raw)))); cap(f.cbuf) < need {
+		f.cbuf = make([]byte, need)
+	}
+	f.cbuf = f.codec.Encode(f.cbuf[:cap(f.cbuf)], raw)
+	return f.cbuf
+}
+
+// putPage writes a page whose body is already compressed (from raw bytes
+// before compression) and adds its sizes to ch.
+func (f *pqFile) putPage(ch *chunk, typ int32, raw int, body []byte, values int, enc int32) {
+	if raw > math.MaxInt32 || len(body) > math.MaxInt32 {
+		f.err = fmt.Errorf("parquetio: a page of %d bytes is too large", raw)
 		return
 	}
 	h := &f.hdr
 	h.buf, h.last, h.stack = h.buf[:0], 0, h.stack[:0]
 	h.begin(0)
 	h.i32(1, typ)
-	h.i32(2, int32(len(raw)))
+	h.i32(2, int32(raw))
 	h.i32(3, int32(len(body)))
 	if typ == pageDict {
 		h.begin(7) // DictionaryPageHeader
@@ -244,7 +255,7 @@ func (f *pqFile) page(ch *chunk, typ int32, raw []byte, values int, enc int32) {
 	} else if ch.dataOff < 0 {
 		ch.dataOff = f.off
 	}
-	ch.uncompressed += int64(len(h.buf) + len(raw))
+	ch.uncompressed += int64(len(h.buf) + raw)
 	ch.compressed += int64(len(h.buf) + len(body))
 	f.write(h.buf)
 	f.write(body)

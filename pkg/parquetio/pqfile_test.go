@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -381,6 +382,98 @@ func TestWriterDestinationFails(t *testing.T) {
 		_, err := WriteRows(&failAfter{n: at}, seqOf(rows), WriteOptions{RowGroupRows: 500})
 		if !errors.Is(err, errDiskFull) {
 			t.Errorf("failing after %d of %d bytes: %v, want the destination's error", at, whole.Len(), err)
+		}
+	}
+}
+
+// From the second row group on, free text is compressed a page at a time
+// while the rows come (strCol.stream): groups of 20,000 rows hold about 2
+// MiB of text each, so every later group writes its text as pages sent
+// ahead and a last page compressed with the group. The file reads back
+// cell for cell and DuckDB's sums are the rows'.
+func TestStreamedPages(t *testing.T) {
+	const n = 70000
+	_, rows := pagesRows(n)
+	path := filepath.Join(t.TempDir(), "streamed.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteRows(f, seqOf(rows), WriteOptions{RowGroupRows: 20000}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got := readBack(t, data)
+	if len(got) != n {
+		t.Fatalf("%d rows read back, want %d", len(got), n)
+	}
+	for i, r := range rows {
+		if got[i][0] != r.Fields[0] || got[i][1] != r.Fields[1] || got[i][2] != r.Fields[2] {
+			t.Fatalf("row %d: %q, want %q", i, got[i][:3], r.Fields[:3])
+		}
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.NumRowGroups() != 4 {
+		t.Fatalf("%d row groups, want 4", pf.NumRowGroups())
+	}
+	for g := range pf.NumRowGroups() {
+		pr, err := pf.RowGroup(g).GetColumnPageReader(1) // text
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages, values := 0, 0
+		for pr.Next() {
+			pages++
+			values += int(pr.Page().NumValues())
+		}
+		if err := pr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rowsIn := int(pf.MetaData().RowGroup(g).NumRows())
+		if values != rowsIn || (rowsIn == 20000 && pages < 2) {
+			t.Errorf("row group %d: text in %d pages holding %d values, for %d rows", g, pages, values, rowsIn)
+		}
+	}
+	checkDuckDBSums(t, path, rows)
+}
+
+// The first row group's buffers are grown once, after reserveAfter rows,
+// to the size the group will take; a DirWriter's partition (whose groups
+// end with the folder's, not at RowGroupRows) is not, or twelve
+// partitions would each hold a whole group's room (the benchmark of 12
+// partitions peaked at 228 MB of heap before this was seen).
+func TestReserveFirstGroup(t *testing.T) {
+	s := results.NewRowSchema([]string{"text"}, []string{"m"}, []bool{false}, false, nil)
+	for _, part := range []bool{false, true} {
+		w, err := NewWriter(io.Discard, s, WriteOptions{RowGroupRows: 64 << 10, part: part})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range reserveAfter + 10 {
+			if err := w.Write(&results.Row{Schema: s, Fields: []string{fmt.Sprintf("value %06d", i)}, Values: []float64{1}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// 1,024 rows of 16 bytes (4 of length, 12 of text) scaled to 65,536
+		// rows and 5% more: about 1.1 MB.
+		grown := cap(w.cur.strs[0].data)
+		if want := 16 * (64 << 10); !part && grown < want {
+			t.Errorf("first group grown to %d bytes, want at least %d", grown, want)
+		}
+		if part && grown >= 64<<10 {
+			t.Errorf("a partition's first group grown to %d bytes ahead", grown)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

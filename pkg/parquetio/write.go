@@ -1,6 +1,7 @@
 package parquetio
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -39,6 +40,11 @@ type WriteOptions struct {
 	// in CPU, for files 3 times as large (measured on verdict rows: see
 	// docs/speed.md, Reports and Parquet).
 	Compression string
+
+	// part: the Writer writes one partition of a DirWriter, whose row
+	// groups end when the folder's rows do, not at RowGroupRows: its
+	// first group is not grown to RowGroupRows ahead (see reserve).
+	part bool
 }
 
 // codec returns the arrow-go codec Compression names.
@@ -88,12 +94,14 @@ type Writer struct {
 	out     io.Writer
 	cur     *group      // the row group being filled
 	free    chan *group // groups written, to fill again
-	bg      chan *group // row groups to the encoding goroutine
+	bg      chan job    // pages and row groups to the encoding goroutine
+	bufs    chan []byte // page buffers compressed, to fill again
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
 	dict    []bool // per string column, decided at the first row group
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
+	part    bool // WriteOptions.part
 	n, max  int
 	written int64
 	closed  bool
@@ -109,6 +117,23 @@ type group struct {
 	words [2][]uint64
 	flags [2][]byte // bitmaps
 	bytes int       // text bytes held
+	// Per string column streamed (see strCol.stream): the pages already
+	// compressed on the encoding goroutine, their bytes one after another.
+	pages [][]cpage
+	arena [][]byte
+}
+
+// cpage is a compressed page of a streamed column: raw bytes before
+// compression, n values, its body at arena[off:off+size].
+type cpage struct{ raw, n, off, size int }
+
+// job is the encoding goroutine's work: one full page of column col of
+// group g to compress (raw), or (raw nil) the whole of g to write.
+type job struct {
+	g   *group
+	col int
+	raw []byte
+	n   int
 }
 
 // strCol is a string column of a row group in Parquet's plain encoding:
@@ -123,12 +148,20 @@ type strCol struct {
 	idx    []int32
 	slots  []uint64
 	hashed bool // the dictionary has outgrown the scan: slots index it
+	// stream: a free-text column after the first row group, which holds
+	// only its current page (data, offs); each full page goes to the
+	// encoding goroutine to be compressed while the rows still come, so
+	// a row group is held compressed, not as its raw text.
+	stream bool
 	seed   maphash.Seed
 }
 
-func (c *strCol) reset(dict bool) {
+func (c *strCol) reset(dict, stream bool) {
+	if stream && cap(c.data) > 2*pageMaxBytes {
+		c.data = nil // the first group's whole column: a page at a time from now on
+	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
-	c.dict, c.hashed = dict, false
+	c.dict, c.hashed, c.stream = dict, false, stream
 }
 
 // len is the number of values held (distinct values for a dictionary).
@@ -228,7 +261,7 @@ const smallDict = 16
 func (c *strCol) toDict() {
 	data, offs := c.data, c.offs
 	c.data, c.offs = make([]byte, 0, 1024), nil
-	c.reset(true)
+	c.reset(true, false)
 	for i := 0; i+1 < len(offs); i++ {
 		c.add(string(data[offs[i]+4 : offs[i+1]]))
 	}
@@ -309,16 +342,50 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{codec: codec, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
+	wr := &Writer{codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
 	wr.cur = wr.newGroup()
 	return wr, nil
 }
 
 func (w *Writer) newGroup() *group {
 	m := len(w.schema.Metrics)
-	g := &group{strs: make([]strCol, w.nstr), vals: make([][]uint64, m), valid: make([][]byte, m), nulls: make([]int, m)}
+	g := &group{strs: make([]strCol, w.nstr), vals: make([][]uint64, m), valid: make([][]byte, m), nulls: make([]int, m),
+		pages: make([][]cpage, w.nstr), arena: make([][]byte, w.nstr)}
 	g.reset(w.dict)
 	return g
+}
+
+// reserveAfter is the number of rows of the first group after which its
+// buffers are grown to the size the whole group will take, estimated
+// from those rows: one allocation each instead of a dozen doublings,
+// whose garbage set off a garbage collection each.
+const reserveAfter = 1024
+
+// reserve grows g's buffers for a group of max rows, estimated from the
+// rows it holds (text at most maxGroupBytes in all).
+func (g *group) reserve(max int) {
+	scale := float64(max) / float64(g.n) * 1.05
+	text := 0
+	for j := range g.strs {
+		text += len(g.strs[j].data)
+	}
+	if t := float64(text) * scale; t > float64(maxGroupBytes) {
+		scale *= float64(maxGroupBytes) / t
+	}
+	rows := int(float64(g.n) * scale)
+	for j := range g.strs {
+		c := &g.strs[j]
+		c.data = slices.Grow(c.data, int(float64(len(c.data))*scale)-len(c.data))
+		c.offs = slices.Grow(c.offs, rows+1-len(c.offs))
+	}
+	for j := range g.vals {
+		g.vals[j] = slices.Grow(g.vals[j], rows-len(g.vals[j]))
+		g.valid[j] = slices.Grow(g.valid[j], rows/8+1-len(g.valid[j]))
+	}
+	for k := range 2 {
+		g.words[k] = slices.Grow(g.words[k], rows-len(g.words[k]))
+		g.flags[k] = slices.Grow(g.flags[k], rows/8+1-len(g.flags[k]))
+	}
 }
 
 // newGroupLike returns a new group whose buffers have the capacity of
@@ -328,6 +395,9 @@ func (w *Writer) newGroupLike(g *group) *group {
 	h := w.newGroup()
 	for j := range h.strs {
 		c, d := &h.strs[j], &g.strs[j]
+		if c.stream {
+			continue // a page at a time
+		}
 		c.data = make([]byte, 0, cap(d.data))
 		c.offs = make([]int32, 1, max(1, cap(d.offs)))
 		c.idx = make([]int32, 0, cap(d.idx))
@@ -346,7 +416,10 @@ func (w *Writer) newGroupLike(g *group) *group {
 func (g *group) reset(dict []bool) {
 	g.n, g.bytes = 0, 0
 	for j := range g.strs {
-		g.strs[j].reset(j < len(dict) && dict[j])
+		// Before the first row group is written (dict nil), every
+		// column is held whole, to choose its encoding from.
+		g.strs[j].reset(j < len(dict) && dict[j], j < len(dict) && !dict[j])
+		g.pages[j], g.arena[j] = g.pages[j][:0], g.arena[j][:0]
 	}
 	for j := range g.vals {
 		g.vals[j], g.valid[j], g.nulls[j] = g.vals[j][:0], g.valid[j][:0], 0
@@ -402,7 +475,7 @@ func (w *Writer) Write(r *results.Row) error {
 	}
 	g.bytes += size
 	for j, i := range w.fields {
-		g.strs[j].add(r.Fields[i])
+		w.add(g, j, r.Fields[i])
 	}
 	for j, v := range r.Values {
 		var b uint64
@@ -430,11 +503,14 @@ func (w *Writer) Write(r *results.Row) error {
 			if j < len(r.Extra) {
 				v = r.Extra[j]
 			}
-			g.strs[base+j].add(v)
+			w.add(g, base+j, v)
 		}
 	}
 	g.n++
 	w.n++
+	if w.pf == nil && g.n == reserveAfter && w.max > 2*reserveAfter && !w.part {
+		g.reserve(w.max)
+	}
 	if w.n >= w.max {
 		return w.Flush()
 	}
@@ -455,34 +531,71 @@ func (w *Writer) Flush() error {
 	w.n = 0
 	// Row groups are encoded and compressed on a goroutine of their own
 	// while the next one is filled: with two cores, filling and
-	// encoding overlap. Two groups take turns.
+	// encoding overlap. Two groups take turns; the pages of free text
+	// go to the goroutine as they fill.
 	if w.bg == nil {
-		w.bg = make(chan *group, 1)
+		w.bg = make(chan job, 4)
+		w.bufs = make(chan []byte, 4)
 		w.free = make(chan *group, 2)
 		w.bgDone = make(chan error, 1)
 		w.free <- w.newGroupLike(g)
 		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags}
-		go func(in <-chan *group, free chan<- *group, done chan<- error) {
-			var err error
-			for g := range in {
-				if err == nil {
-					if werr := enc.group(g); werr != nil {
-						err = fmt.Errorf("parquetio: writing a row group: %w", werr)
-						w.bgErr.Store(&err)
-					}
-				}
-				free <- g
-			}
-			done <- err
-		}(w.bg, w.free, w.bgDone)
+		go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
 		return *e
 	}
-	w.bg <- g
+	w.bg <- job{g: g}
 	w.cur = <-w.free
 	w.cur.reset(w.dict)
 	return nil
+}
+
+// encode is the encoding goroutine: it compresses the pages and writes
+// the row groups that come in, handing groups back on free and page
+// buffers on bufs, and sends its first error (or nil) on done when in
+// is closed. After an error it only hands things back.
+func (w *Writer) encode(enc *encoder, in <-chan job, free chan<- *group, bufs chan<- []byte, done chan<- error) {
+	var err error
+	for j := range in {
+		if j.raw != nil {
+			if err == nil {
+				enc.streamPage(j.g, j.col, j.raw, j.n)
+			}
+			if cap(j.raw) <= 2*pageMaxBytes { // a buffer grown by one huge value is let go
+				select {
+				case bufs <- j.raw[:0]:
+				default:
+				}
+			}
+			continue
+		}
+		if err == nil {
+			if werr := enc.group(j.g); werr != nil {
+				err = fmt.Errorf("parquetio: writing a row group: %w", werr)
+				w.bgErr.Store(&err)
+			}
+		}
+		free <- j.g
+	}
+	done <- err
+}
+
+// add appends v to string column j of g; a streamed column whose page
+// would pass pageMaxBytes sends that page to be compressed first.
+func (w *Writer) add(g *group, j int, v string) {
+	c := &g.strs[j]
+	if c.stream && len(c.offs) > 1 && len(c.data)+4+len(v) > pageMaxBytes {
+		raw, n := c.data, c.len()
+		select {
+		case c.data = <-w.bufs:
+		default:
+			c.data = make([]byte, 0, pageMaxBytes)
+		}
+		c.offs = c.offs[:1]
+		w.bg <- job{g: g, col: j, raw: raw, n: n}
+	}
+	c.add(v)
 }
 
 // wait ends the encoding goroutine and returns its error.
@@ -599,14 +712,38 @@ func (w *Writer) start(g *group) error {
 }
 
 // repeats reports whether the plain column c has fewer distinct values
-// than half its length (counting stops as soon as that is decided).
+// than half its length (counting stops as soon as that is decided). The
+// values are counted in an open-addressing table of their hashes and
+// indices, as lookup does: no string is made, and the garbage collector
+// has no pointers to scan (a map of the first group's 32,768 strings
+// made the collector's work several times that of the rest of a run).
 func (c *strCol) repeats() bool {
 	n := c.len()
-	seen := make(map[string]struct{}, 64)
+	limit := (n + 1) / 2
+	size := 16
+	for size < 2*limit {
+		size *= 2
+	}
+	slots := make([]uint64, size)
+	seed := maphash.MakeSeed()
+	mask := size - 1
+	distinct := 0
 	for i := range n {
-		seen[string(c.value(i))] = struct{}{}
-		if len(seen) >= (n+1)/2 {
-			return false
+		v := c.value(i)
+		h := maphash.Bytes(seed, v)
+		tag := h >> 32
+		for p := int(h) & mask; ; p = (p + 1) & mask {
+			k := slots[p]
+			if k == 0 {
+				slots[p] = tag<<32 | uint64(i+1)
+				if distinct++; distinct >= limit {
+					return false
+				}
+				break
+			}
+			if k>>32 == tag && bytes.Equal(c.value(int(uint32(k))-1), v) {
+				break
+			}
 		}
 	}
 	return true
