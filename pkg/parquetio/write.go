@@ -35,7 +35,7 @@ type WriteOptions struct {
 	Omit []string
 	// Compression is the pages' codec: "snappy" (also ""), "zstd" or
 	// "none". Snappy is the default of pyarrow, Spark and DuckDB, and the
-	// cheapest codec to write here; zstd makes files about 30% smaller
+	// cheapest codec to write here; zstd makes files about a third smaller
 	// for about 40% more writing CPU; none skips the codec, the cheapest
 	// in CPU, for files 3 times as large (measured on verdict rows: see
 	// docs/speed.md, Reports and Parquet).
