@@ -69,6 +69,48 @@ func WriteEEE(agg, inst io.Writer, s *results.Score, rows []*results.Row, e EEEE
 	if e.ModelID == "" {
 		return fmt.Errorf("%w: the model id (model_info.id) is required: give --model", ErrEEEExport)
 	}
+	dataset := e.fill(s)
+	metrics := s.Settings.Metrics
+	if len(metrics) == 0 {
+		for _, m := range s.Metrics {
+			metrics = append(metrics, m.ID)
+		}
+	}
+	ib, n, err := eeeInstances(rows, e, dataset, metrics)
+	if err != nil {
+		return err
+	}
+	doc := eeeAggregateDoc(s, e, dataset, metrics)
+	if rows != nil {
+		instPath := e.InstancePath
+		if instPath == "" {
+			instPath = "samples.jsonl"
+		}
+		sum := sha256.Sum256(ib)
+		doc["detailed_evaluation_results"] = eeeObj{"format": "jsonl", "file_path": instPath, "hash_algorithm": "sha256",
+			"checksum": hex.EncodeToString(sum[:]), "total_rows": n}
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if _, err := agg.Write(append(out, '\n')); err != nil {
+		return err
+	}
+	if rows != nil && inst != nil {
+		_, err = inst.Write(ib)
+	}
+	return err
+}
+
+// eeeObj is a JSON object of the schema.
+type eeeObj = map[string]any
+
+// fill gives e's empty fields their defaults (model name from the id,
+// organization "unknown", the evaluation id from dataset, model and the
+// input's hash, the columns id, question, answer, response) and returns
+// the dataset's name (the input's base name without its extension).
+func (e *EEEExport) fill(s *results.Score) string {
 	if e.ModelName == "" {
 		e.ModelName = e.ModelID[strings.LastIndex(e.ModelID, "/")+1:]
 	}
@@ -82,13 +124,6 @@ func WriteEEE(agg, inst io.Writer, s *results.Score, rows []*results.Row, e EEEE
 	if e.EvaluationID == "" {
 		e.EvaluationID = dataset + "/" + strings.ReplaceAll(e.ModelID, "/", "_") + "/" + s.Dataset.Hash
 	}
-	ts := e.Retrieved
-	if ts.IsZero() && s.Created != nil {
-		ts = *s.Created
-	}
-	if ts.IsZero() {
-		ts = time.Unix(0, 0)
-	}
 	col := func(v, d string) string {
 		if v == "" {
 			return d
@@ -96,57 +131,84 @@ func WriteEEE(agg, inst io.Writer, s *results.Score, rows []*results.Row, e EEEE
 		return v
 	}
 	e.ID, e.Question, e.Golden, e.Response = col(e.ID, "id"), col(e.Question, "question"), col(e.Golden, "answer"), col(e.Response, "response")
+	return dataset
+}
 
+// eeeAggregateDoc returns the aggregate document: source, library and model,
+// and one evaluation result per metric of the combined figures and of
+// every group.
+func eeeAggregateDoc(s *results.Score, e EEEExport, dataset string, metrics []string) eeeObj {
+	ts := e.Retrieved
+	if ts.IsZero() && s.Created != nil {
+		ts = *s.Created
+	}
+	if ts.IsZero() {
+		ts = time.Unix(0, 0)
+	}
 	version := strings.TrimSpace(strings.TrimPrefix(s.Tool, "evalbook"))
 	if version == "" {
 		version = "unknown"
 	}
-	graded := map[string]bool{}
-	for _, m := range s.Metrics {
-		graded[m.ID] = m.Graded
-	}
-	type obj = map[string]any
-	sourceData := obj{"dataset_name": dataset, "source_type": "other",
-		"additional_details": obj{"path": s.Dataset.Path, "format": s.Dataset.Format, "sha256_prefix": s.Dataset.Hash, "rows": strconv.Itoa(s.Dataset.Rows)}}
-	var evalResults []obj
-	result := func(name string, g results.Group, metric string) obj {
-		ms := g.Metrics[metric]
-		scoreType := "binary"
-		if graded[metric] {
-			scoreType = "continuous"
-		}
-		unc := obj{"num_samples": g.N}
-		if s.Settings.CI != "" && s.Settings.CI != "none" && !math.IsNaN(ms.CILow) {
-			unc["confidence_interval"] = obj{"lower": ms.CILow, "upper": ms.CIHigh, "confidence_level": s.Settings.Confidence, "method": s.Settings.CI}
-		}
-		if ms.SE > 0 {
-			unc["standard_error"] = obj{"value": ms.SE, "method": "analytic"}
-		}
-		return obj{
-			"evaluation_result_id": name + "." + metric,
-			"evaluation_name":      name,
-			"source_data":          sourceData,
-			"metric_config": obj{"metric_id": metric, "metric_name": metric, "metric_kind": "accuracy", "metric_unit": "proportion",
-				"lower_is_better": false, "score_type": scoreType, "min_score": 0.0, "max_score": 1.0,
-				"evaluation_description": "evalbook " + metric + " over " + strconv.Itoa(g.N) + " rows"},
-			"score_details": obj{"score": ms.Accuracy, "uncertainty": unc},
-		}
-	}
-	metrics := s.Settings.Metrics
-	if len(metrics) == 0 {
-		for _, m := range s.Metrics {
-			metrics = append(metrics, m.ID)
-		}
-	}
+	sourceData := eeeObj{"dataset_name": dataset, "source_type": "other",
+		"additional_details": eeeObj{"path": s.Dataset.Path, "format": s.Dataset.Format, "sha256_prefix": s.Dataset.Hash, "rows": strconv.Itoa(s.Dataset.Rows)}}
+	var evalResults []eeeObj
 	for _, m := range metrics {
-		evalResults = append(evalResults, result(dataset, s.Combined, m))
+		evalResults = append(evalResults, eeeResult(s, sourceData, dataset, s.Combined, m))
 	}
 	for _, g := range s.Groups {
 		for _, m := range metrics {
-			evalResults = append(evalResults, result(dataset+" ["+g.By+"="+g.Group+"]", g, m))
+			evalResults = append(evalResults, eeeResult(s, sourceData, dataset+" ["+g.By+"="+g.Group+"]", g, m))
 		}
 	}
+	doc := eeeObj{
+		"schema_version":       EEESchema,
+		"evaluation_id":        e.EvaluationID,
+		"evaluation_timestamp": strconv.FormatInt(ts.Unix(), 10),
+		"retrieved_timestamp":  strconv.FormatInt(ts.Unix(), 10),
+		"source_metadata": eeeObj{"source_name": "evalbook", "source_type": "evaluation_run",
+			"source_organization_name": e.Organization, "evaluator_relationship": "first_party"},
+		"eval_library": eeeObj{"name": "evalbook", "version": version},
+		"model_info": eeeObj{"name": e.ModelName, "id": e.ModelID,
+			"additional_details": eeeObj{"deployment_type": "unknown", "model_availability": "unknown"}},
+		"evaluation_results": evalResults,
+	}
+	if e.Developer != "" {
+		doc["model_info"].(eeeObj)["developer"] = e.Developer
+	}
+	return doc
+}
 
+// eeeResult is one evaluation result: metric over group g (name is the
+// evaluation's name), with evalbook's interval and standard error.
+func eeeResult(s *results.Score, sourceData eeeObj, name string, g results.Group, metric string) eeeObj {
+	ms := g.Metrics[metric]
+	scoreType := "binary"
+	for _, m := range s.Metrics {
+		if m.ID == metric && m.Graded {
+			scoreType = "continuous"
+		}
+	}
+	unc := eeeObj{"num_samples": g.N}
+	if s.Settings.CI != "" && s.Settings.CI != "none" && !math.IsNaN(ms.CILow) {
+		unc["confidence_interval"] = eeeObj{"lower": ms.CILow, "upper": ms.CIHigh, "confidence_level": s.Settings.Confidence, "method": s.Settings.CI}
+	}
+	if ms.SE > 0 {
+		unc["standard_error"] = eeeObj{"value": ms.SE, "method": "analytic"}
+	}
+	return eeeObj{
+		"evaluation_result_id": name + "." + metric,
+		"evaluation_name":      name,
+		"source_data":          sourceData,
+		"metric_config": eeeObj{"metric_id": metric, "metric_name": metric, "metric_kind": "accuracy", "metric_unit": "proportion",
+			"lower_is_better": false, "score_type": scoreType, "min_score": 0.0, "max_score": 1.0,
+			"evaluation_description": "evalbook " + metric + " over " + strconv.Itoa(g.N) + " rows"},
+		"score_details": eeeObj{"score": ms.Accuracy, "uncertainty": unc},
+	}
+}
+
+// eeeInstances returns the instance JSONL (one line per row and metric
+// with a verdict) and its number of lines.
+func eeeInstances(rows []*results.Row, e EEEExport, dataset string, metrics []string) ([]byte, int, error) {
 	var ib bytes.Buffer
 	enc := json.NewEncoder(&ib)
 	enc.SetEscapeHTML(false)
@@ -164,62 +226,28 @@ func WriteEEE(agg, inst io.Writer, s *results.Score, rows []*results.Row, e EEEE
 			if !ok || math.IsNaN(v) {
 				continue
 			}
-			meta := obj{"line": strconv.Itoa(r.Line)}
+			meta := eeeObj{"line": strconv.Itoa(r.Line)}
 			for i, gname := range r.Schema.Groupings {
 				if i < len(r.Groups) {
 					meta[gname] = r.Groups[i]
 				}
 			}
-			line := obj{
+			line := eeeObj{
 				"schema_version": EEESchema, "evaluation_id": e.EvaluationID, "model_id": e.ModelID,
 				"evaluation_name": dataset, "evaluation_result_id": dataset + "." + m, "sample_id": id,
 				"interaction_type": "single_turn",
-				"input":            obj{"raw": q, "reference": []string{gold}},
-				"output":           obj{"raw": []string{resp}},
-				"answer_attribution": []obj{{"turn_idx": 0, "source": "output.raw", "extracted_value": resp,
+				"input":            eeeObj{"raw": q, "reference": []string{gold}},
+				"output":           eeeObj{"raw": []string{resp}},
+				"answer_attribution": []eeeObj{{"turn_idx": 0, "source": "output.raw", "extracted_value": resp,
 					"extraction_method": m, "is_terminal": true}},
-				"evaluation": obj{"score": v, "is_correct": v == 1},
+				"evaluation": eeeObj{"score": v, "is_correct": v == 1},
 				"metadata":   meta,
 			}
 			if err := enc.Encode(line); err != nil {
-				return err
+				return nil, 0, err
 			}
 			n++
 		}
 	}
-	sum := sha256.Sum256(ib.Bytes())
-	instPath := e.InstancePath
-	if instPath == "" {
-		instPath = "samples.jsonl"
-	}
-	doc := obj{
-		"schema_version":       EEESchema,
-		"evaluation_id":        e.EvaluationID,
-		"evaluation_timestamp": strconv.FormatInt(ts.Unix(), 10),
-		"retrieved_timestamp":  strconv.FormatInt(ts.Unix(), 10),
-		"source_metadata": obj{"source_name": "evalbook", "source_type": "evaluation_run",
-			"source_organization_name": e.Organization, "evaluator_relationship": "first_party"},
-		"eval_library": obj{"name": "evalbook", "version": version},
-		"model_info": obj{"name": e.ModelName, "id": e.ModelID,
-			"additional_details": obj{"deployment_type": "unknown", "model_availability": "unknown"}},
-		"evaluation_results": evalResults,
-	}
-	if e.Developer != "" {
-		doc["model_info"].(obj)["developer"] = e.Developer
-	}
-	if rows != nil {
-		doc["detailed_evaluation_results"] = obj{"format": "jsonl", "file_path": instPath, "hash_algorithm": "sha256",
-			"checksum": hex.EncodeToString(sum[:]), "total_rows": n}
-	}
-	out, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if _, err := agg.Write(append(out, '\n')); err != nil {
-		return err
-	}
-	if rows != nil && inst != nil {
-		_, err = inst.Write(ib.Bytes())
-	}
-	return err
+	return ib.Bytes(), n, nil
 }
