@@ -54,34 +54,58 @@ type batchRequest struct {
 type batchOutput struct {
 	CustomID *string `json:"custom_id"`
 	Response *struct {
-		StatusCode int `json:"status_code"`
-		Body       struct {
-			Model   string `json:"model"`
-			Choices []struct {
-				Message *struct {
-					Content json.RawMessage `json:"content"`
-				} `json:"message"`
-				Text string `json:"text"`
-			} `json:"choices"`
-			Output []struct {
-				Type    string `json:"type"`
-				Content []struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"output"`
-			Usage *struct {
-				PromptTokens     int64 `json:"prompt_tokens"`
-				CompletionTokens int64 `json:"completion_tokens"`
-				InputTokens      int64 `json:"input_tokens"`
-				OutputTokens     int64 `json:"output_tokens"`
-			} `json:"usage"`
-		} `json:"body"`
+		StatusCode int               `json:"status_code"`
+		Body       batchResponseBody `json:"body"`
 	} `json:"response"`
 	Error *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// batchResponseBody is a response body of the Chat Completions,
+// Completions or Responses API.
+type batchResponseBody struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Message *struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+		Text string `json:"text"`
+	} `json:"choices"`
+	Output []struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	} `json:"output"`
+	Usage *struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+		InputTokens      int64 `json:"input_tokens"`
+		OutputTokens     int64 `json:"output_tokens"`
+	} `json:"usage"`
+}
+
+// batchResponseText is the answer's text: the first choice's message or
+// text, or the Responses API's output texts joined by newlines.
+func batchResponseText(b batchResponseBody) string {
+	switch {
+	case len(b.Choices) > 0 && b.Choices[0].Message != nil:
+		return contentText(b.Choices[0].Message.Content)
+	case len(b.Choices) > 0:
+		return b.Choices[0].Text
+	}
+	var parts []string
+	for _, item := range b.Output {
+		for _, c := range item.Content {
+			if c.Text != "" {
+				parts = append(parts, c.Text)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // requestsFileFor guesses the request file beside an output file:
@@ -123,30 +147,8 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 	if reqPath == "" {
 		return nil, perr(path, 0, "", fmt.Errorf("%w: no request file to join the batch output with: give it (--requests FILE), or put it beside the output named with \"input\" for \"output\"", ErrMissing))
 	}
-	reqs := map[string]*batchRequest{}
-	f, err := os.Open(reqPath)
+	reqs, err := readBatchRequests(reqPath, opt)
 	if err != nil {
-		return nil, err
-	}
-	ln := tabular.NewLines(f, reqPath, opt.Limits.Line)
-	for ln.Scan() {
-		r := &batchRequest{line: ln.Line()}
-		if err := json.Unmarshal(ln.Bytes(), r); err != nil {
-			f.Close()
-			return nil, ln.Errorf(-1, "not a batch request: %v", err)
-		}
-		if r.CustomID == "" {
-			f.Close()
-			return nil, &tabular.ParseError{File: reqPath, Line: ln.Line(), Field: "custom_id", Err: fmt.Errorf("%w \"custom_id\": every batch request has one", ErrMissing)}
-		}
-		if prev, dup := reqs[r.CustomID]; dup {
-			f.Close()
-			return nil, &tabular.ParseError{File: reqPath, Line: ln.Line(), Field: "custom_id", Err: fmt.Errorf("custom_id %q is also on line %d: the Batch API needs each once", r.CustomID, prev.line)}
-		}
-		reqs[r.CustomID] = r
-	}
-	f.Close()
-	if err := ln.Err(); err != nil {
 		return nil, err
 	}
 	run.Files = []string{path, reqPath}
@@ -158,7 +160,7 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 	task := strings.TrimSuffix(filepath.Base(reqPath), ".jsonl")
 	seen := map[string]int{} // custom_id -> line
 	models := map[string]bool{}
-	ln = tabular.NewLines(out, path, opt.Limits.Line)
+	ln := tabular.NewLines(out, path, opt.Limits.Line)
 	for ln.Scan() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -183,57 +185,11 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 			return nil, &tabular.ParseError{File: path, Line: ln.Line(), Field: "custom_id", Err: fmt.Errorf("%w: custom_id %q is also on line %d: the Batch API answers each request once, and the request would be counted twice; remove one, or give --drop-duplicates to keep the first", ErrDuplicate, id, first)}
 		}
 		seen[id] = ln.Line()
-		s := Sample{Task: task, SampleID: id, File: path, Line: ln.Line(), Model: req.Body.Model}
-		if o.Response != nil && o.Response.Body.Model != "" {
-			s.Model = o.Response.Body.Model
+		s := Sample{Task: task, SampleID: id, File: path, Line: ln.Line()}
+		if err := batchSample(&s, req, &o, opt.NoText); err != nil {
+			return nil, err
 		}
 		models[s.Model] = true
-		if !opt.NoText {
-			s.Prompt, s.HasPrompt = batchPrompt(req)
-			for _, k := range []string{"answer", "golden", "expected"} {
-				if v, ok := req.Body.Metadata[k]; ok {
-					s.Golden, s.HasGolden = text(v), true
-					break
-				}
-			}
-		}
-		for _, k := range []string{"language", "lang"} {
-			if v, ok := req.Body.Metadata[k]; ok {
-				s.Language = text(v)
-			}
-		}
-		switch {
-		case o.Error != nil:
-			s.Metadata = append(s.Metadata, KV{Key: "error", Value: o.Error.Code + ": " + o.Error.Message})
-		case o.Response == nil:
-			return nil, &tabular.ParseError{File: path, Line: ln.Line(), Field: "response", Err: fmt.Errorf("%w: neither \"response\" nor \"error\"", ErrMissing)}
-		case o.Response.StatusCode != 200:
-			s.Metadata = append(s.Metadata, KV{Key: "error", Value: fmt.Sprintf("status %d", o.Response.StatusCode)})
-		default:
-			b := o.Response.Body
-			if !opt.NoText {
-				switch {
-				case len(b.Choices) > 0 && b.Choices[0].Message != nil:
-					s.Response = contentText(b.Choices[0].Message.Content)
-				case len(b.Choices) > 0:
-					s.Response = b.Choices[0].Text
-				default:
-					var parts []string
-					for _, item := range b.Output {
-						for _, c := range item.Content {
-							if c.Text != "" {
-								parts = append(parts, c.Text)
-							}
-						}
-					}
-					s.Response = strings.Join(parts, "\n")
-				}
-				s.HasResponse = true
-			}
-			if u := b.Usage; u != nil {
-				s.InputTokens, s.OutputTokens = u.PromptTokens+u.InputTokens, u.CompletionTokens+u.OutputTokens
-			}
-		}
 		if err := run.add(&opt, &s); err != nil {
 			return nil, err
 		}
@@ -250,6 +206,74 @@ func readBatch(ctx context.Context, path string, opt Options) (*Run, error) {
 		}
 	}
 	return run, nil
+}
+
+// readBatchRequests reads the batch's request file, keyed by custom_id
+// (each once).
+func readBatchRequests(reqPath string, opt Options) (map[string]*batchRequest, error) {
+	reqs := map[string]*batchRequest{}
+	f, err := os.Open(reqPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ln := tabular.NewLines(f, reqPath, opt.Limits.Line)
+	for ln.Scan() {
+		r := &batchRequest{line: ln.Line()}
+		if err := json.Unmarshal(ln.Bytes(), r); err != nil {
+			return nil, ln.Errorf(-1, "not a batch request: %v", err)
+		}
+		if r.CustomID == "" {
+			return nil, &tabular.ParseError{File: reqPath, Line: ln.Line(), Field: "custom_id", Err: fmt.Errorf("%w \"custom_id\": every batch request has one", ErrMissing)}
+		}
+		if prev, dup := reqs[r.CustomID]; dup {
+			return nil, &tabular.ParseError{File: reqPath, Line: ln.Line(), Field: "custom_id", Err: fmt.Errorf("custom_id %q is also on line %d: the Batch API needs each once", r.CustomID, prev.line)}
+		}
+		reqs[r.CustomID] = r
+	}
+	return reqs, ln.Err()
+}
+
+// batchSample fills s from a request and its output line: the model (the
+// response's, else the request's), prompt and golden answer (metadata
+// answer, golden or expected) unless noText, language, and the response
+// text and token usage, or the error.
+func batchSample(s *Sample, req *batchRequest, o *batchOutput, noText bool) error {
+	s.Model = req.Body.Model
+	if o.Response != nil && o.Response.Body.Model != "" {
+		s.Model = o.Response.Body.Model
+	}
+	if !noText {
+		s.Prompt, s.HasPrompt = batchPrompt(req)
+		for _, k := range []string{"answer", "golden", "expected"} {
+			if v, ok := req.Body.Metadata[k]; ok {
+				s.Golden, s.HasGolden = text(v), true
+				break
+			}
+		}
+	}
+	for _, k := range []string{"language", "lang"} {
+		if v, ok := req.Body.Metadata[k]; ok {
+			s.Language = text(v)
+		}
+	}
+	switch {
+	case o.Error != nil:
+		s.Metadata = append(s.Metadata, KV{Key: "error", Value: o.Error.Code + ": " + o.Error.Message})
+	case o.Response == nil:
+		return &tabular.ParseError{File: s.File, Line: s.Line, Field: "response", Err: fmt.Errorf("%w: neither \"response\" nor \"error\"", ErrMissing)}
+	case o.Response.StatusCode != 200:
+		s.Metadata = append(s.Metadata, KV{Key: "error", Value: fmt.Sprintf("status %d", o.Response.StatusCode)})
+	default:
+		b := o.Response.Body
+		if !noText {
+			s.Response, s.HasResponse = batchResponseText(b), true
+		}
+		if u := b.Usage; u != nil {
+			s.InputTokens, s.OutputTokens = u.PromptTokens+u.InputTokens, u.CompletionTokens+u.OutputTokens
+		}
+	}
+	return nil
 }
 
 func batchPrompt(r *batchRequest) (string, bool) {
