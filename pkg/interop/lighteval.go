@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -100,96 +102,20 @@ type lightevalResults struct {
 
 func readLighteval(ctx context.Context, path string, opt Options) (*Run, error) {
 	run := &Run{Format: "lighteval", Source: path}
-	var rs, ds []string
-	if st, err := os.Stat(path); err != nil {
+	rs, ds, err := lightevalFiles(path)
+	if err != nil {
 		return nil, err
-	} else if st.IsDir() {
-		rs, ds = findLighteval(path)
-	} else if strings.HasSuffix(path, ".parquet") {
-		ds = []string{path}
-	} else {
-		rs = []string{path}
-		// OUTPUT/results/<model>/results_<date>.json -> OUTPUT/details/<model>/<date>/
-		// (the model name may hold a slash: evalbook/tiny-bn is two folders)
-		if d := dateOf(filepath.Base(path)); d != "" {
-			for r := filepath.Dir(path); filepath.Dir(r) != r; r = filepath.Dir(r) {
-				if filepath.Base(r) == "results" {
-					rel, _ := filepath.Rel(r, filepath.Dir(path))
-					det := filepath.Join(filepath.Dir(r), "details", rel, d)
-					if m, _ := filepath.Glob(filepath.Join(det, "details_*.parquet")); len(m) > 0 {
-						sort.Strings(m)
-						ds = m
-					}
-					break
-				}
-			}
-		}
-	}
-	if len(rs) == 0 && len(ds) == 0 {
-		return nil, perr(path, 0, "", fmt.Errorf("%w: no lighteval results_*.json or details_*.parquet", ErrMissing))
 	}
 	models := map[string]bool{}
 	var taskNames []string
 	for _, r := range rs {
 		run.Files = append(run.Files, r)
-		data, err := readBounded(r, opt.Limits.File)
+		model, tasks, err := readLightevalResults(run, r, opt)
 		if err != nil {
 			return nil, err
 		}
-		var lr lightevalResults
-		if err := decodeDoc(r, data, &lr); err != nil {
-			return nil, err
-		}
-		if lr.ConfigGeneral == nil {
-			return nil, perr(r, 0, "config_general", fmt.Errorf("%w \"config_general\": is this a lighteval results file?", ErrMissing))
-		}
-		if lr.Results == nil {
-			return nil, perr(r, 0, "results", fmt.Errorf("%w \"results\"", ErrMissing))
-		}
-		model := lr.ConfigGeneral.ModelName
-		if lr.ConfigGeneral.ModelConfig != nil && lr.ConfigGeneral.ModelConfig.ModelName != "" {
-			model = lr.ConfigGeneral.ModelConfig.ModelName
-		}
-		if model == "" {
-			return nil, perr(r, 0, "config_general.model_name", fmt.Errorf("%w: neither config_general.model_name nor config_general.model_config.model_name", ErrMissing))
-		}
 		models[model] = true
-		tasks := make([]string, 0, len(lr.Results))
-		for t := range lr.Results {
-			if t != "all" {
-				tasks = append(tasks, t)
-			}
-		}
-		sort.Strings(tasks)
 		taskNames = append(taskNames, tasks...)
-		for _, t := range tasks {
-			keys := make([]string, 0, len(lr.Results[t]))
-			for k := range lr.Results[t] {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				if strings.HasSuffix(k, "_stderr") {
-					continue
-				}
-				v, ok := number(lr.Results[t][k])
-				if !ok {
-					what, list := describe(lr.Results[t][k])
-					run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: k, File: r, Field: "results." + t + "." + k, What: what, List: list})
-					continue
-				}
-				a := Aggregate{Model: model, Task: t, Metric: k, Value: v, Rounding: -1}
-				if raw, has := lr.Results[t][k+"_stderr"]; has {
-					if se, ok := number(raw); ok {
-						a.Stderr, a.HasStderr = se, true
-					} else if string(raw) != "null" {
-						what, list := describe(raw)
-						run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: k + "_stderr", File: r, Field: "results." + t + "." + k + "_stderr", What: what, List: list})
-					}
-				}
-				run.Reported = append(run.Reported, a)
-			}
-		}
 	}
 	if len(ds) > 0 {
 		rd := lightevalDetails()
@@ -223,6 +149,98 @@ func readLighteval(ctx context.Context, path string, opt Options) (*Run, error) 
 		}
 	}
 	return run, nil
+}
+
+// lightevalFiles finds the results files (rs) and details files (ds) a
+// path names: a folder's, a details Parquet file, or a results file with
+// the details of its run (OUTPUT/results/<model>/results_<date>.json ->
+// OUTPUT/details/<model>/<date>/; the model name may hold a slash:
+// evalbook/tiny-bn is two folders).
+func lightevalFiles(path string) (rs, ds []string, err error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case st.IsDir():
+		rs, ds = findLighteval(path)
+	case strings.HasSuffix(path, ".parquet"):
+		ds = []string{path}
+	default:
+		rs = []string{path}
+		if d := dateOf(filepath.Base(path)); d != "" {
+			for r := filepath.Dir(path); filepath.Dir(r) != r; r = filepath.Dir(r) {
+				if filepath.Base(r) == "results" {
+					rel, _ := filepath.Rel(r, filepath.Dir(path))
+					det := filepath.Join(filepath.Dir(r), "details", rel, d)
+					if m, _ := filepath.Glob(filepath.Join(det, "details_*.parquet")); len(m) > 0 {
+						sort.Strings(m)
+						ds = m
+					}
+					break
+				}
+			}
+		}
+	}
+	if len(rs) == 0 && len(ds) == 0 {
+		return nil, nil, perr(path, 0, "", fmt.Errorf("%w: no lighteval results_*.json or details_*.parquet", ErrMissing))
+	}
+	return rs, ds, nil
+}
+
+// readLightevalResults reads results file r into run's reported figures
+// (each metric with its _stderr; a value that is not a number goes to
+// BadReported) and returns its model and tasks.
+func readLightevalResults(run *Run, r string, opt Options) (string, []string, error) {
+	data, err := readBounded(r, opt.Limits.File)
+	if err != nil {
+		return "", nil, err
+	}
+	var lr lightevalResults
+	if err := decodeDoc(r, data, &lr); err != nil {
+		return "", nil, err
+	}
+	if lr.ConfigGeneral == nil {
+		return "", nil, perr(r, 0, "config_general", fmt.Errorf("%w \"config_general\": is this a lighteval results file?", ErrMissing))
+	}
+	if lr.Results == nil {
+		return "", nil, perr(r, 0, "results", fmt.Errorf("%w \"results\"", ErrMissing))
+	}
+	model := lr.ConfigGeneral.ModelName
+	if lr.ConfigGeneral.ModelConfig != nil && lr.ConfigGeneral.ModelConfig.ModelName != "" {
+		model = lr.ConfigGeneral.ModelConfig.ModelName
+	}
+	if model == "" {
+		return "", nil, perr(r, 0, "config_general.model_name", fmt.Errorf("%w: neither config_general.model_name nor config_general.model_config.model_name", ErrMissing))
+	}
+	var tasks []string
+	for _, t := range slices.Sorted(maps.Keys(lr.Results)) {
+		if t == "all" {
+			continue
+		}
+		tasks = append(tasks, t)
+		for _, k := range slices.Sorted(maps.Keys(lr.Results[t])) {
+			if strings.HasSuffix(k, "_stderr") {
+				continue
+			}
+			v, ok := number(lr.Results[t][k])
+			if !ok {
+				what, list := describe(lr.Results[t][k])
+				run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: k, File: r, Field: "results." + t + "." + k, What: what, List: list})
+				continue
+			}
+			a := Aggregate{Model: model, Task: t, Metric: k, Value: v, Rounding: -1}
+			if raw, has := lr.Results[t][k+"_stderr"]; has {
+				if se, ok := number(raw); ok {
+					a.Stderr, a.HasStderr = se, true
+				} else if string(raw) != "null" {
+					what, list := describe(raw)
+					run.BadReported = append(run.BadReported, BadValue{Model: model, Task: t, Metric: k + "_stderr", File: r, Field: "results." + t + "." + k + "_stderr", What: what, List: list})
+				}
+			}
+			run.Reported = append(run.Reported, a)
+		}
+	}
+	return model, tasks, nil
 }
 
 // LightevalDetailsTask is the task of details_<task>_<date>.parquet, as
