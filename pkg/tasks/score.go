@@ -135,8 +135,7 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 		by[s.Task] = append(by[s.Task], s)
 	}
 	var all []*Sample
-	var straddle, emptyChoice, noExtract, fewer int
-	var legacy []string
+	var t scoreTally
 	for _, ht := range h.Tasks {
 		sp, err := ParseSpecs(ht.Spec)
 		if err != nil {
@@ -147,71 +146,16 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 			return nil, err
 		}
 		if pl.legacy && ht.Kind == KindGenerative {
-			legacy = append(legacy, ht.Spec)
+			t.legacy = append(t.legacy, ht.Spec)
 		}
 		r.addDefs(pl.metrics)
-		tr := TaskResult{Task: ht.Spec, Suite: sp[0].Suite, Name: sp[0].Task, Language: sp[0].Language, Kind: ht.Kind, Shots: sp[0].Shots, TaskHash: ht.TaskHash, Tokens: Tokens{Role: "model"}, Stop: ht.Stop}
 		ss := by[ht.Spec]
 		all = append(all, ss...)
-		tr.Items = len(ss)
-		tr.Tokens.Prompt, tr.Tokens.Completion = sumTokens(ss)
-		var acc, norm, em int
-		var counts []stats.SampleCount
-		var votes []stats.VoteItem
-		for _, s := range ss {
-			if len(s.Fewshot) < tr.Shots {
-				fewer++
-			}
-			if s.Error != "" {
-				tr.Failed++
-				continue
-			}
-			tr.Scored++
-			sc, err := scoreSample(pl, s)
-			if err != nil {
-				return nil, err
-			}
-			straddle, emptyChoice, noExtract = straddle+sc.straddle, emptyChoice+sc.emptyChoice, noExtract+sc.noExtract
-			acc, norm, em = acc+b2i(sc.acc), norm+b2i(sc.norm), em+b2i(sc.match)
-			if ht.Kind == KindGenerative {
-				counts = append(counts, sc.count)
-				if sc.vote != nil {
-					votes = append(votes, *sc.vote)
-				}
-			}
+		tr, err := scoreTask(ht, sp[0], pl, ss, opt, h.Seed, &t)
+		if err != nil {
+			return nil, err
 		}
-		if tr.Scored > 0 {
-			prop := func(id string, c int) {
-				iv := stats.ProportionInterval(stats.MethodWilson, c, tr.Scored, opt.Confidence)
-				cc := c
-				tr.Metrics = append(tr.Metrics, Metric{ID: id, N: tr.Scored, Correct: &cc, Value: float64(c) / float64(tr.Scored), CILow: iv.Lo, CIHigh: iv.Hi, Method: iv.Method})
-			}
-			for _, m := range pl.metrics {
-				switch m {
-				case MetricAcc:
-					prop(m, acc)
-				case MetricAccNorm:
-					prop(m, norm)
-				case MetricExactMatch, MetricLooseExactMatch:
-					prop(m, em)
-				case MetricPassAtK:
-					est, err := stats.PassAtKItems(counts, ht.K, opt.Resamples, opt.Confidence, uint64(h.Seed))
-					if err != nil {
-						return nil, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
-					}
-					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, Match: pl.match, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
-				case MetricMajAtK:
-					if len(votes) == 0 {
-						continue
-					}
-					est, err := stats.MajAtKItems(votes, ht.K, opt.Resamples, opt.Confidence, uint64(h.Seed))
-					if err != nil {
-						return nil, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
-					}
-					tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, Match: pl.match, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
-				}
-			}
-		} else {
+		if tr.Scored == 0 {
 			r.Warnings = append(r.Warnings, results.Warning{Code: CodeNoScoredItems, Message: ht.Spec + ": no item was scored (every call failed)", Count: 1})
 		}
 		r.Samples += tr.Items
@@ -227,30 +171,105 @@ func Score(d *Details, opt ScoreOptions) (*Result, error) {
 			r.Warnings = append(r.Warnings, results.Warning{Code: CodeCostUnknown, Message: "no cost: the token counts are unknown or the price file has no price for model " + r.Model, Count: 1})
 		}
 	}
-	if r.Failed > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: CodeFailedCalls, Message: "items whose call failed after its retries are left out of every metric; a rerun asks only for them (the rest is cached)", Count: r.Failed})
-	}
-	if straddle > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: CodeTokenStraddlesBoundary, Message: "continuations whose first token began inside the context (the tokenizer merged the boundary); that token's log-probability is counted with the continuation", Count: straddle})
-	}
-	if fewer > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: CodeFewerShots, Message: "items with fewer few-shot examples than asked (a small few-shot split, or truncate 1 dropped some to fit max_prompt_chars); each sample's fewshot_ids says which", Count: fewer})
-	}
-	if emptyChoice > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: CodeEmptyChoice, Message: "choices with no characters; acc_norm divides their log-likelihood by 1", Count: emptyChoice})
-	}
-	if noExtract > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: CodeNoExtractedAnswer, Message: "responses the extraction regex did not match (counted wrong)", Count: noExtract})
-	}
-	if len(legacy) > 0 {
-		r.Warnings = append(r.Warnings, results.Warning{Code: CodeMetricsNotRecorded, Count: len(legacy),
-			Message: "details written before task run recorded its metric ids (" + strings.Join(legacy, ", ") + "): their answers are compared by " +
-				"loose_exact_match, the rule those runs applied under the name exact_match; run the task again for exact_match"})
-	}
-	if r.Tokens.Prompt == nil && r.Samples > r.Failed {
-		r.Warnings = append(r.Warnings, results.Warning{Code: CodeUsageUnknown, Message: "replies without a usage member: the token counts are unknown (null), not 0", Count: 1})
-	}
+	r.Warnings = append(r.Warnings, t.warnings(r)...)
 	return r, nil
+}
+
+// scoreTally counts, over a run's tasks, what Score warns about.
+type scoreTally struct {
+	straddle, emptyChoice, noExtract, fewer int
+	legacy                                  []string // tasks scored by the legacy metrics
+}
+
+// warnings are the run's warnings from the tally (and r's failed calls
+// and unknown usage), in a fixed order.
+func (t *scoreTally) warnings(r *Result) []results.Warning {
+	var w []results.Warning
+	add := func(n int, code, msg string) {
+		if n > 0 {
+			w = append(w, results.Warning{Code: code, Message: msg, Count: n})
+		}
+	}
+	add(r.Failed, CodeFailedCalls, "items whose call failed after its retries are left out of every metric; a rerun asks only for them (the rest is cached)")
+	add(t.straddle, CodeTokenStraddlesBoundary, "continuations whose first token began inside the context (the tokenizer merged the boundary); that token's log-probability is counted with the continuation")
+	add(t.fewer, CodeFewerShots, "items with fewer few-shot examples than asked (a small few-shot split, or truncate 1 dropped some to fit max_prompt_chars); each sample's fewshot_ids says which")
+	add(t.emptyChoice, CodeEmptyChoice, "choices with no characters; acc_norm divides their log-likelihood by 1")
+	add(t.noExtract, CodeNoExtractedAnswer, "responses the extraction regex did not match (counted wrong)")
+	add(len(t.legacy), CodeMetricsNotRecorded, "details written before task run recorded its metric ids ("+strings.Join(t.legacy, ", ")+"): their answers are compared by "+
+		"loose_exact_match, the rule those runs applied under the name exact_match; run the task again for exact_match")
+	if r.Tokens.Prompt == nil && r.Samples > r.Failed {
+		add(1, CodeUsageUnknown, "replies without a usage member: the token counts are unknown (null), not 0")
+	}
+	return w
+}
+
+// scoreTask scores one header task's samples ss (sp: the task's first
+// spec) by plan pl: items,
+// failures, tokens and each metric with its interval; t gathers what the
+// run warns about.
+func scoreTask(ht HeaderTask, sp Spec, pl plan, ss []*Sample, opt ScoreOptions, seed int64, t *scoreTally) (TaskResult, error) {
+	tr := TaskResult{Task: ht.Spec, Suite: sp.Suite, Name: sp.Task, Language: sp.Language, Kind: ht.Kind, Shots: sp.Shots, TaskHash: ht.TaskHash, Tokens: Tokens{Role: "model"}, Stop: ht.Stop}
+	tr.Items = len(ss)
+	tr.Tokens.Prompt, tr.Tokens.Completion = sumTokens(ss)
+	var acc, norm, em int
+	var counts []stats.SampleCount
+	var votes []stats.VoteItem
+	for _, s := range ss {
+		if len(s.Fewshot) < tr.Shots {
+			t.fewer++
+		}
+		if s.Error != "" {
+			tr.Failed++
+			continue
+		}
+		tr.Scored++
+		sc, err := scoreSample(pl, s)
+		if err != nil {
+			return TaskResult{}, err
+		}
+		t.straddle, t.emptyChoice, t.noExtract = t.straddle+sc.straddle, t.emptyChoice+sc.emptyChoice, t.noExtract+sc.noExtract
+		acc, norm, em = acc+b2i(sc.acc), norm+b2i(sc.norm), em+b2i(sc.match)
+		if ht.Kind == KindGenerative {
+			counts = append(counts, sc.count)
+			if sc.vote != nil {
+				votes = append(votes, *sc.vote)
+			}
+		}
+	}
+	if tr.Scored == 0 {
+		return tr, nil
+	}
+	prop := func(id string, c int) {
+		iv := stats.ProportionInterval(stats.MethodWilson, c, tr.Scored, opt.Confidence)
+		cc := c
+		tr.Metrics = append(tr.Metrics, Metric{ID: id, N: tr.Scored, Correct: &cc, Value: float64(c) / float64(tr.Scored), CILow: iv.Lo, CIHigh: iv.Hi, Method: iv.Method})
+	}
+	for _, m := range pl.metrics {
+		switch m {
+		case MetricAcc:
+			prop(m, acc)
+		case MetricAccNorm:
+			prop(m, norm)
+		case MetricExactMatch, MetricLooseExactMatch:
+			prop(m, em)
+		case MetricPassAtK:
+			est, err := stats.PassAtKItems(counts, ht.K, opt.Resamples, opt.Confidence, uint64(seed))
+			if err != nil {
+				return TaskResult{}, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
+			}
+			tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, Match: pl.match, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
+		case MetricMajAtK:
+			if len(votes) == 0 {
+				continue
+			}
+			est, err := stats.MajAtKItems(votes, ht.K, opt.Resamples, opt.Confidence, uint64(seed))
+			if err != nil {
+				return TaskResult{}, fmt.Errorf("tasks: %s: %w", ht.Spec, err)
+			}
+			tr.Metrics = append(tr.Metrics, Metric{ID: m, K: ht.K, Match: pl.match, N: est.Items, Value: est.Mean, CILow: est.Lo, CIHigh: est.Hi, Method: est.Method})
+		}
+	}
+	return tr, nil
 }
 
 // plan is how Score scores one header task: the metrics it reports,
