@@ -9,11 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -105,18 +106,9 @@ func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (Bat
 	if opt.Window == "" {
 		opt.Window = "24h"
 	}
-	items := make([]batchItem, 0, len(job.Samples)+len(job.Chats))
-	for _, r := range job.Samples {
-		pr, err := c.prepare(r)
-		if err != nil {
-			return st, err
-		}
-		items = append(items, batchItem{key: pr.key, oldKey: pr.oldKey, path: pr.path, hash: r.PromptHash, body: pr.body, parse: pr.parse})
-	}
-	for _, r := range job.Chats {
-		items = append(items, batchItem{key: CacheKey(c.cfg.Model, r.PromptHash, r.System, r.User, c.params), oldKey: c.oldChatKey(r),
-			path: "/chat/completions", hash: r.PromptHash, chat: true,
-			body: func() ([]byte, error) { return c.chatBody(r) }, parse: parseChat})
+	items, err := c.batchItems(job)
+	if err != nil {
+		return st, err
 	}
 	// The parsers of this job's requests also check the replies of
 	// resumed batches (the same command run again asks the same). A batch
@@ -132,34 +124,79 @@ func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (Bat
 	if err != nil {
 		return st, err
 	}
-	ids := make([]string, 0, len(state.Batches))
-	for id := range state.Batches {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(state.Batches)) {
 		st.Resumed++
 		if err := c.finishBatch(ctx, id, state, opt, &st, known); err != nil {
 			return st, err
 		}
 	}
-	// What is left to ask, by path and kind, once per key.
-	type line struct {
-		CustomID string          `json:"custom_id"`
-		Method   string          `json:"method"`
-		URL      string          `json:"url"`
-		Body     json.RawMessage `json:"body"`
+	byGroup, err := c.pendingLines(items, &st)
+	if err != nil {
+		return st, err
 	}
-	type group struct {
-		path string
-		chat bool
+	groups := slices.SortedFunc(maps.Keys(byGroup), func(a, b batchGroup) int {
+		if a.path != b.path {
+			return strings.Compare(a.path, b.path)
+		}
+		switch {
+		case !a.chat && b.chat:
+			return -1
+		case a.chat && !b.chat:
+			return 1
+		}
+		return 0
+	})
+	for _, g := range groups {
+		if err := c.submitBatch(ctx, g, byGroup[g], state, opt, &st, known); err != nil {
+			return st, err
+		}
 	}
-	byGroup := map[group][]line{}
+	return st, nil
+}
+
+// batchItems are the job's requests: samples and completions as Sample
+// and Complete prepare them, chats as Chat does.
+func (c *Client) batchItems(job BatchJob) ([]batchItem, error) {
+	items := make([]batchItem, 0, len(job.Samples)+len(job.Chats))
+	for _, r := range job.Samples {
+		pr, err := c.prepare(r)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, batchItem{key: pr.key, oldKey: pr.oldKey, path: pr.path, hash: r.PromptHash, body: pr.body, parse: pr.parse})
+	}
+	for _, r := range job.Chats {
+		items = append(items, batchItem{key: CacheKey(c.cfg.Model, r.PromptHash, r.System, r.User, c.params), oldKey: c.oldChatKey(r),
+			path: "/chat/completions", hash: r.PromptHash, chat: true,
+			body: func() ([]byte, error) { return c.chatBody(r) }, parse: parseChat})
+	}
+	return items, nil
+}
+
+// batchLine is one request line of a batch input file.
+type batchLine struct {
+	CustomID string          `json:"custom_id"`
+	Method   string          `json:"method"`
+	URL      string          `json:"url"`
+	Body     json.RawMessage `json:"body"`
+}
+
+// batchGroup is the requests of one batch: one path, one kind.
+type batchGroup struct {
+	path string
+	chat bool
+}
+
+// pendingLines is what is left to ask, by path and kind, once per key:
+// the items neither cached nor recorded as failed (unless failures are
+// retried); st counts the cached and recorded ones.
+func (c *Client) pendingLines(items []batchItem, st *BatchStats) (map[batchGroup][]batchLine, error) {
+	byGroup := map[batchGroup][]batchLine{}
 	sent := map[string]bool{}
 	for _, it := range items {
 		_, ok, err := c.cached(it.key, it.oldKey, it.hash)
 		if err != nil {
-			return st, err
+			return nil, err
 		}
 		if ok {
 			st.Cached++
@@ -175,58 +212,49 @@ func (c *Client) Batch(ctx context.Context, job BatchJob, opt BatchOptions) (Bat
 		sent[it.key] = true
 		body, err := it.body()
 		if err != nil {
-			return st, err
+			return nil, err
 		}
-		g := group{it.path, it.chat}
-		byGroup[g] = append(byGroup[g], line{it.key, http.MethodPost, "/v1" + it.path, body})
+		g := batchGroup{it.path, it.chat}
+		byGroup[g] = append(byGroup[g], batchLine{it.key, http.MethodPost, "/v1" + it.path, body})
 	}
-	groups := make([]group, 0, len(byGroup))
-	for g := range byGroup {
-		groups = append(groups, g)
+	return byGroup, nil
+}
+
+// submitBatch uploads one group's lines, creates its batch, records it in
+// the state file before anything else (a kill from then on resumes it)
+// and waits for it to finish.
+func (c *Client) submitBatch(ctx context.Context, g batchGroup, lines []batchLine, state *batchState, opt BatchOptions, st *BatchStats, known map[string]batchItem) error {
+	var buf bytes.Buffer
+	for _, l := range lines {
+		b, _ := json.Marshal(l)
+		buf.Write(b)
+		buf.WriteByte('\n')
 	}
-	sort.Slice(groups, func(i, j int) bool {
-		if groups[i].path != groups[j].path {
-			return groups[i].path < groups[j].path
-		}
-		return !groups[i].chat && groups[j].chat
-	})
-	for _, g := range groups {
-		var buf bytes.Buffer
-		for _, l := range byGroup[g] {
-			b, _ := json.Marshal(l)
-			buf.Write(b)
-			buf.WriteByte('\n')
-		}
-		fileID, err := c.uploadBatchFile(ctx, buf.Bytes())
-		if err != nil {
-			return st, err
-		}
-		var created struct {
-			ID string `json:"id"`
-		}
-		if err := c.batchJSON(ctx, http.MethodPost, "/batches", map[string]any{"input_file_id": fileID, "endpoint": "/v1" + g.path, "completion_window": opt.Window}, &created); err != nil {
-			return st, err
-		}
-		if created.ID == "" {
-			return st, errors.New("batch: the server created a batch without an id")
-		}
-		// Remembered before anything else, so a kill from here on resumes it.
-		state.Batches[created.ID] = g.path
-		if g.chat {
-			state.Chat[created.ID] = true
-		}
-		if err := writeBatchState(opt.StatePath, state); err != nil {
-			return st, err
-		}
-		st.Submitted += len(byGroup[g])
-		if opt.Logf != nil {
-			opt.Logf("batch %s: %d requests to %s submitted", created.ID, len(byGroup[g]), g.path)
-		}
-		if err := c.finishBatch(ctx, created.ID, state, opt, &st, known); err != nil {
-			return st, err
-		}
+	fileID, err := c.uploadBatchFile(ctx, buf.Bytes())
+	if err != nil {
+		return err
 	}
-	return st, nil
+	var created struct {
+		ID string `json:"id"`
+	}
+	if err := c.batchJSON(ctx, http.MethodPost, "/batches", map[string]any{"input_file_id": fileID, "endpoint": "/v1" + g.path, "completion_window": opt.Window}, &created); err != nil {
+		return err
+	}
+	if created.ID == "" {
+		return errors.New("batch: the server created a batch without an id")
+	}
+	state.Batches[created.ID] = g.path
+	if g.chat {
+		state.Chat[created.ID] = true
+	}
+	if err := writeBatchState(opt.StatePath, state); err != nil {
+		return err
+	}
+	st.Submitted += len(lines)
+	if opt.Logf != nil {
+		opt.Logf("batch %s: %d requests to %s submitted", created.ID, len(lines), g.path)
+	}
+	return c.finishBatch(ctx, created.ID, state, opt, st, known)
 }
 
 // finishBatch polls batch id until it ends, caches its replies and
