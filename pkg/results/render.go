@@ -112,69 +112,10 @@ func (s *Score) WriteText(w io.Writer) error {
 		byNames = append(byNames, "")
 	}
 	for _, by := range byNames {
-		fmt.Fprintln(ew)
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-		head := []string{by, "n", "blank"}
-		if by == "" {
-			head[0] = " "
-		}
-		for _, m := range s.Settings.Metrics {
-			head = append(head, m, "")
-		}
-		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-		row := func(g Group, name string) {
-			cells := []string{name, strconv.Itoa(g.N), strconv.Itoa(g.Blank)}
-			for _, id := range s.Settings.Metrics {
-				ms, ok := g.Metrics[id]
-				if !ok && g.N > 0 {
-					cells = append(cells, "-", "") // no row of the group has a value
-					continue
-				}
-				if ms.N > 0 {
-					cells = append(cells, correctText(ms.Correct)+"/"+strconv.Itoa(ms.N)+"  "+pct(ms.Accuracy)+"%")
-				} else if ms.Level == "corpus" {
-					cells = append(cells, "corpus  "+pct(ms.Accuracy)+"%")
-				} else {
-					cells = append(cells, correctText(ms.Correct)+"  "+pct(ms.Accuracy)+"%")
-				}
-				if s.Settings.CI == "none" {
-					cells = append(cells, "")
-				} else if ms.Level == "corpus" && ms.CILow == ms.CIHigh {
-					cells = append(cells, "[--ci bootstrap]")
-				} else {
-					cells = append(cells, "["+pct(ms.CILow)+", "+pct(ms.CIHigh)+"]")
-				}
-			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
-		}
-		for _, g := range s.Groups {
-			if g.By == by {
-				row(g, GroupLabel(g.Group))
-			}
-		}
-		row(s.Combined, "combined")
-		tw.Flush()
+		s.writeGroupTable(ew, by)
 	}
 	for _, a := range s.Agreement {
-		fmt.Fprintf(ew, "\nAgreement of %s (first) and %s (second) over %s:\n", a.First, a.Second, plural(a.Both+a.Neither+a.OnlyFirst+a.OnlySecond, "row", "rows"))
-		counts := map[string]int{"both": a.Both, "neither": a.Neither, "only_first": a.OnlyFirst, "only_second": a.OnlySecond}
-		for _, b := range Buckets {
-			meaning := b.Meaning
-			switch b.Name {
-			case "only_first":
-				meaning = "only " + a.First + " passes" + bucketHint(a.First, a.Second, true)
-			case "only_second":
-				meaning = "only " + a.Second + " passes" + bucketHint(a.First, a.Second, false)
-			}
-			fmt.Fprintf(ew, "  %-12s %6d  %s\n", b.Name, counts[b.Name], meaning)
-			for _, ex := range a.Examples[b.Name] {
-				id := ""
-				if ex.ID != "" {
-					id = " " + ex.ID
-				}
-				fmt.Fprintf(ew, "      line %d%s: golden %s | response %s\n", ex.Line, id, clip(ex.Golden, 40), clip(ex.Response, 70))
-			}
-		}
+		writeAgreement(ew, a)
 	}
 	if len(s.Reported) > 0 {
 		fmt.Fprintf(ew, "\nFigures %s reported, beside the mean of its per-sample values:\n", s.Dataset.Format)
@@ -190,25 +131,106 @@ func (s *Score) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 	}
-	if len(s.Warnings) > 0 {
-		fmt.Fprintln(ew, "\nWarnings:")
-		for _, w := range s.Warnings {
-			fmt.Fprintf(ew, "  %s", w.Message)
-			if len(w.Lines) > 0 {
-				word := "lines"
-				if len(w.Lines) == 1 && w.Count <= 1 {
-					word = "line"
-				}
-				fmt.Fprintf(ew, " (%s %s", word, joinInts(w.Lines))
-				if w.Count > len(w.Lines) {
-					fmt.Fprintf(ew, ", ... %d more", w.Count-len(w.Lines))
-				}
-				fmt.Fprint(ew, ")")
-			}
-			fmt.Fprintln(ew)
+	writeScoreWarnings(ew, s.Warnings)
+	return ew.err
+}
+
+// writeGroupTable writes the table of the groups by one column (by ""
+// for the combined figures alone): n, blanks and each metric with its
+// interval, then the combined row.
+func (s *Score) writeGroupTable(ew io.Writer, by string) {
+	fmt.Fprintln(ew)
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := []string{by, "n", "blank"}
+	if by == "" {
+		head[0] = " "
+	}
+	for _, m := range s.Settings.Metrics {
+		head = append(head, m, "")
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, g := range s.Groups {
+		if g.By == by {
+			fmt.Fprintln(tw, strings.Join(s.groupCells(g, GroupLabel(g.Group)), "\t")+"\t")
 		}
 	}
-	return ew.err
+	fmt.Fprintln(tw, strings.Join(s.groupCells(s.Combined, "combined"), "\t")+"\t")
+	tw.Flush()
+}
+
+// groupCells is one row of a group table: the group's name, n, blanks,
+// and per metric its count and rate and its interval.
+func (s *Score) groupCells(g Group, name string) []string {
+	cells := []string{name, strconv.Itoa(g.N), strconv.Itoa(g.Blank)}
+	for _, id := range s.Settings.Metrics {
+		ms, ok := g.Metrics[id]
+		if !ok && g.N > 0 {
+			cells = append(cells, "-", "") // no row of the group has a value
+			continue
+		}
+		if ms.N > 0 {
+			cells = append(cells, correctText(ms.Correct)+"/"+strconv.Itoa(ms.N)+"  "+pct(ms.Accuracy)+"%")
+		} else if ms.Level == "corpus" {
+			cells = append(cells, "corpus  "+pct(ms.Accuracy)+"%")
+		} else {
+			cells = append(cells, correctText(ms.Correct)+"  "+pct(ms.Accuracy)+"%")
+		}
+		if s.Settings.CI == "none" {
+			cells = append(cells, "")
+		} else if ms.Level == "corpus" && ms.CILow == ms.CIHigh {
+			cells = append(cells, "[--ci bootstrap]")
+		} else {
+			cells = append(cells, "["+pct(ms.CILow)+", "+pct(ms.CIHigh)+"]")
+		}
+	}
+	return cells
+}
+
+// writeAgreement writes how two metrics agree: the four buckets with
+// their meaning and examples.
+func writeAgreement(ew io.Writer, a Agreement) {
+	fmt.Fprintf(ew, "\nAgreement of %s (first) and %s (second) over %s:\n", a.First, a.Second, plural(a.Both+a.Neither+a.OnlyFirst+a.OnlySecond, "row", "rows"))
+	counts := map[string]int{"both": a.Both, "neither": a.Neither, "only_first": a.OnlyFirst, "only_second": a.OnlySecond}
+	for _, b := range Buckets {
+		meaning := b.Meaning
+		switch b.Name {
+		case "only_first":
+			meaning = "only " + a.First + " passes" + bucketHint(a.First, a.Second, true)
+		case "only_second":
+			meaning = "only " + a.Second + " passes" + bucketHint(a.First, a.Second, false)
+		}
+		fmt.Fprintf(ew, "  %-12s %6d  %s\n", b.Name, counts[b.Name], meaning)
+		for _, ex := range a.Examples[b.Name] {
+			id := ""
+			if ex.ID != "" {
+				id = " " + ex.ID
+			}
+			fmt.Fprintf(ew, "      line %d%s: golden %s | response %s\n", ex.Line, id, clip(ex.Golden, 40), clip(ex.Response, 70))
+		}
+	}
+}
+
+// writeScoreWarnings writes the warnings, each with the lines it names.
+func writeScoreWarnings(ew io.Writer, ws []Warning) {
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprintln(ew, "\nWarnings:")
+	for _, w := range ws {
+		fmt.Fprintf(ew, "  %s", w.Message)
+		if len(w.Lines) > 0 {
+			word := "lines"
+			if len(w.Lines) == 1 && w.Count <= 1 {
+				word = "line"
+			}
+			fmt.Fprintf(ew, " (%s %s", word, joinInts(w.Lines))
+			if w.Count > len(w.Lines) {
+				fmt.Fprintf(ew, ", ... %d more", w.Count-len(w.Lines))
+			}
+			fmt.Fprint(ew, ")")
+		}
+		fmt.Fprintln(ew)
+	}
 }
 
 func bucketHint(first, second string, onlyFirst bool) string {
