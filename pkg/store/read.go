@@ -236,10 +236,29 @@ func (s *Store) load(ctx context.Context, ref string, metrics []string) (*runDat
 		}
 		d.Metrics = keep
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT labels FROM grouping WHERE run_id = ? ORDER BY idx`, run.ID)
-	if err != nil {
+	if err := s.loadLabels(ctx, d); err != nil {
 		return nil, err
 	}
+	if err := s.loadRowChunks(ctx, d); err != nil {
+		return nil, err
+	}
+	for _, i := range idxs {
+		vals, err := s.loadValues(ctx, run, i)
+		if err != nil {
+			return nil, err
+		}
+		d.values = append(d.values, vals)
+	}
+	return d, nil
+}
+
+// loadLabels reads the run's grouping labels, a list per grouping.
+func (s *Store) loadLabels(ctx context.Context, d *runData) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT labels FROM grouping WHERE run_id = ? ORDER BY idx`, d.ID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
 	for rows.Next() {
 		var js string
 		var l []string
@@ -248,12 +267,17 @@ func (s *Store) load(ctx context.Context, ref string, metrics []string) (*runDat
 			err = json.Unmarshal([]byte(js), &l)
 		}
 		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("run %d: grouping labels: %w", run.ID, err)
+			return fmt.Errorf("run %d: grouping labels: %w", d.ID, err)
 		}
 		d.labels = append(d.labels, l)
 	}
-	rows.Close()
+	return rows.Err()
+}
+
+// loadRowChunks reads the run's rows chunk by chunk: their ids (for a run
+// keyed by id) and their label index in each grouping.
+func (s *Store) loadRowChunks(ctx context.Context, d *runData) error {
+	run := d.Run
 	d.groups = make([][]int32, len(d.labels))
 	for g := range d.groups {
 		d.groups[g] = make([]int32, 0, run.Rows)
@@ -261,67 +285,63 @@ func (s *Store) load(ctx context.Context, ref string, metrics []string) (*runDat
 	if run.KeyKind == KeyID {
 		d.keys = make([]string, 0, run.Rows)
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT first, n, ids, groups FROM row_chunk WHERE run_id = ? ORDER BY first`, run.ID)
+	rows, err := s.db.QueryContext(ctx, `SELECT first, n, ids, groups FROM row_chunk WHERE run_id = ? ORDER BY first`, run.ID)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	defer rows.Close()
 	var buf []string
 	var raw []json.RawMessage
 	for rows.Next() {
 		var first, n int
 		var ids, groups string
 		if err := rows.Scan(&first, &n, &ids, &groups); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		if run.KeyKind == KeyID {
 			var err error
 			if buf, err = parseStrings(buf[:0], ids); err != nil || len(buf) != n {
-				rows.Close()
-				return nil, fmt.Errorf("run %d: row chunk %d: bad ids", run.ID, first)
+				return fmt.Errorf("run %d: row chunk %d: bad ids", run.ID, first)
 			}
 			d.keys = append(d.keys, buf...)
 		}
 		raw = raw[:0]
 		if err := json.Unmarshal([]byte(groups), &raw); err != nil || len(raw) != len(d.groups) {
-			rows.Close()
-			return nil, fmt.Errorf("run %d: row chunk %d: bad groups", run.ID, first)
+			return fmt.Errorf("run %d: row chunk %d: bad groups", run.ID, first)
 		}
 		for g := range raw {
 			if d.groups[g], err = parseInts(d.groups[g], string(raw[g])); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("run %d: row chunk %d: %w", run.ID, first, err)
+				return fmt.Errorf("run %d: row chunk %d: %w", run.ID, first, err)
 			}
 		}
 	}
-	rows.Close()
+	return rows.Err()
+}
+
+// loadValues reads the values of the run's metric i, one per row.
+func (s *Store) loadValues(ctx context.Context, run Run, i int) ([]float64, error) {
+	vals := make([]float64, 0, run.Rows)
+	rows, err := s.db.QueryContext(ctx, `SELECT vals FROM outcome_chunk WHERE run_id = ? AND metric_idx = ? ORDER BY first`, run.ID, i)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var js string
+		if err := rows.Scan(&js); err != nil {
+			return nil, err
+		}
+		if vals, err = parseNumbers(vals, js); err != nil {
+			return nil, fmt.Errorf("run %d: %w", run.ID, err)
+		}
+	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for _, i := range idxs {
-		vals := make([]float64, 0, run.Rows)
-		rows, err := s.db.QueryContext(ctx, `SELECT vals FROM outcome_chunk WHERE run_id = ? AND metric_idx = ? ORDER BY first`, run.ID, i)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var js string
-			if err := rows.Scan(&js); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if vals, err = parseNumbers(vals, js); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("run %d: %w", run.ID, err)
-			}
-		}
-		rows.Close()
-		if len(vals) != run.Rows {
-			return nil, fmt.Errorf("run %d: metric %s has %d values for %d rows", run.ID, run.Metrics[i].ID, len(vals), run.Rows)
-		}
-		d.values = append(d.values, vals)
+	if len(vals) != run.Rows {
+		return nil, fmt.Errorf("run %d: metric %s has %d values for %d rows", run.ID, run.Metrics[i].ID, len(vals), run.Rows)
 	}
-	return d, nil
+	return vals, nil
 }
 
 // SampleText is the stored text of one row.
