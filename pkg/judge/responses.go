@@ -324,7 +324,6 @@ func cloneScore(s *results.Score) *results.Score {
 }
 
 func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
-	by := t.By
 	model, endpoint := opt.Model, opt.Endpoint
 	sc := cloneScore(t.Score)
 	sc.Title = "LLM judge"
@@ -344,43 +343,78 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 	if t.FileRows > len(t.Rows) {
 		info.FileRows = t.FileRows
 	}
-	type tally struct{ n, correct int }
-	groups := map[string]*tally{}
-	var all tally
-	var invalidLines, failedLines, noRespLines []int
+	c := t.count(&info)
+	sc.Combined.Metrics["llm_judge"] = c.all.metric()
+	for i := range sc.Groups {
+		if g := c.groups[sc.Groups[i].Group]; g != nil {
+			sc.Groups[i].Metrics["llm_judge"] = g.metric()
+		}
+	}
+	sc.Agreement = append(sc.Agreement,
+		refAgreement(t.Rows, "exact_substring", func(r ResponseRow) bool { return r.Exact }, t.By != ""),
+		refAgreement(t.Rows, "word_overlap", func(r ResponseRow) bool { return r.Overlap }, t.By != ""))
+	sc.Warnings = append(sc.Warnings, info.warnings(c)...)
+	return &RunSummary{Kind: "judge", Judge: info, Score: sc, Review: reviewTable(t.Rows)}
+}
+
+// judgeTally is llm_judge's count of rows judged and judged correct.
+type judgeTally struct{ n, correct int }
+
+// metric is the tally's accuracy with its 95% Wilson interval.
+func (tl judgeTally) metric() results.MetricScore {
+	lo, hi := stats.Wilson(tl.correct, tl.n, 0.95)
+	ms := results.MetricScore{Correct: float64(tl.correct), CILow: lo, CIHigh: hi}
+	if tl.n > 0 {
+		ms.Accuracy = float64(tl.correct) / float64(tl.n)
+	}
+	return ms
+}
+
+// judgeCounts are a run's tallies, overall and per group, and the first
+// lines of each kind of row left out or invalid.
+type judgeCounts struct {
+	all                                    judgeTally
+	groups                                 map[string]*judgeTally
+	invalidLines, failedLines, noRespLines []int
+}
+
+// count tallies the rows: sent, without a response, failed, invalid, and
+// per group the rows judged and judged correct; info gets the counts.
+func (t *Responses) count(info *RunInfo) judgeCounts {
+	c := judgeCounts{groups: map[string]*judgeTally{}}
 	for _, r := range t.Rows {
 		if r.sendable() {
 			info.Sent++
 		}
 		if r.Verdict.Kind == KindNoResponse {
 			info.NoResponse++
-			if len(noRespLines) < maxWarningLines {
-				noRespLines = append(noRespLines, r.Line)
+			if len(c.noRespLines) < maxWarningLines {
+				c.noRespLines = append(c.noRespLines, r.Line)
 			}
 			continue // no response: out of every rate
 		}
 		if r.Verdict.Failed() {
 			info.Failed++
 			info.FailedKinds[r.Verdict.Kind]++
-			if len(failedLines) < maxWarningLines {
-				failedLines = append(failedLines, r.Line)
+			if len(c.failedLines) < maxWarningLines {
+				c.failedLines = append(c.failedLines, r.Line)
 			}
 			continue // no verdict: out of every rate
 		}
 		if !r.Verdict.Valid {
 			info.Invalid++
 			info.InvalidReasons[r.Verdict.Invalid]++
-			if len(invalidLines) < maxWarningLines {
-				invalidLines = append(invalidLines, r.Line)
+			if len(c.invalidLines) < maxWarningLines {
+				c.invalidLines = append(c.invalidLines, r.Line)
 			}
 		}
-		g := groups[r.Group]
+		g := c.groups[r.Group]
 		if g == nil {
-			g = &tally{}
-			groups[r.Group] = g
+			g = &judgeTally{}
+			c.groups[r.Group] = g
 		}
 		ok := r.Verdict.Valid && r.Verdict.Correct
-		for _, tl := range []*tally{g, &all} {
+		for _, tl := range []*judgeTally{g, &c.all} {
 			tl.n++
 			if ok {
 				tl.correct++
@@ -394,30 +428,20 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 		info.FailedKinds = nil
 	}
 	info.Judged = info.Rows - info.Failed - info.NoResponse
-	metric := func(tl tally) results.MetricScore {
-		lo, hi := stats.Wilson(tl.correct, tl.n, 0.95)
-		ms := results.MetricScore{Correct: float64(tl.correct), CILow: lo, CIHigh: hi}
-		if tl.n > 0 {
-			ms.Accuracy = float64(tl.correct) / float64(tl.n)
-		}
-		return ms
-	}
-	sc.Combined.Metrics["llm_judge"] = metric(all)
-	for i := range sc.Groups {
-		if g := groups[sc.Groups[i].Group]; g != nil {
-			sc.Groups[i].Metrics["llm_judge"] = metric(*g)
-		}
-	}
-	sc.Agreement = append(sc.Agreement,
-		refAgreement(t.Rows, "exact_substring", func(r ResponseRow) bool { return r.Exact }, by != ""),
-		refAgreement(t.Rows, "word_overlap", func(r ResponseRow) bool { return r.Overlap }, by != ""))
+	return c
+}
+
+// warnings are the run's warnings: invalid replies by reason, failed
+// calls by kind, rows without a response.
+func (info *RunInfo) warnings(c judgeCounts) []results.Warning {
+	var w []results.Warning
 	if info.Invalid > 0 {
 		var reasons []string
 		for _, k := range sortedKeys(info.InvalidReasons) {
 			reasons = append(reasons, fmt.Sprintf("%s %d", k, info.InvalidReasons[k]))
 		}
-		sc.Warnings = append(sc.Warnings, results.Warning{
-			Code: CodeInvalidReplies, Count: info.Invalid, Lines: invalidLines,
+		w = append(w, results.Warning{
+			Code: CodeInvalidReplies, Count: info.Invalid, Lines: c.invalidLines,
 			Message: invalidMessage(info.Invalid, strings.Join(reasons, ", ")),
 		})
 	}
@@ -426,8 +450,8 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 		for _, k := range sortedKeys(info.FailedKinds) {
 			kinds = append(kinds, fmt.Sprintf("%s %d", k, info.FailedKinds[k]))
 		}
-		sc.Warnings = append(sc.Warnings, results.Warning{
-			Code: CodeCallsFailed, Count: info.Failed, Lines: failedLines,
+		w = append(w, results.Warning{
+			Code: CodeCallsFailed, Count: info.Failed, Lines: c.failedLines,
 			Message: fmt.Sprintf("%s got no judge reply after the retries (%s): %s no verdict, llm_judge_error in the verdict file says why, "+
 				"and llm_judge's accuracy, agreements and review shares are over the %d rows judged (exact_substring and word_overlap are over all %d); "+
 				"the replies received are cached, so running the same command again asks only for these",
@@ -435,13 +459,13 @@ func (t *Responses) summary(p Prompt, opt RunOptions) *RunSummary {
 		})
 	}
 	if info.NoResponse > 0 {
-		sc.Warnings = append(sc.Warnings, results.Warning{
-			Code: CodeNoResponse, Count: info.NoResponse, Lines: noRespLines,
+		w = append(w, results.Warning{
+			Code: CodeNoResponse, Count: info.NoResponse, Lines: c.noRespLines,
 			Message: fmt.Sprintf("%s an error cell in the input (generate never obtained the response): not sent, and left out of llm_judge, whose figures are over the %d rows judged; rerun generate for them",
 				countNoun(info.NoResponse, "row has", "rows have"), info.Judged),
 		})
 	}
-	return &RunSummary{Kind: "judge", Judge: info, Score: sc, Review: reviewTable(t.Rows)}
+	return w
 }
 
 // quoteCell cuts an input cell to 200 characters for a message.
