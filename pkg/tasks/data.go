@@ -86,49 +86,9 @@ func readData(f fs.File, name string, t *Task, l Language) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := func(n string) int { return r.Index(n) }
-	need := func(field, n string) (int, error) {
-		i := col(n)
-		if i < 0 {
-			return -1, &tabular.ParseError{File: name, Line: 1, Err: fmt.Errorf("no %s column %q (columns: %s)", field, n, strings.Join(r.Header(), ", "))}
-		}
-		return i, nil
-	}
-	split, err := need("split", t.SplitField)
+	cols, err := dataColumnsOf(r, name, t)
 	if err != nil {
 		return nil, err
-	}
-	gold, err := need("gold", t.Fields.Gold)
-	if err != nil {
-		return nil, err
-	}
-	idName := t.Fields.ID
-	if idName == "" {
-		idName = "id"
-	}
-	id := col(idName)
-	if t.Fields.ID != "" && id < 0 {
-		return nil, &tabular.ParseError{File: name, Line: 1, Err: fmt.Errorf("no id column %q", idName)}
-	}
-	choices := -1
-	if t.Fields.Choices != "" {
-		if choices, err = need("choices", t.Fields.Choices); err != nil {
-			return nil, err
-		}
-	}
-	var choiceCols []int
-	for _, c := range t.Fields.ChoiceColumns {
-		i, err := need("choice", c)
-		if err != nil {
-			return nil, err
-		}
-		choiceCols = append(choiceCols, i)
-	}
-	label := gold
-	if t.Fields.Label != "" {
-		if label, err = need("label", t.Fields.Label); err != nil {
-			return nil, err
-		}
 	}
 	d := &Data{File: name}
 	seen := map[string]int{}
@@ -139,45 +99,20 @@ func readData(f fs.File, name string, t *Task, l Language) (*Data, error) {
 		for i, h := range header {
 			it.Fields[h] = rec.Fields[i]
 		}
-		if id >= 0 {
-			it.ID = rec.Fields[id]
+		if cols.id >= 0 {
+			it.ID = rec.Fields[cols.id]
 		}
 		if it.ID == "" {
 			it.ID = "line-" + strconv.Itoa(rec.Line)
 		}
 		if first, dup := seen[it.ID]; dup {
-			return nil, r.Errorf(max(id, 0), "id %q is also on line %d: ids must be unique (they seed the few-shot draw and key the details)", it.ID, first)
+			return nil, r.Errorf(max(cols.id, 0), "id %q is also on line %d: ids must be unique (they seed the few-shot draw and key the details)", it.ID, first)
 		}
 		seen[it.ID] = rec.Line
-		switch {
-		case len(l.Choices) > 0:
-			it.Choices = l.Choices
-		case choices >= 0:
-			if err := json.Unmarshal([]byte(rec.Fields[choices]), &it.Choices); err != nil {
-				return nil, r.Errorf(choices, "choices must be a JSON array of strings: %v", err)
-			}
-		default:
-			for _, c := range choiceCols {
-				if v := rec.Fields[c]; v != "" {
-					it.Choices = append(it.Choices, v)
-				}
-			}
+		if err := cols.item(r, rec.Fields, t, l, &it); err != nil {
+			return nil, err
 		}
-		g := rec.Fields[gold]
-		it.Label = rec.Fields[label]
-		if t.Kind == KindGenerative {
-			it.Golden = g
-		} else {
-			if len(it.Choices) < 2 {
-				return nil, r.Errorf(max(choices, 0), "a multiple-choice item needs at least 2 choices, has %d", len(it.Choices))
-			}
-			idx, ok := goldIndex(g, it.Choices, l.letters(len(it.Choices)), t.Fields.GoldMap)
-			if !ok {
-				return nil, r.Errorf(gold, "gold %q is not a choice index (0-%d), a letter (%s) or a choice's text", g, len(it.Choices)-1, strings.Join(l.letters(len(it.Choices)), ", "))
-			}
-			it.Gold = idx
-		}
-		switch rec.Fields[split] {
+		switch rec.Fields[cols.split] {
 		case t.EvalSplit:
 			d.Eval = append(d.Eval, it)
 		case t.FewshotSplit:
@@ -191,6 +126,96 @@ func readData(f fs.File, name string, t *Task, l Language) (*Data, error) {
 		return nil, &tabular.ParseError{File: name, Err: fmt.Errorf("no row of split %q in column %q", t.EvalSplit, t.SplitField)}
 	}
 	return d, nil
+}
+
+// dataColumns are the indices of a task's columns in its data file (-1:
+// absent).
+type dataColumns struct {
+	split, gold, id, choices, label int
+	choiceCols                      []int
+}
+
+// dataColumnsOf finds the task's columns in the data file's header; a
+// column the task names and the file lacks is an error naming the
+// columns there are.
+func dataColumnsOf(r *tabular.Reader, name string, t *Task) (dataColumns, error) {
+	need := func(field, n string) (int, error) {
+		i := r.Index(n)
+		if i < 0 {
+			return -1, &tabular.ParseError{File: name, Line: 1, Err: fmt.Errorf("no %s column %q (columns: %s)", field, n, strings.Join(r.Header(), ", "))}
+		}
+		return i, nil
+	}
+	c := dataColumns{choices: -1}
+	var err error
+	if c.split, err = need("split", t.SplitField); err != nil {
+		return c, err
+	}
+	if c.gold, err = need("gold", t.Fields.Gold); err != nil {
+		return c, err
+	}
+	idName := t.Fields.ID
+	if idName == "" {
+		idName = "id"
+	}
+	c.id = r.Index(idName)
+	if t.Fields.ID != "" && c.id < 0 {
+		return c, &tabular.ParseError{File: name, Line: 1, Err: fmt.Errorf("no id column %q", idName)}
+	}
+	if t.Fields.Choices != "" {
+		if c.choices, err = need("choices", t.Fields.Choices); err != nil {
+			return c, err
+		}
+	}
+	for _, col := range t.Fields.ChoiceColumns {
+		i, err := need("choice", col)
+		if err != nil {
+			return c, err
+		}
+		c.choiceCols = append(c.choiceCols, i)
+	}
+	c.label = c.gold
+	if t.Fields.Label != "" {
+		if c.label, err = need("label", t.Fields.Label); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// item fills it's choices (the language's, a JSON array column, or
+// choice columns), label and gold (the golden text of a generative task,
+// else the index of the gold choice) from one record.
+func (c dataColumns) item(r *tabular.Reader, fields []string, t *Task, l Language, it *Item) error {
+	switch {
+	case len(l.Choices) > 0:
+		it.Choices = l.Choices
+	case c.choices >= 0:
+		if err := json.Unmarshal([]byte(fields[c.choices]), &it.Choices); err != nil {
+			return r.Errorf(c.choices, "choices must be a JSON array of strings: %v", err)
+		}
+	default:
+		for _, col := range c.choiceCols {
+			if v := fields[col]; v != "" {
+				it.Choices = append(it.Choices, v)
+			}
+		}
+	}
+	g := fields[c.gold]
+	it.Label = fields[c.label]
+	if t.Kind == KindGenerative {
+		it.Golden = g
+		return nil
+	}
+	if len(it.Choices) < 2 {
+		return r.Errorf(max(c.choices, 0), "a multiple-choice item needs at least 2 choices, has %d", len(it.Choices))
+	}
+	idx, ok := goldIndex(g, it.Choices, l.letters(len(it.Choices)), t.Fields.GoldMap)
+	if !ok {
+		return r.Errorf(c.gold, "gold %q is not a choice index (0-%d), a letter (%s) or a choice's text", g, len(it.Choices)-1, strings.Join(l.letters(len(it.Choices)), ", "))
+	}
+	it.Gold = idx
+	return nil
 }
 
 func goldIndex(g string, choices, letters []string, m map[string]int) (int, bool) {
