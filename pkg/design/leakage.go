@@ -257,10 +257,7 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 			}
 			return p.grams
 		}
-		// Band keys of every text with a non-empty set: keys[t*bands+band].
-		// The texts are listed first, then their signatures are computed
-		// on every core (each text's keys have fixed slots, so the result
-		// does not depend on the scheduling).
+		// The texts with a non-empty set: a first, then b.
 		var ids []bandEntry
 		var sets [][]uint64
 		list := func(ps []profile, side int8) {
@@ -275,80 +272,9 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 		if b != nil {
 			list(b, 1)
 		}
-		keys := make([]uint64, len(sets)*bands)
-		workers := min(runtime.GOMAXPROCS(0), max(1, len(sets)/1024))
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				sig := make([]uint64, numHashes)
-				for t := w; t < len(sets); t += workers {
-					signature(sets[t], sig)
-					for band := 0; band < bands; band++ {
-						h := uint64(band) * 0x9e3779b97f4a7c15
-						for r := 0; r < rows; r++ {
-							h = mix64(h ^ sig[band*rows+r])
-						}
-						keys[t*bands+band] = h
-					}
-				}
-			}(w)
-		}
-		wg.Wait()
-		var pairs []uint64 // i<<32 | j, with duplicates
-		entries := make([]bandEntry, len(ids))
-		for band := 0; band < bands; band++ {
-			for k := range ids {
-				entries[k] = bandEntry{keys[k*bands+band], ids[k].id, ids[k].side}
-			}
-			slices.SortFunc(entries, func(x, y bandEntry) int { return cmp.Compare(x.key, y.key) })
-			for lo := 0; lo < len(entries); {
-				hi := lo + 1
-				for hi < len(entries) && entries[hi].key == entries[lo].key {
-					hi++
-				}
-				for x := lo; x < hi; x++ {
-					for y := x + 1; y < hi; y++ {
-						ex, ey := entries[x], entries[y]
-						var i, j int32
-						switch {
-						case b == nil:
-							i, j = min(ex.id, ey.id), max(ex.id, ey.id)
-						case ex.side == 0 && ey.side == 1:
-							i, j = ex.id, ey.id
-						case ex.side == 1 && ey.side == 0:
-							i, j = ey.id, ex.id
-						default:
-							continue
-						}
-						pairs = append(pairs, uint64(uint32(i))<<32|uint64(uint32(j)))
-					}
-				}
-				lo = hi
-			}
-		}
-		slices.Sort(pairs)
-		pairs = slices.Compact(pairs)
-		// Score the candidates exactly, on every core; the matches are
-		// sorted below, so their order here does not matter.
-		scores := make([]float64, len(pairs))
-		pw := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/4096))
-		for w := 0; w < pw; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for k := w; k < len(pairs); k += pw {
-					i, j := int(pairs[k]>>32), int(uint32(pairs[k]))
-					if method == MethodJaccard {
-						scores[k] = jaccardSorted(a[i].words, other[j].words)
-					} else {
-						scores[k] = jaccardSorted(a[i].grams, other[j].grams)
-					}
-				}
-			}(w)
-		}
-		wg.Wait()
+		keys := bandKeys(sets, rows, bands)
+		pairs := candidatePairs(keys, ids, bands, b == nil)
+		scores := scorePairs(pairs, a, other, method)
 		for k, pk := range pairs {
 			if s := scores[k]; s >= c.Threshold && s > 0 {
 				out = append(out, Match{int(pk >> 32), int(uint32(pk)), method, s})
@@ -365,4 +291,98 @@ func (c LeakageConfig) lsh(a, b []profile) []Match {
 		return cmp.Compare(methodRank(x.Method), methodRank(y.Method))
 	})
 	return out
+}
+
+// bandKeys returns the band keys of every set: keys[t*bands+band], each
+// band's rows of the set's MinHash signature mixed into one key. The
+// signatures are computed on every core (each text's keys have fixed
+// slots, so the result does not depend on the scheduling).
+func bandKeys(sets [][]uint64, rows, bands int) []uint64 {
+	keys := make([]uint64, len(sets)*bands)
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(sets)/1024))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			sig := make([]uint64, numHashes)
+			for t := w; t < len(sets); t += workers {
+				signature(sets[t], sig)
+				for band := 0; band < bands; band++ {
+					h := uint64(band) * 0x9e3779b97f4a7c15
+					for r := 0; r < rows; r++ {
+						h = mix64(h ^ sig[band*rows+r])
+					}
+					keys[t*bands+band] = h
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return keys
+}
+
+// candidatePairs returns, sorted and once each, the pairs of texts that
+// share a band key in some band, as i<<32 | j: within one list (self,
+// i < j), or a text of a (side 0) with one of b (side 1).
+func candidatePairs(keys []uint64, ids []bandEntry, bands int, self bool) []uint64 {
+	var pairs []uint64 // with duplicates
+	entries := make([]bandEntry, len(ids))
+	for band := 0; band < bands; band++ {
+		for k := range ids {
+			entries[k] = bandEntry{keys[k*bands+band], ids[k].id, ids[k].side}
+		}
+		slices.SortFunc(entries, func(x, y bandEntry) int { return cmp.Compare(x.key, y.key) })
+		for lo := 0; lo < len(entries); {
+			hi := lo + 1
+			for hi < len(entries) && entries[hi].key == entries[lo].key {
+				hi++
+			}
+			for x := lo; x < hi; x++ {
+				for y := x + 1; y < hi; y++ {
+					ex, ey := entries[x], entries[y]
+					var i, j int32
+					switch {
+					case self:
+						i, j = min(ex.id, ey.id), max(ex.id, ey.id)
+					case ex.side == 0 && ey.side == 1:
+						i, j = ex.id, ey.id
+					case ex.side == 1 && ey.side == 0:
+						i, j = ey.id, ex.id
+					default:
+						continue
+					}
+					pairs = append(pairs, uint64(uint32(i))<<32|uint64(uint32(j)))
+				}
+			}
+			lo = hi
+		}
+	}
+	slices.Sort(pairs)
+	return slices.Compact(pairs)
+}
+
+// scorePairs scores the candidate pairs exactly (Jaccard of the word sets
+// or of the character n-grams), on every core; the matches are sorted
+// afterwards, so the order of the work does not matter.
+func scorePairs(pairs []uint64, a, other []profile, method string) []float64 {
+	scores := make([]float64, len(pairs))
+	pw := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/4096))
+	var wg sync.WaitGroup
+	for w := 0; w < pw; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for k := w; k < len(pairs); k += pw {
+				i, j := int(pairs[k]>>32), int(uint32(pairs[k]))
+				if method == MethodJaccard {
+					scores[k] = jaccardSorted(a[i].words, other[j].words)
+				} else {
+					scores[k] = jaccardSorted(a[i].grams, other[j].grams)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return scores
 }
