@@ -162,96 +162,130 @@ func WriteReport(w io.Writer, p results.Page) error {
 	return b.save(w)
 }
 
-// summaryPage writes the Summary sheet.
+// The Summary sheet's text spans summarySpan columns, summaryWidth
+// characters wide.
+const (
+	summarySpan  = 5
+	summaryWidth = 118.0
+)
+
+// summaryPage writes the Summary sheet: the title, the headline (if
+// any) and what each sheet holds.
 func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) error {
 	g := b.grid("Summary")
 	g.widths(30, 16, 14, 14, 44)
-	const span = 5
-	const width = 118.0
 	g.set(1, 1, p.Title, b.st.title)
 	row := 3
 	if h := p.Headline; h != nil {
-		tone := h.Tone
-		if _, ok := toneFill[tone]; !ok {
-			tone = results.ToneNeutral
+		var err error
+		if row, err = b.headline(g, h, row, us); err != nil {
+			return err
 		}
-		if h.Badge != "" {
-			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 18, Color: "FFFFFF"},
-				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{badgeFill[tone]}},
-				Alignment: &excelize.Alignment{Horizontal: "center", Vertical: "center"}})
-			if err != nil {
-				return err
-			}
-			g.set(1, row, h.Badge, st)
-			if g.err == nil {
-				g.err = b.f.SetRowHeight("Summary", row, 30)
-			}
-			row += 2
-		}
-		if h.Subject != "" {
-			g.text(1, span, row, h.Subject, b.st.subtitle, width)
-			row++
-		}
-		if h.Verdict != "" {
-			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
-				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
-				Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
-			if err != nil {
-				return err
-			}
-			g.text(1, span, row, h.Verdict, st, width*0.8)
-			row++
-		}
-		for _, n := range h.Notes {
-			g.text(1, span, row, n, b.st.muted, width)
-			row++
-		}
-		if len(h.Cards) > 0 {
-			row++
-			g.set(1, row, "Key figures", b.st.section)
-			row++
-			for c, name := range []string{"figure", "value", "low", "high", "note"} {
-				st := b.st.header
-				if c >= 1 && c <= 3 {
-					st = b.st.headerNum
-				} else if c == 4 {
-					st = b.st.headerIndent
-				}
-				g.set(c+1, row, name, st)
-			}
-			for _, c := range h.Cards {
-				row++
-				g.set(1, row, c.Label, b.st.label)
-				if c.Text != "" {
-					g.set(2, row, c.Text, b.st.label)
-				} else if !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0) {
-					st, err := us.style(c.Unit, "", true, c.Value)
-					if err != nil {
-						return err
-					}
-					g.set(2, row, unitValue(c.Unit, c.Value), st)
-				}
-				if c.HasCI {
-					for k, x := range []float64{c.Low, c.High} {
-						if math.IsNaN(x) || math.IsInf(x, 0) {
-							continue
-						}
-						st, err := us.style(c.Unit, "", false, x)
-						if err != nil {
-							return err
-						}
-						g.set(3+k, row, unitValue(c.Unit, x), st)
-					}
-				}
-				g.set(5, row, c.Note, b.st.indent)
-				if g.err == nil {
-					g.err = b.f.SetRowHeight("Summary", row, max(20, rowHeight(c.Note, 44)))
-				}
-			}
-		}
-		row++
 	}
 	row++
+	b.sheetList(g, p, sheets, row)
+	return g.err
+}
+
+// headline writes the headline from row: badge, subject, verdict in its
+// tone, notes and key figures; it returns the row after it.
+func (b *book) headline(g *grid, h *results.Headline, row int, us *unitStyles) (int, error) {
+	const span, width = summarySpan, summaryWidth
+	tone := h.Tone
+	if _, ok := toneFill[tone]; !ok {
+		tone = results.ToneNeutral
+	}
+	if h.Badge != "" {
+		st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 18, Color: "FFFFFF"},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{badgeFill[tone]}},
+			Alignment: &excelize.Alignment{Horizontal: "center", Vertical: "center"}})
+		if err != nil {
+			return row, err
+		}
+		g.set(1, row, h.Badge, st)
+		if g.err == nil {
+			g.err = b.f.SetRowHeight("Summary", row, 30)
+		}
+		row += 2
+	}
+	if h.Subject != "" {
+		g.text(1, span, row, h.Subject, b.st.subtitle, width)
+		row++
+	}
+	if h.Verdict != "" {
+		st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
+			Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
+		if err != nil {
+			return row, err
+		}
+		g.text(1, span, row, h.Verdict, st, width*0.8)
+		row++
+	}
+	for _, n := range h.Notes {
+		g.text(1, span, row, n, b.st.muted, width)
+		row++
+	}
+	if len(h.Cards) > 0 {
+		var err error
+		if row, err = b.keyFigures(g, h.Cards, row+1, us); err != nil {
+			return row, err
+		}
+	}
+	return row + 1, nil
+}
+
+// keyFigures writes the Key figures table of cards from row (its
+// section title): a figure per row with its value, interval and note;
+// it returns the last row written.
+func (b *book) keyFigures(g *grid, cards []results.Card, row int, us *unitStyles) (int, error) {
+	g.set(1, row, "Key figures", b.st.section)
+	row++
+	for c, name := range []string{"figure", "value", "low", "high", "note"} {
+		st := b.st.header
+		if c >= 1 && c <= 3 {
+			st = b.st.headerNum
+		} else if c == 4 {
+			st = b.st.headerIndent
+		}
+		g.set(c+1, row, name, st)
+	}
+	for _, c := range cards {
+		row++
+		g.set(1, row, c.Label, b.st.label)
+		if c.Text != "" {
+			g.set(2, row, c.Text, b.st.label)
+		} else if !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0) {
+			st, err := us.style(c.Unit, "", true, c.Value)
+			if err != nil {
+				return row, err
+			}
+			g.set(2, row, unitValue(c.Unit, c.Value), st)
+		}
+		if c.HasCI {
+			for k, x := range []float64{c.Low, c.High} {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					continue
+				}
+				st, err := us.style(c.Unit, "", false, x)
+				if err != nil {
+					return row, err
+				}
+				g.set(3+k, row, unitValue(c.Unit, x), st)
+			}
+		}
+		g.set(5, row, c.Note, b.st.indent)
+		if g.err == nil {
+			g.err = b.f.SetRowHeight("Summary", row, max(20, rowHeight(c.Note, 44)))
+		}
+	}
+	return row, nil
+}
+
+// sheetList writes, from row, the Sheets table: the charts' titles, then
+// each table's sheet with its title and note.
+func (b *book) sheetList(g *grid, p results.Page, sheets []string, row int) {
+	const span, width = summarySpan, summaryWidth
 	g.set(1, row, "Sheets", b.st.section)
 	row++
 	g.set(1, row, "sheet", b.st.header)
@@ -270,7 +304,6 @@ func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) erro
 		g.set(1, row, name, b.st.label)
 		g.text(2, span, row, strings.TrimSpace(p.Tables[i].Title+". "+p.Tables[i].Note), b.st.wrap, width-30)
 	}
-	return g.err
 }
 
 // chartsSheet writes each chart's figures as a block of cells and draws
