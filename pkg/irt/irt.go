@@ -204,6 +204,7 @@ type Result struct {
 	Warnings        []results.Warning `json:"warnings"`
 }
 
+// ptr is a pointer to x, or nil when x is not finite.
 func ptr(x float64) *float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil
@@ -228,74 +229,131 @@ func Analyze(responses []Response, source string, others []Response, opt Options
 		opt.Confidence = 0.95
 	}
 	res := &Result{Kind: "irt", Source: source, Model: "2pl", Confidence: opt.Confidence, ConstantItems: []string{}, Warnings: []results.Warning{}}
-	subjIdx, itemIdx := map[string]int{}, map[string]int{}
-	var subjects, items []string
-	var firstLine int
-	for _, r := range responses {
-		if firstLine == 0 {
-			firstLine = r.Line
-		}
-		if _, ok := subjIdx[r.Subject]; !ok {
-			subjIdx[r.Subject] = len(subjects)
-			subjects = append(subjects, r.Subject)
-		}
-		if _, ok := itemIdx[r.Item]; !ok {
-			itemIdx[r.Item] = len(items)
-			items = append(items, r.Item)
-		}
+	d := newDesign(responses)
+	if len(d.subjects) < 2 {
+		return nil, &tabular.ParseError{File: source, Line: d.firstLine, Field: SubjectColumns[0], Err: fmt.Errorf("%d subject: an item response model needs at least two subjects", len(d.subjects))}
 	}
-	if len(subjects) < 2 {
-		return nil, &tabular.ParseError{File: source, Line: firstLine, Field: SubjectColumns[0], Err: fmt.Errorf("%d subject: an item response model needs at least two subjects", len(subjects))}
+	res.ConstantItems = append(res.ConstantItems, d.setAside(responses)...)
+	if len(d.fitted) < 2 {
+		return nil, &tabular.ParseError{File: source, Line: d.firstLine, Field: ItemColumns[0], Err: fmt.Errorf("%d of %d items have both right and wrong answers: a 2PL fit needs at least two", len(d.fitted), len(d.items))}
 	}
-	right, n := make([]int, len(items)), make([]int, len(items))
-	for _, r := range responses {
-		j := itemIdx[r.Item]
-		n[j]++
-		if r.Pass {
-			right[j]++
-		}
-	}
-	keep := map[int]int{} // item index -> fitted column
-	var fitted []string
-	var fittedCol []int
-	for j, it := range items {
-		if right[j] == 0 || right[j] == n[j] {
-			res.ConstantItems = append(res.ConstantItems, it)
-			continue
-		}
-		keep[j] = len(fitted)
-		fitted = append(fitted, it)
-		fittedCol = append(fittedCol, j)
-	}
-	if len(fitted) < 2 {
-		return nil, &tabular.ParseError{File: source, Line: firstLine, Field: ItemColumns[0], Err: fmt.Errorf("%d of %d items have both right and wrong answers: a 2PL fit needs at least two", len(fitted), len(items))}
-	}
-	matrix := func(rs []Response, idx map[string]int, count int) [][]int8 {
-		m := make([][]int8, count)
-		for i := range m {
-			m[i] = make([]int8, len(fitted))
-			for j := range m[i] {
-				m[i][j] = -1
-			}
-		}
-		for _, r := range rs {
-			c, ok := keep[itemIdx[r.Item]]
-			if _, known := itemIdx[r.Item]; !ok || !known {
-				continue
-			}
-			var x int8
-			if r.Pass {
-				x = 1
-			}
-			m[idx[r.Subject]][c] = x
-		}
-		return m
-	}
-	resp := matrix(responses, subjIdx, len(subjects))
+	resp := d.matrix(responses, d.subjIdx, len(d.subjects))
 	res.Emulate = opt.Emulate
 	fit := stats.Fit2PL(resp, nil, stats.IRTOptions{Points: opt.Points, Emulate: opt.Emulate})
 	res.Points, res.LogLik, res.Iterations, res.Converged, res.BlockDiagonalSE = len(fit.Nodes), fit.LogLik, fit.Iterations, fit.Converged, fit.BlockDiagonal
-	// Cronbach's alpha on the subjects who answered every fitted item.
+	alphaDel := cronbach(res, resp, len(d.fitted))
+	items, flagged := d.itemRows(fit, alphaDel, res.Alpha, opt.MinDiscrimination)
+	res.Items = items
+	z := stats.NormalQuantile(1 - (1-opt.Confidence)/2)
+	for i, name := range d.subjects {
+		res.Subjects = append(res.Subjects, scoreSubject(fit, z, name, resp[i], true))
+	}
+	if len(others) > 0 {
+		oIdx := map[string]int{}
+		var onames []string
+		for _, r := range others {
+			if _, ok := oIdx[r.Subject]; !ok {
+				oIdx[r.Subject] = len(onames)
+				onames = append(onames, r.Subject)
+			}
+		}
+		om := d.matrix(others, oIdx, len(onames))
+		for i, name := range onames {
+			res.Subjects = append(res.Subjects, scoreSubject(fit, z, name, om[i], false))
+		}
+	}
+	warnFit(res, flagged, fit)
+	return res, nil
+}
+
+// design is the layout of a fit: the subjects and items in the order
+// they first appear, each item's answers and right answers, and the
+// items fitted (those with both right and wrong answers).
+type design struct {
+	subjIdx, itemIdx map[string]int
+	subjects, items  []string
+	firstLine        int // the line of the first response
+	right, n         []int
+	keep             map[int]int // item index -> fitted column
+	fitted           []string
+	fittedCol        []int // fitted column -> item index
+}
+
+// newDesign indexes the subjects and items of responses.
+func newDesign(responses []Response) *design {
+	d := &design{subjIdx: map[string]int{}, itemIdx: map[string]int{}}
+	for _, r := range responses {
+		if d.firstLine == 0 {
+			d.firstLine = r.Line
+		}
+		if _, ok := d.subjIdx[r.Subject]; !ok {
+			d.subjIdx[r.Subject] = len(d.subjects)
+			d.subjects = append(d.subjects, r.Subject)
+		}
+		if _, ok := d.itemIdx[r.Item]; !ok {
+			d.itemIdx[r.Item] = len(d.items)
+			d.items = append(d.items, r.Item)
+		}
+	}
+	return d
+}
+
+// setAside counts each item's answers and right answers, keeps the items
+// with both right and wrong answers for the fit, and returns the others
+// (constant items), in order.
+func (d *design) setAside(responses []Response) []string {
+	d.right, d.n = make([]int, len(d.items)), make([]int, len(d.items))
+	for _, r := range responses {
+		j := d.itemIdx[r.Item]
+		d.n[j]++
+		if r.Pass {
+			d.right[j]++
+		}
+	}
+	d.keep = map[int]int{}
+	var constant []string
+	for j, it := range d.items {
+		if d.right[j] == 0 || d.right[j] == d.n[j] {
+			constant = append(constant, it)
+			continue
+		}
+		d.keep[j] = len(d.fitted)
+		d.fitted = append(d.fitted, it)
+		d.fittedCol = append(d.fittedCol, j)
+	}
+	return constant
+}
+
+// matrix is the subjects × fitted items matrix of rs (1 right, 0 wrong,
+// -1 not answered), a subject's row given by idx; answers to items not
+// fitted are left out.
+func (d *design) matrix(rs []Response, idx map[string]int, count int) [][]int8 {
+	m := make([][]int8, count)
+	for i := range m {
+		m[i] = make([]int8, len(d.fitted))
+		for j := range m[i] {
+			m[i][j] = -1
+		}
+	}
+	for _, r := range rs {
+		c, ok := d.keep[d.itemIdx[r.Item]]
+		if _, known := d.itemIdx[r.Item]; !ok || !known {
+			continue
+		}
+		var x int8
+		if r.Pass {
+			x = 1
+		}
+		m[idx[r.Subject]][c] = x
+	}
+	return m
+}
+
+// cronbach sets Cronbach's alpha (and the subjects it rests on) from the
+// subjects who answered every one of the k fitted items, and returns
+// alpha without each item (NaN when there are fewer than two such
+// subjects).
+func cronbach(res *Result, resp [][]int8, k int) []float64 {
 	var complete [][]float64
 	for _, r := range resp {
 		row := make([]float64, len(r))
@@ -312,7 +370,7 @@ func Analyze(responses []Response, source string, others []Response, opt Options
 		}
 	}
 	res.AlphaSubjects = len(complete)
-	alphaDel := make([]float64, len(fitted))
+	alphaDel := make([]float64, k)
 	for j := range alphaDel {
 		alphaDel[j] = math.NaN()
 	}
@@ -320,20 +378,28 @@ func Analyze(responses []Response, source string, others []Response, opt Options
 		a, del := stats.CronbachAlpha(complete, nil)
 		res.Alpha, alphaDel = ptr(a), del
 	}
+	return alphaDel
+}
+
+// itemRows gives each fitted item's figures and flags (negative or low
+// discrimination, alpha rising without it, no standard error), and how
+// many items are flagged.
+func (d *design) itemRows(fit stats.IRTFit, alphaDel []float64, alpha *float64, minDiscrimination float64) ([]Item, int) {
+	var out []Item
 	flagged := 0
-	for j, it := range fitted {
-		col := fittedCol[j]
-		x := Item{Item: it, Responses: n[col], PassRate: float64(right[col]) / float64(n[col]),
+	for j, it := range d.fitted {
+		col := d.fittedCol[j]
+		x := Item{Item: it, Responses: d.n[col], PassRate: float64(d.right[col]) / float64(d.n[col]),
 			Difficulty: fit.Difficulty[j], DifficultySE: ptr(fit.DifficultySE[j]),
 			Discrimination: fit.Discrimination[j], DiscriminationSE: ptr(fit.DiscriminationSE[j]),
 			AlphaIfDeleted: ptr(alphaDel[j]), Flags: []string{}}
 		switch {
 		case x.Discrimination < 0:
 			x.Flags = append(x.Flags, FlagNegative)
-		case x.Discrimination < opt.MinDiscrimination:
+		case x.Discrimination < minDiscrimination:
 			x.Flags = append(x.Flags, FlagLow)
 		}
-		if res.Alpha != nil && x.AlphaIfDeleted != nil && *x.AlphaIfDeleted > *res.Alpha {
+		if alpha != nil && x.AlphaIfDeleted != nil && *x.AlphaIfDeleted > *alpha {
 			x.Flags = append(x.Flags, FlagAlphaRises)
 		}
 		if x.DifficultySE == nil || x.DiscriminationSE == nil {
@@ -342,42 +408,34 @@ func Analyze(responses []Response, source string, others []Response, opt Options
 		if len(x.Flags) > 0 {
 			flagged++
 		}
-		res.Items = append(res.Items, x)
+		out = append(out, x)
 	}
-	z := stats.NormalQuantile(1 - (1-opt.Confidence)/2)
-	score := func(name string, r []int8, fittedSubj bool) Subject {
-		s := Subject{Subject: name, Fitted: fittedSubj}
-		for _, x := range r {
-			if x >= 0 {
-				s.Answered++
-				s.Right += int(x)
-			}
-		}
-		if s.Answered > 0 {
-			s.Observed = float64(s.Right) / float64(s.Answered)
-		}
-		s.Ability, s.AbilitySD = fit.Ability(r)
-		s.Estimate, s.EstimateSD = fit.PredictScore(r)
-		s.CILow, s.CIHigh = math.Max(0, s.Estimate-z*s.EstimateSD), math.Min(1, s.Estimate+z*s.EstimateSD)
-		return s
-	}
-	for i, name := range subjects {
-		res.Subjects = append(res.Subjects, score(name, resp[i], true))
-	}
-	if len(others) > 0 {
-		oIdx := map[string]int{}
-		var onames []string
-		for _, r := range others {
-			if _, ok := oIdx[r.Subject]; !ok {
-				oIdx[r.Subject] = len(onames)
-				onames = append(onames, r.Subject)
-			}
-		}
-		om := matrix(others, oIdx, len(onames))
-		for i, name := range onames {
-			res.Subjects = append(res.Subjects, score(name, om[i], false))
+	return out, flagged
+}
+
+// scoreSubject is a subject's answers r scored with the fit: observed
+// share right, ability, and the estimated full score with its interval
+// (z the normal quantile of the confidence), clipped to [0, 1].
+func scoreSubject(fit stats.IRTFit, z float64, name string, r []int8, fitted bool) Subject {
+	s := Subject{Subject: name, Fitted: fitted}
+	for _, x := range r {
+		if x >= 0 {
+			s.Answered++
+			s.Right += int(x)
 		}
 	}
+	if s.Answered > 0 {
+		s.Observed = float64(s.Right) / float64(s.Answered)
+	}
+	s.Ability, s.AbilitySD = fit.Ability(r)
+	s.Estimate, s.EstimateSD = fit.PredictScore(r)
+	s.CILow, s.CIHigh = math.Max(0, s.Estimate-z*s.EstimateSD), math.Min(1, s.Estimate+z*s.EstimateSD)
+	return s
+}
+
+// warnFit adds the warnings of a fit: constant items left out, flagged
+// items, no convergence, block-diagonal standard errors.
+func warnFit(res *Result, flagged int, fit stats.IRTFit) {
 	if len(res.ConstantItems) > 0 {
 		res.Warnings = append(res.Warnings, results.Warning{Code: CodeConstantItems, Count: len(res.ConstantItems),
 			Message: fmt.Sprintf("%d items have only right or only wrong answers and are left out of the fit and of the full-score estimates (%s)", len(res.ConstantItems), tabular.QuoteList(res.ConstantItems))})
@@ -393,7 +451,6 @@ func Analyze(responses []Response, source string, others []Response, opt Options
 		res.Warnings = append(res.Warnings, results.Warning{Code: CodeBlockSE, Count: 1,
 			Message: fmt.Sprintf("more than %d items: standard errors from each item's own block of the information, ignoring the covariance between items", stats.IRTFullHessianItems)})
 	}
-	return res, nil
 }
 
 // File reads a response file (and, when otherName is not empty, a file of

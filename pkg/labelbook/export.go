@@ -125,6 +125,40 @@ func ReadJudged(r io.Reader, name string, opt ExportOptions) (*Sample, error) {
 	if err != nil {
 		return nil, err
 	}
+	cols, err := judgedColumnsOf(rd, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	opt.By = cols.by
+	byGroup, notJudged, err := cols.readRows(rd, name, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if len(byGroup) == 0 {
+		what := "no rows after the header"
+		if notJudged > 0 {
+			what = fmt.Sprintf("no judged row: the %d rows have an empty %s", notJudged, tabular.Quote(cols.judgeName))
+		}
+		return nil, &tabular.ParseError{File: name, Line: 1, Err: errors.New(what)}
+	}
+	return drawSample(byGroup, notJudged, name, cols, opt), nil
+}
+
+// judgedColumns are the columns of a judged file that an export reads:
+// id, the judge's verdict (named judgeName), the group (by, -1 and ""
+// without) and the columns shown to the labellers (show).
+type judgedColumns struct {
+	id, judge, byCol int
+	judgeName, by    string
+	show             []string
+	showCols         []int
+}
+
+// judgedColumnsOf finds the columns in the header: the judge column is
+// opt.JudgeColumn, else judge (or llm_judge when only it is there); the
+// shown ones opt.Show, else those of DefaultShow present. A missing
+// column is an error naming it, the header and what it is for.
+func judgedColumnsOf(rd *tabular.Reader, name string, opt ExportOptions) (judgedColumns, error) {
 	hdr := rd.Header()
 	col := func(c, why string) (int, error) {
 		if i := rd.Index(c); i >= 0 {
@@ -132,106 +166,130 @@ func ReadJudged(r io.Reader, name string, opt ExportOptions) (*Sample, error) {
 		}
 		return -1, &tabular.ParseError{File: name, Line: 1, Field: c, Err: fmt.Errorf("no column %s; the header has %s (%s)", tabular.Quote(c), tabular.QuoteList(hdr), why)}
 	}
-	idCol, err := col("id", "a judged file needs id and the judge's verdict")
-	if err != nil {
-		return nil, err
+	var jc judgedColumns
+	var err error
+	if jc.id, err = col("id", "a judged file needs id and the judge's verdict"); err != nil {
+		return jc, err
 	}
-	judgeName := opt.JudgeColumn
-	if judgeName == "" {
-		judgeName = "judge"
+	jc.judgeName = opt.JudgeColumn
+	if jc.judgeName == "" {
+		jc.judgeName = "judge"
 		if rd.Index("judge") < 0 && rd.Index("llm_judge") >= 0 {
-			judgeName = "llm_judge"
+			jc.judgeName = "llm_judge"
 		}
 	}
-	judgeCol, err := col(judgeName, "the judge's verdict, 0 or 1; name another with --judge-col")
-	if err != nil {
-		return nil, err
+	if jc.judge, err = col(jc.judgeName, "the judge's verdict, 0 or 1; name another with --judge-col"); err != nil {
+		return jc, err
 	}
-	byCol := -1
+	jc.byCol, jc.by = -1, opt.By
 	if opt.OptionalBy && rd.Index(opt.By) < 0 {
-		opt.By = ""
+		jc.by = ""
 	}
-	if opt.By != "" {
-		if byCol, err = col(opt.By, "--by names the column to stratify by"); err != nil {
-			return nil, err
+	if jc.by != "" {
+		if jc.byCol, err = col(jc.by, "--by names the column to stratify by"); err != nil {
+			return jc, err
 		}
 	}
-	show := opt.Show
-	if show == nil {
+	jc.show = opt.Show
+	if jc.show == nil {
 		for _, c := range DefaultShow {
 			if rd.Index(c) >= 0 {
-				show = append(show, c)
+				jc.show = append(jc.show, c)
 			}
 		}
 	}
-	showCols := make([]int, len(show))
-	for i, c := range show {
-		if showCols[i], err = col(c, "--show names the columns the labellers see"); err != nil {
-			return nil, err
+	jc.showCols = make([]int, len(jc.show))
+	for i, c := range jc.show {
+		if jc.showCols[i], err = col(c, "--show names the columns the labellers see"); err != nil {
+			return jc, err
 		}
 	}
-	type row struct {
-		it  Item
-		key [32]byte
-	}
-	byGroup := map[string][]row{}
+	return jc, nil
+}
+
+// keyedItem is a judged row's item and its sampling key: SHA-256 of the
+// seed and the id, so that the same seed samples the same ids.
+type keyedItem struct {
+	it  Item
+	key [32]byte
+}
+
+// readRows reads every row into its group's items, and counts the rows
+// not judged (an empty verdict); an empty or repeated id, a verdict not
+// 0/1/true/false, an empty group, or more than 10,000,000 rows is an
+// error naming the line and column.
+func (jc judgedColumns) readRows(rd *tabular.Reader, name string, seedValue uint64) (map[string][]keyedItem, int, error) {
+	byGroup := map[string][]keyedItem{}
 	seen := map[string]int{}
 	notJudged, rows := 0, 0
 	var seed [8]byte
-	binary.BigEndian.PutUint64(seed[:], opt.Seed)
+	binary.BigEndian.PutUint64(seed[:], seedValue)
 	for rd.Scan() {
 		rec := rd.Record()
 		rows++
 		if rows > 10_000_000 {
-			return nil, &tabular.ParseError{File: name, Line: rec.Line, Err: errors.New("more than 10,000,000 rows; sample a smaller file")}
+			return nil, 0, &tabular.ParseError{File: name, Line: rec.Line, Err: errors.New("more than 10,000,000 rows; sample a smaller file")}
 		}
-		id := strings.TrimSpace(rec.Fields[idCol])
+		id := strings.TrimSpace(rec.Fields[jc.id])
 		if id == "" {
-			return nil, rd.Errorf(idCol, "empty id; every row needs one (the labels come back by id)")
+			return nil, 0, rd.Errorf(jc.id, "empty id; every row needs one (the labels come back by id)")
 		}
 		if first, ok := seen[id]; ok {
-			return nil, rd.Errorf(idCol, "id %s repeats line %d; each item once", tabular.Quote(id), first)
+			return nil, 0, rd.Errorf(jc.id, "id %s repeats line %d; each item once", tabular.Quote(id), first)
 		}
 		seen[id] = rec.Line
-		v := strings.ToLower(strings.TrimSpace(rec.Fields[judgeCol]))
-		var judge bool
-		switch v {
-		case "":
+		it, judged, err := jc.item(rd, rec, id)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !judged {
 			notJudged++
 			continue
-		case "1", "true":
-			judge = true
-		case "0", "false":
-		default:
-			return nil, rd.Errorf(judgeCol, "%s is not a verdict: want 0 or 1 (empty: not judged)", tabular.Quote(tabular.GuardFormula(rec.Fields[judgeCol])))
-		}
-		group := ""
-		if byCol >= 0 {
-			if group = strings.TrimSpace(rec.Fields[byCol]); group == "" {
-				return nil, rd.Errorf(byCol, "empty %s; every row needs its group", tabular.Quote(opt.By))
-			}
-		}
-		it := Item{ID: id, Group: group, Judge: judge, Line: rec.Line, Shown: make([]string, len(showCols))}
-		for i, c := range showCols {
-			it.Shown[i] = rec.Fields[c]
 		}
 		h := sha256.New()
 		h.Write(seed[:])
 		h.Write([]byte(id))
 		var key [32]byte
 		h.Sum(key[:0])
-		byGroup[group] = append(byGroup[group], row{it, key})
+		byGroup[it.Group] = append(byGroup[it.Group], keyedItem{it, key})
 	}
 	if err := rd.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if len(byGroup) == 0 {
-		what := "no rows after the header"
-		if notJudged > 0 {
-			what = fmt.Sprintf("no judged row: the %d rows have an empty %s", notJudged, tabular.Quote(judgeName))
+	return byGroup, notJudged, nil
+}
+
+// item decodes the record of a row with the given id: its verdict
+// (judged false when empty), group and shown cells.
+func (jc judgedColumns) item(rd *tabular.Reader, rec *tabular.Record, id string) (Item, bool, error) {
+	var judge bool
+	switch strings.ToLower(strings.TrimSpace(rec.Fields[jc.judge])) {
+	case "":
+		return Item{}, false, nil
+	case "1", "true":
+		judge = true
+	case "0", "false":
+	default:
+		return Item{}, false, rd.Errorf(jc.judge, "%s is not a verdict: want 0 or 1 (empty: not judged)", tabular.Quote(tabular.GuardFormula(rec.Fields[jc.judge])))
+	}
+	group := ""
+	if jc.byCol >= 0 {
+		if group = strings.TrimSpace(rec.Fields[jc.byCol]); group == "" {
+			return Item{}, false, rd.Errorf(jc.byCol, "empty %s; every row needs its group", tabular.Quote(jc.by))
 		}
-		return nil, &tabular.ParseError{File: name, Line: 1, Err: errors.New(what)}
 	}
+	it := Item{ID: id, Group: group, Judge: judge, Line: rec.Line, Shown: make([]string, len(jc.showCols))}
+	for i, c := range jc.showCols {
+		it.Shown[i] = rec.Fields[c]
+	}
+	return it, true, nil
+}
+
+// drawSample takes each group's share of opt.N items (allocate), the
+// items of smallest key first, and says so in the result: per group the
+// judged rows, judge passes and items taken, the digest, and warnings of
+// rows not judged and of a file with fewer judged rows than asked for.
+func drawSample(byGroup map[string][]keyedItem, notJudged int, name string, cols judgedColumns, opt ExportOptions) *Sample {
 	groups := make([]string, 0, len(byGroup))
 	for g := range byGroup {
 		groups = append(groups, g)
@@ -244,15 +302,15 @@ func ReadJudged(r io.Reader, name string, opt ExportOptions) (*Sample, error) {
 		total += sizes[i]
 	}
 	take := allocate(sizes, opt.N, opt.Allocation == AllocProportional)
-	s := &Sample{Source: name, By: opt.By, Seed: opt.Seed, Show: show, Guidelines: opt.Guidelines}
-	res := &ExportResult{Kind: "label_export", Source: name, By: opt.By, JudgeColumn: judgeName, Allocation: opt.Allocation,
-		Seed: opt.Seed, Show: show, Asked: opt.N, Warnings: []results.Warning{}}
+	s := &Sample{Source: name, By: opt.By, Seed: opt.Seed, Show: cols.show, Guidelines: opt.Guidelines}
+	res := &ExportResult{Kind: "label_export", Source: name, By: opt.By, JudgeColumn: cols.judgeName, Allocation: opt.Allocation,
+		Seed: opt.Seed, Show: cols.show, Asked: opt.N, Warnings: []results.Warning{}}
 	if res.Show == nil {
 		res.Show = []string{}
 	}
 	for i, g := range groups {
 		rs := byGroup[g]
-		slices.SortFunc(rs, func(a, b row) int {
+		slices.SortFunc(rs, func(a, b keyedItem) int {
 			if c := strings.Compare(string(a.key[:]), string(b.key[:])); c != 0 {
 				return c
 			}
@@ -273,14 +331,14 @@ func ReadJudged(r io.Reader, name string, opt ExportOptions) (*Sample, error) {
 	res.Digest = digest(s.By, s.Items)
 	if notJudged > 0 {
 		res.Warnings = append(res.Warnings, results.Warning{Code: CodeNotJudged, Count: notJudged,
-			Message: fmt.Sprintf("%d rows have no judge verdict (an empty %s: a failed or invalid judge reply) and were left out of the sample", notJudged, tabular.Quote(judgeName))})
+			Message: fmt.Sprintf("%d rows have no judge verdict (an empty %s: a failed or invalid judge reply) and were left out of the sample", notJudged, tabular.Quote(cols.judgeName))})
 	}
 	if total < opt.N {
 		res.Warnings = append(res.Warnings, results.Warning{Code: CodeFewRows, Count: total,
 			Message: fmt.Sprintf("%d items asked for, the file has %d judged rows: all were taken", opt.N, total)})
 	}
 	s.Result = res
-	return s, nil
+	return s
 }
 
 // allocate shares n over groups of the given sizes, none beyond its size:

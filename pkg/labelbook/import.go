@@ -139,17 +139,40 @@ func Import(books []*Workbook, opt ImportOptions) (*ImportResult, error) {
 		opt.Resamples = 10000
 	}
 	first := books[0]
-	names := map[string]string{}
 	res := &ImportResult{Kind: "label_import", Source: first.Source, By: first.By, Seed: first.Seed, Digest: first.Digest,
 		Confidence: opt.Confidence, Resamples: opt.Resamples, Items: len(first.Items),
 		Agreement: []Agreement{}, ToAdjudicate: []Adjudication{}, Rows: []Row{}, Warnings: []results.Warning{}}
+	if err := res.addWorkbooks(books); err != nil {
+		return nil, err
+	}
+	for id := range opt.Adjudicated {
+		if !slices.ContainsFunc(first.Items, func(it Item) bool { return it.ID == id }) {
+			return nil, fmt.Errorf("adjudicated id %s is not an item of the workbooks (%d items from %s); adjudicate the items the import lists", tabular.Quote(id), len(first.Items), tabular.Quote(first.Source))
+		}
+	}
+	unlabelled, unadjudicated := res.settle(books, opt.Adjudicated)
+	res.Labelled = len(res.Rows)
+	res.LeftOut = res.Items - res.Labelled
+	res.warnLeftOut(len(books), unlabelled, unadjudicated)
+	if len(books) > 1 {
+		res.addAgreement(books, opt)
+	}
+	return res, nil
+}
+
+// addWorkbooks checks that the workbooks come from one export and name
+// each labeller once, and counts each one's labels (with a warning for a
+// labeller named after the file).
+func (res *ImportResult) addWorkbooks(books []*Workbook) error {
+	first := books[0]
+	names := map[string]string{}
 	for _, b := range books {
 		if b.Digest != first.Digest {
-			return nil, fmt.Errorf("%s and %s: %w (their items differ: %s has %d from %s, %s %d from %s); import the workbooks of one export together",
+			return fmt.Errorf("%s and %s: %w (their items differ: %s has %d from %s, %s %d from %s); import the workbooks of one export together",
 				first.File, b.File, ErrMismatch, first.File, len(first.Items), tabular.Quote(first.Source), b.File, len(b.Items), tabular.Quote(b.Source))
 		}
 		if other, ok := names[strings.ToLower(b.Labeller)]; ok {
-			return nil, fmt.Errorf("%s and %s both name the labeller %s (cell B1 of the Labels sheet, or the file's name when B1 is empty); each labeller's workbook once, under their own name",
+			return fmt.Errorf("%s and %s both name the labeller %s (cell B1 of the Labels sheet, or the file's name when B1 is empty); each labeller's workbook once, under their own name",
 				other, b.File, tabular.Quote(b.Labeller))
 		}
 		names[strings.ToLower(b.Labeller)] = b.File
@@ -173,13 +196,16 @@ func Import(books []*Workbook, opt ImportOptions) (*ImportResult, error) {
 				Message: fmt.Sprintf("%s has no name in cell B1 of the Labels sheet; the labeller is called %s after the file", b.File, tabular.Quote(b.Labeller))})
 		}
 	}
-	for id := range opt.Adjudicated {
-		if !slices.ContainsFunc(first.Items, func(it Item) bool { return it.ID == id }) {
-			return nil, fmt.Errorf("adjudicated id %s is not an item of the workbooks (%d items from %s); adjudicate the items the import lists", tabular.Quote(id), len(first.Items), tabular.Quote(first.Source))
-		}
-	}
-	unlabelled, unadjudicated := 0, 0
-	for i, it := range first.Items {
+	return nil
+}
+
+// settle decides each item's human label: the labellers' one label when
+// they agree, the adjudicated one when given; an item they disagree on
+// or are all unsure of is listed to adjudicate. Settled items become the
+// rows; it returns how many items were left out unlabelled and how many
+// unadjudicated.
+func (res *ImportResult) settle(books []*Workbook, adjudicated map[string]bool) (unlabelled, unadjudicated int) {
+	for i, it := range books[0].Items {
 		var cells []LabelCell
 		distinct := map[string]bool{}
 		for _, b := range books {
@@ -201,12 +227,12 @@ func Import(books []*Workbook, opt ImportOptions) (*ImportResult, error) {
 		}
 		if reason != "" {
 			a := Adjudication{ID: it.ID, Group: it.Group, Cell: cell(2, firstRow+i), Reason: reason, Labels: cells}
-			if h, ok := opt.Adjudicated[it.ID]; ok {
+			if h, ok := adjudicated[it.ID]; ok {
 				a.Human = new(int01(h))
 			}
 			res.ToAdjudicate = append(res.ToAdjudicate, a)
 		}
-		if h, ok := opt.Adjudicated[it.ID]; ok {
+		if h, ok := adjudicated[it.ID]; ok {
 			row.Human, row.Settled = int01(h), "adjudicated"
 			res.Adjudicated++
 		} else if reason != "" {
@@ -220,9 +246,13 @@ func Import(books []*Workbook, opt ImportOptions) (*ImportResult, error) {
 		res.HumanPass += row.Human
 		res.JudgePass += row.Judge
 	}
-	res.Labelled = len(res.Rows)
-	res.LeftOut = res.Items - res.Labelled
-	if len(books) == 1 {
+	return unlabelled, unadjudicated
+}
+
+// warnLeftOut warns of a single labeller (no agreement to measure), of
+// items no one labelled and of items left unadjudicated.
+func (res *ImportResult) warnLeftOut(labellers, unlabelled, unadjudicated int) {
+	if labellers == 1 {
 		res.Warnings = append(res.Warnings, results.Warning{Code: CodeOneLabeller, Count: 1,
 			Message: "one workbook: no agreement between labellers to measure; a second labeller on the same export says how far the human labels themselves can be trusted"})
 	}
@@ -234,25 +264,29 @@ func Import(books []*Workbook, opt ImportOptions) (*ImportResult, error) {
 		res.Warnings = append(res.Warnings, results.Warning{Code: CodeUnadjudicated, Count: unadjudicated,
 			Message: fmt.Sprintf("%d items the labellers did not settle (they disagree, or all were unsure) are left out of the labelled file until adjudicated; the labelled items are then no longer a random sample and the correction is biased, so adjudicate them (--disagreements, then --adjudicated)", unadjudicated)})
 	}
-	if len(books) > 1 {
-		groups := []string{""}
-		if first.By != "" {
-			for _, it := range first.Items {
-				if !slices.Contains(groups, it.Group) {
-					groups = append(groups, it.Group)
-				}
-			}
-		}
-		for _, g := range groups {
-			a, ws := agreement(books, g, opt)
-			res.Agreement = append(res.Agreement, a)
-			for _, w := range ws {
-				w.Message = GroupLabel(g) + ": " + w.Message
-				res.Warnings = append(res.Warnings, w)
+}
+
+// addAgreement measures the labellers' agreement over all items and, in
+// an export stratified by a column, within each group in the order the
+// groups first appear; each group's warnings are named after it.
+func (res *ImportResult) addAgreement(books []*Workbook, opt ImportOptions) {
+	first := books[0]
+	groups := []string{""}
+	if first.By != "" {
+		for _, it := range first.Items {
+			if !slices.Contains(groups, it.Group) {
+				groups = append(groups, it.Group)
 			}
 		}
 	}
-	return res, nil
+	for _, g := range groups {
+		a, ws := agreement(books, g, opt)
+		res.Agreement = append(res.Agreement, a)
+		for _, w := range ws {
+			w.Message = GroupLabel(g) + ": " + w.Message
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 }
 
 // agreement measures the labellers' agreement on group g ("" all items).

@@ -170,88 +170,131 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 	if opt.Profile != textnorm.None {
 		return nil, fmt.Errorf("normalisation (%s) applies to a re-score: %s is ranked by the values the harness wrote", opt.Profile, metric)
 	}
-	// A first pass over the values of metric: binary or graded, in [0, 1],
-	// every sample with a language, every sample with a doc_hash.
-	var (
-		graded, anyValue        bool
-		withLang, withoutLang   int
-		allHashed               = true
-		nan                     int
-		formats                 []string
-		def                     *sample.Def
-		tasksWith, tasksWithout []string
-	)
-	// empty[i]: input i has no value of metric (NaN aside).
-	empty := make([]bool, len(inputs))
+	sv, err := surveyRuns(ctx, inputs, metric)
+	if err != nil {
+		return nil, err
+	}
+	if !sv.anyValue {
+		return nil, fmt.Errorf("no sample has a value of %s (the runs carry %s)", metric, strings.Join(harnessMetrics(inputs), ", "))
+	}
+	d := sv.metricDef(metric)
+	b, m := sv.emptyBoard(d, opt)
+	warnHarnessValues(b, d, metric, opt)
+	sv.warnLeftOut(b, inputs, metric)
+	cells, err := gatherRuns(ctx, inputs, metric, b, opt)
+	if err != nil {
+		return nil, err
+	}
+	b.assemble(cells, m, opt)
+	return b, nil
+}
+
+// runSurvey is what a first pass over the values of a metric finds:
+// binary or graded, in [0, 1], every sample with a language, every sample
+// with a doc_hash, and the tasks and runs without it.
+type runSurvey struct {
+	graded, anyValue        bool
+	withLang, withoutLang   int
+	allHashed               bool
+	nan                     int // samples whose value is NaN
+	formats                 []string
+	def                     *sample.Def // the first run's definition of the metric, if any
+	tasksWith, tasksWithout []string
+	empty                   []bool // empty[i]: input i has no value of metric (NaN aside)
+}
+
+// surveyRuns reads every sample of the inputs' runs once for the values
+// of metric; a value outside [0, 1] is an error naming its file and line.
+func surveyRuns(ctx context.Context, inputs []Input, metric string) (*runSurvey, error) {
+	sv := &runSurvey{allHashed: true, empty: make([]bool, len(inputs))}
 	for i, in := range inputs {
 		r := in.Run
-		if !slices.Contains(formats, r.Format) {
-			formats = append(formats, r.Format)
+		if !slices.Contains(sv.formats, r.Format) {
+			sv.formats = append(sv.formats, r.Format)
 		}
-		if def == nil {
+		if sv.def == nil {
 			if i := slices.IndexFunc(r.Defs, func(d sample.Def) bool { return d.Name == metric }); i >= 0 {
 				d := r.Defs[i]
-				def = &d
+				sv.def = &d
 			}
 		}
-		empty[i] = true
-		err := in.eachSample(ctx, true, func(s *sample.Sample) error {
-			v, ok := s.Value(metric)
-			if !ok {
-				if !slices.Contains(tasksWithout, s.Task) {
-					tasksWithout = append(tasksWithout, strings.Clone(s.Task))
-				}
-				return nil
-			}
-			if !slices.Contains(tasksWith, s.Task) {
-				tasksWith = append(tasksWith, strings.Clone(s.Task))
-			}
-			if math.IsNaN(v) {
-				nan++
-				return nil
-			}
-			empty[i] = false
-			if math.IsInf(v, 0) || v < 0 || v > 1 {
-				return fmt.Errorf("%s: sample %q of task %q: %s is %v; a board ranks values in [0, 1] (name another metric)", where(s, r), s.SampleID, s.Task, metric, v)
-			}
-			anyValue = true
-			graded = graded || v != 0 && v != 1
-			if s.Language != "" {
-				withLang++
-			} else {
-				withoutLang++
-			}
-			allHashed = allHashed && s.DocHash != ""
-			return nil
-		})
+		sv.empty[i] = true
+		err := in.eachSample(ctx, true, func(s *sample.Sample) error { return sv.add(s, r, i, metric) })
 		if err != nil {
 			return nil, err
 		}
 	}
-	if !anyValue {
-		return nil, fmt.Errorf("no sample has a value of %s (the runs carry %s)", metric, strings.Join(harnessMetrics(inputs), ", "))
+	return sv, nil
+}
+
+// add counts one sample of input i (run r).
+func (sv *runSurvey) add(s *sample.Sample, r *interop.Run, i int, metric string) error {
+	v, ok := s.Value(metric)
+	if !ok {
+		if !slices.Contains(sv.tasksWithout, s.Task) {
+			sv.tasksWithout = append(sv.tasksWithout, strings.Clone(s.Task))
+		}
+		return nil
 	}
-	d := sample.Def{Name: metric, By: sample.ByHarness, Source: strings.Join(formats, ", "), Graded: graded}
-	if def != nil {
-		d = *def
-		d.Graded = graded
+	if !slices.Contains(sv.tasksWith, s.Task) {
+		sv.tasksWith = append(sv.tasksWith, strings.Clone(s.Task))
 	}
+	if math.IsNaN(v) {
+		sv.nan++
+		return nil
+	}
+	sv.empty[i] = false
+	if math.IsInf(v, 0) || v < 0 || v > 1 {
+		return fmt.Errorf("%s: sample %q of task %q: %s is %v; a board ranks values in [0, 1] (name another metric)", where(s, r), s.SampleID, s.Task, metric, v)
+	}
+	sv.anyValue = true
+	sv.graded = sv.graded || v != 0 && v != 1
+	if s.Language != "" {
+		sv.withLang++
+	} else {
+		sv.withoutLang++
+	}
+	sv.allHashed = sv.allHashed && s.DocHash != ""
+	return nil
+}
+
+// metricDef is the board's definition of metric: the run's own, else one
+// saying the harness wrote it; graded as the values are.
+func (sv *runSurvey) metricDef(metric string) sample.Def {
+	d := sample.Def{Name: metric, By: sample.ByHarness, Source: strings.Join(sv.formats, ", "), Graded: sv.graded}
+	if sv.def != nil {
+		d = *sv.def
+		d.Graded = sv.graded
+	}
+	return d
+}
+
+// emptyBoard is the empty board of metric d with its settings: interval,
+// tier test, axis (languages when every sample has one, else tasks) and
+// pair key; and the metric as the board's assembly takes it.
+func (sv *runSurvey) emptyBoard(d sample.Def, opt Options) (*Board, *score.Metric) {
 	b := newBoard(sample.MetricDef(d, d.Source), opt)
-	m := &score.Metric{ID: metric, Name: b.Metric.Name, Graded: graded}
+	m := &score.Metric{ID: d.Name, Name: b.Metric.Name, Graded: sv.graded}
 	b.Settings.RankResamples = rankResamples(opt, m)
 	b.Settings.Interval = "wilson"
-	if graded {
+	if sv.graded {
 		b.Settings.Interval = "normal"
 	}
 	b.Settings.TierTest = "two-sided sign test on the items both answered"
 	b.Axis = AxisTask
-	if withoutLang == 0 {
+	if sv.withoutLang == 0 {
 		b.Axis = AxisLanguage
 	}
 	b.Settings.PairKey = "task/sample id"
-	if allHashed {
+	if sv.allHashed {
 		b.Settings.PairKey = "task/doc_hash"
 	}
+	return b, m
+}
+
+// warnHarnessValues says whose values the board ranks: the harness's own,
+// or evalbook's scores of an evalbook task run.
+func warnHarnessValues(b *Board, d sample.Def, metric string, opt Options) {
 	who := b.Metric.Source
 	if d.By == sample.ByHarness {
 		advice, ok := opt.Advice[interop.CodeHarnessMetrics]
@@ -262,34 +305,44 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 	} else {
 		b.warn(interop.CodeHarnessMetrics, 0, fmt.Sprintf("the values are the per-item %s of the %s run as evalbook scored it", metric, who))
 	}
+}
+
+// warnLeftOut names the tasks and runs without a value of metric, counts
+// the NaN values, and says when only some samples have a language.
+func (sv *runSurvey) warnLeftOut(b *Board, inputs []Input, metric string) {
+	isAre := func(one bool) string { return map[bool]string{true: "is", false: "are"}[one] }
 	var left []string
-	for _, t := range tasksWithout {
-		if !slices.Contains(tasksWith, t) {
+	for _, t := range sv.tasksWithout {
+		if !slices.Contains(sv.tasksWith, t) {
 			left = append(left, t)
 		}
 	}
 	if len(left) > 0 {
 		b.warn(CodeTasksLeftOut, len(left), fmt.Sprintf("%s no value of %s and %s not on this board: %s; each board ranks one metric",
-			plural(len(left), "task has", "tasks have"), metric, map[bool]string{true: "is", false: "are"}[len(left) == 1], strings.Join(left, ", ")))
+			plural(len(left), "task has", "tasks have"), metric, isAre(len(left) == 1), strings.Join(left, ", ")))
 	}
 	var none []string
 	for i, in := range inputs {
-		if empty[i] {
+		if sv.empty[i] {
 			none = append(none, in.name())
 		}
 	}
 	if len(none) > 0 {
 		b.warn(CodeRunsLeftOut, len(none), fmt.Sprintf("%s no value of %s and %s not on this board: %s",
-			plural(len(none), "harness output has", "harness outputs have"), metric, map[bool]string{true: "is", false: "are"}[len(none) == 1], strings.Join(none, ", ")))
+			plural(len(none), "harness output has", "harness outputs have"), metric, isAre(len(none) == 1), strings.Join(none, ", ")))
 	}
-	if nan > 0 {
-		b.warn(CodeSamplesWithoutValue, nan, fmt.Sprintf("%s no value of %s (NaN: a failed call or an unscored sample) and %s left out of %s cells",
-			plural(nan, "sample has", "samples have"), metric, map[bool]string{true: "is", false: "are"}[nan == 1], map[bool]string{true: "its", false: "their"}[nan == 1]))
+	if sv.nan > 0 {
+		b.warn(CodeSamplesWithoutValue, sv.nan, fmt.Sprintf("%s no value of %s (NaN: a failed call or an unscored sample) and %s left out of %s cells",
+			plural(sv.nan, "sample has", "samples have"), metric, isAre(sv.nan == 1), map[bool]string{true: "its", false: "their"}[sv.nan == 1]))
 	}
-	if withLang > 0 && withoutLang > 0 {
-		b.warn(CodeLanguagePartial, withoutLang, fmt.Sprintf("%s no language while %d do, so the board is by task", plural(withoutLang, "sample has", "samples have"), withLang))
+	if sv.withLang > 0 && sv.withoutLang > 0 {
+		b.warn(CodeLanguagePartial, sv.withoutLang, fmt.Sprintf("%s no language while %d do, so the board is by task", plural(sv.withoutLang, "sample has", "samples have"), sv.withLang))
 	}
+}
 
+// gatherRuns reads every run a second time for its rows (runRows), adds
+// each run to the Files table, and merges the rows by model and column.
+func gatherRuns(ctx context.Context, inputs []Input, metric string, b *Board, opt Options) (map[string]map[string]*rowSet, error) {
 	cells := map[string]map[string]*rowSet{}
 	used := map[string]bool{} // model labels of earlier runs
 	for _, in := range inputs {
@@ -318,8 +371,7 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 			}
 		}
 	}
-	b.assemble(cells, m, opt)
-	return b, nil
+	return cells, nil
 }
 
 // runRows gives one run's values of metric as the board's rows, by
@@ -328,34 +380,9 @@ func buildRuns(ctx context.Context, inputs []Input, opt Options) (*Board, error)
 // as interop.ResponsesFS names it.
 func runRows(ctx context.Context, in Input, metric string, b *Board, used map[string]bool) (FileInfo, map[string]map[string]*rowSet, error) {
 	r := in.Run
-	base := path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
-	base = strings.TrimSuffix(base, path.Ext(base))
-	labels := map[string]string{} // the model as the samples name it -> on the board
-	label := func(s *sample.Sample) (string, error) {
-		name := s.Model
-		if name == "" {
-			name = r.Model
-		}
-		if name == "" {
-			name = in.Model
-		}
-		if name == "" {
-			name = base
-		}
-		if l, ok := labels[name]; ok {
-			return l, nil
-		}
-		name = strings.Clone(name) // a streamed sample's strings may be reused
-		l := name
-		if used[l] {
-			l += " [" + base + "]"
-		}
-		if used[l] {
-			return "", fmt.Errorf("%s: another run has the same model %q and file name: rename one", r.Source, name)
-		}
-		labels[name] = l
-		return l, nil
-	}
+	lb := &runLabels{in: in, used: used, labels: map[string]string{}}
+	lb.base = path.Base(strings.ReplaceAll(r.Source, "\\", "/"))
+	lb.base = strings.TrimSuffix(lb.base, path.Ext(lb.base))
 	out := map[string]map[string]*rowSet{}
 	cols := map[string]bool{}
 	n := 0
@@ -364,29 +391,20 @@ func runRows(ctx context.Context, in Input, metric string, b *Board, used map[st
 		if !ok || math.IsNaN(v) {
 			return nil
 		}
-		model, err := label(s)
+		model, err := lb.label(s)
 		if err != nil {
 			return err
 		}
-		rw := row{value: v, blank: s.HasResponse && strings.TrimSpace(s.Response) == ""}
-		id := s.SampleID
-		if b.Settings.PairKey == "task/doc_hash" {
-			id = s.DocHash
-		}
-		rw.key = b.id(s.Task + "\x1f" + id)
-		lang := s.Task
-		if b.Axis == AxisLanguage {
-			lang, rw.domain = s.Language, b.id(s.Task)
-		}
+		rw, col := sampleRow(s, v, b)
 		if out[model] == nil {
 			out[model] = map[string]*rowSet{}
 		}
-		rs := out[model][lang]
+		rs := out[model][col]
 		if rs == nil {
-			lang = strings.Clone(lang)
+			col = strings.Clone(col)
 			rs = &rowSet{}
-			out[model][lang] = rs
-			cols[lang] = true
+			out[model][col] = rs
+			cols[col] = true
 		}
 		rs.add(rw)
 		n++
@@ -395,12 +413,82 @@ func runRows(ctx context.Context, in Input, metric string, b *Board, used map[st
 	if err != nil {
 		return FileInfo{}, nil, err
 	}
-	for _, l := range labels {
+	for _, l := range lb.labels {
 		used[l] = true
 	}
-	hash, err := r.Hash()
+	info, err := runInfo(in, b, lb.labels, cols, n)
 	if err != nil {
 		return FileInfo{}, nil, err
+	}
+	for _, w := range r.Warnings {
+		w.Message = in.name() + ": " + w.Message
+		b.Warnings = append(b.Warnings, w)
+	}
+	warnRunDuplicates(in, b, out)
+	return info, out, nil
+}
+
+// runLabels names the models of one run on the board.
+type runLabels struct {
+	in     Input
+	base   string            // the run's file name without its extension
+	used   map[string]bool   // model labels of earlier runs
+	labels map[string]string // the model as the samples name it -> on the board
+}
+
+// label is the board's name of a sample's model: the sample's, else the
+// run's, the input's or the file's name; "<model> [<file>]" when an
+// earlier run holds the model, an error when that too is taken.
+func (lb *runLabels) label(s *sample.Sample) (string, error) {
+	name := s.Model
+	if name == "" {
+		name = lb.in.Run.Model
+	}
+	if name == "" {
+		name = lb.in.Model
+	}
+	if name == "" {
+		name = lb.base
+	}
+	if l, ok := lb.labels[name]; ok {
+		return l, nil
+	}
+	name = strings.Clone(name) // a streamed sample's strings may be reused
+	l := name
+	if lb.used[l] {
+		l += " [" + lb.base + "]"
+	}
+	if lb.used[l] {
+		return "", fmt.Errorf("%s: another run has the same model %q and file name: rename one", lb.in.Run.Source, name)
+	}
+	lb.labels[name] = l
+	return l, nil
+}
+
+// sampleRow is a sample's row with value v (its item key by the board's
+// pair key, its domain the task on a board by language) and its column:
+// the language, else the task.
+func sampleRow(s *sample.Sample, v float64, b *Board) (row, string) {
+	rw := row{value: v, blank: s.HasResponse && strings.TrimSpace(s.Response) == ""}
+	id := s.SampleID
+	if b.Settings.PairKey == "task/doc_hash" {
+		id = s.DocHash
+	}
+	rw.key = b.id(s.Task + "\x1f" + id)
+	col := s.Task
+	if b.Axis == AxisLanguage {
+		col, rw.domain = s.Language, b.id(s.Task)
+	}
+	return rw, col
+}
+
+// runInfo is the Files-table entry of a run of n rows: its hash, models
+// (labels) and columns.
+func runInfo(in Input, b *Board, labels map[string]string, cols map[string]bool, n int) (FileInfo, error) {
+	r := in.Run
+	hash, err := r.Hash()
+	if err != nil {
+		return FileInfo{}, err
 	}
 	info := FileInfo{Path: in.name(), Rows: n, Hash: hash, LanguageSource: "task"}
 	if b.Axis == AxisLanguage {
@@ -420,10 +508,12 @@ func runRows(ctx context.Context, in Input, metric string, b *Board, used map[st
 		info.Languages = append(info.Languages, c)
 	}
 	sort.Strings(info.Languages)
-	for _, w := range r.Warnings {
-		w.Message = in.name() + ": " + w.Message
-		b.Warnings = append(b.Warnings, w)
-	}
+	return info, nil
+}
+
+// warnRunDuplicates trims every row set's spare capacity and warns of
+// items a model has twice in a column of one run.
+func warnRunDuplicates(in Input, b *Board, out map[string]map[string]*rowSet) {
 	for model, byCol := range out {
 		for col, rs := range byCol {
 			rs.clip()
@@ -434,7 +524,6 @@ func runRows(ctx context.Context, in Input, metric string, b *Board, used map[st
 			}
 		}
 	}
-	return info, out, nil
 }
 
 // where names a sample's file and line.

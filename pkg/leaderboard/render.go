@@ -27,6 +27,20 @@ func (b *Board) cell(model, lang string) (Cell, bool) {
 // and the warnings.
 func (b *Board) WriteText(w io.Writer) error {
 	var s strings.Builder
+	b.writeHeading(&s)
+	b.writeGrid(&s)
+	b.writeLeaders(&s)
+	b.writeRanks(&s)
+	b.writeDomains(&s)
+	b.writeSNR(&s)
+	b.writeFiles(&s)
+	_, err := io.WriteString(w, s.String())
+	return err
+}
+
+// writeHeading writes the title line (metric, size, normalisation,
+// intervals) and what the marks and pairing mean.
+func (b *Board) writeHeading(s *strings.Builder) {
 	iv := "no intervals"
 	if b.Settings.Interval != "none" {
 		iv = fmt.Sprintf("%.0f%% %s intervals", b.Settings.Confidence*100, map[string]string{"wilson": "Wilson",
@@ -37,18 +51,23 @@ func (b *Board) WriteText(w io.Writer) error {
 	if b.Metric.By == sample.ByHarness {
 		norm = "the harness's own per-sample values"
 	}
-	fmt.Fprintf(&s, "Leaderboard: %s (%s), %s × %s, %s, %s\n",
+	fmt.Fprintf(s, "Leaderboard: %s (%s), %s × %s, %s, %s\n",
 		b.Metric.ID, b.Metric.Name, plural(len(b.Models), "model", "models"), plural(len(b.Languages), one, many), norm, iv)
 	if b.Level == "corpus" {
 		s.WriteString("Values are corpus-level (from statistics summed over each cell's rows), not means of rows.\n")
 	}
-	fmt.Fprintf(&s, "* marks the best model of a %s only when its lead over the runner-up is significant\n"+
+	fmt.Fprintf(s, "* marks the best model of a %s only when its lead over the runner-up is significant\n"+
 		"  (two-sided sign test on the questions both answered, α = %g).\n", one, b.Settings.Alpha)
 	if b.Settings.PairKey != "" {
-		fmt.Fprintf(&s, "Items are paired across models by %s.\n", b.Settings.PairKey)
+		fmt.Fprintf(s, "Items are paired across models by %s.\n", b.Settings.PairKey)
 	}
 	s.WriteString("\n")
-	tw := tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
+}
+
+// writeGrid writes the models × languages table: value, interval and *
+// on a significant leader; a last row gives each column's n.
+func (b *Board) writeGrid(s *strings.Builder) {
+	tw := tabwriter.NewWriter(s, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "model\t"+strings.Join(b.Languages, "\t"))
 	for _, m := range b.Models {
 		row := []string{m}
@@ -81,57 +100,69 @@ func (b *Board) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, strings.Join(n, "\t"))
 	tw.Flush()
+}
 
-	if len(b.Leaders) > 0 {
-		s.WriteString("\nLeaders (best against runner-up on shared questions)\n")
-		tw = tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, one+"\tbest\trunner-up\tlead\tshared\tbetter\tworse\tp\tverdict")
-		for _, ld := range b.Leaders {
-			verdict := "not significant"
-			if ld.Significant {
-				verdict = "significant"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%+.3f\t%d\t%d\t%d\t%s\t%s\n", ld.Language, ld.Best, ld.RunnerUp,
-				ld.BestValue-ld.RunnerValue, ld.Shared, ld.Better, ld.Worse, strconv.FormatFloat(ld.P, 'g', 3, 64), verdict)
-		}
-		tw.Flush()
+// writeLeaders writes each language's best model against the runner-up
+// with the paired test, if the board has leaders.
+func (b *Board) writeLeaders(s *strings.Builder) {
+	if len(b.Leaders) == 0 {
+		return
 	}
-
-	b.writeRanks(&s)
-
-	if len(b.Domains) > 0 {
-		s.WriteString("\nBy domain (value, with n in brackets)\n")
-		tw = tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "domain\tlanguage\t"+strings.Join(b.Models, "\t"))
-		type dl struct{ d, l string }
-		var order []dl
-		vals := map[dl]map[string]DomainCell{}
-		for _, c := range b.Domains {
-			k := dl{c.Domain, c.Language}
-			if vals[k] == nil {
-				vals[k] = map[string]DomainCell{}
-				order = append(order, k)
-			}
-			vals[k][c.Model] = c
+	one, _ := b.axisNouns()
+	s.WriteString("\nLeaders (best against runner-up on shared questions)\n")
+	tw := tabwriter.NewWriter(s, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, one+"\tbest\trunner-up\tlead\tshared\tbetter\tworse\tp\tverdict")
+	for _, ld := range b.Leaders {
+		verdict := "not significant"
+		if ld.Significant {
+			verdict = "significant"
 		}
-		for _, k := range order {
-			row := []string{results.GroupLabel(k.d), k.l}
-			for _, m := range b.Models {
-				if c, ok := vals[k][m]; ok {
-					row = append(row, fmt.Sprintf("%.3f (%d)", c.Value, c.N))
-				} else {
-					row = append(row, "-")
-				}
-			}
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
-		}
-		tw.Flush()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%+.3f\t%d\t%d\t%d\t%s\t%s\n", ld.Language, ld.Best, ld.RunnerUp,
+			ld.BestValue-ld.RunnerValue, ld.Shared, ld.Better, ld.Worse, strconv.FormatFloat(ld.P, 'g', 3, 64), verdict)
 	}
+	tw.Flush()
+}
 
-	b.writeSNR(&s)
+// writeDomains writes the per-domain values (with n) of every model, a
+// row per domain and language in the board's order, if there are any.
+func (b *Board) writeDomains(s *strings.Builder) {
+	if len(b.Domains) == 0 {
+		return
+	}
+	s.WriteString("\nBy domain (value, with n in brackets)\n")
+	tw := tabwriter.NewWriter(s, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "domain\tlanguage\t"+strings.Join(b.Models, "\t"))
+	type dl struct{ d, l string }
+	var order []dl
+	vals := map[dl]map[string]DomainCell{}
+	for _, c := range b.Domains {
+		k := dl{c.Domain, c.Language}
+		if vals[k] == nil {
+			vals[k] = map[string]DomainCell{}
+			order = append(order, k)
+		}
+		vals[k][c.Model] = c
+	}
+	for _, k := range order {
+		row := []string{results.GroupLabel(k.d), k.l}
+		for _, m := range b.Models {
+			if c, ok := vals[k][m]; ok {
+				row = append(row, fmt.Sprintf("%.3f (%d)", c.Value, c.N))
+			} else {
+				row = append(row, "-")
+			}
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
 
+// writeFiles writes the files read (model, languages and their source,
+// rows, hash) and the warnings.
+func (b *Board) writeFiles(s *strings.Builder) {
+	one, _ := b.axisNouns()
 	s.WriteString("\nFiles\n")
-	tw = tabwriter.NewWriter(&s, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(s, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "file\tmodel\t%s\t%s from\trows\thash\n", one, one)
 	for _, f := range b.Files {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", f.Path, f.Model, strings.Join(f.Languages, ","), f.LanguageSource, f.Rows, f.Hash)
@@ -140,11 +171,9 @@ func (b *Board) WriteText(w io.Writer) error {
 	if len(b.Warnings) > 0 {
 		s.WriteString("\nWarnings\n")
 		for _, wn := range b.Warnings {
-			fmt.Fprintf(&s, "  - %s\n", wn.Message)
+			fmt.Fprintf(s, "  - %s\n", wn.Message)
 		}
 	}
-	_, err := io.WriteString(w, s.String())
-	return err
 }
 
 // The axes of a board (Board.Axis).

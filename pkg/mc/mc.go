@@ -146,6 +146,40 @@ type outcome struct {
 // Evaluate computes the report of questions. All questions must come
 // in the same mode (log-likelihoods or letters); mode names it.
 func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
+	opt, err := withDefaults(opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(qs) == 0 {
+		return nil, fmt.Errorf("no questions")
+	}
+	r := &Report{Kind: "mc", Mode: mode, Languages: []Group{}, Subjects: []Group{}, Warnings: []results.Warning{}}
+	r.Settings.Confidence, r.Settings.Resamples, r.Settings.Seed, r.Settings.K = opt.Confidence, opt.Resamples, opt.Seed, opt.K
+	in := checkInputs(qs, mode)
+	metrics := metricIDs(mode, in.tokens, opt.K)
+	r.Metrics = metrics
+	defs, kOf, err := r.metricDefs(opt.K)
+	if err != nil {
+		return nil, err
+	}
+	outs, unparsed := outcomes(qs, mode, metrics, defs, kOf)
+	all := make([]int, len(qs))
+	for i := range all {
+		all[i] = i
+	}
+	ivWarn := &results.IntervalWarnings{}
+	r.Overall = group("", "", all, outs, metrics, opt, ivWarn)
+	r.Languages = groups("language", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Language })
+	r.Subjects = groups("subject", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Subject })
+	r.warnInputs(mode, in, unparsed)
+	r.Warnings = append(r.Warnings, ivWarn.Warnings("group", "groups")...)
+	r.warnSmallGroups()
+	return r, nil
+}
+
+// withDefaults fills in the default k (2), confidence and resamples,
+// checks them, and drops repeated ks.
+func withDefaults(opt Options) (Options, error) {
 	if len(opt.K) == 0 {
 		opt.K = []int{2}
 	}
@@ -156,74 +190,98 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 		opt.Resamples = 10000
 	}
 	if !(opt.Confidence > 0 && opt.Confidence < 1) {
-		return nil, fmt.Errorf("confidence %v is not between 0 and 1", opt.Confidence)
+		return opt, fmt.Errorf("confidence %v is not between 0 and 1", opt.Confidence)
 	}
 	var ks []int
 	for _, k := range opt.K {
 		if k < 1 {
-			return nil, fmt.Errorf("recall@k needs k ≥ 1, got %d", k)
+			return opt, fmt.Errorf("recall@k needs k ≥ 1, got %d", k)
 		}
 		if !slices.Contains(ks, k) {
 			ks = append(ks, k)
 		}
 	}
 	opt.K = ks
-	if len(qs) == 0 {
-		return nil, fmt.Errorf("no questions")
-	}
-	r := &Report{Kind: "mc", Mode: mode, Languages: []Group{}, Subjects: []Group{}, Warnings: []results.Warning{}}
-	r.Settings.Confidence, r.Settings.Resamples, r.Settings.Seed, r.Settings.K = opt.Confidence, opt.Resamples, opt.Seed, opt.K
-	metrics := []string{Acc}
-	tokens := mode == "loglik"
-	var noTokens, emptyText, positive, farGold []int
+	return opt, nil
+}
+
+// inputChecks is what the questions' options say before scoring: the
+// lines of gold labels past the tenth option (letters), of positive
+// log-likelihoods, of questions with an option without a token count or
+// without text; tokens is false once one option has no token count.
+type inputChecks struct {
+	noTokens, emptyText, positive, farGold []int
+	tokens                                 bool
+}
+
+// checkInputs reads the questions for inputChecks.
+func checkInputs(qs []Question, mode string) inputChecks {
+	in := inputChecks{tokens: mode == "loglik"}
 	if mode == "letters" {
 		for _, q := range qs {
 			if q.Gold >= maxOptions {
-				farGold = append(farGold, q.Line)
+				in.farGold = append(in.farGold, q.Line)
 			}
 		}
 	}
-	if mode == "loglik" {
-		for _, q := range qs {
-			for _, c := range q.Choices {
-				if c.LogLik > 0 {
-					positive = append(positive, c.Line)
-				}
-			}
-			for _, c := range q.Choices {
-				if c.Tokens <= 0 {
-					tokens = false
-					noTokens = append(noTokens, q.Line)
-					break
-				}
-			}
-			for _, c := range q.Choices {
-				if utf8.RuneCountInString(c.Text) == 0 {
-					emptyText = append(emptyText, q.Line)
-					break
-				}
+	if mode != "loglik" {
+		return in
+	}
+	for _, q := range qs {
+		for _, c := range q.Choices {
+			if c.LogLik > 0 {
+				in.positive = append(in.positive, c.Line)
 			}
 		}
-		metrics = append(metrics, AccNorm)
-		if tokens {
-			metrics = append(metrics, AccNormToken)
+		for _, c := range q.Choices {
+			if c.Tokens <= 0 {
+				in.tokens = false
+				in.noTokens = append(in.noTokens, q.Line)
+				break
+			}
 		}
-		metrics = append(metrics, MRR)
-		for _, k := range opt.K {
-			metrics = append(metrics, Recall(k))
+		for _, c := range q.Choices {
+			if utf8.RuneCountInString(c.Text) == 0 {
+				in.emptyText = append(in.emptyText, q.Line)
+				break
+			}
 		}
 	}
-	r.Metrics = metrics
-	// The registry's metric behind each id, and recall@k's k.
-	defs := make([]*score.Metric, len(metrics))
-	kOf := make([]int, len(metrics))
-	for i, id := range metrics {
+	return in
+}
+
+// metricIDs is the metrics of a mode: accuracy alone for letters; for
+// log-likelihoods also acc_norm, acc_norm_token when every option has a
+// token count, the MRR and recall@k for each k.
+func metricIDs(mode string, tokens bool, ks []int) []string {
+	metrics := []string{Acc}
+	if mode != "loglik" {
+		return metrics
+	}
+	metrics = append(metrics, AccNorm)
+	if tokens {
+		metrics = append(metrics, AccNormToken)
+	}
+	metrics = append(metrics, MRR)
+	for _, k := range ks {
+		metrics = append(metrics, Recall(k))
+	}
+	return metrics
+}
+
+// metricDefs finds the registry's metric behind each of the report's
+// metric ids, and recall@k's k (0 for the others); it adds each distinct
+// metric's definition to the report.
+func (r *Report) metricDefs(ks []int) ([]*score.Metric, []int, error) {
+	defs := make([]*score.Metric, len(r.Metrics))
+	kOf := make([]int, len(r.Metrics))
+	for i, id := range r.Metrics {
 		m, err := score.Find(id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defs[i] = m
-		for _, k := range opt.K {
+		for _, k := range ks {
 			if id == Recall(k) {
 				kOf[i] = k
 			}
@@ -233,6 +291,12 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 				FalsePositives: m.FalsePositives, FalseNegatives: m.FalseNegatives, Blank: m.Blank, Source: m.Source})
 		}
 	}
+	return defs, kOf, nil
+}
+
+// outcomes scores every question under each metric; with letters it also
+// gives the lines of predictions that name no option.
+func outcomes(qs []Question, mode string, metrics []string, defs []*score.Metric, kOf []int) ([]outcome, []int) {
 	outs := make([]outcome, len(qs))
 	var opts []score.Option
 	var unparsed []int
@@ -261,51 +325,56 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 		}
 		outs[i] = o
 	}
-	all := make([]int, len(qs))
-	for i := range all {
-		all[i] = i
+	return outs, unparsed
+}
+
+// warnLines adds a warning about the rows at lines (0 for an unknown
+// line), naming at most 20; one and many are the message after the
+// count, singular and plural.
+func (r *Report) warnLines(code string, lines []int, one, many string) {
+	if len(lines) == 0 {
+		return
 	}
-	ivWarn := &results.IntervalWarnings{}
-	r.Overall = group("", "", all, outs, metrics, opt, ivWarn)
-	r.Languages = groups("language", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Language })
-	r.Subjects = groups("subject", qs, outs, metrics, opt, ivWarn, func(q Question) string { return q.Subject })
-	// warn adds a warning about the rows at lines (0 for an unknown line);
-	// one and many are the message after the count, singular and plural.
-	warn := func(code string, lines []int, one, many string) {
-		if len(lines) == 0 {
-			return
-		}
-		msg := many
-		if len(lines) == 1 {
-			msg = one
-		}
-		w := results.Warning{Code: code, Count: len(lines), Message: fmt.Sprintf("%d %s", len(lines), msg)}
-		for _, l := range lines {
-			if l > 0 && len(w.Lines) < 20 {
-				w.Lines = append(w.Lines, l)
-			}
-		}
-		r.Warnings = append(r.Warnings, w)
+	msg := many
+	if len(lines) == 1 {
+		msg = one
 	}
+	w := results.Warning{Code: code, Count: len(lines), Message: fmt.Sprintf("%d %s", len(lines), msg)}
+	for _, l := range lines {
+		if l > 0 && len(w.Lines) < 20 {
+			w.Lines = append(w.Lines, l)
+		}
+	}
+	r.Warnings = append(r.Warnings, w)
+}
+
+// warnInputs warns of unparsed predictions, unlikely gold labels,
+// positive log-likelihoods, options without a token count (when that
+// drops acc_norm_token) and options without text.
+func (r *Report) warnInputs(mode string, in inputChecks, unparsed []int) {
 	const optionLetters = "a Latin letter, a digit or an option letter of an Indic script such as क or ক"
-	warn(CodeUnparsedPrediction, unparsed,
+	r.warnLines(CodeUnparsedPrediction, unparsed,
 		"prediction names no option (it is not "+optionLetters+"); it counts as wrong",
 		"predictions name no option (they are not "+optionLetters+"); they count as wrong")
-	warn(CodeUnlikelyGold, farGold,
+	r.warnLines(CodeUnlikelyGold, in.farGold,
 		"gold label names an option past J, the tenth; no common multiple-choice benchmark has more options, so it may be a typo (it is scored as written)",
 		"gold labels name an option past J, the tenth; no common multiple-choice benchmark has more options, so they may be typos (they are scored as written)")
-	warn(CodePositiveLoglik, positive,
+	r.warnLines(CodePositiveLoglik, in.positive,
 		"option has a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by its length, a positive score favours long options in acc_norm)",
 		"options have a positive log-likelihood, but a log-probability is never above 0: check that the column holds log-likelihoods (divided by their length, positive scores favour long options in acc_norm)")
-	if mode == "loglik" && !tokens {
-		warn(CodeNoTokens, noTokens,
+	if mode == "loglik" && !in.tokens {
+		r.warnLines(CodeNoTokens, in.noTokens,
 			"question has an option without a token count, so acc_norm_token is not reported",
 			"questions have an option without a token count, so acc_norm_token is not reported")
 	}
-	warn(CodeEmptyChoiceText, emptyText,
+	r.warnLines(CodeEmptyChoiceText, in.emptyText,
 		"question has an option with no text; its length counts as 1 character for acc_norm",
 		"questions have an option with no text; its length counts as 1 character for acc_norm")
-	r.Warnings = append(r.Warnings, ivWarn.Warnings("group", "groups")...)
+}
+
+// warnSmallGroups warns of every group (all questions included) of
+// fewer than 30 questions.
+func (r *Report) warnSmallGroups() {
 	for _, g := range append([]Group{r.Overall}, append(r.Languages, r.Subjects...)...) {
 		if g.N < 30 {
 			name := g.Group
@@ -316,7 +385,6 @@ func Evaluate(qs []Question, mode string, opt Options) (*Report, error) {
 				Message: fmt.Sprintf("%s %s has %d %s: its intervals are wide, and a difference of a few questions is noise", orAll(g.By), tabular.Quote(name), g.N, plural(g.N, "question", "questions"))})
 		}
 	}
-	return r, nil
 }
 
 // plural returns one when n is 1 and many otherwise.

@@ -135,14 +135,67 @@ func (e *NotEstimableError) Error() string {
 // counted in a bootstrap_not_estimable warning. It returns a
 // *NotEstimableError when the fit on all verdicts does not exist.
 func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
+	opt, err := withDefaults(opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(verdicts) == 0 {
+		return nil, fmt.Errorf("%s: no verdicts", source)
+	}
+	models, idx := modelIndex(verdicts)
+	anchor := -1
+	if opt.Anchor != "" {
+		a, ok := idx[opt.Anchor]
+		if !ok {
+			return nil, fmt.Errorf("%s: anchor model %q has no verdicts (models: %s)", source, opt.Anchor, strings.Join(models, ", "))
+		}
+		anchor = a
+	}
+	res := &Result{Kind: "ratings", Source: source, Verdicts: len(verdicts), Warnings: []results.Warning{}, Ratings: []Rating{},
+		Settings: Settings{Resamples: opt.Resamples, Confidence: opt.Confidence, Seed: opt.Seed, Model: "bradley-terry",
+			Ties: "half a win to each model", Fit: "maximum likelihood, MM algorithm (Hunter 2004)",
+			Scale: "log-strength θ: A beats B with probability 1/(1+exp(θB−θA))", Anchor: "mean", ResampleUnit: "verdict",
+			EloBase: EloBase, EloScale: EloScale}}
+	if anchor >= 0 {
+		res.Settings.Anchor = opt.Anchor
+	}
+	t, err := tally(verdicts, models, idx, source)
+	if err != nil {
+		return nil, err
+	}
+	rs := t.ratings
+	res.Items = t.items
+	if res.Items > 0 {
+		res.Settings.ResampleUnit = "item"
+	}
+	fit, err := stats.BradleyTerry(t.wins)
+	if err != nil {
+		return nil, notEstimable(err, models, source)
+	}
+	theta := anchored(fit.Theta, anchor)
+	for i := range rs {
+		rs[i].Rating = theta[i]
+		rs[i].CILow, rs[i].CIHigh = theta[i], theta[i]
+	}
+	if opt.Resamples > 0 {
+		if err := bootstrapIntervals(res, rs, t.units, anchor, opt); err != nil {
+			return nil, err
+		}
+	}
+	warnFewComparisons(res, rs)
+	rank(rs)
+	res.Ratings = rs
+	return res, nil
+}
+
+// withDefaults fills in the default confidence and resamples (a negative
+// count means none) and checks the confidence.
+func withDefaults(opt Options) (Options, error) {
 	if opt.Confidence == 0 {
 		opt.Confidence = 0.95
 	}
 	if !(opt.Confidence > 0 && opt.Confidence < 1) {
-		return nil, fmt.Errorf("confidence must lie between 0 and 1 (got %v)", opt.Confidence)
-	}
-	if len(verdicts) == 0 {
-		return nil, fmt.Errorf("%s: no verdicts", source)
+		return opt, fmt.Errorf("confidence must lie between 0 and 1 (got %v)", opt.Confidence)
 	}
 	switch {
 	case opt.Resamples == 0:
@@ -150,6 +203,12 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 	case opt.Resamples < 0:
 		opt.Resamples = 0
 	}
+	return opt, nil
+}
+
+// modelIndex lists the models of the verdicts, sorted, and gives each
+// its index in that list.
+func modelIndex(verdicts []Verdict) ([]string, map[string]int) {
 	idx := map[string]int{}
 	for _, v := range verdicts {
 		idx[v.ModelA], idx[v.ModelB] = 0, 0
@@ -162,24 +221,24 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 	for i, m := range models {
 		idx[m] = i
 	}
-	anchor := -1
-	if opt.Anchor != "" {
-		a, ok := idx[opt.Anchor]
-		if !ok {
-			return nil, fmt.Errorf("%s: anchor model %q has no verdicts (models: %s)", source, opt.Anchor, strings.Join(models, ", "))
-		}
-		anchor = a
-	}
+	return models, idx
+}
+
+// tallied is what the verdicts count up to: each model's comparisons,
+// wins, losses and ties, the win matrix (a tie half a win to each), and
+// the outcomes grouped into resampling units, one per item id, else one
+// per verdict; items counts the item ids.
+type tallied struct {
+	ratings []Rating
+	wins    [][]float64
+	units   [][]stats.BTOutcome
+	items   int
+}
+
+// tally counts the verdicts; a winner other than a, b or tie is an error
+// naming its line.
+func tally(verdicts []Verdict, models []string, idx map[string]int, source string) (tallied, error) {
 	k := len(models)
-	res := &Result{Kind: "ratings", Source: source, Verdicts: len(verdicts), Warnings: []results.Warning{}, Ratings: []Rating{},
-		Settings: Settings{Resamples: opt.Resamples, Confidence: opt.Confidence, Seed: opt.Seed, Model: "bradley-terry",
-			Ties: "half a win to each model", Fit: "maximum likelihood, MM algorithm (Hunter 2004)",
-			Scale: "log-strength θ: A beats B with probability 1/(1+exp(θB−θA))", Anchor: "mean", ResampleUnit: "verdict",
-			EloBase: EloBase, EloScale: EloScale}}
-	if anchor >= 0 {
-		res.Settings.Anchor = opt.Anchor
-	}
-	// Units: one per item id, else one per verdict.
 	unitOf := map[string]int{}
 	var units [][]stats.BTOutcome
 	rs := make([]Rating, k)
@@ -207,7 +266,7 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 			rs[a].Ties++
 			rs[b].Ties++
 		default:
-			return nil, fmt.Errorf("%s:%d: winner %q: want a, b or tie", source, v.Line, v.Winner)
+			return tallied{}, fmt.Errorf("%s:%d: winner %q: want a, b or tie", source, v.Line, v.Winner)
 		}
 		for _, o := range out {
 			wins[o.I][o.J] += o.W
@@ -224,57 +283,63 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 			units = append(units, out)
 		}
 	}
-	res.Items = len(unitOf)
-	if res.Items > 0 {
-		res.Settings.ResampleUnit = "item"
+	return tallied{ratings: rs, wins: wins, units: units, items: len(unitOf)}, nil
+}
+
+// notEstimable is the fit's error, a stats.NotEstimableError told as
+// the groups of model names that are not linked.
+func notEstimable(err error, models []string, source string) error {
+	ne, ok := err.(*stats.NotEstimableError)
+	if !ok {
+		return err
 	}
-	fit, err := stats.BradleyTerry(wins)
+	e := &NotEstimableError{Source: source, Disconnected: ne.Disconnected}
+	for _, c := range ne.Components {
+		var names []string
+		for _, i := range c {
+			names = append(names, models[i])
+		}
+		e.Groups = append(e.Groups, names)
+	}
+	return e
+}
+
+// bootstrapIntervals sets each rating's percentile interval from
+// opt.Resamples bootstrap replicates over the units, anchored as the
+// fit; replicates with no estimate are left out, with a warning.
+func bootstrapIntervals(res *Result, rs []Rating, units [][]stats.BTOutcome, anchor int, opt Options) error {
+	reps, dropped, err := stats.BradleyTerryBootstrap(len(rs), units, opt.Resamples, opt.Seed)
 	if err != nil {
-		if ne, ok := err.(*stats.NotEstimableError); ok {
-			e := &NotEstimableError{Source: source, Disconnected: ne.Disconnected}
-			for _, c := range ne.Components {
-				var names []string
-				for _, i := range c {
-					names = append(names, models[i])
-				}
-				e.Groups = append(e.Groups, names)
-			}
-			return nil, e
-		}
-		return nil, err
+		return err
 	}
-	theta := anchored(fit.Theta, anchor)
+	res.Replicates = opt.Resamples - dropped
+	if dropped > 0 {
+		res.Warnings = append(res.Warnings, results.Warning{Code: CodeBootstrapNotEstimable, Count: dropped,
+			Message: fmt.Sprintf("%d of %d bootstrap replicates had no Bradley-Terry estimate (a resample left a model "+
+				"without a win, a loss or a link to the rest) and are left out, so the intervals are too narrow; "+
+				"more comparisons per model fix this", dropped, opt.Resamples)})
+	}
+	if res.Replicates == 0 {
+		return nil
+	}
+	col := make([]float64, 0, res.Replicates)
 	for i := range rs {
-		rs[i].Rating = theta[i]
-		rs[i].CILow, rs[i].CIHigh = theta[i], theta[i]
-	}
-	if opt.Resamples > 0 {
-		reps, dropped, err := stats.BradleyTerryBootstrap(k, units, opt.Resamples, opt.Seed)
-		if err != nil {
-			return nil, err
-		}
-		res.Replicates = opt.Resamples - dropped
-		if dropped > 0 {
-			res.Warnings = append(res.Warnings, results.Warning{Code: CodeBootstrapNotEstimable, Count: dropped,
-				Message: fmt.Sprintf("%d of %d bootstrap replicates had no Bradley-Terry estimate (a resample left a model "+
-					"without a win, a loss or a link to the rest) and are left out, so the intervals are too narrow; "+
-					"more comparisons per model fix this", dropped, opt.Resamples)})
-		}
-		if res.Replicates > 0 {
-			col := make([]float64, 0, res.Replicates)
-			for i := range rs {
-				col = col[:0]
-				for _, t := range reps {
-					if t != nil {
-						col = append(col, anchored(t, anchor)[i])
-					}
-				}
-				sort.Float64s(col)
-				a := (1 - opt.Confidence) / 2
-				rs[i].CILow, rs[i].CIHigh = stats.Percentile(col, a), stats.Percentile(col, 1-a)
+		col = col[:0]
+		for _, t := range reps {
+			if t != nil {
+				col = append(col, anchored(t, anchor)[i])
 			}
 		}
+		sort.Float64s(col)
+		a := (1 - opt.Confidence) / 2
+		rs[i].CILow, rs[i].CIHigh = stats.Percentile(col, a), stats.Percentile(col, 1-a)
 	}
+	return nil
+}
+
+// warnFewComparisons sets each rating's Elo figures and warns of models
+// with fewer than MinComparisons comparisons.
+func warnFewComparisons(res *Result, rs []Rating) {
 	var few []string
 	for i := range rs {
 		r := &rs[i]
@@ -289,6 +354,11 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 				map[bool]string{true: "model has", false: "models have"}[len(few) == 1], MinComparisons,
 				map[bool]string{true: "its rating is", false: "their ratings are"}[len(few) == 1], strings.Join(few, ", "))})
 	}
+}
+
+// rank sorts the ratings best first and ranks each 1 + the models rated
+// higher by more than rankTolerance.
+func rank(rs []Rating) {
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Rating > rs[j].Rating })
 	for i := range rs {
 		rs[i].Rank = 1
@@ -298,8 +368,6 @@ func Analyze(verdicts []Verdict, source string, opt Options) (*Result, error) {
 			}
 		}
 	}
-	res.Ratings = rs
-	return res, nil
 }
 
 // rankTolerance: ratings closer than this are tied for the rank (the MM

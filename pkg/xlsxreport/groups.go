@@ -30,114 +30,35 @@ func (b *book) groupSheet(by string) error {
 	}
 	metrics := s.Settings.Metrics
 	g := b.grid(name)
-	nameWidth := float64(len(by))
-	for _, gr := range groups {
-		nameWidth = max(nameWidth, float64(displayWidth(gr.Group)))
-	}
-	nameWidth = min(max(nameWidth+2, 14), 40)
-	widths := []float64{nameWidth, 8, 8, 13}
-	for range metrics {
-		widths = append(widths, 9, 10, 9, 9)
-	}
+	widths, total, px := groupWidths(by, groups, len(metrics))
 	g.widths(widths...)
 	lastCol := 4 + 4*len(metrics)
-	total, px := 0.0, 0.0
-	for _, w := range widths {
-		total += w
-		px += w*7 + 5 // Excel's column width in pixels for the default font
-	}
 
 	g.set(1, 1, "Accuracy by "+by, b.st.title)
 	g.text(1, lastCol, 2, fmt.Sprintf("%d groups. Accuracy is correct / n for each group; the interval is the %s; the combined row covers all %d rows. Blank counts responses that are empty after trimming; empty golden counts rows whose golden answer is empty (they score as correct).",
 		len(groups), ciText(s), s.Combined.N), b.st.muted, total)
-
-	// Two header rows: the metric over its four columns, then the figures.
-	const head1, head2 = 4, 5
-	for c, h := range []string{by, "n", "blank", "empty golden"} {
-		st := b.st.headerNum
-		if c == 0 {
-			st = b.st.header
-		}
-		g.set(c+1, head1, "", st)
-		g.set(c+1, head2, h, st)
-	}
-	for i, id := range metrics {
-		c := 5 + 4*i
-		g.set(c, head1, id, b.st.headerCenter)
-		if g.err == nil {
-			g.err = b.f.MergeCell(name, cell(c, head1), cell(c+3, head1))
-		}
-		for j, h := range []string{"correct", "accuracy", "CI low", "CI high"} {
-			g.set(c+j, head2, h, b.st.headerNum)
-		}
-	}
-	row := head2
-	put := func(gr results.Group, label string, total bool) {
-		row++
-		lab, in, pc, dec := b.st.lineText, b.st.lineInteger, b.st.linePercent, b.st.lineDecimal // one line a group
-		if total {
-			lab, in, pc, dec = b.st.totalLabel, b.st.totalInt, b.st.totalPct, b.st.totalDec
-		}
-		g.set(1, row, label, lab)
-		g.set(2, row, gr.N, in)
-		g.set(3, row, gr.Blank, in)
-		g.set(4, row, gr.EmptyGolden, in)
-		for i, id := range metrics {
-			ms, ok := gr.Metrics[id]
-			c := 5 + 4*i
-			if !ok && gr.N > 0 { // no row of the group has a value of this metric: empty cells
-				continue
-			}
-			correctStyle := in
-			if ms.Correct != float64(int64(ms.Correct)) {
-				correctStyle = dec
-			}
-			g.set(c, row, ms.Correct, correctStyle)
-			g.set(c+1, row, ms.Accuracy, pc)
-			g.set(c+2, row, ms.CILow, pc)
-			g.set(c+3, row, ms.CIHigh, pc)
-		}
-	}
+	b.groupHeader(g, by, metrics)
+	row := groupHead2
 	for _, gr := range groups {
-		put(gr, gr.Group, false)
+		row++
+		b.groupRow(g, row, gr, gr.Group, false, metrics)
 	}
-	put(s.Combined, "combined", true)
+	row++
+	b.groupRow(g, row, s.Combined, "combined", true, metrics)
 	if g.err != nil {
 		return g.err
 	}
-	if err := b.f.SetPanes(name, &excelize.Panes{Freeze: true, XSplit: 1, YSplit: head2, TopLeftCell: cell(2, head2+1), ActivePane: "bottomRight"}); err != nil {
+	if err := b.f.SetPanes(name, &excelize.Panes{Freeze: true, XSplit: 1, YSplit: groupHead2, TopLeftCell: cell(2, groupHead2+1), ActivePane: "bottomRight"}); err != nil {
 		return err
 	}
 	if len(groups) == 0 {
 		return nil
 	}
-	firstRow, lastRow := head2+1, head2+len(groups)
+	firstRow, lastRow := groupHead2+1, groupHead2+len(groups)
 	errCols := 0
 	if hasIntervals(s) {
-		// The chart's error bars read their lengths from cells (LibreOffice
-		// ignores literal lengths), so write them beside the table, after
-		// a spacer column, under a header that says what they are for.
 		errCols = lastCol + 2
-		g.text(errCols, errCols+2*len(metrics)-1, head1-1, "Error bar lengths for the chart: accuracy − CI low, CI high − accuracy.", b.st.muted, float64(2*len(metrics)*10))
-		for i, id := range metrics {
-			c := errCols + 2*i
-			g.set(c, head1, id, b.st.header)
-			if g.err == nil {
-				g.err = b.f.MergeCell(name, cell(c, head1), cell(c+1, head1))
-			}
-			g.set(c, head2, "below", b.st.header)
-			g.set(c+1, head2, "above", b.st.header)
-			for j, gr := range groups {
-				ms := gr.Metrics[id]
-				g.set(c, firstRow+j, max(0, ms.Accuracy-ms.CILow), b.st.decimal)
-				g.set(c+1, firstRow+j, max(0, ms.CIHigh-ms.Accuracy), b.st.decimal)
-			}
-		}
-		for c := errCols; c < errCols+2*len(metrics); c++ {
-			if g.err == nil {
-				g.err = b.f.SetColWidth(name, colName(c), colName(c), 10)
-			}
-		}
+		b.errorBarCells(g, errCols, groups, metrics)
 	}
 	if g.err != nil {
 		return g.err
@@ -147,7 +68,7 @@ func (b *book) groupSheet(by string) error {
 	if err := b.f.InsertPageBreak(name, cell(1, at)); err != nil {
 		return err
 	}
-	height, err := b.accuracyChart(name, by, groups, head1, firstRow, lastRow, errCols, cell(1, at), px)
+	height, err := b.accuracyChart(name, by, groups, groupHead1, firstRow, lastRow, errCols, cell(1, at), px)
 	if err != nil {
 		return err
 	}
@@ -156,6 +77,110 @@ func (b *book) groupSheet(by string) error {
 	chartRows := int(float64(height)/excelizeRow) + 2
 	b.printAreas[name] = fmt.Sprintf("%s!$A$1:$%s$%d", quoteSheet(name), colName(lastCol), at+chartRows)
 	return nil
+}
+
+// The two header rows of a grouping's sheet: the metric over its four
+// columns, then the figures.
+const groupHead1, groupHead2 = 4, 5
+
+// groupWidths is the column widths of a grouping's sheet with m metrics
+// (the first fits the group names), their sum, and the same in pixels.
+func groupWidths(by string, groups []results.Group, m int) (widths []float64, total, px float64) {
+	nameWidth := float64(len(by))
+	for _, gr := range groups {
+		nameWidth = max(nameWidth, float64(displayWidth(gr.Group)))
+	}
+	nameWidth = min(max(nameWidth+2, 14), 40)
+	widths = []float64{nameWidth, 8, 8, 13}
+	for range m {
+		widths = append(widths, 9, 10, 9, 9)
+	}
+	for _, w := range widths {
+		total += w
+		px += w*7 + 5 // Excel's column width in pixels for the default font
+	}
+	return widths, total, px
+}
+
+// groupHeader writes the two header rows: the grouping, n, blank and
+// empty golden, then each metric merged over its correct, accuracy and
+// interval columns.
+func (b *book) groupHeader(g *grid, by string, metrics []string) {
+	for c, h := range []string{by, "n", "blank", "empty golden"} {
+		st := b.st.headerNum
+		if c == 0 {
+			st = b.st.header
+		}
+		g.set(c+1, groupHead1, "", st)
+		g.set(c+1, groupHead2, h, st)
+	}
+	for i, id := range metrics {
+		c := 5 + 4*i
+		g.set(c, groupHead1, id, b.st.headerCenter)
+		if g.err == nil {
+			g.err = b.f.MergeCell(g.sheet, cell(c, groupHead1), cell(c+3, groupHead1))
+		}
+		for j, h := range []string{"correct", "accuracy", "CI low", "CI high"} {
+			g.set(c+j, groupHead2, h, b.st.headerNum)
+		}
+	}
+}
+
+// groupRow writes one group's figures on row under label, styled as the
+// combined row when total; a metric no row of the group has is left
+// empty.
+func (b *book) groupRow(g *grid, row int, gr results.Group, label string, total bool, metrics []string) {
+	lab, in, pc, dec := b.st.lineText, b.st.lineInteger, b.st.linePercent, b.st.lineDecimal // one line a group
+	if total {
+		lab, in, pc, dec = b.st.totalLabel, b.st.totalInt, b.st.totalPct, b.st.totalDec
+	}
+	g.set(1, row, label, lab)
+	g.set(2, row, gr.N, in)
+	g.set(3, row, gr.Blank, in)
+	g.set(4, row, gr.EmptyGolden, in)
+	for i, id := range metrics {
+		ms, ok := gr.Metrics[id]
+		c := 5 + 4*i
+		if !ok && gr.N > 0 { // no row of the group has a value of this metric: empty cells
+			continue
+		}
+		correctStyle := in
+		if ms.Correct != float64(int64(ms.Correct)) {
+			correctStyle = dec
+		}
+		g.set(c, row, ms.Correct, correctStyle)
+		g.set(c+1, row, ms.Accuracy, pc)
+		g.set(c+2, row, ms.CILow, pc)
+		g.set(c+3, row, ms.CIHigh, pc)
+	}
+}
+
+// errorBarCells writes the lengths of the chart's error bars from column
+// errCols: the chart's error bars read them from cells (LibreOffice
+// ignores literal lengths), so they stand beside the table, after a
+// spacer column, under a header that says what they are for.
+func (b *book) errorBarCells(g *grid, errCols int, groups []results.Group, metrics []string) {
+	firstRow := groupHead2 + 1
+	g.text(errCols, errCols+2*len(metrics)-1, groupHead1-1, "Error bar lengths for the chart: accuracy − CI low, CI high − accuracy.", b.st.muted, float64(2*len(metrics)*10))
+	for i, id := range metrics {
+		c := errCols + 2*i
+		g.set(c, groupHead1, id, b.st.header)
+		if g.err == nil {
+			g.err = b.f.MergeCell(g.sheet, cell(c, groupHead1), cell(c+1, groupHead1))
+		}
+		g.set(c, groupHead2, "below", b.st.header)
+		g.set(c+1, groupHead2, "above", b.st.header)
+		for j, gr := range groups {
+			ms := gr.Metrics[id]
+			g.set(c, firstRow+j, max(0, ms.Accuracy-ms.CILow), b.st.decimal)
+			g.set(c+1, firstRow+j, max(0, ms.CIHigh-ms.Accuracy), b.st.decimal)
+		}
+	}
+	for c := errCols; c < errCols+2*len(metrics); c++ {
+		if g.err == nil {
+			g.err = b.f.SetColWidth(g.sheet, colName(c), colName(c), 10)
+		}
+	}
 }
 
 // The printable part of the A4 landscape page printLayout sets, in

@@ -162,96 +162,130 @@ func WriteReport(w io.Writer, p results.Page) error {
 	return b.save(w)
 }
 
-// summaryPage writes the Summary sheet.
+// The Summary sheet's text spans summarySpan columns, summaryWidth
+// characters wide.
+const (
+	summarySpan  = 5
+	summaryWidth = 118.0
+)
+
+// summaryPage writes the Summary sheet: the title, the headline (if
+// any) and what each sheet holds.
 func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) error {
 	g := b.grid("Summary")
 	g.widths(30, 16, 14, 14, 44)
-	const span = 5
-	const width = 118.0
 	g.set(1, 1, p.Title, b.st.title)
 	row := 3
 	if h := p.Headline; h != nil {
-		tone := h.Tone
-		if _, ok := toneFill[tone]; !ok {
-			tone = results.ToneNeutral
+		var err error
+		if row, err = b.headline(g, h, row, us); err != nil {
+			return err
 		}
-		if h.Badge != "" {
-			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 18, Color: "FFFFFF"},
-				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{badgeFill[tone]}},
-				Alignment: &excelize.Alignment{Horizontal: "center", Vertical: "center"}})
-			if err != nil {
-				return err
-			}
-			g.set(1, row, h.Badge, st)
-			if g.err == nil {
-				g.err = b.f.SetRowHeight("Summary", row, 30)
-			}
-			row += 2
-		}
-		if h.Subject != "" {
-			g.text(1, span, row, h.Subject, b.st.subtitle, width)
-			row++
-		}
-		if h.Verdict != "" {
-			st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
-				Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
-				Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
-			if err != nil {
-				return err
-			}
-			g.text(1, span, row, h.Verdict, st, width*0.8)
-			row++
-		}
-		for _, n := range h.Notes {
-			g.text(1, span, row, n, b.st.muted, width)
-			row++
-		}
-		if len(h.Cards) > 0 {
-			row++
-			g.set(1, row, "Key figures", b.st.section)
-			row++
-			for c, name := range []string{"figure", "value", "low", "high", "note"} {
-				st := b.st.header
-				if c >= 1 && c <= 3 {
-					st = b.st.headerNum
-				} else if c == 4 {
-					st = b.st.headerIndent
-				}
-				g.set(c+1, row, name, st)
-			}
-			for _, c := range h.Cards {
-				row++
-				g.set(1, row, c.Label, b.st.label)
-				if c.Text != "" {
-					g.set(2, row, c.Text, b.st.label)
-				} else if !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0) {
-					st, err := us.style(c.Unit, "", true, c.Value)
-					if err != nil {
-						return err
-					}
-					g.set(2, row, unitValue(c.Unit, c.Value), st)
-				}
-				if c.HasCI {
-					for k, x := range []float64{c.Low, c.High} {
-						if math.IsNaN(x) || math.IsInf(x, 0) {
-							continue
-						}
-						st, err := us.style(c.Unit, "", false, x)
-						if err != nil {
-							return err
-						}
-						g.set(3+k, row, unitValue(c.Unit, x), st)
-					}
-				}
-				g.set(5, row, c.Note, b.st.indent)
-				if g.err == nil {
-					g.err = b.f.SetRowHeight("Summary", row, max(20, rowHeight(c.Note, 44)))
-				}
-			}
-		}
-		row++
 	}
 	row++
+	b.sheetList(g, p, sheets, row)
+	return g.err
+}
+
+// headline writes the headline from row: badge, subject, verdict in its
+// tone, notes and key figures; it returns the row after it.
+func (b *book) headline(g *grid, h *results.Headline, row int, us *unitStyles) (int, error) {
+	const span, width = summarySpan, summaryWidth
+	tone := h.Tone
+	if _, ok := toneFill[tone]; !ok {
+		tone = results.ToneNeutral
+	}
+	if h.Badge != "" {
+		st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 18, Color: "FFFFFF"},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{badgeFill[tone]}},
+			Alignment: &excelize.Alignment{Horizontal: "center", Vertical: "center"}})
+		if err != nil {
+			return row, err
+		}
+		g.set(1, row, h.Badge, st)
+		if g.err == nil {
+			g.err = b.f.SetRowHeight("Summary", row, 30)
+		}
+		row += 2
+	}
+	if h.Subject != "" {
+		g.text(1, span, row, h.Subject, b.st.subtitle, width)
+		row++
+	}
+	if h.Verdict != "" {
+		st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
+			Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
+		if err != nil {
+			return row, err
+		}
+		g.text(1, span, row, h.Verdict, st, width*0.8)
+		row++
+	}
+	for _, n := range h.Notes {
+		g.text(1, span, row, n, b.st.muted, width)
+		row++
+	}
+	if len(h.Cards) > 0 {
+		var err error
+		if row, err = b.keyFigures(g, h.Cards, row+1, us); err != nil {
+			return row, err
+		}
+	}
+	return row + 1, nil
+}
+
+// keyFigures writes the Key figures table of cards from row (its
+// section title): a figure per row with its value, interval and note;
+// it returns the last row written.
+func (b *book) keyFigures(g *grid, cards []results.Card, row int, us *unitStyles) (int, error) {
+	g.set(1, row, "Key figures", b.st.section)
+	row++
+	for c, name := range []string{"figure", "value", "low", "high", "note"} {
+		st := b.st.header
+		if c >= 1 && c <= 3 {
+			st = b.st.headerNum
+		} else if c == 4 {
+			st = b.st.headerIndent
+		}
+		g.set(c+1, row, name, st)
+	}
+	for _, c := range cards {
+		row++
+		g.set(1, row, c.Label, b.st.label)
+		if c.Text != "" {
+			g.set(2, row, c.Text, b.st.label)
+		} else if !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0) {
+			st, err := us.style(c.Unit, "", true, c.Value)
+			if err != nil {
+				return row, err
+			}
+			g.set(2, row, unitValue(c.Unit, c.Value), st)
+		}
+		if c.HasCI {
+			for k, x := range []float64{c.Low, c.High} {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					continue
+				}
+				st, err := us.style(c.Unit, "", false, x)
+				if err != nil {
+					return row, err
+				}
+				g.set(3+k, row, unitValue(c.Unit, x), st)
+			}
+		}
+		g.set(5, row, c.Note, b.st.indent)
+		if g.err == nil {
+			g.err = b.f.SetRowHeight("Summary", row, max(20, rowHeight(c.Note, 44)))
+		}
+	}
+	return row, nil
+}
+
+// sheetList writes, from row, the Sheets table: the charts' titles, then
+// each table's sheet with its title and note.
+func (b *book) sheetList(g *grid, p results.Page, sheets []string, row int) {
+	const span, width = summarySpan, summaryWidth
 	g.set(1, row, "Sheets", b.st.section)
 	row++
 	g.set(1, row, "sheet", b.st.header)
@@ -270,7 +304,6 @@ func (b *book) summaryPage(p results.Page, sheets []string, us *unitStyles) erro
 		g.set(1, row, name, b.st.label)
 		g.text(2, span, row, strings.TrimSpace(p.Tables[i].Title+". "+p.Tables[i].Note), b.st.wrap, width-30)
 	}
-	return g.err
 }
 
 // chartsSheet writes each chart's figures as a block of cells and draws
@@ -310,29 +343,62 @@ func (b *book) chartsSheet(charts []results.ChartSpec, us *unitStyles) error {
 // returns the row after it and its chart.
 func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles) (int, error) {
 	head := row
+	sc, col := b.seriesHeader(g, c, head)
+	if err := b.seriesFigures(g, c, head, sc, us); err != nil {
+		return row, err
+	}
+	last := head + len(c.Categories)
+	// A rating or a difference is drawn as dots with error bars, not as
+	// bars from an axis far from the figures (ratings from 630); so is a
+	// chart of bars with a reference line (calibrate's least share), which
+	// bars running sideways cannot carry.
+	dots := c.Kind == results.ChartBars && (c.Unit != results.UnitRate && c.Unit != results.UnitCount || c.Reference != nil)
+	refCol, col, err := b.referenceColumn(g, c, head, col, us)
+	if err != nil {
+		return row, err
+	}
+	if g.err != nil || len(c.Categories) == 0 {
+		return last + 1, g.err
+	}
+	series, refs := chartSeries(c, quoteSheet(g.sheet), head, last, sc, refCol, dots)
+	ch := seriesChartStyle(c, series, dots)
+	// Beside its figures, or below them when they are wide (so that the
+	// sheet printed one page wide keeps the chart legible).
+	at, top := cell(max(col+1, 6), head), head
+	if col > 8 {
+		at, top = cell(1, last+2), last+2
+	}
+	if err := b.addSeriesChart(g.sheet, at, ch, c, refs, dots); err != nil {
+		return row, err
+	}
+	// The chart is as tall as its rows; the next block starts below it.
+	rowsTall := top - head + int(ch.Dimension.Height)/20 + 2
+	return max(last+1, head+rowsTall), nil
+}
+
+// seriesCols are the columns of one series in a chart's block: its value
+// and, when it has intervals, the lengths below and above (0 without).
+type seriesCols struct{ val, minus, plus int }
+
+// seriesHeader writes the block's header row at head (a column per
+// series, two more for a series with intervals) and returns the series'
+// columns and the first free column.
+func (b *book) seriesHeader(g *grid, c results.ChartSpec, head int) ([]seriesCols, int) {
 	g.set(1, head, "", b.st.header)
 	col := 2
-	type cols struct{ val, minus, plus int }
-	var sc []cols
+	var sc []seriesCols
 	for _, s := range c.Series {
 		ci := false
 		for _, p := range s.Points {
 			ci = ci || p.HasCI
 		}
-		x := cols{val: col}
+		x := seriesCols{val: col}
 		name := s.Name
 		if name == "" {
 			name = "value"
 		}
 		g.set(col, head, name, b.st.headerNum)
-		if g.err == nil {
-			// Widen, never narrow: an earlier chart's column may be wider.
-			cn := colName(col)
-			var w float64
-			if w, g.err = b.f.GetColWidth(g.sheet, cn); g.err == nil {
-				g.err = b.f.SetColWidth(g.sheet, cn, cn, max(w, min(max(12, float64(displayWidth(name))+2), 32)))
-			}
-		}
+		b.widen(g, col, min(max(12, float64(displayWidth(name))+2), 32))
 		col++
 		if ci {
 			x.minus, x.plus = col, col+1
@@ -342,6 +408,25 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 		}
 		sc = append(sc, x)
 	}
+	return sc, col
+}
+
+// widen sets column col at least width wide: never narrower, as an
+// earlier chart's column may be wider.
+func (b *book) widen(g *grid, col int, width float64) {
+	if g.err != nil {
+		return
+	}
+	cn := colName(col)
+	var w float64
+	if w, g.err = b.f.GetColWidth(g.sheet, cn); g.err == nil {
+		g.err = b.f.SetColWidth(g.sheet, cn, cn, max(w, width))
+	}
+}
+
+// seriesFigures writes a row per category below head: its name, then
+// each series' value and interval lengths (a missing point left blank).
+func (b *book) seriesFigures(g *grid, c results.ChartSpec, head int, sc []seriesCols, us *unitStyles) error {
 	for i, cat := range c.Categories {
 		r := head + 1 + i
 		g.set(1, r, cat, b.st.lineText)
@@ -352,54 +437,51 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 			p := s.Points[i]
 			st, err := us.lineStyle(c.Unit, p.Mark, p.Value)
 			if err != nil {
-				return row, err
+				return err
 			}
 			g.set(sc[k].val, r, unitValue(c.Unit, p.Value), st)
 			if sc[k].minus > 0 && p.HasCI {
 				st, err := us.lineStyle(c.Unit, "", 0.5)
 				if err != nil {
-					return row, err
+					return err
 				}
 				g.set(sc[k].minus, r, unitValue(c.Unit, p.Value-p.Low), st)
 				g.set(sc[k].plus, r, unitValue(c.Unit, p.High-p.Value), st)
 			}
 		}
 	}
-	last := head + len(c.Categories)
-	// A rating or a difference is drawn as dots with error bars, not as
-	// bars from an axis far from the figures (ratings from 630); so is a
-	// chart of bars with a reference line (calibrate's least share), which
-	// bars running sideways cannot carry.
-	dots := c.Kind == results.ChartBars && (c.Unit != results.UnitRate && c.Unit != results.UnitCount || c.Reference != nil)
-	// The reference line of a line or points chart (the wanted power) is a
-	// series of its own, one value per category, drawn dashed; a dots
-	// chart's (no change, the gate's margin) is its category axis, moved
-	// to cross there and dashed (crossAxisAt), which also spans a chart
-	// of one category; bars running sideways carry none.
-	refCol := 0
-	if c.Reference != nil && c.Kind != results.ChartBars && len(c.Categories) > 0 {
-		refCol = col
-		g.set(refCol, head, referenceName, b.st.headerNum)
-		if g.err == nil {
-			cn := colName(refCol)
-			var w float64
-			if w, g.err = b.f.GetColWidth(g.sheet, cn); g.err == nil {
-				g.err = b.f.SetColWidth(g.sheet, cn, cn, max(w, float64(displayWidth(referenceName))+2))
-			}
-		}
-		st, err := us.lineStyle(c.Unit, "", *c.Reference)
-		if err != nil {
-			return row, err
-		}
-		for i := range c.Categories {
-			g.set(refCol, head+1+i, unitValue(c.Unit, *c.Reference), st)
-		}
-		col++
+	return nil
+}
+
+// referenceColumn writes the reference line of a line or points chart
+// (the wanted power) as a series of its own at column col, one value per
+// category, drawn dashed; it returns that column (0 without) and the next
+// free one. A dots chart's reference (no change, the gate's margin) is
+// instead its category axis, moved to cross there and dashed
+// (crossAxisAt), which also spans a chart of one category; bars running
+// sideways carry none.
+func (b *book) referenceColumn(g *grid, c results.ChartSpec, head, col int, us *unitStyles) (refCol, next int, err error) {
+	if c.Reference == nil || c.Kind == results.ChartBars || len(c.Categories) == 0 {
+		return 0, col, nil
 	}
-	if g.err != nil || len(c.Categories) == 0 {
-		return last + 1, g.err
+	refCol = col
+	g.set(refCol, head, referenceName, b.st.headerNum)
+	b.widen(g, refCol, float64(displayWidth(referenceName))+2)
+	st, err := us.lineStyle(c.Unit, "", *c.Reference)
+	if err != nil {
+		return 0, col, err
 	}
-	q := quoteSheet(g.sheet)
+	for i := range c.Categories {
+		g.set(refCol, head+1+i, unitValue(c.Unit, *c.Reference), st)
+	}
+	return refCol, col + 1, nil
+}
+
+// chartSeries is the chart's series over the block's rows head+1..last
+// of sheet q (quoted): a value column each, marked with dots unless bars,
+// and the reference line's column; refs holds each series' ranges of
+// lengths below and above (empty without intervals).
+func chartSeries(c results.ChartSpec, q string, head, last int, sc []seriesCols, refCol int, dots bool) ([]excelize.ChartSeries, [][2]string) {
 	var series []excelize.ChartSeries
 	var refs [][2]string
 	for k := range c.Series {
@@ -440,6 +522,13 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 		})
 		refs = append(refs, [2]string{})
 	}
+	return series, refs
+}
+
+// seriesChartStyle is the chart of series: title, legend (none for one
+// series), the value axis's number format and range by unit, dots kept
+// with labels at the bottom, or bars running sideways.
+func seriesChartStyle(c results.ChartSpec, series []excelize.ChartSeries, dots bool) *excelize.Chart {
 	dark := "262626"
 	format := unitFormats[c.Unit]
 	switch c.Unit {
@@ -483,18 +572,17 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 	if len(c.Series) < 2 {
 		ch.Legend.Position = "none"
 	}
-	// Beside its figures, or below them when they are wide (so that the
-	// sheet printed one page wide keeps the chart legible).
-	at, top := cell(max(col+1, 6), head), head
-	if col > 8 {
-		at, top = cell(1, last+2), last+2
-	}
+	return ch
+}
+
+// addSeriesChart draws ch on sheet at cell at, then edits the chart part
+// it added: custom error bars from refs when a series has intervals, and
+// a dots chart's category axis crossing at the reference.
+func (b *book) addSeriesChart(sheet, at string, ch *excelize.Chart, c results.ChartSpec, refs [][2]string, dots bool) error {
 	before := chartParts(b.f)
-	if err := b.f.AddChart(g.sheet, at, ch); err != nil {
-		return row, err
+	if err := b.f.AddChart(sheet, at, ch); err != nil {
+		return err
 	}
-	// The chart is as tall as its rows; the next block starts below it.
-	rowsTall := top - head + int(ch.Dimension.Height)/20 + 2
 	var added []string
 	for p := range chartParts(b.f) {
 		if !before[p] {
@@ -507,15 +595,15 @@ func (b *book) seriesChart(g *grid, c results.ChartSpec, row int, us *unitStyles
 	}
 	if withCI && len(added) == 1 {
 		if err := addSeriesErrorBars(b.f, added[0], refs); err != nil {
-			return row, err
+			return err
 		}
 	}
 	if dots && c.Reference != nil && len(added) == 1 {
 		if err := crossAxisAt(b.f, added[0], unitValue(c.Unit, *c.Reference)); err != nil {
-			return row, err
+			return err
 		}
 	}
-	return max(last+1, head+rowsTall), nil
+	return nil
 }
 
 // referenceName heads the column of a chart's reference line, and names

@@ -65,74 +65,120 @@ func (b *book) summarySheet() error {
 	if err := b.printLayout(name); err != nil {
 		return err
 	}
-	g := b.grid(name)
-	var labels []string
-	widths := summaryWidths(s, nil)
-	// summaryText is the width in characters of the merged B:G text cells.
-	summaryText := 0.0
-	for _, x := range widths[1:] {
-		summaryText += x
+	sw := &summaryWriter{b: b, g: b.grid(name), s: s, widths: summaryWidths(s, nil)}
+	// text is the width in characters of the merged B:G text cells.
+	for _, x := range sw.widths[1:] {
+		sw.text += x
 	}
+	g := sw.g
 	g.set(1, 1, title(s), b.st.title)
 	by := s.Tool
 	if s.Created != nil {
 		by += ", " + s.Created.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	g.set(1, 2, by, b.st.subtitle)
-	row := 3
-	// The verdict in words (results.Score.Headline), as on every
-	// result's Summary, and its notes under it.
-	if h := s.Headline(); h.Verdict != "" {
-		tone := h.Tone
-		if tone == "" {
-			tone = results.ToneNeutral
-		}
-		st, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
-			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
-			Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
-		if err != nil {
-			return err
-		}
-		g.text(1, 7, row, h.Verdict, st, (widths[0]+summaryText)*0.8)
-		for _, n := range h.Notes {
-			row++
-			g.text(1, 7, row, n, b.st.muted, widths[0]+summaryText)
+	sw.row = 3
+	if err := sw.verdict(); err != nil {
+		return err
+	}
+	sw.settings()
+	sw.keyFigures()
+	sw.sheetGuide()
+	sw.metricMeanings()
+	if len(b.notes) > 0 {
+		sw.section("Notes")
+		for _, n := range b.notes {
+			sw.pair("Note", n)
 		}
 	}
+	sw.widths[0] = summaryWidths(s, sw.labels)[0]
+	g.widths(sw.widths...)
+	if g.err != nil {
+		return g.err
+	}
+	// The title stays in view, and heads every printed page.
+	b.printTitles[name] = 1
+	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: 2, TopLeftCell: "A3", ActivePane: "bottomLeft"})
+}
 
-	section := func(t string) {
-		row += 2
-		g.set(1, row, t, b.st.section)
-		for c := 2; c <= 7; c++ {
-			g.set(c, row, "", b.st.section)
-		}
-	}
-	pair := func(label string, v any) {
-		row++
-		labels = append(labels, label)
-		g.set(1, row, label, b.st.label)
-		switch x := v.(type) {
-		case string:
-			g.text(2, 7, row, x, b.st.wrap, summaryText)
-		case int:
-			// Left-aligned, like the settings' text beside it, and as
-			// tall as a one-line text row.
-			g.set(2, row, x, b.st.intLeft)
-			if g.err == nil {
-				g.err = g.f.SetRowHeight(name, row, rowHeight("", 1))
-			}
-		default:
-			g.set(2, row, x, b.st.text)
-		}
-	}
+// summaryWriter writes the Summary sheet of a Score a row at a time.
+type summaryWriter struct {
+	b      *book
+	g      *grid
+	s      *results.Score
+	row    int       // the last row written
+	labels []string  // the labels of column A, which its width fits
+	widths []float64 // the columns' widths (summaryWidths)
+	text   float64   // the width in characters of the merged B:G text cells
+}
 
-	section("Data and settings")
-	pair("Dataset", s.Dataset.Path)
-	pair("Format", s.Dataset.Format)
-	pair("File hash", s.Dataset.Hash+" (the first 12 hex digits of SHA-256 over the file's bytes: the same hash means the same file; the run store's content hash, of the rows in any order, is another)")
-	pair("Rows", s.Dataset.Rows)
-	pair("Metrics", strings.Join(s.Settings.Metrics, ", "))
-	pair("Normalisation", normText(s.Settings.Normalize))
+// section writes a section's title two rows down, shaded over A:G.
+func (sw *summaryWriter) section(t string) {
+	sw.row += 2
+	sw.g.set(1, sw.row, t, sw.b.st.section)
+	for c := 2; c <= 7; c++ {
+		sw.g.set(c, sw.row, "", sw.b.st.section)
+	}
+}
+
+// pair writes a label and its value on the next row: text merged over
+// B:G, an integer left-aligned, anything else as is.
+func (sw *summaryWriter) pair(label string, v any) {
+	g, st := sw.g, sw.b.st
+	sw.row++
+	sw.labels = append(sw.labels, label)
+	g.set(1, sw.row, label, st.label)
+	switch x := v.(type) {
+	case string:
+		g.text(2, 7, sw.row, x, st.wrap, sw.text)
+	case int:
+		// Left-aligned, like the settings' text beside it, and as
+		// tall as a one-line text row.
+		g.set(2, sw.row, x, st.intLeft)
+		if g.err == nil {
+			g.err = g.f.SetRowHeight(g.sheet, sw.row, rowHeight("", 1))
+		}
+	default:
+		g.set(2, sw.row, x, st.text)
+	}
+}
+
+// verdict writes the verdict in words (results.Score.Headline), as on
+// every result's Summary, and its notes under it.
+func (sw *summaryWriter) verdict() error {
+	h := sw.s.Headline()
+	if h.Verdict == "" {
+		return nil
+	}
+	tone := h.Tone
+	if tone == "" {
+		tone = results.ToneNeutral
+	}
+	st, err := sw.b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Family: bodyFont, Bold: true, Size: 13, Color: toneFill[tone][1]},
+		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{toneFill[tone][0]}},
+		Alignment: &excelize.Alignment{WrapText: true, Vertical: "center"}})
+	if err != nil {
+		return err
+	}
+	sw.g.text(1, 7, sw.row, h.Verdict, st, (sw.widths[0]+sw.text)*0.8)
+	for _, n := range h.Notes {
+		sw.row++
+		sw.g.text(1, 7, sw.row, n, sw.b.st.muted, sw.widths[0]+sw.text)
+	}
+	return nil
+}
+
+// settings writes the Data and settings section: the file, its hash and
+// rows, the metrics, normalisation, grouping and intervals.
+func (sw *summaryWriter) settings() {
+	s := sw.s
+	sw.section("Data and settings")
+	sw.pair("Dataset", s.Dataset.Path)
+	sw.pair("Format", s.Dataset.Format)
+	sw.pair("File hash", s.Dataset.Hash+" (the first 12 hex digits of SHA-256 over the file's bytes: the same hash means the same file; the run store's content hash, of the rows in any order, is another)")
+	sw.pair("Rows", s.Dataset.Rows)
+	sw.pair("Metrics", strings.Join(s.Settings.Metrics, ", "))
+	sw.pair("Normalisation", normText(s.Settings.Normalize))
 	var bys []string
 	for _, b := range s.Settings.By {
 		bys = append(bys, strings.Join(b, " × "))
@@ -140,50 +186,53 @@ func (b *book) summarySheet() error {
 	if len(bys) == 0 {
 		bys = []string{"no grouping (combined figures only)"}
 	}
-	pair("Grouped by", strings.Join(bys, "; "))
+	sw.pair("Grouped by", strings.Join(bys, "; "))
 	iv := ciText(s)
 	if s.Settings.CI == "bootstrap" {
 		iv += fmt.Sprintf(", %d resamples, seed %d", s.Settings.Resamples, s.Settings.Seed)
 	}
-	pair("Intervals", iv)
+	sw.pair("Intervals", iv)
+}
 
-	section("Key figures (all rows)")
-	row++
+// keyFigures writes the Key figures section: a row per metric (correct,
+// n, accuracy, interval, in words), then blank responses, empty golden
+// answers, disagreements between metrics and the warnings' codes.
+func (sw *summaryWriter) keyFigures() {
+	s, g, st := sw.s, sw.g, sw.b.st
+	sw.section("Key figures (all rows)")
+	sw.row++
 	for c, h := range keyHeader {
-		st := b.st.headerNum
+		hs := st.headerNum
 		switch c {
 		case 0:
-			st = b.st.header
+			hs = st.header
 		case 6: // indented: clear of the right-aligned "CI high"
-			st = b.st.headerIndent
+			hs = st.headerIndent
 		}
-		g.set(c+1, row, h, st)
-	}
-	defs := map[string]results.MetricDef{}
-	for _, d := range s.Metrics {
-		defs[d.ID] = d
+		g.set(c+1, sw.row, h, hs)
 	}
 	for _, id := range s.Settings.Metrics {
 		ms := s.Combined.Metrics[id]
-		row++
-		g.set(1, row, id, b.st.label)
+		sw.row++
+		row := sw.row
+		g.set(1, row, id, st.label)
 		if ms.Correct == float64(int64(ms.Correct)) {
-			g.set(2, row, ms.Correct, b.st.integer)
+			g.set(2, row, ms.Correct, st.integer)
 		} else {
-			g.set(2, row, ms.Correct, b.st.decimal)
+			g.set(2, row, ms.Correct, st.decimal)
 		}
-		g.set(3, row, metricN(s.Combined, id), b.st.integer)
-		g.set(4, row, ms.Accuracy, b.st.percent)
-		g.set(5, row, ms.CILow, b.st.percent)
-		g.set(6, row, ms.CIHigh, b.st.percent)
-		g.text(7, 7, row, keyWords(s, id), b.st.words, widths[6]-3)
+		g.set(3, row, metricN(s.Combined, id), st.integer)
+		g.set(4, row, ms.Accuracy, st.percent)
+		g.set(5, row, ms.CILow, st.percent)
+		g.set(6, row, ms.CIHigh, st.percent)
+		g.text(7, 7, row, keyWords(s, id), st.words, sw.widths[6]-3)
 	}
-	pair("Blank responses", s.Combined.Blank)
-	pair("Empty golden answers", s.Combined.EmptyGolden)
+	sw.pair("Blank responses", s.Combined.Blank)
+	sw.pair("Empty golden answers", s.Combined.EmptyGolden)
 	for _, a := range s.Agreement {
 		if t := a.Total(); t > 0 {
 			d := a.OnlyFirst + a.OnlySecond
-			pair("Disagreement", fmt.Sprintf("%s and %s disagree on %d of %d rows (%s): only %s passes on %d, only %s on %d. See the Agreement sheet.",
+			sw.pair("Disagreement", fmt.Sprintf("%s and %s disagree on %d of %d rows (%s): only %s passes on %d, only %s on %d. See the Agreement sheet.",
 				a.First, a.Second, d, t, pct(float64(d)/float64(t)), a.First, a.OnlyFirst, a.Second, a.OnlySecond))
 		}
 	}
@@ -192,24 +241,37 @@ func (b *book) summarySheet() error {
 		for _, w := range s.Warnings {
 			codes = append(codes, fmt.Sprintf("%s (%d)", w.Code, w.Count))
 		}
-		pair("Warnings", strings.Join(codes, ", ")+". See the Warnings sheet.")
+		sw.pair("Warnings", strings.Join(codes, ", ")+". See the Warnings sheet.")
 	}
+}
 
-	section("Sheets in this workbook")
-	for _, sh := range b.order {
-		pair(sh, b.describe(sh))
+// sheetGuide writes the Sheets in this workbook section: what each
+// sheet holds, and why the verdict sheets are missing when they are.
+func (sw *summaryWriter) sheetGuide() {
+	sw.section("Sheets in this workbook")
+	for _, sh := range sw.b.order {
+		sw.pair(sh, sw.b.describe(sh))
 	}
-	if b.rows == nil {
-		pair("(no verdicts)", "No verdict file was given, so there are no Verdicts and Disagreements sheets. Score with --out FILE (or pass --verdicts FILE to evalbook report) to include every row.")
+	if sw.b.rows == nil {
+		sw.pair("(no verdicts)", "No verdict file was given, so there are no Verdicts and Disagreements sheets. Score with --out FILE (or pass --verdicts FILE to evalbook report) to include every row.")
 	}
+}
 
-	section("What each metric means")
-	for _, id := range s.Settings.Metrics {
+// metricMeanings writes the What each metric means section: each
+// metric's name, whether it is graded, its rule, false positives and
+// negatives, blank handling and source.
+func (sw *summaryWriter) metricMeanings() {
+	defs := map[string]results.MetricDef{}
+	for _, d := range sw.s.Metrics {
+		defs[d.ID] = d
+	}
+	sw.section("What each metric means")
+	for _, id := range sw.s.Settings.Metrics {
 		d, ok := defs[id]
 		if !ok {
 			continue
 		}
-		row++
+		sw.row++
 		head := id
 		if d.Name != "" {
 			head += ": " + d.Name
@@ -217,30 +279,16 @@ func (b *book) summarySheet() error {
 		if d.Graded {
 			head += " (graded: a score from 0 to 1 per row; accuracy is the mean score)"
 		}
-		g.text(1, 7, row, head, b.st.label, 130)
+		sw.g.text(1, 7, sw.row, head, sw.b.st.label, 130)
 		for _, f := range []struct{ label, text string }{
 			{"Rule", d.Rule}, {"False positives", d.FalsePositives}, {"False negatives", d.FalseNegatives},
 			{"Blank and empty", d.Blank}, {"Source", d.Source},
 		} {
 			if f.text != "" {
-				pair(f.label, f.text)
+				sw.pair(f.label, f.text)
 			}
 		}
 	}
-	if len(b.notes) > 0 {
-		section("Notes")
-		for _, n := range b.notes {
-			pair("Note", n)
-		}
-	}
-	widths[0] = summaryWidths(s, labels)[0]
-	g.widths(widths...)
-	if g.err != nil {
-		return g.err
-	}
-	// The title stays in view, and heads every printed page.
-	b.printTitles[name] = 1
-	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: 2, TopLeftCell: "A3", ActivePane: "bottomLeft"})
 }
 
 // describe says what a sheet holds, and what of it is printed when only

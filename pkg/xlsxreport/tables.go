@@ -36,21 +36,11 @@ func (b *book) tableRows(t *results.Table) error {
 		}
 		b.rowSheets[name] = true
 	}
-	g := b.grid(name)
-	widths := make([]float64, len(t.Columns))
-	for i, c := range t.Columns {
-		w := float64(displayWidth(c.Name)) + 2
-		for k := range t.Rows {
-			w = max(w, float64(displayWidth(t.Cell(k, i)))+2)
-		}
-		widths[i] = min(max(w, 8), 50)
-		if t.Review != nil && !results.IsNumeric(c.Kind) {
-			widths[i] = min(widths[i], 40) // model text wraps in its row
-		}
-	}
-	g.widths(widths...)
+	tw := &tableWriter{b: b, g: b.grid(name), t: t, widths: tableWidths(t), verdict: verdictColumns(t)}
+	g := tw.g
+	g.widths(tw.widths...)
 	total := 0.0
-	for _, w := range widths {
+	for _, w := range tw.widths {
 		total += w
 	}
 	last := max(len(t.Columns), 1)
@@ -62,73 +52,11 @@ func (b *book) tableRows(t *results.Table) error {
 	}
 	row++
 	head := row
-	verdict := verdictColumns(t)
-	for c, col := range t.Columns {
-		st := b.st.header
-		switch {
-		case verdict[c]:
-			st = b.st.headerCenter
-		case results.IsNumeric(col.Kind):
-			st = b.st.headerNum
-		}
-		g.set(c+1, row, col.Name, st)
-	}
-	var us *unitStyles // the styles of the kinds beyond number and rate, made when needed
-	for k, r := range t.Rows {
+	tw.header(head)
+	for k := range t.Rows {
 		row++
-		if t.Review != nil { // rows to read: tall enough for their wrapped text
-			h := 0.0
-			for c, v := range r {
-				if !results.IsNumeric(t.Columns[c].Kind) {
-					h = max(h, rowHeight(v, widths[c]))
-				}
-			}
-			if h > 18 && g.err == nil {
-				g.err = b.f.SetRowHeight(name, row, h)
-			}
-		}
-		// A row of one line is bottom-aligned (see styles.lineText).
-		oneLine := true
-		for c := range t.Columns {
-			if _, ok := results.Number(r[c]); !ok && textLines(r[c], widths[c]) > 1 {
-				oneLine = false
-			}
-		}
-		wrap, percent := b.st.wrap, b.st.percent
-		if oneLine {
-			wrap, percent = b.st.lineWrap, b.st.linePercent
-		}
-		for c := range t.Columns {
-			v := r[c]
-			x, ok := results.Number(v)
-			kind := t.Kind(k, c)
-			switch {
-			case v == "":
-			case kind == results.KindRate && ok:
-				g.set(c+1, row, x, percent)
-			case kind == results.KindNumber && ok && verdict[c]:
-				st := b.st.center
-				if oneLine {
-					st = b.st.lineCenter
-				}
-				g.set(c+1, row, x, st)
-			case results.IsNumeric(kind) && ok:
-				// A number as the page shows it (unitFormats: three
-				// decimals or a whole number with separators, U+2212).
-				if us == nil {
-					us = &unitStyles{f: b.f, cache: map[string]int{}}
-				}
-				st, err := us.style(kind, "", false, x)
-				if oneLine {
-					st, err = us.lineStyle(kind, "", x)
-				}
-				if err != nil {
-					return err
-				}
-				g.set(c+1, row, unitValue(kind, x), st)
-			default:
-				g.set(c+1, row, v, wrap)
-			}
+		if err := tw.row(k, row); err != nil {
+			return err
 		}
 	}
 	if g.err != nil {
@@ -136,6 +64,114 @@ func (b *book) tableRows(t *results.Table) error {
 	}
 	b.printTitles[name] = head
 	return b.f.SetPanes(name, &excelize.Panes{Freeze: true, YSplit: head, TopLeftCell: cell(1, head+1), ActivePane: "bottomLeft"})
+}
+
+// tableWidths fits each column of t to its header and cells, 8 to 50
+// characters; text of a table of rows to review (model text) at most 40,
+// as it wraps in its row.
+func tableWidths(t *results.Table) []float64 {
+	widths := make([]float64, len(t.Columns))
+	for i, c := range t.Columns {
+		w := float64(displayWidth(c.Name)) + 2
+		for k := range t.Rows {
+			w = max(w, float64(displayWidth(t.Cell(k, i)))+2)
+		}
+		widths[i] = min(max(w, 8), 50)
+		if t.Review != nil && !results.IsNumeric(c.Kind) {
+			widths[i] = min(widths[i], 40) // model text wraps in its row
+		}
+	}
+	return widths
+}
+
+// tableWriter writes a table's header and rows on its sheet.
+type tableWriter struct {
+	b       *book
+	g       *grid
+	t       *results.Table
+	widths  []float64
+	verdict []bool      // verdictColumns: the columns centred as verdicts
+	us      *unitStyles // the styles of the kinds beyond number and rate, made when needed
+}
+
+// header writes the column names on row: verdict columns centred,
+// numeric ones right-aligned.
+func (tw *tableWriter) header(row int) {
+	st := tw.b.st
+	for c, col := range tw.t.Columns {
+		hs := st.header
+		switch {
+		case tw.verdict[c]:
+			hs = st.headerCenter
+		case results.IsNumeric(col.Kind):
+			hs = st.headerNum
+		}
+		tw.g.set(c+1, row, col.Name, hs)
+	}
+}
+
+// row writes the table's row k on the sheet's row: rows to review are
+// tall enough for their wrapped text, a row of one line is
+// bottom-aligned (see styles.lineText), numbers are written as numbers in
+// their kind's format, anything else as wrapped text.
+func (tw *tableWriter) row(k, row int) error {
+	b, g, t, widths := tw.b, tw.g, tw.t, tw.widths
+	r := t.Rows[k]
+	if t.Review != nil { // rows to read: tall enough for their wrapped text
+		h := 0.0
+		for c, v := range r {
+			if !results.IsNumeric(t.Columns[c].Kind) {
+				h = max(h, rowHeight(v, widths[c]))
+			}
+		}
+		if h > 18 && g.err == nil {
+			g.err = b.f.SetRowHeight(g.sheet, row, h)
+		}
+	}
+	// A row of one line is bottom-aligned (see styles.lineText).
+	oneLine := true
+	for c := range t.Columns {
+		if _, ok := results.Number(r[c]); !ok && textLines(r[c], widths[c]) > 1 {
+			oneLine = false
+		}
+	}
+	wrap, percent := b.st.wrap, b.st.percent
+	if oneLine {
+		wrap, percent = b.st.lineWrap, b.st.linePercent
+	}
+	for c := range t.Columns {
+		v := r[c]
+		x, ok := results.Number(v)
+		kind := t.Kind(k, c)
+		switch {
+		case v == "":
+		case kind == results.KindRate && ok:
+			g.set(c+1, row, x, percent)
+		case kind == results.KindNumber && ok && tw.verdict[c]:
+			st := b.st.center
+			if oneLine {
+				st = b.st.lineCenter
+			}
+			g.set(c+1, row, x, st)
+		case results.IsNumeric(kind) && ok:
+			// A number as the page shows it (unitFormats: three
+			// decimals or a whole number with separators, U+2212).
+			if tw.us == nil {
+				tw.us = &unitStyles{f: b.f, cache: map[string]int{}}
+			}
+			st, err := tw.us.style(kind, "", false, x)
+			if oneLine {
+				st, err = tw.us.lineStyle(kind, "", x)
+			}
+			if err != nil {
+				return err
+			}
+			g.set(c+1, row, unitValue(kind, x), st)
+		default:
+			g.set(c+1, row, v, wrap)
+		}
+	}
+	return nil
 }
 
 // verdictColumns marks the columns of a table to read (a Review) that

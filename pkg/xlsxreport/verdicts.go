@@ -24,152 +24,189 @@ func (b *book) verdictSheets() error {
 	if schema == nil {
 		return fmt.Errorf("%s: no rows, the result has %d", b.opt.VerdictsName, b.s.Combined.N)
 	}
-	var (
-		verdicts, disagree *rowSheets
-		failed             atomic.Bool
-		errs               = make(chan error, 2)
-		verCh, disCh       chan []numbered
-		workers            int
-	)
-	// start lays out the columns from the sample of the first rows and
-	// starts the sheet writers. The Verdicts and Disagreements sheets
-	// are independent streams: each is written by its own goroutine, fed
-	// in batches, while this one reads the rows, so that two cores share
-	// the work. mu serialises the workbook-level calls (new sheets,
-	// tables) of continuation sheets.
-	start := func(sample [][]string) error {
-		lay := layoutColumns(schema, sample)
-		verdicts = &rowSheets{b: b, base: "Verdicts", table: "Verdicts", lay: lay}
-		if schema.Binary() >= 2 {
-			disagree = &rowSheets{b: b, base: "Disagreements", table: "Disagreements", lay: lay.withRowColumn()}
-		}
-		// Create both first sheets now, so they keep this order.
-		if err := verdicts.open(); err != nil {
-			return err
-		}
-		if disagree != nil {
-			if err := disagree.open(); err != nil {
-				return err
-			}
-		}
-		// The rows' styles in each Indic font, made here in a fixed
-		// order: the sheets are written by two goroutines, which only
-		// read this map.
-		fonted, err := b.fontedStyles(b.st.text, b.st.wrap, b.st.integer, b.st.general, b.st.lineText, b.st.lineWrap, b.st.lineInteger, b.st.lineGeneral)
-		if err != nil {
-			return err
-		}
-		verdicts.fonted = fonted
-		if disagree != nil {
-			disagree.fonted = fonted
-		}
-		var mu sync.Mutex
-		verdicts.mu = &mu
-		consume := func(r *rowSheets, ch <-chan []numbered) {
-			var err error
-			for batch := range ch {
-				for _, x := range batch {
-					if err != nil {
-						break // keep draining, so the reader never blocks
-					}
-					if err = r.write(x.rec, x.n); err != nil {
-						failed.Store(true)
-					}
-				}
-			}
-			errs <- err
-		}
-		verCh = make(chan []numbered, 8)
-		go consume(verdicts, verCh)
-		workers = 1
-		if disagree != nil {
-			disagree.mu = &mu
-			disCh = make(chan []numbered, 8)
-			go consume(disagree, disCh)
-			workers++
-		}
-		return nil
-	}
-	const batch = 512
-	n := 0
-	var vb, db []numbered
-	send := func(rec []string, dis bool) {
-		n++
-		vb = append(vb, numbered{rec, n})
-		if disCh != nil && dis {
-			db = append(db, numbered{rec, n})
-		}
-		if len(vb) == batch {
-			verCh <- vb
-			vb = nil
-		}
-		if len(db) == batch {
-			disCh <- db
-			db = nil
-		}
-	}
-	var sample [][]string
-	var sampleDis []bool
-	started := false
-	readErr := func() error {
-		for r, err := range b.rows.All() {
-			if err != nil {
-				return err
-			}
-			rec := schema.AppendCells(make([]string, 0, len(schema.Header)), r)
-			if started {
-				if failed.Load() {
-					return nil
-				}
-				send(rec, schema.Disagree(r))
-				continue
-			}
-			sample = append(sample, rec)
-			sampleDis = append(sampleDis, schema.Disagree(r))
-			if len(sample) == sampleRows {
-				if err := start(sample); err != nil {
-					return err
-				}
-				started = true
-				for i, rec := range sample {
-					send(rec, sampleDis[i])
-				}
-			}
-		}
-		return nil
-	}()
-	if !started {
+	vs := &verdictStream{b: b, schema: schema, errs: make(chan error, 2)}
+	readErr := vs.read()
+	if !vs.started {
 		if readErr != nil {
 			return readErr
 		}
-		if err := start(sample); err != nil {
+		if err := vs.start(); err != nil {
 			return err
 		}
-		for i, rec := range sample {
-			send(rec, sampleDis[i])
-		}
 	}
-	verCh <- vb
-	close(verCh)
-	if disCh != nil {
-		disCh <- db
-		close(disCh)
-	}
-	var writeErr error
-	for range workers {
-		if err := <-errs; err != nil && writeErr == nil {
-			writeErr = err
-		}
-	}
-	if writeErr != nil {
-		return writeErr
+	if err := vs.finish(); err != nil {
+		return err
 	}
 	if readErr != nil {
 		return readErr
 	}
-	if n != b.s.Combined.N {
-		return fmt.Errorf("%s has %d rows but the result has %d: is it the verdict file of this result?", b.opt.VerdictsName, n, b.s.Combined.N)
+	if vs.n != b.s.Combined.N {
+		return fmt.Errorf("%s has %d rows but the result has %d: is it the verdict file of this result?", b.opt.VerdictsName, vs.n, b.s.Combined.N)
 	}
+	return vs.closeSheets()
+}
+
+// verdictStream feeds the verdict rows to the writers of the Verdicts
+// and Disagreements sheets. The two are independent streams: each is
+// written by its own goroutine, fed in batches, while the reader reads
+// the rows, so that two cores share the work.
+type verdictStream struct {
+	b                  *book
+	schema             *results.RowSchema
+	verdicts, disagree *rowSheets // disagree nil with fewer than two binary metrics
+	failed             atomic.Bool
+	errs               chan error // each writer's error (or nil) when its channel closes
+	verCh, disCh       chan []numbered
+	workers            int
+
+	n      int        // rows sent
+	vb, db []numbered // the batches being filled
+
+	// The first rows, read before writing to size the columns, and
+	// whether each is a disagreement; started once the writers run.
+	sample    [][]string
+	sampleDis []bool
+	started   bool
+}
+
+// verdictBatch is how many rows go to a sheet writer at a time.
+const verdictBatch = 512
+
+// read reads every row: the first sampleRows into the sample, then the
+// writers are started and the rows sent. It stops early, without an
+// error, when a writer has failed.
+func (vs *verdictStream) read() error {
+	schema := vs.schema
+	for r, err := range vs.b.rows.All() {
+		if err != nil {
+			return err
+		}
+		rec := schema.AppendCells(make([]string, 0, len(schema.Header)), r)
+		if vs.started {
+			if vs.failed.Load() {
+				return nil
+			}
+			vs.send(rec, schema.Disagree(r))
+			continue
+		}
+		vs.sample = append(vs.sample, rec)
+		vs.sampleDis = append(vs.sampleDis, schema.Disagree(r))
+		if len(vs.sample) == sampleRows {
+			if err := vs.start(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// start lays out the columns from the sample of the first rows, starts
+// the sheet writers and sends them the sample. A mutex serialises the
+// workbook-level calls (new sheets, tables) of continuation sheets.
+func (vs *verdictStream) start() error {
+	b := vs.b
+	lay := layoutColumns(vs.schema, vs.sample)
+	vs.verdicts = &rowSheets{b: b, base: "Verdicts", table: "Verdicts", lay: lay}
+	if vs.schema.Binary() >= 2 {
+		vs.disagree = &rowSheets{b: b, base: "Disagreements", table: "Disagreements", lay: lay.withRowColumn()}
+	}
+	// Create both first sheets now, so they keep this order.
+	if err := vs.verdicts.open(); err != nil {
+		return err
+	}
+	if vs.disagree != nil {
+		if err := vs.disagree.open(); err != nil {
+			return err
+		}
+	}
+	// The rows' styles in each Indic font, made here in a fixed
+	// order: the sheets are written by two goroutines, which only
+	// read this map.
+	fonted, err := b.fontedStyles(b.st.text, b.st.wrap, b.st.integer, b.st.general, b.st.lineText, b.st.lineWrap, b.st.lineInteger, b.st.lineGeneral)
+	if err != nil {
+		return err
+	}
+	vs.verdicts.fonted = fonted
+	if vs.disagree != nil {
+		vs.disagree.fonted = fonted
+	}
+	var mu sync.Mutex
+	vs.verdicts.mu = &mu
+	vs.verCh = make(chan []numbered, 8)
+	go vs.consume(vs.verdicts, vs.verCh)
+	vs.workers = 1
+	if vs.disagree != nil {
+		vs.disagree.mu = &mu
+		vs.disCh = make(chan []numbered, 8)
+		go vs.consume(vs.disagree, vs.disCh)
+		vs.workers++
+	}
+	vs.started = true
+	for i, rec := range vs.sample {
+		vs.send(rec, vs.sampleDis[i])
+	}
+	return nil
+}
+
+// consume writes the batches of ch into r until ch closes, then reports
+// the first error; after an error it keeps draining, so the reader never
+// blocks.
+func (vs *verdictStream) consume(r *rowSheets, ch <-chan []numbered) {
+	var err error
+	for batch := range ch {
+		for _, x := range batch {
+			if err != nil {
+				break // keep draining, so the reader never blocks
+			}
+			if err = r.write(x.rec, x.n); err != nil {
+				vs.failed.Store(true)
+			}
+		}
+	}
+	vs.errs <- err
+}
+
+// send numbers a row and adds it to the Verdicts batch, and to the
+// Disagreements one when it is a disagreement; a full batch is sent.
+func (vs *verdictStream) send(rec []string, dis bool) {
+	vs.n++
+	vs.vb = append(vs.vb, numbered{rec, vs.n})
+	if vs.disCh != nil && dis {
+		vs.db = append(vs.db, numbered{rec, vs.n})
+	}
+	if len(vs.vb) == verdictBatch {
+		vs.verCh <- vs.vb
+		vs.vb = nil
+	}
+	if len(vs.db) == verdictBatch {
+		vs.disCh <- vs.db
+		vs.db = nil
+	}
+}
+
+// finish sends the last batches, closes the writers' channels and waits
+// for them; it returns the first writer's error.
+func (vs *verdictStream) finish() error {
+	vs.verCh <- vs.vb
+	close(vs.verCh)
+	if vs.disCh != nil {
+		vs.disCh <- vs.db
+		close(vs.disCh)
+	}
+	var writeErr error
+	for range vs.workers {
+		if err := <-vs.errs; err != nil && writeErr == nil {
+			writeErr = err
+		}
+	}
+	return writeErr
+}
+
+// closeSheets closes the Verdicts and Disagreements sheets and notes on
+// the Summary how they continue, what was cut, and why there is no
+// Disagreements sheet.
+func (vs *verdictStream) closeSheets() error {
+	b, verdicts, disagree := vs.b, vs.verdicts, vs.disagree
 	if err := verdicts.close(); err != nil {
 		return err
 	}
@@ -182,19 +219,19 @@ func (b *book) verdictSheets() error {
 	if verdicts.clipped > 0 {
 		b.notes = append(b.notes, fmt.Sprintf("%d text cells were longer than the %d characters an Excel cell holds and were cut; the verdict CSV has them in full.", verdicts.clipped, maxCellChars))
 	}
-	if disagree != nil {
-		if disagree.rows == 0 {
-			disagree.note("No row where the metrics disagree: every row passes all binary metrics or fails them all.")
-		}
-		if err := disagree.close(); err != nil {
-			return err
-		}
-		b.info.Disagreements = disagree.rows
-		if len(disagree.sheets) > 1 {
-			b.notes = append(b.notes, fmt.Sprintf("The %d disagreement rows continue over %d sheets (%s).", disagree.rows, len(disagree.sheets), strings.Join(disagree.sheets, ", ")))
-		}
-	} else {
+	if disagree == nil {
 		b.notes = append(b.notes, "No Disagreements sheet: disagreement needs at least two binary metrics.")
+		return nil
+	}
+	if disagree.rows == 0 {
+		disagree.note("No row where the metrics disagree: every row passes all binary metrics or fails them all.")
+	}
+	if err := disagree.close(); err != nil {
+		return err
+	}
+	b.info.Disagreements = disagree.rows
+	if len(disagree.sheets) > 1 {
+		b.notes = append(b.notes, fmt.Sprintf("The %d disagreement rows continue over %d sheets (%s).", disagree.rows, len(disagree.sheets), strings.Join(disagree.sheets, ", ")))
 	}
 	return nil
 }
