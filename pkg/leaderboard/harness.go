@@ -3,6 +3,7 @@ package leaderboard
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -514,8 +515,10 @@ func runInfo(in Input, b *Board, labels map[string]string, cols map[string]bool,
 // warnRunDuplicates trims every row set's spare capacity and warns of
 // items a model has twice in a column of one run.
 func warnRunDuplicates(in Input, b *Board, out map[string]map[string]*rowSet) {
-	for model, byCol := range out {
-		for col, rs := range byCol {
+	for _, model := range slices.Sorted(maps.Keys(out)) { // warnings in a fixed order
+		byCol := out[model]
+		for _, col := range slices.Sorted(maps.Keys(byCol)) {
+			rs := byCol[col]
 			rs.clip()
 			dups := duplicates(rs.keys)
 			if dups > 0 {

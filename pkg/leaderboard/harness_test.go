@@ -272,3 +272,59 @@ func TestHarnessBoardBadValues(t *testing.T) {
 		t.Errorf("mixed inputs: %v", err)
 	}
 }
+
+// A promptfoo run whose models repeat a test (results_v3.json) warns of
+// each model's duplicates in the models' order, the same every time (the
+// warnings came in the order of a map before: two orders in 8 runs).
+func TestHarnessDuplicateWarningsSorted(t *testing.T) {
+	var first []string
+	for i := range 12 {
+		b, err := Build(context.Background(), runInputs(t, "promptfoo/results_v3.json"), Options{Rescore: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range b.Warnings {
+			if w.Code == CodeDuplicateQuestion {
+				got = append(got, w.Message)
+			}
+		}
+		if len(got) < 2 || !slices.IsSorted(got) {
+			t.Fatalf("duplicate warnings (want two or more, sorted):\n%s", strings.Join(got, "\n"))
+		}
+		if i == 0 {
+			first = got
+		} else if !slices.Equal(got, first) {
+			t.Fatalf("run %d warned\n%s\nafter\n%s", i, strings.Join(got, "\n"), strings.Join(first, "\n"))
+		}
+	}
+}
+
+// Without a re-score, a harness run whose models each hold one sample
+// twice (made here directly: the readers refuse such files) warns of it
+// model by model in the models' order, the same every time.
+func TestHarnessRunDuplicateWarningsSorted(t *testing.T) {
+	run := &interop.Run{Format: "promptfoo", Source: "dup.json"}
+	for _, m := range []string{"f/m", "c/m", "a/m", "e/m", "b/m", "d/m"} {
+		for _, id := range []string{"0", "1", "1"} {
+			s := interop.Sample{Model: m, Task: "dup", SampleID: id, File: "dup.json"}
+			s.SetMetric("pass", 1)
+			run.Samples = append(run.Samples, s)
+		}
+	}
+	for range 3 {
+		b, err := Build(context.Background(), RunInputs([]*interop.Run{run}), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range b.Warnings {
+			if w.Code == CodeDuplicateQuestion {
+				got = append(got, w.Message)
+			}
+		}
+		if len(got) != 6 || !slices.IsSorted(got) {
+			t.Fatalf("duplicate warnings (want 6, sorted):\n%s", strings.Join(got, "\n"))
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -332,6 +333,43 @@ func TestAdviceAndName(t *testing.T) {
 		}
 		if b.Files[0].Path != "data/m_hindi.csv" {
 			t.Errorf("file named %q, want data/m_hindi.csv", b.Files[0].Path)
+		}
+	}
+}
+
+// The duplicate-question warnings of a file with a model column come in
+// the order of the models' names, whatever order the map holding them
+// gives (six models: a random order is the sorted one once in 720).
+func TestDuplicateWarningsSorted(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,question,answer,Domain,response,model,language\n")
+	models := []string{"f-model", "c-model", "a-model", "e-model", "b-model", "d-model"}
+	for _, m := range models {
+		for _, id := range []string{"1", "2", "2"} { // question 2 twice
+			fmt.Fprintf(&b, "%s,q%s,x,D,x,%s,en\n", id, id, m)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "all.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		bd, err := Build(context.Background(), inputs, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range bd.Warnings {
+			if w.Code == CodeDuplicateQuestion {
+				got = append(got, w.Message)
+			}
+		}
+		if len(got) != len(models) || !slices.IsSorted(got) {
+			t.Fatalf("duplicate warnings not in the models' order:\n%s", strings.Join(got, "\n"))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package leaderboard
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -236,8 +237,10 @@ func (s *fileScorer) warnLanguages() {
 // clipAndWarnDuplicates trims every row set's spare capacity and warns
 // of questions a model answers twice in a language.
 func (s *fileScorer) clipAndWarnDuplicates() {
-	for model, byLang := range s.out {
-		for lang, rs := range byLang {
+	for _, model := range slices.Sorted(maps.Keys(s.out)) { // warnings in a fixed order
+		byLang := s.out[model]
+		for _, lang := range slices.Sorted(maps.Keys(byLang)) {
+			rs := byLang[lang]
 			rs.clip()
 			dups := duplicates(rs.keys)
 			if dups > 0 {
