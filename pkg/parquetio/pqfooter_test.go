@@ -1,0 +1,145 @@
+package parquetio
+
+import (
+	"bytes"
+	"math"
+	"regexp"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/evalbook/evalbook/pkg/results"
+)
+
+// writeRows writes rows of s to memory and opens the file with arrow-go.
+func writeRows(t *testing.T, s *results.RowSchema, rows []*results.Row, opt WriteOptions) *file.Reader {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pf
+}
+
+// The footer's created_by has the form parquet.thrift asks for,
+// "<application> version <version> (build <hash>)": parquet-mr's
+// VersionParser and arrow's ApplicationVersion take the application and
+// its version from it, so that a reader can single out the files of a
+// release whose writer had a bug, as they do for parquet-mr and
+// parquet-cpp.
+func TestCreatedBy(t *testing.T) {
+	s, rows := pagesRows(10)
+	pf := writeRows(t, s, rows, WriteOptions{})
+	cb := pf.MetaData().GetCreatedBy()
+	// parquet-mr's VersionParser.FORMAT, matched against the whole string.
+	mr := regexp.MustCompile(`^(.*?)\s+version\s*(?:([^(]*?)\s*(?:\(\s*build\s*([^)]*?)\s*\))?)?$`)
+	m := mr.FindStringSubmatch(cb)
+	if m == nil || m[1] != "evalbook parquetio" || m[2] == "" {
+		t.Fatalf("created_by %q: parquet-mr's VersionParser finds %q, want the application evalbook parquetio and a version", cb, m)
+	}
+	v := pf.MetaData().WriterVersion() // arrow-go's ApplicationVersion
+	if v.App != "evalbook parquetio" || v.Version.Major != 1 {
+		t.Errorf("created_by %q: arrow reads application %q version %d.%d.%d, want evalbook parquetio %d", cb, v.App, v.Version.Major, v.Version.Minor, v.Version.Patch, 1)
+	}
+	// Readers apply no known-bug workaround to it: arrow keeps the
+	// statistics of the string column "one" (a dictionary column of the
+	// value "same") and of the metric bin.
+	for _, j := range []int{3, 4} {
+		cc, err := pf.RowGroup(0).MetaData().ColumnChunk(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := cc.StatsSet(); !ok || err != nil {
+			t.Errorf("arrow ignores the statistics of column %s (%v)", cc.PathInSchema(), err)
+		}
+	}
+}
+
+// Each column chunk lists its pages by type and encoding
+// (ColumnMetaData.encoding_stats), as arrow-go's and parquet-mr's
+// writers do: a reader learns that every data page of a dictionary
+// column is dictionary-encoded (parquet-mr's DictionaryFilter, and
+// Iceberg's and Trino's copies of it, skip row groups by their
+// dictionaries only then: without encoding_stats, a chunk encoded
+// RLE_DICTIONARY counts as one that may have fallen back to plain pages).
+func TestEncodingStats(t *testing.T) {
+	s, rows := pagesRows(70000)
+	pf := writeRows(t, s, rows, WriteOptions{RowGroupRows: 70000})
+	dictPage := metadata.PageEncodingStats{Encoding: parquet.Encodings.Plain, PageType: 2}
+	dictData := metadata.PageEncodingStats{Encoding: parquet.Encodings.RLEDict, PageType: 0}
+	plainData := metadata.PageEncodingStats{Encoding: parquet.Encodings.Plain, PageType: 0}
+	want := map[string][]metadata.PageEncodingStats{
+		"id":                 {plainData},
+		"text":               {plainData},
+		"label":              {dictPage, dictData},
+		"one":                {dictPage, dictData},
+		"bin":                {dictPage, dictData},
+		"graded":             {plainData},
+		"matching_words":     {dictPage, dictData},
+		"total_golden_words": {dictPage, dictData},
+		"blank_response":     {plainData},
+		"empty_golden":       {plainData},
+	}
+	rg := pf.MetaData().RowGroup(0)
+	for j := range rg.NumColumns() {
+		cc, err := rg.ColumnChunk(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := cc.PathInSchema().String()
+		got := cc.EncodingStats()
+		if len(got) != len(want[name]) {
+			t.Errorf("column %s: encoding_stats %v, want %v", name, got, want[name])
+			continue
+		}
+		for i := range got {
+			if got[i] != want[name][i] {
+				t.Errorf("column %s: encoding_stats %v, want %v", name, got, want[name])
+			}
+		}
+	}
+}
+
+// RowGroup.ordinal is an i16: the row groups past the 32,767th have none
+// (not 32,767 again, nor a negative number).
+func TestRowGroupOrdinal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("32,769 row groups")
+	}
+	s := results.NewRowSchema([]string{"k"}, []string{"m"}, []bool{false}, false, nil)
+	s.Flags = false
+	const n = math.MaxInt16 + 3
+	rows := make([]*results.Row, n)
+	for i := range rows {
+		rows[i] = &results.Row{Schema: s, Fields: []string{"x"}, Values: []float64{float64(i % 2)}}
+	}
+	pf := writeRows(t, s, rows, WriteOptions{RowGroupRows: 1})
+	if pf.NumRowGroups() != n {
+		t.Fatalf("%d row groups, want %d", pf.NumRowGroups(), n)
+	}
+	for _, g := range []int{0, 1, math.MaxInt16} {
+		if o := pf.MetaData().RowGroup(g).Ordinal(); int(o) != g {
+			t.Errorf("row group %d has ordinal %d", g, o)
+		}
+	}
+	// arrow-go reads an absent ordinal as 0.
+	for _, g := range []int{math.MaxInt16 + 1, n - 1} {
+		if o := pf.MetaData().RowGroup(g).Ordinal(); o != 0 {
+			t.Errorf("row group %d has ordinal %d; past %d it should have none", g, o, math.MaxInt16)
+		}
+	}
+}
