@@ -143,3 +143,50 @@ func TestRowGroupOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// Statistics follow parquet.thrift's orders: strings compare as unsigned
+// bytes (हिन्दी, whose first byte is 0xE0, is above "zzz" and "ÿ" (0xC3);
+// a signed comparison, parquet-mr's old one, would make "zzz" the
+// largest), and a double column whose values are all zeros of either
+// sign has the minimum -0.0 and the maximum +0.0, whichever comes first
+// (z starts with -0.0, z2 with +0.0).
+func TestStatisticsOrders(t *testing.T) {
+	s := results.NewRowSchema([]string{"k"}, []string{"z", "z2"}, []bool{true, true}, false, nil)
+	s.Flags = false
+	var rows []*results.Row
+	for i := range 40 {
+		k := []string{"zzz", "हिन्दी", "ÿ", "a"}[i%4]
+		z := math.Copysign(0, -1)
+		if i%3 == 1 {
+			z = 0
+		}
+		rows = append(rows, &results.Row{Schema: s, Fields: []string{k}, Values: []float64{z, -z}})
+	}
+	pf := writeRows(t, s, rows, WriteOptions{})
+	rg := pf.MetaData().RowGroup(0)
+	cc, err := rg.ColumnChunk(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := cc.Statistics()
+	if err != nil || st == nil || !st.HasMinMax() {
+		t.Fatalf("column k: no statistics (%v)", err)
+	}
+	bs := st.(*metadata.ByteArrayStatistics)
+	if string(bs.Min()) != "a" || string(bs.Max()) != "हिन्दी" {
+		t.Errorf("column k: min %q max %q, want a and हिन्दी", bs.Min(), bs.Max())
+	}
+	for j := 1; j <= 2; j++ {
+		cc, err = rg.ColumnChunk(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err = cc.Statistics(); err != nil || st == nil || !st.HasMinMax() {
+			t.Fatalf("column %s: no statistics (%v)", cc.PathInSchema(), err)
+		}
+		fs := st.(*metadata.Float64Statistics)
+		if fs.Min() != 0 || !math.Signbit(fs.Min()) || fs.Max() != 0 || math.Signbit(fs.Max()) {
+			t.Errorf("column %s: min %v (sign %v) max %v (sign %v), want -0 and +0", cc.PathInSchema(), fs.Min(), math.Signbit(fs.Min()), fs.Max(), math.Signbit(fs.Max()))
+		}
+	}
+}
