@@ -295,7 +295,7 @@ func (f *pqFile) close() error {
 	c.i64(3, rows)
 	c.list(4, tStruct, len(f.groups))
 	for gi, g := range f.groups {
-		f.rowGroup(&c, gi, g)
+		f.rowGroup(&c, gi, g, len(f.groups) <= math.MaxInt16+1)
 	}
 	c.list(5, tStruct, len(f.kv))
 	for _, kv := range f.kv {
@@ -348,8 +348,11 @@ func (f *pqFile) schema(c *compact) {
 }
 
 // rowGroup writes row group gi's RowGroup struct: its column chunks'
-// metadata and its totals.
-func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup) {
+// metadata and its totals, and its ordinal (an i16) when ordinal is set:
+// a file of more than 32,768 row groups gives none of them one, as
+// arrow-rs takes ordinals given to some row groups and not to others for
+// a broken file (it reads no file of that many row groups either).
+func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup, ordinal bool) {
 	var total, comp int64
 	for _, ch := range g.chunks {
 		total += ch.uncompressed
@@ -397,7 +400,7 @@ func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup) {
 	c.i64(3, g.rows)
 	c.i64(5, g.start)
 	c.i64(6, comp)
-	if gi <= math.MaxInt16 { // an i16: the later row groups have none
+	if ordinal {
 		c.i16(7, int16(gi))
 	}
 	c.end()
