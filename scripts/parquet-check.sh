@@ -41,7 +41,7 @@ node "$here/internal/pqcheck/read.mjs" "$dir/node_modules" "$target" --csv "$csv
 const doc = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const folder = require("fs").statSync(process.argv[1]).isDirectory();
 const all = [...doc.readers, doc.csv];
-for (const r of all) console.log(`${r.reader} ${r.version ?? ""}: ${r.rows} rows, row sum ${r.rowsum}`);
+for (const r of all) console.log(`${r.reader}${r.version ? " " + r.version : ""}: ${r.rows} rows, row sum ${r.rowsum}`);
 let ok = all.every((r) => r.rows === all[0].rows && r.rowsum === all[0].rowsum);
 const ref = doc.csv.columns;
 for (const c of ref) {
