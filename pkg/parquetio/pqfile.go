@@ -147,6 +147,11 @@ type chunk struct {
 	dataOff      int64
 	dictOff      int64 // -1: no dictionary page
 	st           *stats
+	// The pages, for ColumnMetaData.encoding_stats: the dictionary
+	// page's encoding, and the data pages' (all of a chunk's data pages
+	// have one encoding) and their number.
+	dictEnc, dataEnc int32
+	dataPages        int32
 }
 
 type rowGroup struct {
@@ -251,15 +256,27 @@ func (f *pqFile) putPage(ch *chunk, typ int32, raw int, body []byte, values int,
 	}
 	h.end()
 	if typ == pageDict {
-		ch.dictOff = f.off
-	} else if ch.dataOff < 0 {
-		ch.dataOff = f.off
+		ch.dictOff, ch.dictEnc = f.off, enc
+	} else {
+		if ch.dataOff < 0 {
+			ch.dataOff = f.off
+		}
+		ch.dataEnc = enc
+		ch.dataPages++
 	}
 	ch.uncompressed += int64(len(h.buf) + raw)
 	ch.compressed += int64(len(h.buf) + len(body))
 	f.write(h.buf)
 	f.write(body)
 }
+
+// createdBy names the writer in the footer (FileMetaData.created_by) in
+// the form parquet.thrift asks for, "<application> version <version>":
+// readers (parquet-mr's VersionParser, arrow's ApplicationVersion) take
+// the application and its version from it to work around a known bug of
+// a writer's release, as they do for parquet-mr's and parquet-cpp's. Raise
+// the version when the bytes this file writes change.
+const createdBy = "evalbook parquetio version 1.0.0"
 
 // close writes the footer: the schema, the row groups' metadata and the
 // key-value metadata, then its length and the magic number.
@@ -278,7 +295,7 @@ func (f *pqFile) close() error {
 	c.i64(3, rows)
 	c.list(4, tStruct, len(f.groups))
 	for gi, g := range f.groups {
-		f.rowGroup(&c, gi, g)
+		f.rowGroup(&c, gi, g, len(f.groups) <= math.MaxInt16+1)
 	}
 	c.list(5, tStruct, len(f.kv))
 	for _, kv := range f.kv {
@@ -287,7 +304,7 @@ func (f *pqFile) close() error {
 		c.bin(2, []byte(kv[1]))
 		c.end()
 	}
-	c.bin(6, []byte("evalbook parquetio"))
+	c.bin(6, []byte(createdBy))
 	c.list(7, tStruct, len(f.cols)) // ColumnOrder: TYPE_ORDER for each, so readers trust min and max
 	for range f.cols {
 		c.begin(0)
@@ -331,8 +348,11 @@ func (f *pqFile) schema(c *compact) {
 }
 
 // rowGroup writes row group gi's RowGroup struct: its column chunks'
-// metadata and its totals.
-func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup) {
+// metadata and its totals, and its ordinal (an i16) when ordinal is set:
+// a file of more than 32,768 row groups gives none of them one, as
+// arrow-rs takes ordinals given to some row groups and not to others for
+// a broken file (it reads no file of that many row groups either).
+func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup, ordinal bool) {
 	var total, comp int64
 	for _, ch := range g.chunks {
 		total += ch.uncompressed
@@ -372,6 +392,7 @@ func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup) {
 			}
 			c.end()
 		}
+		f.encodingStats(c, &ch)
 		c.end()
 		c.end()
 	}
@@ -379,7 +400,35 @@ func (f *pqFile) rowGroup(c *compact, gi int, g rowGroup) {
 	c.i64(3, g.rows)
 	c.i64(5, g.start)
 	c.i64(6, comp)
-	c.i16(7, int16(min(gi, math.MaxInt16)))
+	if ordinal {
+		c.i16(7, int16(gi))
+	}
+	c.end()
+}
+
+// encodingStats writes ColumnMetaData.encoding_stats (field 13): the
+// dictionary page and the data pages of ch, each kind with its encoding
+// and number (PageEncodingStats), so that a reader knows whether every
+// data page is dictionary-encoded without reading the pages: parquet-mr's
+// DictionaryFilter (Spark's, Iceberg's, Trino's) skips row groups by their
+// dictionaries only then.
+func (f *pqFile) encodingStats(c *compact, ch *chunk) {
+	n := 1
+	if ch.dictOff >= 0 {
+		n++
+	}
+	c.list(13, tStruct, n)
+	if ch.dictOff >= 0 {
+		c.begin(0)
+		c.i32(1, pageDict)
+		c.i32(2, ch.dictEnc)
+		c.i32(3, 1)
+		c.end()
+	}
+	c.begin(0)
+	c.i32(1, pageData)
+	c.i32(2, ch.dataEnc)
+	c.i32(3, ch.dataPages)
 	c.end()
 }
 

@@ -28,7 +28,8 @@ type WriteOptions struct {
 	// RowGroupRows is the number of rows buffered, then written as one
 	// row group; 0 means DefaultRowGroupRows. A group ends sooner when its
 	// text reaches 64 MiB. Memory is about two groups' text (one filled
-	// while the other is encoded).
+	// while the other is encoded). Keep files under 32,768 row groups:
+	// arrow-rs (DataFusion, delta-rs, parquet-wasm) reads no file of more.
 	RowGroupRows int
 	// Omit names input columns not to write (a partitioned folder keeps
 	// its partition columns in the directory names, as Hive does).
