@@ -54,7 +54,7 @@ func NewTableWriter(w io.Writer, text, numbers []string, opt WriteOptions) (*Tab
 	}
 	sc := arrow.NewSchema(fs, nil)
 	props := parquet.NewWriterProperties(parquet.WithCompression(codec),
-		parquet.WithMaxRowGroupLength(int64(opt.RowGroupRows)), parquet.WithCreatedBy("evalbook (arrow-go parquet)"))
+		parquet.WithMaxRowGroupLength(int64(opt.RowGroupRows)))
 	fw, err := pqarrow.NewFileWriter(sc, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, fmt.Errorf("parquetio: %w", err)

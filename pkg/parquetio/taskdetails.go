@@ -60,7 +60,7 @@ func WriteTaskDetails(w io.Writer, d *tasks.Details, opt WriteOptions) error {
 	}
 	sc := taskSchema(header)
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(int64(opt.RowGroupRows)), parquet.WithCreatedBy("evalbook (arrow-go parquet)"))
+		parquet.WithMaxRowGroupLength(int64(opt.RowGroupRows)))
 	fw, err := pqarrow.NewFileWriter(sc, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return fmt.Errorf("parquetio: %w", err)
