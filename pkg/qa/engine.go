@@ -255,6 +255,11 @@ type worker struct {
 	multi   []score.RefsScorer     // multi[i] != nil when scorers[i] takes several references
 	refs    []string               // the row's references (Columns.References), nil without
 	anyLow  bool
+	// pair scores exact_substring (metric pairAt[0]) and word_overlap
+	// (pairAt[1]) at once when a run has both (score.SeedPair), nil
+	// otherwise.
+	pair   *score.SeedPair
+	pairAt [2]int
 	// stable: the fields being scored stay valid after their batch (a
 	// huge record's block, which is not recycled, or the strings of a
 	// table reader), so keep need not copy a long one
@@ -303,6 +308,21 @@ func (e *engine) newWorker() *worker {
 			cs = m.Corpus.New()
 		}
 		w.corpus = append(w.corpus, cs)
+	}
+	sub, over := -1, -1
+	for i, m := range e.metrics {
+		if w.lowers[i] == nil || w.multi[i] != nil || w.corpus[i] != nil {
+			continue
+		}
+		switch m.ID {
+		case "exact_substring":
+			sub = i
+		case "word_overlap":
+			over = i
+		}
+	}
+	if sub >= 0 && over >= 0 {
+		w.pair, w.pairAt = score.NewSeedPair(), [2]int{sub, over}
 	}
 	return w
 }
@@ -496,8 +516,13 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		}
 		cstats[i] = w.cstats[start:]
 	}
+	if w.pair != nil {
+		w.vals[w.pairAt[0]], w.vals[w.pairAt[1]] = w.pair.ScoreLower(gl, rl)
+	}
 	for i, s := range w.scorers {
 		switch m := e.metrics[i]; {
+		case w.pair != nil && (i == w.pairAt[0] || i == w.pairAt[1]):
+			// scored above
 		case cstats != nil && cstats[i] != nil && m.Corpus.SentenceIsFinal:
 			// The sentence value is the corpus value of this one row.
 			w.vals[i] = score.Verdict{Value: m.Corpus.Final(cstats[i])}
