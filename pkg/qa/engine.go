@@ -365,7 +365,9 @@ func (w *worker) newBatch(seq int) *batchResult {
 func (w *worker) group(b *batchResult, g int, key string) (*acc, string) {
 	c := &w.groups[g]
 	for i, k := range c.keys {
-		if k == key {
+		// the first and last bytes tell most keys apart without a call
+		// to compare the strings
+		if len(k) == len(key) && (k == "" || k[0] == key[0] && k[len(k)-1] == key[len(key)-1]) && k == key {
 			return c.accs[i], k
 		}
 	}
@@ -627,7 +629,8 @@ func (w *worker) encodeRow(out *batchOut, fields []string, line int, raw string,
 	}
 	r.Blank, r.EmptyGolden = blank, emptyGolden
 	fields, raw = guardRow(&w.guard, r, raw, e.vw.raw, &out.cells, &out.lines)
-	if len(raw) >= longRecord || longField(fields) {
+	// a field of a record read as text (raw) is no longer than the text
+	if len(raw) >= longRecord || raw == "" && longField(fields) {
 		// views of the block, which stays until the batch is written
 		lr := longRow{at: len(out.buf), row: *r, fields: append([]string(nil), fields...), raw: raw}
 		lr.row.Values = append([]float64(nil), r.Values...)
@@ -834,9 +837,9 @@ func appendVerdictTail(b []byte, r *results.Row) []byte {
 	}
 	if r.Schema.Words {
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.Matching), 10)
+		b = appendCount(b, r.Matching)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.TotalGolden), 10)
+		b = appendCount(b, r.TotalGolden)
 	}
 	return append(b, ',', bit(r.Blank), ',', bit(r.EmptyGolden), '\n')
 }
@@ -964,6 +967,19 @@ func bit(b bool) byte {
 		return '1'
 	}
 	return '0'
+}
+
+// appendCount appends the decimal form of n, as strconv.AppendInt does,
+// with the one- and two-digit numbers that word counts nearly always
+// are written directly.
+func appendCount(dst []byte, n int) []byte {
+	switch {
+	case uint(n) < 10:
+		return append(dst, byte('0'+n))
+	case uint(n) < 100:
+		return append(dst, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
 }
 
 func appendValue(dst []byte, v float64, graded bool) []byte {
