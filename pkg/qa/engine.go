@@ -274,6 +274,7 @@ type worker struct {
 	buckets []int       // per binary metric pair, this row's agreement bucket
 	vrow    results.Row // the row being encoded (encodeRow), reused
 	guard   []string    // scratch for a guarded record (guardRow)
+	special []uint64    // the special-byte masks of the chunk being parsed (csvParser.special)
 	// groups caches, per grouping, the accumulators of the current batch
 	// by key: a few string comparisons instead of a map lookup per row,
 	// since a grouping column usually has a handful of values.
@@ -659,6 +660,9 @@ func (w *worker) dropLong() {
 		if cap(*b) > longRecord {
 			*b = nil
 		}
+	}
+	if cap(w.special) > 2*blockSize/64 {
+		w.special = nil // a huge record's masks
 	}
 }
 
@@ -1260,6 +1264,8 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			w.stable = c.outsized()
 			defer w.dropLong()
 			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
+			p.special, p.marked = specialMasks(c.text, w.special), true
+			w.special = p.special
 			// UTF-8 is checked per record: the golden answer and the
 			// response by the lower-casing pass when there is one (which
 			// reads them anyway), the other fields here.

@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package qa
+
+// specialBlocks sets, for each whole 64-byte block j of t (j <
+// len(out)), bit b of out[j] when byte 64j+b is a comma, a quote or a
+// line feed.
+func specialBlocks(t []byte, out []uint64) { specialBlocksGo(t, out) }
