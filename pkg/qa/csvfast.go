@@ -290,9 +290,10 @@ type csvParser struct {
 	quote      int
 	quoteKnown bool
 	// special marks the commas, quotes and line feeds of text
-	// (specialMasks), once marked; a worker hands its array from one
+	// (specialMasks), once marked; a worker hands its arrays from one
 	// chunk's parser to the next.
 	special []uint64
+	high    []uint64 // the bytes of text that are not ASCII, likewise
 	marked  bool
 }
 
@@ -312,10 +313,7 @@ func (p *csvParser) nextQuote() int {
 
 // parse returns the next record, or ok=false at the end of the chunk.
 func (p *csvParser) parse() (rec record, ok bool, err error) {
-	if !p.marked {
-		p.special = specialMasks(p.text, p.special)
-		p.marked = true
-	}
+	p.mark()
 	for p.pos < len(p.text) {
 		start, line := p.pos, p.line
 		if fields, raw, next, ok := p.oneLine(); ok {
@@ -338,45 +336,91 @@ func (p *csvParser) parse() (rec record, ok bool, err error) {
 	return record{}, false, nil
 }
 
-// specialMasks returns, in m's array when it is large enough, one word
-// for each 64 bytes of t (the last one for what remains) whose bit b is
-// set when byte b of those 64 is a comma, a quote or a line feed: the
-// bytes that end a field or a record or open and close a quoted one.
-// Whole blocks are marked 16 bytes at a time (specialBlocks).
-func specialMasks(t string, m []uint64) []uint64 {
+// mark computes p.special and p.high (see specialMasks), once.
+func (p *csvParser) mark() {
+	if !p.marked {
+		p.special, p.high = specialMasks(p.text, p.special, p.high)
+		p.marked = true
+	}
+}
+
+// specialMasks returns, in the arrays of m and high when they are large
+// enough, one word for each 64 bytes of t (the last one for what
+// remains): in m, bit b is set when byte b of those 64 is a comma, a
+// quote or a line feed, the bytes that end a field or a record or open
+// and close a quoted one; in high, when it is not ASCII. Whole blocks
+// are marked 16 bytes at a time (specialBlocks).
+func specialMasks(t string, m, high []uint64) ([]uint64, []uint64) {
 	n := (len(t) + 63) >> 6
 	if cap(m) < n {
 		m = make([]uint64, n)
 	}
-	m = m[:n]
+	if cap(high) < n {
+		high = make([]uint64, n)
+	}
+	m, high = m[:n], high[:n]
 	full := len(t) >> 6
 	if full > 0 {
-		specialBlocks(unsafe.Slice(unsafe.StringData(t), full<<6), m[:full])
+		specialBlocks(unsafe.Slice(unsafe.StringData(t), full<<6), m[:full], high[:full])
 	}
 	if full < n {
-		m[full] = specialWord(t[full<<6:])
+		m[full], high[full] = specialWord(t[full<<6:])
 	}
-	return m
+	return m, high
 }
 
-// specialWord is the mask (see specialMasks) of up to 64 bytes.
-func specialWord(t string) uint64 {
-	var x uint64
+// specialWord is the two masks (see specialMasks) of up to 64 bytes.
+func specialWord(t string) (special, high uint64) {
 	for k := 0; k < len(t) && k < 64; k++ {
 		if c := t[k]; c == ',' || c == '"' || c == '\n' {
-			x |= 1 << k
+			special |= 1 << k
+		} else if c >= 0x80 {
+			high |= 1 << k
 		}
 	}
-	return x
+	return special, high
 }
 
 // specialBlocksGo is specialBlocks in Go, a byte at a time: the
 // processors without an assembly version use it, and the tests hold the
 // assembly to it.
-func specialBlocksGo(t []byte, out []uint64) {
+func specialBlocksGo(t []byte, out, high []uint64) {
 	for j := range out {
-		out[j] = specialWord(unsafe.String(&t[j<<6], 64))
+		out[j], high[j] = specialWord(unsafe.String(&t[j<<6], 64))
 	}
+}
+
+// ascii reports whether f, a view of p.text, is all ASCII, from the
+// masks (so valid UTF-8 without a look at its bytes); false when f is
+// not a view of p.text (a field slow unquoted into a string of its own)
+// or is not ASCII.
+func (p *csvParser) ascii(f string) bool {
+	n := uint(len(f))
+	if n == 0 {
+		return true
+	}
+	d := uint(uintptr(unsafe.Pointer(unsafe.StringData(f))) - uintptr(unsafe.Pointer(unsafe.StringData(p.text))))
+	if d >= uint(len(p.text)) || n > uint(len(p.text))-d {
+		return false // not a view of the text
+	}
+	end := d + n - 1
+	first, last := d>>6, end>>6
+	if last >= uint(len(p.high)) {
+		return false
+	}
+	from, to := ^uint64(0)<<(d&63), ^uint64(0)>>(63-end&63)
+	if first == last {
+		return p.high[first]&from&to == 0
+	}
+	if p.high[first]&from != 0 || p.high[last]&to != 0 {
+		return false
+	}
+	for _, m := range p.high[first+1 : last] {
+		if m != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLine splits the record at p.pos when it lies on one line and each

@@ -274,7 +274,8 @@ type worker struct {
 	buckets []int       // per binary metric pair, this row's agreement bucket
 	vrow    results.Row // the row being encoded (encodeRow), reused
 	guard   []string    // scratch for a guarded record (guardRow)
-	special []uint64    // the special-byte masks of the chunk being parsed (csvParser.special)
+	special []uint64    // the masks of the chunk being parsed (csvParser.special, high)
+	high    []uint64
 	// groups caches, per grouping, the accumulators of the current batch
 	// by key: a few string comparisons instead of a map lookup per row,
 	// since a grouping column usually has a handful of values.
@@ -662,7 +663,7 @@ func (w *worker) dropLong() {
 		}
 	}
 	if cap(w.special) > 2*blockSize/64 {
-		w.special = nil // a huge record's masks
+		w.special, w.high = nil, nil // a huge record's masks
 	}
 }
 
@@ -1264,8 +1265,9 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			w.stable = c.outsized()
 			defer w.dropLong()
 			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
-			p.special, p.marked = specialMasks(c.text, w.special), true
-			w.special = p.special
+			p.special, p.high = w.special, w.high
+			p.mark()
+			w.special, w.high = p.special, p.high
 			// UTF-8 is checked per record: the golden answer and the
 			// response by the lower-casing pass when there is one (which
 			// reads them anyway), the other fields here.
@@ -1295,7 +1297,8 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 					ok := true
 					if inRow {
 						for i, f := range rec.fields {
-							if i != e.lay.answer && i != e.lay.response && !fasttext.ValidUTF8(f) {
+							// most of them are ASCII, which the masks tell at once
+							if i != e.lay.answer && i != e.lay.response && !p.ascii(f) && !fasttext.ValidUTF8(f) {
 								ok = false
 								break
 							}

@@ -1,14 +1,16 @@
 #include "textflag.h"
 
-// func specialMasksSSE2(t []byte, out []uint64)
+// func specialMasksSSE2(t []byte, out, high []uint64)
 //
-// For each whole 64-byte block j of t (j < len(out)), out[j] gets bit b
-// set when byte 64j+b of t is a comma, a quote or a line feed. SSE2 is
-// part of every amd64 processor.
-TEXT ·specialMasksSSE2(SB), NOSPLIT, $0-48
+// For each whole 64-byte block j of t (j < len(out), len(high) >=
+// len(out)), out[j] gets bit b set when byte 64j+b of t is a comma, a
+// quote or a line feed, and high[j] bit b when that byte is not ASCII
+// (its high bit). SSE2 is part of every amd64 processor.
+TEXT ·specialMasksSSE2(SB), NOSPLIT, $0-72
 	MOVQ t_base+0(FP), SI
 	MOVQ out_base+24(FP), DI
 	MOVQ out_len+32(FP), CX
+	MOVQ high_base+48(FP), DX
 	TESTQ CX, CX
 	JZ   done
 	MOVQ $0x2c2c2c2c2c2c2c2c, AX
@@ -23,6 +25,7 @@ TEXT ·specialMasksSSE2(SB), NOSPLIT, $0-48
 
 loop:
 	MOVOU 0(SI), X4
+	PMOVMSKB X4, R9
 	MOVO  X4, X5
 	MOVO  X4, X6
 	PCMPEQB X1, X4
@@ -33,6 +36,9 @@ loop:
 	PMOVMSKB X4, AX
 
 	MOVOU 16(SI), X4
+	PMOVMSKB X4, R10
+	SHLQ  $16, R10
+	ORQ   R10, R9
 	MOVO  X4, X5
 	MOVO  X4, X6
 	PCMPEQB X1, X4
@@ -45,6 +51,9 @@ loop:
 	ORQ   BX, AX
 
 	MOVOU 32(SI), X4
+	PMOVMSKB X4, R10
+	SHLQ  $32, R10
+	ORQ   R10, R9
 	MOVO  X4, X5
 	MOVO  X4, X6
 	PCMPEQB X1, X4
@@ -57,6 +66,9 @@ loop:
 	ORQ   BX, AX
 
 	MOVOU 48(SI), X4
+	PMOVMSKB X4, R10
+	SHLQ  $48, R10
+	ORQ   R10, R9
 	MOVO  X4, X5
 	MOVO  X4, X6
 	PCMPEQB X1, X4
@@ -69,8 +81,10 @@ loop:
 	ORQ   BX, AX
 
 	MOVQ  AX, (DI)
+	MOVQ  R9, (DX)
 	ADDQ  $64, SI
 	ADDQ  $8, DI
+	ADDQ  $8, DX
 	DECQ  CX
 	JNZ   loop
 

@@ -1,6 +1,7 @@
 package qa
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -33,16 +34,17 @@ func TestSpecialBlocks(t *testing.T) {
 		off := rng.IntN(64)
 		n := rng.IntN(41)
 		got, want := make([]uint64, n), make([]uint64, n)
-		specialBlocks(buf[off:off+64*n], got)
-		specialBlocksGo(buf[off:off+64*n], want)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("offset %d, %d blocks: specialBlocks %x, a byte at a time %x", off, n, got, want)
+		gotHigh, wantHigh := make([]uint64, n), make([]uint64, n)
+		specialBlocks(buf[off:off+64*n], got, gotHigh)
+		specialBlocksGo(buf[off:off+64*n], want, wantHigh)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotHigh, wantHigh) {
+			t.Fatalf("offset %d, %d blocks: specialBlocks %x %x, a byte at a time %x %x", off, n, got, gotHigh, want, wantHigh)
 		}
 		for j, m := range want { // and the Go version marks what it says it marks
 			for b := range 64 {
 				c := buf[off+j*64+b]
-				if (m>>b&1 == 1) != (c == ',' || c == '"' || c == '\n') {
-					t.Fatalf("block %d byte %d (%q): mask bit %d", j, b, c, m>>b&1)
+				if (m>>b&1 == 1) != (c == ',' || c == '"' || c == '\n') || (wantHigh[j]>>b&1 == 1) != (c >= 0x80) {
+					t.Fatalf("block %d byte %d (%q): mask bits %d, %d", j, b, c, m>>b&1, wantHigh[j]>>b&1)
 				}
 			}
 		}
@@ -151,5 +153,95 @@ func TestParserLongRecords(t *testing.T) {
 	}
 	if records < 10000 || errs < 100 {
 		t.Fatalf("%d records, %d errors: the draw misses a case", records, errs)
+	}
+}
+
+// TestParserASCII holds csvParser.ascii, which reads the masks, to a
+// look at every byte, on random views of a random text of ASCII and
+// Bengali (so that views start and end at every offset of a block),
+// and says no for a string that is not a view of the text.
+func TestParserASCII(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 7))
+	var b strings.Builder
+	for b.Len() < 5000 {
+		if rng.IntN(6) == 0 {
+			b.WriteString("ক")
+		} else {
+			b.WriteByte(byte('a' + rng.IntN(26)))
+		}
+	}
+	text := b.String()
+	p := &csvParser{text: text}
+	p.mark()
+	for range 100000 {
+		i := rng.IntN(len(text))
+		j := i + rng.IntN(min(len(text)-i, 200)+1)
+		f := text[i:j]
+		want := true
+		for k := 0; k < len(f); k++ {
+			want = want && f[k] < 0x80
+		}
+		if got := p.ascii(f); got != want {
+			t.Fatalf("ascii(text[%d:%d]) = %v, want %v", i, j, got, want)
+		}
+	}
+	if p.ascii(strings.Clone(text[:10])) || !p.ascii("") {
+		t.Fatal("ascii took a copy for a view, or the empty string for not ASCII")
+	}
+}
+
+// TestBadByteInAnyColumn puts one invalid byte in a random column of a
+// random row of 2000-row files (Bengali and English text, quoted fields
+// with commas, lines longer than the 64-byte blocks) and checks that
+// scoring fails with the line and the column of that byte, and that the
+// same file without it scores.
+func TestBadByteInAnyColumn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 8))
+	cols := []string{"id", "question", "answer", "Domain", "response", "model"}
+	words := []string{"নদী", "ঢাকা", "Delhi", "river", "the", "q1", "কোন"}
+	for range 40 {
+		badRow, badCol := rng.IntN(2000), rng.IntN(len(cols))
+		var ok, bad strings.Builder
+		ok.WriteString(strings.Join(cols, ",") + "\n")
+		bad.WriteString(strings.Join(cols, ",") + "\n")
+		for r := range 2000 {
+			for c := range cols {
+				var f strings.Builder
+				for w := range 1 + rng.IntN(8) {
+					if w > 0 {
+						f.WriteByte(' ')
+					}
+					f.WriteString(words[rng.IntN(len(words))])
+				}
+				field := f.String()
+				quote := rng.IntN(4) == 0
+				sep := ","
+				if c == len(cols)-1 {
+					sep = "\n"
+				}
+				for i, out := range []*strings.Builder{&ok, &bad} {
+					g := field
+					if i == 1 && r == badRow && c == badCol {
+						k := rng.IntN(len(g) + 1)
+						for k > 0 && k < len(g) && g[k]&0xC0 == 0x80 {
+							k-- // between characters, so that the byte is the one bad one
+						}
+						g = g[:k] + "\xff" + g[k:]
+					}
+					if quote {
+						g = `"` + g + `, more"`
+					}
+					out.WriteString(g + sep)
+				}
+			}
+		}
+		if _, err := Score(context.Background(), strings.NewReader(ok.String()), "t.csv", Options{Verdicts: io.Discard}); err != nil {
+			t.Fatalf("the file without the bad byte: %v", err)
+		}
+		_, err := Score(context.Background(), strings.NewReader(bad.String()), "t.csv", Options{Verdicts: io.Discard})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != badRow+2 || pe.Field != cols[badCol] {
+			t.Fatalf("bad byte in row %d column %s: error %v", badRow, cols[badCol], err)
+		}
 	}
 }
