@@ -148,46 +148,14 @@ func (d *dupIDs) warning() *results.Warning {
 // ten when the keys are distinct), and only those are sorted to find the
 // real repeats. For a million keys that is two bitmaps of 1 or 2 MB and
 // a sort of about 100,000 hashes instead of a sorted copy of them all.
-//
-// The hashes whose top bit is 0 and those whose top bit is 1 cannot
-// repeat each other: the two halves are found on two goroutines, each
-// with bitmaps of half the size. This runs after the last row, when
-// nothing else does.
 func (d *dupIDs) repeatedHashes() map[uint64]int {
-	logSlots := max(7, bits.Len(uint(8*d.n-1))) // 2^logSlots >= 8 n
-	var halves [2][]uint64
-	var wg sync.WaitGroup
-	for top := range halves {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			halves[top] = d.repeatedIn(uint64(top), logSlots)
-		}()
-	}
-	wg.Wait()
-	repeated := map[uint64]int{}
-	for _, h := range halves {
-		for _, x := range h {
-			repeated[x] = -1
-		}
-	}
-	return repeated
-}
-
-// repeatedIn returns the hashes with top bit top that more than one
-// kept key has (see repeatedHashes), a hash's slot being the logSlots-1
-// bits after its top bit.
-func (d *dupIDs) repeatedIn(top uint64, logSlots int) []uint64 {
+	logSlots := max(6, bits.Len(uint(8*d.n-1))) // 2^logSlots >= 8 n
 	shift := uint(64 - logSlots)
-	const low = 1<<63 - 1
-	seen := make([]uint64, 1<<(logSlots-1-6))
+	seen := make([]uint64, 1<<(logSlots-6))
 	twice := make([]uint64, len(seen))
 	for _, b := range d.batches {
 		for _, h := range b.h {
-			if h>>63 != top {
-				continue
-			}
-			s := (h & low) >> shift
+			s := h >> shift
 			w, m := s>>6, uint64(1)<<(s&63)
 			if seen[w]&m != 0 {
 				twice[w] |= m
@@ -198,19 +166,16 @@ func (d *dupIDs) repeatedIn(top uint64, logSlots int) []uint64 {
 	var cand []uint64
 	for _, b := range d.batches {
 		for _, h := range b.h {
-			if h>>63 != top {
-				continue
-			}
-			if s := (h & low) >> shift; twice[s>>6]&(1<<(s&63)) != 0 {
+			if s := h >> shift; twice[s>>6]&(1<<(s&63)) != 0 {
 				cand = append(cand, h)
 			}
 		}
 	}
 	slices.Sort(cand)
-	var repeated []uint64
+	repeated := map[uint64]int{}
 	for i := 1; i < len(cand); i++ {
-		if cand[i] == cand[i-1] && (len(repeated) == 0 || repeated[len(repeated)-1] != cand[i]) {
-			repeated = append(repeated, cand[i])
+		if cand[i] == cand[i-1] {
+			repeated[cand[i]] = -1
 		}
 	}
 	return repeated
