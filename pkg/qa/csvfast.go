@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -288,6 +289,12 @@ type csvParser struct {
 	// instead of a search of each line.
 	quote      int
 	quoteKnown bool
+	// special marks the commas, quotes and line feeds of text
+	// (specialMasks), once marked; a worker hands its arrays from one
+	// chunk's parser to the next.
+	special []uint64
+	high    []uint64 // the bytes of text that are not ASCII, likewise
+	marked  bool
 }
 
 // nextQuote returns the offset of the first '"' at or after pos, or
@@ -306,38 +313,17 @@ func (p *csvParser) nextQuote() int {
 
 // parse returns the next record, or ok=false at the end of the chunk.
 func (p *csvParser) parse() (rec record, ok bool, err error) {
+	p.mark()
 	for p.pos < len(p.text) {
 		start, line := p.pos, p.line
-		e := strings.IndexByte(p.text[p.pos:], '\n')
-		var lineText string
-		next := len(p.text)
-		if e >= 0 {
-			lineText = p.text[p.pos : p.pos+e]
-			next = p.pos + e + 1
-		} else {
-			lineText = p.text[p.pos:]
-		}
-		if p.nextQuote() >= p.pos+len(lineText) { // no quote on this line
+		if fields, raw, next, ok := p.oneLine(); ok {
 			p.pos = next
 			p.line++
-			raw := strings.TrimSuffix(lineText, "\r")
 			if raw == "" {
 				continue // encoding/csv skips empty lines
 			}
-			p.buf = splitCommas(p.buf[:0], raw)
-			return record{fields: p.buf, line: line, raw: raw}, true, nil
-		}
-		if p.quote < p.pos+len(lineText) {
-			// Quotes on this line: most often fields quoted for a comma
-			// inside, opened and closed on the line; quick parses those
-			// and leaves anything else to slow.
-			raw := strings.TrimSuffix(lineText, "\r")
-			if fields, ok := p.quick(raw, p.quote-p.pos); ok {
-				p.pos = next
-				p.line++
-				p.buf = fields
-				return record{fields: fields, line: line, raw: raw}, true, nil
-			}
+			p.buf = fields
+			return record{fields: fields, line: line, raw: raw}, true, nil
 		}
 		fields, err := p.slow()
 		if err != nil {
@@ -350,52 +336,172 @@ func (p *csvParser) parse() (rec record, ok bool, err error) {
 	return record{}, false, nil
 }
 
-func splitCommas(dst []string, s string) []string {
-	for {
-		i := strings.IndexByte(s, ',')
-		if i < 0 {
-			return append(dst, s)
-		}
-		dst = append(dst, s[:i])
-		s = s[i+1:]
+// mark computes p.special and p.high (see specialMasks), once.
+func (p *csvParser) mark() {
+	if !p.marked {
+		p.special, p.high = specialMasks(p.text, p.special, p.high)
+		p.marked = true
 	}
 }
 
-// quick splits raw, a whole line without its line ending that holds a
-// quote at offset q, into fields when every quote on it opens a field
-// (at the line's start or after a comma) and the next quote closes it,
-// followed by a comma or the end of the line: a quoted field without a
-// doubled quote or a line break inside, which is then the text between
-// its quotes (slow would give the same: no "\r\n" can be inside, and no
-// quote to undouble). It reports false for anything else (a field that
-// goes on to the next line, a doubled or stray quote), which slow then
-// parses from the record's start, errors included.
-func (p *csvParser) quick(raw string, q int) ([]string, bool) {
-	buf := p.buf[:0]
-	s := raw
-	for q >= 0 {
-		if q > 0 {
-			if s[q-1] != ',' {
-				return nil, false // a quote inside an unquoted field
-			}
-			buf = splitCommas(buf, s[:q-1])
-		}
-		e := strings.IndexByte(s[q+1:], '"')
-		if e < 0 {
-			return nil, false // the field goes on past the line
-		}
-		buf = append(buf, s[q+1:q+1+e])
-		after := q + 2 + e
-		if after == len(s) {
-			return buf, true
-		}
-		if s[after] != ',' {
-			return nil, false // a doubled quote, or text after the closing one
-		}
-		s = s[after+1:]
-		q = strings.IndexByte(s, '"')
+// specialMasks returns, in the arrays of m and high when they are large
+// enough, one word for each 64 bytes of t (the last one for what
+// remains): in m, bit b is set when byte b of those 64 is a comma, a
+// quote or a line feed, the bytes that end a field or a record or open
+// and close a quoted one; in high, when it is not ASCII. Whole blocks
+// are marked 16 bytes at a time (specialBlocks).
+func specialMasks(t string, m, high []uint64) ([]uint64, []uint64) {
+	n := (len(t) + 63) >> 6
+	if cap(m) < n {
+		m = make([]uint64, n)
 	}
-	return splitCommas(buf, s), true
+	if cap(high) < n {
+		high = make([]uint64, n)
+	}
+	m, high = m[:n], high[:n]
+	full := len(t) >> 6
+	if full > 0 {
+		specialBlocks(unsafe.Slice(unsafe.StringData(t), full<<6), m[:full], high[:full])
+	}
+	if full < n {
+		m[full], high[full] = specialWord(t[full<<6:])
+	}
+	return m, high
+}
+
+// specialWord is the two masks (see specialMasks) of up to 64 bytes.
+func specialWord(t string) (special, high uint64) {
+	for k := 0; k < len(t) && k < 64; k++ {
+		if c := t[k]; c == ',' || c == '"' || c == '\n' {
+			special |= 1 << k
+		} else if c >= 0x80 {
+			high |= 1 << k
+		}
+	}
+	return special, high
+}
+
+// specialBlocksGo is specialBlocks in Go, a byte at a time: the
+// processors without an assembly version use it, and the tests hold the
+// assembly to it.
+func specialBlocksGo(t []byte, out, high []uint64) {
+	for j := range out {
+		out[j], high[j] = specialWord(unsafe.String(&t[j<<6], 64))
+	}
+}
+
+// ascii reports whether f, a view of p.text, is all ASCII, from the
+// masks (so valid UTF-8 without a look at its bytes); false when f is
+// not a view of p.text (a field slow unquoted into a string of its own)
+// or is not ASCII.
+func (p *csvParser) ascii(f string) bool {
+	n := uint(len(f))
+	if n == 0 {
+		return true
+	}
+	d := uint(uintptr(unsafe.Pointer(unsafe.StringData(f))) - uintptr(unsafe.Pointer(unsafe.StringData(p.text))))
+	if d >= uint(len(p.text)) || n > uint(len(p.text))-d {
+		return false // not a view of the text
+	}
+	end := d + n - 1
+	first, last := d>>6, end>>6
+	if last >= uint(len(p.high)) {
+		return false
+	}
+	from, to := ^uint64(0)<<(d&63), ^uint64(0)>>(63-end&63)
+	if first == last {
+		return p.high[first]&from&to == 0
+	}
+	if p.high[first]&from != 0 || p.high[last]&to != 0 {
+		return false
+	}
+	for _, m := range p.high[first+1 : last] {
+		if m != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// oneLine splits the record at p.pos when it lies on one line and each
+// of its quoted fields is opened at the field's start and closed on the
+// line, followed by a comma or the line's end, with no doubled quote
+// inside: the common record, which encoding/csv reads as the text
+// between commas (the text between the quotes for a quoted field) of the
+// line without its "\n" or "\r\n" (a "\r" that ends the input counts as
+// a line end too). It returns the fields (in p.buf's array), the line
+// without its ending (raw; "" for an empty line, which the caller skips)
+// and the offset after the line's end; ok is false for any other
+// record, which slow then parses from its start, errors included.
+//
+// It visits only the commas, quotes and line feeds of the line, from the
+// masks of p.special, instead of searching the line for its end and then
+// for each comma.
+func (p *csvParser) oneLine() (fields []string, raw string, next int, ok bool) {
+	t := p.text
+	fields = p.buf[:0]
+	start := p.pos
+	fs := start     // the current field's first byte (after its opening quote when quoted)
+	skip := start   // specials before skip are dealt with (the comma after a closing quote)
+	quoted := false // the current field is quoted and not yet closed
+	for blk := start >> 6; blk < len(p.special); blk++ {
+		m := p.special[blk]
+		if blk == start>>6 {
+			m &= ^uint64(0) << (start & 63) // the records before (skip would pass over them, one by one)
+		}
+		for ; m != 0; m &= m - 1 {
+			k := blk<<6 | bits.TrailingZeros64(m)
+			if k < skip {
+				continue
+			}
+			c := t[k]
+			switch {
+			case quoted && c == ',':
+				// a comma inside the quoted field
+			case quoted && c == '\n':
+				return nil, "", 0, false // the field goes on past the line
+			case quoted: // the closing quote
+				fields = append(fields, t[fs:k])
+				quoted = false
+				switch {
+				case k+1 == len(t):
+					return fields, t[start : k+1], k + 1, true
+				case t[k+1] == ',':
+					fs, skip = k+2, k+2
+				case t[k+1] == '\n':
+					return fields, t[start : k+1], k + 2, true
+				case t[k+1] == '\r' && k+2 == len(t):
+					return fields, t[start : k+1], k + 2, true
+				case t[k+1] == '\r' && t[k+2] == '\n':
+					return fields, t[start : k+1], k + 3, true
+				default:
+					return nil, "", 0, false // a doubled quote, or text after the closing one
+				}
+			case c == '"':
+				if k != fs {
+					return nil, "", 0, false // a quote inside an unquoted field
+				}
+				quoted, fs = true, k+1
+			case c == ',':
+				fields = append(fields, t[fs:k])
+				fs = k + 1
+			default: // the line feed that ends the record
+				end := k
+				if end > start && t[end-1] == '\r' {
+					end--
+				}
+				return append(fields, t[fs:max(fs, end)]), t[start:end], k + 1, true
+			}
+		}
+	}
+	if quoted {
+		return nil, "", 0, false // never closed: slow says where it opened
+	}
+	end := len(t)
+	if end > start && t[end-1] == '\r' {
+		end--
+	}
+	return append(fields, t[fs:max(fs, end)]), t[start:end], len(t), true
 }
 
 // slow parses one record that contains quotes, starting at p.pos.

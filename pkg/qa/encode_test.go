@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,4 +75,22 @@ func TestWorkerEncodingMatchesWriter(t *testing.T) {
 			}
 		}
 	}
+}
+
+// appendCount writes a word count as strconv.AppendInt does, the one-
+// and two-digit counts it writes itself included.
+func TestAppendCount(t *testing.T) {
+	for _, n := range append([]int{-100, -10, -1, 1000, 123456, math.MaxInt, math.MinInt}, seq(0, 1000)...) {
+		if got, want := string(appendCount([]byte("x"), n)), "x"+strconv.Itoa(n); got != want {
+			t.Fatalf("appendCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func seq(lo, hi int) []int {
+	var s []int
+	for n := lo; n < hi; n++ {
+		s = append(s, n)
+	}
+	return s
 }

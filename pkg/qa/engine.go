@@ -255,6 +255,11 @@ type worker struct {
 	multi   []score.RefsScorer     // multi[i] != nil when scorers[i] takes several references
 	refs    []string               // the row's references (Columns.References), nil without
 	anyLow  bool
+	// pair scores exact_substring (metric pairAt[0]) and word_overlap
+	// (pairAt[1]) at once when a run has both (score.SeedPair), nil
+	// otherwise.
+	pair   *score.SeedPair
+	pairAt [2]int
 	// stable: the fields being scored stay valid after their batch (a
 	// huge record's block, which is not recycled, or the strings of a
 	// table reader), so keep need not copy a long one
@@ -269,6 +274,8 @@ type worker struct {
 	buckets []int       // per binary metric pair, this row's agreement bucket
 	vrow    results.Row // the row being encoded (encodeRow), reused
 	guard   []string    // scratch for a guarded record (guardRow)
+	special []uint64    // the masks of the chunk being parsed (csvParser.special, high)
+	high    []uint64
 	// groups caches, per grouping, the accumulators of the current batch
 	// by key: a few string comparisons instead of a map lookup per row,
 	// since a grouping column usually has a handful of values.
@@ -303,6 +310,21 @@ func (e *engine) newWorker() *worker {
 			cs = m.Corpus.New()
 		}
 		w.corpus = append(w.corpus, cs)
+	}
+	sub, over := -1, -1
+	for i, m := range e.metrics {
+		if w.lowers[i] == nil || w.multi[i] != nil || w.corpus[i] != nil {
+			continue
+		}
+		switch m.ID {
+		case "exact_substring":
+			sub = i
+		case "word_overlap":
+			over = i
+		}
+	}
+	if sub >= 0 && over >= 0 {
+		w.pair, w.pairAt = score.NewSeedPair(), [2]int{sub, over}
 	}
 	return w
 }
@@ -345,7 +367,9 @@ func (w *worker) newBatch(seq int) *batchResult {
 func (w *worker) group(b *batchResult, g int, key string) (*acc, string) {
 	c := &w.groups[g]
 	for i, k := range c.keys {
-		if k == key {
+		// the first and last bytes tell most keys apart without a call
+		// to compare the strings
+		if len(k) == len(key) && (k == "" || k[0] == key[0] && k[len(k)-1] == key[len(key)-1]) && k == key {
 			return c.accs[i], k
 		}
 	}
@@ -496,8 +520,13 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		}
 		cstats[i] = w.cstats[start:]
 	}
+	if w.pair != nil {
+		w.vals[w.pairAt[0]], w.vals[w.pairAt[1]] = w.pair.ScoreLower(gl, rl)
+	}
 	for i, s := range w.scorers {
 		switch m := e.metrics[i]; {
+		case w.pair != nil && (i == w.pairAt[0] || i == w.pairAt[1]):
+			// scored above
 		case cstats != nil && cstats[i] != nil && m.Corpus.SentenceIsFinal:
 			// The sentence value is the corpus value of this one row.
 			w.vals[i] = score.Verdict{Value: m.Corpus.Final(cstats[i])}
@@ -602,7 +631,8 @@ func (w *worker) encodeRow(out *batchOut, fields []string, line int, raw string,
 	}
 	r.Blank, r.EmptyGolden = blank, emptyGolden
 	fields, raw = guardRow(&w.guard, r, raw, e.vw.raw, &out.cells, &out.lines)
-	if len(raw) >= longRecord || longField(fields) {
+	// a field of a record read as text (raw) is no longer than the text
+	if len(raw) >= longRecord || raw == "" && longField(fields) {
 		// views of the block, which stays until the batch is written
 		lr := longRow{at: len(out.buf), row: *r, fields: append([]string(nil), fields...), raw: raw}
 		lr.row.Values = append([]float64(nil), r.Values...)
@@ -631,6 +661,9 @@ func (w *worker) dropLong() {
 		if cap(*b) > longRecord {
 			*b = nil
 		}
+	}
+	if cap(w.special) > 2*blockSize/64 {
+		w.special, w.high = nil, nil // a huge record's masks
 	}
 }
 
@@ -809,9 +842,9 @@ func appendVerdictTail(b []byte, r *results.Row) []byte {
 	}
 	if r.Schema.Words {
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.Matching), 10)
+		b = appendCount(b, r.Matching)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.TotalGolden), 10)
+		b = appendCount(b, r.TotalGolden)
 	}
 	return append(b, ',', bit(r.Blank), ',', bit(r.EmptyGolden), '\n')
 }
@@ -939,6 +972,19 @@ func bit(b bool) byte {
 		return '1'
 	}
 	return '0'
+}
+
+// appendCount appends the decimal form of n, as strconv.AppendInt does,
+// with the one- and two-digit numbers that word counts nearly always
+// are written directly.
+func appendCount(dst []byte, n int) []byte {
+	switch {
+	case uint(n) < 10:
+		return append(dst, byte('0'+n))
+	case uint(n) < 100:
+		return append(dst, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
 }
 
 func appendValue(dst []byte, v float64, graded bool) []byte {
@@ -1219,6 +1265,9 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			w.stable = c.outsized()
 			defer w.dropLong()
 			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
+			p.special, p.high = w.special, w.high
+			p.mark()
+			w.special, w.high = p.special, p.high
 			// UTF-8 is checked per record: the golden answer and the
 			// response by the lower-casing pass when there is one (which
 			// reads them anyway), the other fields here.
@@ -1248,7 +1297,8 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 					ok := true
 					if inRow {
 						for i, f := range rec.fields {
-							if i != e.lay.answer && i != e.lay.response && !fasttext.ValidUTF8(f) {
+							// most of them are ASCII, which the masks tell at once
+							if i != e.lay.answer && i != e.lay.response && !p.ascii(f) && !fasttext.ValidUTF8(f) {
 								ok = false
 								break
 							}

@@ -132,19 +132,24 @@ func hasToken(r, w []byte, scratch *[]span) bool {
 		}
 		return false
 	}
-	off := 0
-	for {
+	return tokenFrom(r, w, index(r, w))
+}
+
+// tokenFrom is hasToken for a non-empty w whose first occurrence in r is
+// at p (index(r, w), -1 when there is none).
+func tokenFrom(r, w []byte, p int) bool {
+	for p >= 0 {
+		if spaceOrStartBefore(r, p) && spaceOrEndAfter(r, p+len(w)) {
+			return true
+		}
+		off := p + 1
 		i := index(r[off:], w)
 		if i < 0 {
 			return false
 		}
-		p := off + i
-		q := p + len(w)
-		if spaceOrStartBefore(r, p) && spaceOrEndAfter(r, q) {
-			return true
-		}
-		off = p + 1
+		p = off + i
 	}
+	return false
 }
 
 // spaceOrStartBefore reports whether r[:p] ends with whitespace or is
@@ -247,6 +252,16 @@ func (s *overlapScorer) Score(golden, response string) Verdict {
 }
 
 func (s *overlapScorer) ScoreLower(g, r []byte) Verdict {
+	total := s.goldenWords(g)
+	if isBlankBytes(r) {
+		return Verdict{Total: total}
+	}
+	return s.match(g, r)
+}
+
+// goldenWords keeps the distinct words of the lower-cased golden answer g
+// in s.gw, in first-seen order, and returns how many there are.
+func (s *overlapScorer) goldenWords(g []byte) int {
 	s.gw = words(g, s.gw)
 	// Distinct golden words, in first-seen order.
 	distinct := s.gw[:0]
@@ -263,19 +278,58 @@ func (s *overlapScorer) ScoreLower(g, r []byte) Verdict {
 		}
 	}
 	s.gw = distinct
-	total := len(distinct)
-	if isBlankBytes(r) {
-		return Verdict{Total: total}
-	}
+	return len(distinct)
+}
+
+// match is word_overlap's verdict for the golden words that goldenWords
+// kept from g, in the response r (not blank).
+func (s *overlapScorer) match(g, r []byte) Verdict {
 	matching := 0
-	for _, w := range distinct {
+	for _, w := range s.gw {
 		if hasToken(r, g[w.a:w.b], &s.rw) {
 			matching++
 		}
 	}
-	v := Verdict{Matching: matching, Total: total}
-	if matching == total {
+	v := Verdict{Matching: matching, Total: len(s.gw)}
+	if matching == v.Total {
 		v.Value = 1
 	}
 	return v
+}
+
+// SeedPair scores exact_substring and word_overlap together, for a
+// caller that runs both (the seed protocols): ScoreLower gives what the
+// two metrics' ScoreLower give. Most golden answers are one word with no
+// punctuation at its ends, and then word_overlap's first search for
+// that word in the response is exact_substring's search for the whole
+// answer: SeedPair makes it once.
+type SeedPair struct{ o overlapScorer }
+
+// NewSeedPair returns a SeedPair.
+func NewSeedPair() *SeedPair { return &SeedPair{} }
+
+// ScoreLower returns the exact_substring and word_overlap verdicts of
+// the lower-cased golden answer g and response r.
+func (p *SeedPair) ScoreLower(g, r []byte) (substring, overlap Verdict) {
+	o := &p.o
+	total := o.goldenWords(g)
+	if isBlankBytes(r) {
+		return Verdict{}, Verdict{Total: total}
+	}
+	if total == 1 && o.gw[0] == (span{0, int32(len(g))}) {
+		// g is one word: the first occurrence of the word is the first
+		// occurrence of g
+		at := index(r, g)
+		if at < 0 {
+			return Verdict{}, Verdict{Total: 1}
+		}
+		if tokenFrom(r, g, at) {
+			return Verdict{Value: 1}, Verdict{Value: 1, Matching: 1, Total: 1}
+		}
+		return Verdict{Value: 1}, Verdict{Total: 1}
+	}
+	if index(r, g) >= 0 {
+		substring.Value = 1
+	}
+	return substring, o.match(g, r)
 }

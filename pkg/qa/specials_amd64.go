@@ -1,0 +1,12 @@
+package qa
+
+// specialMasksSSE2 is specialBlocks in assembly (specials_amd64.s).
+//
+//go:noescape
+func specialMasksSSE2(t []byte, out, high []uint64)
+
+// specialBlocks sets, for each whole 64-byte block j of t (j <
+// len(out)), bit b of out[j] when byte 64j+b is a comma, a quote or a
+// line feed, and bit b of high[j] when it is not ASCII; high is at
+// least as long as out.
+func specialBlocks(t []byte, out, high []uint64) { specialMasksSSE2(t, out, high[:len(out)]) }
