@@ -27,6 +27,17 @@ func runInputs(t *testing.T, paths ...string) []Input {
 	return RunInputs(runs)
 }
 
+// warningMessages returns the messages of b's warnings of code, in order.
+func warningMessages(b *Board, code string) []string {
+	var got []string
+	for _, w := range b.Warnings {
+		if w.Code == code {
+			got = append(got, w.Message)
+		}
+	}
+	return got
+}
+
 func hasWarning(b *Board, code string) (int, string, bool) {
 	for _, w := range b.Warnings {
 		if w.Code == code {
@@ -283,12 +294,7 @@ func TestHarnessDuplicateWarningsSorted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, w := range b.Warnings {
-			if w.Code == CodeDuplicateQuestion {
-				got = append(got, w.Message)
-			}
-		}
+		got := warningMessages(b, CodeDuplicateQuestion)
 		if len(got) < 2 || !slices.IsSorted(got) {
 			t.Fatalf("duplicate warnings (want two or more, sorted):\n%s", strings.Join(got, "\n"))
 		}
@@ -317,12 +323,7 @@ func TestHarnessRunDuplicateWarningsSorted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, w := range b.Warnings {
-			if w.Code == CodeDuplicateQuestion {
-				got = append(got, w.Message)
-			}
-		}
+		got := warningMessages(b, CodeDuplicateQuestion)
 		if len(got) != 6 || !slices.IsSorted(got) {
 			t.Fatalf("duplicate warnings (want 6, sorted):\n%s", strings.Join(got, "\n"))
 		}

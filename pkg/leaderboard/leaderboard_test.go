@@ -362,12 +362,7 @@ func TestDuplicateWarningsSorted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, w := range bd.Warnings {
-			if w.Code == CodeDuplicateQuestion {
-				got = append(got, w.Message)
-			}
-		}
+		got := warningMessages(bd, CodeDuplicateQuestion)
 		if len(got) != len(models) || !slices.IsSorted(got) {
 			t.Fatalf("duplicate warnings not in the models' order:\n%s", strings.Join(got, "\n"))
 		}

@@ -19,37 +19,11 @@ import (
 // DuckDB tests run; .ci/run installs the same one.
 const duckdbPackage = "@duckdb/node-api@1.5.6-r.1"
 
-// duckdbModules returns the node_modules folder holding @duckdb/node-api:
-// $EVALBOOK_DUCKDB_NODE/node_modules, or the user cache's
-// evalbook/duckdb-node/node_modules, installing the package there with
-// npm when it is missing. The test is skipped only when node or npm is
-// not installed.
+// duckdbModules returns the node_modules folder holding @duckdb/node-api
+// ($EVALBOOK_DUCKDB_NODE, or the user cache's evalbook/duckdb-node; see
+// npmModules).
 func duckdbModules(t *testing.T) string {
-	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("DuckDB test skipped: %s is not installed (apt-get install nodejs npm; .ci/run installs them)", tool)
-		}
-	}
-	dir := os.Getenv("EVALBOOK_DUCKDB_NODE")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(cache, "evalbook", "duckdb-node")
-	}
-	mods := filepath.Join(dir, "node_modules")
-	if _, err := os.Stat(filepath.Join(mods, "@duckdb", "node-api", "package.json")); err != nil {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", dir, duckdbPackage)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm install %s into %s: %v\n%s", duckdbPackage, dir, err, out)
-		}
-	}
-	return mods
+	return npmModules(t, "DuckDB", "EVALBOOK_DUCKDB_NODE", "duckdb-node", duckdbPackage)
 }
 
 // duckdb runs the queries with the real DuckDB engine

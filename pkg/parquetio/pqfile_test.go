@@ -63,20 +63,7 @@ func TestPagesAndStatistics(t *testing.T) {
 	const n = 70000
 	_, rows := pagesRows(n)
 	path := filepath.Join(t.TempDir(), "pages.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := WriteRows(f, seqOf(rows), WriteOptions{RowGroupRows: n}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := writeFile(t, path, rows, WriteOptions{RowGroupRows: n})
 	h, got := readBack(t, data)
 	wantH := "id text label one bin graded matching_words total_golden_words blank_response empty_golden"
 	if strings.Join(h, " ") != wantH {
@@ -261,6 +248,26 @@ func checkDuckDBSums(t *testing.T, path string, rows []*results.Row) {
 	}
 }
 
+// writeFile writes rows to a Parquet file at path and returns its bytes.
+func writeFile(t *testing.T, path string, rows []*results.Row, opt WriteOptions) []byte {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteRows(f, seqOf(rows), opt); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func countRows(n int, f func(int) bool) int {
 	k := 0
 	for i := range n {
@@ -395,20 +402,7 @@ func TestStreamedPages(t *testing.T) {
 	const n = 70000
 	_, rows := pagesRows(n)
 	path := filepath.Join(t.TempDir(), "streamed.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := WriteRows(f, seqOf(rows), WriteOptions{RowGroupRows: 20000}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := writeFile(t, path, rows, WriteOptions{RowGroupRows: 20000})
 	_, got := readBack(t, data)
 	if len(got) != n {
 		t.Fatalf("%d rows read back, want %d", len(got), n)

@@ -26,28 +26,35 @@ import (
 // tables apache-arrow decodes. .ci/run installs the same versions.
 var readerPackages = []string{"hyparquet@1.33.0", "hyparquet-compressors@1.1.2", "parquet-wasm@0.8.0", "apache-arrow@21.2.0"}
 
-// readerModules returns the node_modules folder holding readerPackages:
-// $EVALBOOK_PARQUET_READERS_NODE/node_modules, or the user cache's
-// evalbook/parquet-readers-node/node_modules, installing them there with
-// npm when one is missing or of another version. The test is skipped
-// only when node or npm is not installed.
+// readerModules returns the node_modules folder holding readerPackages
+// ($EVALBOOK_PARQUET_READERS_NODE, or the user cache's
+// evalbook/parquet-readers-node).
 func readerModules(t *testing.T) string {
+	return npmModules(t, "Parquet readers", "EVALBOOK_PARQUET_READERS_NODE", "parquet-readers-node", readerPackages...)
+}
+
+// npmModules returns the node_modules folder holding packages (each
+// name@version): $env/node_modules, or the user cache's
+// evalbook/folder/node_modules, installing them there with npm when one
+// is missing or of another version. The test (what) is skipped only when
+// node or npm is not installed.
+func npmModules(t *testing.T, what, env, folder string, packages ...string) string {
 	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("Parquet readers test skipped: %s is not installed (apt-get install nodejs npm; .ci/run installs them)", tool)
+			t.Skipf("%s test skipped: %s is not installed (apt-get install nodejs npm; .ci/run installs them)", what, tool)
 		}
 	}
-	dir := os.Getenv("EVALBOOK_PARQUET_READERS_NODE")
+	dir := os.Getenv(env)
 	if dir == "" {
 		cache, err := os.UserCacheDir()
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir = filepath.Join(cache, "evalbook", "parquet-readers-node")
+		dir = filepath.Join(cache, "evalbook", folder)
 	}
 	mods := filepath.Join(dir, "node_modules")
-	for _, p := range readerPackages {
+	for _, p := range packages {
 		name, version, _ := strings.Cut(p[1:], "@")
 		name = p[:1] + name
 		data, err := os.ReadFile(filepath.Join(mods, name, "package.json"))
@@ -58,9 +65,9 @@ func readerModules(t *testing.T) string {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("npm", append([]string{"install", "--no-audit", "--no-fund", "--prefix", dir}, readerPackages...)...)
+		cmd := exec.Command("npm", append([]string{"install", "--no-audit", "--no-fund", "--prefix", dir}, packages...)...)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm install %s into %s: %v\n%s", strings.Join(readerPackages, " "), dir, err, out)
+			t.Fatalf("npm install %s into %s: %v\n%s", strings.Join(packages, " "), dir, err, out)
 		}
 		break
 	}
