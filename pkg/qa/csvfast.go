@@ -295,6 +295,9 @@ type csvParser struct {
 	special []uint64
 	high    []uint64 // the bytes of text that are not ASCII, likewise
 	marked  bool
+	// nomask: the text is not marked (a chunk holding a record of
+	// megabytes); every record goes to the general parser (slow).
+	nomask bool
 }
 
 // nextQuote returns the offset of the first '"' at or after pos, or
@@ -338,7 +341,7 @@ func (p *csvParser) parse() (rec record, ok bool, err error) {
 
 // mark computes p.special and p.high (see specialMasks), once.
 func (p *csvParser) mark() {
-	if !p.marked {
+	if !p.marked && !p.nomask {
 		p.special, p.high = specialMasks(p.text, p.special, p.high)
 		p.marked = true
 	}
@@ -438,6 +441,9 @@ func (p *csvParser) ascii(f string) bool {
 // masks of p.special, instead of searching the line for its end and then
 // for each comma.
 func (p *csvParser) oneLine() (fields []string, raw string, next int, ok bool) {
+	if p.nomask {
+		return nil, "", 0, false
+	}
 	t := p.text
 	fields = p.buf[:0]
 	start := p.pos

@@ -478,3 +478,42 @@ func TestRowsCopy(t *testing.T) {
 		}
 	}
 }
+
+// A chunk that holds a record of megabytes is split by the general
+// parser without the byte masks (csvParser.nomask): the records around a
+// 2.5 MB quoted response with commas, quotes and line breaks inside read
+// as encoding/csv reads them, and the big field's row scores as the
+// others do.
+func TestHugeRecordWithoutMasks(t *testing.T) {
+	big := strings.Repeat("the Answer is 42, \"ok\"\nयह उत्तर है। ", 60000) // about 2.5 MB
+	var b strings.Builder
+	b.WriteString("id,question,answer,Domain,response\n")
+	for i := range 5 {
+		fmt.Fprintf(&b, "%d,q%d,42,D,the answer is %d\n", i, i, 40+i)
+	}
+	fmt.Fprintf(&b, "big,qb,42,D,\"%s\"\n", strings.ReplaceAll(big, `"`, `""`))
+	for i := 5; i < 10; i++ {
+		fmt.Fprintf(&b, "%d,q%d,42,\"D, x\",\"the answer is %d\"\n", i, i, 40+i)
+	}
+	want, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 1
+	for r, err := range Rows(context.Background(), strings.NewReader(b.String()), "big.csv", Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k >= len(want) || !slices.Equal(r.Fields[:5], want[k]) {
+			t.Fatalf("record %d: %.80q, want %.80q", k, r.Fields, want[k])
+		}
+		es, _ := r.Value("exact_substring")
+		if wantES := strings.Contains(strings.ToLower(want[k][4]), "42"); (es == 1) != wantES {
+			t.Errorf("record %d: exact_substring %v", k, es)
+		}
+		k++
+	}
+	if k != len(want) {
+		t.Fatalf("%d records, want %d", k-1, len(want)-1)
+	}
+}
