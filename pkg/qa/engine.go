@@ -420,18 +420,86 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 	// the guard is taken off for scoring, and the row keeps the text read.
 	golden, response = unguard(golden), unguard(response)
 	if lay.id >= 0 && fields[lay.id] != "" {
-		model := "" // one question answered by several models: the key is id and model
-		if lay.model >= 0 {
-			model = fields[lay.model]
-		}
-		if b.ids == nil {
-			b.ids = &idBatch{h: make([]uint64, 0, max(w.lastIDs, 256))}
-		}
-		b.ids.add(hashID(fields[lay.id], model), line)
-		w.lastIDs = max(w.lastIDs, len(b.ids.h))
+		w.noteID(b, fields, line)
 	}
+	golden, response, gl, rl, ok := w.prepare(b, golden, response, line, checkUTF8)
+	if !ok {
+		return false
+	}
+	blank := textnorm.IsBlank(response)
+	emptyGolden := golden == ""
+	if blank {
+		b.warnLine(CodeBlankResponse, line)
+	}
+	if emptyGolden {
+		b.warnLine(CodeEmptyGolden, line)
+	} else if textnorm.HasOuterSpace(golden) {
+		b.warnLine(CodeGoldenWhitespace, line)
+	}
+	w.refs = w.refs[:0]
+	if lay.refs >= 0 {
+		w.references(b, fields[lay.refs], golden, line)
+	}
+	cstats := w.corpusStats(golden, response)
+	w.scoreMetrics(fields, golden, response, gl, rl, cstats)
+	for p, pr := range e.pairs {
+		w.buckets[p] = bucket(w.vals[pr[0]].Value, w.vals[pr[1]].Value)
+	}
+	w.addTo(b.combined, fields, blank, emptyGolden, cstats)
+	firstGroup := ""
+	rb := b.rows
+	for g, cols := range lay.byCols {
+		a, key := w.group(b, g, w.groupKey(fields, cols))
+		if g == 0 {
+			firstGroup = key
+		}
+		if rb != nil {
+			rb.groups = append(rb.groups, key)
+		}
+		w.addTo(a, fields, blank, emptyGolden, cstats)
+	}
+	w.keepExamples(b, fields, line, firstGroup)
+	if rb != nil {
+		rr := rowRec{line: line, raw: raw, blank: blank, empty: emptyGolden}
+		if e.overlap >= 0 {
+			rr.matching, rr.total = w.vals[e.overlap].Matching, w.vals[e.overlap].Total
+		}
+		rb.recs = append(rb.recs, rr)
+		rb.fields = append(rb.fields, fields...)
+		for _, v := range w.vals {
+			rb.values = append(rb.values, v.Value)
+		}
+	}
+	if b.out != nil {
+		w.encodeRow(b.out, fields, line, raw, blank, emptyGolden)
+	}
+	return true
+}
+
+// noteID records the row's id (with its model, when the table has a
+// model column: one question answered by several models) for the
+// duplicate-id check.
+func (w *worker) noteID(b *batchResult, fields []string, line int) {
+	lay := w.e.lay
+	model := ""
+	if lay.model >= 0 {
+		model = fields[lay.model]
+	}
+	if b.ids == nil {
+		b.ids = &idBatch{h: make([]uint64, 0, max(w.lastIDs, 256))}
+	}
+	b.ids.add(hashID(fields[lay.id], model), line)
+	w.lastIDs = max(w.lastIDs, len(b.ids.h))
+}
+
+// prepare normalises the golden answer and the response by the run's
+// profile and, for the metrics that work on lower-cased text, lowers
+// them (gl, rl), warning of invisible characters and text not in NFC.
+// ok is false, having recorded nothing, when checkUTF8 asks and either
+// is not valid UTF-8.
+func (w *worker) prepare(b *batchResult, golden, response string, line int, checkUTF8 bool) (g, r string, gl, rl []byte, ok bool) {
+	e := w.e
 	lowered := false
-	var gl, rl []byte // the lower-cased golden answer and response
 	switch {
 	case e.opt.Profile == textnorm.None && w.anyLow:
 		// Lower-case once for every metric that works on lower-cased
@@ -453,7 +521,7 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			b.warnLine(results.CodeBidiControls, line) // shown as marks in the HTML report
 		}
 		if checkUTF8 && !(gValid && rValid) {
-			return false
+			return "", "", nil, nil, false
 		}
 		lowered = true
 		if !gOK || !rOK {
@@ -474,35 +542,34 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		w.rbuf = e.opt.Profile.AppendApply(w.rbuf[:0], response)
 		golden, response = string(w.gbuf), string(w.rbuf)
 	}
-	blank := textnorm.IsBlank(response)
-	emptyGolden := golden == ""
-	if blank {
-		b.warnLine(CodeBlankResponse, line)
-	}
-	if emptyGolden {
-		b.warnLine(CodeEmptyGolden, line)
-	} else if textnorm.HasOuterSpace(golden) {
-		b.warnLine(CodeGoldenWhitespace, line)
-	}
 	if w.anyLow && !lowered {
 		w.gl = textnorm.AppendLower(w.gl[:0], golden)
 		w.rl = textnorm.AppendLower(w.rl[:0], response)
 		gl, rl = w.gl, w.rl
 	}
-	w.refs = w.refs[:0]
-	if lay.refs >= 0 {
-		refs, err := score.ParseReferences(unguard(fields[lay.refs]), e.opt.RefSeparator)
-		if err != nil || len(refs) == 0 {
-			b.warnLine(CodeBadReferences, line)
-			refs = []string{golden}
-		} else if e.opt.Profile != textnorm.None {
-			for i, r := range refs {
-				refs[i] = e.opt.Profile.Apply(r)
-			}
+	return golden, response, gl, rl, true
+}
+
+// references parses the row's references cell into w.refs (the golden
+// answer alone, with a warning, when the cell has none to read).
+func (w *worker) references(b *batchResult, cell, golden string, line int) {
+	e := w.e
+	refs, err := score.ParseReferences(unguard(cell), e.opt.RefSeparator)
+	if err != nil || len(refs) == 0 {
+		b.warnLine(CodeBadReferences, line)
+		refs = []string{golden}
+	} else if e.opt.Profile != textnorm.None {
+		for i, r := range refs {
+			refs[i] = e.opt.Profile.Apply(r)
 		}
-		w.refs = append(w.refs, refs...)
 	}
-	// Sufficient statistics of corpus-level metrics, computed once per row.
+	w.refs = append(w.refs, refs...)
+}
+
+// corpusStats returns the sufficient statistics of each corpus-level
+// metric for the row (nil when the run has none), computed once per row
+// into w.cstats.
+func (w *worker) corpusStats(golden, response string) [][]float64 {
 	var cstats [][]float64
 	for i, cs := range w.corpus {
 		if cs == nil {
@@ -520,6 +587,16 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 		}
 		cstats[i] = w.cstats[start:]
 	}
+	return cstats
+}
+
+// scoreMetrics fills w.vals with every metric's verdict on the row: the
+// two seed metrics together when the run has both (w.pair), a corpus
+// metric whose sentence value is its corpus value of the one row, metrics
+// on references, on lower-cased text, on the row's language, the rest on
+// the text.
+func (w *worker) scoreMetrics(fields []string, golden, response string, gl, rl []byte, cstats [][]float64) {
+	e := w.e
 	if w.pair != nil {
 		w.vals[w.pairAt[0]], w.vals[w.pairAt[1]] = w.pair.ScoreLower(gl, rl)
 	}
@@ -540,78 +617,57 @@ func (w *worker) row(b *batchResult, fields []string, line int, raw string, chec
 			w.vals[i] = s.Score(golden, response)
 		}
 	}
-	for p, pr := range e.pairs {
-		w.buckets[p] = bucket(w.vals[pr[0]].Value, w.vals[pr[1]].Value)
+}
+
+// addTo adds the row just scored (w.vals, w.buckets) to the accumulator
+// a: counts, sums, agreement buckets, its cluster and corpus statistics.
+func (w *worker) addTo(a *acc, fields []string, blank, emptyGolden bool, cstats [][]float64) {
+	e := w.e
+	a.n++
+	if blank {
+		a.blank++
 	}
-	add := func(a *acc) {
-		a.n++
-		if blank {
-			a.blank++
-		}
-		if emptyGolden {
-			a.emptyGolden++
-		}
-		for i, v := range w.vals {
-			a.sum[i] += v.Value
-			a.sumsq[i] += v.Value * v.Value
-			a.matching[i] += v.Matching
-			a.golden[i] += v.Total
-			if a.values != nil {
-				a.values[i] = append(a.values[i], v.Value)
-			}
-		}
-		for p, k := range w.buckets {
-			a.agree[p][k]++
-		}
-		if lay.cluster >= 0 {
-			a.clusters = append(a.clusters, strings.Clone(fields[lay.cluster]))
-		}
-		for i, st := range cstats {
-			for j, x := range st {
-				a.csum[i][j] += x
-			}
-			if st != nil && (e.opt.CI == "bootstrap" || e.opt.CI == "bca") {
-				a.crows[i] = append(a.crows[i], st...)
-			}
-		}
+	if emptyGolden {
+		a.emptyGolden++
 	}
-	add(b.combined)
-	firstGroup := ""
-	rb := b.rows
-	for g, cols := range lay.byCols {
-		a, key := w.group(b, g, w.groupKey(fields, cols))
-		if g == 0 {
-			firstGroup = key
+	for i, v := range w.vals {
+		a.sum[i] += v.Value
+		a.sumsq[i] += v.Value * v.Value
+		a.matching[i] += v.Matching
+		a.golden[i] += v.Total
+		if a.values != nil {
+			a.values[i] = append(a.values[i], v.Value)
 		}
-		if rb != nil {
-			rb.groups = append(rb.groups, key)
-		}
-		add(a)
 	}
 	for p, k := range w.buckets {
+		a.agree[p][k]++
+	}
+	if e.lay.cluster >= 0 {
+		a.clusters = append(a.clusters, strings.Clone(fields[e.lay.cluster]))
+	}
+	for i, st := range cstats {
+		for j, x := range st {
+			a.csum[i][j] += x
+		}
+		if st != nil && (e.opt.CI == "bootstrap" || e.opt.CI == "bca") {
+			a.crows[i] = append(a.crows[i], st...)
+		}
+	}
+}
+
+// keepExamples keeps the row as an example of each agreement bucket it
+// falls in, while the bucket has fewer than Options.Examples.
+func (w *worker) keepExamples(b *batchResult, fields []string, line int, firstGroup string) {
+	e := w.e
+	for p, k := range w.buckets {
 		if len(b.examples[p][k]) < e.opt.Examples && !e.full[p][k].Load() {
-			ex := results.Example{Line: line, Group: w.keep(firstGroup), Golden: w.keep(fields[lay.answer]), Response: w.keep(fields[lay.response])}
-			if lay.id >= 0 {
-				ex.ID = w.keep(fields[lay.id])
+			ex := results.Example{Line: line, Group: w.keep(firstGroup), Golden: w.keep(fields[e.lay.answer]), Response: w.keep(fields[e.lay.response])}
+			if e.lay.id >= 0 {
+				ex.ID = w.keep(fields[e.lay.id])
 			}
 			b.examples[p][k] = append(b.examples[p][k], ex)
 		}
 	}
-	if rb != nil {
-		rr := rowRec{line: line, raw: raw, blank: blank, empty: emptyGolden}
-		if e.overlap >= 0 {
-			rr.matching, rr.total = w.vals[e.overlap].Matching, w.vals[e.overlap].Total
-		}
-		rb.recs = append(rb.recs, rr)
-		rb.fields = append(rb.fields, fields...)
-		for _, v := range w.vals {
-			rb.values = append(rb.values, v.Value)
-		}
-	}
-	if b.out != nil {
-		w.encodeRow(b.out, fields, line, raw, blank, emptyGolden)
-	}
-	return true
 }
 
 // encodeRow appends the verdict line of the row just scored to out, as
@@ -1164,6 +1220,21 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 			return err
 		}
 	}
+	firstErr := e.merge(done, cancel)
+	if firstErr != nil {
+		return firstErr
+	}
+	if prodErr != nil {
+		return prodErr
+	}
+	return ctx.Err()
+}
+
+// merge takes the scored batches as they come from done, merges and
+// hands them out (rows to the consumer, verdict lines to the file) in
+// file order, and returns the first error, after which it only drains
+// done; it cancels the run on an error.
+func (e *engine) merge(done <-chan *batchResult, cancel context.CancelFunc) error {
 	pending := map[int]*batchResult{}
 	next := 0
 	var firstErr error
@@ -1217,13 +1288,7 @@ func (e *engine) pipeline(ctx context.Context, produce func(ctx context.Context,
 			}
 		}
 	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if prodErr != nil {
-		return prodErr
-	}
-	return ctx.Err()
+	return firstErr
 }
 
 // acquire takes a batch slot, or reports false when ctx is done.
@@ -1253,75 +1318,8 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 	if err := e.begin(header); err != nil {
 		return err
 	}
-	nCols := len(header)
 	job := func(c *chunk) func(*worker) *batchResult {
-		return func(w *worker) *batchResult {
-			b := w.newBatch(c.seq)
-			b.done = c.release
-			if ctx.Err() != nil {
-				b.err = ctx.Err()
-				return b
-			}
-			w.stable = c.outsized()
-			defer w.dropLong()
-			p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
-			if c.outsized() {
-				// A record of megabytes: split by the general parser, with
-				// no masks (a quarter of the text again, which set the
-				// peak of a 50 MB field at 3.1x its size, not 2.1x).
-				p.nomask = true
-			} else {
-				p.special, p.high = w.special, w.high
-				p.mark()
-				w.special, w.high = p.special, p.high
-			}
-			// UTF-8 is checked per record: the golden answer and the
-			// response by the lower-casing pass when there is one (which
-			// reads them anyway), the other fields here.
-			inRow := e.opt.Profile == textnorm.None && w.anyLow
-			valid := !inRow && fasttext.ValidUTF8(c.text)
-			nul := strings.IndexByte(c.text, 0) >= 0 // a NUL is an error (issue 17); memchr over the chunk costs little
-			for {
-				rec, ok, err := p.parse()
-				if err != nil {
-					b.err = err
-					return b
-				}
-				if !ok {
-					return b
-				}
-				if nul {
-					if err := nulInRecord(e.file, rec, header); err != nil {
-						b.err = err
-						return b
-					}
-				}
-				if len(rec.fields) != nCols {
-					b.err = &ParseError{File: e.file, Line: rec.line, Err: errorf("%w: the record has %d fields, the header has %d (a field with a comma or line break must be quoted)", ErrFieldCount, len(rec.fields), nCols)}
-					return b
-				}
-				if !valid {
-					ok := true
-					if inRow {
-						for i, f := range rec.fields {
-							// most of them are ASCII, which the masks tell at once
-							if i != e.lay.answer && i != e.lay.response && !p.ascii(f) && !fasttext.ValidUTF8(f) {
-								ok = false
-								break
-							}
-						}
-					} else {
-						ok = fasttext.ValidUTF8(rec.raw)
-					}
-					if !ok || !w.row(b, rec.fields, rec.line, rec.raw, inRow) {
-						b.err = badUTF8(e.file, rec, header)
-						return b
-					}
-					continue
-				}
-				w.row(b, rec.fields, rec.line, rec.raw, false)
-			}
-		}
+		return func(w *worker) *batchResult { return e.csvChunk(ctx, w, c, header) }
 	}
 	return e.pipeline(ctx, func(ctx context.Context, work chan<- func(*worker) *batchResult) error {
 		if !e.acquire(ctx) {
@@ -1347,6 +1345,78 @@ func (e *engine) runCSV(ctx context.Context, r io.Reader) error {
 			}
 		}
 	})
+}
+
+// csvChunk parses and scores the records of chunk c on worker w into a
+// batch: masks of the chunk's commas, quotes and line feeds first (not
+// for a chunk holding a record of megabytes), then record by record,
+// checking field counts, NULs and UTF-8.
+func (e *engine) csvChunk(ctx context.Context, w *worker, c *chunk, header []string) *batchResult {
+	b := w.newBatch(c.seq)
+	b.done = c.release
+	if ctx.Err() != nil {
+		b.err = ctx.Err()
+		return b
+	}
+	w.stable = c.outsized()
+	defer w.dropLong()
+	p := &csvParser{file: e.file, text: c.text, line: c.firstLine}
+	if c.outsized() {
+		// A record of megabytes: split by the general parser, with
+		// no masks (a quarter of the text again, which set the
+		// peak of a 50 MB field at 3.1x its size, not 2.1x).
+		p.nomask = true
+	} else {
+		p.special, p.high = w.special, w.high
+		p.mark()
+		w.special, w.high = p.special, p.high
+	}
+	// UTF-8 is checked per record: the golden answer and the
+	// response by the lower-casing pass when there is one (which
+	// reads them anyway), the other fields here.
+	inRow := e.opt.Profile == textnorm.None && w.anyLow
+	valid := !inRow && fasttext.ValidUTF8(c.text)
+	nul := strings.IndexByte(c.text, 0) >= 0 // a NUL is an error (issue 17); memchr over the chunk costs little
+	for {
+		rec, ok, err := p.parse()
+		if err != nil {
+			b.err = err
+			return b
+		}
+		if !ok {
+			return b
+		}
+		if nul {
+			if err := nulInRecord(e.file, rec, header); err != nil {
+				b.err = err
+				return b
+			}
+		}
+		if len(rec.fields) != len(header) {
+			b.err = &ParseError{File: e.file, Line: rec.line, Err: errorf("%w: the record has %d fields, the header has %d (a field with a comma or line break must be quoted)", ErrFieldCount, len(rec.fields), len(header))}
+			return b
+		}
+		if !valid {
+			ok := true
+			if inRow {
+				for i, f := range rec.fields {
+					// most of them are ASCII, which the masks tell at once
+					if i != e.lay.answer && i != e.lay.response && !p.ascii(f) && !fasttext.ValidUTF8(f) {
+						ok = false
+						break
+					}
+				}
+			} else {
+				ok = fasttext.ValidUTF8(rec.raw)
+			}
+			if !ok || !w.row(b, rec.fields, rec.line, rec.raw, inRow) {
+				b.err = badUTF8(e.file, rec, header)
+				return b
+			}
+			continue
+		}
+		w.row(b, rec.fields, rec.line, rec.raw, false)
+	}
 }
 
 // runSource scores records from a RowSource, in batches.
