@@ -1,7 +1,6 @@
 package parquetio
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -257,15 +256,23 @@ func (c *strCol) rehash(n int) {
 // without a hash table.
 const smallDict = 16
 
-// toDict turns a plain column (the first row group's) into a dictionary
-// column.
-func (c *strCol) toDict() {
-	data, offs := c.data, c.offs
-	c.data, c.offs = make([]byte, 0, 1024), nil
-	c.reset(true, false)
-	for i := 0; i+1 < len(offs); i++ {
-		c.add(string(data[offs[i]+4 : offs[i+1]]))
+// dictionary returns the plain column c (the first row group's) as a
+// dictionary column when its values repeat, having fewer distinct values
+// than half its length (DuckDB's writer asks for a fifth), else nil: the
+// dictionary is built with the table lookup keeps, and building stops as
+// soon as it is that large.
+func (c *strCol) dictionary() *strCol {
+	n := c.len()
+	limit := (n + 1) / 2
+	d := &strCol{data: make([]byte, 0, 1024)}
+	d.reset(true, false)
+	for i := range n {
+		d.add(string(c.value(i)))
+		if d.len() >= limit {
+			return nil
+		}
 	}
+	return d
 }
 
 // columns returns the columns of the Parquet file a Writer writes for
@@ -691,8 +698,8 @@ func (w *Writer) start(g *group) error {
 	w.dict = make([]bool, w.nstr)
 	for j := range g.strs {
 		if g.n > 0 {
-			if w.dict[j] = g.strs[j].repeats(); w.dict[j] {
-				g.strs[j].toDict()
+			if d := g.strs[j].dictionary(); d != nil {
+				w.dict[j], g.strs[j] = true, *d
 			}
 		}
 	}
@@ -710,42 +717,4 @@ func (w *Writer) start(g *group) error {
 	}
 	w.pf = pf
 	return nil
-}
-
-// repeats reports whether the plain column c has fewer distinct values
-// than half its length (counting stops as soon as that is decided). The
-// values are counted in an open-addressing table of their hashes and
-// indices, as lookup does: no string is made, and the garbage collector
-// has no pointers to scan (a map of the first group's 32,768 strings
-// made the collector's work several times that of the rest of a run).
-func (c *strCol) repeats() bool {
-	n := c.len()
-	limit := (n + 1) / 2
-	size := 16
-	for size < 2*limit {
-		size *= 2
-	}
-	slots := make([]uint64, size)
-	seed := maphash.MakeSeed()
-	mask := size - 1
-	distinct := 0
-	for i := range n {
-		v := c.value(i)
-		h := maphash.Bytes(seed, v)
-		tag := h >> 32
-		for p := int(h) & mask; ; p = (p + 1) & mask {
-			k := slots[p]
-			if k == 0 {
-				slots[p] = tag<<32 | uint64(i+1)
-				if distinct++; distinct >= limit {
-					return false
-				}
-				break
-			}
-			if k>>32 == tag && bytes.Equal(c.value(int(uint32(k))-1), v) {
-				break
-			}
-		}
-	}
-	return true
 }
