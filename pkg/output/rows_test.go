@@ -24,7 +24,8 @@ func score(t *testing.T, o *Rows) *qa.Options {
 }
 
 // One run writes the verdict CSV, a partitioned folder and a spool at
-// once; nothing is in place before Commit.
+// once. The files go in place once every row is out (Deliver, from
+// qa.Options.Delivered), and Commit says what they were.
 func TestRowsCommit(t *testing.T) {
 	dir := t.TempDir()
 	out, parts := filepath.Join(dir, "v.csv"), filepath.Join(dir, "parts")
@@ -37,9 +38,6 @@ func TestRowsCommit(t *testing.T) {
 	res, err := qa.Score(context.Background(), strings.NewReader(table), "t.csv", *opt)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Fatalf("%s exists before Commit (%v)", out, err)
 	}
 	said, err := o.Commit(res)
 	if err != nil {
@@ -114,6 +112,72 @@ func TestRowsSpoolAndAbort(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("left behind after an aborted run: %v", names)
+	}
+}
+
+// A run that fails on a bad record puts nothing in place and leaves the
+// file it would have replaced as it was, though its rows before the
+// bad one were written to the temporary file: Delivered never came.
+func TestRowsFailedRunKeepsOldFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "v.csv")
+	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := OpenRows(RowOptions{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := score(t, o)
+	bad := table + "q4,Agra,geo,\"Agra\n" // a quote never closed
+	if _, err := qa.Score(context.Background(), strings.NewReader(bad), "t.csv", *opt); err == nil {
+		t.Fatal("Score took a quote that is never closed")
+	}
+	o.Close()
+	if b, err := os.ReadFile(out); err != nil || string(b) != "old\n" {
+		t.Fatalf("%s after a failed run: %q, %v", out, b, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d entries in %s after a failed run, want the old file alone", len(ents), dir)
+	}
+}
+
+// A run that replaces a verdict file: Commit, after the background
+// commits Deliver started, finds the new file in place and no file set
+// aside; Close after Commit removes nothing.
+func TestRowsDeliverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "v.csv")
+	if err := os.WriteFile(out, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := OpenRows(RowOptions{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := score(t, o)
+	delivered := 0
+	opt.Delivered = func() { delivered++; o.Deliver() } // counted, then as Attach set it
+	res, err := qa.Score(context.Background(), strings.NewReader(table), "t.csv", *opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if delivered != 1 {
+		t.Fatalf("Delivered called %d times, want 1", delivered)
+	}
+	if _, err := o.Commit(res); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	b, err := os.ReadFile(out)
+	if err != nil || bytes.Count(b, []byte("\n")) != 4 {
+		t.Fatalf("%s: %v, %q", out, err, b)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: mode %v (%v), want the old file's 0600", out, fi.Mode(), err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d entries in %s, want the verdict file alone", len(ents), dir)
 	}
 }
 

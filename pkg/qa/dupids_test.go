@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -137,4 +138,64 @@ func (d *dupIDs) add(id, model string, line int) {
 	b := &idBatch{}
 	b.add(hashID(id, model), line)
 	d.addBatch(b)
+}
+
+// sieve keeps every hash that cand holds more than once, whatever its
+// top bits, and drops most of the others: 101,000 hashes get 2^21 slots
+// (16 a hash, rounded up to a power of two), so a distinct hash's slot
+// is shared with probability 1 - e^(-101000/2^21), about 4.7%.
+func TestSieve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var cand []uint64
+	seen := map[uint64]int{}
+	for range 100000 {
+		h := rng.Uint64()
+		cand = append(cand, h)
+		seen[h]++
+	}
+	// repeats: some exact copies, some copies that differ only in the
+	// top bits (which picked the candidates) and must not be confused
+	for i := range 500 {
+		h := cand[i*97]
+		cand = append(cand, h)
+		seen[h]++
+		cand = append(cand, h^1<<63)
+		seen[h^1<<63]++
+	}
+	kept := sieve(slices.Clone(cand))
+	in := map[uint64]bool{}
+	for _, h := range kept {
+		in[h] = true
+	}
+	for h, n := range seen {
+		if n > 1 && !in[h] {
+			t.Fatalf("hash %x is in cand %d times and sieve dropped it", h, n)
+		}
+	}
+	// about 4.7% of 101,000 (4,750), and the 1,000 copies with the 500
+	// originals of the exact ones
+	if len(kept) < 1500 || len(kept) > 8000 {
+		t.Fatalf("sieve kept %d of %d hashes, want about 6,000", len(kept), len(cand))
+	}
+}
+
+// BenchmarkDupWarning is the end-of-run search for repeated ids over
+// 1M distinct keys (the 1M-row benchmark's case).
+func BenchmarkDupWarning(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	d := newDupIDs()
+	line := 2
+	for range 4000 {
+		ib := &idBatch{}
+		for range 250 {
+			ib.add(rng.Uint64(), line)
+			line++
+		}
+		d.addBatch(ib)
+	}
+	for b.Loop() {
+		if w := d.warning(); w != nil {
+			b.Fatal(w)
+		}
+	}
 }

@@ -109,6 +109,12 @@ type Options struct {
 	// returns, instead of copying every field into a string of the
 	// row's own: one copy of the input less.
 	RowsCopy bool
+	// Delivered, when set, is called once every row has been handed
+	// out (Rows, Verdicts) and the input read to its end, when Score can
+	// no longer fail: a caller may then put its output files in place
+	// (pkg/output does, in the background) while Score sums up the run.
+	// It is not called when Score returns an error.
+	Delivered func()
 	// Workers is the number of scoring goroutines; 0 means GOMAXPROCS.
 	Workers int
 	// Format forces the input format ("csv", "jsonl", or a registered one);
@@ -303,6 +309,9 @@ func Score(ctx context.Context, r io.Reader, name string, opt Options) (*results
 	// Drain what the parser did not read (e.g. trailing bytes) so the hash covers the file.
 	if _, err := io.Copy(io.Discard, r); err != nil {
 		return nil, err
+	}
+	if opt.Delivered != nil && e.combined.n > 0 { // result fails only without rows
+		opt.Delivered()
 	}
 	res, err := e.result()
 	if err != nil {

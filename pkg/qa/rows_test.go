@@ -517,3 +517,36 @@ func TestHugeRecordWithoutMasks(t *testing.T) {
 		t.Fatalf("%d records, want %d", k-1, len(want)-1)
 	}
 }
+
+// Delivered comes once, after the last row was handed to Rows and the
+// verdicts written, and never for a run that fails (here on a record
+// with a field too many, after rows were handed out).
+func TestDelivered(t *testing.T) {
+	const good = "question,answer,Domain,response\nq1,a,x,a\nq2,b,x,c\nq3,d,y,d\n"
+	for _, tc := range []struct {
+		in      string
+		wantErr bool
+	}{{good, false}, {good + "q4,e,x,e,extra\n", true}} {
+		rows, calls, rowsAtCall := 0, 0, -1
+		var out bytes.Buffer
+		opt := Options{
+			Rows:      func(*Row) error { rows++; return nil },
+			Verdicts:  &out,
+			Delivered: func() { calls++; rowsAtCall = rows },
+		}
+		_, err := Score(context.Background(), strings.NewReader(tc.in), "t.csv", opt)
+		if (err != nil) != tc.wantErr {
+			t.Fatalf("error %v, want one: %v", err, tc.wantErr)
+		}
+		want := 1
+		if tc.wantErr {
+			want = 0
+		}
+		if calls != want {
+			t.Fatalf("error %v: Delivered called %d times, want %d", err, calls, want)
+		}
+		if !tc.wantErr && (rowsAtCall != 3 || !strings.HasSuffix(out.String(), "q3,d,y,d,1,1,1,1,0,0\n")) {
+			t.Fatalf("Delivered came after %d rows, verdicts %q", rowsAtCall, out.String())
+		}
+	}
+}
