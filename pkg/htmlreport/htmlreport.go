@@ -174,7 +174,7 @@ func Write(w io.Writer, s *results.Score, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return pageTemplate.Execute(w, p)
+	return pageTemplate().Execute(w, p)
 }
 
 func build(s *results.Score, opt Options) (*page, error) {
@@ -296,7 +296,7 @@ func WriteTables(w io.Writer, title string, tables []results.Table, fragment boo
 	if err := p.addTables(tables); err != nil {
 		return err
 	}
-	return pageTemplate.Execute(w, p)
+	return pageTemplate().Execute(w, p)
 }
 
 // CSP is the Content-Security-Policy of a page whose one script is js:

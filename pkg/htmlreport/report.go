@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/evalbook/evalbook/pkg/results"
@@ -132,7 +133,7 @@ func WriteReport(w io.Writer, p results.Page, fragment bool) error {
 		v.Tables = append(v.Tables, tv)
 		v.Sections = append(v.Sections, [2]string{tv.ID, t.Title})
 	}
-	return reportTemplate.Execute(w, v)
+	return reportTemplate().Execute(w, v)
 }
 
 // foldColumns is the number of columns above which a table's intervals
@@ -193,10 +194,13 @@ const reportCSS = verdictCSS + `
 .evalbook svg.chart.grid{max-width:none;min-width:0;width:auto}
 @media print{.evalbook svg.chart.narrow{display:none!important}.evalbook svg.chart.wide{display:block!important}.evalbook section{break-inside:avoid-page}.evalbook table{font-size:.8em}.evalbook{max-width:none}}`
 
-var reportTemplate = template.Must(template.Must(template.New("report").Funcs(template.FuncMap{
-	"vis":    visible,
-	"commas": commas,
-}).Parse(rowviewHTML)).Parse(`{{if not .Fragment}}<!DOCTYPE html>
+// reportTemplate is parsed at its first use, not when the program starts:
+// every command (score of a million rows included) would pay for it.
+var reportTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.Must(template.New("report").Funcs(template.FuncMap{
+		"vis":    visible,
+		"commas": commas,
+	}).Parse(rowviewHTML)).Parse(`{{if not .Fragment}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -239,3 +243,4 @@ var reportTemplate = template.Must(template.Must(template.New("report").Funcs(te
 </body>
 </html>
 {{end}}`))
+})

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"html/template"
+	"sync"
 
 	"github.com/evalbook/evalbook/pkg/results"
 )
@@ -80,12 +81,16 @@ rows.forEach(function(r){b.appendChild(r)})}
 th.addEventListener("click",go);
 th.addEventListener("keydown",function(e){if(e.key==="Enter")go()})})});`
 
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"add":    func(a, b int) int { return a + b },
-	"commas": commas,
-	"vis":    visible,
-	"vist":   results.ShowInvisible,
-}).Parse(pageHTML + chartHTML + rowviewHTML))
+// pageTemplate is parsed at its first use, not when the program starts:
+// every command (score of a million rows included) would pay for it.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"add":    func(a, b int) int { return a + b },
+		"commas": commas,
+		"vis":    visible,
+		"vist":   results.ShowInvisible,
+	}).Parse(pageHTML + chartHTML + rowviewHTML))
+})
 
 const chartHTML = `{{define "chart"}}<div class="scroll"><svg class="chart {{.Class}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{vist .Title}}">
 <title>{{vist .Title}}</title>

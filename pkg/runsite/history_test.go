@@ -45,7 +45,7 @@ func TestHistoryChartWideDrawnAtItsSize(t *testing.T) {
 	}
 
 	var b strings.Builder
-	if err := indexPage.Execute(&b, v); err != nil {
+	if err := indexPage().Execute(&b, v); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()

@@ -134,11 +134,11 @@ func Write(ctx context.Context, st *store.Store, dir string, opt Options, writeF
 		diffs[r.ID] = d
 		s.next[a] = append(s.next[a], r.ID)
 	}
-	if err := write("index.html", indexPage, s.index(diffs)); err != nil {
+	if err := write("index.html", indexPage(), s.index(diffs)); err != nil {
 		return nil, err
 	}
 	for i := range runs {
-		if err := write(runFile(runs[i].ID), runPage, s.runView(i, diffs)); err != nil {
+		if err := write(runFile(runs[i].ID), runPage(), s.runView(i, diffs)); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,9 @@
 package runsite
 
-import "html/template"
+import (
+	"html/template"
+	"sync"
+)
 
 // css styles every page of the site; it reads on a phone (tables scroll
 // sideways in their box, the chart scales) and prints.
@@ -60,7 +63,10 @@ func page(body string) *template.Template {
 	return template.Must(template.New("page").Funcs(funcs).Parse(headHTML + body))
 }
 
-var indexPage = page(`{{template "head" .Head}}<header><h1>Run history</h1>
+// indexPage is parsed at its first use, not when the program starts:
+// every command (score of a million rows included) would pay for it.
+var indexPage = sync.OnceValue(func() *template.Template {
+	return page(`{{template "head" .Head}}<header><h1>Run history</h1>
 <p class="meta">{{len .Runs}} runs in the run store{{if gt .Hashes 1}}, on {{.Hashes}} datasets (content hashes){{end}}. Newest first; each run has its page, and each run that has an earlier comparable run (same content hash, key, prompts and normalisation) a page of what changed.</p></header>
 <nav><a href="#runs">Runs</a>{{if .Charts}}<a href="#history">History charts</a>{{end}}</nav>
 <section id="runs">
@@ -87,8 +93,10 @@ var indexPage = page(`{{template "head" .Head}}<header><h1>Run history</h1>
 <line x1="{{.Lo}}" x2="{{.Hi}}" y1="{{.Y}}" y2="{{.Y}}" stroke="#262626" stroke-width="1.4"/><line x1="{{.Lo}}" x2="{{.Lo}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/><line x1="{{.Hi}}" x2="{{.Hi}}" y1="{{.CapY1}}" y2="{{.CapY2}}" stroke="#262626"/>
 <circle cx="{{.X}}" cy="{{.Y}}" r="5" {{if .Comparable}}fill="#4472C4"{{else}}fill="#fff" stroke="#4472C4" stroke-width="2"{{end}}/><text x="{{.Hi}}" dx="5" y="{{.TextY}}" font-size="12" fill="#333">{{.Value}}</text></g>
 {{end}}</svg>{{end}}`)
+})
 
-var runPage = page(`{{template "head" .Head}}<header><h1>{{.Label}}</h1>
+var runPage = sync.OnceValue(func() *template.Template {
+	return page(`{{template "head" .Head}}<header><h1>{{.Label}}</h1>
 <p class="meta">{{.R.Command}} · {{(index .Facts 0).V}} · {{.R.Rows}} rows</p></header>
 <nav><a href="index.html">All runs</a>{{if .PrevFile}}<a href="{{.PrevFile}}">‹ {{.PrevLabel}}</a>{{end}}{{if .NextFile}}<a href="{{.NextFile}}">{{.NextLabel}} ›</a>{{end}}{{if .DiffFile}}<a href="{{.DiffFile}}">What changed: {{.DiffLabel}}</a>{{end}}{{range .Later}}<a href="{{.K}}">What changed: {{.V}}</a>{{end}}</nav>
 {{if .Figures}}<section id="figures"><h2>Figures</h2>
@@ -105,3 +113,4 @@ var runPage = page(`{{template "head" .Head}}<header><h1>{{.Label}}</h1>
 {{range .Warnings}}<div class="warn"><code>{{.Code}}</code>{{if .Count}} · {{.Count}}{{end}}<br>{{.Message}}</div>
 {{else}}<p>No warnings.</p>{{end}}</section>
 {{template "foot" .Head}}`)
+})
