@@ -142,14 +142,21 @@ func (d *dupIDs) warning() *results.Warning {
 
 // repeatedHashes returns the hashes that more than one kept key has,
 // each mapped to -1. It does not sort every hash: a first pass marks
-// each hash's slot in a bitmap of 8 to 16 bits a key (the hash's top
-// bits pick the slot), noting the slots met twice in a second bitmap; a
-// second pass takes the hashes whose slot was met twice (about one in
-// ten when the keys are distinct), and only those are sorted to find the
-// real repeats. For a million keys that is two bitmaps of 1 or 2 MB and
-// a sort of about 100,000 hashes instead of a sorted copy of them all.
+// each hash's slot in a bitmap of 8 to 16 bits a key, at most 4 MB (the
+// hash's top bits pick the slot), noting the slots met twice in a
+// second bitmap; a second pass takes the hashes whose slot was met
+// twice (about one in nine when the keys are distinct and the bitmap is
+// not at its cap), sieve thins those on the hashes' low bits, and only
+// what stays is sorted to find the real repeats. For a million keys
+// that is two bitmaps of 1 MB and a sort of a few thousand hashes
+// instead of a sorted copy of them all.
 func (d *dupIDs) repeatedHashes() map[uint64]int {
-	logSlots := max(6, bits.Len(uint(8*d.n-1))) // 2^logSlots >= 8 n
+	// 2^logSlots >= 8 n, up to 2^25: past 4 MB a bitmap leaves the
+	// cache and each key waits on memory twice (10M keys: 8 slots a
+	// key 370-420 ms, 4 slots 180 ms, the cap's 3.4 slots 160-170 ms,
+	// BenchmarkDupWarning), while the candidates it lets through more
+	// often cost little: sieve thins them in a bitmap of their own.
+	logSlots := max(6, min(25, bits.Len(uint(8*d.n-1))))
 	shift := uint(64 - logSlots)
 	seen := make([]uint64, 1<<(logSlots-6))
 	twice := make([]uint64, len(seen))

@@ -180,22 +180,26 @@ func TestSieve(t *testing.T) {
 }
 
 // BenchmarkDupWarning is the end-of-run search for repeated ids over
-// 1M distinct keys (the 1M-row benchmark's case).
+// 1M and 10M distinct keys (the cases of the 1M- and 10M-row files).
 func BenchmarkDupWarning(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	d := newDupIDs()
-	line := 2
-	for range 4000 {
-		ib := &idBatch{}
-		for range 250 {
-			ib.add(rng.Uint64(), line)
-			line++
-		}
-		d.addBatch(ib)
-	}
-	for b.Loop() {
-		if w := d.warning(); w != nil {
-			b.Fatal(w)
-		}
+	for _, n := range []int{1_000_000, 10_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			d := newDupIDs()
+			line := 2
+			for range n / 250 {
+				ib := &idBatch{}
+				for range 250 {
+					ib.add(rng.Uint64(), line)
+					line++
+				}
+				d.addBatch(ib)
+			}
+			for b.Loop() {
+				if w := d.warning(); w != nil {
+					b.Fatal(w)
+				}
+			}
+		})
 	}
 }
