@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -170,7 +171,11 @@ func (d *dupIDs) repeatedHashes() map[uint64]int {
 			seen[w] |= m
 		}
 	}
-	var cand []uint64
+	// A slot is shared by distinct keys with probability about
+	// 1 - e^(-n/slots): room for that many and a tenth more, so that
+	// the candidates (21 MB at 10M keys) are not copied as they grow.
+	share := 1 - math.Exp(-float64(d.n)/float64(uint64(1)<<logSlots))
+	cand := make([]uint64, 0, int(1.1*share*float64(d.n))+16)
 	for _, b := range d.batches {
 		for _, h := range b.h {
 			if s := h >> shift; twice[s>>6]&(1<<(s&63)) != 0 {
