@@ -183,7 +183,6 @@ func lowerScan(dst []byte, s string, view bool) (out []byte, isView, nfc, valid,
 	}
 	st := nfcState{starter: -1}
 	verdict := nfcYes
-	tab := (*[0x1000]uint16)(nfcTab[:0x1000]) // U+0000 to U+0FFF, without bounds checks
 	i := 0
 	for i < len(o) {
 		c := o[i]
@@ -223,25 +222,8 @@ func lowerScan(dst []byte, s string, view bool) (out []byte, isView, nfc, valid,
 		}
 		if c == 0xE0 && i+2 < len(o) && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80 {
 			// A run of U+0800 to U+0FFF (the Indic scripts, which have
-			// no case): only the NFC quick check has work to do, and
-			// the invisible check in U+0880 to U+08FF (E0 A2, E0 A3).
-			for {
-				if o[i+1]&0xFE == 0xA2 && !invisible {
-					invisible = IsInvisible(rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F))
-				}
-				if verdict == nfcYes {
-					r := rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F)
-					if tab[r] == 0 { // a plain starter: the common case, inline
-						st.prev, st.starter = 0, r
-					} else {
-						verdict = st.step(r)
-					}
-				}
-				i += 3
-				if !(i+2 < len(o) && o[i] == 0xE0 && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80) {
-					break
-				}
-			}
+			// no case) and single spaces.
+			i, st, verdict, invisible = scanIndic(o, i, st, verdict, invisible)
 			continue
 		}
 		if view {
@@ -369,6 +351,9 @@ var (
 	// nfcFirsts lists, for each second character in [maybeLo, maybeHi),
 	// the first characters it composes with.
 	nfcFirsts [][]rune
+	// indicClass classifies the code points from U+0800 to U+0FFF,
+	// by indicKey, for scanIndic: indicPlain, indicInvisible.
+	indicClass [0x4000]uint8
 )
 
 // buildNFCTables expands the generated data of nfc_tables.go (runs of
@@ -390,6 +375,15 @@ func buildNFCTables() {
 		pairs[uint64(p[0])<<32|uint64(p[1])] = struct{}{}
 		if sec := p[1]; sec >= maybeLo && sec < maybeHi {
 			firsts[sec-maybeLo] = append(firsts[sec-maybeLo], p[0])
+		}
+	}
+	for k := range uint64(len(indicClass)) {
+		r := keyRune(k)
+		if tab[r] == 0 && !IsInvisible(r) {
+			indicClass[k] = indicPlain
+		}
+		if IsInvisible(r) {
+			indicClass[k] |= indicInvisible
 		}
 	}
 	nfcTab, nfcPairs, nfcFirsts = tab, pairs, firsts

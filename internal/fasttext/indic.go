@@ -1,0 +1,127 @@
+package fasttext
+
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// Indic text, in every script from Devanagari to Sinhala, is runs of
+// three-byte runes from U+0800 to U+0FFF (E0, then A0 to BF, then a
+// continuation byte) with single ASCII spaces between words. The loops
+// here read such a run eight bytes at a time, test a rune's three bytes
+// with one mask, and step over the space after it without leaving the
+// loop.
+
+// A rune from U+0800 to U+0FFF in the low three bytes of a little-endian
+// word: w&indicMask == indicBits (E0, then 101xxxxx, then 10xxxxxx).
+const (
+	indicMask = 0xC0E0FF
+	indicBits = 0x80A0E0
+)
+
+// indicKey is the index into indicClass of the rune in the low three
+// bytes of w: the low five bits of its second byte, and above them the
+// six of its third, as they lie in w.
+func indicKey(w uint64) uint64 { return w >> 8 & 0x3F1F }
+
+// keyRune is the rune of an indicKey.
+func keyRune(k uint64) rune { return rune(0x800 | (k&0x1F)<<6 | k>>8&0x3F) }
+
+// Classes of indicClass.
+const (
+	indicPlain     = 1 // a starter that is NFC on its own, never combines with the one before it, and is not invisible
+	indicInvisible = 2 // IsInvisible
+)
+
+// indicStep returns the length of the rune in the low three bytes of w
+// with the space after it, if there is one: 4 or 3. (A branch would be
+// mispredicted at every other word.)
+func indicStep(w uint64) int {
+	notSpace := uint64(byte(w>>24) ^ ' ') // 0 for a space
+	return 3 + int((notSpace-1)>>63)
+}
+
+// settle returns the quick check's state before o[i], given st, its
+// state before o[from], and that o[from:i] holds only indicPlain runes
+// and spaces: the last of those is the starter.
+func settle(o []byte, from, i int, st nfcState) nfcState {
+	if i == from {
+		return st
+	}
+	if o[i-1] == ' ' {
+		return nfcState{starter: ' '}
+	}
+	return nfcState{starter: rune(o[i-2]&0x3F)<<6 | rune(o[i-1]&0x3F)}
+}
+
+// scanIndic is lowerScan's loop over a run of runes from U+0800 to
+// U+0FFF and single spaces, starting at o[i], which holds such a rune.
+// These have no case, so only the NFC quick check (st, verdict) and the
+// invisible check have work to do; it returns where the run ends and the
+// three checks' state there.
+//
+// Nearly every rune is indicPlain, all the checks would do with it is
+// note it as the last starter; the loop does not even do that, and only
+// tests the class of two runes per step. Before any other rune, and at
+// the end, settle reconstructs the state from the bytes before it.
+func scanIndic(o []byte, i int, st nfcState, verdict int, invisible bool) (int, nfcState, int, bool) {
+	class := &indicClass
+	from := i // st is the state before o[from]; o[from:i] is plain runes and spaces
+	for i < len(o) {
+		var w uint64
+		if i+8 <= len(o) {
+			w = loadAt(o, i)
+		} else {
+			w = load8(o, i)
+		}
+		if w&indicMask != indicBits {
+			break
+		}
+		n := indicStep(w)
+		if c := class[indicKey(w)]; c != indicPlain {
+			st = settle(o, from, i, st)
+			r := keyRune(indicKey(w))
+			invisible = invisible || c&indicInvisible != 0
+			if verdict == nfcYes {
+				if nfcTab[r] == 0 {
+					st.prev, st.starter = 0, r
+				} else {
+					verdict = st.step(r)
+				}
+			}
+			if n == 4 {
+				st.prev, st.starter = 0, ' '
+			}
+			i += n
+			from = i
+			continue
+		}
+		// a second plain rune in the same eight bytes
+		if w2 := w >> (8 * uint(n)); w2&indicMask == indicBits && class[indicKey(w2)] == indicPlain {
+			n += indicStep(w2)
+		}
+		i += n
+	}
+	return i, settle(o, from, i, st), verdict, invisible
+}
+
+// loadAt returns o[i:i+8] as a little-endian word; i+8 <= len(o), which
+// the caller has checked (loadAt does not check it again: this is the
+// one load of each step of scanIndic).
+func loadAt(o []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o)), i))[:])
+}
+
+// load8 returns o[i:i+8] as a little-endian word, with zero bytes past
+// the end of o; i < len(o).
+func load8(o []byte, i int) uint64 {
+	if len(o) >= 8 {
+		// the last eight bytes, shifted down to start at o[i]
+		return binary.LittleEndian.Uint64(o[len(o)-8:]) >> (8 * uint(i+8-len(o)))
+	}
+	var w uint64
+	for k := len(o) - 1; k >= i; k-- {
+		w = w<<8 | uint64(o[k])
+	}
+	return w
+}
