@@ -155,7 +155,7 @@ func TestLowerScanIndicOffsets(t *testing.T) {
 		"हिन्दी", "उत्तर है", "উত্তর হল", "क ", "ক\u09c7\u09be", "ক \u09be", "\u09c7 \u09be", "\u0915\u093c", "\u0958",
 		"\u0890", "क\u0890", "\u08e2 ", "\u094d\u093c", "\u093c\u094d", "क\u094d\u094d", "।", "उत्तर, यदि", "उत्तर.", "क  ख",
 		"ক\u09c7\u09be\u09c7\u09be", "\xe0\xa4", "\xe0\xa4\x15", "\xe0\x9f\xbf", "क\u0301", "क\u09be", "ক\u09c7 \u09be",
-		"क\u094d \u093c", "\u0890 \u09be",
+		"क\u094d \u093c", "\u0890 \u09be", "क\xffक", "क\xe0\xa4 क", "क\xe0\xa4\xe0\xa4\x95",
 	}
 	fillers := []string{"", "क", "कख", "a", "ab क", "A"}
 	suffixes := []string{"", " ", "x", "X", "é", "\u0301", "\u09be", "\x01", "क"}
@@ -173,7 +173,7 @@ func TestLowerScanIndicOffsets(t *testing.T) {
 			}
 		}
 	}
-	if n != 8*28*6*9*4 {
+	if n != 8*31*6*9*4 {
 		t.Fatalf("checked %d strings", n)
 	}
 }
