@@ -1,10 +1,6 @@
 package fasttext
 
-import (
-	"encoding/binary"
-	"unicode/utf8"
-	"unsafe"
-)
+import "unicode/utf8"
 
 // ValidUTF8 reports whether s is valid UTF-8, as utf8.ValidString does,
 // faster on Indic text: runes from U+0800 to U+0FFF (every Indic script)
@@ -32,8 +28,17 @@ func ValidUTF8(s string) bool {
 		if c == 0xE0 && i+3 <= len(s) && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
 			// E0, then A0 to BF, then a continuation byte: U+0800 to
 			// U+0FFF. Indic text is runs of these with single spaces
-			// between words: skipIndic takes both.
-			i = skipIndic(s, i+3)
+			// between words: stay in this loop for both.
+			i += 3
+			for i+3 <= len(s) {
+				if s[i] == 0xE0 && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+					i += 3
+				} else if s[i] == ' ' {
+					i++
+				} else {
+					break
+				}
+			}
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -43,37 +48,4 @@ func ValidUTF8(s string) bool {
 		i += n
 	}
 	return true
-}
-
-// skipIndic returns the end of the run of runes from U+0800 to U+0FFF,
-// each with or without an ASCII byte after it, that starts at s[i], for
-// ValidUTF8. It tests up to two runes, each with the byte after it, per
-// eight bytes it reads (the masks of indic.go), and the last few bytes
-// one rune at a time.
-func skipIndic(s string, i int) int {
-	for i+8 <= len(s) {
-		w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
-		if w&indicMask != indicBits {
-			if byte(w) >= utf8.RuneSelf {
-				return i
-			}
-			i++ // ASCII
-			continue
-		}
-		n := 4 - int(byte(w>>24)>>7) // 4 when an ASCII byte follows the rune
-		if w2 := w >> (8 * uint(n)); w2&indicMask == indicBits {
-			n += 4 - int(byte(w2>>24)>>7)
-		}
-		i += n
-	}
-	for i+3 <= len(s) {
-		if s[i] == 0xE0 && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
-			i += 3
-		} else if s[i] < utf8.RuneSelf {
-			i++
-		} else {
-			break
-		}
-	}
-	return i
 }
