@@ -27,10 +27,21 @@ func indicKey(w uint64) uint64 { return w >> 8 & 0x3F1F }
 // keyRune is the rune of an indicKey.
 func keyRune(k uint64) rune { return rune(0x800 | (k&0x1F)<<6 | k>>8&0x3F) }
 
-// Classes of indicClass.
+// Classes of indicClass. The low two bits say after what scanIndic may
+// take a rune without the full quick check: bit 0 after a character of
+// combining class 0 (a starter), bit 1 after one of another class (a
+// mark). The next two bits are the bit that the rune, once taken, asks
+// of the rune after it.
 const (
-	indicPlain     = 1 // a starter that is NFC on its own, never combines with the one before it, and is not invisible
-	indicInvisible = 2 // IsInvisible
+	// a starter that is NFC on its own, never combines with the one
+	// before it, and is not invisible: all the quick check does with it
+	// is note it as the last starter
+	indicPlain = 1 | 2 | 1<<2
+	// a combining mark that is NFC on its own and never combines (a
+	// virama, a nukta): after a starter all the quick check does with
+	// it is note its class; after another mark it checks their order
+	indicMark      = 1 | 2<<2
+	indicInvisible = 16 // IsInvisible (never plain or mark)
 )
 
 // indicStep returns the length of the rune in the low three bytes of w
@@ -47,16 +58,31 @@ func indicStep(w uint64) int {
 }
 
 // settle returns the quick check's state before o[i], given st, its
-// state before o[from], and that o[from:i] holds only indicPlain runes
-// and spaces: the last of those is the starter.
+// state before o[from], and that o[from:i] holds only indicPlain runes,
+// spaces, and indicMark runes that follow a starter (a plain rune, a
+// space, or the starter of st when st.prev is 0): the last of those
+// is the starter, or it is a mark and the character before it is.
 func settle(o []byte, from, i int, st nfcState) nfcState {
 	if i == from {
 		return st
 	}
-	if o[i-1] == ' ' {
-		return nfcState{starter: ' '}
+	if c := o[i-1]; c < 0x80 {
+		return nfcState{starter: rune(c)}
 	}
-	return nfcState{starter: rune(o[i-2]&0x3F)<<6 | rune(o[i-1]&0x3F)}
+	r := rune(o[i-2]&0x3F)<<6 | rune(o[i-1]&0x3F)
+	if indicClass[uint64(o[i-2]&0x1F)|uint64(o[i-1]&0x3F)<<8] != indicMark {
+		return nfcState{starter: r}
+	}
+	m := nfcState{prev: uint8(nfcTab[r])}
+	switch j := i - 3; {
+	case j == from:
+		m.starter = st.starter
+	case o[j-1] < 0x80:
+		m.starter = rune(o[j-1])
+	default:
+		m.starter = rune(o[j-2]&0x3F)<<6 | rune(o[j-1]&0x3F)
+	}
+	return m
 }
 
 // scanIndic is lowerScan's loop over a run of runes from U+0800 to
@@ -65,13 +91,19 @@ func settle(o []byte, from, i int, st nfcState) nfcState {
 // invisible check have work to do; it returns where the run ends and the
 // three checks' state there.
 //
-// Nearly every rune is indicPlain, all the checks would do with it is
-// note it as the last starter; the loop does not even do that, and only
-// tests the class of two runes per step. Before any other rune, and at
-// the end, settle reconstructs the state from the bytes before it.
+// Nearly every rune is indicPlain, and all the checks would do with it
+// is note it as the last starter; nearly every other is an indicMark
+// after a starter, and all they would do is note its class. The loop
+// does neither: it tests the class of two runes per step, and keeps only
+// whether the last character had class 0 (afterStarter). Before any
+// other rune, and at the end, settle finds the state from the bytes.
 func scanIndic(o []byte, i int, st nfcState, verdict int, invisible bool) (int, nfcState, int, bool) {
 	class := &indicClass
-	from := i // st is the state before o[from]; o[from:i] is plain runes and spaces
+	from := i         // st is the state before o[from]; o[from:i] is as settle needs
+	after := uint8(1) // the class bit the next rune needs: 1 after a starter, 2 after a mark
+	if st.prev != 0 {
+		after = 2
+	}
 	for i < len(o) {
 		var w uint64
 		if i+8 <= len(o) {
@@ -82,30 +114,46 @@ func scanIndic(o []byte, i int, st nfcState, verdict int, invisible bool) (int, 
 		if w&indicMask != indicBits {
 			break
 		}
-		n := indicStep(w)
-		if c := class[indicKey(w)]; c != indicPlain {
-			st = settle(o, from, i, st)
-			r := keyRune(indicKey(w))
-			invisible = invisible || c&indicInvisible != 0
-			if verdict == nfcYes {
-				if nfcTab[r] == 0 {
-					st.prev, st.starter = 0, r
-				} else {
-					verdict = st.step(r)
+		n := 3
+		if c := class[indicKey(w)]; c&after != 0 {
+			after = c >> 2
+			if byte(w>>24) == ' ' { // a predicted branch, not arithmetic (see indicStep)
+				n, after = 4, 1
+			}
+			// a second such rune in the same eight bytes
+			if w2 := w >> (8 * uint(n)); w2&indicMask == indicBits {
+				if c2 := class[indicKey(w2)]; c2&after != 0 {
+					after = c2 >> 2
+					n += 3
+					if byte(w2>>24) == ' ' {
+						n, after = n+1, 1
+					}
 				}
 			}
-			if n == 4 {
-				st.prev, st.starter = 0, ' '
-			}
 			i += n
-			from = i
 			continue
 		}
-		// a second plain rune in the same eight bytes
-		if w2 := w >> (8 * uint(n)); w2&indicMask == indicBits && class[indicKey(w2)] == indicPlain {
-			n += indicStep(w2)
+		c := class[indicKey(w)]
+		st = settle(o, from, i, st)
+		r := keyRune(indicKey(w))
+		invisible = invisible || c&indicInvisible != 0
+		if verdict == nfcYes {
+			if nfcTab[r] == 0 {
+				st.prev, st.starter = 0, r
+			} else {
+				verdict = st.step(r)
+			}
+		}
+		if byte(w>>24) == ' ' {
+			n = 4
+			st.prev, st.starter = 0, ' '
+		}
+		after = 1
+		if st.prev != 0 {
+			after = 2
 		}
 		i += n
+		from = i
 	}
 	return i, settle(o, from, i, st), verdict, invisible
 }

@@ -385,6 +385,9 @@ func buildNFCTables() {
 		if IsInvisible(r) {
 			indicClass[k] |= indicInvisible
 		}
+		if v := tab[r]; v != 0 && v>>8 == 0 && !IsInvisible(r) {
+			indicClass[k] = indicMark // a class, no quick-check flags
+		}
 	}
 	nfcTab, nfcPairs, nfcFirsts = tab, pairs, firsts
 }

@@ -156,6 +156,7 @@ func TestLowerScanIndicOffsets(t *testing.T) {
 		"\u0890", "क\u0890", "\u08e2 ", "\u094d\u093c", "\u093c\u094d", "क\u094d\u094d", "।", "उत्तर, यदि", "उत्तर.", "क  ख",
 		"ক\u09c7\u09be\u09c7\u09be", "\xe0\xa4", "\xe0\xa4\x15", "\xe0\x9f\xbf", "क\u0301", "क\u09be", "ক\u09c7 \u09be",
 		"क\u094d \u093c", "\u0890 \u09be", "क\xffक", "क\xe0\xa4 क", "क\xe0\xa4\xe0\xa4\x95", "a\xffa", "क\x85a", "\xc2a",
+		"क\u094d\u094d\u093c", "ক\u09bc\u09cd", "ক\u09cd\u09bc", "\u09c7\u09bc\u09be", "\u09c7\u09bc \u09be", "ক\u09cd \u09cdক", "\u094dक", "e\u094d", "\u0dd9\u09bc\u0dca", "\u0dd9 \u09bc\u0dca", "\u0c15\u0c56\u08f0",
 	}
 	fillers := []string{"", "क", "कख", "a", "ab क", "A"}
 	suffixes := []string{"", " ", "x", "X", "é", "\u0301", "\u09be", "\x01", "क"}
@@ -173,7 +174,7 @@ func TestLowerScanIndicOffsets(t *testing.T) {
 			}
 		}
 	}
-	if n != 8*34*6*9*4 {
+	if n != 8*45*6*9*4 {
 		t.Fatalf("checked %d strings", n)
 	}
 }
