@@ -27,22 +27,58 @@ func indicKey(w uint64) uint64 { return w >> 8 & 0x3F1F }
 // keyRune is the rune of an indicKey.
 func keyRune(k uint64) rune { return rune(0x800 | (k&0x1F)<<6 | k>>8&0x3F) }
 
-// Classes of indicClass. The low two bits say after what scanIndic may
-// take a rune without the full quick check: bit 0 after a character of
-// combining class 0 (a starter), bit 1 after one of another class (a
-// mark). The next two bits are the bit that the rune, once taken, asks
-// of the rune after it.
+// Classes of indicClass. The low three bits say after what scanIndic
+// may take a rune without the full quick check, the next three what the
+// rune, once taken, is for the rune after it (one of the same bits):
 const (
+	// after a character of combining class 0 (a starter) that no
+	// character from U+0800 to U+0FFF composes with
+	afterStarter = 1
+	// after a combining mark (a class other than 0)
+	afterMark = 2
+	// after a starter that some character from U+0800 to U+0FFF
+	// composes with (as U+09C7 BENGALI VOWEL SIGN E with U+09BE
+	// BENGALI VOWEL SIGN AA)
+	afterFirst = 4
+
 	// a starter that is NFC on its own, never combines with the one
 	// before it, and is not invisible: all the quick check does with it
-	// is note it as the last starter
-	indicPlain = 1 | 2 | 1<<2
+	// is note it as the last starter (with afterStarter<<3 or, if some
+	// rune composes with it, afterFirst<<3)
+	indicPlain = afterStarter | afterMark | afterFirst
 	// a combining mark that is NFC on its own and never combines (a
 	// virama, a nukta): after a starter all the quick check does with
-	// it is note its class; after another mark it checks their order
-	indicMark      = 1 | 2<<2
-	indicInvisible = 16 // IsInvisible (never plain or mark)
+	// it is note its class (after a mark it checks their order)
+	indicMark = afterStarter | afterFirst | afterMark<<3
+	// a starter that composes with some starters before it (U+09BE),
+	// after a starter it does not compose with, or after a mark (which
+	// blocks it): the quick check notes it as the last starter (with
+	// afterStarter<<3 or afterFirst<<3, as indicPlain)
+	indicMaybe = afterStarter | afterMark
+
+	indicInvisible = 64 // IsInvisible (never any of the above)
 )
+
+// indicClassOf returns the indicClass of r, from U+0800 to U+0FFF, given
+// the quick check's table and the runes that some rune from U+0800 to
+// U+0FFF composes with.
+func indicClassOf(r rune, tab []uint16, first map[rune]bool) uint8 {
+	next := uint8(afterStarter << 3)
+	if first[r] {
+		next = afterFirst << 3
+	}
+	switch f, ccc := uint8(tab[r]>>8), uint8(tab[r]); {
+	case IsInvisible(r):
+		return indicInvisible
+	case f == 0 && ccc == 0:
+		return indicPlain | next
+	case f == 0:
+		return indicMark
+	case f == qcMaybe && ccc == 0:
+		return indicMaybe | next
+	}
+	return 0
+}
 
 // indicStep returns the length of the rune in the low three bytes of w
 // with the space after it, if there is one: 4 or 3. It is a branch, not
@@ -58,10 +94,11 @@ func indicStep(w uint64) int {
 }
 
 // settle returns the quick check's state before o[i], given st, its
-// state before o[from], and that o[from:i] holds only indicPlain runes,
-// spaces, and indicMark runes that follow a starter (a plain rune, a
-// space, or the starter of st when st.prev is 0): the last of those
-// is the starter, or it is a mark and the character before it is.
+// state before o[from], and that o[from:i] holds only runes scanIndic
+// took in its fast step and spaces: starters, and marks that follow a
+// starter (a rune, a space, or the starter of st when st.prev is 0).
+// The last of those is the starter, or it is a mark and the character
+// before it is.
 func settle(o []byte, from, i int, st nfcState) nfcState {
 	if i == from {
 		return st
@@ -70,7 +107,7 @@ func settle(o []byte, from, i int, st nfcState) nfcState {
 		return nfcState{starter: rune(c)}
 	}
 	r := rune(o[i-2]&0x3F)<<6 | rune(o[i-1]&0x3F)
-	if indicClass[uint64(o[i-2]&0x1F)|uint64(o[i-1]&0x3F)<<8] != indicMark {
+	if indicClass[uint64(o[i-2]&0x1F)|uint64(o[i-1]&0x3F)<<8]>>3 != afterMark {
 		return nfcState{starter: r}
 	}
 	m := nfcState{prev: uint8(nfcTab[r])}
@@ -93,16 +130,18 @@ func settle(o []byte, from, i int, st nfcState) nfcState {
 //
 // Nearly every rune is indicPlain, and all the checks would do with it
 // is note it as the last starter; nearly every other is an indicMark
-// after a starter, and all they would do is note its class. The loop
-// does neither: it tests the class of two runes per step, and keeps only
-// whether the last character had class 0 (afterStarter). Before any
-// other rune, and at the end, settle finds the state from the bytes.
+// after a starter, or an indicMaybe after a starter it does not compose
+// with or after a mark, and all they would do is note its class or note
+// it as the starter. The loop does none of that: it tests the class of
+// two runes per step against what the character before each was
+// (after). Before any other rune, and at the end, settle finds the
+// state from the bytes.
 func scanIndic(o []byte, i int, st nfcState, verdict int, invisible bool) (int, nfcState, int, bool) {
 	class := &indicClass
-	from := i         // st is the state before o[from]; o[from:i] is as settle needs
-	after := uint8(1) // the class bit the next rune needs: 1 after a starter, 2 after a mark
+	from := i                  // st is the state before o[from]; o[from:i] is as settle needs
+	after := uint8(afterFirst) // the class bit the next rune needs (afterFirst: any starter)
 	if st.prev != 0 {
-		after = 2
+		after = afterMark
 	}
 	for i < len(o) {
 		var w uint64
@@ -116,17 +155,17 @@ func scanIndic(o []byte, i int, st nfcState, verdict int, invisible bool) (int, 
 		}
 		n := 3
 		if c := class[indicKey(w)]; c&after != 0 {
-			after = c >> 2
+			after = c >> 3
 			if byte(w>>24) == ' ' { // a predicted branch, not arithmetic (see indicStep)
-				n, after = 4, 1
+				n, after = 4, afterStarter
 			}
 			// a second such rune in the same eight bytes
 			if w2 := w >> (8 * uint(n)); w2&indicMask == indicBits {
 				if c2 := class[indicKey(w2)]; c2&after != 0 {
-					after = c2 >> 2
+					after = c2 >> 3
 					n += 3
 					if byte(w2>>24) == ' ' {
-						n, after = n+1, 1
+						n, after = n+1, afterStarter
 					}
 				}
 			}
@@ -148,9 +187,9 @@ func scanIndic(o []byte, i int, st nfcState, verdict int, invisible bool) (int, 
 			n = 4
 			st.prev, st.starter = 0, ' '
 		}
-		after = 1
+		after = afterFirst
 		if st.prev != 0 {
-			after = 2
+			after = afterMark
 		}
 		i += n
 		from = i

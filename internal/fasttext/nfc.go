@@ -352,7 +352,7 @@ var (
 	// the first characters it composes with.
 	nfcFirsts [][]rune
 	// indicClass classifies the code points from U+0800 to U+0FFF,
-	// by indicKey, for scanIndic: indicPlain, indicInvisible.
+	// by indicKey, for scanIndic (indicClassOf).
 	indicClass [0x4000]uint8
 )
 
@@ -377,17 +377,14 @@ func buildNFCTables() {
 			firsts[sec-maybeLo] = append(firsts[sec-maybeLo], p[0])
 		}
 	}
+	first := map[rune]bool{}
+	for sec := 0x0800; sec < 0x1000; sec++ {
+		for _, f := range firsts[sec-maybeLo] {
+			first[f] = true
+		}
+	}
 	for k := range uint64(len(indicClass)) {
-		r := keyRune(k)
-		if tab[r] == 0 && !IsInvisible(r) {
-			indicClass[k] = indicPlain
-		}
-		if IsInvisible(r) {
-			indicClass[k] |= indicInvisible
-		}
-		if v := tab[r]; v != 0 && v>>8 == 0 && !IsInvisible(r) {
-			indicClass[k] = indicMark // a class, no quick-check flags
-		}
+		indicClass[k] = indicClassOf(keyRune(k), tab, first)
 	}
 	nfcTab, nfcPairs, nfcFirsts = tab, pairs, firsts
 }
