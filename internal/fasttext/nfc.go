@@ -187,37 +187,58 @@ func lowerScan(dst []byte, s string, view bool) (out []byte, isView, nfc, valid,
 	for i < len(o) {
 		c := o[i]
 		if c < utf8.RuneSelf {
-			if i+8 <= len(o) {
+			// A run of ASCII: eight bytes at a time, then byte by byte.
+			for i+8 <= len(o) {
 				w := binary.LittleEndian.Uint64(o[i:])
-				if w&0x8080808080808080 == 0 {
-					if !invisible && maybeInvisible8(w) {
-						invisible = invisibleIn(o[i : i+8])
+				if w&0x8080808080808080 != 0 {
+					break
+				}
+				if !invisible && maybeInvisible8(w) {
+					invisible = invisibleIn(o[i : i+8])
+				}
+				// Eight ASCII bytes: a byte b has its high bit set in
+				// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
+				// upper marks the capitals; adding 0x20 lowers them.
+				if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+					if view {
+						dst, o = copyIn(dst, s)
+						view = false
 					}
-					// Eight ASCII bytes: a byte b has its high bit set in
-					// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
-					// upper marks the capitals; adding 0x20 lowers them.
-					if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+					binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
+				}
+				i += 8
+			}
+			if k := len(o) - i; k > 0 && k < 8 && len(o) >= 8 {
+				// Fewer than eight bytes left: the last eight, shifted
+				// down to start at o[i], the bytes above them made 'a'.
+				sh := 8 * uint(8-k)
+				w := binary.LittleEndian.Uint64(o[len(o)-8:])
+				if t := w>>sh | 0x6161616161616161<<(8*uint(k)); t&0x8080808080808080 == 0 {
+					if !invisible && maybeInvisible8(t) {
+						invisible = invisibleIn(o[i:])
+					}
+					if upper := (t + 0x3F3F3F3F3F3F3F3F) &^ (t + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
 						if view {
 							dst, o = copyIn(dst, s)
 							view = false
 						}
-						binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
+						binary.LittleEndian.PutUint64(o[len(o)-8:], w|upper>>2<<sh)
 					}
-					st.prev, st.starter = 0, rune(s[i+7]) // the check is of s, not its lower case
-					i += 8
-					continue
+					i = len(o)
 				}
 			}
-			if 'A' <= c && c <= 'Z' {
-				if view {
-					dst, o = copyIn(dst, s)
-					view = false
+			for ; i < len(o) && o[i] < utf8.RuneSelf; i++ {
+				c := o[i]
+				if 'A' <= c && c <= 'Z' {
+					if view {
+						dst, o = copyIn(dst, s)
+						view = false
+					}
+					o[i] = c + 'a' - 'A'
 				}
-				o[i] = c + 'a' - 'A'
+				invisible = invisible || invisibleASCII(c)
 			}
-			invisible = invisible || invisibleASCII(c)
-			st.prev, st.starter = 0, rune(c)
-			i++
+			st.prev, st.starter = 0, rune(s[i-1]) // the check is of s, not its lower case
 			continue
 		}
 		if c == 0xE0 && i+2 < len(o) && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80 {
