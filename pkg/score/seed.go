@@ -89,10 +89,10 @@ func index(s, sep []byte) int {
 // changes whether a character is whitespace).
 func isBlankBytes(b []byte) bool {
 	for i := 0; i < len(b); {
-		if c := b[i]; c < utf8.RuneSelf {
-			if !textnorm.IsSpace(rune(c)) {
-				return false
-			}
+		switch byteClass[b[i]] {
+		case 0: // cannot start whitespace: the first byte of nearly every response
+			return false
+		case 1:
 			i++
 			continue
 		}
@@ -213,24 +213,38 @@ func spaceAt(buf []byte, i int) (bool, int) {
 // whitespace and stripped of ASCII punctuation, as spans of buf.
 func words(buf []byte, sp []span) []span {
 	sp = sp[:0]
-	i := 0
-	for i < len(buf) {
-		sp1, n := spaceAt(buf, i)
-		if sp1 {
-			i += n
+	for i := 0; i < len(buf); {
+		// ASCII whitespace is told by byteClass alone; only the lead
+		// bytes of non-ASCII whitespace need spaceAt
+		if c := byteClass[buf[i]]; c == 1 {
+			i++
 			continue
+		} else if c == 2 {
+			if isSp, n := spaceAt(buf, i); isSp {
+				i += n
+				continue
+			}
 		}
 		j := i
 		for j < len(buf) {
-			if byteClass[buf[j]] == 0 {
-				j++
+			c := buf[j]
+			if c == 0xE0 && j+2 < len(buf) && buf[j+1]&0xC0 == 0x80 && buf[j+2]&0xC0 == 0x80 {
+				j += 3 // U+0800 to U+0FFF (every Indic script): never whitespace
 				continue
 			}
-			isSp, n := spaceAt(buf, j)
-			if isSp {
-				break
+			switch byteClass[c] {
+			case 0:
+				j++
+				continue
+			case 1:
+			default:
+				isSp, n := spaceAt(buf, j)
+				if !isSp {
+					j += n
+					continue
+				}
 			}
-			j += n
+			break
 		}
 		a, b := i, j
 		for a < b && textnorm.IsASCIIPunct(buf[a]) {
