@@ -62,13 +62,14 @@ func (s *substringScorer) ScoreLower(golden, response []byte) Verdict {
 // index is bytes.Index, faster on Indic text. bytes.Index looks for the
 // first byte of sep, and for a word in any Indic script that byte is 0xE0,
 // a third of the bytes of the text, so it stops almost everywhere. When
-// sep starts with a multi-byte character, index looks for sep's last byte
-// instead (a continuation byte, one of 64) and compares sep ending there.
+// sep starts with a character of three or more bytes, index looks for
+// sep's last byte instead (a continuation byte, one of 64), and where it
+// finds it compares sep's third byte (another) before the whole of sep.
 // Occurrences are found in order of their end, which for one length is
 // the order of their start: the result is always bytes.Index's.
 func index(s, sep []byte) int {
 	n := len(sep)
-	if n < 2 || sep[0] < 0xC0 || n > len(s) {
+	if n < 3 || sep[0] < 0xC0 || n > len(s) {
 		return bytes.Index(s, sep)
 	}
 	last := sep[n-1]
@@ -78,7 +79,9 @@ func index(s, sep []byte) int {
 			return -1
 		}
 		i += o
-		if bytes.Equal(s[i-n+1:i+1], sep) {
+		// the third byte as well before the whole: the last and the
+		// third are two of 64 continuation bytes
+		if s[i-n+3] == sep[2] && bytes.Equal(s[i-n+1:i+1], sep) {
 			return i - n + 1
 		}
 	}
