@@ -273,7 +273,7 @@ func (s *overlapScorer) ScoreLower(g, r []byte) Verdict {
 	if isBlankBytes(r) {
 		return Verdict{Total: total}
 	}
-	return s.match(g, r)
+	return s.match(g, r, -1)
 }
 
 // goldenWords keeps the distinct words of the lower-cased golden answer g
@@ -299,10 +299,19 @@ func (s *overlapScorer) goldenWords(g []byte) int {
 }
 
 // match is word_overlap's verdict for the golden words that goldenWords
-// kept from g, in the response r (not blank).
-func (s *overlapScorer) match(g, r []byte) Verdict {
+// kept from g, in the response r (not blank). at is where g occurs in r,
+// or -1 (unknown, or nowhere): when it does, each golden word occurs in
+// r where it lies in g, and if whitespace (or an end) bounds it there,
+// past ASCII punctuation, that is a token of r and no search is needed.
+func (s *overlapScorer) match(g, r []byte, at int) Verdict {
 	matching := 0
 	for _, w := range s.gw {
+		if at >= 0 && w.a < w.b {
+			if p := at + int(w.a); spaceOrStartBefore(r, p) && spaceOrEndAfter(r, p+int(w.b-w.a)) {
+				matching++
+				continue
+			}
+		}
 		if hasToken(r, g[w.a:w.b], &s.rw) {
 			matching++
 		}
@@ -345,8 +354,9 @@ func (p *SeedPair) ScoreLower(g, r []byte) (substring, overlap Verdict) {
 		}
 		return Verdict{Value: 1}, Verdict{Total: 1}
 	}
-	if index(r, g) >= 0 {
-		substring.Value = 1
+	at := index(r, g)
+	if at < 0 {
+		return Verdict{}, o.match(g, r, -1)
 	}
-	return substring, o.match(g, r)
+	return Verdict{Value: 1}, o.match(g, r, at)
 }
