@@ -183,65 +183,68 @@ func lowerScan(dst []byte, s string, view bool) (out []byte, isView, nfc, valid,
 	}
 	st := nfcState{starter: -1}
 	verdict := nfcYes
-	tab := (*[0x1000]uint16)(nfcTab[:0x1000]) // U+0000 to U+0FFF, without bounds checks
 	i := 0
 	for i < len(o) {
 		c := o[i]
 		if c < utf8.RuneSelf {
-			if i+8 <= len(o) {
+			// A run of ASCII: eight bytes at a time, then byte by byte.
+			for i+8 <= len(o) {
 				w := binary.LittleEndian.Uint64(o[i:])
-				if w&0x8080808080808080 == 0 {
-					if !invisible && maybeInvisible8(w) {
-						invisible = invisibleIn(o[i : i+8])
+				if w&0x8080808080808080 != 0 {
+					break
+				}
+				if !invisible && maybeInvisible8(w) {
+					invisible = invisibleIn(o[i : i+8])
+				}
+				// Eight ASCII bytes: a byte b has its high bit set in
+				// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
+				// upper marks the capitals; adding 0x20 lowers them.
+				if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+					if view {
+						dst, o = copyIn(dst, s)
+						view = false
 					}
-					// Eight ASCII bytes: a byte b has its high bit set in
-					// b+0x3F when b >= 'A' and in b+0x25 when b > 'Z', so
-					// upper marks the capitals; adding 0x20 lowers them.
-					if upper := (w + 0x3F3F3F3F3F3F3F3F) &^ (w + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
+					binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
+				}
+				i += 8
+			}
+			if k := len(o) - i; k > 0 && k < 8 && len(o) >= 8 {
+				// Fewer than eight bytes left: the last eight, shifted
+				// down to start at o[i], the bytes above them made 'a'.
+				sh := 8 * uint(8-k)
+				w := binary.LittleEndian.Uint64(o[len(o)-8:])
+				if t := w>>sh | 0x6161616161616161<<(8*uint(k)); t&0x8080808080808080 == 0 {
+					if !invisible && maybeInvisible8(t) {
+						invisible = invisibleIn(o[i:])
+					}
+					if upper := (t + 0x3F3F3F3F3F3F3F3F) &^ (t + 0x2525252525252525) & 0x8080808080808080; upper != 0 {
 						if view {
 							dst, o = copyIn(dst, s)
 							view = false
 						}
-						binary.LittleEndian.PutUint64(o[i:], w|upper>>2)
+						binary.LittleEndian.PutUint64(o[len(o)-8:], w|upper>>2<<sh)
 					}
-					st.prev, st.starter = 0, rune(s[i+7]) // the check is of s, not its lower case
-					i += 8
-					continue
+					i = len(o)
 				}
 			}
-			if 'A' <= c && c <= 'Z' {
-				if view {
-					dst, o = copyIn(dst, s)
-					view = false
+			for ; i < len(o) && o[i] < utf8.RuneSelf; i++ {
+				c := o[i]
+				if 'A' <= c && c <= 'Z' {
+					if view {
+						dst, o = copyIn(dst, s)
+						view = false
+					}
+					o[i] = c + 'a' - 'A'
 				}
-				o[i] = c + 'a' - 'A'
+				invisible = invisible || invisibleASCII(c)
 			}
-			invisible = invisible || invisibleASCII(c)
-			st.prev, st.starter = 0, rune(c)
-			i++
+			st.prev, st.starter = 0, rune(s[i-1]) // the check is of s, not its lower case
 			continue
 		}
 		if c == 0xE0 && i+2 < len(o) && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80 {
 			// A run of U+0800 to U+0FFF (the Indic scripts, which have
-			// no case): only the NFC quick check has work to do, and
-			// the invisible check in U+0880 to U+08FF (E0 A2, E0 A3).
-			for {
-				if o[i+1]&0xFE == 0xA2 && !invisible {
-					invisible = IsInvisible(rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F))
-				}
-				if verdict == nfcYes {
-					r := rune(o[i+1]&0x3F)<<6 | rune(o[i+2]&0x3F)
-					if tab[r] == 0 { // a plain starter: the common case, inline
-						st.prev, st.starter = 0, r
-					} else {
-						verdict = st.step(r)
-					}
-				}
-				i += 3
-				if !(i+2 < len(o) && o[i] == 0xE0 && o[i+1]&0xE0 == 0xA0 && o[i+2]&0xC0 == 0x80) {
-					break
-				}
-			}
+			// no case) and single spaces.
+			i, st, verdict, invisible = scanIndic(o, i, st, verdict, invisible)
 			continue
 		}
 		if view {
@@ -369,6 +372,9 @@ var (
 	// nfcFirsts lists, for each second character in [maybeLo, maybeHi),
 	// the first characters it composes with.
 	nfcFirsts [][]rune
+	// indicClass classifies the code points from U+0800 to U+0FFF,
+	// by indicKey, for scanIndic (indicClassOf).
+	indicClass [0x4000]uint8
 )
 
 // buildNFCTables expands the generated data of nfc_tables.go (runs of
@@ -391,6 +397,15 @@ func buildNFCTables() {
 		if sec := p[1]; sec >= maybeLo && sec < maybeHi {
 			firsts[sec-maybeLo] = append(firsts[sec-maybeLo], p[0])
 		}
+	}
+	first := map[rune]bool{}
+	for sec := 0x0800; sec < 0x1000; sec++ {
+		for _, f := range firsts[sec-maybeLo] {
+			first[f] = true
+		}
+	}
+	for k := range uint64(len(indicClass)) {
+		indicClass[k] = indicClassOf(keyRune(k), tab, first)
 	}
 	nfcTab, nfcPairs, nfcFirsts = tab, pairs, firsts
 }

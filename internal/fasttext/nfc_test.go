@@ -92,49 +92,91 @@ func FuzzAppendLowerCheck(f *testing.F) {
 		"abc\u202Efed", "ABCDEFGH\x01", "tab\there\nand\r ok", "ABCDEFG\x7f", "\u0890 \u08e2 \u0891", "हिन्दी\u2066", "\xed\xa0\x80\u200b", "\u200c\u200d", "\xc2\x85", "x\U000E0041"} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, nfc, valid := AppendLowerCheck([]byte("x"), s)
-		if want := "x" + string(AppendLower(nil, s)); string(got) != want {
-			t.Fatalf("AppendLowerCheck(%+q) lowers to %+q, AppendLower gives %+q", s, got, want)
+	f.Fuzz(checkLowerScan)
+}
+
+// checkLowerScan holds AppendLowerCheck, AppendLowerScan and
+// LowerScanView on s to AppendLower, IsNFC, utf8.ValidString and
+// IsInvisible rune by rune, and ValidUTF8 to utf8.ValidString.
+func checkLowerScan(t *testing.T, s string) {
+	t.Helper()
+	got, nfc, valid := AppendLowerCheck([]byte("x"), s)
+	if want := "x" + string(AppendLower(nil, s)); string(got) != want {
+		t.Fatalf("AppendLowerCheck(%+q) lowers to %+q, AppendLower gives %+q", s, got, want)
+	}
+	if nfc != IsNFC(s) {
+		t.Fatalf("AppendLowerCheck(%+q) says NFC %v, IsNFC says %v", s, nfc, !nfc)
+	}
+	if valid != utf8.ValidString(s) {
+		t.Fatalf("AppendLowerCheck(%+q) says valid %v", s, valid)
+	}
+	// Without a prefix in dst the fast path starts at offset 0.
+	if l, nfc0, valid0 := AppendLowerCheck(nil, s); string(l) != string(got[1:]) || nfc0 != nfc || valid0 != valid {
+		t.Fatalf("AppendLowerCheck(nil, %+q) = %+q, %v, %v; with a prefix %+q, %v, %v", s, l, nfc0, valid0, got[1:], nfc, valid)
+	}
+	// AppendLowerScan adds the invisible check to the same pass.
+	l, nfc1, valid1, inv := AppendLowerScan([]byte("x"), s)
+	if string(l) != string(got) || nfc1 != nfc || valid1 != valid {
+		t.Fatalf("AppendLowerScan(%+q) = %+q, %v, %v; AppendLowerCheck gives %+q, %v, %v", s, l, nfc1, valid1, got, nfc, valid)
+	}
+	if want := hasInvisibleRef(s); inv != want {
+		t.Fatalf("AppendLowerScan(%+q) says invisible %v, decoding every rune says %v", s, inv, want)
+	}
+	// LowerScanView gives the same answers, and s itself only when
+	// lowering changes nothing; a buffer it did not use is untouched.
+	buf := []byte("unused")
+	v, view, nfc2, valid2, inv2 := LowerScanView(buf, s)
+	if string(v) != string(got[1:]) || nfc2 != nfc || valid2 != valid || inv2 != inv {
+		t.Fatalf("LowerScanView(%+q) = %+q, %v, %v, %v; AppendLowerScan gives %+q, %v, %v, %v", s, v, nfc2, valid2, inv2, got[1:], nfc, valid, inv)
+	}
+	if view && (len(s) == 0 || &v[0] != unsafe.StringData(s) || string(buf) != "unused") {
+		t.Fatalf("LowerScanView(%+q) says view but returns a copy, or wrote its buffer (%q)", s, buf)
+	}
+	if !view && len(s) > 0 && len(v) > 0 && &v[0] == unsafe.StringData(s) {
+		t.Fatalf("LowerScanView(%+q) returns s but says it is not a view", s)
+	}
+	if view != (len(s) > 0 && string(got[1:]) == s && viewRef(s)) {
+		t.Fatalf("LowerScanView(%+q) view = %v", s, view)
+	}
+	if ValidUTF8(s) != utf8.ValidString(s) {
+		t.Fatalf("ValidUTF8(%+q) = %v, utf8.ValidString disagrees", s, !utf8.ValidString(s))
+	}
+}
+
+// TestLowerScanIndicOffsets puts Indic text that takes each branch of
+// scanIndic and ValidUTF8's Indic loop (plain runes, a space or another
+// ASCII byte after a rune, runes that need the full NFC step, that
+// compose with the rune before, that are invisible, invalid bytes) at
+// every offset from an eight-byte boundary, before and after other
+// text, and at the end of the string, where the last eight bytes are
+// read shifted, or fewer than eight exist: checkLowerScan on each.
+func TestLowerScanIndicOffsets(t *testing.T) {
+	snippets := []string{
+		"हिन्दी", "उत्तर है", "উত্তর হল", "क ", "ক\u09c7\u09be", "ক \u09be", "\u09c7 \u09be", "\u0915\u093c", "\u0958",
+		"\u0890", "क\u0890", "\u08e2 ", "\u094d\u093c", "\u093c\u094d", "क\u094d\u094d", "।", "उत्तर, यदि", "उत्तर.", "क  ख",
+		"ক\u09c7\u09be\u09c7\u09be", "\xe0\xa4", "\xe0\xa4\x15", "\xe0\x9f\xbf", "क\u0301", "क\u09be", "ক\u09c7 \u09be",
+		"क\u094d \u093c", "\u0890 \u09be", "क\xffक", "क\xe0\xa4 क", "क\xe0\xa4\xe0\xa4\x95", "a\xffa", "क\x85a", "\xc2a",
+		"क\u094d\u094d\u093c", "ক\u09bc\u09cd", "ক\u09cd\u09bc", "\u09c7\u09bc\u09be", "\u09c7\u09bc \u09be", "ক\u09cd \u09cdক", "\u094dक", "e\u094d", "\u0dd9\u09bc\u0dca", "\u0dd9 \u09bc\u0dca", "\u0c15\u0c56\u08f0",
+	}
+	fillers := []string{"", "क", "कख", "a", "ab क", "A"}
+	suffixes := []string{"", " ", "x", "X", "é", "\u0301", "\u09be", "\x01", "क"}
+	n := 0
+	for pad := range 8 {
+		prefix := "abcdefgh"[:pad]
+		for _, a := range snippets {
+			for _, f := range fillers {
+				for _, suf := range suffixes {
+					for _, s := range []string{prefix + a + suf, prefix + f + a + suf, prefix + a + f + a + suf, a + f + prefix + a + suf} {
+						checkLowerScan(t, s)
+						n++
+					}
+				}
+			}
 		}
-		if nfc != IsNFC(s) {
-			t.Fatalf("AppendLowerCheck(%+q) says NFC %v, IsNFC says %v", s, nfc, !nfc)
-		}
-		if valid != utf8.ValidString(s) {
-			t.Fatalf("AppendLowerCheck(%+q) says valid %v", s, valid)
-		}
-		// Without a prefix in dst the fast path starts at offset 0.
-		if l, nfc0, valid0 := AppendLowerCheck(nil, s); string(l) != string(got[1:]) || nfc0 != nfc || valid0 != valid {
-			t.Fatalf("AppendLowerCheck(nil, %+q) = %+q, %v, %v; with a prefix %+q, %v, %v", s, l, nfc0, valid0, got[1:], nfc, valid)
-		}
-		// AppendLowerScan adds the invisible check to the same pass.
-		l, nfc1, valid1, inv := AppendLowerScan([]byte("x"), s)
-		if string(l) != string(got) || nfc1 != nfc || valid1 != valid {
-			t.Fatalf("AppendLowerScan(%+q) = %+q, %v, %v; AppendLowerCheck gives %+q, %v, %v", s, l, nfc1, valid1, got, nfc, valid)
-		}
-		if want := hasInvisibleRef(s); inv != want {
-			t.Fatalf("AppendLowerScan(%+q) says invisible %v, decoding every rune says %v", s, inv, want)
-		}
-		// LowerScanView gives the same answers, and s itself only when
-		// lowering changes nothing; a buffer it did not use is untouched.
-		buf := []byte("unused")
-		v, view, nfc2, valid2, inv2 := LowerScanView(buf, s)
-		if string(v) != string(got[1:]) || nfc2 != nfc || valid2 != valid || inv2 != inv {
-			t.Fatalf("LowerScanView(%+q) = %+q, %v, %v, %v; AppendLowerScan gives %+q, %v, %v, %v", s, v, nfc2, valid2, inv2, got[1:], nfc, valid, inv)
-		}
-		if view && (len(s) == 0 || &v[0] != unsafe.StringData(s) || string(buf) != "unused") {
-			t.Fatalf("LowerScanView(%+q) says view but returns a copy, or wrote its buffer (%q)", s, buf)
-		}
-		if !view && len(s) > 0 && len(v) > 0 && &v[0] == unsafe.StringData(s) {
-			t.Fatalf("LowerScanView(%+q) returns s but says it is not a view", s)
-		}
-		if view != (len(s) > 0 && string(got[1:]) == s && viewRef(s)) {
-			t.Fatalf("LowerScanView(%+q) view = %v", s, view)
-		}
-		if ValidUTF8(s) != utf8.ValidString(s) {
-			t.Fatalf("ValidUTF8(%+q) = %v, utf8.ValidString disagrees", s, !utf8.ValidString(s))
-		}
-	})
+	}
+	if n != 8*45*6*9*4 {
+		t.Fatalf("checked %d strings", n)
+	}
 }
 
 func BenchmarkIsNFC(b *testing.B) {
@@ -282,4 +324,33 @@ func BenchmarkValidUTF8(b *testing.B) {
 			}
 		}
 	}
+}
+
+// indicTexts are Hindi and Bengali golden answers and responses of the
+// shapes of issue 29's 1M-row file, with no ASCII but spaces and a comma.
+var indicTexts = []string{"प्रश्न के अनुसार उत्तर क्रिकेट पश्चिम होगा। उद्यान", "তামা সম্ভবত সঠিক উত্তর, যদিও কিছু সূত্র ভিন্নমত পোষণ করে। শরীর",
+	"क्रिकेट तत्व", "থর", "उद्यान कारण प्रश्न के अनुसार उत्तर कंचनजंगा होगा। दक्षिण उपन्यास"}
+
+// BenchmarkIndicTexts lowers (AppendLowerScan) and validates (ValidUTF8)
+// indicTexts: all-Indic text, where a loop whose next read depends on
+// the bytes just read (a step of 3 or 4 bytes) lost to the rune-by-rune
+// loop whose step the processor predicts; ns/op is for the five texts.
+func BenchmarkIndicTexts(b *testing.B) {
+	b.Run("lower", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			for _, s := range indicTexts {
+				buf, _, _, _ = AppendLowerScan(buf[:0], s)
+			}
+		}
+	})
+	b.Run("valid", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range indicTexts {
+				if !ValidUTF8(s) {
+					b.Fatal("invalid")
+				}
+			}
+		}
+	})
 }

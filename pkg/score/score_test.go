@@ -3,6 +3,7 @@ package score
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -355,5 +356,48 @@ func TestIndexExhaustive(t *testing.T) {
 				t.Fatalf("index(% x, % x) = %d, bytes.Index says %d", s, sep, got, want)
 			}
 		}
+	}
+}
+
+// TestIndexLongTexts compares index with bytes.Index on texts of every
+// length up to 48 bytes built from Indic and Latin words, spaces and
+// single bytes, with needles of 1 to 13 bytes cut from the text itself
+// (so that they occur, often more than once, at every offset and near
+// the end) and drawn from the same parts (so that they often do not).
+// TestIndexExhaustive stops at six bytes of text.
+func TestIndexLongTexts(t *testing.T) {
+	parts := []string{"क", "কা", "नदी", "a", "ab", "no", " ", ".", "\xe0", "\xa4", "\x95", "\x01"}
+	rng := rand.New(rand.NewPCG(90, 8))
+	checks := 0
+	for n := range 49 {
+		for range 400 {
+			var s []byte
+			for len(s) < n {
+				s = append(s, parts[rng.IntN(len(parts))]...)
+			}
+			s = s[:n]
+			var seps [][]byte
+			for range 4 {
+				l := 1 + rng.IntN(13)
+				if l <= n {
+					at := rng.IntN(n - l + 1)
+					seps = append(seps, s[at:at+l])
+				}
+				var sep []byte
+				for len(sep) < l {
+					sep = append(sep, parts[rng.IntN(len(parts))]...)
+				}
+				seps = append(seps, sep[:l])
+			}
+			for _, sep := range seps {
+				if got, want := index(s, sep), bytes.Index(s, sep); got != want {
+					t.Fatalf("index(%q, %q) = %d, bytes.Index says %d", s, sep, got, want)
+				}
+				checks++
+			}
+		}
+	}
+	if checks < 49*400*4 {
+		t.Fatalf("only %d comparisons", checks)
 	}
 }

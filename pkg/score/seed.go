@@ -62,13 +62,14 @@ func (s *substringScorer) ScoreLower(golden, response []byte) Verdict {
 // index is bytes.Index, faster on Indic text. bytes.Index looks for the
 // first byte of sep, and for a word in any Indic script that byte is 0xE0,
 // a third of the bytes of the text, so it stops almost everywhere. When
-// sep starts with a multi-byte character, index looks for sep's last byte
-// instead (a continuation byte, one of 64) and compares sep ending there.
+// sep starts with a character of three or more bytes, index looks for
+// sep's last byte instead (a continuation byte, one of 64), and where it
+// finds it compares sep's third byte (another) before the whole of sep.
 // Occurrences are found in order of their end, which for one length is
 // the order of their start: the result is always bytes.Index's.
 func index(s, sep []byte) int {
 	n := len(sep)
-	if n < 2 || sep[0] < 0xC0 || n > len(s) {
+	if n < 3 || sep[0] < 0xC0 || n > len(s) {
 		return bytes.Index(s, sep)
 	}
 	last := sep[n-1]
@@ -78,7 +79,9 @@ func index(s, sep []byte) int {
 			return -1
 		}
 		i += o
-		if bytes.Equal(s[i-n+1:i+1], sep) {
+		// the third byte as well before the whole: the last and the
+		// third are two of 64 continuation bytes
+		if s[i-n+3] == sep[2] && bytes.Equal(s[i-n+1:i+1], sep) {
 			return i - n + 1
 		}
 	}
@@ -89,10 +92,10 @@ func index(s, sep []byte) int {
 // changes whether a character is whitespace).
 func isBlankBytes(b []byte) bool {
 	for i := 0; i < len(b); {
-		if c := b[i]; c < utf8.RuneSelf {
-			if !textnorm.IsSpace(rune(c)) {
-				return false
-			}
+		switch byteClass[b[i]] {
+		case 0: // cannot start whitespace: the first byte of nearly every response
+			return false
+		case 1:
 			i++
 			continue
 		}
@@ -213,24 +216,38 @@ func spaceAt(buf []byte, i int) (bool, int) {
 // whitespace and stripped of ASCII punctuation, as spans of buf.
 func words(buf []byte, sp []span) []span {
 	sp = sp[:0]
-	i := 0
-	for i < len(buf) {
-		sp1, n := spaceAt(buf, i)
-		if sp1 {
-			i += n
+	for i := 0; i < len(buf); {
+		// ASCII whitespace is told by byteClass alone; only the lead
+		// bytes of non-ASCII whitespace need spaceAt
+		if c := byteClass[buf[i]]; c == 1 {
+			i++
 			continue
+		} else if c == 2 {
+			if isSp, n := spaceAt(buf, i); isSp {
+				i += n
+				continue
+			}
 		}
 		j := i
 		for j < len(buf) {
-			if byteClass[buf[j]] == 0 {
-				j++
+			c := buf[j]
+			if c == 0xE0 && j+2 < len(buf) && buf[j+1]&0xC0 == 0x80 && buf[j+2]&0xC0 == 0x80 {
+				j += 3 // U+0800 to U+0FFF (every Indic script): never whitespace
 				continue
 			}
-			isSp, n := spaceAt(buf, j)
-			if isSp {
-				break
+			switch byteClass[c] {
+			case 0:
+				j++
+				continue
+			case 1:
+			default:
+				isSp, n := spaceAt(buf, j)
+				if !isSp {
+					j += n
+					continue
+				}
 			}
-			j += n
+			break
 		}
 		a, b := i, j
 		for a < b && textnorm.IsASCIIPunct(buf[a]) {
@@ -256,7 +273,7 @@ func (s *overlapScorer) ScoreLower(g, r []byte) Verdict {
 	if isBlankBytes(r) {
 		return Verdict{Total: total}
 	}
-	return s.match(g, r)
+	return s.match(g, r, -1)
 }
 
 // goldenWords keeps the distinct words of the lower-cased golden answer g
@@ -282,10 +299,19 @@ func (s *overlapScorer) goldenWords(g []byte) int {
 }
 
 // match is word_overlap's verdict for the golden words that goldenWords
-// kept from g, in the response r (not blank).
-func (s *overlapScorer) match(g, r []byte) Verdict {
+// kept from g, in the response r (not blank). at is where g occurs in r,
+// or -1 (unknown, or nowhere): when it does, each golden word occurs in
+// r where it lies in g, and if whitespace (or an end) bounds it there,
+// past ASCII punctuation, that is a token of r and no search is needed.
+func (s *overlapScorer) match(g, r []byte, at int) Verdict {
 	matching := 0
 	for _, w := range s.gw {
+		if at >= 0 && w.a < w.b {
+			if p := at + int(w.a); spaceOrStartBefore(r, p) && spaceOrEndAfter(r, p+int(w.b-w.a)) {
+				matching++
+				continue
+			}
+		}
 		if hasToken(r, g[w.a:w.b], &s.rw) {
 			matching++
 		}
@@ -328,8 +354,9 @@ func (p *SeedPair) ScoreLower(g, r []byte) (substring, overlap Verdict) {
 		}
 		return Verdict{Value: 1}, Verdict{Total: 1}
 	}
-	if index(r, g) >= 0 {
-		substring.Value = 1
+	at := index(r, g)
+	if at < 0 {
+		return Verdict{}, o.match(g, r, -1)
 	}
-	return substring, o.match(g, r)
+	return Verdict{Value: 1}, o.match(g, r, at)
 }

@@ -8,11 +8,13 @@ import (
 )
 
 // TestSeedPairMatchesScorers holds SeedPair, which scores exact_substring
-// and word_overlap in one call and shares their search when the golden
-// answer is one word, to the two scorers run apart, on golden answers
+// and word_overlap in one call, shares their search when the golden
+// answer is one word, and checks the words of a golden answer found
+// whole where they lie, to the two scorers run apart, on golden answers
 // and responses drawn from words that occur inside other words ("no" in
 // "know"), punctuated and bare, Indic words with and without a danda,
-// empty and blank texts.
+// empty and blank texts; a third of the responses hold the golden
+// answer between any two separators (none, a comma, whitespace).
 func TestSeedPairMatchesScorers(t *testing.T) {
 	parts := []string{"no", "know", "No", "no.", "(no)", "-", "--", "a", "an", "the", "Narmada", "narmada-valley", "valley",
 		"गंगा", "गंगा।", "नदी", "दिल्ली", "নদী", "নদীর", "ΣΑΣ", "σας", "\u00a0", "", "!"}
@@ -30,14 +32,21 @@ func TestSeedPairMatchesScorers(t *testing.T) {
 	}
 	pair := NewSeedPair()
 	sub, over := &substringScorer{}, &overlapScorer{}
-	ones, both := 0, 0
+	ones, both, multi := 0, 0, 0
 	for range 200000 {
 		g, r := text(3), text(8)
+		if rng.IntN(3) == 0 {
+			// g inside the response, whole, between any separators
+			r = text(3) + seps[rng.IntN(len(seps))] + g + seps[rng.IntN(len(seps))] + text(3)
+		}
 		gl, rl := textnorm.AppendLower(nil, g), textnorm.AppendLower(nil, r)
 		ws, wo := sub.ScoreLower(gl, rl), over.ScoreLower(gl, rl)
 		ps, po := pair.ScoreLower(gl, rl)
 		if ps != ws || po != wo {
 			t.Fatalf("golden %q, response %q: SeedPair gives %+v and %+v, the scorers %+v and %+v", g, r, ps, po, ws, wo)
+		}
+		if len(textnorm.Fields(g)) > 1 && ws.Value == 1 {
+			multi++ // several words, found whole: match starts from where g is
 		}
 		if len(textnorm.Fields(g)) == 1 {
 			ones++
@@ -46,8 +55,9 @@ func TestSeedPairMatchesScorers(t *testing.T) {
 			}
 		}
 	}
-	// the draw reaches the shared search and both of its outcomes
-	if ones < 10000 || both < 1000 {
-		t.Fatalf("only %d one-word golden answers, %d with differing verdicts", ones, both)
+	// the draw reaches the shared search and both of its outcomes, and
+	// golden answers of several words found whole
+	if ones < 10000 || both < 1000 || multi < 1000 {
+		t.Fatalf("only %d one-word golden answers, %d with differing verdicts, %d of several words found whole", ones, both, multi)
 	}
 }
