@@ -339,13 +339,15 @@ func NewFlags(e *Env, name string) *flag.FlagSet {
 	if e.cmd == nil || !e.cmd.ReadsNoFile {
 		addFieldLimit(fs)
 	}
-	help := "Usage: evalbook " + name + " [flags]"
-	if e.app != nil {
-		if h, err := e.app.HelpText(name); err == nil { // New checked that it exists
-			help = h
-		}
-	}
 	fs.Usage = func() {
+		// the help text is made here, when asked for: every run of the
+		// command would otherwise pay for it (its metric and rule lists)
+		help := "Usage: evalbook " + name + " [flags]"
+		if e.app != nil {
+			if h, err := e.app.HelpText(name); err == nil { // New checked that it exists
+				help = h
+			}
+		}
 		out := fs.Output()
 		fmt.Fprintln(out, strings.TrimSpace(help))
 		fmt.Fprintln(out, "\nFlags:")
