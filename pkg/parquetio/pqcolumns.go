@@ -16,6 +16,8 @@ type encoder struct {
 	raw          []byte  // a page before compression
 	idx          []int32 // a numeric column's dictionary indices
 	nd           numDict
+	kinds        []kind   // per string column (Writer.kinds)
+	dicts        []strCol // per dictionary column held plain: the row group's dictionary, built here
 }
 
 // numRows is a numeric column's rows in one data page: a multiple of 8,
@@ -72,6 +74,17 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 			ch.numValues += int64(p.n)
 		}
 		return ch
+	}
+	if !c.dict && e.kinds[j] != free {
+		// Held plain (kind many, or any dictionary column of the first
+		// group): made the group's dictionary here, by lookups that find
+		// the table and values in the cache.
+		d := &e.dicts[j]
+		d.reset(true, false)
+		for i := range c.len() {
+			d.add(string(c.value(i)))
+		}
+		c = d
 	}
 	if !c.dict {
 		n := c.len()

@@ -471,3 +471,99 @@ func TestReserveFirstGroup(t *testing.T) {
 		}
 	}
 }
+
+// A string column's encoding is chosen from the first row group (free
+// text, a dictionary of a few values found by comparing as the rows come,
+// or a dictionary of more values built on the encoding goroutine) and
+// kept for the later groups, whose values need not fit the choice: "few"
+// has 3 values in the first group of 1,000 rows, 40 in the second (past
+// smallDict: a hash table from then on) and 2 in the third; "many" has
+// 100, then 1, then 500 (half its rows, still a dictionary); "free" is
+// unique in the first group and repeats after. Each group's column chunk
+// is dictionary-encoded or not as chosen, its dictionary page holds the
+// group's distinct values (worked out here), its min/max statistics are
+// the group's smallest and largest values (byte order, worked out here),
+// and every cell reads back.
+func TestColumnKindsAcrossGroups(t *testing.T) {
+	s := results.NewRowSchema([]string{"free", "few", "many"}, []string{"m"}, []bool{false}, false, nil)
+	const per = 1000
+	var rows []*results.Row
+	for i := range 3 * per {
+		g, k := i/per, i%per
+		few := []string{fmt.Sprintf("f%d", k%3), fmt.Sprintf("g%02d", k%40), []string{"zz", "a"}[k%2]}[g]
+		many := []string{fmt.Sprintf("m%03d", k%100), "only", fmt.Sprintf("n%03d", k%500)}[g]
+		free := strconv.Itoa(i)
+		if g > 0 {
+			free = strconv.Itoa(k % 10)
+		}
+		rows = append(rows, &results.Row{Schema: s, Line: i + 2, Fields: []string{free, few, many}, Values: []float64{1}})
+	}
+	path := filepath.Join(t.TempDir(), "kinds.parquet")
+	data := writeFile(t, path, rows, WriteOptions{RowGroupRows: per})
+	_, got := readBack(t, data)
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows read back, want %d", len(got), len(rows))
+	}
+	for i, r := range rows {
+		if strings.Join(got[i][:3], "\x00") != strings.Join(r.Fields, "\x00") {
+			t.Fatalf("row %d: %q, want %q", i, got[i][:3], r.Fields)
+		}
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.NumRowGroups() != 3 {
+		t.Fatalf("%d row groups, want 3", pf.NumRowGroups())
+	}
+	for g := range 3 {
+		for j, name := range []string{"free", "few", "many"} {
+			distinct := map[string]bool{}
+			lo, hi := "", ""
+			for i, r := range rows[g*per : (g+1)*per] {
+				v := r.Fields[j]
+				distinct[v] = true
+				if i == 0 || v < lo {
+					lo = v
+				}
+				if i == 0 || v > hi {
+					hi = v
+				}
+			}
+			cc, err := pf.MetaData().RowGroup(g).ColumnChunk(j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := cc.Statistics()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, err := pf.RowGroup(g).GetColumnPageReader(j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dictEntries := -1
+			for pr.Next() {
+				if p := pr.Page(); p.Type() == file.PageTypeDictionaryPage {
+					dictEntries = int(p.NumValues())
+				}
+			}
+			if err := pr.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if name == "free" {
+				if dictEntries >= 0 || (st != nil && st.HasMinMax()) {
+					t.Errorf("group %d, free text: dictionary of %d, statistics %v; want plain without min/max", g, dictEntries, st)
+				}
+				continue
+			}
+			if dictEntries != len(distinct) {
+				t.Errorf("group %d, %s: dictionary of %d values, want %d", g, name, dictEntries, len(distinct))
+			}
+			bs, ok := st.(*metadata.ByteArrayStatistics)
+			if !ok || !bs.HasMinMax() || string(bs.Min()) != lo || string(bs.Max()) != hi {
+				t.Errorf("group %d, %s: statistics %v, want min %q max %q", g, name, st, lo, hi)
+			}
+		}
+	}
+}

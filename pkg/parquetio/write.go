@@ -82,10 +82,12 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 // Each row's values are appended to column buffers of the Writer's own,
 // reused from one row group to the next, in the layout of Parquet's
 // pages: a free-text column is its values in the plain encoding (each a
-// 4-byte length and its bytes), a column that repeats (model, language)
-// its distinct values so and the rows' indices into them. The file is
-// then written from those buffers by this package (pqfile.go), not
-// through arrow-go's generic column writers.
+// 4-byte length and its bytes), a column of a few values (model,
+// language) its distinct values so and the rows' indices into them, a
+// column of more repeating values (a golden answer) its values plain,
+// made a dictionary when the group is written. The file is then written
+// from those buffers by this package (pqfile.go), not through arrow-go's
+// generic column writers.
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int    // indices in Row.Fields that are written
@@ -98,7 +100,7 @@ type Writer struct {
 	bufs    chan []byte // page buffers compressed, to fill again
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
-	dict    []bool // per string column, decided at the first row group
+	kinds   []kind // per string column, decided at the first row group
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
 	part    bool // WriteOptions.part
@@ -136,11 +138,31 @@ type job struct {
 	n   int
 }
 
+// kind is how a string column is written, chosen from the first row
+// group's values (see start).
+type kind uint8
+
+const (
+	// free text (questions, responses): plain, a page at a time.
+	free kind = iota
+	// few: a dictionary of at most smallDict values (model, language,
+	// Domain), found by comparing each row's value with each as the rows
+	// come.
+	few
+	// many: a dictionary of more values (a golden answer that repeats),
+	// held plain while the rows come and made a dictionary on the
+	// encoding goroutine, where a row group's hash table and values stay
+	// in the cache (looked up as the rows came, among the other columns'
+	// text, each value took about three times as long).
+	many
+)
+
 // strCol is a string column of a row group in Parquet's plain encoding:
 // data holds each value as its 4-byte little-endian length and its bytes,
-// offs where each starts (and len(data) last). A dictionary column holds
-// its distinct values so, the rows' indices into them in idx, and a hash
-// table of the values (slots: see lookup).
+// offs where each starts (and len(data) last). A dictionary column (dict:
+// a row group's column of kind few, or the encoder's dictionary of a
+// column of kind many) holds its distinct values so, the rows' indices
+// into them in idx, and a hash table of the values (slots: see lookup).
 type strCol struct {
 	data   []byte
 	offs   []int32
@@ -256,23 +278,45 @@ func (c *strCol) rehash(n int) {
 // without a hash table.
 const smallDict = 16
 
-// dictionary returns the plain column c (the first row group's) as a
-// dictionary column when its values repeat, having fewer distinct values
-// than half its length (DuckDB's writer asks for a fifth), else nil: the
-// dictionary is built with the table lookup keeps, and building stops as
-// soon as it is that large.
-func (c *strCol) dictionary() *strCol {
-	n := c.len()
-	limit := (n + 1) / 2
-	d := &strCol{data: make([]byte, 0, 1024)}
-	d.reset(true, false)
-	for i := range n {
-		d.add(string(c.value(i)))
-		if d.len() >= limit {
-			return nil
+// distinct returns the number of distinct values of the plain column c
+// (the first row group's), counting no further than limit. The hash
+// table (slots, grown and returned for the next call) holds a value's
+// row index plus one and the high bits of its hash, as lookup's does,
+// and no value is copied: a column of free text stops at limit having
+// only hashed that many values.
+func (c *strCol) distinct(limit int, slots []uint64) (int, []uint64) {
+	size := 1024
+	for size < 2*limit {
+		size *= 2
+	}
+	if cap(slots) >= size {
+		slots = slots[:size]
+		clear(slots)
+	} else {
+		slots = make([]uint64, size)
+	}
+	seed := maphash.MakeSeed()
+	mask := size - 1
+	k := 0
+	for i := range c.len() {
+		v := c.value(i)
+		h := maphash.Bytes(seed, v)
+		tag := h >> 32
+		for p := int(h) & mask; ; p = (p + 1) & mask {
+			e := slots[p]
+			if e == 0 {
+				slots[p] = tag<<32 | uint64(i+1)
+				if k++; k >= limit {
+					return k, slots
+				}
+				break
+			}
+			if e>>32 == tag && string(c.value(int(uint32(e))-1)) == string(v) {
+				break
+			}
 		}
 	}
-	return d
+	return k, slots
 }
 
 // columns returns the columns of the Parquet file a Writer writes for
@@ -359,7 +403,7 @@ func (w *Writer) newGroup() *group {
 	m := len(w.schema.Metrics)
 	g := &group{strs: make([]strCol, w.nstr), vals: make([][]uint64, m), valid: make([][]byte, m), nulls: make([]int, m),
 		pages: make([][]cpage, w.nstr), arena: make([][]byte, w.nstr)}
-	g.reset(w.dict)
+	g.reset(w.kinds)
 	return g
 }
 
@@ -406,9 +450,12 @@ func (w *Writer) newGroupLike(g *group) *group {
 		if c.stream {
 			continue // a page at a time
 		}
+		if w.kinds[j] == few { // its few values, and an index for each row
+			c.idx = make([]int32, 0, cap(d.offs))
+			continue
+		}
 		c.data = make([]byte, 0, cap(d.data))
 		c.offs = make([]int32, 1, max(1, cap(d.offs)))
-		c.idx = make([]int32, 0, cap(d.idx))
 	}
 	for j := range h.vals {
 		h.vals[j] = make([]uint64, 0, cap(g.vals[j]))
@@ -421,12 +468,13 @@ func (w *Writer) newGroupLike(g *group) *group {
 	return h
 }
 
-func (g *group) reset(dict []bool) {
+func (g *group) reset(kinds []kind) {
 	g.n, g.bytes = 0, 0
 	for j := range g.strs {
-		// Before the first row group is written (dict nil), every
+		// Before the first row group is written (kinds nil), every
 		// column is held whole, to choose its encoding from.
-		g.strs[j].reset(j < len(dict) && dict[j], j < len(dict) && !dict[j])
+		k := kinds != nil
+		g.strs[j].reset(k && kinds[j] == few, k && kinds[j] == free)
 		g.pages[j], g.arena[j] = g.pages[j][:0], g.arena[j][:0]
 	}
 	for j := range g.vals {
@@ -547,7 +595,7 @@ func (w *Writer) Flush() error {
 		w.free = make(chan *group, 2)
 		w.bgDone = make(chan error, 1)
 		w.free <- w.newGroupLike(g)
-		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags}
+		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, kinds: w.kinds, dicts: make([]strCol, w.nstr)}
 		go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
@@ -555,7 +603,7 @@ func (w *Writer) Flush() error {
 	}
 	w.bg <- job{g: g}
 	w.cur = <-w.free
-	w.cur.reset(w.dict)
+	w.cur.reset(w.kinds)
 	return nil
 }
 
@@ -684,23 +732,34 @@ func rowsOf(w *Writer) int64 {
 	return w.Rows()
 }
 
-// start begins the file, choosing each string column's encoding from
-// the first row group g: a column whose values repeat (model, language,
-// Domain: fewer distinct values than half the rows) is dictionary-encoded
-// and keeps min/max statistics; free text (questions, responses) is
-// written plain, without statistics (min/max of free text prunes
-// nothing). The dictionary columns of g are turned into dictionaries
-// here; later groups are filled as such.
+// start begins the file, choosing each string column's kind from the
+// first row group g: a column whose values repeat (model, language,
+// Domain, a golden answer: fewer distinct values than half the rows) is
+// dictionary-encoded and keeps min/max statistics; free text (questions,
+// responses) is written plain, without statistics (min/max of free text
+// prunes nothing). The distinct values are only counted here (no further
+// than half the rows); g's dictionaries are built by the encoding
+// goroutine, and later groups are filled as their kinds say.
 func (w *Writer) start(g *group) error {
 	if w.pf != nil {
 		return nil
 	}
-	w.dict = make([]bool, w.nstr)
+	w.kinds = make([]kind, w.nstr)
+	var slots []uint64
 	for j := range g.strs {
-		if g.n > 0 {
-			if d := g.strs[j].dictionary(); d != nil {
-				w.dict[j], g.strs[j] = true, *d
-			}
+		if g.n == 0 {
+			continue
+		}
+		var k int
+		limit := (g.n + 1) / 2
+		k, slots = g.strs[j].distinct(limit, slots)
+		switch {
+		case k >= limit:
+			w.kinds[j] = free
+		case k <= smallDict:
+			w.kinds[j] = few
+		default:
+			w.kinds[j] = many
 		}
 	}
 	graded := make([]string, len(w.schema.Graded))
