@@ -2,6 +2,7 @@ package parquetio
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -334,6 +335,30 @@ func TestEncodingPieces(t *testing.T) {
 	// 10 values: two groups of 8, the second padded with zeros.
 	if got := appendBitPacked(nil, []int32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 1); !bytes.Equal(got, []byte{2<<1 | 1, 0xff, 0x03}) {
 		t.Errorf("ten 1s at width 1: %x", got)
+	}
+	// Every width and a run of every length up to 17 against the
+	// definition, bit by bit: bit b of value i is bit i*w+b of the run,
+	// least significant first, and the run is padded to 8 values.
+	for w := 1; w <= 32; w++ {
+		for n := range 18 {
+			v := make([]int32, n)
+			for i := range v {
+				v[i] = int32(uint32(i*2654435761+w*40503) & (1<<w - 1))
+			}
+			groups := (n + 7) / 8
+			want := binary.AppendUvarint(nil, uint64(groups)<<1|1)
+			body := make([]byte, groups*w)
+			for i, x := range v {
+				for b := range w {
+					if uint32(x)>>b&1 == 1 {
+						body[(i*w+b)/8] |= 1 << ((i*w + b) % 8)
+					}
+				}
+			}
+			if got := appendBitPacked([]byte{}, v, w); !bytes.Equal(got, append(want, body...)) {
+				t.Fatalf("bit-packed %v at width %d: % x, want % x", v, w, got, append(want, body...))
+			}
+		}
 	}
 	for n, w := range map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 256: 8, 257: 9, 65536: 16, 65537: 17} {
 		if bitWidth(n) != w {

@@ -170,6 +170,9 @@ type strCol struct {
 	idx    []int32
 	slots  []uint64
 	hashed bool // the dictionary has outgrown the scan: slots index it
+	// guess: before hashed, the index plus one of the value last found
+	// under each fewKey, compared first.
+	guess [64]uint8
 	// stream: a free-text column after the first row group, which holds
 	// only its current page (data, offs); each full page goes to the
 	// encoding goroutine to be compressed while the rows still come, so
@@ -184,6 +187,7 @@ func (c *strCol) reset(dict, stream bool) {
 	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
 	c.dict, c.hashed, c.stream = dict, false, stream
+	c.guess = [64]uint8{}
 }
 
 // len is the number of values held (distinct values for a dictionary).
@@ -204,18 +208,26 @@ func (c *strCol) add(s string) {
 		return
 	}
 	// A few distinct values (a model, a language) are found faster by
-	// comparing with each than by hashing.
+	// comparing than by hashing: first with the value last found under
+	// s's key, then with each.
 	if !c.hashed {
+		g := &c.guess[fewKey(s)]
+		if i := int(*g) - 1; i >= 0 && string(c.value(i)) == s {
+			c.idx = append(c.idx, int32(i))
+			return
+		}
 		k := c.len()
 		for i := range k {
 			if string(c.value(i)) == s {
 				c.idx = append(c.idx, int32(i))
+				*g = uint8(i + 1)
 				return
 			}
 		}
 		if k < smallDict {
 			c.push(s)
 			c.idx = append(c.idx, int32(k))
+			*g = uint8(k + 1)
 			return
 		}
 		c.rehash(max(len(c.slots), 1024))
@@ -275,8 +287,18 @@ func (c *strCol) rehash(n int) {
 }
 
 // smallDict is the most distinct values a dictionary column keeps
-// without a hash table.
+// without a hash table (and below 256, an index in a uint8 of guess).
 const smallDict = 16
+
+// fewKey is s's slot in strCol.guess: from its length and its first and
+// last bytes, which tell most short labels (models, languages, domains)
+// apart.
+func fewKey(s string) int {
+	if s == "" {
+		return 0
+	}
+	return (len(s)*5 + int(s[0])*3 + int(s[len(s)-1])) & 63
+}
 
 // distinct returns the number of distinct values of the plain column c
 // (the first row group's), counting no further than limit. The hash
