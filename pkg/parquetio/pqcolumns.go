@@ -280,24 +280,39 @@ func (e *encoder) boolChunk(v []byte, n int) chunk {
 type numDict struct {
 	vals []uint64
 	m    map[uint64]int32
+	// guess: while there are at most 16 values, the index plus one of
+	// the value last found under each numKey, compared first.
+	guess [64]uint8
 }
 
 func (d *numDict) reset() {
 	d.vals = d.vals[:0]
 	clear(d.m)
+	d.guess = [64]uint8{}
 }
 
+// numKey is x's slot in numDict.guess: its low bits and its exponent's,
+// which tell small integers and a binary metric's 0 and 1 apart.
+func numKey(x uint64) int { return int((x ^ x>>52) & 63) }
+
 // index returns x's index, adding it if new. Up to 16 values are found by
-// comparing with each; then a map takes over.
+// comparing, first with the value last found under x's key, then with
+// each; then a map takes over.
 func (d *numDict) index(x uint64) int32 {
 	if len(d.vals) <= 16 {
+		g := &d.guess[numKey(x)]
+		if i := int(*g) - 1; i >= 0 && d.vals[i] == x {
+			return int32(i)
+		}
 		for i, y := range d.vals {
 			if y == x {
+				*g = uint8(i + 1)
 				return int32(i)
 			}
 		}
 		if len(d.vals) < 16 {
 			d.vals = append(d.vals, x)
+			*g = uint8(len(d.vals))
 			return int32(len(d.vals) - 1)
 		}
 		if d.m == nil {

@@ -504,7 +504,10 @@ func TestReserveFirstGroup(t *testing.T) {
 // has 3 values in the first group of 1,000 rows, 40 in the second (past
 // smallDict: a hash table from then on) and 2 in the third; "many" has
 // 100, then 1, then 500 (half its rows, still a dictionary); "free" is
-// unique in the first group and repeats after. Each group's column chunk
+// unique in the first group and repeats after; the metric m has 20
+// distinct values in the first group (past the 16 a numeric dictionary
+// finds by comparing), exactly 16 in the second and 2 in the third. Each
+// group's column chunk
 // is dictionary-encoded or not as chosen, its dictionary page holds the
 // group's distinct values (worked out here), its min/max statistics are
 // the group's smallest and largest values (byte order, worked out here),
@@ -521,7 +524,8 @@ func TestColumnKindsAcrossGroups(t *testing.T) {
 		if g > 0 {
 			free = strconv.Itoa(k % 10)
 		}
-		rows = append(rows, &results.Row{Schema: s, Line: i + 2, Fields: []string{free, few, many}, Values: []float64{1}})
+		m := []float64{float64(k%20) / 4, float64(k%16) - 8, float64(k % 2)}[g]
+		rows = append(rows, &results.Row{Schema: s, Line: i + 2, Fields: []string{free, few, many}, Values: []float64{m}})
 	}
 	path := filepath.Join(t.TempDir(), "kinds.parquet")
 	data := writeFile(t, path, rows, WriteOptions{RowGroupRows: per})
@@ -530,8 +534,9 @@ func TestColumnKindsAcrossGroups(t *testing.T) {
 		t.Fatalf("%d rows read back, want %d", len(got), len(rows))
 	}
 	for i, r := range rows {
-		if strings.Join(got[i][:3], "\x00") != strings.Join(r.Fields, "\x00") {
-			t.Fatalf("row %d: %q, want %q", i, got[i][:3], r.Fields)
+		want := append(append([]string{}, r.Fields...), strconv.FormatFloat(r.Values[0], 'g', -1, 64))
+		if strings.Join(got[i][:4], "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("row %d: %q, want %q", i, got[i][:4], want)
 		}
 	}
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
@@ -589,6 +594,20 @@ func TestColumnKindsAcrossGroups(t *testing.T) {
 			if !ok || !bs.HasMinMax() || string(bs.Min()) != lo || string(bs.Max()) != hi {
 				t.Errorf("group %d, %s: statistics %v, want min %q max %q", g, name, st, lo, hi)
 			}
+		}
+		// m: the smallest and largest of the group's values, by hand.
+		lo, hi := []float64{0, -8, 0}[g], []float64{19.0 / 4, 7, 1}[g]
+		cc, err := pf.MetaData().RowGroup(g).ColumnChunk(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := cc.Statistics()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, ok := st.(*metadata.Float64Statistics)
+		if !ok || !fs.HasMinMax() || fs.Min() != lo || fs.Max() != hi {
+			t.Errorf("group %d, m: statistics %v, want min %v max %v", g, st, lo, hi)
 		}
 	}
 }

@@ -663,17 +663,29 @@ func (w *Writer) encode(enc *encoder, in <-chan job, free chan<- *group, bufs ch
 // would pass pageMaxBytes sends that page to be compressed first.
 func (w *Writer) add(g *group, j int, v string) {
 	c := &g.strs[j]
-	if c.stream && len(c.offs) > 1 && len(c.data)+4+len(v) > pageMaxBytes {
-		raw, n := c.data, c.len()
-		select {
-		case c.data = <-w.bufs:
-		default:
-			c.data = make([]byte, 0, pageMaxBytes)
-		}
-		c.offs = c.offs[:1]
-		w.bg <- job{g: g, col: j, raw: raw, n: n}
+	switch {
+	case c.dict:
+		c.add(v)
+	case c.stream && len(c.data)+4+len(v) > pageMaxBytes && len(c.offs) > 1:
+		w.sendPage(g, j)
+		c.push(v)
+	default:
+		c.push(v)
 	}
-	c.add(v)
+}
+
+// sendPage sends the page of streamed column j of g to be compressed
+// and starts the next.
+func (w *Writer) sendPage(g *group, j int) {
+	c := &g.strs[j]
+	raw, n := c.data, c.len()
+	select {
+	case c.data = <-w.bufs:
+	default:
+		c.data = make([]byte, 0, pageMaxBytes)
+	}
+	c.offs = c.offs[:1]
+	w.bg <- job{g: g, col: j, raw: raw, n: n}
 }
 
 // wait ends the encoding goroutine and returns its error.
