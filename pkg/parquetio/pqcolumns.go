@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // encoder writes the Writer's row groups to its file, on the encoding
@@ -81,8 +82,9 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 		// the table and values in the cache.
 		d := &e.dicts[j]
 		d.reset(true, false)
+		d.rehash(max(len(d.slots), 1024))
 		for i := range c.len() {
-			d.add(string(c.value(i)))
+			d.idx = append(d.idx, d.lookupBytes(c.value(i)))
 		}
 		c = d
 	}
@@ -97,6 +99,11 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 			}
 			e.f.page(&ch, pageData, c.data[c.offs[a]:c.offs[b]], b-a, encPlain)
 			a = b
+		}
+		if e.kinds[j] == free {
+			// The first group's whole column of free text, let go now:
+			// later groups stream it a page at a time.
+			c.data = nil
 		}
 		return ch
 	}
@@ -122,8 +129,12 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 // in raw) into the group's arena, to be written with the group.
 func (e *encoder) streamPage(g *group, j int, raw []byte, n int) {
 	body := e.f.compress(raw)
-	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(g.arena[j]), size: len(body)})
-	g.arena[j] = append(g.arena[j], body...)
+	a := g.arena[j]
+	if cap(a)-len(a) < len(body) { // doubled: append's smaller steps left more garbage
+		a = slices.Grow(a, max(len(body), len(a)))
+	}
+	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(a), size: len(body)})
+	g.arena[j] = append(a, body...)
 }
 
 // dictPages writes the data pages of a string dictionary column: its

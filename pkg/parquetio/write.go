@@ -183,7 +183,7 @@ type strCol struct {
 
 func (c *strCol) reset(dict, stream bool) {
 	if stream && cap(c.data) > 2*pageMaxBytes {
-		c.data = nil // the first group's whole column: a page at a time from now on
+		c.data = nil // grown by a huge value: the Writer gives it a page buffer
 	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
 	c.dict, c.hashed, c.stream = dict, false, stream
@@ -196,9 +196,12 @@ func (c *strCol) len() int { return len(c.offs) - 1 }
 // value returns value i's bytes.
 func (c *strCol) value(i int) []byte { return c.data[c.offs[i]+4 : c.offs[i+1]] }
 
-func (c *strCol) push(s string) {
-	c.data = binary.LittleEndian.AppendUint32(c.data, uint32(len(s)))
-	c.data = append(c.data, s...)
+func (c *strCol) push(s string) { push(c, s) }
+
+// push appends v to c, in the plain encoding.
+func push[T string | []byte](c *strCol, v T) {
+	c.data = binary.LittleEndian.AppendUint32(c.data, uint32(len(v)))
+	c.data = append(c.data, v...)
 	c.offs = append(c.offs, int32(len(c.data)))
 }
 
@@ -235,19 +238,25 @@ func (c *strCol) add(s string) {
 	c.idx = append(c.idx, c.lookup(s))
 }
 
-// lookup returns the index of s in the dictionary, adding it if new. A
-// slot holds a value's index plus one in its low 32 bits and the high 32
-// bits of its hash above them, so that a probe past another value
-// rarely reads that value's bytes.
-func (c *strCol) lookup(s string) int32 {
+// lookup returns the index of s in the hashed dictionary c, adding it if
+// new; lookupBytes the same for bytes (the encoder's, from a column held
+// plain), without making them a string.
+func (c *strCol) lookup(s string) int32 { return lookup(c, s, maphash.String(c.seed, s)) }
+
+func (c *strCol) lookupBytes(v []byte) int32 { return lookup(c, v, maphash.Bytes(c.seed, v)) }
+
+// lookup finds v, whose hash is h, in c's table. A slot holds a value's
+// index plus one in its low 32 bits and the high 32 bits of its hash
+// above them, so that a probe past another value rarely reads that
+// value's bytes.
+func lookup[T string | []byte](c *strCol, v T, h uint64) int32 {
 	mask := len(c.slots) - 1
-	h := maphash.String(c.seed, s)
 	tag := h >> 32
 	for p := int(h) & mask; ; p = (p + 1) & mask {
 		k := c.slots[p]
 		if k == 0 {
 			i := int32(c.len())
-			c.push(s)
+			push(c, v)
 			c.slots[p] = tag<<32 | uint64(i+1)
 			if 2*int(i+1) > len(c.slots) {
 				c.rehash(2 * len(c.slots))
@@ -255,7 +264,7 @@ func (c *strCol) lookup(s string) int32 {
 			return i
 		}
 		if k>>32 == tag {
-			if i := int(uint32(k)) - 1; string(c.value(i)) == s {
+			if i := int(uint32(k)) - 1; string(c.value(i)) == string(v) {
 				return int32(i)
 			}
 		}
@@ -470,7 +479,8 @@ func (w *Writer) newGroupLike(g *group) *group {
 	for j := range h.strs {
 		c, d := &h.strs[j], &g.strs[j]
 		if c.stream {
-			continue // a page at a time
+			c.data = w.pageBuf() // a page at a time
+			continue
 		}
 		if w.kinds[j] == few { // its few values, and an index for each row
 			c.idx = make([]int32, 0, cap(d.offs))
@@ -626,7 +636,23 @@ func (w *Writer) Flush() error {
 	w.bg <- job{g: g}
 	w.cur = <-w.free
 	w.cur.reset(w.kinds)
+	for j := range w.cur.strs {
+		if c := &w.cur.strs[j]; c.stream && c.data == nil {
+			c.data = w.pageBuf()
+		}
+	}
 	return nil
+}
+
+// pageBuf returns a buffer for a streamed column's next page: one the
+// encoding goroutine handed back, else a new one.
+func (w *Writer) pageBuf() []byte {
+	select {
+	case b := <-w.bufs:
+		return b
+	default:
+		return make([]byte, 0, pageMaxBytes)
+	}
 }
 
 // encode is the encoding goroutine: it compresses the pages and writes
@@ -679,11 +705,7 @@ func (w *Writer) add(g *group, j int, v string) {
 func (w *Writer) sendPage(g *group, j int) {
 	c := &g.strs[j]
 	raw, n := c.data, c.len()
-	select {
-	case c.data = <-w.bufs:
-	default:
-		c.data = make([]byte, 0, pageMaxBytes)
-	}
+	c.data = w.pageBuf()
 	c.offs = c.offs[:1]
 	w.bg <- job{g: g, col: j, raw: raw, n: n}
 }
