@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"slices"
 )
 
 // encoder writes the Writer's row groups to its file, on the encoding
@@ -17,8 +16,8 @@ type encoder struct {
 	raw          []byte  // a page before compression
 	idx          []int32 // a numeric column's dictionary indices
 	nd           numDict
-	kinds        []kind   // per string column (Writer.kinds)
-	dicts        []strCol // per dictionary column held plain: the row group's dictionary, built here
+	dict         []bool // per string column: dictionary-encoded (Writer.dict)
+	first        strCol // a dictionary of the first row group, built here
 }
 
 // numRows is a numeric column's rows in one data page: a multiple of 8,
@@ -76,16 +75,17 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 		}
 		return ch
 	}
-	if !c.dict && e.kinds[j] != free {
-		// Held plain (kind many, or any dictionary column of the first
-		// group): made the group's dictionary here, by lookups that find
-		// the table and values in the cache.
-		d := &e.dicts[j]
+	if !c.dict && e.dict[j] {
+		// The first group's column, held plain to choose its encoding:
+		// made a dictionary here, and its plain values let go (the
+		// group's later use holds a dictionary).
+		d := &e.first
 		d.reset(true, false)
 		d.rehash(max(len(d.slots), 1024))
 		for i := range c.len() {
 			d.idx = append(d.idx, d.lookupBytes(c.value(i)))
 		}
+		c.data, c.offs = nil, nil
 		c = d
 	}
 	if !c.dict {
@@ -100,11 +100,9 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 			e.f.page(&ch, pageData, c.data[c.offs[a]:c.offs[b]], b-a, encPlain)
 			a = b
 		}
-		if e.kinds[j] == free {
-			// The first group's whole column of free text, let go now:
-			// later groups stream it a page at a time.
-			c.data = nil
-		}
+		// The first group's whole column of free text, let go now: later
+		// groups stream it a page at a time.
+		c.data = nil
 		return ch
 	}
 	ch.numValues = int64(len(c.idx))
@@ -129,12 +127,8 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 // in raw) into the group's arena, to be written with the group.
 func (e *encoder) streamPage(g *group, j int, raw []byte, n int) {
 	body := e.f.compress(raw)
-	a := g.arena[j]
-	if cap(a)-len(a) < len(body) { // doubled: append's smaller steps left more garbage
-		a = slices.Grow(a, max(len(body), len(a)))
-	}
-	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(a), size: len(body)})
-	g.arena[j] = append(a, body...)
+	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(g.arena[j]), size: len(body)})
+	g.arena[j] = append(g.arena[j], body...)
 }
 
 // dictPages writes the data pages of a string dictionary column: its

@@ -223,8 +223,7 @@ func (f *pqFile) compress(raw []byte) []byte {
 		return raw
 	}
 	if need := int(f.codec.CompressBound(int64(len(raw)))); cap(f.cbuf) < need {
-		// At least a full page's room, so that it is not grown page by page.
-		f.cbuf = make([]byte, max(need, int(f.codec.CompressBound(pageMaxBytes))))
+		f.cbuf = make([]byte, need)
 	}
 	f.cbuf = f.codec.Encode(f.cbuf[:cap(f.cbuf)], raw)
 	return f.cbuf

@@ -100,7 +100,7 @@ type Writer struct {
 	bufs    chan []byte // page buffers compressed, to fill again
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
-	kinds   []kind // per string column, decided at the first row group
+	dict    []bool // per string column, decided at the first row group
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
 	part    bool // WriteOptions.part
@@ -138,31 +138,11 @@ type job struct {
 	n   int
 }
 
-// kind is how a string column is written, chosen from the first row
-// group's values (see start).
-type kind uint8
-
-const (
-	// free text (questions, responses): plain, a page at a time.
-	free kind = iota
-	// few: a dictionary of at most smallDict values (model, language,
-	// Domain), found by comparing each row's value with each as the rows
-	// come.
-	few
-	// many: a dictionary of more values (a golden answer that repeats),
-	// held plain while the rows come and made a dictionary on the
-	// encoding goroutine, where a row group's hash table and values stay
-	// in the cache (looked up as the rows came, among the other columns'
-	// text, each value took about three times as long).
-	many
-)
-
 // strCol is a string column of a row group in Parquet's plain encoding:
 // data holds each value as its 4-byte little-endian length and its bytes,
-// offs where each starts (and len(data) last). A dictionary column (dict:
-// a row group's column of kind few, or the encoder's dictionary of a
-// column of kind many) holds its distinct values so, the rows' indices
-// into them in idx, and a hash table of the values (slots: see lookup).
+// offs where each starts (and len(data) last). A dictionary column (dict)
+// holds its distinct values so, the rows' indices into them in idx, and
+// a hash table of the values (slots: see lookup).
 type strCol struct {
 	data   []byte
 	offs   []int32
@@ -183,7 +163,7 @@ type strCol struct {
 
 func (c *strCol) reset(dict, stream bool) {
 	if stream && cap(c.data) > 2*pageMaxBytes {
-		c.data = nil // grown by a huge value: the Writer gives it a page buffer
+		c.data = nil // grown by a huge value: a page at a time from now on
 	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
 	c.dict, c.hashed, c.stream = dict, false, stream
@@ -434,7 +414,7 @@ func (w *Writer) newGroup() *group {
 	m := len(w.schema.Metrics)
 	g := &group{strs: make([]strCol, w.nstr), vals: make([][]uint64, m), valid: make([][]byte, m), nulls: make([]int, m),
 		pages: make([][]cpage, w.nstr), arena: make([][]byte, w.nstr)}
-	g.reset(w.kinds)
+	g.reset(w.dict)
 	return g
 }
 
@@ -479,10 +459,9 @@ func (w *Writer) newGroupLike(g *group) *group {
 	for j := range h.strs {
 		c, d := &h.strs[j], &g.strs[j]
 		if c.stream {
-			c.data = w.pageBuf() // a page at a time
-			continue
+			continue // a page at a time, grown as it fills
 		}
-		if w.kinds[j] == few { // its few values, and an index for each row
+		if w.dict[j] { // an index for each row; its distinct values grow as they come
 			c.idx = make([]int32, 0, cap(d.offs))
 			continue
 		}
@@ -500,13 +479,12 @@ func (w *Writer) newGroupLike(g *group) *group {
 	return h
 }
 
-func (g *group) reset(kinds []kind) {
+func (g *group) reset(dict []bool) {
 	g.n, g.bytes = 0, 0
 	for j := range g.strs {
-		// Before the first row group is written (kinds nil), every
+		// Before the first row group is written (dict nil), every
 		// column is held whole, to choose its encoding from.
-		k := kinds != nil
-		g.strs[j].reset(k && kinds[j] == few, k && kinds[j] == free)
+		g.strs[j].reset(j < len(dict) && dict[j], j < len(dict) && !dict[j])
 		g.pages[j], g.arena[j] = g.pages[j][:0], g.arena[j][:0]
 	}
 	for j := range g.vals {
@@ -627,7 +605,7 @@ func (w *Writer) Flush() error {
 		w.free = make(chan *group, 2)
 		w.bgDone = make(chan error, 1)
 		w.free <- w.newGroupLike(g)
-		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, kinds: w.kinds, dicts: make([]strCol, w.nstr)}
+		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, dict: w.dict}
 		go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
@@ -635,12 +613,7 @@ func (w *Writer) Flush() error {
 	}
 	w.bg <- job{g: g}
 	w.cur = <-w.free
-	w.cur.reset(w.kinds)
-	for j := range w.cur.strs {
-		if c := &w.cur.strs[j]; c.stream && c.data == nil {
-			c.data = w.pageBuf()
-		}
-	}
+	w.cur.reset(w.dict)
 	return nil
 }
 
@@ -788,19 +761,19 @@ func rowsOf(w *Writer) int64 {
 	return w.Rows()
 }
 
-// start begins the file, choosing each string column's kind from the
-// first row group g: a column whose values repeat (model, language,
+// start begins the file, choosing each string column's encoding from
+// the first row group g: a column whose values repeat (model, language,
 // Domain, a golden answer: fewer distinct values than half the rows) is
 // dictionary-encoded and keeps min/max statistics; free text (questions,
 // responses) is written plain, without statistics (min/max of free text
 // prunes nothing). The distinct values are only counted here (no further
-// than half the rows); g's dictionaries are built by the encoding
-// goroutine, and later groups are filled as their kinds say.
+// than half the rows, without copying them); g's dictionaries are built
+// by the encoding goroutine, and later groups are filled as such.
 func (w *Writer) start(g *group) error {
 	if w.pf != nil {
 		return nil
 	}
-	w.kinds = make([]kind, w.nstr)
+	w.dict = make([]bool, w.nstr)
 	var slots []uint64
 	for j := range g.strs {
 		if g.n == 0 {
@@ -809,14 +782,7 @@ func (w *Writer) start(g *group) error {
 		var k int
 		limit := (g.n + 1) / 2
 		k, slots = g.strs[j].distinct(limit, slots)
-		switch {
-		case k >= limit:
-			w.kinds[j] = free
-		case k <= smallDict:
-			w.kinds[j] = few
-		default:
-			w.kinds[j] = many
-		}
+		w.dict[j] = k < limit
 	}
 	graded := make([]string, len(w.schema.Graded))
 	for i, b := range w.schema.Graded {
