@@ -82,12 +82,11 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 // Each row's values are appended to column buffers of the Writer's own,
 // reused from one row group to the next, in the layout of Parquet's
 // pages: a free-text column is its values in the plain encoding (each a
-// 4-byte length and its bytes), a column of a few values (model,
-// language) its distinct values so and the rows' indices into them, a
-// column of more repeating values (a golden answer) its values plain,
-// made a dictionary when the group is written. The file is then written
-// from those buffers by this package (pqfile.go), not through arrow-go's
-// generic column writers.
+// 4-byte length and its bytes), a column that repeats (model, language)
+// its distinct values so and the rows' indices into them (the first row
+// group holds every column plain, to choose from). The file is then
+// written from those buffers by this package (pqfile.go), not through
+// arrow-go's generic column writers.
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int    // indices in Row.Fields that are written
