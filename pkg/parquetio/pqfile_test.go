@@ -498,20 +498,19 @@ func TestReserveFirstGroup(t *testing.T) {
 }
 
 // A string column's encoding is chosen from the first row group (free
-// text, a dictionary of a few values found by comparing as the rows come,
-// or a dictionary of more values built on the encoding goroutine) and
-// kept for the later groups, whose values need not fit the choice: "few"
-// has 3 values in the first group of 1,000 rows, 40 in the second (past
-// smallDict: a hash table from then on) and 2 in the third; "many" has
-// 100, then 1, then 500 (half its rows, still a dictionary); "free" is
-// unique in the first group and repeats after; the metric m has 20
+// text, or a dictionary: the first group's built on the encoding
+// goroutine from the values held plain, later groups' as the rows come)
+// and kept for the later groups, whose values need not fit the choice:
+// "few" has 3 values in the first group of 1,000 rows, 40 in the second
+// (past smallDict: a hash table from then on) and 2 in the third; "many"
+// has 100, then 1, then 500 (half its rows, still a dictionary); "free"
+// is unique in the first group and repeats after; the metric m has 20
 // distinct values in the first group (past the 16 a numeric dictionary
 // finds by comparing), exactly 16 in the second and 2 in the third. Each
-// group's column chunk
-// is dictionary-encoded or not as chosen, its dictionary page holds the
-// group's distinct values (worked out here), its min/max statistics are
-// the group's smallest and largest values (byte order, worked out here),
-// and every cell reads back.
+// group's column chunk is dictionary-encoded or not as chosen, its
+// dictionary page holds the group's distinct values (worked out here),
+// its min/max statistics are the group's smallest and largest values
+// (byte order, worked out here), and every cell reads back.
 func TestColumnKindsAcrossGroups(t *testing.T) {
 	s := results.NewRowSchema([]string{"free", "few", "many"}, []string{"m"}, []bool{false}, false, nil)
 	const per = 1000
