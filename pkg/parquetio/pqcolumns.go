@@ -16,8 +16,8 @@ type encoder struct {
 	raw          []byte  // a page before compression
 	idx          []int32 // a numeric column's dictionary indices
 	nd           numDict
-	dict         []bool // per string column: dictionary-encoded (Writer.dict)
-	first        strCol // a dictionary of the first row group, built here
+	dict, late   []bool // per string column: dictionary-encoded, held plain (Writer.dict, late)
+	first        strCol // a dictionary of a column held plain, built here
 }
 
 // numRows is a numeric column's rows in one data page: a multiple of 8,
@@ -76,16 +76,19 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 		return ch
 	}
 	if !c.dict && e.dict[j] {
-		// The first group's column, held plain to choose its encoding:
-		// made a dictionary here, and its plain values let go (the
-		// group's later use holds a dictionary).
+		// Held plain (the first group's, to choose its encoding, or a
+		// column of many values: see lateBytes): made the group's
+		// dictionary here. The first group's plain values of a column of
+		// few are let go (the group's later use holds a dictionary).
 		d := &e.first
 		d.reset(true, false)
 		d.rehash(max(len(d.slots), 1024))
 		for i := range c.len() {
 			d.idx = append(d.idx, d.lookupBytes(c.value(i)))
 		}
-		c.data, c.offs = nil, nil
+		if !e.late[j] || cap(c.data) > 2*lateBytes {
+			c.data, c.offs = nil, nil
+		}
 		c = d
 	}
 	if !c.dict {

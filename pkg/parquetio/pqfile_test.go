@@ -511,7 +511,27 @@ func TestReserveFirstGroup(t *testing.T) {
 // dictionary page holds the group's distinct values (worked out here),
 // its min/max statistics are the group's smallest and largest values
 // (byte order, worked out here), and every cell reads back.
+//
+// "many" is looked up as the rows come; run again with lateValues at 50,
+// it is held plain and each group's dictionary built by the encoding
+// goroutine, and with lateBytes at 2,000 as well, it passes that in the
+// second and third groups and is made a dictionary mid-group (toDict),
+// the rest of the group looked up as it comes. The files must be the same.
 func TestColumnKindsAcrossGroups(t *testing.T) {
+	first := columnKinds(t)
+	defer func(v, b int) { lateValues, lateBytes = v, b }(lateValues, lateBytes)
+	lateValues = 50
+	if held := columnKinds(t); !bytes.Equal(first, held) {
+		t.Error("the file differs when many's values are held plain")
+	}
+	lateBytes = 2000
+	if converted := columnKinds(t); !bytes.Equal(first, converted) {
+		t.Error("the file differs when many's held values are made a dictionary mid-group")
+	}
+}
+
+func columnKinds(t *testing.T) []byte {
+	t.Helper()
 	s := results.NewRowSchema([]string{"free", "few", "many"}, []string{"m"}, []bool{false}, false, nil)
 	const per = 1000
 	var rows []*results.Row
@@ -609,4 +629,5 @@ func TestColumnKindsAcrossGroups(t *testing.T) {
 			t.Errorf("group %d, m: statistics %v, want min %v max %v", g, st, lo, hi)
 		}
 	}
+	return data
 }

@@ -83,10 +83,12 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 // reused from one row group to the next, in the layout of Parquet's
 // pages: a free-text column is its values in the plain encoding (each a
 // 4-byte length and its bytes), a column that repeats (model, language)
-// its distinct values so and the rows' indices into them (the first row
-// group holds every column plain, to choose from). The file is then
-// written from those buffers by this package (pqfile.go), not through
-// arrow-go's generic column writers.
+// its distinct values so and the rows' indices into them, a column of
+// many repeating values (golden answers: see lateValues) its values plain,
+// made a dictionary when the group is written (the first row group holds
+// every column plain, to choose from). The file is then written from
+// those buffers by this package (pqfile.go), not through arrow-go's
+// generic column writers.
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int    // indices in Row.Fields that are written
@@ -100,6 +102,7 @@ type Writer struct {
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
 	dict    []bool // per string column, decided at the first row group
+	late    []bool // per dictionary column: held plain (see lateBytes)
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
 	part    bool // WriteOptions.part
@@ -413,7 +416,7 @@ func (w *Writer) newGroup() *group {
 	m := len(w.schema.Metrics)
 	g := &group{strs: make([]strCol, w.nstr), vals: make([][]uint64, m), valid: make([][]byte, m), nulls: make([]int, m),
 		pages: make([][]cpage, w.nstr), arena: make([][]byte, w.nstr)}
-	g.reset(w.dict)
+	g.reset(w.dict, w.late)
 	return g
 }
 
@@ -460,6 +463,11 @@ func (w *Writer) newGroupLike(g *group) *group {
 		if c.stream {
 			continue // a page at a time, grown as it fills
 		}
+		if w.late[j] { // held plain, up to lateBytes
+			c.data = make([]byte, 0, min(cap(d.data), lateBytes+pageMaxBytes))
+			c.offs = make([]int32, 1, cap(d.offs))
+			continue
+		}
 		if w.dict[j] { // an index for each row; its distinct values grow as they come
 			c.idx = make([]int32, 0, cap(d.offs))
 			continue
@@ -478,12 +486,12 @@ func (w *Writer) newGroupLike(g *group) *group {
 	return h
 }
 
-func (g *group) reset(dict []bool) {
+func (g *group) reset(dict, late []bool) {
 	g.n, g.bytes = 0, 0
 	for j := range g.strs {
 		// Before the first row group is written (dict nil), every
 		// column is held whole, to choose its encoding from.
-		g.strs[j].reset(j < len(dict) && dict[j], j < len(dict) && !dict[j])
+		g.strs[j].reset(j < len(dict) && dict[j] && !late[j], j < len(dict) && !dict[j])
 		g.pages[j], g.arena[j] = g.pages[j][:0], g.arena[j][:0]
 	}
 	for j := range g.vals {
@@ -604,7 +612,7 @@ func (w *Writer) Flush() error {
 		w.free = make(chan *group, 2)
 		w.bgDone = make(chan error, 1)
 		w.free <- w.newGroupLike(g)
-		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, dict: w.dict}
+		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, dict: w.dict, late: w.late}
 		go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
@@ -612,7 +620,7 @@ func (w *Writer) Flush() error {
 	}
 	w.bg <- job{g: g}
 	w.cur = <-w.free
-	w.cur.reset(w.dict)
+	w.cur.reset(w.dict, w.late)
 	return nil
 }
 
@@ -664,12 +672,44 @@ func (w *Writer) add(g *group, j int, v string) {
 	switch {
 	case c.dict:
 		c.add(v)
-	case c.stream && len(c.data)+4+len(v) > pageMaxBytes && len(c.offs) > 1:
-		w.sendPage(g, j)
+	case c.stream:
+		if len(c.data)+4+len(v) > pageMaxBytes && len(c.offs) > 1 {
+			w.sendPage(g, j)
+		}
 		c.push(v)
 	default:
 		c.push(v)
+		if len(c.data) > lateBytes && w.late != nil {
+			c.toDict()
+		}
 	}
+}
+
+// A dictionary column of more than lateValues distinct values in the
+// first row group (golden answers: 13,103 of 65,536 in the benchmark
+// file) is held plain and made each group's dictionary by the encoding
+// goroutine, where its hash table and values stay in the cache: looked up
+// here, among the other columns' text, each value took about three times
+// as long. Fewer values (models, subjects, a few hundred answers) are
+// found quickly here. Past lateBytes of a group's text, the column is
+// made a dictionary here (toDict) and the rest of the group looked up as
+// it comes, so that a group holds little more than before. (Variables
+// for the tests.)
+var (
+	lateValues = 4096
+	lateBytes  = 2 << 20
+)
+
+// toDict makes the plain column c a dictionary column of its values: the
+// index of each and the distinct values, in order of first appearance.
+func (c *strCol) toDict() {
+	d := strCol{seed: c.seed, slots: c.slots, idx: c.idx[:0]}
+	d.reset(true, false)
+	d.rehash(max(len(d.slots), 1024))
+	for i := range c.len() {
+		d.idx = append(d.idx, d.lookupBytes(c.value(i)))
+	}
+	*c = d
 }
 
 // sendPage sends the page of streamed column j of g to be compressed
@@ -772,7 +812,7 @@ func (w *Writer) start(g *group) error {
 	if w.pf != nil {
 		return nil
 	}
-	w.dict = make([]bool, w.nstr)
+	w.dict, w.late = make([]bool, w.nstr), make([]bool, w.nstr)
 	var slots []uint64
 	for j := range g.strs {
 		if g.n == 0 {
@@ -781,7 +821,7 @@ func (w *Writer) start(g *group) error {
 		var k int
 		limit := (g.n + 1) / 2
 		k, slots = g.strs[j].distinct(limit, slots)
-		w.dict[j] = k < limit
+		w.dict[j], w.late[j] = k < limit, k < limit && k > lateValues
 	}
 	graded := make([]string, len(w.schema.Graded))
 	for i, b := range w.schema.Graded {
