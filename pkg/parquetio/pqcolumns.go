@@ -16,6 +16,8 @@ type encoder struct {
 	raw          []byte  // a page before compression
 	idx          []int32 // a numeric column's dictionary indices
 	nd           numDict
+	dict, late   []bool // per string column: dictionary-encoded, held plain (Writer.dict, late)
+	first        strCol // a dictionary of a column held plain, built here
 }
 
 // numRows is a numeric column's rows in one data page: a multiple of 8,
@@ -73,6 +75,22 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 		}
 		return ch
 	}
+	if !c.dict && e.dict[j] {
+		// Held plain (the first group's, to choose its encoding, or a
+		// column of many values: see lateBytes): made the group's
+		// dictionary here. The first group's plain values of a column of
+		// few are let go (the group's later use holds a dictionary).
+		d := &e.first
+		d.reset(true, false)
+		d.rehash(max(len(d.slots), 1024))
+		for i := range c.len() {
+			d.idx = append(d.idx, d.lookupBytes(c.value(i)))
+		}
+		if !e.late[j] || cap(c.data) > 2*lateBytes {
+			c.data, c.offs = nil, nil
+		}
+		c = d
+	}
 	if !c.dict {
 		n := c.len()
 		ch.numValues = int64(n)
@@ -85,6 +103,9 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 			e.f.page(&ch, pageData, c.data[c.offs[a]:c.offs[b]], b-a, encPlain)
 			a = b
 		}
+		// The first group's whole column of free text, let go now: later
+		// groups stream it a page at a time.
+		c.data = nil
 		return ch
 	}
 	ch.numValues = int64(len(c.idx))
@@ -267,24 +288,39 @@ func (e *encoder) boolChunk(v []byte, n int) chunk {
 type numDict struct {
 	vals []uint64
 	m    map[uint64]int32
+	// guess: while there are at most 16 values, the index plus one of
+	// the value last found under each numKey, compared first.
+	guess [64]uint8
 }
 
 func (d *numDict) reset() {
 	d.vals = d.vals[:0]
 	clear(d.m)
+	d.guess = [64]uint8{}
 }
 
+// numKey is x's slot in numDict.guess: its low bits and its exponent's,
+// which tell small integers and a binary metric's 0 and 1 apart.
+func numKey(x uint64) int { return int((x ^ x>>52) & 63) }
+
 // index returns x's index, adding it if new. Up to 16 values are found by
-// comparing with each; then a map takes over.
+// comparing, first with the value last found under x's key, then with
+// each; then a map takes over.
 func (d *numDict) index(x uint64) int32 {
 	if len(d.vals) <= 16 {
+		g := &d.guess[numKey(x)]
+		if i := int(*g) - 1; i >= 0 && d.vals[i] == x {
+			return int32(i)
+		}
 		for i, y := range d.vals {
 			if y == x {
+				*g = uint8(i + 1)
 				return int32(i)
 			}
 		}
 		if len(d.vals) < 16 {
 			d.vals = append(d.vals, x)
+			*g = uint8(len(d.vals))
 			return int32(len(d.vals) - 1)
 		}
 		if d.m == nil {

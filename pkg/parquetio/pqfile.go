@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
 )
@@ -447,20 +448,21 @@ func bitWidth(n int) int {
 func appendBitPacked(dst []byte, v []int32, w int) []byte {
 	groups := (len(v) + 7) / 8
 	dst = binary.AppendUvarint(dst, uint64(groups)<<1|1)
-	var acc uint64
+	dst = slices.Grow(dst, groups*w)
+	var acc uint64 // bits not yet appended: nb < 32 of them
 	nb := 0
-	for i := range groups * 8 {
-		var x uint64
-		if i < len(v) {
-			x = uint64(uint32(v[i]))
+	for _, x := range v {
+		acc |= uint64(uint32(x)) << nb
+		if nb += w; nb >= 32 {
+			dst = binary.LittleEndian.AppendUint32(dst, uint32(acc))
+			acc >>= 32
+			nb -= 32
 		}
-		acc |= x << nb
-		nb += w
-		for nb >= 8 {
-			dst = append(dst, byte(acc))
-			acc >>= 8
-			nb -= 8
-		}
+	}
+	nb += (groups*8 - len(v)) * w // the padding: zeros
+	for ; nb > 0; nb -= 8 {
+		dst = append(dst, byte(acc))
+		acc >>= 8
 	}
 	return dst
 }

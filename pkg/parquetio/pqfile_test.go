@@ -2,6 +2,7 @@ package parquetio
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -335,6 +336,30 @@ func TestEncodingPieces(t *testing.T) {
 	if got := appendBitPacked(nil, []int32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 1); !bytes.Equal(got, []byte{2<<1 | 1, 0xff, 0x03}) {
 		t.Errorf("ten 1s at width 1: %x", got)
 	}
+	// Every width and a run of every length up to 17 against the
+	// definition, bit by bit: bit b of value i is bit i*w+b of the run,
+	// least significant first, and the run is padded to 8 values.
+	for w := 1; w <= 32; w++ {
+		for n := range 18 {
+			v := make([]int32, n)
+			for i := range v {
+				v[i] = int32(uint32(i*2654435761+w*40503) & (1<<w - 1))
+			}
+			groups := (n + 7) / 8
+			want := binary.AppendUvarint(nil, uint64(groups)<<1|1)
+			body := make([]byte, groups*w)
+			for i, x := range v {
+				for b := range w {
+					if uint32(x)>>b&1 == 1 {
+						body[(i*w+b)/8] |= 1 << ((i*w + b) % 8)
+					}
+				}
+			}
+			if got := appendBitPacked([]byte{}, v, w); !bytes.Equal(got, append(want, body...)) {
+				t.Fatalf("bit-packed %v at width %d: % x, want % x", v, w, got, append(want, body...))
+			}
+		}
+	}
 	for n, w := range map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 256: 8, 257: 9, 65536: 16, 65537: 17} {
 		if bitWidth(n) != w {
 			t.Errorf("bitWidth(%d) = %d, want %d", n, bitWidth(n), w)
@@ -470,4 +495,139 @@ func TestReserveFirstGroup(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// A string column's encoding is chosen from the first row group (free
+// text, or a dictionary: the first group's built on the encoding
+// goroutine from the values held plain, later groups' as the rows come)
+// and kept for the later groups, whose values need not fit the choice:
+// "few" has 3 values in the first group of 1,000 rows, 40 in the second
+// (past smallDict: a hash table from then on) and 2 in the third; "many"
+// has 100, then 1, then 500 (half its rows, still a dictionary); "free"
+// is unique in the first group and repeats after; the metric m has 20
+// distinct values in the first group (past the 16 a numeric dictionary
+// finds by comparing), exactly 16 in the second and 2 in the third. Each
+// group's column chunk is dictionary-encoded or not as chosen, its
+// dictionary page holds the group's distinct values (worked out here),
+// its min/max statistics are the group's smallest and largest values
+// (byte order, worked out here), and every cell reads back.
+//
+// "many" is looked up as the rows come; run again with lateValues at 50,
+// it is held plain and each group's dictionary built by the encoding
+// goroutine, and with lateBytes at 2,000 as well, it passes that in the
+// second and third groups and is made a dictionary mid-group (toDict),
+// the rest of the group looked up as it comes. The files must be the same.
+func TestColumnKindsAcrossGroups(t *testing.T) {
+	first := columnKinds(t)
+	defer func(v, b int) { lateValues, lateBytes = v, b }(lateValues, lateBytes)
+	lateValues = 50
+	if held := columnKinds(t); !bytes.Equal(first, held) {
+		t.Error("the file differs when many's values are held plain")
+	}
+	lateBytes = 2000
+	if converted := columnKinds(t); !bytes.Equal(first, converted) {
+		t.Error("the file differs when many's held values are made a dictionary mid-group")
+	}
+}
+
+func columnKinds(t *testing.T) []byte {
+	t.Helper()
+	s := results.NewRowSchema([]string{"free", "few", "many"}, []string{"m"}, []bool{false}, false, nil)
+	const per = 1000
+	var rows []*results.Row
+	for i := range 3 * per {
+		g, k := i/per, i%per
+		few := []string{fmt.Sprintf("f%d", k%3), fmt.Sprintf("g%02d", k%40), []string{"zz", "a"}[k%2]}[g]
+		many := []string{fmt.Sprintf("m%03d", k%100), "only", fmt.Sprintf("n%03d", k%500)}[g]
+		free := strconv.Itoa(i)
+		if g > 0 {
+			free = strconv.Itoa(k % 10)
+		}
+		m := []float64{float64(k%20) / 4, float64(k%16) - 8, float64(k % 2)}[g]
+		rows = append(rows, &results.Row{Schema: s, Line: i + 2, Fields: []string{free, few, many}, Values: []float64{m}})
+	}
+	path := filepath.Join(t.TempDir(), "kinds.parquet")
+	data := writeFile(t, path, rows, WriteOptions{RowGroupRows: per})
+	_, got := readBack(t, data)
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows read back, want %d", len(got), len(rows))
+	}
+	for i, r := range rows {
+		want := append(append([]string{}, r.Fields...), strconv.FormatFloat(r.Values[0], 'g', -1, 64))
+		if strings.Join(got[i][:4], "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("row %d: %q, want %q", i, got[i][:4], want)
+		}
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.NumRowGroups() != 3 {
+		t.Fatalf("%d row groups, want 3", pf.NumRowGroups())
+	}
+	for g := range 3 {
+		for j, name := range []string{"free", "few", "many"} {
+			distinct := map[string]bool{}
+			lo, hi := "", ""
+			for i, r := range rows[g*per : (g+1)*per] {
+				v := r.Fields[j]
+				distinct[v] = true
+				if i == 0 || v < lo {
+					lo = v
+				}
+				if i == 0 || v > hi {
+					hi = v
+				}
+			}
+			cc, err := pf.MetaData().RowGroup(g).ColumnChunk(j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := cc.Statistics()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, err := pf.RowGroup(g).GetColumnPageReader(j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dictEntries := -1
+			for pr.Next() {
+				if p := pr.Page(); p.Type() == file.PageTypeDictionaryPage {
+					dictEntries = int(p.NumValues())
+				}
+			}
+			if err := pr.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if name == "free" {
+				if dictEntries >= 0 || (st != nil && st.HasMinMax()) {
+					t.Errorf("group %d, free text: dictionary of %d, statistics %v; want plain without min/max", g, dictEntries, st)
+				}
+				continue
+			}
+			if dictEntries != len(distinct) {
+				t.Errorf("group %d, %s: dictionary of %d values, want %d", g, name, dictEntries, len(distinct))
+			}
+			bs, ok := st.(*metadata.ByteArrayStatistics)
+			if !ok || !bs.HasMinMax() || string(bs.Min()) != lo || string(bs.Max()) != hi {
+				t.Errorf("group %d, %s: statistics %v, want min %q max %q", g, name, st, lo, hi)
+			}
+		}
+		// m: the smallest and largest of the group's values, by hand.
+		lo, hi := []float64{0, -8, 0}[g], []float64{19.0 / 4, 7, 1}[g]
+		cc, err := pf.MetaData().RowGroup(g).ColumnChunk(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := cc.Statistics()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, ok := st.(*metadata.Float64Statistics)
+		if !ok || !fs.HasMinMax() || fs.Min() != lo || fs.Max() != hi {
+			t.Errorf("group %d, m: statistics %v, want min %v max %v", g, st, lo, hi)
+		}
+	}
+	return data
 }

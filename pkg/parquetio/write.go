@@ -83,9 +83,12 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 // reused from one row group to the next, in the layout of Parquet's
 // pages: a free-text column is its values in the plain encoding (each a
 // 4-byte length and its bytes), a column that repeats (model, language)
-// its distinct values so and the rows' indices into them. The file is
-// then written from those buffers by this package (pqfile.go), not
-// through arrow-go's generic column writers.
+// its distinct values so and the rows' indices into them, a column of
+// many repeating values (golden answers: see lateValues) its values plain,
+// made a dictionary when the group is written (the first row group holds
+// every column plain, to choose from). The file is then written from
+// those buffers by this package (pqfile.go), not through arrow-go's
+// generic column writers.
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int    // indices in Row.Fields that are written
@@ -99,6 +102,7 @@ type Writer struct {
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
 	dict    []bool // per string column, decided at the first row group
+	late    []bool // per dictionary column: held plain (see lateBytes)
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
 	part    bool // WriteOptions.part
@@ -138,9 +142,9 @@ type job struct {
 
 // strCol is a string column of a row group in Parquet's plain encoding:
 // data holds each value as its 4-byte little-endian length and its bytes,
-// offs where each starts (and len(data) last). A dictionary column holds
-// its distinct values so, the rows' indices into them in idx, and a hash
-// table of the values (slots: see lookup).
+// offs where each starts (and len(data) last). A dictionary column (dict)
+// holds its distinct values so, the rows' indices into them in idx, and
+// a hash table of the values (slots: see lookup).
 type strCol struct {
 	data   []byte
 	offs   []int32
@@ -148,6 +152,9 @@ type strCol struct {
 	idx    []int32
 	slots  []uint64
 	hashed bool // the dictionary has outgrown the scan: slots index it
+	// guess: before hashed, the index plus one of the value last found
+	// under each fewKey, compared first.
+	guess [64]uint8
 	// stream: a free-text column after the first row group, which holds
 	// only its current page (data, offs); each full page goes to the
 	// encoding goroutine to be compressed while the rows still come, so
@@ -158,10 +165,11 @@ type strCol struct {
 
 func (c *strCol) reset(dict, stream bool) {
 	if stream && cap(c.data) > 2*pageMaxBytes {
-		c.data = nil // the first group's whole column: a page at a time from now on
+		c.data = nil // grown by a huge value: a page at a time from now on
 	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
 	c.dict, c.hashed, c.stream = dict, false, stream
+	c.guess = [64]uint8{}
 }
 
 // len is the number of values held (distinct values for a dictionary).
@@ -170,9 +178,12 @@ func (c *strCol) len() int { return len(c.offs) - 1 }
 // value returns value i's bytes.
 func (c *strCol) value(i int) []byte { return c.data[c.offs[i]+4 : c.offs[i+1]] }
 
-func (c *strCol) push(s string) {
-	c.data = binary.LittleEndian.AppendUint32(c.data, uint32(len(s)))
-	c.data = append(c.data, s...)
+func (c *strCol) push(s string) { push(c, s) }
+
+// push appends v to c, in the plain encoding.
+func push[T string | []byte](c *strCol, v T) {
+	c.data = binary.LittleEndian.AppendUint32(c.data, uint32(len(v)))
+	c.data = append(c.data, v...)
 	c.offs = append(c.offs, int32(len(c.data)))
 }
 
@@ -182,18 +193,26 @@ func (c *strCol) add(s string) {
 		return
 	}
 	// A few distinct values (a model, a language) are found faster by
-	// comparing with each than by hashing.
+	// comparing than by hashing: first with the value last found under
+	// s's key, then with each.
 	if !c.hashed {
+		g := &c.guess[fewKey(s)]
+		if i := int(*g) - 1; i >= 0 && string(c.value(i)) == s {
+			c.idx = append(c.idx, int32(i))
+			return
+		}
 		k := c.len()
 		for i := range k {
 			if string(c.value(i)) == s {
 				c.idx = append(c.idx, int32(i))
+				*g = uint8(i + 1)
 				return
 			}
 		}
 		if k < smallDict {
 			c.push(s)
 			c.idx = append(c.idx, int32(k))
+			*g = uint8(k + 1)
 			return
 		}
 		c.rehash(max(len(c.slots), 1024))
@@ -201,19 +220,25 @@ func (c *strCol) add(s string) {
 	c.idx = append(c.idx, c.lookup(s))
 }
 
-// lookup returns the index of s in the dictionary, adding it if new. A
-// slot holds a value's index plus one in its low 32 bits and the high 32
-// bits of its hash above them, so that a probe past another value
-// rarely reads that value's bytes.
-func (c *strCol) lookup(s string) int32 {
+// lookup returns the index of s in the hashed dictionary c, adding it if
+// new; lookupBytes the same for bytes (the encoder's, from a column held
+// plain), without making them a string.
+func (c *strCol) lookup(s string) int32 { return lookup(c, s, maphash.String(c.seed, s)) }
+
+func (c *strCol) lookupBytes(v []byte) int32 { return lookup(c, v, maphash.Bytes(c.seed, v)) }
+
+// lookup finds v, whose hash is h, in c's table. A slot holds a value's
+// index plus one in its low 32 bits and the high 32 bits of its hash
+// above them, so that a probe past another value rarely reads that
+// value's bytes.
+func lookup[T string | []byte](c *strCol, v T, h uint64) int32 {
 	mask := len(c.slots) - 1
-	h := maphash.String(c.seed, s)
 	tag := h >> 32
 	for p := int(h) & mask; ; p = (p + 1) & mask {
 		k := c.slots[p]
 		if k == 0 {
 			i := int32(c.len())
-			c.push(s)
+			push(c, v)
 			c.slots[p] = tag<<32 | uint64(i+1)
 			if 2*int(i+1) > len(c.slots) {
 				c.rehash(2 * len(c.slots))
@@ -221,7 +246,7 @@ func (c *strCol) lookup(s string) int32 {
 			return i
 		}
 		if k>>32 == tag {
-			if i := int(uint32(k)) - 1; string(c.value(i)) == s {
+			if i := int(uint32(k)) - 1; string(c.value(i)) == string(v) {
 				return int32(i)
 			}
 		}
@@ -253,26 +278,58 @@ func (c *strCol) rehash(n int) {
 }
 
 // smallDict is the most distinct values a dictionary column keeps
-// without a hash table.
+// without a hash table (and below 256, an index in a uint8 of guess).
 const smallDict = 16
 
-// dictionary returns the plain column c (the first row group's) as a
-// dictionary column when its values repeat, having fewer distinct values
-// than half its length (DuckDB's writer asks for a fifth), else nil: the
-// dictionary is built with the table lookup keeps, and building stops as
-// soon as it is that large.
-func (c *strCol) dictionary() *strCol {
-	n := c.len()
-	limit := (n + 1) / 2
-	d := &strCol{data: make([]byte, 0, 1024)}
-	d.reset(true, false)
-	for i := range n {
-		d.add(string(c.value(i)))
-		if d.len() >= limit {
-			return nil
+// fewKey is s's slot in strCol.guess: from its length and its first and
+// last bytes, which tell most short labels (models, languages, domains)
+// apart.
+func fewKey(s string) int {
+	if s == "" {
+		return 0
+	}
+	return (len(s)*5 + int(s[0])*3 + int(s[len(s)-1])) & 63
+}
+
+// distinct returns the number of distinct values of the plain column c
+// (the first row group's), counting no further than limit. The hash
+// table (slots, grown and returned for the next call) holds a value's
+// row index plus one and the high bits of its hash, as lookup's does,
+// and no value is copied: a column of free text stops at limit having
+// only hashed that many values.
+func (c *strCol) distinct(limit int, slots []uint64) (int, []uint64) {
+	size := 1024
+	for size < 2*limit {
+		size *= 2
+	}
+	if cap(slots) >= size {
+		slots = slots[:size]
+		clear(slots)
+	} else {
+		slots = make([]uint64, size)
+	}
+	seed := maphash.MakeSeed()
+	mask := size - 1
+	k := 0
+	for i := range c.len() {
+		v := c.value(i)
+		h := maphash.Bytes(seed, v)
+		tag := h >> 32
+		for p := int(h) & mask; ; p = (p + 1) & mask {
+			e := slots[p]
+			if e == 0 {
+				slots[p] = tag<<32 | uint64(i+1)
+				if k++; k >= limit {
+					return k, slots
+				}
+				break
+			}
+			if e>>32 == tag && string(c.value(int(uint32(e))-1)) == string(v) {
+				break
+			}
 		}
 	}
-	return d
+	return k, slots
 }
 
 // columns returns the columns of the Parquet file a Writer writes for
@@ -359,7 +416,7 @@ func (w *Writer) newGroup() *group {
 	m := len(w.schema.Metrics)
 	g := &group{strs: make([]strCol, w.nstr), vals: make([][]uint64, m), valid: make([][]byte, m), nulls: make([]int, m),
 		pages: make([][]cpage, w.nstr), arena: make([][]byte, w.nstr)}
-	g.reset(w.dict)
+	g.reset(w.dict, w.late)
 	return g
 }
 
@@ -404,11 +461,19 @@ func (w *Writer) newGroupLike(g *group) *group {
 	for j := range h.strs {
 		c, d := &h.strs[j], &g.strs[j]
 		if c.stream {
-			continue // a page at a time
+			continue // a page at a time, grown as it fills
+		}
+		if w.late[j] { // held plain, up to lateBytes
+			c.data = make([]byte, 0, min(cap(d.data), lateBytes+pageMaxBytes))
+			c.offs = make([]int32, 1, cap(d.offs))
+			continue
+		}
+		if w.dict[j] { // an index for each row; its distinct values grow as they come
+			c.idx = make([]int32, 0, cap(d.offs))
+			continue
 		}
 		c.data = make([]byte, 0, cap(d.data))
 		c.offs = make([]int32, 1, max(1, cap(d.offs)))
-		c.idx = make([]int32, 0, cap(d.idx))
 	}
 	for j := range h.vals {
 		h.vals[j] = make([]uint64, 0, cap(g.vals[j]))
@@ -421,12 +486,12 @@ func (w *Writer) newGroupLike(g *group) *group {
 	return h
 }
 
-func (g *group) reset(dict []bool) {
+func (g *group) reset(dict, late []bool) {
 	g.n, g.bytes = 0, 0
 	for j := range g.strs {
 		// Before the first row group is written (dict nil), every
 		// column is held whole, to choose its encoding from.
-		g.strs[j].reset(j < len(dict) && dict[j], j < len(dict) && !dict[j])
+		g.strs[j].reset(j < len(dict) && dict[j] && !late[j], j < len(dict) && !dict[j])
 		g.pages[j], g.arena[j] = g.pages[j][:0], g.arena[j][:0]
 	}
 	for j := range g.vals {
@@ -547,7 +612,7 @@ func (w *Writer) Flush() error {
 		w.free = make(chan *group, 2)
 		w.bgDone = make(chan error, 1)
 		w.free <- w.newGroupLike(g)
-		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags}
+		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, dict: w.dict, late: w.late}
 		go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
@@ -555,8 +620,19 @@ func (w *Writer) Flush() error {
 	}
 	w.bg <- job{g: g}
 	w.cur = <-w.free
-	w.cur.reset(w.dict)
+	w.cur.reset(w.dict, w.late)
 	return nil
+}
+
+// pageBuf returns a buffer for a streamed column's next page: one the
+// encoding goroutine handed back, else a new one.
+func (w *Writer) pageBuf() []byte {
+	select {
+	case b := <-w.bufs:
+		return b
+	default:
+		return make([]byte, 0, pageMaxBytes)
+	}
 }
 
 // encode is the encoding goroutine: it compresses the pages and writes
@@ -593,17 +669,57 @@ func (w *Writer) encode(enc *encoder, in <-chan job, free chan<- *group, bufs ch
 // would pass pageMaxBytes sends that page to be compressed first.
 func (w *Writer) add(g *group, j int, v string) {
 	c := &g.strs[j]
-	if c.stream && len(c.offs) > 1 && len(c.data)+4+len(v) > pageMaxBytes {
-		raw, n := c.data, c.len()
-		select {
-		case c.data = <-w.bufs:
-		default:
-			c.data = make([]byte, 0, pageMaxBytes)
+	switch {
+	case c.dict:
+		c.add(v)
+	case c.stream:
+		if len(c.data)+4+len(v) > pageMaxBytes && len(c.offs) > 1 {
+			w.sendPage(g, j)
 		}
-		c.offs = c.offs[:1]
-		w.bg <- job{g: g, col: j, raw: raw, n: n}
+		c.push(v)
+	default:
+		c.push(v)
+		if len(c.data) > lateBytes && w.late != nil {
+			c.toDict()
+		}
 	}
-	c.add(v)
+}
+
+// A dictionary column of more than lateValues distinct values in the
+// first row group (golden answers: 13,103 of 65,536 in the benchmark
+// file) is held plain and made each group's dictionary by the encoding
+// goroutine, where its hash table and values stay in the cache: looked up
+// here, among the other columns' text, each value took about three times
+// as long. Fewer values (models, subjects, a few hundred answers) are
+// found quickly here. Past lateBytes of a group's text, the column is
+// made a dictionary here (toDict) and the rest of the group looked up as
+// it comes, so that a group holds little more than before. (Variables
+// for the tests.)
+var (
+	lateValues = 4096
+	lateBytes  = 2 << 20
+)
+
+// toDict makes the plain column c a dictionary column of its values: the
+// index of each and the distinct values, in order of first appearance.
+func (c *strCol) toDict() {
+	d := strCol{seed: c.seed, slots: c.slots, idx: c.idx[:0]}
+	d.reset(true, false)
+	d.rehash(max(len(d.slots), 1024))
+	for i := range c.len() {
+		d.idx = append(d.idx, d.lookupBytes(c.value(i)))
+	}
+	*c = d
+}
+
+// sendPage sends the page of streamed column j of g to be compressed
+// and starts the next.
+func (w *Writer) sendPage(g *group, j int) {
+	c := &g.strs[j]
+	raw, n := c.data, c.len()
+	c.data = w.pageBuf()
+	c.offs = c.offs[:1]
+	w.bg <- job{g: g, col: j, raw: raw, n: n}
 }
 
 // wait ends the encoding goroutine and returns its error.
@@ -686,22 +802,26 @@ func rowsOf(w *Writer) int64 {
 
 // start begins the file, choosing each string column's encoding from
 // the first row group g: a column whose values repeat (model, language,
-// Domain: fewer distinct values than half the rows) is dictionary-encoded
-// and keeps min/max statistics; free text (questions, responses) is
-// written plain, without statistics (min/max of free text prunes
-// nothing). The dictionary columns of g are turned into dictionaries
-// here; later groups are filled as such.
+// Domain, a golden answer: fewer distinct values than half the rows) is
+// dictionary-encoded and keeps min/max statistics; free text (questions,
+// responses) is written plain, without statistics (min/max of free text
+// prunes nothing). The distinct values are only counted here (no further
+// than half the rows, without copying them); g's dictionaries are built
+// by the encoding goroutine, and later groups are filled as such.
 func (w *Writer) start(g *group) error {
 	if w.pf != nil {
 		return nil
 	}
-	w.dict = make([]bool, w.nstr)
+	w.dict, w.late = make([]bool, w.nstr), make([]bool, w.nstr)
+	var slots []uint64
 	for j := range g.strs {
-		if g.n > 0 {
-			if d := g.strs[j].dictionary(); d != nil {
-				w.dict[j], g.strs[j] = true, *d
-			}
+		if g.n == 0 {
+			continue
 		}
+		var k int
+		limit := (g.n + 1) / 2
+		k, slots = g.strs[j].distinct(limit, slots)
+		w.dict[j], w.late[j] = k < limit, k < limit && k > lateValues
 	}
 	graded := make([]string, len(w.schema.Graded))
 	for i, b := range w.schema.Graded {
