@@ -1371,11 +1371,13 @@ func (e *engine) csvChunk(ctx context.Context, w *worker, c *chunk, header []str
 		p.mark()
 		w.special, w.high = p.special, p.high
 	}
-	// UTF-8 is checked per record: the golden answer and the
-	// response by the lower-casing pass when there is one (which
-	// reads them anyway), the other fields here.
+	// UTF-8 is checked for the whole chunk at once where that is fast
+	// (AVX2: 32 bytes at a time, ~18 GB/s); otherwise per record, the
+	// golden answer and the response by the lower-casing pass when
+	// there is one (which reads them anyway), the other fields here.
+	// A chunk that fails is read again record by record, to say where.
 	inRow := e.opt.Profile == textnorm.None && w.anyLow
-	valid := !inRow && fasttext.ValidUTF8(c.text)
+	valid := (!inRow || fasttext.FastUTF8Block()) && fasttext.ValidUTF8Block(c.text)
 	nul := strings.IndexByte(c.text, 0) >= 0 // a NUL is an error (issue 17); memchr over the chunk costs little
 	for {
 		rec, ok, err := p.parse()
