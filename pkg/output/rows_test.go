@@ -115,19 +115,27 @@ func TestRowsSpoolAndAbort(t *testing.T) {
 	}
 }
 
-// A run that fails on a bad record puts nothing in place and leaves the
-// file it would have replaced as it was, though its rows before the
-// bad one were written to the temporary file: Delivered never came.
-func TestRowsFailedRunKeepsOldFile(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "v.csv")
-	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+// overOldFile opens the rows of a run whose verdict file v.csv, in a
+// new folder dir, replaces a file that holds "old\n" with mode perm.
+func overOldFile(t *testing.T, perm os.FileMode) (dir, out string, o *Rows) {
+	t.Helper()
+	dir = t.TempDir()
+	out = filepath.Join(dir, "v.csv")
+	if err := os.WriteFile(out, []byte("old\n"), perm); err != nil {
 		t.Fatal(err)
 	}
 	o, err := OpenRows(RowOptions{Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, out, o
+}
+
+// A run that fails on a bad record puts nothing in place and leaves the
+// file it would have replaced as it was, though its rows before the
+// bad one were written to the temporary file: Delivered never came.
+func TestRowsFailedRunKeepsOldFile(t *testing.T) {
+	dir, out, o := overOldFile(t, 0o644)
 	opt := score(t, o)
 	bad := table + "q4,Agra,geo,\"Agra\n" // a quote never closed
 	if _, err := qa.Score(context.Background(), strings.NewReader(bad), "t.csv", *opt); err == nil {
@@ -146,15 +154,7 @@ func TestRowsFailedRunKeepsOldFile(t *testing.T) {
 // commits Deliver started, finds the new file in place and no file set
 // aside; Close after Commit removes nothing.
 func TestRowsDeliverReplaces(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "v.csv")
-	if err := os.WriteFile(out, []byte("old\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	o, err := OpenRows(RowOptions{Out: out})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, out, o := overOldFile(t, 0o600)
 	opt := score(t, o)
 	delivered := 0
 	opt.Delivered = func() { delivered++; o.Deliver() } // counted, then as Attach set it
