@@ -2,6 +2,7 @@ package parquetio
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"regexp"
 	"testing"
@@ -12,11 +13,10 @@ import (
 	"github.com/evalbook/evalbook/pkg/results"
 )
 
-// writeRows writes rows of s to memory and opens the file with arrow-go.
-func writeRows(t *testing.T, s *results.RowSchema, rows []*results.Row, opt WriteOptions) *file.Reader {
+// writeTo writes rows of s as a Parquet file to dst.
+func writeTo(t *testing.T, dst io.Writer, s *results.RowSchema, rows []*results.Row, opt WriteOptions) {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, s, opt)
+	w, err := NewWriter(dst, s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,6 +28,13 @@ func writeRows(t *testing.T, s *results.RowSchema, rows []*results.Row, opt Writ
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writeRows writes rows of s to memory and opens the file with arrow-go.
+func writeRows(t *testing.T, s *results.RowSchema, rows []*results.Row, opt WriteOptions) *file.Reader {
+	t.Helper()
+	var buf bytes.Buffer
+	writeTo(t, &buf, s, rows, opt)
 	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)

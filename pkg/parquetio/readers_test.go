@@ -233,18 +233,7 @@ func TestThirdPartyReaders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := NewWriter(f, s, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		writeTo(t, f, s, rows, opt)
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
 		}

@@ -100,20 +100,13 @@ func TestRowGroupBytes(t *testing.T) {
 	defer func() { maxGroupBytes = old }()
 	maxGroupBytes = 1000
 	s := results.NewRowSchema([]string{"text"}, []string{"m"}, []bool{false}, false, nil)
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, s, WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	sizes := []int{300, 300, 300, 300, 2500, 300}
+	var in []*results.Row
 	for i, n := range sizes {
-		if err := w.Write(&results.Row{Schema: s, Fields: []string{string(bytes.Repeat([]byte{'a' + byte(i)}, n))}, Values: []float64{1}}); err != nil {
-			t.Fatal(err)
-		}
+		in = append(in, &results.Row{Schema: s, Fields: []string{string(bytes.Repeat([]byte{'a' + byte(i)}, n))}, Values: []float64{1}})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	var buf bytes.Buffer
+	writeTo(t, &buf, s, in, WriteOptions{})
 	pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
