@@ -20,34 +20,11 @@ func TestParserExhaustive(t *testing.T) {
 	alphabet := []byte{'a', '"', ',', '\n', '\r'}
 	buf := make([]byte, 0, 7)
 	check := func(text string) {
-		var want [][]string
-		r := csv.NewReader(strings.NewReader(text))
-		r.FieldsPerRecord = -1
-		var werr error
-		for {
-			rec, err := r.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				werr = err
-				break
-			}
-			want = append(want, rec)
-		}
-		p := &csvParser{file: "t.csv", text: text, line: 1}
+		want, _, werr := oracleRecords(text)
+		recs, gerr := parsedRecords(text)
 		var got [][]string
-		var gerr error
-		for {
-			rec, ok, err := p.parse()
-			if err != nil {
-				gerr = err
-				break
-			}
-			if !ok {
-				break
-			}
-			got = append(got, append([]string(nil), rec.fields...))
+		for _, rc := range recs {
+			got = append(got, rc.fields)
 		}
 		if (werr != nil) != (gerr != nil) {
 			t.Fatalf("%q: encoding/csv error %v, ours %v", text, werr, gerr)
@@ -77,4 +54,38 @@ func TestParserExhaustive(t *testing.T) {
 		}
 	}
 	walk(0)
+}
+
+// oracleRecords reads text with encoding/csv, any number of fields a
+// record: the records, the line each starts on, and the error that
+// stopped the reading (nil at the end of the text).
+func oracleRecords(text string) (recs [][]string, lines []int, err error) {
+	r := csv.NewReader(strings.NewReader(text))
+	r.FieldsPerRecord = -1
+	for {
+		fs, err := r.Read()
+		if err == io.EOF {
+			return recs, lines, nil
+		}
+		if err != nil {
+			return recs, lines, err
+		}
+		line, _ := r.FieldPos(0)
+		recs, lines = append(recs, fs), append(lines, line)
+	}
+}
+
+// parsedRecords reads text with csvParser: the records (fields copied)
+// and the error that stopped it.
+func parsedRecords(text string) ([]record, error) {
+	p := &csvParser{file: "t.csv", text: text, line: 1}
+	var recs []record
+	for {
+		rc, ok, err := p.parse()
+		if err != nil || !ok {
+			return recs, err
+		}
+		rc.fields = append([]string(nil), rc.fields...)
+		recs = append(recs, rc)
+	}
 }

@@ -2,7 +2,6 @@ package qa
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -97,35 +96,14 @@ func TestParserLongRecords(t *testing.T) {
 			fields []string
 			line   int
 		}
-		var want []rec
-		r := csv.NewReader(strings.NewReader(text))
-		r.FieldsPerRecord = -1
-		var werr error
-		for {
-			fs, err := r.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				werr = err
-				break
-			}
-			line, _ := r.FieldPos(0)
-			want = append(want, rec{fs, line})
+		var want, got []rec
+		wrecs, wlines, werr := oracleRecords(text)
+		for i, fs := range wrecs {
+			want = append(want, rec{fs, wlines[i]})
 		}
-		p := &csvParser{file: "t.csv", text: text, line: 1}
-		var got []rec
-		var gerr error
-		for {
-			rc, ok, err := p.parse()
-			if err != nil {
-				gerr = err
-				break
-			}
-			if !ok {
-				break
-			}
-			got = append(got, rec{append([]string(nil), rc.fields...), rc.line})
+		recs, gerr := parsedRecords(text)
+		for _, rc := range recs {
+			got = append(got, rec{rc.fields, rc.line})
 			if rc.raw == "" {
 				t.Fatalf("%q: record on line %d has no raw text", text, rc.line)
 			}
