@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -439,13 +440,33 @@ func create(path string) error {
 		return err
 	}
 	defer db.Close()
+	// Another process creating the store at the same moment may hold
+	// the lock: setting WAL mode then fails at once (SQLite calls no
+	// busy handler for it), and until that process has written the
+	// file's header the file is still empty. Its file is as good as
+	// ours once the header is there; until then, try again, for up to
+	// BusyTimeout (1 in 30 runs of TestConcurrentRecorders failed here
+	// when this gave up at the first refusal).
+	deadline := time.Now().Add(time.Duration(BusyTimeout) * time.Millisecond)
+	for {
+		err := setNewStore(db)
+		if err == nil {
+			return nil
+		}
+		if fi, serr := os.Stat(path); serr == nil && fi.Size() > 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// setNewStore gives the empty store of db its page size and WAL mode.
+func setNewStore(db *sql.DB) error {
 	for _, p := range []string{fmt.Sprintf("PRAGMA page_size = %d", PageSize), "PRAGMA journal_mode = WAL"} {
 		if _, err := db.Exec(p); err != nil {
-			// Another process creating the store at the same moment
-			// holds the lock; its file is as good as ours.
-			if fi, serr := os.Stat(path); serr == nil && fi.Size() > 0 {
-				return nil
-			}
 			return err
 		}
 	}
