@@ -177,6 +177,10 @@ func (o *Rows) Attach(q *qa.Options) {
 	} else {
 		q.RowsCopy = true
 	}
+	if len(fns) == 1 { // one output: called straight, a call less per row
+		q.Rows = fns[0]
+		return
+	}
 	q.Rows = func(r *results.Row) error {
 		for _, f := range fns {
 			if err := f(r); err != nil {

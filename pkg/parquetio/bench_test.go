@@ -162,3 +162,34 @@ func BenchmarkGenerate1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDictLabels adds 65,536 labels in random order to a dictionary
+// column of a few values (strCol.add, each row's model, language or
+// subject): eight subjects of 6-10 bytes, three languages of 2.
+func BenchmarkDictLabels(b *testing.B) {
+	sets := map[string][]string{
+		"subjects":  {"Economics", "Geography", "Health", "History", "Literature", "Science", "Sports", "Technology"},
+		"languages": {"bn", "en", "hi"},
+	}
+	for _, name := range []string{"subjects", "languages"} {
+		labels := sets[name]
+		vals := make([]string, 65536)
+		x := uint32(1)
+		for i := range vals {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			vals[i] = labels[int(x%uint32(len(labels)))]
+		}
+		b.Run(name, func(b *testing.B) {
+			var c strCol
+			for b.Loop() {
+				c.reset(true, false)
+				for _, v := range vals {
+					c.add(v)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(vals)), "ns/label")
+		})
+	}
+}

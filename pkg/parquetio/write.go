@@ -153,8 +153,10 @@ type strCol struct {
 	slots  []uint64
 	hashed bool // the dictionary has outgrown the scan: slots index it
 	// guess: before hashed, the index plus one of the value last found
-	// under each fewKey, compared first.
-	guess [64]uint8
+	// under each labelKey slot, compared first; keys: each value's labelKey,
+	// compared instead of the bytes.
+	guess [256]uint8
+	keys  [smallDict]labelKey
 	// stream: a free-text column after the first row group, which holds
 	// only its current page (data, offs); each full page goes to the
 	// encoding goroutine to be compressed while the rows still come, so
@@ -169,7 +171,7 @@ func (c *strCol) reset(dict, stream bool) {
 	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
 	c.dict, c.hashed, c.stream = dict, false, stream
-	c.guess = [64]uint8{}
+	c.guess = [256]uint8{}
 }
 
 // len is the number of values held (distinct values for a dictionary).
@@ -196,14 +198,15 @@ func (c *strCol) add(s string) {
 	// comparing than by hashing: first with the value last found under
 	// s's key, then with each.
 	if !c.hashed {
-		g := &c.guess[fewKey(s)]
-		if i := int(*g) - 1; i >= 0 && string(c.value(i)) == s {
+		key := keyOf(s)
+		g := &c.guess[key.slot()]
+		if i := int(*g) - 1; i >= 0 && c.keys[i] == key && (key.n <= 16 || string(c.value(i)) == s) {
 			c.idx = append(c.idx, int32(i))
 			return
 		}
 		k := c.len()
 		for i := range k {
-			if string(c.value(i)) == s {
+			if c.keys[i] == key && (key.n <= 16 || string(c.value(i)) == s) {
 				c.idx = append(c.idx, int32(i))
 				*g = uint8(i + 1)
 				return
@@ -212,6 +215,7 @@ func (c *strCol) add(s string) {
 		if k < smallDict {
 			c.push(s)
 			c.idx = append(c.idx, int32(k))
+			c.keys[k] = key
 			*g = uint8(k + 1)
 			return
 		}
@@ -281,14 +285,42 @@ func (c *strCol) rehash(n int) {
 // without a hash table (and below 256, an index in a uint8 of guess).
 const smallDict = 16
 
-// fewKey is s's slot in strCol.guess: from its length and its first and
-// last bytes, which tell most short labels (models, languages, domains)
-// apart.
-func fewKey(s string) int {
-	if s == "" {
-		return 0
+// A labelKey stands for a short string (a model, a language, a domain)
+// in a dictionary of a few: its length and its first and last eight
+// bytes (all of it, zero-padded, when shorter than eight). Equal strings
+// have equal keys, and strings of at most 16 bytes equal keys only when
+// they are equal, so such values are compared as three integers instead
+// of as bytes; a longer value is compared as bytes once its key matches.
+type labelKey struct {
+	n     int
+	first uint64
+	last  uint64
+}
+
+func keyOf(s string) labelKey {
+	n := len(s)
+	if n >= 8 {
+		return labelKey{n, load64(s), load64(s[n-8:])}
 	}
-	return (len(s)*5 + int(s[0])*3 + int(s[len(s)-1])) & 63
+	var a uint64
+	for i := n - 1; i >= 0; i-- {
+		a = a<<8 | uint64(s[i])
+	}
+	return labelKey{n, a, a}
+}
+
+// load64 returns s's first eight bytes, little-endian (one load).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// slot is the key's slot in strCol.guess: its bits mixed by two
+// multiplications, so that a few labels rarely share one.
+func (k labelKey) slot() int {
+	h := (k.first ^ k.last*0x9e3779b97f4a7c15 ^ uint64(k.n)) * 0xd6e8feb86659fd93
+	return int(h >> 56)
 }
 
 // distinct returns the number of distinct values of the plain column c

@@ -172,3 +172,83 @@ func TestCompressionOption(t *testing.T) {
 		t.Error("NewDirWriter took an unknown compression")
 	}
 }
+
+// A labelKey tells apart every two strings of at most 16 bytes (they
+// differ in length, in their first eight bytes or in their last eight),
+// including strings that differ in one middle byte or by a trailing zero
+// byte; strings longer than 16 bytes may share a key, which is why the
+// dictionary then compares their bytes too.
+func TestLabelKeys(t *testing.T) {
+	var ss []string
+	for n := range 25 {
+		base := []byte(strings.Repeat("m", n))
+		ss = append(ss, string(base))
+		for _, at := range []int{0, n / 2, n - 1} {
+			if at < 0 || at >= n {
+				continue
+			}
+			for _, b := range []byte{0, 'n', 0xE0} {
+				v := slices.Clone(base)
+				v[at] = b
+				ss = append(ss, string(v))
+			}
+		}
+		ss = append(ss, string(base)+"\x00")
+	}
+	slices.Sort(ss)
+	ss = slices.Compact(ss)
+	shared := false
+	for i, a := range ss {
+		for _, b := range ss[i+1:] {
+			if keyOf(a) != keyOf(b) {
+				continue
+			}
+			if len(a) <= 16 {
+				t.Fatalf("%q and %q (%d bytes) share a key", a, b, len(a))
+			}
+			shared = true
+		}
+		if s := keyOf(a).slot(); s < 0 || s > 255 {
+			t.Fatalf("slot %d of %q", s, a)
+		}
+	}
+	if !shared {
+		t.Error("no two strings of more than 16 bytes share a key: the byte comparison after it is never needed here, so this test does not reach it")
+	}
+}
+
+// Labels of more than 16 bytes that share their length and their first
+// and last eight bytes, and short ones that differ in one middle byte,
+// each keep their own dictionary entry and read back as written.
+func TestDictionaryLabelsAlike(t *testing.T) {
+	s := results.NewRowSchema([]string{"model", "lang"}, []string{"m"}, []bool{false}, false, nil)
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, s, WriteOptions{RowGroupRows: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := []string{"provider/model-A-v1.0-instruct", "provider/model-B-v1.0-instruct", "provider/model-C-v1.0-instruct"}
+	langs := []string{"hi-IN-a", "hi-IN-b", "hi\x00IN-a"}
+	r := &results.Row{Schema: s, Fields: make([]string, 2), Values: make([]float64, 1)}
+	var want [][]string
+	for i := range 200 {
+		r.Fields[0], r.Fields[1] = models[i*7%3], langs[i%3]
+		r.Values[0] = float64(i % 2)
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, []string{r.Fields[0], r.Fields[1], strconv.Itoa(i % 2)})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, got := readBack(t, buf.Bytes())
+	if len(got) != len(want) {
+		t.Fatalf("%d rows read back, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !slices.Equal(got[i][:3], want[i]) {
+			t.Fatalf("row %d: %q, want %q first", i, got[i], want[i])
+		}
+	}
+}
