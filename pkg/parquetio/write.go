@@ -167,7 +167,11 @@ type strCol struct {
 
 func (c *strCol) reset(dict, stream bool) {
 	if stream && cap(c.data) > 2*pageMaxBytes {
-		c.data = nil // grown by a huge value: a page at a time from now on
+		// The first row group's whole column, or a page grown by a huge
+		// value: a page at a time from now on, in a buffer of a page (not
+		// grown from nothing, which made about 25 MB of garbage in a
+		// million rows).
+		c.data = make([]byte, 0, pageMaxBytes)
 	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
 	c.dict, c.hashed, c.stream = dict, false, stream
@@ -492,8 +496,9 @@ func (w *Writer) newGroupLike(g *group) *group {
 	h := w.newGroup()
 	for j := range h.strs {
 		c, d := &h.strs[j], &g.strs[j]
-		if c.stream {
-			continue // a page at a time, grown as it fills
+		if c.stream { // a page at a time: as much as the first group's column, up to a page
+			c.data = make([]byte, 0, min(cap(d.data), pageMaxBytes))
+			continue
 		}
 		if w.late[j] { // held plain, up to lateBytes
 			c.data = make([]byte, 0, min(cap(d.data), lateBytes+pageMaxBytes))
@@ -653,6 +658,13 @@ func (w *Writer) Flush() error {
 	w.bg <- job{g: g}
 	w.cur = <-w.free
 	w.cur.reset(w.dict, w.late)
+	for j := range w.cur.strs {
+		// The first group's free text was let go when it was written:
+		// its next page starts in a page buffer, not grown from nothing.
+		if c := &w.cur.strs[j]; c.stream && cap(c.data) == 0 {
+			c.data = w.pageBuf()
+		}
+	}
 	return nil
 }
 
