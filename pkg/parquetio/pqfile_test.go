@@ -465,47 +465,62 @@ func TestStreamedPages(t *testing.T) {
 	checkDuckDBSums(t, path, rows)
 }
 
-// A row group that streams its free text starts each column in a page's
-// room (the second group: as much as the first group's column held, up
-// to a page; a group used again after the first: a page buffer), not in
-// an empty buffer doubled to a page, which made about 25 MB of garbage
-// in a million rows. The id and text columns (unique in the first group)
-// stream; each group of 20,000 rows holds about 1.5 MB of text.
-func TestStreamedPagesStartInAPage(t *testing.T) {
-	_, rows := pagesRows(70000)
-	w, err := NewWriter(io.Discard, rows[0].Schema, WriteOptions{RowGroupRows: 20000})
-	if err != nil {
-		t.Fatal(err)
+// A row group that streams its free text starts each column in room for
+// its pages (Writer.room: as much as the first group's column held, up
+// to a page), not in an empty buffer doubled to a page, which made about
+// 25 MB of garbage in a million rows; and no more than that, or each of
+// a partitioned folder's writers would hold a page a column however
+// little text it has (BenchmarkWriteDir1M's heap went from 38 to 57 MB
+// when every group took a page). The id and text columns (unique in the
+// first group) stream: in groups of 20,000 rows the text column holds
+// 1.8 MB (room: a page) and the ids 169 KB; in groups of 1,000 rows of
+// short text, 7-8 KB each.
+func TestStreamedPagesStartInRoom(t *testing.T) {
+	_, long := pagesRows(70000)
+	s := long[0].Schema
+	var short []*results.Row
+	for i := range 3500 {
+		short = append(short, &results.Row{Schema: s, Line: i + 2, Fields: []string{strconv.Itoa(i), "t" + strconv.Itoa(i), "x", "same"}, Values: []float64{1, 2}})
 	}
-	groups := 0
-	for i, r := range rows {
-		if err := w.Write(r); err != nil {
+	for _, c := range []struct {
+		name      string
+		rows      []*results.Row
+		groupRows int
+	}{{"long text", long, 20000}, {"short text", short, 1000}} {
+		w, err := NewWriter(io.Discard, s, WriteOptions{RowGroupRows: c.groupRows})
+		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Buffered() != 0 || i == len(rows)-1 {
-			continue
-		}
-		groups++ // a group was just written: w.cur is the next one, empty
-		streamed := 0
-		for j := range w.cur.strs {
-			c := &w.cur.strs[j]
-			if !c.stream {
+		groups := 0
+		for i, r := range c.rows {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+			if w.Buffered() != 0 || i == len(c.rows)-1 {
 				continue
 			}
-			streamed++
-			if cap(c.data) < 64<<10 {
-				t.Errorf("after group %d, streamed column %d starts in a buffer of %d bytes", groups, j, cap(c.data))
+			groups++ // a group was just written: w.cur is the next one, empty
+			streamed := 0
+			for j := range w.cur.strs {
+				col := &w.cur.strs[j]
+				if !col.stream {
+					continue
+				}
+				streamed++
+				if room := w.room[j]; cap(col.data) < room || cap(col.data) > 2*room || room < 4000 {
+					t.Errorf("%s, after group %d: streamed column %d starts in %d bytes, its room %d", c.name, groups, j, cap(col.data), room)
+				}
+			}
+			if streamed != 2 {
+				t.Errorf("%s, after group %d: %d streamed columns, want 2 (id, text)", c.name, groups, streamed)
 			}
 		}
-		if streamed != 2 {
-			t.Errorf("after group %d, %d streamed columns, want 2 (id, text)", groups, streamed)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if groups != 3 {
-		t.Fatalf("%d groups checked, want 3", groups)
+		if groups != 3 {
+			t.Fatalf("%s: %d groups checked, want 3", c.name, groups)
+		}
 	}
 }
 

@@ -103,6 +103,7 @@ type Writer struct {
 	bgErr   atomic.Pointer[error]
 	dict    []bool // per string column, decided at the first row group
 	late    []bool // per dictionary column: held plain (see lateBytes)
+	room    []int  // per free-text column: the room its pages start in (the first group's text, up to a page)
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
 	part    bool // WriteOptions.part
@@ -496,9 +497,8 @@ func (w *Writer) newGroupLike(g *group) *group {
 	h := w.newGroup()
 	for j := range h.strs {
 		c, d := &h.strs[j], &g.strs[j]
-		if c.stream { // a page at a time: as much as the first group's column, up to a page
-			c.data = make([]byte, 0, min(cap(d.data), pageMaxBytes))
-			continue
+		if c.stream {
+			continue // a page at a time, in room for one (see Flush)
 		}
 		if w.late[j] { // held plain, up to lateBytes
 			c.data = make([]byte, 0, min(cap(d.data), lateBytes+pageMaxBytes))
@@ -660,9 +660,14 @@ func (w *Writer) Flush() error {
 	w.cur.reset(w.dict, w.late)
 	for j := range w.cur.strs {
 		// The first group's free text was let go when it was written:
-		// its next page starts in a page buffer, not grown from nothing.
-		if c := &w.cur.strs[j]; c.stream && cap(c.data) == 0 {
+		// its next page starts in room for one (Writer.room), not grown
+		// from nothing.
+		switch c := &w.cur.strs[j]; {
+		case !c.stream || cap(c.data) >= w.room[j]:
+		case w.room[j] == pageMaxBytes:
 			c.data = w.pageBuf()
+		default:
+			c.data = make([]byte, 0, w.room[j])
 		}
 	}
 	return nil
@@ -856,7 +861,7 @@ func (w *Writer) start(g *group) error {
 	if w.pf != nil {
 		return nil
 	}
-	w.dict, w.late = make([]bool, w.nstr), make([]bool, w.nstr)
+	w.dict, w.late, w.room = make([]bool, w.nstr), make([]bool, w.nstr), make([]int, w.nstr)
 	var slots []uint64
 	for j := range g.strs {
 		if g.n == 0 {
@@ -866,6 +871,9 @@ func (w *Writer) start(g *group) error {
 		limit := (g.n + 1) / 2
 		k, slots = g.strs[j].distinct(limit, slots)
 		w.dict[j], w.late[j] = k < limit, k < limit && k > lateValues
+		if !w.dict[j] {
+			w.room[j] = min(len(g.strs[j].data), pageMaxBytes)
+		}
 	}
 	graded := make([]string, len(w.schema.Graded))
 	for i, b := range w.schema.Graded {
