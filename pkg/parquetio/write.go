@@ -168,11 +168,7 @@ type strCol struct {
 
 func (c *strCol) reset(dict, stream bool) {
 	if stream && cap(c.data) > 2*pageMaxBytes {
-		// The first row group's whole column, or a page grown by a huge
-		// value: a page at a time from now on, in a buffer of a page (not
-		// grown from nothing, which made about 25 MB of garbage in a
-		// million rows).
-		c.data = make([]byte, 0, pageMaxBytes)
+		c.data = nil // grown by a huge value: a page at a time from now on (Flush gives it room)
 	}
 	c.data, c.offs, c.idx = c.data[:0], append(c.offs[:0], 0), c.idx[:0]
 	c.dict, c.hashed, c.stream = dict, false, stream
@@ -659,9 +655,9 @@ func (w *Writer) Flush() error {
 	w.cur = <-w.free
 	w.cur.reset(w.dict, w.late)
 	for j := range w.cur.strs {
-		// The first group's free text was let go when it was written:
-		// its next page starts in room for one (Writer.room), not grown
-		// from nothing.
+		// The first group's free text was let go when it was written,
+		// a page grown by a huge value by reset: the next page starts in
+		// room for one (Writer.room), not grown from nothing.
 		switch c := &w.cur.strs[j]; {
 		case !c.stream || cap(c.data) >= w.room[j]:
 		case w.room[j] == pageMaxBytes:
