@@ -171,18 +171,26 @@ func (e *encoder) numChunk(v []uint64, valid []byte, nulls int, double bool) chu
 	ch := chunk{dataOff: -1, dictOff: -1, numValues: int64(n), st: &stats{nulls: int64(nulls)}}
 	d := &e.nd
 	d.reset()
-	e.idx = e.idx[:0]
+	idx := e.idx[:0]
 	plain := false
+	skip := valid != nil && nulls > 0 // the validity bitmap is read only when it has a gap
 	for i, x := range v {
-		if valid != nil && valid[i>>3]&(1<<(i&7)) == 0 {
+		if skip && valid[i>>3]&(1<<(i&7)) == 0 {
 			continue
 		}
-		e.idx = append(e.idx, d.index(x))
-		if len(d.vals) > 16 && 2*len(d.vals) > n {
-			plain = true // no saving: most values differ
-			break
+		// The value last found under x's key is a guess held however
+		// many values there are (values never move): most rows end here.
+		k := uint(d.guess[numKey(x)]) - 1 // no guess (0) wraps past len
+		if k >= uint(len(d.vals)) || d.vals[k] != x {
+			k = uint(d.index(x))
+			if len(d.vals) > 16 && 2*len(d.vals) > n {
+				plain = true // no saving: most values differ
+				break
+			}
 		}
+		idx = append(idx, int32(k))
 	}
+	e.idx = idx
 	var lo, hi uint64
 	have := false
 	less := func(a, b uint64) bool {
@@ -304,8 +312,9 @@ func (d *numDict) reset() {
 func numKey(x uint64) int { return int((x ^ x>>52) & 63) }
 
 // index returns x's index, adding it if new. Up to 16 values are found by
-// comparing, first with the value last found under x's key, then with
-// each; then a map takes over.
+// comparing, first with the value last found under x's key (numChunk's
+// loop does that itself, before calling), then with each; then a map
+// takes over.
 func (d *numDict) index(x uint64) int32 {
 	if len(d.vals) <= 16 {
 		g := &d.guess[numKey(x)]

@@ -448,6 +448,9 @@ func bitWidth(n int) int {
 func appendBitPacked(dst []byte, v []int32, w int) []byte {
 	groups := (len(v) + 7) / 8
 	dst = binary.AppendUvarint(dst, uint64(groups)<<1|1)
+	if w <= 8 {
+		return appendPacked8(dst, v, w, groups)
+	}
 	dst = slices.Grow(dst, groups*w)
 	var acc uint64 // bits not yet appended: nb < 32 of them
 	nb := 0
@@ -465,6 +468,36 @@ func appendBitPacked(dst []byte, v []int32, w int) []byte {
 		acc >>= 8
 	}
 	return dst
+}
+
+// appendPacked8 is appendBitPacked's body for widths up to 8 (a binary
+// metric's 1, a word count's few): a group of eight values is one 64-bit
+// word of which the low w bytes are appended, the shifts known per call
+// rather than counted per value. Each word is stored whole, eight bytes,
+// over room the next group or the end of the slice takes.
+func appendPacked8(dst []byte, v []int32, w, groups int) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, groups*w+8)
+	out := dst[:cap(dst)]
+	s1 := uint(w) & 63
+	s2, s3, s4, s5, s6, s7 := 2*s1&63, 3*s1&63, 4*s1&63, 5*s1&63, 6*s1&63, 7*s1&63
+	for len(v) >= 8 {
+		g := v[:8:8]
+		u := uint64(uint32(g[0])) | uint64(uint32(g[1]))<<s1 | uint64(uint32(g[2]))<<s2 | uint64(uint32(g[3]))<<s3 |
+			uint64(uint32(g[4]))<<s4 | uint64(uint32(g[5]))<<s5 | uint64(uint32(g[6]))<<s6 | uint64(uint32(g[7]))<<s7
+		binary.LittleEndian.PutUint64(out[n:n+8], u)
+		n += w
+		v = v[8:]
+	}
+	if len(v) > 0 { // the last group, padded with zeros
+		var u uint64
+		for i, x := range v {
+			u |= uint64(uint32(x)) << (uint(i) * s1 & 63)
+		}
+		binary.LittleEndian.PutUint64(out[n:n+8], u)
+		n += w
+	}
+	return out[:n]
 }
 
 // appendLevels appends the definition levels of rows [a, b) of a column

@@ -358,6 +358,11 @@ func TestEncodingPieces(t *testing.T) {
 			if got := appendBitPacked([]byte{}, v, w); !bytes.Equal(got, append(want, body...)) {
 				t.Fatalf("bit-packed %v at width %d: % x, want % x", v, w, got, append(want, body...))
 			}
+			// After bytes already there, which stay as they were.
+			pre := []byte("page")
+			if got := appendBitPacked(pre[:4:4], v, w); string(got[:4]) != "page" || !bytes.Equal(got[4:], append(want, body...)) {
+				t.Fatalf("bit-packed %v at width %d after 4 bytes: % x", v, w, got)
+			}
 		}
 	}
 	for n, w := range map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 256: 8, 257: 9, 65536: 16, 65537: 17} {
