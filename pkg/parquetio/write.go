@@ -92,6 +92,7 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int    // indices in Row.Fields that are written
+	all     bool     // fields is every index in order (nothing omitted)
 	cols    []column // the file's columns
 	pf      *pqFile  // started by the first row group
 	out     io.Writer
@@ -288,7 +289,8 @@ const smallDict = 16
 
 // A labelKey stands for a short string (a model, a language, a domain)
 // in a dictionary of a few: its length and its first and last eight
-// bytes (all of it, zero-padded, when shorter than eight). Equal strings
+// bytes (when shorter than eight: its first and last four, or its first,
+// middle and last byte, which with the length are all of it). Equal strings
 // have equal keys, and strings of at most 16 bytes equal keys only when
 // they are equal, so such values are compared as three integers instead
 // of as bytes; a longer value is compared as bytes once its key matches.
@@ -300,14 +302,22 @@ type labelKey struct {
 
 func keyOf(s string) labelKey {
 	n := len(s)
-	if n >= 8 {
-		return labelKey{n, load64(s), load64(s[n-8:])}
-	}
 	var a uint64
-	for i := n - 1; i >= 0; i-- {
-		a = a<<8 | uint64(s[i])
+	switch {
+	case n >= 8:
+		return labelKey{n, load64(s), load64(s[n-8:])}
+	case n >= 4: // two loads that overlap cover every byte
+		a = uint64(load32(s)) | uint64(load32(s[n-4:]))<<32
+	case n > 0: // the first, middle and last byte are all of it
+		a = uint64(s[0]) | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16
 	}
 	return labelKey{n, a, a}
+}
+
+// load32 returns s's first four bytes, little-endian (one load).
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // load64 returns s's first eight bytes, little-endian (one load).
@@ -441,6 +451,7 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 		return nil, err
 	}
 	wr := &Writer{codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
+	wr.all = len(keep) == len(s.Columns)
 	wr.cur = wr.newGroup()
 	return wr, nil
 }
@@ -564,8 +575,14 @@ func (w *Writer) Write(r *results.Row) error {
 	}
 	g := w.cur
 	size := 0
-	for _, i := range w.fields {
-		size += len(r.Fields[i])
+	if w.all { // every input column is written: no index to follow
+		for _, f := range r.Fields {
+			size += len(f)
+		}
+	} else {
+		for _, i := range w.fields {
+			size += len(r.Fields[i])
+		}
 	}
 	for _, e := range r.Extra {
 		size += len(e)
@@ -580,8 +597,15 @@ func (w *Writer) Write(r *results.Row) error {
 		return fmt.Errorf("parquetio: row %d holds %d MiB of text; a Parquet row group's column holds at most 2 GiB", r.Line, size>>20)
 	}
 	g.bytes += size
+	strs := g.strs[:len(w.fields)]
 	for j, i := range w.fields {
-		w.add(g, j, r.Fields[i])
+		// Free text (most of a row's bytes) goes to its page here, add
+		// takes what is left: a label to look up, a page to send.
+		if c, v := &strs[j], r.Fields[i]; c.stream && len(c.data)+4+len(v) <= pageMaxBytes {
+			push(c, v)
+		} else {
+			w.add(g, j, v)
+		}
 	}
 	for j, v := range r.Values {
 		var b uint64
