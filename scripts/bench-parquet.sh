@@ -11,7 +11,11 @@
 # quiet spells fall on every binary and both formats alike. It prints every
 # run's wall time, CPU time (user + system) and peak RSS, then per binary and
 # format the median CPU, the median wall and the largest peak RSS, and the
-# Parquet/CSV ratio of the median CPU. The CSV files of all binaries must be
+# Parquet/CSV ratio of the median CPU. Each round's own ratio (its Parquet run
+# over the CSV run just before it) gives a second figure that the host's
+# spells move less: their median, with a 95% interval that assumes nothing of
+# their distribution (order statistics: with 21 rounds, the 6th and the 16th
+# smallest; 6 rounds at least). The CSV files of all binaries must be
 # byte-identical (exit 1 if not); the Parquet files are listed with their sizes.
 # It is a benchmark, not a test: a ratio above 1.5 does not fail it.
 set -euo pipefail
@@ -48,6 +52,20 @@ for i in "${!bins[@]}"; do
     printf '%s %-7s median CPU %5.2f s, median wall %5.2f s, peak RSS %4d MB\n' "${bins[$i]}" $x "$c" "$w" $((r / 1024))
   done
   printf '%s Parquet/CSV CPU: %s\n' "${bins[$i]}" "$(awk -v p="$c_parquet" -v c="$c_csv" 'BEGIN { printf "%.2fx", p / c }')"
+  awk -v i="$i" -v bin="${bins[$i]}" '
+    $1 == i && $2 == "csv" { c[++nc] = $4 }
+    $1 == i && $2 == "parquet" { p[++np] = $4 }
+    END {
+      n = 0
+      for (k = 1; k <= np; k++) if (c[k] > 0) r[++n] = p[k] / c[k]
+      for (a = 2; a <= n; a++) { x = r[a]; for (b = a - 1; b >= 1 && r[b] > x; b--) r[b + 1] = r[b]; r[b + 1] = x }
+      med = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+      # the largest k with P(Binomial(n, 1/2) <= k - 1) <= 0.025
+      pk = 0.5 ^ n; cdf = 0; k = 0
+      for (j = 0; j < n; j++) { cdf += pk; if (cdf > 0.025) break; k = j + 1; pk = pk * (n - j) / (j + 1) }
+      if (k >= 1) printf "%s per-round Parquet/CSV: median %.2fx, 95%% interval [%.2f, %.2f] (rounds %d and %d of %d, sorted)\n", bin, med, r[k], r[n - k + 1], k, n - k + 1, n
+      else printf "%s per-round Parquet/CSV: median %.2fx over %d rounds (a 95%% interval needs 6)\n", bin, med, n
+    }' "$dir/all"
 done
 for i in "${!bins[@]}"; do
   cmp -s "$dir/v-0.csv" "$dir/v-$i.csv" || { echo "verdict CSV of ${bins[$i]} differs from ${bins[0]}'s" >&2; exit 1; }
