@@ -193,3 +193,26 @@ func BenchmarkDictLabels(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBitPacked packs a page's worth of dictionary indices (65,536)
+// as numChunk does: width 1 (a binary metric), 4 (a word count) and 14
+// (golden answers, past the eight-bit fast path).
+func BenchmarkBitPacked(b *testing.B) {
+	for _, w := range []int{1, 4, 14} {
+		v := make([]int32, 65536)
+		x := uint32(1)
+		for i := range v {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			v[i] = int32(x & (1<<w - 1))
+		}
+		b.Run(fmt.Sprintf("width%d", w), func(b *testing.B) {
+			var dst []byte
+			for b.Loop() {
+				dst = appendBitPacked(dst[:0], v, w)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(v)), "ns/value")
+		})
+	}
+}

@@ -311,16 +311,13 @@ func (d *numDict) reset() {
 // which tell small integers and a binary metric's 0 and 1 apart.
 func numKey(x uint64) int { return int((x ^ x>>52) & 63) }
 
-// index returns x's index, adding it if new. Up to 16 values are found by
-// comparing, first with the value last found under x's key (numChunk's
-// loop does that itself, before calling), then with each; then a map
-// takes over.
+// index returns the index of x, which is not the value last found under
+// its key (numChunk tries that guess first), adding x if new. Up to 16
+// values are found by comparing with each, remembering the one found as
+// its key's guess; then a map takes over.
 func (d *numDict) index(x uint64) int32 {
 	if len(d.vals) <= 16 {
 		g := &d.guess[numKey(x)]
-		if i := int(*g) - 1; i >= 0 && d.vals[i] == x {
-			return int32(i)
-		}
 		for i, y := range d.vals {
 			if y == x {
 				*g = uint8(i + 1)

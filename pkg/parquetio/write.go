@@ -92,7 +92,6 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 type Writer struct {
 	schema  *results.RowSchema
 	fields  []int    // indices in Row.Fields that are written
-	all     bool     // fields is every index in order (nothing omitted)
 	cols    []column // the file's columns
 	pf      *pqFile  // started by the first row group
 	out     io.Writer
@@ -451,7 +450,6 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 		return nil, err
 	}
 	wr := &Writer{codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
-	wr.all = len(keep) == len(s.Columns)
 	wr.cur = wr.newGroup()
 	return wr, nil
 }
@@ -575,14 +573,8 @@ func (w *Writer) Write(r *results.Row) error {
 	}
 	g := w.cur
 	size := 0
-	if w.all { // every input column is written: no index to follow
-		for _, f := range r.Fields {
-			size += len(f)
-		}
-	} else {
-		for _, i := range w.fields {
-			size += len(r.Fields[i])
-		}
+	for _, i := range w.fields {
+		size += len(r.Fields[i])
 	}
 	for _, e := range r.Extra {
 		size += len(e)
@@ -597,15 +589,8 @@ func (w *Writer) Write(r *results.Row) error {
 		return fmt.Errorf("parquetio: row %d holds %d MiB of text; a Parquet row group's column holds at most 2 GiB", r.Line, size>>20)
 	}
 	g.bytes += size
-	strs := g.strs[:len(w.fields)]
 	for j, i := range w.fields {
-		// Free text (most of a row's bytes) goes to its page here, add
-		// takes what is left: a label to look up, a page to send.
-		if c, v := &strs[j], r.Fields[i]; c.stream && len(c.data)+4+len(v) <= pageMaxBytes {
-			push(c, v)
-		} else {
-			w.add(g, j, v)
-		}
+		w.add(g, j, r.Fields[i])
 	}
 	for j, v := range r.Values {
 		var b uint64
