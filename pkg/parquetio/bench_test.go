@@ -174,11 +174,7 @@ func BenchmarkDictLabels(b *testing.B) {
 	for _, name := range []string{"subjects", "languages"} {
 		labels := sets[name]
 		vals := make([]string, 65536)
-		x := uint32(1)
-		for i := range vals {
-			x ^= x << 13
-			x ^= x >> 17
-			x ^= x << 5
+		for i, x := range xorshift32(len(vals)) {
 			vals[i] = labels[int(x%uint32(len(labels)))]
 		}
 		b.Run(name, func(b *testing.B) {
@@ -200,11 +196,7 @@ func BenchmarkDictLabels(b *testing.B) {
 func BenchmarkBitPacked(b *testing.B) {
 	for _, w := range []int{1, 4, 14} {
 		v := make([]int32, 65536)
-		x := uint32(1)
-		for i := range v {
-			x ^= x << 13
-			x ^= x >> 17
-			x ^= x << 5
+		for i, x := range xorshift32(len(v)) {
 			v[i] = int32(x & (1<<w - 1))
 		}
 		b.Run(fmt.Sprintf("width%d", w), func(b *testing.B) {
@@ -215,4 +207,18 @@ func BenchmarkBitPacked(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(v)), "ns/value")
 		})
 	}
+}
+
+// xorshift32 returns n pseudo-random numbers of Marsaglia's 32-bit
+// xorshift (13, 17, 5) from the seed 1, the same on every run.
+func xorshift32(n int) []uint32 {
+	out := make([]uint32, n)
+	x := uint32(1)
+	for i := range out {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		out[i] = x
+	}
+	return out
 }
