@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -470,6 +471,126 @@ func TestStreamedPages(t *testing.T) {
 	checkDuckDBSums(t, path, rows)
 }
 
+// The first group's encodings are chosen from its first decideAfter rows
+// when it is to hold more than twice as many (Writer.decide): the rest of
+// the group is then held as later groups are, its free text a page at a
+// time and a column of few values as a dictionary, and the file is byte
+// for byte the one a Writer that chooses at the group's end writes. The
+// columns: id and text unique (free text; the text about 1,200 bytes a
+// row, so the decided rows fill two pages and part of a third), label 30
+// values and one a single value (dictionaries from the decision on),
+// many 900 values (more than lateValues, lowered here to 100: held plain
+// and made each group's dictionary by the encoding goroutine).
+func TestDecideEarly(t *testing.T) {
+	s := results.NewRowSchema([]string{"id", "text", "label", "one", "many"}, []string{"m"}, []bool{false}, false, nil)
+	var rows []*results.Row
+	for i := range 12000 {
+		rows = append(rows, &results.Row{Schema: s, Line: i + 2, Values: []float64{float64(i % 3)},
+			Fields: []string{"q" + strconv.Itoa(i), strings.Repeat("ভাষা", 100) + strconv.Itoa(i),
+				fmt.Sprintf("লেবেল-%d", i*7%30), "same", fmt.Sprintf("m%03d", i*7919%900)}})
+	}
+	defer func(d, v int) { decideAfter, lateValues = d, v }(decideAfter, lateValues)
+	lateValues = 100
+	write := func(decide int) []byte {
+		decideAfter = decide
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, s, WriteOptions{RowGroupRows: 5000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rows {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+			if i != 2999 {
+				continue
+			}
+			// 3,000 rows into the first group: the text is held a page
+			// at a time (1 MiB, not 3.6 MB), label and one as indices.
+			text, label, one, many := &w.cur.strs[1], &w.cur.strs[2], &w.cur.strs[3], &w.cur.strs[4]
+			early := decide < len(rows)
+			if early != (text.stream && cap(text.data) <= pageMaxBytes && w.cur.strs[0].stream) ||
+				early != (label.dict && one.dict && len(label.idx) == 3000) || many.dict || many.stream {
+				t.Errorf("decided after %d rows: at row 3,000 text streams %v (a buffer of %d bytes), label and one dictionaries %v %v, many plain %v",
+					decide, text.stream, cap(text.data), label.dict, one.dict, !many.dict && !many.stream)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !w.late[4] || w.late[2] || w.late[3] || w.dict[0] || w.dict[1] {
+			t.Errorf("decided after %d rows: dictionaries %v, held plain %v; want label, one and many, many held plain", decide, w.dict, w.late)
+		}
+		return buf.Bytes()
+	}
+	early, late := write(2000), write(1<<30)
+	if !bytes.Equal(early, late) {
+		t.Fatalf("deciding after 2,000 rows wrote %d bytes, deciding at the group's end %d, and they differ", len(early), len(late))
+	}
+	_, got := readBack(t, early)
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows read back, want %d", len(got), len(rows))
+	}
+	for i, r := range rows {
+		if strings.Join(got[i][:5], "\x00") != strings.Join(r.Fields, "\x00") || got[i][5] != strconv.Itoa(i%3) {
+			t.Fatalf("row %d: %q, want %q and %d", i, got[i], r.Fields, i%3)
+		}
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(early))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := pf.RowGroup(0).GetColumnPageReader(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for pr.Next() {
+		pages++
+	}
+	if want := (5000*1205 + pageMaxBytes - 1) / pageMaxBytes; pages < want {
+		t.Errorf("the first group's text is in %d pages, want at least %d", pages, want)
+	}
+}
+
+// A file keeps under maxRowGroups row groups (32,768: arrow-rs reads no
+// file of more): after half of them the Writer doubles its groups' rows,
+// and again each time it has used half of those left. With the limit
+// lowered to 64 and groups of 10 rows, 1,900 rows are written as 32
+// groups of 10, 16 of 20, 8 of 40, 4 of 80, 2 of 160 (1,600 rows in 62
+// groups) and the last 300 in one: 63 groups.
+func TestRowGroupsStayUnderTheLimit(t *testing.T) {
+	defer func(v int) { maxRowGroups = v }(maxRowGroups)
+	maxRowGroups = 64
+	s := results.NewRowSchema([]string{"id", "label"}, []string{"m"}, []bool{false}, false, nil)
+	var rows []*results.Row
+	for i := range 1900 {
+		rows = append(rows, &results.Row{Schema: s, Line: i + 2, Fields: []string{strconv.Itoa(i), fmt.Sprint(i % 4)}, Values: []float64{float64(i % 2)}})
+	}
+	data := writeFile(t, filepath.Join(t.TempDir(), "groups.parquet"), rows, WriteOptions{RowGroupRows: 10})
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int64
+	for _, c := range [][2]int{{32, 10}, {16, 20}, {8, 40}, {4, 80}, {2, 160}, {1, 300}} {
+		for range c[0] {
+			want = append(want, int64(c[1]))
+		}
+	}
+	var got []int64
+	for g := range pf.NumRowGroups() {
+		got = append(got, pf.MetaData().RowGroup(g).NumRows())
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("row groups of %v rows, want %v", got, want)
+	}
+	_, back := readBack(t, data)
+	if len(back) != len(rows) || back[1899][0] != "1899" {
+		t.Errorf("%d rows read back, want 1,900 ending with id 1899", len(back))
+	}
+}
+
 // A row group that streams its free text starts each column in room for
 // its pages (Writer.room: as much as the first group's column held, up
 // to a page), not in an empty buffer doubled to a page, which made about
@@ -546,10 +667,11 @@ func TestReserveFirstGroup(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// 1,024 rows of 16 bytes (4 of length, 12 of text) scaled to 65,536
-		// rows and 5% more: about 1.1 MB.
+		// 1,024 rows of 16 bytes (4 of length, 12 of text) scaled to the
+		// decideAfter rows the encodings are chosen from, and 5% more:
+		// about 68 KB (after those rows the text streams a page at a time).
 		grown := cap(w.cur.strs[0].data)
-		if want := 16 * (64 << 10); !part && grown < want {
+		if want := 16 * decideAfter; !part && grown < want {
 			t.Errorf("first group grown to %d bytes, want at least %d", grown, want)
 		}
 		if part && grown >= 64<<10 {

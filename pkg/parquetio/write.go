@@ -20,15 +20,23 @@ import (
 
 // DefaultRowGroupRows is the number of rows per row group when
 // WriteOptions.RowGroupRows is 0.
-const DefaultRowGroupRows = 64 << 10
+const DefaultRowGroupRows = 16 << 10
+
+// maxRowGroups is one more than the most row groups a file should have:
+// a RowGroup's ordinal is an i16, and arrow-rs refuses a file of more.
+// (A variable for the tests.)
+var maxRowGroups = 32768
 
 // WriteOptions configures a Writer.
 type WriteOptions struct {
 	// RowGroupRows is the number of rows buffered, then written as one
 	// row group; 0 means DefaultRowGroupRows. A group ends sooner when its
-	// text reaches 64 MiB. Memory is about two groups' text (one filled
-	// while the other is encoded). Keep files under 32,768 row groups:
-	// arrow-rs (DataFusion, delta-rs, parquet-wasm) reads no file of more.
+	// text reaches 64 MiB. Memory is about two groups' compressed text
+	// (one filled while the other is written) and a page of each free-text
+	// column. A file keeps under 32,768 row groups, which arrow-rs
+	// (DataFusion, delta-rs, parquet-wasm) reads no file beyond: after
+	// 16,384 groups the Writer doubles the rows of its groups, and again
+	// each time it has used half of the groups left.
 	RowGroupRows int
 	// Omit names input columns not to write (a partitioned folder keeps
 	// its partition columns in the directory names, as Hive does).
@@ -85,8 +93,8 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 // 4-byte length and its bytes), a column that repeats (model, language)
 // its distinct values so and the rows' indices into them, a column of
 // many repeating values (golden answers: see lateValues) its values plain,
-// made a dictionary when the group is written (the first row group holds
-// every column plain, to choose from). The file is then written from
+// made a dictionary when the group is written (the first decideAfter rows
+// hold every column plain, to choose from). The file is then written from
 // those buffers by this package (pqfile.go), not through arrow-go's
 // generic column writers.
 type Writer struct {
@@ -101,13 +109,15 @@ type Writer struct {
 	bufs    chan []byte // page buffers compressed, to fill again
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
-	dict    []bool // per string column, decided at the first row group
+	dict    []bool // per string column, decided from the first rows (see decide)
 	late    []bool // per dictionary column: held plain (see lateBytes)
 	room    []int  // per free-text column: the room its pages start in (the first group's text, up to a page)
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
 	part    bool // WriteOptions.part
 	n, max  int
+	groups  int // row groups flushed
+	grow    int // the number of groups after which max doubles (see WriteOptions.RowGroupRows)
 	written int64
 	closed  bool
 }
@@ -158,7 +168,7 @@ type strCol struct {
 	// compared instead of the bytes.
 	guess [256]uint8
 	keys  [smallDict]labelKey
-	// stream: a free-text column after the first row group, which holds
+	// stream: a free-text column once the encodings are decided, which holds
 	// only its current page (data, offs); each full page goes to the
 	// encoding goroutine to be compressed while the rows still come, so
 	// a row group is held compressed, not as its raw text.
@@ -449,7 +459,7 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
+	wr := &Writer{grow: maxRowGroups / 2, codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
 	wr.cur = wr.newGroup()
 	return wr, nil
 }
@@ -469,8 +479,10 @@ func (w *Writer) newGroup() *group {
 const reserveAfter = 1024
 
 // reserve grows g's buffers for a group of max rows, estimated from the
-// rows it holds (text at most maxGroupBytes in all).
-func (g *group) reserve(max int) {
+// rows it holds (text at most maxGroupBytes in all), in the layout its
+// columns are held in: once the encodings are decided, a free-text
+// column's page is not grown, nor a dictionary's values.
+func (g *group) reserve(max int, decided bool) {
 	scale := float64(max) / float64(g.n) * 1.05
 	text := 0
 	for j := range g.strs {
@@ -481,9 +493,18 @@ func (g *group) reserve(max int) {
 	}
 	rows := int(float64(g.n) * scale)
 	for j := range g.strs {
-		c := &g.strs[j]
-		c.data = slices.Grow(c.data, int(float64(len(c.data))*scale)-len(c.data))
-		c.offs = slices.Grow(c.offs, rows+1-len(c.offs))
+		switch c := &g.strs[j]; {
+		case c.stream: // a page at a time
+		case c.dict: // an index for each row; its distinct values grow as they come
+			c.idx = slices.Grow(c.idx, rows-len(c.idx))
+		default: // plain: a late column up to lateBytes and a page (see add)
+			want := int(float64(len(c.data)) * scale)
+			if decided {
+				want = min(want, lateBytes+pageMaxBytes)
+			}
+			c.data = slices.Grow(c.data, want-len(c.data))
+			c.offs = slices.Grow(c.offs, rows+1-len(c.offs))
+		}
 	}
 	for j := range g.vals {
 		g.vals[j] = slices.Grow(g.vals[j], rows-len(g.vals[j]))
@@ -511,7 +532,7 @@ func (w *Writer) newGroupLike(g *group) *group {
 			continue
 		}
 		if w.dict[j] { // an index for each row; its distinct values grow as they come
-			c.idx = make([]int32, 0, cap(d.offs))
+			c.idx = make([]int32, 0, max(cap(d.offs), cap(d.idx)))
 			continue
 		}
 		c.data = make([]byte, 0, cap(d.data))
@@ -623,8 +644,15 @@ func (w *Writer) Write(r *results.Row) error {
 	}
 	g.n++
 	w.n++
-	if w.pf == nil && g.n == reserveAfter && w.max > 2*reserveAfter && !w.part {
-		g.reserve(w.max)
+	if w.pf == nil && !w.part && w.max > 2*decideAfter {
+		switch g.n {
+		case reserveAfter:
+			g.reserve(decideAfter, false)
+		case decideAfter:
+			if err := w.decide(g); err != nil {
+				return err
+			}
+		}
 	}
 	if w.n >= w.max {
 		return w.Flush()
@@ -639,23 +667,22 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	g := w.cur
-	if err := w.start(g); err != nil {
+	if err := w.start(g, g.n); err != nil {
 		return err
 	}
 	w.written += int64(w.n)
 	w.n = 0
+	if w.groups++; w.groups == w.grow && w.max <= math.MaxInt32 {
+		w.max *= 2
+		w.grow += (maxRowGroups - w.grow) / 2
+	}
 	// Row groups are encoded and compressed on a goroutine of their own
 	// while the next one is filled: with two cores, filling and
 	// encoding overlap. Two groups take turns; the pages of free text
 	// go to the goroutine as they fill.
-	if w.bg == nil {
-		w.bg = make(chan job, 4)
-		w.bufs = make(chan []byte, 4)
-		w.free = make(chan *group, 2)
-		w.bgDone = make(chan error, 1)
+	if w.written == int64(g.n) { // the first group: the second is made like it
+		w.startEncoding()
 		w.free <- w.newGroupLike(g)
-		enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, dict: w.dict, late: w.late}
-		go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
 	}
 	if e := w.bgErr.Load(); e != nil {
 		return *e
@@ -675,6 +702,80 @@ func (w *Writer) Flush() error {
 			c.data = make([]byte, 0, w.room[j])
 		}
 	}
+	return nil
+}
+
+// startEncoding starts the encoding goroutine (once the file is started).
+func (w *Writer) startEncoding() {
+	if w.bg != nil {
+		return
+	}
+	w.bg = make(chan job, 4)
+	w.bufs = make(chan []byte, 4)
+	w.bgDone = make(chan error, 1)
+	w.free = make(chan *group, 2)
+	enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, dict: w.dict, late: w.late}
+	go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
+}
+
+// decideAfter is the number of rows of the first group from which each
+// string column's encoding is chosen (see start), when the group is to
+// hold more than twice as many: the rest of the group is then filled as
+// later groups are (a free-text column a page at a time, compressed while
+// the rows still come; a column of few values as a dictionary), instead
+// of being held whole as plain text (14 MB of the benchmark file's text
+// in a first group of 65,536 rows). With it and groups of 16,384 rows,
+// `score --out v.parquet` of 1,000,000 rows peaks at 80-93 MB instead of
+// 104-110 (docs/speed.md, a seventh look).
+var decideAfter = 4096 // a variable for the tests
+
+// decide chooses the encodings from the rows g holds (the first group's,
+// before it is full) and puts g's columns in the layout later groups are
+// filled in: a free-text column's values are cut into pages as streaming
+// would have cut them (the file's bytes are those of a Writer that
+// decided at the group's end, when it decides the same), all but the
+// last sent to be compressed; a dictionary column of few values becomes
+// its dictionary and indices; a column of many values stays plain (see
+// lateValues).
+func (w *Writer) decide(g *group) error {
+	if err := w.start(g, w.max); err != nil {
+		return err
+	}
+	w.startEncoding()
+	for j := range g.strs {
+		c := &g.strs[j]
+		switch {
+		case !w.dict[j]:
+			// Its pages start in room for the group's text of it, up to a
+			// page, estimated from the rows so far.
+			w.room[j] = int(min(float64(len(c.data))*float64(w.max)/float64(g.n)*1.05, pageMaxBytes))
+			old, offs := c.data, c.offs
+			n := len(offs) - 1
+			c.stream = true
+			for a := 0; a < n; {
+				b := a + 1
+				for b < n && int(offs[b+1]-offs[a]) <= pageMaxBytes {
+					b++
+				}
+				if b < n {
+					w.bg <- job{g: g, col: j, raw: append(w.pageBuf(), old[offs[a]:offs[b]]...), n: b - a}
+					a = b
+					continue
+				}
+				page := append(make([]byte, 0, max(w.room[j], int(offs[b]-offs[a]))), old[offs[a]:offs[b]]...)
+				base, m := offs[a], 0
+				for i := a; i <= n; i++ { // m <= i: each offset is read before it is overwritten
+					offs[m] = offs[i] - base
+					m++
+				}
+				c.data, c.offs = page, offs[:m]
+				a = b
+			}
+		case !w.late[j]:
+			c.toDict()
+		}
+	}
+	g.reserve(w.max, true)
 	return nil
 }
 
@@ -804,7 +905,7 @@ func (w *Writer) Close() error {
 	}
 	w.closed = true
 	if err == nil && w.pf == nil { // no rows: an empty file with the schema
-		err = w.start(w.cur)
+		err = w.start(w.cur, 0)
 	}
 	if w.pf == nil {
 		return err
@@ -862,7 +963,7 @@ func rowsOf(w *Writer) int64 {
 // prunes nothing). The distinct values are only counted here (no further
 // than half the rows, without copying them); g's dictionaries are built
 // by the encoding goroutine, and later groups are filled as such.
-func (w *Writer) start(g *group) error {
+func (w *Writer) start(g *group, rows int) error {
 	if w.pf != nil {
 		return nil
 	}
@@ -875,7 +976,9 @@ func (w *Writer) start(g *group) error {
 		var k int
 		limit := (g.n + 1) / 2
 		k, slots = g.strs[j].distinct(limit, slots)
-		w.dict[j], w.late[j] = k < limit, k < limit && k > lateValues
+		// A group decided on before it is full (see decide) counts as
+		// many values more as it will have rows more.
+		w.dict[j], w.late[j] = k < limit, k < limit && k*rows > lateValues*g.n
 		if !w.dict[j] {
 			w.room[j] = min(len(g.strs[j].data), pageMaxBytes)
 		}
