@@ -978,7 +978,7 @@ func (w *Writer) start(g *group, rows int) error {
 		k, slots = g.strs[j].distinct(limit, slots)
 		// A group decided on before it is full (see decide) counts as
 		// many values more as it will have rows more.
-		w.dict[j], w.late[j] = k < limit, k < limit && k*rows > lateValues*g.n
+		w.dict[j], w.late[j] = k < limit, k < limit && float64(k)*float64(rows) > float64(lateValues)*float64(g.n)
 		if !w.dict[j] {
 			w.room[j] = min(len(g.strs[j].data), pageMaxBytes)
 		}
