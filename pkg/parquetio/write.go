@@ -725,8 +725,8 @@ func (w *Writer) startEncoding() {
 // the rows still come; a column of few values as a dictionary), instead
 // of being held whole as plain text (14 MB of the benchmark file's text
 // in a first group of 65,536 rows). With it and groups of 16,384 rows,
-// `score --out v.parquet` of 1,000,000 rows peaks at 80-93 MB instead of
-// 104-110 (docs/speed.md, a seventh look).
+// `score --out v.parquet` of 1,000,000 rows peaks at 79-87 MB instead of
+// 105-114 (docs/speed.md, a seventh look).
 var decideAfter = 4096 // a variable for the tests
 
 // decide chooses the encodings from the rows g holds (the first group's,
