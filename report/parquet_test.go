@@ -5,9 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/evalbook/evalbook/pkg/parquetio"
 )
 
@@ -102,5 +104,46 @@ func TestScoreParquetCompression(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "score", "--out", filepath.Join(dir, "x.parquet"), "--parquet-compression", "lzo"); code != 2 {
 		t.Errorf("--parquet-compression lzo: exit %d, want 2 (%s)", code, stderr)
+	}
+}
+
+// --parquet-row-group-rows sets the rows of --out FILE.parquet's row
+// groups: the sample's 284 rows in groups of 100 are three groups, of 100,
+// 100 and 84 (by default, one); a negative size, or the flag without a
+// Parquet --out, is a usage error.
+func TestScoreParquetRowGroupRows(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want []int64
+	}{{nil, []int64{284}}, {[]string{"--parquet-row-group-rows", "100"}, []int64{100, 100, 84}}} {
+		out := filepath.Join(dir, strings.Join(append([]string{"v"}, c.args...), "")+".parquet")
+		if _, stderr, code := runCLI(t, append([]string{"score", "--out", out}, c.args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := file.NewParquetReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for g := range pf.NumRowGroups() {
+			got = append(got, pf.MetaData().RowGroup(g).NumRows())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v: row groups of %v rows, want %v", c.args, got, c.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"--out", filepath.Join(dir, "x.parquet"), "--parquet-row-group-rows", "-1"},
+		{"--out", filepath.Join(dir, "x.csv"), "--parquet-row-group-rows", "100"},
+		{"--parquet-row-group-rows", "100"},
+	} {
+		if _, stderr, code := runCLI(t, append([]string{"score"}, args...)...); code != 2 || !strings.Contains(stderr, "--parquet-row-group-rows") {
+			t.Errorf("%v: exit %d, want 2 naming the flag (%s)", args, code, stderr)
+		}
 	}
 }

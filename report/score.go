@@ -32,7 +32,7 @@ type scoreFlags struct {
 	outDir, sheet, partBy, refsCol, refSep, title, ci  *string
 	pqCodec                                            *string
 	asJSON, repair, rawCSV                             *bool
-	examples                                           *int
+	examples, pqRows                                   *int
 	by                                                 cli.MultiFlag
 	cols                                               *qa.Columns
 	normalize                                          *textnorm.Profile
@@ -65,6 +65,7 @@ func addScoreFlags(fs *flag.FlagSet) *scoreFlags {
 		title:     fs.String("title", "", "report `title` of the workbook and the page (default: \"Evaluation report: <dataset file name>\")"),
 	}
 	f.normalize = cli.AddNormalizeFlag(fs, "normalisation `profile` applied to both sides before scoring: none (seed protocols exactly), nfc, indic, indic_stem (indic plus light Hindi/Bengali suffix stripping)")
+	f.pqRows = fs.Int("parquet-row-group-rows", 0, "rows in each row group of --out FILE.parquet (`N`; 0: 16,384): larger groups keep more of a table's repeats in one dictionary (a small table sorted by model), for more of the writer's memory")
 	f.pqCodec = cli.AddChoice(fs, "parquet-compression", "`codec` of the Parquet pages --out FILE.parquet and --out-dir write: snappy (the default of pyarrow, Spark and DuckDB), zstd (about 30% smaller files, more CPU) or none (the least CPU, files about 3 times as large)", "snappy", "zstd", "none")
 	f.ci = cli.AddChoice(fs, "ci", "confidence interval `method`: wilson, clopper-pearson, jeffreys, beta, bootstrap, bca or none", "wilson", "clopper-pearson", "jeffreys", "beta", "bootstrap", "bca", "none")
 	f.iv = cli.AddIntervalFlags(fs, "")
@@ -144,6 +145,12 @@ func (f *scoreFlags) options(e *cli.Env) (qa.Options, error) {
 	ms, err := score.ParseList(*f.metrics)
 	if err != nil {
 		return qa.Options{}, cli.Usagef("score: --metrics: %v", err)
+	}
+	if *f.pqRows < 0 {
+		return qa.Options{}, cli.Usagef("score: --parquet-row-group-rows must not be negative (0 is the default of 16,384), not %d", *f.pqRows)
+	}
+	if *f.pqRows > 0 && !output.IsParquet(*f.out) {
+		return qa.Options{}, cli.Usagef("score: --parquet-row-group-rows applies to --out FILE.parquet")
 	}
 	if *f.examples < 0 {
 		return qa.Options{}, cli.Usagef("score: --examples must not be negative (0 shows no example rows), not %d", *f.examples)
@@ -255,7 +262,7 @@ func (f *scoreFlags) score(e *cli.Env, in *scoreInput, opt *qa.Options) (*result
 	if *f.partBy != "" {
 		partCols = strings.Split(*f.partBy, ",")
 	}
-	outs, err := output.OpenRows(output.RowOptions{Out: *f.out, Stdout: e.Stdout, Dir: *f.outDir, By: partCols, EEEModel: *f.eeeModel, Spool: f.exp.NeedVerdicts(), Compression: *f.pqCodec})
+	outs, err := output.OpenRows(output.RowOptions{Out: *f.out, Stdout: e.Stdout, Dir: *f.outDir, By: partCols, EEEModel: *f.eeeModel, Spool: f.exp.NeedVerdicts(), Compression: *f.pqCodec, RowGroupRows: *f.pqRows})
 	var de *output.DirError
 	if errors.As(err, &de) {
 		return nil, nil, cli.Usagef("score: --out-dir: %v", de.Err)

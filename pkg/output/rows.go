@@ -37,6 +37,9 @@ type RowOptions struct {
 	// Compression is the Parquet files' codec (parquetio.WriteOptions):
 	// "" or "snappy", "zstd", "none".
 	Compression string
+	// RowGroupRows is the rows in each row group of Out NAME.parquet
+	// (parquetio.WriteOptions); 0 means parquetio.DefaultRowGroupRows.
+	RowGroupRows int
 }
 
 // IsEEE reports whether path names an Every Eval Ever export.
@@ -97,7 +100,7 @@ func OpenRows(opt RowOptions) (*Rows, error) {
 		}
 		o.aborts = append(o.aborts, abort)
 		if IsParquet(opt.Out) {
-			fs := parquetio.NewFileSink(w, parquetio.WriteOptions{Compression: opt.Compression})
+			fs := parquetio.NewFileSink(w, parquetio.WriteOptions{Compression: opt.Compression, RowGroupRows: opt.RowGroupRows})
 			o.rows = append(o.rows, fs.Row)
 			o.commits = append(o.commits, func() (string, error) {
 				if err := fs.Close(); err != nil {

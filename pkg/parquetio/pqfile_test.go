@@ -471,16 +471,18 @@ func TestStreamedPages(t *testing.T) {
 	checkDuckDBSums(t, path, rows)
 }
 
-// The first group's encodings are chosen from its first decideAfter rows
-// when it is to hold more than twice as many (Writer.decide): the rest of
+// The first group's encodings are chosen from the rows it holds when its
+// text passes decideBytes before it is full (Writer.decide): the rest of
 // the group is then held as later groups are, its free text a page at a
 // time and a column of few values as a dictionary, and the file is byte
-// for byte the one a Writer that chooses at the group's end writes. The
-// columns: id and text unique (free text; the text about 1,200 bytes a
-// row, so the decided rows fill two pages and part of a third), label 30
-// values and one a single value (dictionaries from the decision on),
-// many 900 values (more than lateValues, lowered here to 100: held plain
-// and made each group's dictionary by the encoding goroutine).
+// for byte the one a Writer that chooses at the group's end writes (when
+// both choose the same). The columns: id and text unique (free text; the
+// text about 1,200 bytes a row, so the first 2,000 rows fill two pages
+// and part of a third), label 30 values and one a single value
+// (dictionaries from the decision on), many 900 values (more than
+// lateValues, lowered here to 100: held plain and made each group's
+// dictionary by the encoding goroutine). decideBytes is set to the text
+// of the first 2,000 rows.
 func TestDecideEarly(t *testing.T) {
 	s := results.NewRowSchema([]string{"id", "text", "label", "one", "many"}, []string{"m"}, []bool{false}, false, nil)
 	var rows []*results.Row
@@ -489,10 +491,19 @@ func TestDecideEarly(t *testing.T) {
 			Fields: []string{"q" + strconv.Itoa(i), strings.Repeat("ভাষা", 100) + strconv.Itoa(i),
 				fmt.Sprintf("লেবেল-%d", i*7%30), "same", fmt.Sprintf("m%03d", i*7919%900)}})
 	}
-	defer func(d, v int) { decideAfter, lateValues = d, v }(decideAfter, lateValues)
+	defer func(d, v int) { decideBytes, lateValues = d, v }(decideBytes, lateValues)
 	lateValues = 100
-	write := func(decide int) []byte {
-		decideAfter = decide
+	first := 0
+	for _, r := range rows[:2000] {
+		for _, f := range r.Fields {
+			first += len(f)
+		}
+	}
+	write := func(early bool) []byte {
+		decideBytes = 1 << 40
+		if early {
+			decideBytes = first
+		}
 		var buf bytes.Buffer
 		w, err := NewWriter(&buf, s, WriteOptions{RowGroupRows: 5000})
 		if err != nil {
@@ -508,22 +519,21 @@ func TestDecideEarly(t *testing.T) {
 			// 3,000 rows into the first group: the text is held a page
 			// at a time (1 MiB, not 3.6 MB), label and one as indices.
 			text, label, one, many := &w.cur.strs[1], &w.cur.strs[2], &w.cur.strs[3], &w.cur.strs[4]
-			early := decide < len(rows)
 			if early != (text.stream && cap(text.data) <= pageMaxBytes && w.cur.strs[0].stream) ||
 				early != (label.dict && one.dict && len(label.idx) == 3000) || many.dict || many.stream {
-				t.Errorf("decided after %d rows: at row 3,000 text streams %v (a buffer of %d bytes), label and one dictionaries %v %v, many plain %v",
-					decide, text.stream, cap(text.data), label.dict, one.dict, !many.dict && !many.stream)
+				t.Errorf("early %v: at row 3,000 text streams %v (a buffer of %d bytes), label and one dictionaries %v %v, many plain %v",
+					early, text.stream, cap(text.data), label.dict, one.dict, !many.dict && !many.stream)
 			}
 		}
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
 		if !w.late[4] || w.late[2] || w.late[3] || w.dict[0] || w.dict[1] {
-			t.Errorf("decided after %d rows: dictionaries %v, held plain %v; want label, one and many, many held plain", decide, w.dict, w.late)
+			t.Errorf("early %v: dictionaries %v, held plain %v; want label, one and many, many held plain", early, w.dict, w.late)
 		}
 		return buf.Bytes()
 	}
-	early, late := write(2000), write(1<<30)
+	early, late := write(true), write(false)
 	if !bytes.Equal(early, late) {
 		t.Fatalf("deciding after 2,000 rows wrote %d bytes, deciding at the group's end %d, and they differ", len(early), len(late))
 	}
@@ -550,6 +560,51 @@ func TestDecideEarly(t *testing.T) {
 	}
 	if want := (5000*1205 + pageMaxBytes - 1) / pageMaxBytes; pages < want {
 		t.Errorf("the first group's text is in %d pages, want at least %d", pages, want)
+	}
+}
+
+// A first group whose text stays under decideBytes is chosen from whole:
+// 3 models answering the same 1,000 questions, sorted by model, in one
+// group of 3,000 rows, write the questions as a dictionary (1,000
+// distinct of 3,000), though the first 1,000 rows alone show them all
+// different. With decideBytes lowered to the first 1,000 rows' text the
+// choice is made from those rows, and the questions are written plain.
+func TestFirstGroupChosenFromWhole(t *testing.T) {
+	s := results.NewRowSchema([]string{"question", "model"}, []string{"m"}, []bool{false}, false, nil)
+	var rows []*results.Row
+	for _, m := range []string{"a", "b", "c"} {
+		for q := range 1000 {
+			rows = append(rows, &results.Row{Schema: s, Line: len(rows) + 2, Fields: []string{fmt.Sprintf("प्रश्न %04d?", q), m}, Values: []float64{1}})
+		}
+	}
+	dictPages := func() int {
+		data := writeFile(t, filepath.Join(t.TempDir(), "sorted.parquet"), rows, WriteOptions{RowGroupRows: 3000})
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := pf.RowGroup(0).GetColumnPageReader(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for pr.Next() {
+			if pr.Page().Type() == file.PageTypeDictionaryPage {
+				n = int(pr.Page().NumValues())
+			}
+		}
+		return n
+	}
+	if n := dictPages(); n != 1000 {
+		t.Errorf("chosen from the whole group: the questions' dictionary has %d values, want 1000", n)
+	}
+	defer func(v int) { decideBytes = v }(decideBytes)
+	decideBytes = 0
+	for _, r := range rows[:1000] {
+		decideBytes += len(r.Fields[0]) + len(r.Fields[1])
+	}
+	if n := dictPages(); n != 0 {
+		t.Errorf("chosen from the first 1,000 rows: a dictionary of %d questions, want none (plain)", n)
 	}
 }
 
@@ -667,11 +722,10 @@ func TestReserveFirstGroup(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// 1,024 rows of 16 bytes (4 of length, 12 of text) scaled to the
-		// decideAfter rows the encodings are chosen from, and 5% more:
-		// about 68 KB (after those rows the text streams a page at a time).
+		// 1,024 rows of 16 bytes (4 of length, 12 of text) scaled to 65,536
+		// rows and 5% more: about 1.1 MB (under decideBytes, so held whole).
 		grown := cap(w.cur.strs[0].data)
-		if want := 16 * decideAfter; !part && grown < want {
+		if want := 16 * (64 << 10); !part && grown < want {
 			t.Errorf("first group grown to %d bytes, want at least %d", grown, want)
 		}
 		if part && grown >= 64<<10 {

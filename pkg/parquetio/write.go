@@ -93,8 +93,8 @@ func (o WriteOptions) codec() (compress.Compression, error) {
 // 4-byte length and its bytes), a column that repeats (model, language)
 // its distinct values so and the rows' indices into them, a column of
 // many repeating values (golden answers: see lateValues) its values plain,
-// made a dictionary when the group is written (the first decideAfter rows
-// hold every column plain, to choose from). The file is then written from
+// made a dictionary when the group is written (the first group holds
+// every column plain, up to decideBytes, to choose from). The file is then written from
 // those buffers by this package (pqfile.go), not through arrow-go's
 // generic column writers.
 type Writer struct {
@@ -479,17 +479,23 @@ func (w *Writer) newGroup() *group {
 const reserveAfter = 1024
 
 // reserve grows g's buffers for a group of max rows, estimated from the
-// rows it holds (text at most maxGroupBytes in all), in the layout its
-// columns are held in: once the encodings are decided, a free-text
-// column's page is not grown, nor a dictionary's values.
+// rows it holds, in the layout its columns are held in: before the
+// encodings are decided (the first group), for text up to decideBytes in
+// all; once they are, a free-text column's page is not grown, nor a
+// dictionary's values, and the rows are as many as maxGroupBytes of text
+// allows.
 func (g *group) reserve(max int, decided bool) {
 	scale := float64(max) / float64(g.n) * 1.05
 	text := 0
 	for j := range g.strs {
 		text += len(g.strs[j].data)
 	}
-	if t := float64(text) * scale; t > float64(maxGroupBytes) {
-		scale *= float64(maxGroupBytes) / t
+	limit := maxGroupBytes
+	if !decided {
+		limit = min(limit, decideBytes)
+	}
+	if t := float64(text) * scale; t > float64(limit) {
+		scale *= float64(limit) / t
 	}
 	rows := int(float64(g.n) * scale)
 	for j := range g.strs {
@@ -644,11 +650,11 @@ func (w *Writer) Write(r *results.Row) error {
 	}
 	g.n++
 	w.n++
-	if w.pf == nil && !w.part && w.max > 2*decideAfter {
-		switch g.n {
-		case reserveAfter:
-			g.reserve(decideAfter, false)
-		case decideAfter:
+	if w.pf == nil && !w.part {
+		switch {
+		case g.n == reserveAfter && w.max > 2*reserveAfter:
+			g.reserve(w.max, false)
+		case g.bytes >= decideBytes && g.n < w.max:
 			if err := w.decide(g); err != nil {
 				return err
 			}
@@ -718,16 +724,17 @@ func (w *Writer) startEncoding() {
 	go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
 }
 
-// decideAfter is the number of rows of the first group from which each
-// string column's encoding is chosen (see start), when the group is to
-// hold more than twice as many: the rest of the group is then filled as
-// later groups are (a free-text column a page at a time, compressed while
-// the rows still come; a column of few values as a dictionary), instead
-// of being held whole as plain text (14 MB of the benchmark file's text
-// in a first group of 65,536 rows). With it and groups of 16,384 rows,
-// `score --out v.parquet` of 1,000,000 rows peaks at 79-87 MB instead of
-// 105-114 (docs/speed.md, a seventh look).
-var decideAfter = 4096 // a variable for the tests
+// decideBytes is the text the first group holds whole, to choose each
+// string column's encoding from (see start): a group whose text passes it
+// before the group is full has its encodings chosen from the rows so far
+// (decide), and the rest of it is filled as later groups are (a free-text
+// column a page at a time, compressed while the rows still come; a column
+// of few values as a dictionary), instead of being held whole up to
+// maxGroupBytes. A group of 16,384 rows of the benchmark file holds 3.5 MB
+// and is chosen from whole; one of rows of long responses, or of many rows
+// (WriteOptions.RowGroupRows), is chosen from its first 8 MiB. (A variable
+// for the tests.)
+var decideBytes = 8 << 20
 
 // decide chooses the encodings from the rows g holds (the first group's,
 // before it is full) and puts g's columns in the layout later groups are
