@@ -546,21 +546,34 @@ func TestDecideEarly(t *testing.T) {
 			t.Fatalf("row %d: %q, want %q and %d", i, got[i], r.Fields, i%3)
 		}
 	}
-	pf, err := file.NewParquetReader(bytes.NewReader(early))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := pf.RowGroup(0).GetColumnPageReader(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages := 0
-	for pr.Next() {
-		pages++
-	}
-	if want := (5000*1205 + pageMaxBytes - 1) / pageMaxBytes; pages < want {
+	want := (5000*1205 + pageMaxBytes - 1) / pageMaxBytes
+	if pages, _ := columnPages(t, early, 0, 1); pages < want {
 		t.Errorf("the first group's text is in %d pages, want at least %d", pages, want)
 	}
+}
+
+// columnPages returns the number of pages of column col in row group g of
+// the Parquet file data, and its dictionary's entries (0 without one).
+func columnPages(t *testing.T, data []byte, g, col int) (pages, dict int) {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := pf.RowGroup(g).GetColumnPageReader(col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pr.Next() {
+		pages++
+		if p := pr.Page(); p.Type() == file.PageTypeDictionaryPage {
+			dict = int(p.NumValues())
+		}
+	}
+	if err := pr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return pages, dict
 }
 
 // A first group whose text stays under decideBytes is chosen from whole:
@@ -578,21 +591,7 @@ func TestFirstGroupChosenFromWhole(t *testing.T) {
 		}
 	}
 	dictPages := func() int {
-		data := writeFile(t, filepath.Join(t.TempDir(), "sorted.parquet"), rows, WriteOptions{RowGroupRows: 3000})
-		pf, err := file.NewParquetReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr, err := pf.RowGroup(0).GetColumnPageReader(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for pr.Next() {
-			if pr.Page().Type() == file.PageTypeDictionaryPage {
-				n = int(pr.Page().NumValues())
-			}
-		}
+		_, n := columnPages(t, writeFile(t, filepath.Join(t.TempDir(), "sorted.parquet"), rows, WriteOptions{RowGroupRows: 3000}), 0, 0)
 		return n
 	}
 	if n := dictPages(); n != 1000 {
