@@ -14,6 +14,7 @@ import (
 	"github.com/evalbook/evalbook/datasets"
 	"github.com/evalbook/evalbook/pkg/interop"
 	"github.com/evalbook/evalbook/pkg/output"
+	"github.com/evalbook/evalbook/pkg/parquetio"
 	"github.com/evalbook/evalbook/pkg/qa"
 	"github.com/evalbook/evalbook/pkg/results"
 	"github.com/evalbook/evalbook/pkg/sample"
@@ -147,7 +148,7 @@ func (f *scoreFlags) options(e *cli.Env) (qa.Options, error) {
 		return qa.Options{}, cli.Usagef("score: --metrics: %v", err)
 	}
 	if *f.pqRows < 0 {
-		return qa.Options{}, cli.Usagef("score: --parquet-row-group-rows must not be negative (0 is the default of 16,384), not %d", *f.pqRows)
+		return qa.Options{}, cli.Usagef("score: --parquet-row-group-rows must not be negative (0 is the default of %d), not %d", parquetio.DefaultRowGroupRows, *f.pqRows)
 	}
 	if *f.pqRows > 0 && !output.IsParquet(*f.out) {
 		return qa.Options{}, cli.Usagef("score: --parquet-row-group-rows applies to --out FILE.parquet")

@@ -686,7 +686,7 @@ func (w *Writer) Flush() error {
 	// while the next one is filled: with two cores, filling and
 	// encoding overlap. Two groups take turns; the pages of free text
 	// go to the goroutine as they fill.
-	if w.written == int64(g.n) { // the first group: the second is made like it
+	if w.groups == 1 { // the first group: the second is made like it
 		w.startEncoding()
 		w.free <- w.newGroupLike(g)
 	}

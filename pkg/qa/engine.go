@@ -350,9 +350,9 @@ func (w *worker) newBatch(seq int) *batchResult {
 		default:
 			// as many rows as this worker's largest batch so far, so that
 			// a new batch is not grown from nothing row by row
-			n, l := w.lastRows, e.lay
+			n := w.lastRows
 			b.rows = &rowBatch{recs: make([]rowRec, 0, n), fields: make([]string, 0, n*len(e.schema.Columns)),
-				values: make([]float64, 0, n*len(e.metrics)), groups: make([]string, 0, n*len(l.byCols))}
+				values: make([]float64, 0, n*len(e.metrics)), groups: make([]string, 0, n*len(e.lay.byCols))}
 		}
 	}
 	if len(w.groups) != len(b.groups) {
