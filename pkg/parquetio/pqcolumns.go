@@ -64,10 +64,7 @@ func (e *encoder) group(g *group) error {
 func (e *encoder) strChunk(g *group, j int) chunk {
 	c := &g.strs[j]
 	ch := chunk{dataOff: -1, dictOff: -1}
-	if c.stream {
-		if c.len() > 0 { // the last page, still raw
-			e.streamPage(g, j, c.data, c.len())
-		}
+	if c.stream { // every page compressed as it filled (Writer.compressPage)
 		ch.encodings = []int32{encPlain, encRLE}
 		for _, p := range g.pages[j] {
 			e.f.putPage(&ch, pageData, p.raw, g.arena[j][p.off:p.off+p.size], p.n, encPlain)
@@ -124,14 +121,6 @@ func (e *encoder) strChunk(g *group, j int) chunk {
 	ch.st = &stats{min: bytes.Clone(lo), max: bytes.Clone(hi)}
 	e.dictPages(&ch, c.idx, c.len())
 	return ch
-}
-
-// streamPage compresses a full page of streamed column j of g (n values
-// in raw) into the group's arena, to be written with the group.
-func (e *encoder) streamPage(g *group, j int, raw []byte, n int) {
-	body := e.f.compress(raw)
-	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(g.arena[j]), size: len(body)})
-	g.arena[j] = append(g.arena[j], body...)
 }
 
 // dictPages writes the data pages of a string dictionary column: its

@@ -425,10 +425,10 @@ func TestWriterDestinationFails(t *testing.T) {
 }
 
 // From the second row group on, free text is compressed a page at a time
-// while the rows come (strCol.stream): groups of 20,000 rows hold about 2
-// MiB of text each, so every later group writes its text as pages sent
-// ahead and a last page compressed with the group. The file reads back
-// cell for cell and DuckDB's sums are the rows'.
+// as each page fills (strCol.stream, Writer.compressPage): groups of
+// 20,000 rows hold about 2 MiB of text each, so every later group writes
+// its text as several full pages and a last one compressed when the group
+// ends. The file reads back cell for cell and DuckDB's sums are the rows'.
 func TestStreamedPages(t *testing.T) {
 	const n = 70000
 	_, rows := pagesRows(n)
@@ -653,8 +653,8 @@ func TestRowGroupsStayUnderTheLimit(t *testing.T) {
 // little text it has (BenchmarkWriteDir1M's heap went from 38 to 57 MB
 // when every group took a page). The id and text columns (unique in the
 // first group) stream: in groups of 20,000 rows the text column holds
-// 1.8 MB (room: a page) and the ids 169 KB; in groups of 1,000 rows of
-// short text, 7-8 KB each.
+// 1.8 MB (room: a page, 256 KiB) and the ids 169 KB (room: a page); in
+// groups of 1,000 rows of short text, 7-8 KB each.
 func TestStreamedPagesStartInRoom(t *testing.T) {
 	_, long := pagesRows(70000)
 	s := long[0].Schema
@@ -869,4 +869,45 @@ func columnKinds(t *testing.T) []byte {
 		}
 	}
 	return data
+}
+
+// A value larger than a page, in a streamed column, makes a page of its
+// own, larger than pageMaxBytes: the file reads back, and the buffer it
+// grew is let go once the page is compressed, so the column's next page
+// starts in a buffer of a page again, not of the huge value (the writer
+// would otherwise hold 3 pages' room for the rest of the file).
+func TestHugeValueInStreamedColumn(t *testing.T) {
+	_, rows := pagesRows(30000)
+	huge := strings.Repeat("ख", pageMaxBytes) // 3 bytes a letter: 3 pages
+	rows[25000].Fields[1] = huge
+	w, err := NewWriter(io.Discard, rows[0].Schema, WriteOptions{RowGroupRows: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		if i == 25000 && !w.cur.strs[1].stream {
+			t.Fatal("the text column does not stream in the third group")
+		}
+		if c := &w.cur.strs[1]; i > 25000 && cap(c.data) > 2*pageMaxBytes {
+			t.Fatalf("after row %d: the text column's page holds %d bytes of room; the huge value's buffer was kept", i, cap(c.data))
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "huge.parquet")
+	data := writeFile(t, path, rows, WriteOptions{RowGroupRows: 10000})
+	_, got := readBack(t, data)
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows read back, want %d", len(got), len(rows))
+	}
+	for i, r := range rows {
+		if got[i][1] != r.Fields[1] {
+			t.Fatalf("row %d: text of %d bytes read back, want %d", i, len(got[i][1]), len(r.Fields[1]))
+		}
+	}
+	checkDuckDBSums(t, path, rows)
 }

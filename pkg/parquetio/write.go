@@ -105,8 +105,7 @@ type Writer struct {
 	out     io.Writer
 	cur     *group      // the row group being filled
 	free    chan *group // groups written, to fill again
-	bg      chan job    // pages and row groups to the encoding goroutine
-	bufs    chan []byte // page buffers compressed, to fill again
+	bg      chan *group // row groups to the encoding goroutine
 	bgDone  chan error
 	bgErr   atomic.Pointer[error]
 	dict    []bool // per string column, decided from the first rows (see decide)
@@ -114,7 +113,9 @@ type Writer struct {
 	room    []int  // per free-text column: the room its pages start in (the first group's text, up to a page)
 	nstr    int    // string columns: kept input columns, then extra
 	codec   compress.Compression
-	part    bool // WriteOptions.part
+	pcodec  compress.Codec // codec's encoder for the pages of free text (nil: none)
+	cbuf    []byte         // a page of free text compressed
+	part    bool           // WriteOptions.part
 	n, max  int
 	groups  int // row groups flushed
 	grow    int // the number of groups after which max doubles (see WriteOptions.RowGroupRows)
@@ -133,7 +134,7 @@ type group struct {
 	flags [2][]byte // bitmaps
 	bytes int       // text bytes held
 	// Per string column streamed (see strCol.stream): the pages already
-	// compressed on the encoding goroutine, their bytes one after another.
+	// compressed (Writer.compressPage), their bytes one after another.
 	pages [][]cpage
 	arena [][]byte
 }
@@ -141,15 +142,6 @@ type group struct {
 // cpage is a compressed page of a streamed column: raw bytes before
 // compression, n values, its body at arena[off:off+size].
 type cpage struct{ raw, n, off, size int }
-
-// job is the encoding goroutine's work: one full page of column col of
-// group g to compress (raw), or (raw nil) the whole of g to write.
-type job struct {
-	g   *group
-	col int
-	raw []byte
-	n   int
-}
 
 // strCol is a string column of a row group in Parquet's plain encoding:
 // data holds each value as its 4-byte little-endian length and its bytes,
@@ -169,9 +161,9 @@ type strCol struct {
 	guess [256]uint8
 	keys  [smallDict]labelKey
 	// stream: a free-text column once the encodings are decided, which holds
-	// only its current page (data, offs); each full page goes to the
-	// encoding goroutine to be compressed while the rows still come, so
-	// a row group is held compressed, not as its raw text.
+	// only its current page (data, offs); each full page is compressed
+	// as soon as it is full (Writer.compressPage), so a row group is held
+	// compressed, not as its raw text.
 	stream bool
 	seed   maphash.Seed
 }
@@ -460,6 +452,11 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 		return nil, err
 	}
 	wr := &Writer{grow: maxRowGroups / 2, codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
+	if codec != compress.Codecs.Uncompressed {
+		if wr.pcodec, err = compress.GetCodec(codec); err != nil {
+			return nil, fmt.Errorf("parquetio: %w", err)
+		}
+	}
 	wr.cur = wr.newGroup()
 	return wr, nil
 }
@@ -682,10 +679,10 @@ func (w *Writer) Flush() error {
 		w.max *= 2
 		w.grow += (maxRowGroups - w.grow) / 2
 	}
-	// Row groups are encoded and compressed on a goroutine of their own
+	// Row groups are encoded and written on a goroutine of their own
 	// while the next one is filled: with two cores, filling and
 	// encoding overlap. Two groups take turns; the pages of free text
-	// go to the goroutine as they fill.
+	// are compressed as they fill, the last one here.
 	if w.groups == 1 { // the first group: the second is made like it
 		w.startEncoding()
 		w.free <- w.newGroupLike(g)
@@ -693,18 +690,19 @@ func (w *Writer) Flush() error {
 	if e := w.bgErr.Load(); e != nil {
 		return *e
 	}
-	w.bg <- job{g: g}
+	for j := range g.strs {
+		if c := &g.strs[j]; c.stream && c.len() > 0 {
+			w.compressPage(g, j)
+		}
+	}
+	w.bg <- g
 	w.cur = <-w.free
 	w.cur.reset(w.dict, w.late)
 	for j := range w.cur.strs {
 		// The first group's free text was let go when it was written,
 		// a page grown by a huge value by reset: the next page starts in
 		// room for one (Writer.room), not grown from nothing.
-		switch c := &w.cur.strs[j]; {
-		case !c.stream || cap(c.data) >= w.room[j]:
-		case w.room[j] == pageMaxBytes:
-			c.data = w.pageBuf()
-		default:
+		if c := &w.cur.strs[j]; c.stream && cap(c.data) < w.room[j] {
 			c.data = make([]byte, 0, w.room[j])
 		}
 	}
@@ -716,19 +714,18 @@ func (w *Writer) startEncoding() {
 	if w.bg != nil {
 		return
 	}
-	w.bg = make(chan job, 4)
-	w.bufs = make(chan []byte, 4)
+	w.bg = make(chan *group, 1)
 	w.bgDone = make(chan error, 1)
 	w.free = make(chan *group, 2)
 	enc := &encoder{f: w.pf, nf: len(w.fields), words: w.schema.Words, flags: w.schema.Flags, dict: w.dict, late: w.late}
-	go w.encode(enc, w.bg, w.free, w.bufs, w.bgDone)
+	go w.encode(enc, w.bg, w.free, w.bgDone)
 }
 
 // decideBytes is the text the first group holds whole, to choose each
 // string column's encoding from (see start): a group whose text passes it
 // before the group is full has its encodings chosen from the rows so far
 // (decide), and the rest of it is filled as later groups are (a free-text
-// column a page at a time, compressed while the rows still come; a column
+// column a page at a time, compressed as each page fills; a column
 // of few values as a dictionary), instead of being held whole up to
 // maxGroupBytes. A group of 16,384 rows of the benchmark file holds 3.5 MB
 // and is chosen from whole; one of rows of long responses, or of many rows
@@ -741,7 +738,7 @@ var decideBytes = 8 << 20
 // filled in: a free-text column's values are cut into pages as streaming
 // would have cut them (the file's bytes are those of a Writer that
 // decided at the group's end, when it decides the same), all but the
-// last sent to be compressed; a dictionary column of few values becomes
+// last compressed; a dictionary column of few values becomes
 // its dictionary and indices; a column of many values stays plain (see
 // lateValues).
 func (w *Writer) decide(g *group) error {
@@ -765,7 +762,7 @@ func (w *Writer) decide(g *group) error {
 					b++
 				}
 				if b < n {
-					w.bg <- job{g: g, col: j, raw: append(w.pageBuf(), old[offs[a]:offs[b]]...), n: b - a}
+					w.addPage(g, j, old[offs[a]:offs[b]], b-a)
 					a = b
 					continue
 				}
@@ -786,49 +783,25 @@ func (w *Writer) decide(g *group) error {
 	return nil
 }
 
-// pageBuf returns a buffer for a streamed column's next page: one the
-// encoding goroutine handed back, else a new one.
-func (w *Writer) pageBuf() []byte {
-	select {
-	case b := <-w.bufs:
-		return b
-	default:
-		return make([]byte, 0, pageMaxBytes)
-	}
-}
-
-// encode is the encoding goroutine: it compresses the pages and writes
-// the row groups that come in, handing groups back on free and page
-// buffers on bufs, and sends its first error (or nil) on done when in
-// is closed. After an error it only hands things back.
-func (w *Writer) encode(enc *encoder, in <-chan job, free chan<- *group, bufs chan<- []byte, done chan<- error) {
+// encode is the encoding goroutine: it writes the row groups that come
+// in, handing them back on free, and sends its first error (or nil) on
+// done when in is closed. After an error it only hands groups back.
+func (w *Writer) encode(enc *encoder, in <-chan *group, free chan<- *group, done chan<- error) {
 	var err error
-	for j := range in {
-		if j.raw != nil {
-			if err == nil {
-				enc.streamPage(j.g, j.col, j.raw, j.n)
-			}
-			if cap(j.raw) <= 2*pageMaxBytes { // a buffer grown by one huge value is let go
-				select {
-				case bufs <- j.raw[:0]:
-				default:
-				}
-			}
-			continue
-		}
+	for g := range in {
 		if err == nil {
-			if werr := enc.group(j.g); werr != nil {
+			if werr := enc.group(g); werr != nil {
 				err = fmt.Errorf("parquetio: writing a row group: %w", werr)
 				w.bgErr.Store(&err)
 			}
 		}
-		free <- j.g
+		free <- g
 	}
 	done <- err
 }
 
 // add appends v to string column j of g; a streamed column whose page
-// would pass pageMaxBytes sends that page to be compressed first.
+// would pass pageMaxBytes has that page compressed first.
 func (w *Writer) add(g *group, j int, v string) {
 	c := &g.strs[j]
 	switch {
@@ -836,7 +809,7 @@ func (w *Writer) add(g *group, j int, v string) {
 		c.add(v)
 	case c.stream:
 		if len(c.data)+4+len(v) > pageMaxBytes && len(c.offs) > 1 {
-			w.sendPage(g, j)
+			w.compressPage(g, j)
 		}
 		c.push(v)
 	default:
@@ -874,14 +847,40 @@ func (c *strCol) toDict() {
 	*c = d
 }
 
-// sendPage sends the page of streamed column j of g to be compressed
-// and starts the next.
-func (w *Writer) sendPage(g *group, j int) {
+// compressPage compresses the page of streamed column j of g into the
+// group's pages and starts the next page in the same buffer (in a new
+// one when a huge value grew it).
+//
+// A page is compressed here, by the goroutine that filled it, while its
+// bytes are still in this core's cache, rather than on the encoding
+// goroutine: on the two cores of the benchmark machine that took 0.04-0.06
+// CPU-s less per million rows, with pages of 256 KiB (see pageMaxBytes;
+// docs/speed.md, An eighth look).
+func (w *Writer) compressPage(g *group, j int) {
 	c := &g.strs[j]
-	raw, n := c.data, c.len()
-	c.data = w.pageBuf()
-	c.offs = c.offs[:1]
-	w.bg <- job{g: g, col: j, raw: raw, n: n}
+	w.addPage(g, j, c.data, c.len())
+	if cap(c.data) > 2*pageMaxBytes {
+		c.data = make([]byte, 0, pageMaxBytes)
+	}
+	c.data, c.offs = c.data[:0], c.offs[:1]
+}
+
+// addPage appends raw, n values of streamed column j in the plain
+// encoding, compressed, to g's pages of that column.
+func (w *Writer) addPage(g *group, j int, raw []byte, n int) {
+	body := raw
+	if w.pcodec != nil {
+		buf := w.cbuf
+		if need := int(w.pcodec.CompressBound(int64(len(raw)))); cap(buf) < need {
+			buf = make([]byte, need)
+		}
+		body = w.pcodec.Encode(buf[:cap(buf)], raw)
+		if cap(body) <= 2*pageMaxBytes { // a buffer for a huge value is let go
+			w.cbuf = body
+		}
+	}
+	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(g.arena[j]), size: len(body)})
+	g.arena[j] = append(g.arena[j], body...)
 }
 
 // wait ends the encoding goroutine and returns its error.
