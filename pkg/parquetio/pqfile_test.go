@@ -911,3 +911,19 @@ func TestHugeValueInStreamedColumn(t *testing.T) {
 	}
 	checkDuckDBSums(t, path, rows)
 }
+
+// grow keeps the values and gives room for n more, in a new array only
+// when the old one has too little room (the reserve of a first group).
+func TestGrow(t *testing.T) {
+	s := append(make([]int32, 0, 4), 1, 2, 3)
+	if g := grow(s, 1); &g[0] != &s[0] || cap(g) != 4 {
+		t.Fatalf("room for one more in an array of room 4 holding 3: a new array of room %d", cap(g))
+	}
+	g := grow(s, 100)
+	if len(g) != 3 || cap(g) < 103 || g[0] != 1 || g[1] != 2 || g[2] != 3 {
+		t.Fatalf("grow(%v, 100) = %v, room %d", s, g, cap(g))
+	}
+	if g = append(g, 4); s[:4][3] != 0 || g[3] != 4 {
+		t.Fatal("the grown slice shares the old array")
+	}
+}

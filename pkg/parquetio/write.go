@@ -499,24 +499,39 @@ func (g *group) reserve(max int, decided bool) {
 		switch c := &g.strs[j]; {
 		case c.stream: // a page at a time
 		case c.dict: // an index for each row; its distinct values grow as they come
-			c.idx = slices.Grow(c.idx, rows-len(c.idx))
+			c.idx = grow(c.idx, rows-len(c.idx))
 		default: // plain: a late column up to lateBytes and a page (see add)
 			want := int(float64(len(c.data)) * scale)
 			if decided {
 				want = min(want, lateBytes+pageMaxBytes)
 			}
-			c.data = slices.Grow(c.data, want-len(c.data))
-			c.offs = slices.Grow(c.offs, rows+1-len(c.offs))
+			c.data = grow(c.data, want-len(c.data))
+			c.offs = grow(c.offs, rows+1-len(c.offs))
 		}
 	}
 	for j := range g.vals {
-		g.vals[j] = slices.Grow(g.vals[j], rows-len(g.vals[j]))
-		g.valid[j] = slices.Grow(g.valid[j], rows/8+1-len(g.valid[j]))
+		g.vals[j] = grow(g.vals[j], rows-len(g.vals[j]))
+		g.valid[j] = grow(g.valid[j], rows/8+1-len(g.valid[j]))
 	}
 	for k := range 2 {
-		g.words[k] = slices.Grow(g.words[k], rows-len(g.words[k]))
-		g.flags[k] = slices.Grow(g.flags[k], rows/8+1-len(g.flags[k]))
+		g.words[k] = grow(g.words[k], rows-len(g.words[k]))
+		g.flags[k] = grow(g.flags[k], rows/8+1-len(g.flags[k]))
 	}
+}
+
+// grow returns s with room for n more elements, as slices.Grow does,
+// but without writing to that room: slices.Grow zeroes it, and zeroing a
+// new allocation touches each of its pages at once, so that a group
+// reserved for more rows than come (a file of 10,000 rows, room for
+// 16,384) pays for pages it never uses. make leaves memory fresh from
+// the system untouched until it is written.
+func grow[S ~[]E, E any](s S, n int) S {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	t := make(S, len(s), len(s)+n)
+	copy(t, s)
+	return t
 }
 
 // newGroupLike returns a new group whose buffers have the capacity of
