@@ -927,3 +927,41 @@ func TestGrow(t *testing.T) {
 		t.Fatal("the grown slice shares the old array")
 	}
 }
+
+// A streamed column's page buffer goes on from each group to the next
+// when the group is written (Flush): the writer keeps one buffer a
+// column, not one in each of its two groups.
+func TestPageBufferGoesToTheNextGroup(t *testing.T) {
+	_, rows := pagesRows(70000)
+	w, err := NewWriter(io.Discard, rows[0].Schema, WriteOptions{RowGroupRows: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *byte
+	groups := 0
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		if w.Buffered() != 0 {
+			continue
+		}
+		groups++
+		c := &w.cur.strs[1] // text: streamed from the second group on
+		if !c.stream || cap(c.data) == 0 {
+			t.Fatalf("after group %d: the text column streams %v, in a buffer of %d bytes", groups, c.stream, cap(c.data))
+		}
+		switch p := &c.data[:1][0]; {
+		case groups == 2:
+			first = p
+		case groups > 2 && p != first:
+			t.Fatalf("after group %d: the text column's page is in another buffer than after group 2", groups)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if groups != 7 {
+		t.Fatalf("%d groups, want 7", groups)
+	}
+}

@@ -115,6 +115,7 @@ type Writer struct {
 	codec   compress.Compression
 	pcodec  compress.Codec // codec's encoder for the pages of free text (nil: none)
 	cbuf    []byte         // a page of free text compressed
+	spare   [][]byte       // per column, the page buffer going from one group to the next (Flush)
 	part    bool           // WriteOptions.part
 	n, max  int
 	groups  int // row groups flushed
@@ -705,9 +706,18 @@ func (w *Writer) Flush() error {
 	if e := w.bgErr.Load(); e != nil {
 		return *e
 	}
+	// The last page of each free-text column is compressed here, and
+	// its buffer goes on to the next group: one buffer a column, not one
+	// in each group.
+	if w.spare == nil {
+		w.spare = make([][]byte, len(g.strs))
+	}
 	for j := range g.strs {
-		if c := &g.strs[j]; c.stream && c.len() > 0 {
-			w.compressPage(g, j)
+		if c := &g.strs[j]; c.stream {
+			if c.len() > 0 {
+				w.compressPage(g, j)
+			}
+			w.spare[j], c.data = c.data[:0], nil
 		}
 	}
 	w.bg <- g
@@ -717,7 +727,11 @@ func (w *Writer) Flush() error {
 		// The first group's free text was let go when it was written,
 		// a page grown by a huge value by reset: the next page starts in
 		// room for one (Writer.room), not grown from nothing.
-		if c := &w.cur.strs[j]; c.stream && cap(c.data) < w.room[j] {
+		c := &w.cur.strs[j]
+		if !c.stream {
+			continue
+		}
+		if c.data, w.spare[j] = w.spare[j], nil; cap(c.data) < w.room[j] {
 			c.data = make([]byte, 0, w.room[j])
 		}
 	}
