@@ -32,8 +32,8 @@ type WriteOptions struct {
 	// RowGroupRows is the number of rows buffered, then written as one
 	// row group; 0 means DefaultRowGroupRows. A group ends sooner when its
 	// text reaches 64 MiB. Memory is about two groups' compressed text
-	// (one filled while the other is written), each with a page of each
-	// free-text column. A file keeps under 32,768 row groups, which arrow-rs
+	// (one filled while the other is written) and a page of each free-text
+	// column. A file keeps under 32,768 row groups, which arrow-rs
 	// (DataFusion, delta-rs, parquet-wasm) reads no file beyond: after
 	// 16,384 groups the Writer doubles the rows of its groups, and again
 	// each time it has used half of the groups left.
