@@ -218,15 +218,24 @@ func (f *pqFile) page(ch *chunk, typ int32, raw []byte, values int, enc int32) {
 
 // compress returns raw compressed with the file's codec (raw itself when
 // uncompressed), in a buffer reused by the next call.
-func (f *pqFile) compress(raw []byte) []byte {
-	if f.codec == nil {
+func (f *pqFile) compress(raw []byte) []byte { return encodeWith(f.codec, &f.cbuf, raw, math.MaxInt) }
+
+// encodeWith returns raw compressed with codec (raw itself when codec is
+// nil) in *buf, which the next call reuses unless it had to grow past
+// keep bytes for this page (a huge value's page: its buffer is let go).
+func encodeWith(codec compress.Codec, buf *[]byte, raw []byte, keep int) []byte {
+	if codec == nil {
 		return raw
 	}
-	if need := int(f.codec.CompressBound(int64(len(raw)))); cap(f.cbuf) < need {
-		f.cbuf = make([]byte, need)
+	b := *buf
+	if need := int(codec.CompressBound(int64(len(raw)))); cap(b) < need {
+		b = make([]byte, need)
 	}
-	f.cbuf = f.codec.Encode(f.cbuf[:cap(f.cbuf)], raw)
-	return f.cbuf
+	body := codec.Encode(b[:cap(b)], raw)
+	if cap(body) <= keep {
+		*buf = body
+	}
+	return body
 }
 
 // putPage writes a page whose body is already compressed (from raw bytes

@@ -452,7 +452,8 @@ func NewWriter(w io.Writer, s *results.RowSchema, opt WriteOptions) (*Writer, er
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{grow: maxRowGroups / 2, codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: len(keep) + len(s.Extra)}
+	nstr := len(keep) + len(s.Extra)
+	wr := &Writer{grow: maxRowGroups / 2, codec: codec, part: opt.part, schema: s, fields: keep, cols: cols, max: opt.RowGroupRows, out: w, nstr: nstr, spare: make([][]byte, nstr)}
 	if codec != compress.Codecs.Uncompressed {
 		if wr.pcodec, err = compress.GetCodec(codec); err != nil {
 			return nil, fmt.Errorf("parquetio: %w", err)
@@ -709,9 +710,6 @@ func (w *Writer) Flush() error {
 	// The last page of each free-text column is compressed here, and
 	// its buffer goes on to the next group: one buffer a column, not one
 	// in each group.
-	if w.spare == nil {
-		w.spare = make([][]byte, len(g.strs))
-	}
 	for j := range g.strs {
 		if c := &g.strs[j]; c.stream {
 			if c.len() > 0 {
@@ -882,9 +880,9 @@ func (c *strCol) toDict() {
 //
 // A page is compressed here, by the goroutine that filled it, while its
 // bytes are still in this core's cache, rather than on the encoding
-// goroutine: on the two cores of the benchmark machine that took 0.04-0.06
-// CPU-s less per million rows, with pages of 256 KiB (see pageMaxBytes;
-// docs/speed.md, An eighth look).
+// goroutine: on the two cores of the benchmark machine that took 1.4% off
+// the Parquet run's CPU (about 0.02 CPU-s per million rows), with pages of
+// 256 KiB (see pageMaxBytes; docs/speed.md, An eighth look).
 func (w *Writer) compressPage(g *group, j int) {
 	c := &g.strs[j]
 	w.addPage(g, j, c.data, c.len())
@@ -897,17 +895,7 @@ func (w *Writer) compressPage(g *group, j int) {
 // addPage appends raw, n values of streamed column j in the plain
 // encoding, compressed, to g's pages of that column.
 func (w *Writer) addPage(g *group, j int, raw []byte, n int) {
-	body := raw
-	if w.pcodec != nil {
-		buf := w.cbuf
-		if need := int(w.pcodec.CompressBound(int64(len(raw)))); cap(buf) < need {
-			buf = make([]byte, need)
-		}
-		body = w.pcodec.Encode(buf[:cap(buf)], raw)
-		if cap(body) <= 2*pageMaxBytes { // a buffer for a huge value is let go
-			w.cbuf = body
-		}
-	}
+	body := encodeWith(w.pcodec, &w.cbuf, raw, 2*pageMaxBytes)
 	g.pages[j] = append(g.pages[j], cpage{raw: len(raw), n: n, off: len(g.arena[j]), size: len(body)})
 	g.arena[j] = append(g.arena[j], body...)
 }
