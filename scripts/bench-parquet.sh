@@ -8,7 +8,12 @@
 #   BINARY score --responses FILE --metrics exact_substring,word_overlap --out DIR/v-B.csv
 #   BINARY score --responses FILE --metrics exact_substring,word_overlap --out DIR/v-B.parquet
 # under GNU time, after one warm-up round, so that the shared host's slow and
-# quiet spells fall on every binary and both formats alike. It prints every
+# quiet spells fall on every binary and both formats alike. Each run writes to
+# a path that does not exist: the previous round's file is removed first,
+# outside the timing. (Replacing a file charges the freeing of the old one's
+# cached pages to the writer's system time, and a CSV verdict file is four
+# times the Parquet one: runs over the files of the round before made the
+# ratio look 1-2% better than a first write's.) It prints every
 # run's wall time, CPU time (user + system) and peak RSS, then per binary and
 # format the median CPU, the median wall and the largest peak RSS, and the
 # Parquet/CSV ratio of the median CPU. Each round's own ratio (its Parquet run
@@ -28,6 +33,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 one() { # INDEX EXT
   local b=${bins[$1]}
+  rm -f "$dir/v-$1.$2"
   /usr/bin/time -f "%e %U %S %M" -o "$dir/t" "$b" score --responses "$file" \
     --metrics exact_substring,word_overlap --out "$dir/v-$1.$2" >/dev/null 2>"$dir/err" ||
     { cat "$dir/err" >&2; exit 1; }
